@@ -1,0 +1,62 @@
+/* core/debug.h: breakpoints, stepping, instruction history and tracing, for every ISA.
+ * All of it sits behind one flag, m->slow: when it is zero the executors pay nothing. When
+ * any feature is on, an ISA calls dbg_before_insn() before executing an instruction (it may
+ * veto: the instruction is not executed and the unit must return so it re-runs on resume)
+ * and dbg_after_insn() after it (history ring, trace line, step counting, watchpoint hits).
+ * Breakpoints are keyed by (unit or any, address in the code space). */
+#ifndef XPUSIM_DEBUG_H
+#define XPUSIM_DEBUG_H
+#include <stdio.h>
+#include "sim.h"
+
+#define DBG_MAX_BREAK 64
+#define DBG_HISTORY 4096
+
+typedef struct dbg_break {
+    int id;
+    uint64_t addr;
+    int unit;           /* -1 = any unit */
+    int temporary;
+    uint64_t hits;
+    char label[64];     /* the symbol or text it was set from */
+} dbg_break;
+
+typedef struct dbg_hist {
+    uint64_t cycle, pc;
+    int16_t unit, thread;
+} dbg_hist;
+
+typedef struct dbg_state {
+    dbg_break brk[DBG_MAX_BREAK];
+    int nbrk, next_id;
+    /* resume past a breakpoint we stopped on: skip the check once for this thread */
+    int skip_unit, skip_thread;
+    uint64_t skip_pc;
+    /* stepping: stop when thread (step_unit, step_thread) has retired step_left more */
+    int step_unit, step_thread;
+    uint64_t step_left;
+    /* until ADDRESS: stop when any thread (or step_unit/thread if set) reaches until_pc */
+    int until_active;
+    uint64_t until_pc;
+    dbg_hist *hist;     /* ring of the last DBG_HISTORY instructions */
+    uint64_t nhist;
+    FILE *trace;        /* instruction trace sink, NULL when off */
+    int history_on;
+} dbg_state;
+
+int dbg_attach(sim_machine *m);          /* allocate m->dbg; 0 ok */
+void dbg_detach(sim_machine *m);
+void dbg_update_slow(sim_machine *m);    /* recompute m->slow from what is enabled */
+
+int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label);
+int dbg_break_delete(sim_machine *m, int id); /* id < 0 deletes all */
+void dbg_step(sim_machine *m, int unit, int thread, uint64_t n);
+void dbg_until(sim_machine *m, uint64_t pc);
+void dbg_clear_run_targets(sim_machine *m);
+int dbg_trace_open(sim_machine *m, const char *path);
+
+/* Hooks for executors; call only when m->slow. Return 1 from before = do not execute. */
+int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);
+void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);
+
+#endif

@@ -1,0 +1,139 @@
+/* core/sim.h: the machine object and the shared event-driven run loop.
+ * A sim_machine holds all state of one simulation: the event queue, simulated time, the
+ * units (cores, DPUs, tiles) with their hardware threads, the address spaces, statistics,
+ * the stop reason and the debugger state. Nothing is global, so several machines can live
+ * in one process. The ISA plugs in through isa_ops (isa/isa.h): the core calls its
+ * unit_run() from the unit's event; unit_run executes the unit's ready threads back to back
+ * for cycles before m->horizon (the next other event or the run limit) and returns the
+ * cycle it wants to run next, or SIM_NEVER to sleep until something wakes it. */
+#ifndef XPUSIM_SIM_H
+#define XPUSIM_SIM_H
+#include <stdint.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include "event.h"
+#include "mem.h"
+#include "opts.h"
+
+#define SIM_NEVER EV_NEVER
+#define SIM_MAX_STALLS 12
+#define SIM_MAX_SPACES 16
+
+struct isa_ops;
+struct ld_image;
+struct dbg_state;
+
+typedef enum sim_stop_kind {
+    SIM_STOP_NONE = 0,
+    SIM_STOP_HALT,      /* every unit finished: the clean end of a run */
+    SIM_STOP_BREAK,     /* breakpoint */
+    SIM_STOP_WATCH,     /* watchpoint */
+    SIM_STOP_STEP,      /* step / until completed */
+    SIM_STOP_FAULT,     /* memory or architectural fault */
+    SIM_STOP_ILLEGAL,   /* illegal instruction */
+    SIM_STOP_LIMIT,     /* --max-cycles or instruction limit */
+    SIM_STOP_DEADLOCK,  /* threads wait but no event can wake them */
+    SIM_STOP_USER,      /* interrupted by the user (Ctrl-C) */
+    SIM_STOP_ERROR      /* host-side error (output file, etc.) */
+} sim_stop_kind;
+
+typedef struct sim_stop {
+    sim_stop_kind kind;
+    int unit, thread;   /* -1 when not tied to one */
+    uint64_t pc;
+    uint64_t cycle;
+    char msg[256];
+} sim_stop;
+
+/* Thread scheduling state (see core/sched.h). */
+enum { SIM_T_READY = 0, SIM_T_SLEEP, SIM_T_HALTED, SIM_T_DISABLED };
+
+typedef struct sim_thread {
+    uint64_t ready_at;      /* earliest cycle this thread may issue */
+    uint8_t state;          /* SIM_T_* */
+    uint8_t started;
+    uint64_t instructions;
+    uint64_t issue_cycles;  /* cycles in which this thread issued */
+    uint64_t halted_at;     /* valid when state == SIM_T_HALTED */
+    uint64_t stalls[SIM_MAX_STALLS]; /* cycles lost, by ISA-defined cause */
+} sim_thread;
+
+typedef struct sim_counter {
+    const char *name;
+    uint64_t value;
+} sim_counter;
+
+typedef struct sim_machine sim_machine;
+
+typedef struct sim_unit {
+    char name[32];
+    int index;
+    sim_machine *m;
+    sim_thread *threads;
+    int nthreads;
+    int rr;                 /* round-robin cursor: next thread to consider */
+    uint64_t last_issue;    /* cycle of the unit's last issue (SIM_NEVER before any) */
+    ev_event ev;            /* the unit's run event */
+    uint8_t enabled, halted;
+    uint64_t halted_at;
+    uint64_t instructions;
+    double clock_hz;
+    sim_counter *counters;  /* ISA-defined per-unit counters (DMA bytes, cache misses...) */
+    int ncounters;
+    void *isa;              /* the ISA's per-unit state */
+} sim_unit;
+
+typedef struct sim_machine {
+    const struct isa_ops *isa;
+    void *isa_state;
+    sim_opts opts;
+    ev_queue q;
+    uint64_t now;           /* current simulated cycle */
+    uint64_t horizon;       /* unit_run must not simulate cycles >= horizon */
+    uint64_t limit;         /* last cycle a run may reach (max_cycles) */
+    uint64_t max_instructions; /* 0 = no limit */
+    uint64_t instructions;  /* all units */
+    sim_unit *units;
+    int nunits;
+    int nhalted;            /* enabled units that have halted */
+    int nenabled;
+    mem_space *spaces[SIM_MAX_SPACES];
+    int nspaces;
+    sim_stop stop;
+    int slow;               /* non-zero: ISA must call the dbg hooks around each instruction */
+    struct dbg_state *dbg;
+    const struct ld_image *image; /* the loaded program (symbols), may be NULL */
+    FILE *out;              /* program console output (stdout by default) */
+    FILE *err;              /* warnings (stderr by default) */
+    double host_seconds;    /* wall time spent inside sim_run */
+} sim_machine;
+
+/* Build a machine for an ISA with options; 0 ok, -1 with err filled. */
+int sim_create(sim_machine *m, const struct isa_ops *isa, const sim_opts *opts, char *err, size_t errlen);
+void sim_destroy(sim_machine *m);
+
+/* Set-up helpers for ISAs (create time). */
+int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *name_fmt, double clock_hz);
+int sim_unit_counters(sim_unit *u, const char *const *names, int n);
+mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian);
+mem_space *sim_space(const sim_machine *m, const char *name);
+int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, void *ctx, int prio);
+
+/* Run until a stop reason or cycle 'until' (inclusive). Returns m->stop.kind. */
+sim_stop_kind sim_run(sim_machine *m, uint64_t until);
+
+/* Used by ISAs while running. */
+void sim_schedule(sim_machine *m, ev_event *e, uint64_t when);
+void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when);
+void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle);
+void sim_unit_disable(sim_machine *m, sim_unit *u);
+void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc,
+                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+const char *sim_stop_name(sim_stop_kind k);
+/* Exit status for a stop: 0 halt, 2 fault/illegal, 3 limit/deadlock, 1 otherwise. */
+int sim_stop_exit_code(sim_stop_kind k);
+
+static inline int sim_thread_active(const sim_thread *t) { return t->state == SIM_T_READY || t->state == SIM_T_SLEEP; }
+
+#endif

@@ -1,0 +1,97 @@
+/* isa/isa.h: the one interface through which a processor plugs into xpusim.
+ * Each isa/<name>/ directory defines one const isa_ops named isa_<name>; the Makefile
+ * generates the registry (build/isa_list.h) from the directories present, so adding an ISA
+ * touches no shared file. The core calls create/load/unit_run; frontends call only what is
+ * here (registers, disassembly, assembly, debug info, framebuffer) and know no ISA internals.
+ * Decode, disassembly and assembly of an ISA come from its single instruction table. */
+#ifndef XPUSIM_ISA_H
+#define XPUSIM_ISA_H
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "../core/sim.h"
+#include "../loaders/loader.h"
+
+typedef struct isa_option {
+    const char *name;
+    const char *def;     /* shown in help; the ISA applies it */
+    const char *help;
+} isa_option;
+
+enum { ISA_REG_THREAD = 0, ISA_REG_UNIT = 1 }; /* per hardware thread, or shared by the unit */
+enum { ISA_REG_PC = 1, ISA_REG_RO = 2 };
+
+typedef struct isa_reg {
+    const char *name;
+    unsigned bits;       /* >64: vector, read/written as bits/8 bytes little-endian lanes */
+    int scope;           /* ISA_REG_THREAD or ISA_REG_UNIT */
+    unsigned flags;      /* ISA_REG_PC, ISA_REG_RO */
+    const char *group;   /* "general", "special", "vector", "control"... */
+} isa_reg;
+
+typedef struct isa_framebuffer {
+    const uint32_t *pixels; /* XRGB8888 */
+    unsigned width, height, stride; /* stride in pixels */
+} isa_framebuffer;
+
+typedef struct isa_ops {
+    const char *name;          /* "mccp", "dpu", "nyuzi", "ipu", "cert" */
+    const char *description;
+    /* Identify a program: 0 = not ours, higher = more certain (ELF e_machine match = 100). */
+    int (*probe)(const ld_image *img);
+    const isa_option *options; /* NULL-terminated by name == NULL */
+    const char *const *stall_names; /* NULL-terminated, at most SIM_MAX_STALLS */
+
+    /* Machine life cycle. create reads m->opts, adds units, spaces and events. */
+    int (*create)(sim_machine *m, char *err, size_t errlen);
+    void (*destroy)(sim_machine *m);
+    /* Place a program (and start the threads the architecture starts). */
+    int (*load)(sim_machine *m, const ld_image *img, char *err, size_t errlen);
+    /* Run the unit from m->now for cycles < m->horizon; return the next cycle it wants, or
+     * SIM_NEVER to sleep until sim_unit_wake. Must stop early when m->stop.kind is set. */
+    uint64_t (*unit_run)(sim_machine *m, sim_unit *u);
+    /* After a run ends (any stop): drain output buffers, final reports. May be NULL. */
+    void (*finish)(sim_machine *m);
+
+    /* Debugger state. */
+    const isa_reg *regs;
+    int nregs;
+    int (*reg_read)(sim_machine *m, int unit, int thread, int reg, uint8_t *buf);
+    int (*reg_write)(sim_machine *m, int unit, int thread, int reg, const uint8_t *buf);
+    uint64_t (*pc_get)(sim_machine *m, int unit, int thread);
+    /* One-line thread state ("waiting DMA until 1234"); may be NULL. */
+    void (*thread_state)(sim_machine *m, int unit, int thread, char *buf, size_t n);
+    /* "info TOPIC" for ISA-specific views (dma, cache, tlb, arbiter); -1 if unknown topic.
+     * TOPIC "" lists the topics. May be NULL. */
+    int (*debug_info)(sim_machine *m, int unit, const char *topic, FILE *out);
+
+    /* Code and disassembly. code_space names the space the PC addresses. */
+    const char *code_space;
+    /* Disassemble the instruction at addr from p[0..avail); return the number of address
+     * units it occupies (>0), or 0 if avail is too short. Unknown encodings print as data. */
+    int (*disasm)(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n);
+    /* For "xpusim disasm": list a program file without building a machine. May be NULL. */
+    int (*disasm_image)(const ld_image *img, FILE *out, char *err, size_t errlen);
+    /* Assemble (and link) source files into OUT. 0 ok; errors name file:line. May be NULL. */
+    int (*assemble)(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
+                    char *err, size_t errlen);
+
+    /* Host protocol: where an ELF symbol's value lives (space name, address in it).
+     * May be NULL: then the first space and the value itself. */
+    int (*symbol_location)(sim_machine *m, const ld_symbol *sym, const char **space, uint64_t *addr);
+    /* Frame to show or dump; 0 ok, -1 none. May be NULL. */
+    int (*framebuffer)(sim_machine *m, isa_framebuffer *fb);
+    /* Period (cycles) of the window refresh event. */
+    uint64_t frame_period;
+} isa_ops;
+
+/* Registry (isa/registry.c). */
+const isa_ops *isa_find(const char *name);
+const isa_ops *isa_probe(const ld_image *img);
+int isa_count(void);
+const isa_ops *isa_at(int i);
+int isa_reg_find(const isa_ops *isa, const char *name);
+/* Check that every key in opts is known to the ISA (or to the core); -1 with err if not. */
+int isa_check_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen);
+
+#endif

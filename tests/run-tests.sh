@@ -1,0 +1,25 @@
+#!/bin/sh
+# Run every test of a build: each cmocka suite (build/tests/*/test_*) and each shell test
+# (tests/*/*.t.sh, run with XPUSIM pointing at the binary). Prints one line per test program
+# and a closing "N passed, N failed" line; exits non-zero if anything failed.
+BUILD=${1:-build}
+export XPUSIM="$PWD/$BUILD/xpusim" XPUSIM_ROOT="$PWD" XPUSIM_BUILD="$PWD/$BUILD"
+pass=0; fail=0; failed=""
+log=$BUILD/test-logs; mkdir -p "$log"
+for t in $(find "$BUILD/tests" -type f -name 'test_*' ! -name '*.d' | sort) $(ls tests/*/*.t.sh 2>/dev/null | sort); do
+    name=$(echo "$t" | sed "s|^$BUILD/tests/||; s|^tests/||")
+    out="$log/$(echo "$name" | tr '/' '_').log"
+    case "$t" in
+        *.t.sh) sh "$t" >"$out" 2>&1 ;;
+        *) "$t" >"$out" 2>&1 ;;
+    esac
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        pass=$((pass + 1)); echo "PASS $name"
+    else
+        fail=$((fail + 1)); failed="$failed $name"; echo "FAIL $name (exit $rc, log $out)"
+        tail -n 30 "$out" | sed 's/^/    /'
+    fi
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
