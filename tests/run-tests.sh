@@ -6,7 +6,13 @@ BUILD=${1:-build}
 export XPUSIM="$PWD/$BUILD/xpusim" XPUSIM_ROOT="$PWD" XPUSIM_BUILD="$PWD/$BUILD"
 pass=0; fail=0; failed=""
 log=$BUILD/test-logs; mkdir -p "$log"
-for t in $(find "$BUILD/tests" -type f -name 'test_*' ! -name '*.d' | sort) $(ls tests/*/*.t.sh 2>/dev/null | sort); do
+DIRS=${TEST_DIRS:-$(ls tests)}
+list=""
+for d in $DIRS; do
+    [ -d "$BUILD/tests/$d" ] && list="$list $(find "$BUILD/tests/$d" -type f -name 'test_*' ! -name '*.d' | sort)"
+    list="$list $(ls tests/$d/*.t.sh 2>/dev/null | sort)"
+done
+for t in $list; do
     name=$(echo "$t" | sed "s|^$BUILD/tests/||; s|^tests/||")
     out="$log/$(echo "$name" | tr '/' '_').log"
     case "$t" in
