@@ -4,7 +4,7 @@
  * the stop reason and the debugger state. Nothing is global, so several machines can live
  * in one process. The ISA plugs in through isa_ops (isa/isa.h): the core calls its
  * unit_run() from the unit's event; unit_run executes the unit's ready threads back to back
- * for cycles before m->horizon (the next other event or the run limit) and returns the
+ * for cycles before the horizon (the next other event or the run limit) and returns the
  * cycle it wants to run next, or SIM_NEVER to sleep until something wakes it. */
 #ifndef XPUSIM_SIM_H
 #define XPUSIM_SIM_H
@@ -88,11 +88,10 @@ typedef struct sim_machine {
     void *isa_state;
     sim_opts opts;
     ev_queue q;
-    uint64_t now;           /* current simulated cycle */
-    uint64_t horizon;       /* unit_run must not simulate cycles >= horizon */
+    uint64_t now;           /* cycle of the event being processed (sequential runs) */
     uint64_t limit;         /* last cycle a run may reach (max_cycles) */
     uint64_t max_instructions; /* 0 = no limit */
-    uint64_t instructions;  /* all units */
+    int jobs;               /* host threads for independent units (-o jobs=N) */
     sim_unit *units;
     int nunits;
     int nhalted;            /* enabled units that have halted */
@@ -133,6 +132,10 @@ void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint
 const char *sim_stop_name(sim_stop_kind k);
 /* Exit status for a stop: 0 halt, 2 fault/illegal, 3 limit/deadlock, 1 otherwise. */
 int sim_stop_exit_code(sim_stop_kind k);
+
+static inline int sim_stopped(const sim_machine *m) { return __atomic_load_n(&m->stop.kind, __ATOMIC_RELAXED) != SIM_STOP_NONE; }
+uint64_t sim_total_instructions(const sim_machine *m);
+uint64_t sim_end_cycle(const sim_machine *m);
 
 static inline int sim_thread_active(const sim_thread *t) { return t->state == SIM_T_READY || t->state == SIM_T_SLEEP; }
 

@@ -47,9 +47,16 @@ typedef struct isa_ops {
     void (*destroy)(sim_machine *m);
     /* Place a program (and start the threads the architecture starts). */
     int (*load)(sim_machine *m, const ld_image *img, char *err, size_t errlen);
-    /* Run the unit from m->now for cycles < m->horizon; return the next cycle it wants, or
-     * SIM_NEVER to sleep until sim_unit_wake. Must stop early when m->stop.kind is set. */
-    uint64_t (*unit_run)(sim_machine *m, sim_unit *u);
+    /* Run the unit's threads for cycles in [now, horizon): horizon is the next other event
+     * or the run limit. Return the next cycle the unit wants to run (it may be < horizon
+     * only if the unit scheduled another event before it), or SIM_NEVER to sleep until
+     * sim_unit_wake. Must return as soon as sim_stopped(m) (a breakpoint, a fault): the
+     * returned cycle is where it resumes. With isa->independent_units set, units of one
+     * machine may run on several host threads at once: unit_run may then touch only its
+     * own unit's state (and call sim_set_stop, which is thread-safe). */
+    uint64_t (*unit_run)(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+    /* Units never interact during a run (DPUs): allows parallel host threads (-o jobs=N). */
+    int independent_units;
     /* After a run ends (any stop): drain output buffers, final reports. May be NULL. */
     void (*finish)(sim_machine *m);
 
@@ -78,7 +85,7 @@ typedef struct isa_ops {
 
     /* Host protocol: where an ELF symbol's value lives (space name, address in it).
      * May be NULL: then the first space and the value itself. */
-    int (*symbol_location)(sim_machine *m, const ld_symbol *sym, const char **space, uint64_t *addr);
+    int (*symbol_location)(sim_machine *m, int unit, const ld_symbol *sym, mem_space **space, uint64_t *addr);
     /* Frame to show or dump; 0 ok, -1 none. May be NULL. */
     int (*framebuffer)(sim_machine *m, isa_framebuffer *fb);
     /* Period (cycles) of the window refresh event. */
