@@ -52,7 +52,7 @@ typedef struct sim_thread {
     uint64_t ready_at;      /* earliest cycle this thread may issue */
     uint8_t state;          /* SIM_T_* */
     uint8_t started;
-    uint64_t instructions;
+    uint64_t instructions;  /* retired; the ISA counts here (unit/machine totals are sums) */
     uint64_t issue_cycles;  /* cycles in which this thread issued */
     uint64_t halted_at;     /* valid when state == SIM_T_HALTED */
     uint64_t stalls[SIM_MAX_STALLS]; /* cycles lost, by ISA-defined cause */
@@ -76,7 +76,6 @@ typedef struct sim_unit {
     ev_event ev;            /* the unit's run event */
     uint8_t enabled, halted;
     uint64_t halted_at;
-    uint64_t instructions;
     double clock_hz;
     sim_counter *counters;  /* ISA-defined per-unit counters (DMA bytes, cache misses...) */
     int ncounters;
@@ -105,6 +104,7 @@ typedef struct sim_machine {
     FILE *out;              /* program console output (stdout by default) */
     FILE *err;              /* warnings (stderr by default) */
     double host_seconds;    /* wall time spent inside sim_run */
+    void *lock;             /* guards stop when units run on several host threads */
 } sim_machine;
 
 /* Build a machine for an ISA with options; 0 ok, -1 with err filled. */
