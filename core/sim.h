@@ -72,7 +72,7 @@ typedef struct sim_unit {
     sim_thread *threads;
     int nthreads;
     int rr;                 /* round-robin cursor: next thread to consider */
-    uint64_t last_issue;    /* cycle of the unit's last issue (SIM_NEVER before any) */
+    uint64_t last_issue;    /* cycle of the instruction being executed: set it before the dbg hooks */
     ev_event ev;            /* the unit's run event */
     uint8_t enabled, halted;
     uint64_t halted_at;
@@ -116,6 +116,8 @@ int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *
 int sim_unit_counters(sim_unit *u, const char *const *names, int n);
 mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian);
 mem_space *sim_space(const sim_machine *m, const char *name);
+/* A unit's own space: "NAME.UNIT" if it exists (per-unit memories), else the shared "NAME". */
+mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name);
 int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, void *ctx, int prio);
 
 /* Run until a stop reason or cycle 'until' (inclusive). Returns m->stop.kind. */

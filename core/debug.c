@@ -1,0 +1,207 @@
+/* core/debug.c: breakpoints, step/until targets, the instruction history ring, the trace
+ * sink and watchpoint reporting. Everything here runs only when m->slow is set, which
+ * dbg_update_slow() keeps equal to "some feature is on", so a plain run pays nothing. */
+#include <stdlib.h>
+#include <string.h>
+#include "debug.h"
+#include "../isa/isa.h"
+#include "../loaders/loader.h"
+
+int dbg_attach(sim_machine *m)
+{
+    if (m->dbg)
+        return 0;
+    dbg_state *d = calloc(1, sizeof *d);
+    if (!d)
+        return -1;
+    d->hist = calloc(DBG_HISTORY, sizeof *d->hist);
+    if (!d->hist) {
+        free(d);
+        return -1;
+    }
+    d->next_id = 1;
+    d->skip_unit = -1;
+    d->step_unit = d->step_thread = -1;
+    m->dbg = d;
+    return 0;
+}
+
+void dbg_detach(sim_machine *m)
+{
+    dbg_state *d = m->dbg;
+    if (!d)
+        return;
+    if (d->trace && d->trace != stdout && d->trace != stderr)
+        fclose(d->trace);
+    free(d->hist);
+    free(d);
+    m->dbg = NULL;
+    m->slow = 0;
+}
+
+void dbg_update_slow(sim_machine *m)
+{
+    dbg_state *d = m->dbg;
+    int watches = 0;
+    for (int i = 0; i < m->nspaces; i++)
+        watches += m->spaces[i]->nwatch;
+    m->slow = d && (d->nbrk || d->step_left || d->until_active || d->trace || d->history_on || watches ||
+                    d->skip_unit >= 0);
+}
+
+int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label)
+{
+    if (dbg_attach(m))
+        return -1;
+    dbg_state *d = m->dbg;
+    if (d->nbrk >= DBG_MAX_BREAK)
+        return -1;
+    dbg_break *b = &d->brk[d->nbrk++];
+    memset(b, 0, sizeof *b);
+    b->id = d->next_id++;
+    b->addr = addr;
+    b->unit = unit;
+    b->temporary = temporary;
+    snprintf(b->label, sizeof b->label, "%s", label ? label : "");
+    dbg_update_slow(m);
+    return b->id;
+}
+
+int dbg_break_delete(sim_machine *m, int id)
+{
+    dbg_state *d = m->dbg;
+    if (!d)
+        return -1;
+    int found = -1;
+    for (int i = 0; i < d->nbrk; i++)
+        if (id < 0 || d->brk[i].id == id) {
+            memmove(&d->brk[i], &d->brk[i + 1], (size_t)(d->nbrk - i - 1) * sizeof d->brk[0]);
+            d->nbrk--;
+            i--;
+            found = 0;
+        }
+    dbg_update_slow(m);
+    return id < 0 ? 0 : found;
+}
+
+void dbg_step(sim_machine *m, int unit, int thread, uint64_t n)
+{
+    if (dbg_attach(m))
+        return;
+    m->dbg->step_unit = unit;
+    m->dbg->step_thread = thread;
+    m->dbg->step_left = n;
+    dbg_update_slow(m);
+}
+
+void dbg_until(sim_machine *m, uint64_t pc)
+{
+    if (dbg_attach(m))
+        return;
+    m->dbg->until_active = 1;
+    m->dbg->until_pc = pc;
+    dbg_update_slow(m);
+}
+
+void dbg_clear_run_targets(sim_machine *m)
+{
+    if (!m->dbg)
+        return;
+    m->dbg->step_left = 0;
+    m->dbg->until_active = 0;
+    dbg_update_slow(m);
+}
+
+int dbg_trace_open(sim_machine *m, const char *path)
+{
+    if (dbg_attach(m))
+        return -1;
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!f)
+        return -1;
+    m->dbg->trace = f;
+    dbg_update_slow(m);
+    return 0;
+}
+
+static void dbg_arm_skip(dbg_state *d, sim_unit *u, int thread, uint64_t pc)
+{
+    d->skip_unit = u->index;
+    d->skip_thread = thread;
+    d->skip_pc = pc;
+}
+
+int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
+{
+    dbg_state *d = m->dbg;
+    if (!d)
+        return 0;
+    if (d->skip_unit == u->index && d->skip_thread == thread && d->skip_pc == pc) {
+        d->skip_unit = -1; /* resuming from a stop here: execute it once */
+        return 0;
+    }
+    for (int i = 0; i < d->nbrk; i++) {
+        dbg_break *b = &d->brk[i];
+        if (b->addr != pc || (b->unit >= 0 && b->unit != u->index))
+            continue;
+        b->hits++;
+        int id = b->id, temp = b->temporary;
+        char label[64];
+        snprintf(label, sizeof label, "%s", b->label);
+        if (temp)
+            dbg_break_delete(m, id);
+        dbg_arm_skip(d, u, thread, pc);
+        sim_set_stop(m, SIM_STOP_BREAK, u->index, thread, pc, "%sbreakpoint %d at 0x%llx%s%s%s", temp ? "temporary " : "",
+                     id, (unsigned long long)pc, *label ? " (" : "", label, *label ? ")" : "");
+        dbg_update_slow(m);
+        return 1;
+    }
+    if (d->until_active && pc == d->until_pc &&
+        (d->step_unit < 0 || d->step_unit == u->index)) {
+        d->until_active = 0;
+        dbg_arm_skip(d, u, thread, pc);
+        sim_set_stop(m, SIM_STOP_STEP, u->index, thread, pc, "reached 0x%llx", (unsigned long long)pc);
+        dbg_update_slow(m);
+        return 1;
+    }
+    return 0;
+}
+
+void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
+{
+    dbg_state *d = m->dbg;
+    if (!d)
+        return;
+    dbg_hist *h = &d->hist[d->nhist++ % DBG_HISTORY];
+    h->cycle = u->last_issue;
+    h->pc = pc;
+    h->unit = (int16_t)u->index;
+    h->thread = (int16_t)thread;
+    if (d->trace) {
+        char text[160] = "?";
+        uint8_t bytes[16];
+        const isa_ops *isa = m->isa;
+        mem_space *cs = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
+        size_t avail = sizeof bytes;
+        while (cs && avail && mem_host_read(cs, pc, bytes, avail))
+            avail /= 2;
+        if (cs && avail && isa->disasm)
+            isa->disasm(pc, bytes, avail, text, sizeof text);
+        fprintf(d->trace, "%10llu %s t%-2d %08llx  %s\n", (unsigned long long)u->last_issue, u->name, thread,
+                (unsigned long long)pc, text);
+    }
+    if (d->step_left && (d->step_unit < 0 || d->step_unit == u->index) &&
+        (d->step_thread < 0 || d->step_thread == thread) && --d->step_left == 0) {
+        sim_set_stop(m, SIM_STOP_STEP, u->index, thread, pc, "step done");
+        dbg_update_slow(m);
+    }
+    for (int i = 0; i < m->nspaces; i++) {
+        mem_space *s = m->spaces[i];
+        if (s->watch_hit_id) {
+            sim_set_stop(m, SIM_STOP_WATCH, u->index, thread, pc, "watchpoint %d: %s of %s:0x%llx by the instruction at 0x%llx",
+                         s->watch_hit_id, s->watch_hit_kind == MEM_W ? "write" : "read", s->name,
+                         (unsigned long long)s->watch_hit_addr, (unsigned long long)pc);
+            s->watch_hit_id = 0;
+        }
+    }
+}

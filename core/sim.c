@@ -1,0 +1,394 @@
+/* core/sim.c: machine life cycle and the event-driven run loop.
+ * The loop pops the earliest event and runs it; a unit's event calls the ISA's unit_run,
+ * which simulates that unit back to back until the next other event (the horizon), so the
+ * heap is touched once per burst, not once per instruction, and idle stretches cost one
+ * pop. Units that never interact (isa->independent_units) run to the limit in one call, and
+ * with -o jobs=N on N host threads; their results are the same as a sequential run. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sim.h"
+#include "debug.h"
+#include "../isa/isa.h"
+
+static double host_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void unit_event(ev_event *e, void *ctx);
+
+int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    m->isa = isa;
+    if (opts)
+        m->opts = *opts;
+    else
+        opt_init(&m->opts);
+    ev_queue_init(&m->q);
+    m->limit = SIM_NEVER;
+    m->out = stdout;
+    m->err = stderr;
+    m->stop.unit = m->stop.thread = -1;
+    pthread_mutex_t *lk = malloc(sizeof *lk);
+    if (!lk) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pthread_mutex_init(lk, NULL);
+    m->lock = lk;
+    uint64_t jobs;
+    if (opt_get_u64(&m->opts, "jobs", 1, 1, 1024, &jobs, err, errlen)) {
+        sim_destroy(m);
+        return -1;
+    }
+    m->jobs = (int)jobs;
+    if (isa->create(m, err, errlen)) {
+        sim_destroy(m);
+        return -1;
+    }
+    return 0;
+}
+
+void sim_destroy(sim_machine *m)
+{
+    if (m->isa && m->isa->destroy && m->isa_state)
+        m->isa->destroy(m);
+    dbg_detach(m);
+    for (int i = 0; i < m->nunits; i++) {
+        free(m->units[i].threads);
+        free(m->units[i].counters);
+    }
+    free(m->units);
+    for (int i = 0; i < m->nspaces; i++) {
+        mem_space_free(m->spaces[i]);
+        free(m->spaces[i]);
+    }
+    ev_queue_free(&m->q);
+    if (m->lock) {
+        pthread_mutex_destroy(m->lock);
+        free(m->lock);
+    }
+    memset(m, 0, sizeof *m);
+}
+
+int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, void *ctx, int prio)
+{
+    ev_init(e, name, fn, ctx, prio);
+    return ev_register(&m->q);
+}
+
+int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *name_fmt, double clock_hz)
+{
+    if (nunits <= 0 || threads_per_unit <= 0 || m->units)
+        return -1;
+    m->units = calloc((size_t)nunits, sizeof *m->units);
+    if (!m->units)
+        return -1;
+    m->nunits = nunits;
+    m->nenabled = nunits;
+    for (int i = 0; i < nunits; i++) {
+        sim_unit *u = &m->units[i];
+        snprintf(u->name, sizeof u->name, name_fmt, i);
+        u->index = i;
+        u->m = m;
+        u->enabled = 1;
+        u->clock_hz = clock_hz;
+        u->last_issue = SIM_NEVER;
+        u->nthreads = threads_per_unit;
+        u->threads = calloc((size_t)threads_per_unit, sizeof *u->threads);
+        if (!u->threads || sim_register_event(m, &u->ev, u->name, unit_event, u, 0))
+            return -1;
+        for (int t = 0; t < threads_per_unit; t++) {
+            u->threads[t].state = SIM_T_SLEEP;
+            u->threads[t].ready_at = SIM_NEVER;
+        }
+    }
+    return 0;
+}
+
+int sim_unit_counters(sim_unit *u, const char *const *names, int n)
+{
+    free(u->counters);
+    u->counters = calloc((size_t)n, sizeof *u->counters);
+    if (!u->counters)
+        return -1;
+    for (int i = 0; i < n; i++)
+        u->counters[i].name = names[i];
+    u->ncounters = n;
+    return 0;
+}
+
+mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian)
+{
+    if (m->nspaces >= SIM_MAX_SPACES || sim_space(m, name))
+        return NULL;
+    mem_space *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    mem_space_init(s, name, addr_unit, word_bytes, big_endian);
+    m->spaces[m->nspaces++] = s;
+    return s;
+}
+
+mem_space *sim_space(const sim_machine *m, const char *name)
+{
+    for (int i = 0; i < m->nspaces; i++)
+        if (strcmp(m->spaces[i]->name, name) == 0)
+            return m->spaces[i];
+    return NULL;
+}
+
+mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%s.%d", name, unit);
+    mem_space *s = unit > 0 ? sim_space(m, buf) : NULL;
+    return s ? s : sim_space(m, name);
+}
+
+void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, const char *fmt, ...)
+{
+    pthread_mutex_lock(m->lock);
+    /* the first reason wins: a fault is not overwritten by the halt it causes */
+    if (m->stop.kind == SIM_STOP_NONE) {
+        m->stop.unit = unit;
+        m->stop.thread = thread;
+        m->stop.pc = pc;
+        m->stop.cycle = m->now;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m->stop.msg, sizeof m->stop.msg, fmt, ap);
+        va_end(ap);
+        __atomic_store_n(&m->stop.kind, kind, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(m->lock);
+}
+
+void sim_schedule(sim_machine *m, ev_event *e, uint64_t when)
+{
+    if (ev_schedule(&m->q, e, when))
+        sim_set_stop(m, SIM_STOP_ERROR, -1, -1, 0, "event queue overflow scheduling '%s' (unregistered event)",
+                     e->name ? e->name : "?");
+}
+
+void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when)
+{
+    if (u->halted || !u->enabled)
+        return;
+    if (ev_pending(&u->ev) && u->ev.when <= when)
+        return;
+    sim_schedule(m, &u->ev, when);
+}
+
+void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle)
+{
+    if (u->halted)
+        return;
+    u->halted = 1;
+    u->halted_at = cycle;
+    if (m->jobs <= 1)
+        ev_cancel(&m->q, &u->ev);
+    int n = __atomic_add_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
+    if (n >= m->nenabled)
+        sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
+}
+
+void sim_unit_disable(sim_machine *m, sim_unit *u)
+{
+    if (!u->enabled)
+        return;
+    u->enabled = 0;
+    m->nenabled--;
+    ev_cancel(&m->q, &u->ev);
+    for (int t = 0; t < u->nthreads; t++)
+        u->threads[t].state = SIM_T_DISABLED;
+}
+
+uint64_t sim_total_instructions(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nunits; i++)
+        for (int t = 0; t < m->units[i].nthreads; t++)
+            n += m->units[i].threads[t].instructions;
+    return n;
+}
+
+uint64_t sim_end_cycle(const sim_machine *m)
+{
+    uint64_t end = 0;
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        if (!u->enabled)
+            continue;
+        uint64_t c = u->halted ? u->halted_at : m->now;
+        if (c > end)
+            end = c;
+    }
+    return end;
+}
+
+static uint64_t horizon_for(const sim_machine *m)
+{
+    uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    if (m->isa->independent_units)
+        return lim;
+    uint64_t h = ev_next_time(&m->q);
+    if (h <= m->now)
+        h = m->now + 1; /* always simulate at least the current cycle */
+    return h < lim ? h : lim;
+}
+
+static void unit_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    sim_unit *u = ctx;
+    sim_machine *m = u->m;
+    uint64_t next = m->isa->unit_run(m, u, m->now, horizon_for(m));
+    if (next != SIM_NEVER && !u->halted && u->enabled)
+        sim_unit_wake(m, u, next);
+}
+
+/* ---- parallel runs of independent units ---- */
+typedef struct sim_job {
+    sim_machine *m;
+    int first, step;
+    uint64_t last; /* latest cycle reached by this job's units */
+} sim_job;
+
+static void *sim_job_main(void *arg)
+{
+    sim_job *j = arg;
+    sim_machine *m = j->m;
+    uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    for (int i = j->first; i < m->nunits && !sim_stopped(m); i += j->step) {
+        sim_unit *u = &m->units[i];
+        uint64_t t = u->ev.when;
+        while (t < lim && !u->halted && !sim_stopped(m)) {
+            uint64_t next = m->isa->unit_run(m, u, t, lim);
+            if (next <= t && !sim_stopped(m))
+                next = t + 1;
+            t = next;
+        }
+        u->ev.when = t; /* rescheduled on the shared queue after the join */
+        uint64_t reached = u->halted ? u->halted_at : (t == SIM_NEVER ? 0 : t);
+        if (reached > j->last)
+            j->last = reached;
+    }
+    return NULL;
+}
+
+static void sim_run_parallel(sim_machine *m)
+{
+    int jobs = m->jobs < m->nunits ? m->jobs : m->nunits;
+    pthread_t tid[1024];
+    sim_job job[1024];
+    /* take every pending unit event off the heap; the jobs own the units now */
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        uint64_t when = ev_pending(&u->ev) ? u->ev.when : SIM_NEVER;
+        ev_cancel(&m->q, &u->ev);
+        u->ev.when = when;
+    }
+    for (int k = 0; k < jobs; k++) {
+        job[k] = (sim_job){m, k, jobs, 0};
+        if (pthread_create(&tid[k], NULL, sim_job_main, &job[k])) {
+            sim_job_main(&job[k]);
+            tid[k] = 0;
+        }
+    }
+    uint64_t last = m->now;
+    for (int k = 0; k < jobs; k++) {
+        if (tid[k])
+            pthread_join(tid[k], NULL);
+        if (job[k].last > last)
+            last = job[k].last;
+    }
+    m->now = last;
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        uint64_t when = u->ev.when;
+        u->ev.when = SIM_NEVER;
+        if (!u->halted && u->enabled && when != SIM_NEVER)
+            sim_schedule(m, &u->ev, when);
+    }
+}
+
+static int only_unit_events(const sim_machine *m)
+{
+    for (uint32_t i = 0; i < m->q.n; i++) {
+        const ev_event *e = m->q.heap[i];
+        if (e->fn != unit_event)
+            return 0;
+    }
+    return 1;
+}
+
+sim_stop_kind sim_run(sim_machine *m, uint64_t until)
+{
+    double t0 = host_now();
+    m->limit = until;
+    if (m->nhalted >= m->nenabled) {
+        m->stop.kind = SIM_STOP_NONE;
+        sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
+        return m->stop.kind;
+    }
+    m->stop.kind = SIM_STOP_NONE;
+    m->stop.msg[0] = 0;
+    if (m->jobs > 1 && m->isa->independent_units && !m->slow && only_unit_events(m))
+        sim_run_parallel(m);
+    uint64_t insn_check = 0;
+    while (!sim_stopped(m)) {
+        ev_event *e = ev_peek(&m->q);
+        if (!e) {
+            if (m->nhalted >= m->nenabled)
+                sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
+            else
+                sim_set_stop(m, SIM_STOP_DEADLOCK, -1, -1, 0,
+                             "deadlock at cycle %llu: %d unit(s) not halted and nothing left that can wake them",
+                             (unsigned long long)m->now, m->nenabled - m->nhalted);
+            break;
+        }
+        if (e->when > until) {
+            m->now = until;
+            sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "cycle limit %llu reached", (unsigned long long)until);
+            break;
+        }
+        ev_pop(&m->q);
+        m->now = e->when;
+        e->fn(e, e->ctx);
+        if (m->max_instructions && ++insn_check >= 64) {
+            insn_check = 0;
+            if (sim_total_instructions(m) >= m->max_instructions)
+                sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "instruction limit %llu reached",
+                             (unsigned long long)m->max_instructions);
+        }
+    }
+    if (m->stop.cycle < m->now && m->stop.kind != SIM_STOP_HALT)
+        m->stop.cycle = m->now;
+    m->host_seconds += host_now() - t0;
+    return m->stop.kind;
+}
+
+const char *sim_stop_name(sim_stop_kind k)
+{
+    static const char *const names[] = {"none", "halted", "breakpoint", "watchpoint", "step", "fault",
+                                        "illegal instruction", "limit", "deadlock", "interrupted", "error"};
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+int sim_stop_exit_code(sim_stop_kind k)
+{
+    switch (k) {
+    case SIM_STOP_HALT: return 0;
+    case SIM_STOP_FAULT:
+    case SIM_STOP_ILLEGAL: return 2;
+    case SIM_STOP_LIMIT:
+    case SIM_STOP_DEADLOCK: return 3;
+    default: return 1;
+    }
+}
