@@ -1,0 +1,72 @@
+/* frontends/cli.h: what the xpusim subcommands share: the parsed command line, building a
+ * machine from a program file, host-protocol transfers (--load/--dump/--set/--get), frame
+ * output and the end-of-run report. Frontends see ISAs only through isa_ops. */
+#ifndef XPUSIM_CLI_H
+#define XPUSIM_CLI_H
+#include <stdio.h>
+#include "../core/sim.h"
+#include "../isa/isa.h"
+#include "../loaders/loader.h"
+
+#define CLI_MAX_XFER 64
+
+typedef struct cli_args {
+    const char *cmd;
+    const char *program;
+    const char *isa_name;
+    sim_opts opts;
+    const char *loads[CLI_MAX_XFER];  /* SPACE:ADDR=FILE */
+    int nloads;
+    const char *dumps[CLI_MAX_XFER];  /* SPACE:ADDR:COUNT[=FILE] */
+    int ndumps;
+    const char *sets[CLI_MAX_XFER];   /* SYMBOL[+OFF]=FILE */
+    int nsets;
+    const char *gets[CLI_MAX_XFER];   /* SYMBOL[+OFF][:LEN][=FILE] */
+    int ngets;
+    const char *srcs[CLI_MAX_XFER];   /* asm sources */
+    int nsrcs;
+    const char *output;               /* asm -o */
+    uint64_t max_cycles;              /* SIM_NEVER = none */
+    uint64_t max_insns;
+    int stats_json;
+    const char *stats_file;
+    const char *trace;
+    const char *frame_dump;
+    const char *script;               /* debug -x */
+    int headless, quiet, wait_window;
+} cli_args;
+
+typedef struct cli_session {
+    cli_args *args;
+    ld_image img;
+    const isa_ops *isa;
+    sim_machine m;
+    int have_machine;
+} cli_session;
+
+/* Load the program, pick the ISA, build the machine, apply --load/--set and --trace.
+ * Prints the error and returns -1 on failure. */
+int cli_session_open(cli_session *s, cli_args *a);
+void cli_session_close(cli_session *s);
+
+int cli_apply_loads(cli_session *s);
+int cli_apply_outputs(cli_session *s);      /* --dump and --get */
+int cli_write_frame(sim_machine *m, const char *path); /* PPM (P6) */
+/* Stop line, statistics and host speed; to the stats file if given, else stderr. */
+int cli_report(cli_session *s);
+/* Parse "NUMBER" (decimal or 0x) fully; -1 if malformed. */
+int cli_parse_u64(const char *s, uint64_t *out);
+/* Resolve a debugger/CLI address: number, SYMBOL or SYMBOL+OFF. -1 with a message. */
+int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err, size_t errlen);
+
+/* Subcommands implemented in their own files. */
+int dbg_cli_main(cli_session *s);           /* frontends/debugger.c */
+
+/* Optional SDL2 window (frontends/view.c); all are no-ops without SDL or a display. */
+typedef struct view view;
+view *view_open(sim_machine *m);
+/* Refresh from the machine's framebuffer; returns 0, or -1 when the user closed the window. */
+int view_update(view *v, sim_machine *m);
+void view_wait_close(view *v);
+void view_close(view *v);
+#endif
