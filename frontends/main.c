@@ -1,0 +1,383 @@
+/* frontends/main.c: the xpusim command line: run, debug, asm, disasm, info, isas.
+ * Parses options into cli_args and dispatches; the work lives in session.c (machine and
+ * host transfers), debugger.c and view.c. Exit status: 0 on a clean halt, 1 on bad input
+ * or host errors, 2 on a simulated fault or illegal instruction, 3 on a limit or deadlock. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "../core/debug.h"
+#include "../core/stats.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage:\n"
+          "  xpusim run PROGRAM [options]       run to completion: program output, then a summary\n"
+          "  xpusim debug PROGRAM [-x SCRIPT]   interactive debugger (-x: commands from a file)\n"
+          "  xpusim asm --isa NAME SRC... -o OUT\n"
+          "  xpusim disasm PROGRAM [--isa NAME]\n"
+          "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
+          "  xpusim isas                        list ISAs and their -o options\n"
+          "options:\n"
+          "  --isa NAME               ISA (default: recognised from the program)\n"
+          "  -o KEY=VALUE             machine option (see `xpusim isas`)\n"
+          "  --load SPACE:ADDR=FILE   write FILE into memory before the run (.txt: decimal words)\n"
+          "  --dump SPACE:ADDR:COUNT[=FILE]  print COUNT words after the run (or write them raw LE)\n"
+          "  --set SYMBOL[+OFF]=FILE  write FILE's bytes at a symbol before the run\n"
+          "  --get SYMBOL[+OFF][:LEN][=FILE]  print (or write) a symbol's bytes after the run\n"
+          "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
+          "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
+          "  --trace FILE             instruction trace ('-' = stdout)\n"
+          "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
+          "  --headless               no window              --quiet  no summary\n",
+          f);
+}
+
+/* Option NAME with a value, as "NAME VALUE" or "NAME=VALUE". 1 taken, 0 not this option,
+ * -1 missing value (reported). */
+static int take(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    const char *o = argv[*i];
+    size_t n = strlen(name);
+    if (strcmp(o, name) == 0) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "xpusim: %s needs a value\n", name);
+            return -1;
+        }
+        *val = argv[++*i];
+        return 1;
+    }
+    if (strncmp(o, name, n) == 0 && o[n] == '=') {
+        *val = o + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int add_xfer(const char **list, int *n, const char *v, const char *opt)
+{
+    if (*n >= CLI_MAX_XFER) {
+        fprintf(stderr, "xpusim: too many %s options (at most %d)\n", opt, CLI_MAX_XFER);
+        return -1;
+    }
+    list[(*n)++] = v;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    opt_init(&a->opts);
+    a->max_cycles = SIM_NEVER;
+    a->cmd = argv[1];
+    static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--max-cycles",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--frame-dump", "-x",
+                                         NULL};
+    for (int i = 2; i < argc; i++) {
+        const char *o = argv[i], *val = NULL;
+        int k = 0, r = 0;
+        for (; valued[k] && !(r = take(argc, argv, &i, valued[k], &val)); k++)
+            ;
+        if (r < 0)
+            return -1;
+        const char *name = valued[k];
+        if (!name) {
+            if (strcmp(o, "--headless") == 0)
+                a->headless = 1;
+            else if (strcmp(o, "--quiet") == 0 || strcmp(o, "-q") == 0)
+                a->quiet = 1;
+            else if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
+                usage(stdout);
+                exit(0);
+            } else if (o[0] == '-' && o[1]) {
+                fprintf(stderr, "xpusim: unknown option '%s' (try xpusim --help)\n", o);
+                return -1;
+            } else if (strcmp(a->cmd, "asm") == 0) {
+                if (add_xfer(a->srcs, &a->nsrcs, o, "source"))
+                    return -1;
+            } else if (!a->program)
+                a->program = o;
+            else {
+                fprintf(stderr, "xpusim: unexpected argument '%s'\n", o);
+                return -1;
+            }
+            continue;
+        }
+        if (strcmp(name, "--isa") == 0)
+            a->isa_name = val;
+        else if (strcmp(name, "-o") == 0) {
+            if (strcmp(a->cmd, "asm") == 0 && !strchr(val, '=')) {
+                a->output = val; /* asm -o OUT */
+            } else if (opt_parse(&a->opts, val)) {
+                fprintf(stderr, "xpusim: -o '%s': expected KEY=VALUE\n", val);
+                return -1;
+            }
+        } else if (strcmp(name, "--load") == 0) {
+            if (add_xfer(a->loads, &a->nloads, val, name))
+                return -1;
+        } else if (strcmp(name, "--dump") == 0) {
+            if (add_xfer(a->dumps, &a->ndumps, val, name))
+                return -1;
+        } else if (strcmp(name, "--set") == 0) {
+            if (add_xfer(a->sets, &a->nsets, val, name))
+                return -1;
+        } else if (strcmp(name, "--get") == 0) {
+            if (add_xfer(a->gets, &a->ngets, val, name))
+                return -1;
+        } else if (strcmp(name, "--max-cycles") == 0 || strcmp(name, "--max-insns") == 0) {
+            uint64_t *dst = name[6] == 'c' ? &a->max_cycles : &a->max_insns;
+            if (cli_parse_u64(val, dst)) {
+                fprintf(stderr, "xpusim: %s '%s': expected a number\n", name, val);
+                return -1;
+            }
+        } else if (strcmp(name, "--stats") == 0) {
+            if (strcmp(val, "json") && strcmp(val, "text")) {
+                fprintf(stderr, "xpusim: --stats=%s: expected text or json\n", val);
+                return -1;
+            }
+            a->stats_json = strcmp(val, "json") == 0;
+        } else if (strcmp(name, "--stats-file") == 0)
+            a->stats_file = val;
+        else if (strcmp(name, "--trace") == 0)
+            a->trace = val;
+        else if (strcmp(name, "--frame-dump") == 0)
+            a->frame_dump = val;
+        else if (strcmp(name, "-x") == 0)
+            a->script = val;
+    }
+    return 0;
+}
+
+static int cmd_isas(void)
+{
+    for (int i = 0; i < isa_count(); i++) {
+        const isa_ops *isa = isa_at(i);
+        printf("%-8s %s\n", isa->name, isa->description);
+        for (const isa_option *o = isa->options; o && o->name; o++)
+            printf("    -o %s=%s%*s%s\n", o->name, o->def, (int)(24 - strlen(o->name) - strlen(o->def)) > 0 ?
+                   (int)(24 - strlen(o->name) - strlen(o->def)) : 1, "", o->help);
+    }
+    return 0;
+}
+
+static int cmd_info(cli_args *a)
+{
+    char err[512];
+    ld_image img;
+    if (ld_load(a->program, &img, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return 1;
+    }
+    const isa_ops *isa = a->isa_name ? isa_find(a->isa_name) : isa_probe(&img);
+    printf("file: %s (%zu bytes)\nformat: %s\nisa: %s\n", img.path, img.file_size, ld_format_name(img.fmt),
+           isa ? isa->name : "unknown (use --isa)");
+    if (img.fmt == LD_ELF) {
+        printf("elf: class %s, %s-endian, e_machine %u, e_flags 0x%x\nentry: 0x%llx\n",
+               img.elfclass == 1 ? "ELF32" : "ELF64", img.big_endian ? "big" : "little", img.machine, img.eflags,
+               (unsigned long long)img.entry);
+        printf("segments (%d loadable):\n", img.nsegs);
+        for (int i = 0; i < img.nsegs; i++) {
+            const ld_segment *s = &img.segs[i];
+            printf("  vaddr 0x%08llx paddr 0x%08llx filesz 0x%06llx memsz 0x%06llx %c%c%c\n",
+                   (unsigned long long)s->vaddr, (unsigned long long)s->paddr, (unsigned long long)s->filesz,
+                   (unsigned long long)s->memsz, s->flags & 4 ? 'r' : '-', s->flags & 2 ? 'w' : '-',
+                   s->flags & 1 ? 'x' : '-');
+        }
+        printf("sections:\n");
+        for (int i = 0; i < img.nsecs; i++)
+            if (img.secs[i].name[0])
+                printf("  %-24s addr 0x%08llx size 0x%06llx\n", img.secs[i].name, (unsigned long long)img.secs[i].addr,
+                       (unsigned long long)img.secs[i].size);
+        printf("symbols (%d):\n", img.nsyms);
+        for (int i = 0; i < img.nsyms; i++)
+            if (img.syms[i].type != 3 && img.syms[i].type != 4) /* not section/file symbols */
+                printf("  0x%08llx %6llu %s %s\n", (unsigned long long)img.syms[i].value,
+                       (unsigned long long)img.syms[i].size,
+                       img.syms[i].type == 2 ? "func" : img.syms[i].type == 1 ? "obj " : "    ", img.syms[i].name);
+    } else if (img.fmt == LD_RAW) {
+        printf("raw bytes: %zu\n", img.file_size);
+    } else {
+        printf("words: %zu\n", img.nwords);
+    }
+    ld_free(&img);
+    return 0;
+}
+
+static int cmd_disasm(cli_args *a)
+{
+    char err[512];
+    ld_image img;
+    if (ld_load(a->program, &img, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return 1;
+    }
+    const isa_ops *isa = a->isa_name ? isa_find(a->isa_name) : isa_probe(&img);
+    int rc = 0;
+    if (!isa) {
+        fprintf(stderr, "xpusim: %s: cannot tell the ISA; use --isa NAME\n", a->program);
+        rc = 1;
+    } else if (isa->disasm_image) {
+        if (isa->disasm_image(&img, stdout, err, sizeof err)) {
+            fprintf(stderr, "xpusim: %s\n", err);
+            rc = 1;
+        }
+    } else if (img.fmt == LD_ELF && isa->disasm) {
+        for (int i = 0; i < img.nsecs; i++) {
+            const ld_section *s = &img.secs[i];
+            if (!(s->flags & 4 /* SHF_EXECINSTR */) || !s->data)
+                continue;
+            printf("%s:\n", s->name);
+            for (uint64_t off = 0; off < s->size;) {
+                char text[160];
+                int n = isa->disasm(s->addr + off, s->data + off, (size_t)(s->size - off), text, sizeof text);
+                if (n <= 0)
+                    break;
+                uint64_t so;
+                const ld_symbol *sym = ld_symbol_at(&img, s->addr + off, &so);
+                if (sym && so == 0)
+                    printf("%s:\n", sym->name);
+                printf("  %08llx  %s\n", (unsigned long long)(s->addr + off), text);
+                off += (uint64_t)n;
+            }
+        }
+    } else {
+        fprintf(stderr, "xpusim: %s cannot disassemble a %s file\n", isa->name, ld_format_name(img.fmt));
+        rc = 1;
+    }
+    ld_free(&img);
+    return rc;
+}
+
+static int cmd_asm(cli_args *a)
+{
+    if (!a->isa_name || !a->nsrcs || !a->output) {
+        fprintf(stderr, "xpusim asm: usage: xpusim asm --isa NAME SRC... -o OUT\n");
+        return 1;
+    }
+    const isa_ops *isa = isa_find(a->isa_name);
+    if (!isa) {
+        fprintf(stderr, "xpusim: unknown ISA '%s'\n", a->isa_name);
+        return 1;
+    }
+    if (!isa->assemble) {
+        fprintf(stderr, "xpusim: ISA %s has no assembler\n", isa->name);
+        return 1;
+    }
+    char err[1024];
+    if (isa->assemble(a->nsrcs, a->srcs, a->output, &a->opts, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static sim_machine *volatile sigint_machine; /* only for the SIGINT handler: signals carry no context */
+static void on_sigint(int sig)
+{
+    (void)sig;
+    sim_machine *m = sigint_machine;
+    if (m)
+        __atomic_store_n(&m->stop.kind, SIM_STOP_USER, __ATOMIC_RELAXED);
+}
+
+static int cmd_run(cli_args *a)
+{
+    cli_session s;
+    if (cli_session_open(&s, a)) {
+        cli_session_close(&s);
+        return 1;
+    }
+    sim_machine *m = &s.m;
+    view *v = NULL;
+    isa_framebuffer fb;
+    if (!a->headless && getenv("DISPLAY") && m->isa->framebuffer && m->isa->framebuffer(m, &fb) == 0)
+        v = view_open(m);
+    sigint_machine = m;
+    signal(SIGINT, on_sigint);
+    if (v) {
+        /* run in slices of one frame period so the window follows simulated time */
+        uint64_t period = m->isa->frame_period ? m->isa->frame_period : 100000;
+        for (uint64_t until = period;; until += period) {
+            uint64_t lim = until < a->max_cycles ? until : a->max_cycles;
+            sim_run(m, lim);
+            if (view_update(v, m) < 0)
+                break;
+            if (m->stop.kind != SIM_STOP_LIMIT || lim == a->max_cycles)
+                break;
+        }
+    } else {
+        sim_run(m, a->max_cycles);
+    }
+    signal(SIGINT, SIG_DFL);
+    sigint_machine = NULL;
+    if (m->stop.kind == SIM_STOP_USER)
+        snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted by the user at cycle %llu", (unsigned long long)m->now);
+    if (m->isa->finish)
+        m->isa->finish(m);
+    fflush(m->out);
+    int rc = sim_stop_exit_code(m->stop.kind);
+    if (cli_apply_outputs(&s))
+        rc = rc ? rc : 1;
+    if (a->frame_dump && cli_write_frame(m, a->frame_dump))
+        rc = rc ? rc : 1;
+    if (cli_report(&s))
+        rc = rc ? rc : 1;
+    if (v) {
+        view_update(v, m);
+        view_wait_close(v);
+        view_close(v);
+    }
+    cli_session_close(&s);
+    return rc;
+}
+
+static int cmd_debug(cli_args *a)
+{
+    cli_session s;
+    if (cli_session_open(&s, a)) {
+        cli_session_close(&s);
+        return 1;
+    }
+    if (dbg_attach(&s.m)) {
+        cli_session_close(&s);
+        return 1;
+    }
+    int rc = dbg_cli_main(&s);
+    cli_session_close(&s);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 1;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    cli_args a;
+    if (parse_args(argc, argv, &a))
+        return 1;
+    if (strcmp(a.cmd, "isas") == 0)
+        return cmd_isas();
+    if (strcmp(a.cmd, "asm") == 0)
+        return cmd_asm(&a);
+    if (!a.program) {
+        fprintf(stderr, "xpusim %s: missing PROGRAM\n", a.cmd);
+        usage(stderr);
+        return 1;
+    }
+    if (strcmp(a.cmd, "run") == 0)
+        return cmd_run(&a);
+    if (strcmp(a.cmd, "debug") == 0)
+        return cmd_debug(&a);
+    if (strcmp(a.cmd, "info") == 0)
+        return cmd_info(&a);
+    if (strcmp(a.cmd, "disasm") == 0)
+        return cmd_disasm(&a);
+    fprintf(stderr, "xpusim: unknown command '%s' (run, debug, asm, disasm, info, isas)\n", a.cmd);
+    return 1;
+}

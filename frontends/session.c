@@ -1,0 +1,447 @@
+/* frontends/session.c: from a command line to a loaded machine, and back out to files.
+ * Shared by `run` and `debug`: loads the program, picks the ISA (--isa, else by probing the
+ * image), checks -o options against the ISA's table, builds and loads the machine, applies
+ * --load/--set before the run and --dump/--get after it, writes frames and the report. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "../core/debug.h"
+#include "../core/stats.h"
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_session_open(cli_session *s, cli_args *a)
+{
+    char err[512];
+    memset(s, 0, sizeof *s);
+    s->args = a;
+    if (ld_load(a->program, &s->img, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return -1;
+    }
+    if (a->isa_name) {
+        s->isa = isa_find(a->isa_name);
+        if (!s->isa) {
+            fprintf(stderr, "xpusim: unknown ISA '%s'; available:", a->isa_name);
+            for (int i = 0; i < isa_count(); i++)
+                fprintf(stderr, " %s", isa_at(i)->name);
+            fputc('\n', stderr);
+            return -1;
+        }
+    } else {
+        s->isa = isa_probe(&s->img);
+        if (!s->isa) {
+            if (s->img.fmt == LD_ELF)
+                fprintf(stderr, "xpusim: %s: no ISA recognises ELF e_machine %u (flags 0x%x); use --isa NAME\n",
+                        a->program, s->img.machine, s->img.eflags);
+            else
+                fprintf(stderr, "xpusim: %s: cannot tell the ISA of a %s file; use --isa NAME\n", a->program,
+                        ld_format_name(s->img.fmt));
+            return -1;
+        }
+    }
+    if (isa_check_options(s->isa, &a->opts, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return -1;
+    }
+    if (sim_create(&s->m, s->isa, &a->opts, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return -1;
+    }
+    s->have_machine = 1;
+    s->m.image = &s->img;
+    if (s->isa->load(&s->m, &s->img, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return -1;
+    }
+    s->m.max_instructions = a->max_insns;
+    if (cli_apply_loads(s))
+        return -1;
+    if (a->trace && dbg_trace_open(&s->m, a->trace)) {
+        fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void cli_session_close(cli_session *s)
+{
+    if (s->have_machine)
+        sim_destroy(&s->m);
+    ld_free(&s->img);
+    s->have_machine = 0;
+}
+
+/* "SPACE:ADDR" -> space and address; rest points after ADDR. */
+static int parse_space_addr(cli_session *s, const char *spec, char *rest_sep, mem_space **sp, uint64_t *addr,
+                            const char **rest)
+{
+    const char *colon = strchr(spec, ':');
+    if (!colon) {
+        fprintf(stderr, "xpusim: '%s': expected SPACE:ADDRESS\n", spec);
+        return -1;
+    }
+    char name[32];
+    size_t n = (size_t)(colon - spec);
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, spec, n);
+    name[n] = 0;
+    *sp = sim_space(&s->m, name);
+    if (!*sp) {
+        fprintf(stderr, "xpusim: '%s': no address space '%s'; this machine has:", spec, name);
+        for (int i = 0; i < s->m.nspaces; i++)
+            fprintf(stderr, " %s", s->m.spaces[i]->name);
+        fputc('\n', stderr);
+        return -1;
+    }
+    const char *a = colon + 1;
+    const char *end = a + strcspn(a, rest_sep);
+    char num[40];
+    if ((size_t)(end - a) >= sizeof num || end == a) {
+        fprintf(stderr, "xpusim: '%s': bad address\n", spec);
+        return -1;
+    }
+    memcpy(num, a, (size_t)(end - a));
+    num[end - a] = 0;
+    if (cli_parse_u64(num, addr)) {
+        fprintf(stderr, "xpusim: '%s': address '%s' is not a number\n", spec, num);
+        return -1;
+    }
+    *rest = end;
+    return 0;
+}
+
+static int host_write(const char *what, mem_space *sp, uint64_t addr, const uint8_t *buf, size_t len)
+{
+    int rc = mem_host_write(sp, addr, buf, len);
+    if (rc) {
+        fprintf(stderr, "xpusim: %s: %zu bytes at %s:0x%llx do not fit in the space's memory (%s)\n", what, len,
+                sp->name, (unsigned long long)addr, mem_fault_str(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* SYMBOL[+OFF][:LEN] -> space, address (and LEN if present). */
+static int resolve_symbol(cli_session *s, const char *spec, int unit, mem_space **sp, uint64_t *addr, uint64_t *len,
+                          const char **file)
+{
+    char name[256];
+    const char *eq = strchr(spec, '=');
+    size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
+    if (n >= sizeof name) {
+        fprintf(stderr, "xpusim: '%s': symbol too long\n", spec);
+        return -1;
+    }
+    memcpy(name, spec, n);
+    name[n] = 0;
+    *file = eq ? eq + 1 : NULL;
+    char *colon = strchr(name, ':');
+    *len = 0;
+    if (colon) {
+        *colon = 0;
+        if (cli_parse_u64(colon + 1, len) || *len == 0) {
+            fprintf(stderr, "xpusim: '%s': length '%s' is not a positive number\n", spec, colon + 1);
+            return -1;
+        }
+    }
+    uint64_t off = 0;
+    char *plus = strchr(name, '+');
+    if (plus) {
+        *plus = 0;
+        if (cli_parse_u64(plus + 1, &off)) {
+            fprintf(stderr, "xpusim: '%s': offset '%s' is not a number\n", spec, plus + 1);
+            return -1;
+        }
+    }
+    const ld_symbol *sym = ld_symbol_find(&s->img, name);
+    if (!sym) {
+        fprintf(stderr, "xpusim: '%s': no symbol '%s' in %s\n", spec, name, s->img.path);
+        return -1;
+    }
+    if (!*len)
+        *len = sym->size > off ? sym->size - off : 0;
+    if (s->isa->symbol_location) {
+        if (s->isa->symbol_location(&s->m, unit, sym, sp, addr)) {
+            fprintf(stderr, "xpusim: '%s': symbol '%s' (0x%llx) is not in any memory of this machine\n", spec, name,
+                    (unsigned long long)sym->value);
+            return -1;
+        }
+    } else {
+        *sp = s->m.spaces[0];
+        *addr = sym->value;
+    }
+    *addr += off / (*sp)->addr_unit;
+    return 0;
+}
+
+int cli_apply_loads(cli_session *s)
+{
+    cli_args *a = s->args;
+    char err[512];
+    for (int i = 0; i < a->nloads; i++) {
+        mem_space *sp;
+        uint64_t addr;
+        const char *rest;
+        if (parse_space_addr(s, a->loads[i], "=", &sp, &addr, &rest))
+            return -1;
+        if (*rest != '=' || !rest[1]) {
+            fprintf(stderr, "xpusim: --load '%s': expected SPACE:ADDR=FILE\n", a->loads[i]);
+            return -1;
+        }
+        uint8_t *buf;
+        size_t len;
+        if (ld_read_data(rest + 1, &buf, &len, err, sizeof err)) {
+            fprintf(stderr, "xpusim: --load: %s\n", err);
+            return -1;
+        }
+        int rc = host_write(a->loads[i], sp, addr, buf, len);
+        free(buf);
+        if (rc)
+            return -1;
+    }
+    for (int i = 0; i < a->nsets; i++) {
+        uint8_t *buf;
+        size_t len;
+        const char *file;
+        mem_space *sp;
+        uint64_t addr, slen;
+        if (resolve_symbol(s, a->sets[i], 0, &sp, &addr, &slen, &file))
+            return -1;
+        if (!file || !*file) {
+            fprintf(stderr, "xpusim: --set '%s': expected SYMBOL[+OFFSET]=FILE\n", a->sets[i]);
+            return -1;
+        }
+        if (ld_read_data(file, &buf, &len, err, sizeof err)) {
+            fprintf(stderr, "xpusim: --set: %s\n", err);
+            return -1;
+        }
+        /* the same program runs on every unit: the host writes each unit's copy */
+        int rc = 0;
+        mem_space *done[SIM_MAX_SPACES];
+        int ndone = 0;
+        for (int u = 0; u < s->m.nunits && !rc; u++) {
+            if (u > 0 && resolve_symbol(s, a->sets[i], u, &sp, &addr, &slen, &file)) {
+                rc = -1;
+                break;
+            }
+            int seen = 0;
+            for (int k = 0; k < ndone; k++)
+                seen |= done[k] == sp;
+            if (seen)
+                continue;
+            if (ndone < SIM_MAX_SPACES)
+                done[ndone++] = sp;
+            rc = host_write(a->sets[i], sp, addr, buf, len);
+        }
+        free(buf);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static void print_words(mem_space *sp, uint64_t addr, const uint8_t *buf, size_t nwords, FILE *out)
+{
+    unsigned wb = sp->word_bytes;
+    unsigned per_line = wb >= 8 ? 4 : 8;
+    uint64_t step = wb >= sp->addr_unit ? wb / sp->addr_unit : 1;
+    for (size_t i = 0; i < nwords; i++) {
+        if (i % per_line == 0)
+            fprintf(out, "%s%s[0x%llx]:", i ? "\n" : "", sp->name, (unsigned long long)(addr + i * step));
+        uint64_t v = 0;
+        for (unsigned b = 0; b < wb; b++)
+            v |= (uint64_t)buf[i * wb + (sp->big_endian ? wb - 1 - b : b)] << (8 * b);
+        fprintf(out, " %0*llx", (int)(2 * wb), (unsigned long long)v);
+    }
+    fputc('\n', out);
+}
+
+static int write_raw(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(buf, 1, len, f) != len) {
+        fprintf(stderr, "xpusim: cannot write %s: %s\n", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    return fclose(f) ? -1 : 0;
+}
+
+int cli_apply_outputs(cli_session *s)
+{
+    cli_args *a = s->args;
+    int rc = 0;
+    for (int i = 0; i < a->ndumps; i++) {
+        mem_space *sp;
+        uint64_t addr, count;
+        const char *rest;
+        if (parse_space_addr(s, a->dumps[i], ":", &sp, &addr, &rest)) {
+            rc = -1;
+            continue;
+        }
+        char cnt[40];
+        const char *eq = strchr(rest, '=');
+        size_t n = eq ? (size_t)(eq - rest) : strlen(rest);
+        if (*rest != ':' || n < 2 || n >= sizeof cnt) {
+            fprintf(stderr, "xpusim: --dump '%s': expected SPACE:ADDR:COUNT[=FILE]\n", a->dumps[i]);
+            rc = -1;
+            continue;
+        }
+        memcpy(cnt, rest + 1, n - 1);
+        cnt[n - 1] = 0;
+        if (cli_parse_u64(cnt, &count) || count == 0 || count > (1u << 28)) {
+            fprintf(stderr, "xpusim: --dump '%s': count '%s' is not a positive number\n", a->dumps[i], cnt);
+            rc = -1;
+            continue;
+        }
+        size_t len = (size_t)count * sp->word_bytes;
+        uint8_t *buf = malloc(len);
+        if (!buf || mem_host_read(sp, addr, buf, len)) {
+            fprintf(stderr, "xpusim: --dump '%s': %llu words at %s:0x%llx are not all in memory\n", a->dumps[i],
+                    (unsigned long long)count, sp->name, (unsigned long long)addr);
+            free(buf);
+            rc = -1;
+            continue;
+        }
+        if (eq && eq[1]) {
+            /* raw little-endian words */
+            if (sp->big_endian)
+                for (size_t w = 0; w < count; w++)
+                    for (unsigned b = 0; b < sp->word_bytes / 2; b++) {
+                        uint8_t *p = buf + w * sp->word_bytes, t = p[b];
+                        p[b] = p[sp->word_bytes - 1 - b];
+                        p[sp->word_bytes - 1 - b] = t;
+                    }
+            rc |= write_raw(eq + 1, buf, len);
+        } else {
+            print_words(sp, addr, buf, count, stdout);
+        }
+        free(buf);
+    }
+    for (int i = 0; i < a->ngets; i++) {
+        mem_space *sp;
+        uint64_t addr, len;
+        const char *file;
+        if (resolve_symbol(s, a->gets[i], 0, &sp, &addr, &len, &file)) {
+            rc = -1;
+            continue;
+        }
+        if (!len) {
+            fprintf(stderr, "xpusim: --get '%s': the symbol has size 0; give :LEN\n", a->gets[i]);
+            rc = -1;
+            continue;
+        }
+        uint8_t *buf = malloc(len);
+        if (!buf || mem_host_read(sp, addr, buf, len)) {
+            fprintf(stderr, "xpusim: --get '%s': %llu bytes at %s:0x%llx are not all in memory\n", a->gets[i],
+                    (unsigned long long)len, sp->name, (unsigned long long)addr);
+            free(buf);
+            rc = -1;
+            continue;
+        }
+        if (file && *file) {
+            rc |= write_raw(file, buf, len);
+        } else {
+            char head[300];
+            snprintf(head, sizeof head, "%.*s", (int)strcspn(a->gets[i], "="), a->gets[i]);
+            for (uint64_t k = 0; k < len; k++)
+                printf("%s%02x", k % 16 == 0 ? (k ? "\n" : "") : " ", buf[k]);
+            printf("%s  (%s)\n", len ? "" : "", head);
+        }
+        free(buf);
+    }
+    return rc;
+}
+
+int cli_write_frame(sim_machine *m, const char *path)
+{
+    isa_framebuffer fb;
+    if (!m->isa->framebuffer || m->isa->framebuffer(m, &fb)) {
+        fprintf(stderr, "xpusim: --frame-dump: ISA %s has no framebuffer\n", m->isa->name);
+        return -1;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "xpusim: --frame-dump %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "P6\n%u %u\n255\n", fb.width, fb.height);
+    for (unsigned y = 0; y < fb.height; y++)
+        for (unsigned x = 0; x < fb.width; x++) {
+            uint32_t p = fb.pixels[(size_t)y * fb.stride + x];
+            uint8_t rgb[3] = {(uint8_t)(p >> 16), (uint8_t)(p >> 8), (uint8_t)p};
+            fwrite(rgb, 1, 3, f);
+        }
+    return fclose(f) ? -1 : 0;
+}
+
+int cli_report(cli_session *s)
+{
+    cli_args *a = s->args;
+    sim_machine *m = &s->m;
+    FILE *f = stderr;
+    if (a->stats_file) {
+        f = fopen(a->stats_file, "w");
+        if (!f) {
+            fprintf(stderr, "xpusim: --stats-file %s: %s\n", a->stats_file, strerror(errno));
+            return -1;
+        }
+    }
+    if (a->stats_json) {
+        stats_write_json(m, f);
+    } else if (!a->quiet || a->stats_file) {
+        stats_write_text(m, f);
+        stats_write_speed(m, f);
+    }
+    if (f != stderr)
+        fclose(f);
+    if (m->stop.kind != SIM_STOP_HALT) {
+        fprintf(stderr, "xpusim: stopped: %s", sim_stop_name(m->stop.kind));
+        if (m->stop.unit >= 0)
+            fprintf(stderr, " in %s thread %d at pc 0x%llx", m->units[m->stop.unit].name, m->stop.thread,
+                    (unsigned long long)m->stop.pc);
+        fprintf(stderr, " (cycle %llu): %s\n", (unsigned long long)m->stop.cycle, m->stop.msg);
+    } else if (!a->quiet && (a->stats_json || a->stats_file)) {
+        stats_write_speed(m, stderr);
+    }
+    return 0;
+}
+
+int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err, size_t errlen)
+{
+    if (cli_parse_u64(text, addr) == 0)
+        return 0;
+    char name[256];
+    snprintf(name, sizeof name, "%s", text);
+    uint64_t off = 0;
+    char *plus = strchr(name, '+');
+    if (plus) {
+        *plus = 0;
+        if (cli_parse_u64(plus + 1, &off)) {
+            snprintf(err, errlen, "'%s': offset is not a number", text);
+            return -1;
+        }
+    }
+    const ld_symbol *sym = ld_symbol_find(&s->img, name);
+    if (!sym) {
+        snprintf(err, errlen, "'%s': not a number and no such symbol", text);
+        return -1;
+    }
+    *addr = sym->value + off;
+    return 0;
+}
