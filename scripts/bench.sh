@@ -1,0 +1,34 @@
+#!/bin/sh
+# `make bench`: speed of the simulator, not of the simulated program. Each line of
+# programs/*/bench/*.bench is "NAME: SETUP-COMMAND ;; XPUSIM-RUN-ARGUMENTS" (SETUP may be
+# empty; it runs from the repository root with $X set, e.g. to assemble the program). Every
+# benchmark runs 3 times and the best host time is reported with the simulated instructions
+# and cycles, host MIPS and simulated Mcycles/s.
+X=${1:-build/xpusim}
+export X
+out=build/bench; mkdir -p $out
+printf '%-34s %14s %14s %9s %10s %12s\n' benchmark instructions cycles seconds MIPS Mcycles/s
+for f in programs/*/bench/*.bench; do
+    [ -f "$f" ] || continue
+    while IFS= read -r line; do
+        case "$line" in ''|'#'*) continue ;; esac
+        name=${line%%:*}; rest=${line#*:}
+        setup=${rest%%;;*}; args=${rest#*;;}
+        if [ -n "$(echo "$setup" | tr -d ' ')" ]; then
+            sh -c "$setup" >$out/setup.log 2>&1 || { echo "$name: setup failed (see $out/setup.log)"; continue; }
+        fi
+        best=""
+        for i in 1 2 3; do
+            sh -c "\"$X\" run $args --quiet --stats=json --stats-file $out/s.json" >/dev/null 2>$out/err.log
+            rc=$?
+            [ $rc -eq 0 ] || { echo "$name: run failed (exit $rc): $(head -c 300 $out/err.log)"; best=""; break; }
+            s=$(sed -n 's/.*"host": {"seconds": \([0-9.]*\).*/\1/p' $out/s.json)
+            if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s; cp $out/s.json $out/best.json; fi
+        done
+        [ -n "$best" ] || continue
+        insns=$(sed -n 's/^  "instructions": \([0-9]*\),/\1/p' $out/best.json)
+        cycles=$(sed -n 's/^  "cycles": \([0-9]*\),/\1/p' $out/best.json)
+        awk -v n="$name" -v i="$insns" -v c="$cycles" -v s="$best" 'BEGIN{ if (s < 1e-9) s = 1e-9;
+            printf "%-34s %14d %14d %9.3f %10.1f %12.1f\n", n, i, c, s, i/s/1e6, c/s/1e6 }'
+    done < "$f"
+done
