@@ -1,0 +1,82 @@
+/* isa/nyuzi/devices.c: the device space at 0xFFFF0000 and thread control.
+ * Serial console (status 0x40, TX 0x48 to the machine's output), VGA enable/base/length
+ * (0x180/0x188/0x18C) for the framebuffer, the timer (0x240: counts down one per cycle and
+ * raises interrupt line 1 at zero), and suspend/resume of hardware threads through CR 20/21
+ * (global thread bitmaps). Unknown registers read as all ones, as on the reference. */
+#include "nyuzi.h"
+#include "../../core/sched.h"
+
+uint64_t nyz_now(nyz_machine *nm) { return nm->cur_cycle; }
+
+int nyz_dev_read(nyz_machine *nm, uint32_t pa, uint32_t *val)
+{
+    switch (pa - NYZ_DEVICE_BASE) {
+    case 0x40: *val = 1; return 0;           /* TX ready, no RX data */
+    case 0x44: *val = 0; return 0;
+    case 0x180: *val = nm->vga_enable; return 0;
+    case 0x188: *val = nm->fb_base; return 0;
+    case 0x240: {
+        uint64_t now = nm->cur_cycle;
+        *val = ev_pending(&nm->timer_ev) && nm->timer_ev.when > now ? (uint32_t)(nm->timer_ev.when - now) : 0;
+        return 0;
+    }
+    default: *val = 0xffffffffu; return 0;
+    }
+}
+
+int nyz_dev_write(nyz_machine *nm, uint32_t pa, uint32_t val)
+{
+    switch (pa - NYZ_DEVICE_BASE) {
+    case 0x48:
+        if (nm->m->out)
+            fputc((int)(val & 0xff), nm->m->out);
+        return 0;
+    case 0x180: nm->vga_enable = val & 1; return 0;
+    case 0x188: nm->fb_base = val; return 0;
+    case 0x240:
+        nm->timer_count = val;
+        nm->int_levels &= ~(1u << 1);
+        if (val) {
+            sim_schedule(nm->m, &nm->timer_ev, nm->cur_cycle + val);
+            nm->resched = 1;
+        } else if (ev_pending(&nm->timer_ev))
+            ev_cancel(&nm->m->q, &nm->timer_ev);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+void nyz_raise_interrupt(nyz_machine *nm, uint32_t bits)
+{
+    nm->int_levels |= bits;
+    for (int ci = 0; ci < nm->ncores; ci++)
+        for (int i = 0; i < nm->nthreads; i++)
+            nm->cores[ci].t[i].latched |= bits;
+}
+
+void nyz_resume_threads(nyz_machine *nm, uint32_t mask)
+{
+    for (int g = 0; g < nm->ncores * nm->nthreads && g < 32; g++) {
+        if (!(mask & (1u << g)))
+            continue;
+        sim_unit *u = &nm->m->units[g / nm->nthreads];
+        int tid = g % nm->nthreads;
+        if (u->threads[tid].state == SIM_T_HALTED) {
+            sched_start(u, tid, nm->cur_cycle + 1);
+            nm->resched = 1;
+        }
+    }
+}
+
+void nyz_suspend_threads(nyz_machine *nm, uint32_t mask)
+{
+    for (int g = 0; g < nm->ncores * nm->nthreads && g < 32; g++) {
+        if (!(mask & (1u << g)))
+            continue;
+        sim_unit *u = &nm->m->units[g / nm->nthreads];
+        int tid = g % nm->nthreads;
+        if (sim_thread_active(&u->threads[tid]))
+            sched_halt(u, tid, nm->cur_cycle + 1);
+    }
+}

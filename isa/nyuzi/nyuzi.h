@@ -1,0 +1,251 @@
+/* isa/nyuzi/nyuzi.h: internal state and interfaces of the Nyuzi GPGPU model.
+ * A machine has one physical memory (RAM from 0, devices at 0xFFFF0000), a shared L2 and
+ * N cores; each core (an xpusim unit) has T hardware threads, TLBs, L1 caches and the
+ * per-core control registers. Semantics (exec.c) are kept apart from timing (timing.c):
+ * exec_insn() runs one predecoded instruction and reports what it did in a nyz_effect,
+ * which the timing model turns into cycles. The instruction table (table.c) is the single
+ * source of decode, disassembly and assembly. */
+#ifndef XPUSIM_NYUZI_H
+#define XPUSIM_NYUZI_H
+#include <stdint.h>
+#include <stdio.h>
+#include "../isa.h"
+
+#define NYZ_LANES 16
+#define NYZ_LINE 64
+#define NYZ_DEVICE_BASE 0xFFFF0000u
+#define NYZ_PAGE 4096u
+#define NYZ_MAX_THREADS 16
+#define NYZ_MAX_CORES 16
+
+/* Trap types (CR 3 bits 3:0). */
+enum {
+    NYZ_TT_RESET = 0, NYZ_TT_ILLEGAL, NYZ_TT_PRIVILEGED, NYZ_TT_INTERRUPT, NYZ_TT_SYSCALL,
+    NYZ_TT_UNALIGNED, NYZ_TT_PAGE_FAULT, NYZ_TT_TLB_MISS, NYZ_TT_ILLEGAL_STORE,
+    NYZ_TT_SUPERVISOR, NYZ_TT_NOT_EXEC, NYZ_TT_BREAKPOINT
+};
+
+/* ALU operations (6-bit op field). */
+enum {
+    NYZ_OP_OR = 0x00, NYZ_OP_AND = 0x01, NYZ_OP_SYSCALL = 0x02, NYZ_OP_XOR = 0x03,
+    NYZ_OP_ADD_I = 0x05, NYZ_OP_SUB_I = 0x06, NYZ_OP_MULL_I = 0x07, NYZ_OP_MULH_U = 0x08,
+    NYZ_OP_ASHR = 0x09, NYZ_OP_SHR = 0x0a, NYZ_OP_SHL = 0x0b, NYZ_OP_CLZ = 0x0c,
+    NYZ_OP_SHUFFLE = 0x0d, NYZ_OP_CTZ = 0x0e, NYZ_OP_MOVE = 0x0f,
+    NYZ_OP_CMPEQ_I = 0x10, NYZ_OP_CMPNE_I, NYZ_OP_CMPGT_I, NYZ_OP_CMPGE_I, NYZ_OP_CMPLT_I,
+    NYZ_OP_CMPLE_I, NYZ_OP_CMPGT_U, NYZ_OP_CMPGE_U, NYZ_OP_CMPLT_U, NYZ_OP_CMPLE_U,
+    NYZ_OP_GETLANE = 0x1a, NYZ_OP_FTOI = 0x1b, NYZ_OP_RECIPROCAL = 0x1c, NYZ_OP_SEXT8 = 0x1d,
+    NYZ_OP_SEXT16 = 0x1e, NYZ_OP_MULH_I = 0x1f, NYZ_OP_ADD_F = 0x20, NYZ_OP_SUB_F = 0x21,
+    NYZ_OP_MUL_F = 0x22, NYZ_OP_ITOF = 0x2a, NYZ_OP_CMPGT_F = 0x2c, NYZ_OP_CMPGE_F,
+    NYZ_OP_CMPLT_F, NYZ_OP_CMPLE_F, NYZ_OP_CMPEQ_F = 0x30, NYZ_OP_CMPNE_F = 0x31,
+    NYZ_OP_BREAK = 0x3e
+};
+
+/* Operand syntax of a table entry: decides field extraction, printing and parsing. */
+typedef enum nyz_syn {
+    SYN_NONE = 0,
+    SYN_R_SSS, SYN_R_VVS, SYN_R_VSVS, SYN_R_VVV, SYN_R_VSVV,   /* two-source R forms */
+    SYN_R1_SS, SYN_R1_VS, SYN_R1_VSS, SYN_R1_VV, SYN_R1_VSV,  /* one-source R forms (src2) */
+    SYN_C_SSS, SYN_C_SVS, SYN_C_SVV,                          /* compares: scalar dest */
+    SYN_I_SSI, SYN_I_VVI, SYN_I_VSVI,                         /* immediate forms */
+    SYN_I_SI, SYN_I_VI, SYN_I_VSI,                            /* move immediate */
+    SYN_C_SSI, SYN_C_SVI,                                     /* compare immediate */
+    SYN_GL_SVS, SYN_GL_SVI,                                   /* getlane */
+    SYN_MOVEHI, SYN_SYSCALL,
+    SYN_M_S, SYN_M_V, SYN_M_VM, SYN_M_G, SYN_M_GM, SYN_M_CR,   /* memory */
+    SYN_CC_PTR, SYN_CC_2REG,                                  /* cache control */
+    SYN_B_REG, SYN_B_COND, SYN_B_OFF                          /* branches */
+} nyz_syn;
+
+/* What the executor does (predecoded dispatch). */
+typedef enum nyz_kind {
+    K_ILLEGAL = 0, K_NOP, K_ALU_SS, K_ALU_VS, K_ALU_VV, K_CMP_SS, K_CMP_VS, K_CMP_VV,
+    K_ALU_SI, K_ALU_VI, K_CMP_SI, K_CMP_VI, K_GETLANE_R, K_GETLANE_I, K_SHUFFLE,
+    K_SYSCALL, K_BREAK,
+    K_LOAD, K_STORE, K_LOAD_SYNC, K_STORE_SYNC, K_GETCR, K_SETCR,
+    K_LOAD_V, K_STORE_V, K_LOAD_GATH, K_STORE_SCAT,
+    K_DTLBINSERT, K_ITLBINSERT, K_DINVALIDATE, K_DFLUSH, K_IINVALIDATE, K_MEMBAR,
+    K_TLBINVAL, K_TLBINVALALL,
+    K_B_REG, K_BZ, K_BNZ, K_B, K_CALL, K_CALL_REG, K_ERET
+} nyz_kind;
+
+/* Pipelines (issue rules and result latency). */
+enum { NYZ_PIPE_INT = 0, NYZ_PIPE_MEM = 1, NYZ_PIPE_FP = 2 };
+
+typedef struct nyz_opdef {
+    const char *name;
+    uint32_t match, mask;
+    uint8_t syn;       /* nyz_syn */
+    uint8_t kind;      /* nyz_kind */
+    uint8_t alu;       /* ALU op / memory op / width code */
+    uint8_t asm_ok;    /* 0: decode only (not produced by the assembler) */
+} nyz_opdef;
+
+extern const nyz_opdef nyz_optab[];
+extern const int nyz_noptab;
+
+/* Predecoded instruction. Register numbers 0-31 scalar, 32-63 vector in src/dst ids. */
+typedef struct nyz_insn {
+    uint32_t raw;
+    uint8_t kind, alu, pipe, masked;
+    uint8_t dst, s1, s2, mreg;   /* raw field values */
+    int32_t imm;
+    /* scoreboard: registers read (ids 0..63, 0xff none) and written */
+    uint8_t rd[4], wr;
+    uint8_t def;                 /* index into nyz_optab, for disassembly */
+    uint8_t width;               /* memory access width in bytes (1,2,4) */
+    uint8_t sext;
+} nyz_insn;
+
+int nyz_decode(uint32_t w, nyz_insn *out);             /* 0 ok, -1 illegal (out->kind K_ILLEGAL) */
+int nyz_disasm_word(uint32_t addr, uint32_t w, char *buf, size_t n);
+int nyz_alu_is_fp_pipe(int op);
+
+/* Saved trap state (two levels). */
+typedef struct nyz_trapsave {
+    uint32_t pc, cause, flags, subcycle, addr, syscall, scratch0, scratch1;
+} nyz_trapsave;
+
+enum { NYZ_F_I = 1, NYZ_F_M = 2, NYZ_F_S = 4 };
+
+typedef struct nyz_thread {
+    uint32_t s[32];
+    uint32_t v[32][NYZ_LANES];
+    uint32_t pc;
+    uint32_t flags;
+    uint32_t asid, page_dir, int_mask, latched;
+    uint32_t subcycle;
+    uint32_t sync_line;          /* line address of load_sync, or 1 (invalid: not aligned) */
+    nyz_trapsave ts[2];
+    int gid;                     /* global thread id */
+    /* timing */
+    uint64_t reg_ready[64];      /* cycle the register may be read by a new issue */
+    uint64_t store_done;         /* cycle the pending store is acknowledged */
+    uint32_t icache_line;        /* last fetched line (fast path) */
+    uint64_t icache_line_ready;
+} nyz_thread;
+
+typedef struct nyz_tlb_entry {
+    uint32_t va;                 /* page address; 1 = invalid */
+    uint32_t pa_flags;
+    uint32_t asid;
+} nyz_tlb_entry;
+
+typedef struct nyz_cache {
+    unsigned sets, ways, line_shift;
+    uint32_t *tag;               /* sets*ways: line address, 0xffffffff invalid */
+    uint64_t *lru;               /* last use stamp */
+    uint8_t *dirty;
+    uint64_t stamp;
+    uint64_t hits, misses;
+} nyz_cache;
+
+/* Decoded-instruction cache entry keyed by physical address. */
+typedef struct nyz_dcache_ent {
+    uint32_t pa, raw;
+    nyz_insn in;
+} nyz_dcache_ent;
+
+#define NYZ_NPERF 14
+typedef struct nyz_core {
+    int index;
+    uint32_t trap_handler, tlb_miss_handler, level_trig;
+    unsigned tlb_sets, tlb_ways;
+    nyz_tlb_entry *itlb, *dtlb;
+    unsigned next_itlb_way, next_dtlb_way;
+    nyz_cache l1i, l1d;
+    uint32_t perf_sel[2];
+    uint64_t perf_count[2];
+    uint64_t events[NYZ_NPERF];
+    uint8_t fp_hist;             /* bit k: an FP-pipe op issued k+1 cycles before last_cycle */
+    uint64_t fp_hist_cycle;
+    nyz_thread *t;
+    int nthreads;
+} nyz_core;
+
+typedef struct nyz_timing {
+    unsigned int_lat, fp_lat, load_lat, branch_penalty, l2_lat, mem_lat, store_lat;
+    unsigned io_lat, sync_lat, icache_miss_extra;
+} nyz_timing;
+
+typedef struct nyz_machine {
+    sim_machine *m;
+    mem_space *mem;
+    uint8_t *ram;
+    uint32_t ram_size;
+    int ncores, nthreads;
+    nyz_core *cores;
+    nyz_cache l2;
+    nyz_timing tm;
+    uint64_t cur_cycle;          /* cycle of the instruction being executed */
+    /* devices */
+    uint32_t int_levels;         /* level-sensitive interrupt lines */
+    uint32_t timer_count;
+    uint64_t timer_deadline;     /* SIM_NEVER when idle */
+    ev_event timer_ev;
+    uint32_t fb_base, vga_enable;
+    uint32_t *fb_pixels;
+    int fb_pending_int;
+    /* decode cache */
+    nyz_dcache_ent *dc;
+    uint32_t dc_mask;
+    /* cosimulation event stream */
+    FILE *cosim;
+    int resched;                 /* an event or another unit changed: leave unit_run */
+    char out_buf[256];
+    size_t out_len;
+} nyz_machine;
+
+/* What one execution did (for timing, tracing and cosim). */
+typedef struct nyz_effect {
+    uint8_t trapped;             /* a trap was raised (PC already moved) */
+    uint8_t taken;               /* control transfer: PC not PC+4 */
+    uint8_t mem;                 /* 1 load, 2 store, 3 sync, 4 io, 5 cache op */
+    uint8_t retired;             /* instruction completed (last subcycle of gathers) */
+    uint32_t paddr;              /* physical address touched */
+} nyz_effect;
+
+/* exec.c */
+void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, nyz_effect *ef);
+void nyz_raise_trap(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pc, int type,
+                    int is_store, int is_data, uint32_t addr, uint32_t syscall);
+int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint32_t *pa,
+                  int is_store, int is_data, uint32_t pc);
+uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t);
+void nyz_thread_reset(nyz_thread *t, int gid);
+uint32_t nyz_read_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr);
+void nyz_write_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr, uint32_t v);
+
+/* devices.c */
+int nyz_dev_read(nyz_machine *nm, uint32_t pa, uint32_t *val);
+int nyz_dev_write(nyz_machine *nm, uint32_t pa, uint32_t val);
+void nyz_raise_interrupt(nyz_machine *nm, uint32_t bits);
+uint64_t nyz_now(nyz_machine *nm);
+void nyz_resume_threads(nyz_machine *nm, uint32_t mask);
+void nyz_suspend_threads(nyz_machine *nm, uint32_t mask);
+
+/* timing.c */
+int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line);
+void nyz_cache_free(nyz_cache *c);
+int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write);
+int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
+void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
+uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+void nyz_perf_event(nyz_core *c, int ev);
+
+/* cosim.c */
+void nyz_cosim_swb(nyz_machine *nm, uint32_t pc, int tid, int reg, uint32_t val);
+void nyz_cosim_vwb(nyz_machine *nm, uint32_t pc, int tid, int reg, uint32_t mask, const uint32_t *vals);
+void nyz_cosim_store(nyz_machine *nm, uint32_t pc, int tid, uint32_t addr, unsigned size, uint32_t val);
+void nyz_cosim_vstore(nyz_machine *nm, uint32_t pc, int tid, uint32_t addr, uint32_t mask, const uint32_t *vals);
+
+/* asm.c */
+int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
+                 char *err, size_t errlen);
+/* Encode one instruction line (no labels): tests and the debugger. 0 ok. */
+int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_t errlen);
+
+/* hex.c: elf2hex text into memory */
+int nyz_hex_load(const uint8_t *text, size_t len, uint8_t *mem, uint32_t memsize,
+                 uint32_t *top, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,333 @@
+/* isa/nyuzi/timing.c: the Nyuzi cycle model and the per-core run loop.
+ * Each cycle a core issues at most one instruction, picking its hardware threads round
+ * robin (as core/sched.h does) among those whose next instruction can issue: fetched
+ * (L1 instruction cache), scoreboard clear for sources and destination (no bypass: a
+ * result is readable int_lat/fp_lat/load_lat cycles after issue), no writeback-port
+ * conflict with an FP-pipe op issued 4 (integer) or 3 (memory) cycles earlier, and for
+ * stores no store still pending in the thread's one-entry store queue. Taken branches,
+ * traps and interrupts roll the thread back (branch_penalty). Data accesses go through
+ * the L1 data cache and the shared L2 (LRU, geometry from -o options); misses cost the
+ * L2 or memory latency. The rules and their sources are in docs/isa/nyuzi.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "nyuzi.h"
+#include "../../core/debug.h"
+#include "../../core/sched.h"
+
+enum { ST_SCOREBOARD, ST_ICACHE, ST_DCACHE, ST_STORE, ST_ROLLBACK, ST_WB, ST_IO };
+
+int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
+{
+    memset(c, 0, sizeof *c);
+    if (!ways || !line || (line & (line - 1)) || size % (ways * line))
+        return -1;
+    c->sets = size / (ways * line);
+    if (c->sets & (c->sets - 1))
+        return -1;
+    c->ways = ways;
+    c->line_shift = (unsigned)__builtin_ctz(line);
+    c->tag = malloc(sizeof *c->tag * c->sets * ways);
+    c->lru = calloc(c->sets * ways, sizeof *c->lru);
+    c->dirty = calloc(c->sets * ways, 1);
+    if (!c->tag || !c->lru || !c->dirty)
+        return -1;
+    memset(c->tag, 0xff, sizeof *c->tag * c->sets * ways);
+    return 0;
+}
+
+void nyz_cache_free(nyz_cache *c)
+{
+    free(c->tag);
+    free(c->lru);
+    free(c->dirty);
+    c->tag = NULL;
+    c->lru = NULL;
+    c->dirty = NULL;
+}
+
+int nyz_cache_probe(const nyz_cache *c, uint32_t addr)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1);
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[set * c->ways + w] == line)
+            return 1;
+    return 0;
+}
+
+/* 1 hit, 0 miss (the line is filled when allocate). */
+int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1);
+    uint32_t *tag = c->tag + set * c->ways;
+    uint64_t *lru = c->lru + set * c->ways;
+    c->stamp++;
+    for (unsigned w = 0; w < c->ways; w++)
+        if (tag[w] == line) {
+            lru[w] = c->stamp;
+            if (write)
+                c->dirty[set * c->ways + w] = 1;
+            c->hits++;
+            return 1;
+        }
+    c->misses++;
+    if (allocate) {
+        unsigned v = 0;
+        for (unsigned w = 1; w < c->ways; w++)
+            if (lru[w] < lru[v])
+                v = w;
+        tag[v] = line;
+        lru[v] = c->stamp;
+        c->dirty[set * c->ways + v] = (uint8_t)write;
+    }
+    return 0;
+}
+
+void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1);
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[set * c->ways + w] == line)
+            c->tag[set * c->ways + w] = 0xffffffffu;
+}
+
+/* Extra cycles beyond an L1 hit for a line fetched from L2 / memory. */
+static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write)
+{
+    return nyz_cache_access(&nm->l2, pa, 1, write) ? nm->tm.l2_lat : nm->tm.mem_lat;
+}
+
+static inline unsigned fp_hist_at(const nyz_core *c, uint64_t now)
+{
+    uint64_t d = now - c->fp_hist_cycle;
+    return d >= 8 ? 0u : (unsigned)(c->fp_hist << d) & 0xffu;
+}
+
+/* Fetch the thread's next instruction: 0 ready (*out set), 1 waiting (ready_at moved),
+ * -1 stopped or trapped at fetch (thread state already updated). */
+static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t now,
+                 const nyz_insn **out)
+{
+    nyz_thread *t = &c->t[tid];
+    sim_thread *st = &u->threads[tid];
+    uint32_t pc = t->pc, pa;
+    if (pc & 3) {
+        nyz_raise_trap(nm, c, t, pc, NYZ_TT_UNALIGNED, 0, 0, pc, 0);
+        return -1;
+    }
+    if (t->flags & NYZ_F_M) {
+        if (nyz_translate(nm, c, t, pc, &pa, 0, 0, pc) < 0)
+            return -1;
+    } else
+        pa = pc;
+    if (pa >= nm->ram_size || pa + 4 > nm->ram_size) {
+        sim_set_stop(nm->m, SIM_STOP_FAULT, c->index, tid, pc,
+                     "instruction fetch from 0x%08x outside memory (0x%x bytes)", pa, nm->ram_size);
+        return -1;
+    }
+    uint32_t line = pa >> 6;
+    if (line != t->icache_line) {
+        t->icache_line = line;
+        if (nyz_cache_access(&c->l1i, pa, 1, 0)) {
+            c->events[6]++;
+        } else {
+            c->events[5]++;
+            unsigned lat = fill_latency(nm, pa, 0);
+            st->ready_at = now + lat;
+            st->stalls[ST_ICACHE] += lat;
+            return 1;
+        }
+    }
+    uint32_t w = mem_ld32le(nm->ram + pa);
+    nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
+    if (e->pa != pa || e->raw != w || e->in.raw != w) {
+        nyz_decode(w, &e->in);
+        e->pa = pa;
+        e->raw = w;
+    }
+    *out = &e->in;
+    return 0;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    nyz_machine *nm = m->isa_state;
+    nyz_core *c = u->isa;
+    const nyz_timing *tm = &nm->tm;
+    int n = u->nthreads;
+    while (now < horizon) {
+        if (sim_stopped(m))
+            return now;
+        int pick = -1;
+        const nyz_insn *in = NULL;
+        int i = u->rr;
+        uint64_t next = SIM_NEVER;
+        for (int k = 0; k < n; k++, i = (i + 1 == n ? 0 : i + 1)) {
+            sim_thread *st = &u->threads[i];
+            if (st->state != SIM_T_READY)
+                continue;
+            if (st->ready_at > now) {
+                next = next < st->ready_at ? next : st->ready_at;
+                continue;
+            }
+            nyz_thread *t = &c->t[i];
+            /* Interrupts are taken between instructions (precise). */
+            if ((t->flags & NYZ_F_I) && (nm->int_levels | t->latched) && nyz_pending_ints(nm, c, t)) {
+                if (nm->cosim)
+                    fprintf(nm->cosim, "interrupt %d %08x\n", t->gid, t->pc);
+                nyz_raise_trap(nm, c, t, t->pc, NYZ_TT_INTERRUPT, 0, 0, 0, 0);
+                st->ready_at = now + tm->branch_penalty;
+                st->stalls[ST_ROLLBACK] += tm->branch_penalty;
+                next = next < st->ready_at ? next : st->ready_at;
+                continue;
+            }
+            const nyz_insn *x;
+            int r = fetch(nm, u, c, i, now, &x);
+            if (r != 0) {
+                if (sim_stopped(m))
+                    return now;
+                if (r < 0) { /* fetch fault: the thread restarts at its handler */
+                    st->ready_at = now + tm->branch_penalty;
+                    st->stalls[ST_ROLLBACK] += tm->branch_penalty;
+                }
+                next = next < st->ready_at ? next : st->ready_at;
+                continue;
+            }
+            /* Scoreboard: sources and destination (WAW); checked on the first subcycle. */
+            uint64_t rdy = 0;
+            if (t->subcycle == 0) {
+                for (int j = 0; j < 4; j++)
+                    if (x->rd[j] != 0xff)
+                        rdy = max64(rdy, t->reg_ready[x->rd[j]]);
+                if (x->wr != 0xff)
+                    rdy = max64(rdy, t->reg_ready[x->wr]);
+            }
+            int cause = ST_SCOREBOARD;
+            if ((x->kind == K_STORE || x->kind == K_STORE_V || x->kind == K_STORE_SCAT ||
+                 x->kind == K_STORE_SYNC || x->kind == K_MEMBAR) && t->store_done > rdy) {
+                rdy = t->store_done;
+                cause = ST_STORE;
+                if (x->kind != K_MEMBAR)
+                    c->events[1]++;
+            }
+            if (rdy > now) {
+                st->stalls[cause] += rdy - now;
+                st->ready_at = rdy;
+                next = next < rdy ? next : rdy;
+                continue;
+            }
+            /* Writeback port: an FP op issued 4 (int) or 3 (mem) cycles ago retires now+1. */
+            unsigned h = fp_hist_at(c, now);
+            if ((x->pipe == NYZ_PIPE_INT && (h & 0x10)) || (x->pipe == NYZ_PIPE_MEM && (h & 0x08))) {
+                st->stalls[ST_WB]++;
+                next = next < now + 1 ? next : now + 1;
+                continue;
+            }
+            pick = i;
+            in = x;
+            break;
+        }
+        if (pick < 0) {
+            if (next == SIM_NEVER)
+                return SIM_NEVER;
+            now = next;
+            continue;
+        }
+        u->rr = pick + 1 == n ? 0 : pick + 1;
+        nyz_thread *t = &c->t[pick];
+        sim_thread *st = &u->threads[pick];
+        uint32_t pc = t->pc;
+        if (m->slow && dbg_before_insn(m, u, pick, pc))
+            return now;
+        nm->cur_cycle = now;
+        nyz_effect ef = {0};
+        nyz_exec(nm, c, t, in, &ef);
+        if (sim_stopped(m) && !ef.retired) /* stopped by a fault inside the instruction */
+            return now;
+        st->issue_cycles++;
+        c->events[4]++;
+        if (ef.retired) {
+            st->instructions++;
+            c->events[3]++;
+        }
+        if (in->pipe == NYZ_PIPE_FP) {
+            c->fp_hist = (uint8_t)(fp_hist_at(c, now) | 1);
+            c->fp_hist_cycle = now;
+        }
+        uint64_t ready = now + 1;
+        unsigned lat = in->pipe == NYZ_PIPE_FP ? tm->fp_lat : tm->int_lat;
+        if (ef.trapped) {
+            ready = now + tm->branch_penalty;
+            st->stalls[ST_ROLLBACK] += tm->branch_penalty - 1;
+        } else {
+            switch (ef.mem) {
+            case 1: { /* load (or block/gather lane) */
+                lat = tm->load_lat;
+                if (nyz_cache_access(&c->l1d, ef.paddr, 1, 0))
+                    c->events[9]++;
+                else {
+                    c->events[8]++;
+                    unsigned extra = fill_latency(nm, ef.paddr, 0);
+                    lat += extra;
+                    ready = now + extra; /* rollback; the load reissues after the fill */
+                    st->stalls[ST_DCACHE] += extra;
+                }
+                break;
+            }
+            case 2: { /* store: write-through to L2, one outstanding per thread */
+                c->events[2]++;
+                nyz_cache_access(&c->l1d, ef.paddr, 0, 0);
+                t->store_done = now + tm->store_lat + (nyz_cache_probe(&nm->l2, ef.paddr) ? 0 : tm->mem_lat);
+                nyz_cache_access(&nm->l2, ef.paddr, 1, 1);
+                break;
+            }
+            case 3: /* synchronized: goes to L2 and back, issued twice */
+                lat = tm->sync_lat + (nyz_cache_probe(&nm->l2, ef.paddr) ? 0 : tm->mem_lat);
+                nyz_cache_access(&nm->l2, ef.paddr, 1, in->kind == K_STORE_SYNC);
+                ready = now + lat;
+                if (in->kind == K_STORE_SYNC)
+                    t->store_done = now + lat;
+                break;
+            case 4: /* I/O: the thread blocks until the transaction completes */
+                lat = tm->io_lat;
+                ready = now + lat;
+                st->stalls[ST_IO] += lat;
+                break;
+            case 5:
+                if (in->kind == K_DINVALIDATE)
+                    nyz_cache_invalidate(&c->l1d, ef.paddr);
+                else if (in->kind == K_IINVALIDATE) {
+                    nyz_cache_invalidate(&c->l1i, ef.paddr);
+                    t->icache_line = 0xffffffffu;
+                } else if (in->kind == K_GETCR || in->kind == K_SETCR)
+                    lat = tm->load_lat;
+                break;
+            default:
+                break;
+            }
+            if (ef.taken) {
+                ready = now + tm->branch_penalty;
+                st->stalls[ST_ROLLBACK] += tm->branch_penalty - 1;
+                t->icache_line = 0xffffffffu;
+            }
+            if (in->wr != 0xff)
+                t->reg_ready[in->wr] = now + lat;
+        }
+        if (st->state == SIM_T_READY && st->ready_at < ready)
+            st->ready_at = ready;
+        if (m->slow)
+            dbg_after_insn(m, u, pick, pc);
+        if (sim_stopped(m))
+            return now + 1;
+        now++;
+        if (nm->resched) { /* a timer was set or threads resumed: let the loop see it */
+            nm->resched = 0;
+            return now;
+        }
+    }
+    return now;
+}
