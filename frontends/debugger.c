@@ -1,9 +1,1203 @@
-/* frontends/debugger.c: placeholder until the readline debugger lands (owned by the
- * debugger work); it reports that the debugger is unavailable. */
+/* frontends/debugger.c: `xpusim debug PROGRAM [-x SCRIPT]`, the interactive debugger.
+ * A command table in the style of mGBA's and SIMH's consoles (name, aliases, arguments, help,
+ * handler) drives the core's debugger hooks (core/debug.h: breakpoints, step/until targets,
+ * history ring), the memory spaces' watchpoints and the ISA's register, thread-state,
+ * disassembly and info views, so every ISA gets the same debugger without code of its own.
+ * On a terminal it reads lines with readline (history, completion of commands, symbols and
+ * registers); otherwise (or with -x) it reads a script, echoing each command after the prompt
+ * so the transcript reads like a session, and `assert` turns such scripts into tests.
+ * Process-global state is limited to what the C library and readline force on us: the
+ * machine a SIGINT must stop and the session readline's completion callback must see (both
+ * take no context pointer); everything else lives in the dbg_cli of one call. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <readline/readline.h>
+#include <readline/history.h>
 #include "cli.h"
+#include "../core/debug.h"
+#include "../core/stats.h"
+
+#define DBG_MAX_ARGS 16
+#define DBG_MAX_DEPTH 8   /* nesting of `source` */
+
+typedef struct dbg_cli {
+    cli_session *s;
+    sim_machine *m;
+    const isa_ops *isa;
+    int unit, thread;     /* the selected hardware thread */
+    int interactive;
+    int quit, quit_explicit;
+    int assert_failed;
+    int ran;              /* a run happened: last_stop is meaningful */
+    sim_stop_kind last_stop;
+    int depth;
+    int next_watch_id;    /* watch ids are unique across spaces (see dbg_cmd_watch) */
+    uint64_t limit;       /* --max-cycles, SIM_NEVER if none */
+} dbg_cli;
+
+typedef struct dbg_cmd {
+    const char *name;
+    const char *aliases;  /* space-separated, may be "" */
+    const char *args;
+    const char *help;
+    int (*fn)(dbg_cli *c, int argc, char **argv);
+} dbg_cmd;
+
+/* Why these two are static: a signal handler and readline's completion generator receive no
+ * context pointer, and both are per-process facilities (one terminal, one SIGINT). The
+ * handler only reads dbg_sigint_machine; it is set around runs of the one machine being
+ * debugged and cleared after, so several machines in a process are unaffected. */
+static sim_machine *volatile dbg_sigint_machine;
+static dbg_cli *dbg_rl_ctx;
+
+static const dbg_cmd dbg_cmds[];
+static int dbg_exec_line(dbg_cli *c, char *line);
+static int dbg_run_file(dbg_cli *c, FILE *f);
+
+static int dbg_err(dbg_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int dbg_err(dbg_cli *c, const char *fmt, ...)
+{
+    (void)c;
+    fflush(stdout);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+    return -1;
+}
+
+/* ---- parsing helpers ---- */
+
+static int dbg_parse_s64(const char *t, uint64_t *v)
+{
+    int neg = *t == '-';
+    if (cli_parse_u64(t + neg, v))
+        return -1;
+    if (neg)
+        *v = (uint64_t)0 - *v;
+    return 0;
+}
+
+static int dbg_flat_count(const sim_machine *m)
+{
+    int n = 0;
+    for (int u = 0; u < m->nunits; u++)
+        n += m->units[u].nthreads;
+    return n;
+}
+
+static int dbg_flat_index(const sim_machine *m, int unit, int thread)
+{
+    int n = 0;
+    for (int u = 0; u < unit; u++)
+        n += m->units[u].nthreads;
+    return n + thread;
+}
+
+/* A unit given as an index or a name ("dpu3"). */
+static int dbg_parse_unit(const sim_machine *m, const char *t)
+{
+    uint64_t v;
+    if (cli_parse_u64(t, &v) == 0)
+        return v < (uint64_t)m->nunits ? (int)v : -1;
+    for (int u = 0; u < m->nunits; u++)
+        if (strcmp(m->units[u].name, t) == 0)
+            return u;
+    return -1;
+}
+
+/* Space by exact name, else the selected unit's copy of a per-unit space ("wram" -> "wram.3"). */
+static mem_space *dbg_space(dbg_cli *c, const char *name)
+{
+    mem_space *sp = sim_space(c->m, name);
+    return sp ? sp : sim_unit_space(c->m, c->unit, name);
+}
+
+static mem_space *dbg_code_space(dbg_cli *c, int unit)
+{
+    return c->isa->code_space ? sim_unit_space(c->m, unit, c->isa->code_space) : NULL;
+}
+
+/* The ISA's data space: the first space that is not (a unit's copy of) the code space. */
+static mem_space *dbg_data_space(dbg_cli *c)
+{
+    const char *code = c->isa->code_space ? c->isa->code_space : "";
+    size_t cl = strlen(code);
+    for (int i = 0; i < c->m->nspaces; i++) {
+        const char *n = c->m->spaces[i]->name;
+        if (strcmp(n, code) == 0 || (cl && strncmp(n, code, cl) == 0 && n[cl] == '.'))
+            continue;
+        char base[16];
+        snprintf(base, sizeof base, "%s", n);
+        char *dot = strchr(base, '.');
+        if (dot)
+            *dot = 0;
+        return sim_unit_space(c->m, c->unit, base);
+    }
+    return c->m->nspaces ? c->m->spaces[0] : NULL;
+}
+
+/* [SPACE:]ADDR, or a data symbol placed by the ISA's symbol_location. */
+static int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr)
+{
+    char err[256] = "";
+    const char *colon = strchr(text, ':');
+    if (colon) {
+        char name[40];
+        snprintf(name, sizeof name, "%.*s", (int)(colon - text), text);
+        if (!(*sp = dbg_space(c, name)))
+            return dbg_err(c, "no memory space '%s'", name);
+        if (cli_resolve_addr(c->s, colon + 1, addr, err, sizeof err))
+            return dbg_err(c, "%s", err);
+        return 0;
+    }
+    if (c->isa->symbol_location && c->s->img.nsyms && (text[0] == '_' || (text[0] | 32) >= 'a') &&
+        (text[0] | 32) <= 'z') {
+        char name[128];
+        uint64_t off = 0;
+        snprintf(name, sizeof name, "%s", text);
+        char *plus = strchr(name, '+');
+        if (plus) {
+            *plus = 0;
+            if (cli_parse_u64(plus + 1, &off))
+                return dbg_err(c, "bad offset in '%s'", text);
+        }
+        const ld_symbol *sym = ld_symbol_find(&c->s->img, name);
+        if (sym && c->isa->symbol_location(c->m, c->unit, sym, sp, addr) == 0) {
+            *addr += off;
+            return 0;
+        }
+    }
+    if (!(*sp = dbg_data_space(c)))
+        return dbg_err(c, "the machine has no memory space");
+    if (cli_resolve_addr(c->s, text, addr, err, sizeof err))
+        return dbg_err(c, "%s", err);
+    return 0;
+}
+
+/* ---- showing code ---- */
+
+static void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n)
+{
+    uint64_t off = 0;
+    const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, &off) : NULL;
+    if (!sym)
+        snprintf(buf, n, "%s", "");
+    else if (off)
+        snprintf(buf, n, "<%s+%llu>", sym->name, (unsigned long long)off);
+    else
+        snprintf(buf, n, "<%s>", sym->name);
+}
+
+/* Disassemble one instruction of a unit's code space; returns its size in address units,
+ * 0 if the address cannot be read. */
+static int dbg_disasm_one(dbg_cli *c, int unit, uint64_t addr, char *text, size_t n)
+{
+    mem_space *cs = dbg_code_space(c, unit);
+    uint8_t bytes[16];
+    size_t avail = sizeof bytes;
+    while (cs && avail && mem_host_read(cs, addr, bytes, avail))
+        avail /= 2;
+    if (!cs || !avail || !c->isa->disasm) {
+        snprintf(text, n, "(no code at this address)");
+        return 0;
+    }
+    int len = c->isa->disasm(addr, bytes, avail, text, n);
+    if (len <= 0)
+        snprintf(text, n, "(truncated instruction)");
+    return len;
+}
+
+static int dbg_is_break(dbg_cli *c, int unit, uint64_t addr)
+{
+    const dbg_state *d = c->m->dbg;
+    for (int i = 0; d && i < d->nbrk; i++)
+        if (d->brk[i].addr == addr && (d->brk[i].unit < 0 || d->brk[i].unit == unit))
+            return 1;
+    return 0;
+}
+
+/* "=> 0x00000010 <loop+4>  add r1, r2, r3"; marker "=>" for the PC, "*" for a breakpoint. */
+static int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc)
+{
+    char sym[160], text[200];
+    dbg_symbolize(c, addr, sym, sizeof sym);
+    int len = dbg_disasm_one(c, unit, addr, text, sizeof text);
+    printf("%s%c0x%08llx %-16s %s\n", addr == pc ? "=>" : "  ", dbg_is_break(c, unit, addr) ? '*' : ' ',
+           (unsigned long long)addr, sym, text);
+    return len;
+}
+
+static uint64_t dbg_pc(dbg_cli *c, int unit, int thread)
+{
+    return c->isa->pc_get ? c->isa->pc_get(c->m, unit, thread) : 0;
+}
+
+static void dbg_print_where(dbg_cli *c)
+{
+    const sim_thread *t = &c->m->units[c->unit].threads[c->thread];
+    if (t->state == SIM_T_HALTED || t->state == SIM_T_DISABLED) {
+        printf("   (%s thread %d is %s)\n", c->m->units[c->unit].name, c->thread,
+               t->state == SIM_T_HALTED ? "halted" : "disabled");
+        return;
+    }
+    uint64_t pc = dbg_pc(c, c->unit, c->thread);
+    dbg_print_insn(c, c->unit, pc, pc);
+}
+
+/* ---- running ---- */
+
+static void dbg_on_sigint(int sig)
+{
+    (void)sig;
+    sim_machine *m = dbg_sigint_machine;
+    if (!m)
+        return; /* at the prompt: ignore, readline redraws the line */
+    /* sim_set_stop takes a mutex and formats text, neither async-signal-safe (a Ctrl-C while
+     * the simulator holds that mutex would deadlock); a lock-free compare-and-swap of the
+     * stop kind is, and the message is filled in after sim_run returns. */
+    sim_stop_kind none = SIM_STOP_NONE;
+    __atomic_compare_exchange_n(&m->stop.kind, &none, SIM_STOP_USER, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+static void dbg_set_sigint(dbg_cli *c, int running)
+{
+    dbg_sigint_machine = running ? c->m : NULL;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    /* scripts keep the default Ctrl-C (end the process) outside runs */
+    sa.sa_handler = running || c->interactive ? dbg_on_sigint : SIG_DFL;
+    sigaction(SIGINT, &sa, NULL);
+}
+
+static int dbg_thread_live(const sim_machine *m, int unit, int thread)
+{
+    return sim_thread_active(&m->units[unit].threads[thread]) && m->units[unit].enabled;
+}
+
+/* Report a stop: who, why, and the instruction the stopped thread executes next. */
+static void dbg_report_stop(dbg_cli *c)
+{
+    sim_machine *m = c->m;
+    sim_stop *st = &m->stop;
+    if (st->unit >= 0 && st->unit < m->nunits) {
+        c->unit = st->unit;
+        c->thread = st->thread >= 0 && st->thread < m->units[st->unit].nthreads ? st->thread : 0;
+    }
+    if (st->unit >= 0)
+        printf("%s thread %d stopped at cycle %llu: %s\n", m->units[c->unit].name, c->thread,
+               (unsigned long long)st->cycle, st->msg);
+    else
+        printf("%s at cycle %llu: %s\n", sim_stop_name(st->kind), (unsigned long long)m->now, st->msg);
+    if (st->kind != SIM_STOP_HALT)
+        dbg_print_where(c);
+}
+
+/* Run until a stop or cycle 'until'; 'until_is_target' marks `until CYCLE` runs, whose end
+ * is reported as a step rather than as the cycle limit. */
+static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
+{
+    sim_machine *m = c->m;
+    if (m->nhalted >= m->nenabled && c->ran) {
+        printf("the program has halted (cycle %llu); nothing to run\n", (unsigned long long)sim_end_cycle(m));
+        return;
+    }
+    /* the selected thread resumes past a breakpoint at its PC, as after a breakpoint stop */
+    if (m->dbg && dbg_thread_live(m, c->unit, c->thread)) {
+        m->dbg->skip_unit = c->unit;
+        m->dbg->skip_thread = c->thread;
+        m->dbg->skip_pc = dbg_pc(c, c->unit, c->thread);
+        dbg_update_slow(m);
+    }
+    fflush(stdout);
+    dbg_set_sigint(c, 1);
+    sim_run(m, until);
+    dbg_set_sigint(c, 0);
+    dbg_clear_run_targets(m);
+    if (m->dbg)
+        m->dbg->step_unit = m->dbg->step_thread = -1;
+    if (m->isa->finish)
+        m->isa->finish(m);
+    fflush(m->out);
+    if (m->stop.kind == SIM_STOP_USER && !m->stop.msg[0]) {
+        m->stop.unit = m->stop.thread = -1;
+        m->stop.cycle = m->now;
+        snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted (Ctrl-C)");
+    }
+    if (until_is_target && m->stop.kind == SIM_STOP_LIMIT && m->now == until) {
+        m->stop.kind = SIM_STOP_STEP;
+        m->stop.unit = c->unit;
+        m->stop.thread = c->thread;
+        m->stop.cycle = m->now;
+        snprintf(m->stop.msg, sizeof m->stop.msg, "reached cycle %llu", (unsigned long long)until);
+    }
+    c->ran = 1;
+    c->last_stop = m->stop.kind;
+    dbg_report_stop(c);
+}
+
+static int dbg_cmd_step(dbg_cli *c, int argc, char **argv)
+{
+    uint64_t n = 1;
+    if (argc > 1 && (cli_parse_u64(argv[1], &n) || n == 0))
+        return dbg_err(c, "step: '%s' is not a positive count", argv[1]);
+    if (!dbg_thread_live(c->m, c->unit, c->thread))
+        return dbg_err(c, "%s thread %d is not running; select another with `thread`", c->m->units[c->unit].name,
+                       c->thread);
+    dbg_step(c->m, c->unit, c->thread, n);
+    dbg_run(c, c->limit, 0);
+    return 0;
+}
+
+static int dbg_cmd_continue(dbg_cli *c, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    dbg_run(c, c->limit, 0);
+    return 0;
+}
+
+static int dbg_cmd_until(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "until: give a CYCLE (decimal) or an ADDRESS (0x..., SYMBOL[+OFF])");
+    const char *t = argv[1];
+    int is_cycle = argv[1][0] >= '0' && argv[1][0] <= '9' && strncasecmp(t, "0x", 2) != 0;
+    if (argc > 2 && (strcmp(argv[1], "cycle") == 0 || strcmp(argv[1], "pc") == 0)) {
+        is_cycle = argv[1][0] == 'c';
+        t = argv[2];
+    }
+    if (is_cycle) {
+        uint64_t cyc;
+        if (cli_parse_u64(t, &cyc))
+            return dbg_err(c, "until: '%s' is not a cycle number", t);
+        if (cyc <= c->m->now && c->ran)
+            return dbg_err(c, "until: already at cycle %llu", (unsigned long long)c->m->now);
+        dbg_run(c, cyc < c->limit ? cyc : c->limit, cyc < c->limit);
+        return 0;
+    }
+    uint64_t pc;
+    char err[256];
+    if (cli_resolve_addr(c->s, t, &pc, err, sizeof err))
+        return dbg_err(c, "until: %s", err);
+    dbg_until(c->m, pc);
+    c->m->dbg->step_unit = c->unit; /* only the selected unit's arrival counts */
+    dbg_run(c, c->limit, 0);
+    return 0;
+}
+
+/* ---- breakpoints and watchpoints ---- */
+
+static int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "%s: give an ADDRESS or SYMBOL[+OFF]", argv[0]);
+    uint64_t addr;
+    char err[256];
+    if (cli_resolve_addr(c->s, argv[1], &addr, err, sizeof err))
+        return dbg_err(c, "%s: %s", argv[0], err);
+    int unit = -1;
+    if (argc > 2 && (unit = dbg_parse_unit(c->m, argv[2])) < 0)
+        return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[2], c->m->nunits - 1);
+    int temp = argv[0][0] == 't';
+    int id = dbg_break_add(c->m, addr, unit, temp, argv[1]);
+    if (id < 0)
+        return dbg_err(c, "%s: too many breakpoints (at most %d)", argv[0], DBG_MAX_BREAK);
+    char sym[160];
+    dbg_symbolize(c, addr, sym, sizeof sym);
+    printf("%s %d at 0x%llx %s%s%s\n", temp ? "temporary breakpoint" : "breakpoint", id, (unsigned long long)addr,
+           sym, unit >= 0 ? " on " : "", unit >= 0 ? c->m->units[unit].name : "");
+    return 0;
+}
+
+static const char *dbg_kind_name(unsigned k)
+{
+    return k == MEM_RW ? "rw" : k == MEM_R ? "r" : "w";
+}
+
+static int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "watch: give [SPACE:]ADDR[,LEN] [r|w|rw]");
+    char text[160];
+    snprintf(text, sizeof text, "%s", argv[1]);
+    uint64_t len = 1, addr;
+    char *comma = strchr(text, ',');
+    if (comma) {
+        *comma = 0;
+        if (cli_parse_u64(comma + 1, &len) || len == 0)
+            return dbg_err(c, "watch: bad length '%s'", comma + 1);
+    }
+    unsigned kind = MEM_W;
+    if (argc > 2) {
+        const char *k = argv[2];
+        kind = strcmp(k, "r") == 0 ? MEM_R : strcmp(k, "w") == 0 ? MEM_W : strcmp(k, "rw") == 0 ? MEM_RW : 0;
+        if (!kind)
+            return dbg_err(c, "watch: access kind must be r, w or rw, not '%s'", k);
+    }
+    mem_space *sp;
+    if (dbg_resolve_mem(c, text, &sp, &addr))
+        return -1;
+    /* the spaces number their watches independently; starting each new watch at the
+     * debugger's counter keeps ids unique, so `delete wN` and the stop messages agree */
+    if (c->next_watch_id > sp->next_watch_id)
+        sp->next_watch_id = c->next_watch_id;
+    int id = mem_watch_add(sp, addr, len, kind);
+    if (id < 0)
+        return dbg_err(c, "watch: too many watchpoints in %s (at most %d)", sp->name, MEM_MAX_WATCH);
+    c->next_watch_id = id + 1;
+    if (dbg_attach(c->m) == 0)
+        dbg_update_slow(c->m);
+    printf("watchpoint %d: %s:0x%llx,%llu %s\n", id, sp->name, (unsigned long long)addr, (unsigned long long)len,
+           dbg_kind_name(kind));
+    return 0;
+}
+
+static int dbg_cmd_delete(dbg_cli *c, int argc, char **argv)
+{
+    sim_machine *m = c->m;
+    if (argc < 2) {
+        dbg_break_delete(m, -1);
+        for (int i = 0; i < m->nspaces; i++)
+            mem_watch_remove(m->spaces[i], -1);
+        dbg_update_slow(m);
+        printf("deleted all breakpoints and watchpoints\n");
+        return 0;
+    }
+    uint64_t id;
+    if (argv[1][0] == 'w') {
+        if (cli_parse_u64(argv[1] + 1, &id))
+            return dbg_err(c, "delete: '%s' is not a watchpoint id (wN)", argv[1]);
+        for (int i = 0; i < m->nspaces; i++)
+            if (mem_watch_remove(m->spaces[i], (int)id) == 0) {
+                dbg_update_slow(m);
+                printf("deleted watchpoint %llu\n", (unsigned long long)id);
+                return 0;
+            }
+        return dbg_err(c, "delete: no watchpoint %llu", (unsigned long long)id);
+    }
+    if (cli_parse_u64(argv[1], &id) || id > 1u << 30 || dbg_break_delete(m, (int)id))
+        return dbg_err(c, "delete: no breakpoint %s (`info break` lists them)", argv[1]);
+    printf("deleted breakpoint %llu\n", (unsigned long long)id);
+    return 0;
+}
+
+static void dbg_info_break(dbg_cli *c)
+{
+    const dbg_state *d = c->m->dbg;
+    int n = 0;
+    for (int i = 0; d && i < d->nbrk; i++, n++) {
+        const dbg_break *b = &d->brk[i];
+        if (!n)
+            printf("Id   Type        Where                      Hits\n");
+        char where[200], sym[160];
+        dbg_symbolize(c, b->addr, sym, sizeof sym);
+        snprintf(where, sizeof where, "0x%llx %s%s%s", (unsigned long long)b->addr, sym, b->unit >= 0 ? " on " : "",
+                 b->unit >= 0 ? c->m->units[b->unit].name : "");
+        printf("%-4d %-11s %-26s %llu\n", b->id, b->temporary ? "tbreak" : "breakpoint", where,
+               (unsigned long long)b->hits);
+    }
+    for (int s = 0; s < c->m->nspaces; s++) {
+        const mem_space *sp = c->m->spaces[s];
+        for (int i = 0; i < sp->nwatch; i++, n++) {
+            if (!n)
+                printf("Id   Type        Where                      Hits\n");
+            char where[200];
+            snprintf(where, sizeof where, "%s:0x%llx,%llu", sp->name, (unsigned long long)sp->watches[i].addr,
+                     (unsigned long long)sp->watches[i].len);
+            printf("w%-3d watch %-5s %-26s\n", sp->watches[i].id, dbg_kind_name(sp->watches[i].kind), where);
+        }
+    }
+    if (!n)
+        printf("no breakpoints or watchpoints\n");
+}
+
+/* ---- state ---- */
+
+static int dbg_reg_bytes(const isa_reg *r) { return (int)((r->bits + 7) / 8); }
+
+static uint64_t dbg_le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n > 8 ? 8 : n; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void dbg_print_reg(dbg_cli *c, int i)
+{
+    const isa_reg *r = &c->isa->regs[i];
+    uint8_t buf[256] = {0};
+    if ((size_t)dbg_reg_bytes(r) > sizeof buf || c->isa->reg_read(c->m, c->unit, c->thread, i, buf)) {
+        printf("%-8s (unreadable)\n", r->name);
+        return;
+    }
+    if (r->bits <= 64) {
+        uint64_t v = dbg_le(buf, dbg_reg_bytes(r));
+        printf("%-8s 0x%0*llx  %llu\n", r->name, (int)(r->bits + 3) / 4, (unsigned long long)v, (unsigned long long)v);
+        return;
+    }
+    int lanes = dbg_reg_bytes(r) / 4;
+    printf("%-8s", r->name);
+    for (int l = 0; l < lanes; l++) {
+        if (l && l % 8 == 0)
+            printf("\n%-8s", "");
+        printf(" %08llx", (unsigned long long)dbg_le(buf + 4 * l, 4));
+    }
+    printf("   (lanes 0..%d, 32-bit)\n", lanes - 1);
+}
+
+static int dbg_cmd_regs(dbg_cli *c, int argc, char **argv)
+{
+    if (!c->isa->reg_read || !c->isa->nregs)
+        return dbg_err(c, "ISA %s exposes no registers", c->isa->name);
+    printf("%s thread %d:\n", c->m->units[c->unit].name, c->thread);
+    const char *group = NULL;
+    int shown = 0;
+    for (int i = 0; i < c->isa->nregs; i++) {
+        const isa_reg *r = &c->isa->regs[i];
+        if (argc > 1 && strcasecmp(argv[1], r->name) && (!r->group || strcasecmp(argv[1], r->group)))
+            continue;
+        if (r->group && (!group || strcmp(group, r->group)) && argc < 2)
+            printf("[%s]\n", r->group);
+        group = r->group;
+        dbg_print_reg(c, i);
+        shown++;
+    }
+    return shown ? 0 : dbg_err(c, "regs: no register or group '%s'", argv[1]);
+}
+
+static int dbg_cmd_set(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 3)
+        return dbg_err(c, "set: give REGISTER VALUE (vectors: one value per 32-bit lane, or one for all)");
+    int i = isa_reg_find(c->isa, argv[1][0] == '$' ? argv[1] + 1 : argv[1]);
+    if (i < 0 || !c->isa->reg_write)
+        return dbg_err(c, "set: no register '%s'", argv[1]);
+    const isa_reg *r = &c->isa->regs[i];
+    if (r->flags & ISA_REG_RO)
+        return dbg_err(c, "set: %s is read-only", r->name);
+    uint8_t buf[256] = {0};
+    int nb = dbg_reg_bytes(r);
+    if (nb > (int)sizeof buf)
+        return dbg_err(c, "set: %s is too wide", r->name);
+    int lanes = r->bits <= 64 ? 1 : nb / 4, lb = r->bits <= 64 ? nb : 4;
+    char list[512];
+    snprintf(list, sizeof list, "%s", argv[2]);
+    for (int k = 3; k < argc; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ",%s", argv[k]);
+    uint64_t v[64];
+    int nv = 0;
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        if (nv >= 64 || dbg_parse_s64(tok, &v[nv]))
+            return dbg_err(c, "set: bad value '%s'", tok);
+        nv++;
+    }
+    if (nv != 1 && nv != lanes)
+        return dbg_err(c, "set: %s has %d lanes; give 1 or %d values", r->name, lanes, lanes);
+    for (int l = 0; l < lanes; l++)
+        for (int b = 0; b < lb; b++)
+            buf[l * lb + b] = (uint8_t)(v[nv == 1 ? 0 : l] >> (8 * (b < 8 ? b : 7)));
+    if (c->isa->reg_write(c->m, c->unit, c->thread, i, buf))
+        return dbg_err(c, "set: the ISA refused to write %s", r->name);
+    dbg_print_reg(c, i);
+    return 0;
+}
+
+static int dbg_read_word(const mem_space *sp, uint64_t addr, uint64_t *v)
+{
+    uint8_t b[8];
+    unsigned n = sp->word_bytes > 8 ? 8 : sp->word_bytes;
+    if (mem_host_read(sp, addr, b, n))
+        return -1;
+    *v = 0;
+    for (unsigned i = 0; i < n; i++)
+        *v = sp->big_endian ? *v << 8 | b[i] : *v | (uint64_t)b[i] << (8 * i);
+    return 0;
+}
+
+static int dbg_cmd_x(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "x: give [SPACE:]ADDR [COUNT]");
+    mem_space *sp;
+    uint64_t addr, count = 8;
+    if (dbg_resolve_mem(c, argv[1], &sp, &addr))
+        return -1;
+    if (argc > 2 && (cli_parse_u64(argv[2], &count) || count == 0 || count > 65536))
+        return dbg_err(c, "x: bad count '%s' (1..65536)", argv[2]);
+    unsigned step = sp->word_bytes / sp->addr_unit ? sp->word_bytes / sp->addr_unit : 1;
+    int digits = (int)(sp->word_bytes > 8 ? 8 : sp->word_bytes) * 2;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t a = addr + i * step, v;
+        if (i % 4 == 0)
+            printf("%s%s:0x%08llx:", i ? "\n" : "", sp->name, (unsigned long long)a);
+        if (dbg_read_word(sp, a, &v)) {
+            printf("\n");
+            return dbg_err(c, "x: %s:0x%llx is not readable memory", sp->name, (unsigned long long)a);
+        }
+        printf(" 0x%0*llx", digits, (unsigned long long)v);
+    }
+    printf("\n");
+    return 0;
+}
+
+static int dbg_cmd_disasm(dbg_cli *c, int argc, char **argv)
+{
+    uint64_t pc = dbg_pc(c, c->unit, c->thread), addr = pc, count = 8;
+    char err[256];
+    if (argc > 1 && cli_resolve_addr(c->s, argv[1], &addr, err, sizeof err))
+        return dbg_err(c, "disasm: %s", err);
+    if (argc > 2 && (cli_parse_u64(argv[2], &count) || count == 0 || count > 100000))
+        return dbg_err(c, "disasm: bad count '%s'", argv[2]);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t off;
+        const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, &off) : NULL;
+        if (sym && off == 0)
+            printf("%s:\n", sym->name);
+        int len = dbg_print_insn(c, c->unit, addr, pc);
+        if (len <= 0)
+            break;
+        addr += (uint64_t)len;
+    }
+    return 0;
+}
+
+static int dbg_select(dbg_cli *c, int unit, int thread)
+{
+    c->unit = unit;
+    c->thread = thread;
+    printf("thread #%d: %s thread %d\n", dbg_flat_index(c->m, unit, thread), c->m->units[unit].name, thread);
+    dbg_print_where(c);
+    return 0;
+}
+
+static int dbg_cmd_thread(dbg_cli *c, int argc, char **argv)
+{
+    sim_machine *m = c->m;
+    if (argc < 2)
+        return dbg_select(c, c->unit, c->thread);
+    const char *dot = strchr(argv[1], '.');
+    uint64_t u, t;
+    if (dot) {
+        char ut[32];
+        snprintf(ut, sizeof ut, "%.*s", (int)(dot - argv[1]), argv[1]);
+        int unit = dbg_parse_unit(m, ut);
+        if (unit < 0 || cli_parse_u64(dot + 1, &t) || t >= (uint64_t)m->units[unit].nthreads)
+            return dbg_err(c, "thread: no thread '%s' (UNIT.THREAD)", argv[1]);
+        return dbg_select(c, unit, (int)t);
+    }
+    if (cli_parse_u64(argv[1], &u) || u >= (uint64_t)dbg_flat_count(m))
+        return dbg_err(c, "thread: no thread '%s' (0..%d, or UNIT.THREAD)", argv[1], dbg_flat_count(m) - 1);
+    int unit = 0;
+    while (u >= (uint64_t)m->units[unit].nthreads)
+        u -= (uint64_t)m->units[unit++].nthreads;
+    return dbg_select(c, unit, (int)u);
+}
+
+static const char *dbg_state_name(const sim_thread *t)
+{
+    switch (t->state) {
+    case SIM_T_READY: return "ready";
+    case SIM_T_SLEEP: return t->started ? "sleeping" : "idle";
+    case SIM_T_HALTED: return "halted";
+    default: return "disabled";
+    }
+}
+
+static int dbg_cmd_threads(dbg_cli *c, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    sim_machine *m = c->m;
+    printf("   #    unit        thr  state     pc          instructions  details\n");
+    for (int u = 0; u < m->nunits; u++)
+        for (int t = 0; t < m->units[u].nthreads; t++) {
+            const sim_thread *th = &m->units[u].threads[t];
+            char info[160] = "";
+            if (m->isa->thread_state)
+                m->isa->thread_state(m, u, t, info, sizeof info);
+            printf("%c  %-4d %-11s %-4d %-9s 0x%08llx  %-12llu  %s\n", u == c->unit && t == c->thread ? '*' : ' ',
+                   dbg_flat_index(m, u, t), m->units[u].name, t, dbg_state_name(th), (unsigned long long)dbg_pc(c, u, t),
+                   (unsigned long long)th->instructions, info);
+        }
+    return 0;
+}
+
+static int dbg_cmd_cycle(dbg_cli *c, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    printf("cycle %llu, %llu instructions retired\n", (unsigned long long)c->m->now,
+           (unsigned long long)sim_total_instructions(c->m));
+    return 0;
+}
+
+static int dbg_cmd_stats(dbg_cli *c, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    stats_write_text(c->m, stdout);
+    return 0;
+}
+
+static int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
+{
+    uint64_t n = 10;
+    const dbg_state *d = c->m->dbg;
+    if (argc > 1 && (cli_parse_u64(argv[1], &n) || n == 0))
+        return dbg_err(c, "history: bad count '%s'", argv[1]);
+    uint64_t have = d ? (d->nhist < DBG_HISTORY ? d->nhist : DBG_HISTORY) : 0;
+    if (n > have)
+        n = have;
+    if (!n) {
+        printf("no instructions executed yet\n");
+        return 0;
+    }
+    for (uint64_t k = d->nhist - n; k < d->nhist; k++) {
+        const dbg_hist *h = &d->hist[k % DBG_HISTORY];
+        char sym[160], text[200];
+        dbg_symbolize(c, h->pc, sym, sizeof sym);
+        dbg_disasm_one(c, h->unit, h->pc, text, sizeof text);
+        printf("%10llu %s.%d 0x%08llx %-16s %s\n", (unsigned long long)h->cycle, c->m->units[h->unit].name, h->thread,
+               (unsigned long long)h->pc, sym, text);
+    }
+    return 0;
+}
+
+static int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2) {
+        printf("info topics: break (breakpoints and watchpoints), threads, regs, stats");
+        if (c->isa->debug_info) {
+            printf("\n%s topics: ", c->isa->name);
+            fflush(stdout);
+            c->isa->debug_info(c->m, c->unit, "", stdout);
+        }
+        printf("\n");
+        return 0;
+    }
+    if (strcmp(argv[1], "break") == 0 || strcmp(argv[1], "breakpoints") == 0 || strcmp(argv[1], "watch") == 0) {
+        dbg_info_break(c);
+        return 0;
+    }
+    if (strcmp(argv[1], "threads") == 0)
+        return dbg_cmd_threads(c, 1, argv);
+    if (strcmp(argv[1], "regs") == 0 || strcmp(argv[1], "registers") == 0)
+        return dbg_cmd_regs(c, argc - 1, argv + 1);
+    if (strcmp(argv[1], "stats") == 0)
+        return dbg_cmd_stats(c, 1, argv);
+    if (!c->isa->debug_info || c->isa->debug_info(c->m, c->unit, argv[1], stdout) < 0)
+        return dbg_err(c, "info: unknown topic '%s' (`info` lists them)", argv[1]);
+    return 0;
+}
+
+/* ---- expressions for print and assert ---- */
+
+/* OPERAND: NUMBER | SYMBOL | reg NAME | $NAME[LANE] | mem [SPACE:]ADDR | cycle | pc |
+ * instructions. Consumes 1 or 2 words; *bits is the operand's width (64 for literals). */
+static int dbg_operand(dbg_cli *c, int argc, char **argv, int *i, uint64_t *v, unsigned *bits)
+{
+    if (*i >= argc)
+        return dbg_err(c, "missing operand");
+    const char *w = argv[(*i)++];
+    *bits = 64;
+    if (strcmp(w, "cycle") == 0) {
+        *v = c->m->now;
+        return 0;
+    }
+    if (strcmp(w, "pc") == 0) {
+        *v = dbg_pc(c, c->unit, c->thread);
+        return 0;
+    }
+    if (strcmp(w, "instructions") == 0 || strcmp(w, "insns") == 0) {
+        *v = c->m->units[c->unit].threads[c->thread].instructions;
+        return 0;
+    }
+    if (strcmp(w, "mem") == 0) {
+        mem_space *sp;
+        uint64_t addr;
+        if (*i >= argc)
+            return dbg_err(c, "mem: give [SPACE:]ADDR");
+        if (dbg_resolve_mem(c, argv[(*i)++], &sp, &addr))
+            return -1;
+        if (dbg_read_word(sp, addr, v))
+            return dbg_err(c, "%s:0x%llx is not readable memory", sp->name, (unsigned long long)addr);
+        *bits = sp->word_bytes >= 8 ? 64 : sp->word_bytes * 8;
+        return 0;
+    }
+    if (strcmp(w, "reg") == 0 || w[0] == '$') {
+        if (w[0] != '$' && *i >= argc)
+            return dbg_err(c, "reg: give a register name");
+        char name[64];
+        snprintf(name, sizeof name, "%s", w[0] == '$' ? w + 1 : argv[(*i)++]);
+        int lane = -1;
+        char *br = strchr(name, '[');
+        if (br) {
+            lane = atoi(br + 1);
+            *br = 0;
+        }
+        int r = isa_reg_find(c->isa, name);
+        uint8_t buf[256] = {0};
+        if (r < 0 || !c->isa->reg_read)
+            return dbg_err(c, "no register '%s'", name);
+        const isa_reg *ri = &c->isa->regs[r];
+        int nb = dbg_reg_bytes(ri);
+        if (nb > (int)sizeof buf || c->isa->reg_read(c->m, c->unit, c->thread, r, buf))
+            return dbg_err(c, "cannot read register %s", name);
+        if (ri->bits > 64) {
+            if (lane < 0 || lane >= nb / 4)
+                return dbg_err(c, "%s is a vector: name a 32-bit lane, %s[0..%d]", ri->name, ri->name, nb / 4 - 1);
+            *v = dbg_le(buf + 4 * lane, 4);
+            *bits = 32;
+        } else {
+            *v = dbg_le(buf, nb);
+            *bits = ri->bits;
+        }
+        return 0;
+    }
+    if (dbg_parse_s64(w, v) == 0)
+        return 0;
+    char err[256];
+    if (cli_resolve_addr(c->s, w, v, err, sizeof err) == 0)
+        return 0;
+    return dbg_err(c, "'%s' is not a number, symbol, register ($NAME), mem ADDR, cycle, pc or instructions", w);
+}
+
+static int64_t dbg_sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t sign = (uint64_t)1 << (bits - 1), mask = (sign << 1) - 1;
+    v &= mask;
+    return (int64_t)((v ^ sign) - sign);
+}
+
+static int dbg_cmd_print(dbg_cli *c, int argc, char **argv)
+{
+    int i = 1;
+    uint64_t v;
+    unsigned bits;
+    if (dbg_operand(c, argc, argv, &i, &v, &bits))
+        return -1;
+    if (bits < 64)
+        v &= ((uint64_t)1 << bits) - 1;
+    printf("0x%llx  %llu  %lld\n", (unsigned long long)v, (unsigned long long)v, (long long)dbg_sext(v, bits));
+    return 0;
+}
+
+static int dbg_cmd_assert(dbg_cli *c, int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "stop") == 0) {
+        const char *have = c->ran ? sim_stop_name(c->m->stop.kind) : "none";
+        if (strncmp(have, argv[2], strlen(argv[2])) == 0 && argv[2][0]) {
+            printf("assert ok: stop is %s\n", have);
+            return 0;
+        }
+        c->assert_failed = 1;
+        return dbg_err(c, "assert failed: stop is '%s', expected '%s'", have, argv[2]);
+    }
+    int i = 1;
+    uint64_t a, b;
+    unsigned ba, bb;
+    if (dbg_operand(c, argc, argv, &i, &a, &ba))
+        return -1;
+    if (i >= argc)
+        return dbg_err(c, "assert: give LHS OP RHS (OP one of == != < <= > >=) or `assert stop KIND`");
+    const char *op = argv[i++];
+    if (dbg_operand(c, argc, argv, &i, &b, &bb))
+        return -1;
+    if (i != argc)
+        return dbg_err(c, "assert: unexpected '%s'", argv[i]);
+    unsigned w = ba < bb ? ba : bb; /* compare at the narrower width: `$r1 == -1` on 32 bits */
+    int64_t x = dbg_sext(a, w), y = dbg_sext(b, w);
+    int ok;
+    if (strcmp(op, "==") == 0) ok = x == y;
+    else if (strcmp(op, "!=") == 0) ok = x != y;
+    else if (strcmp(op, "<") == 0) ok = x < y;
+    else if (strcmp(op, "<=") == 0) ok = x <= y;
+    else if (strcmp(op, ">") == 0) ok = x > y;
+    else if (strcmp(op, ">=") == 0) ok = x >= y;
+    else return dbg_err(c, "assert: unknown operator '%s'", op);
+    if (ok) {
+        printf("assert ok: %lld %s %lld\n", (long long)x, op, (long long)y);
+        return 0;
+    }
+    c->assert_failed = 1;
+    return dbg_err(c, "assert failed: %lld (0x%llx) %s %lld (0x%llx) is false", (long long)x,
+                   (unsigned long long)a, op, (long long)y, (unsigned long long)b);
+}
+
+/* ---- session commands ---- */
+
+static int dbg_cmd_source(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "source: give a FILE");
+    if (c->depth >= DBG_MAX_DEPTH)
+        return dbg_err(c, "source: nested too deeply (%d)", DBG_MAX_DEPTH);
+    FILE *f = fopen(argv[1], "r");
+    if (!f)
+        return dbg_err(c, "source: cannot open %s: %s", argv[1], strerror(errno));
+    c->depth++;
+    int rc = dbg_run_file(c, f);
+    c->depth--;
+    fclose(f);
+    return rc;
+}
+
+static int dbg_cmd_echo(dbg_cli *c, int argc, char **argv)
+{
+    (void)c;
+    for (int i = 1; i < argc; i++)
+        printf("%s%s", i > 1 ? " " : "", argv[i]);
+    printf("\n");
+    return 0;
+}
+
+static int dbg_cmd_quit(dbg_cli *c, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    c->quit = c->quit_explicit = 1;
+    return 0;
+}
+
+static const dbg_cmd *dbg_find_cmd(const char *name)
+{
+    for (const dbg_cmd *k = dbg_cmds; k->name; k++) {
+        if (strcmp(k->name, name) == 0)
+            return k;
+        size_t n = strlen(name);
+        for (const char *a = k->aliases; *a;) {
+            size_t al = strcspn(a, " ");
+            if (al == n && strncmp(a, name, n) == 0)
+                return k;
+            a += al;
+            a += *a == ' ';
+        }
+    }
+    return NULL;
+}
+
+static int dbg_cmd_help(dbg_cli *c, int argc, char **argv)
+{
+    if (argc > 1) {
+        const dbg_cmd *k = dbg_find_cmd(argv[1]);
+        if (!k)
+            return dbg_err(c, "help: no command '%s'", argv[1]);
+        printf("%s %s\n", k->name, k->args);
+        if (*k->aliases)
+            printf("  aliases: %s\n", k->aliases);
+        printf("  %s\n", k->help);
+        return 0;
+    }
+    for (const dbg_cmd *k = dbg_cmds; k->name; k++) {
+        char head[80];
+        snprintf(head, sizeof head, "%s %s", k->name, k->args);
+        const char *dot = strchr(k->help, '.');
+        printf("  %-34s %.*s\n", head, dot ? (int)(dot - k->help) : (int)strlen(k->help), k->help);
+    }
+    printf("`help COMMAND` tells more. Addresses: NUMBER, SYMBOL or SYMBOL+OFF; memory: [SPACE:]ADDR.\n");
+    return 0;
+}
+
+static const dbg_cmd dbg_cmds[] = {
+    {"step", "s si stepi", "[N]", "Execute N instructions (default 1) of the selected thread, then stop. Other threads run as the schedule dictates.", dbg_cmd_step},
+    {"continue", "c cont run r", "", "Run until a breakpoint, watchpoint, fault, the end of the program or --max-cycles. Ctrl-C interrupts.", dbg_cmd_continue},
+    {"until", "u", "CYCLE | ADDRESS", "Run until cycle CYCLE (a decimal number) or until the selected unit reaches ADDRESS (0x..., SYMBOL[+OFF]); `until cycle N` and `until pc ADDR` force the meaning.", dbg_cmd_until},
+    {"break", "b", "ADDRESS [UNIT]", "Set a breakpoint at ADDRESS (0x..., SYMBOL[+OFF]) in the code space, on every unit or only on UNIT (index or name).", dbg_cmd_break},
+    {"tbreak", "tb", "ADDRESS [UNIT]", "Set a temporary breakpoint: deleted when first hit.", dbg_cmd_break},
+    {"delete", "d", "[ID | wID]", "Delete breakpoint ID, watchpoint wID, or (no argument) every breakpoint and watchpoint.", dbg_cmd_delete},
+    {"watch", "w", "[SPACE:]ADDR[,LEN] [r|w|rw]", "Stop after an instruction reads (r), writes (w, the default) or accesses (rw) LEN address units at ADDR of SPACE (default: the data space).", dbg_cmd_watch},
+    {"regs", "reg registers", "[NAME | GROUP]", "Show the selected thread's registers (vectors as 32-bit lanes), or one register or group.", dbg_cmd_regs},
+    {"set", "", "REGISTER VALUE[,VALUE...]", "Write a register of the selected thread; a vector takes one value per 32-bit lane, or one value for all lanes.", dbg_cmd_set},
+    {"x", "mem", "[SPACE:]ADDR [COUNT]", "Show COUNT (default 8) memory words in hex, from ADDR of SPACE (default: the data space).", dbg_cmd_x},
+    {"disasm", "dis list l", "[ADDRESS] [COUNT]", "Disassemble COUNT (default 8) instructions from ADDRESS (default: the selected thread's PC, marked =>; * marks breakpoints).", dbg_cmd_disasm},
+    {"thread", "t", "[N | UNIT.THREAD]", "Select a hardware thread: N counts all threads of all units in order (with one thread per unit N is the unit), or UNIT.THREAD.", dbg_cmd_thread},
+    {"threads", "", "", "List every hardware thread: unit, thread, state, PC, instructions retired and the ISA's view of its state.", dbg_cmd_threads},
+    {"cycle", "cycles", "", "Show the current cycle and the instructions retired.", dbg_cmd_cycle},
+    {"stats", "", "", "Show the run statistics (cycles, instructions, IPC, stalls, ISA counters).", dbg_cmd_stats},
+    {"history", "hist", "[N]", "Show the last N (default 10) instructions executed, by any thread, with cycle and disassembly.", dbg_cmd_history},
+    {"info", "i", "[TOPIC]", "Show breakpoints (`info break`) or an ISA view (dma, cache...); `info` alone lists the topics.", dbg_cmd_info},
+    {"print", "p", "OPERAND", "Print a value: NUMBER, SYMBOL, $REG (or reg NAME, $VEC[LANE]), mem [SPACE:]ADDR, cycle, pc, instructions.", dbg_cmd_print},
+    {"assert", "", "OPERAND OP OPERAND | stop KIND", "Check a condition (OP: == != < <= > >=; operands as for print) or the last stop (halted, breakpoint, fault...); a failure makes the exit status 1.", dbg_cmd_assert},
+    {"source", "", "FILE", "Execute the commands in FILE.", dbg_cmd_source},
+    {"echo", "", "TEXT", "Print TEXT (for scripts).", dbg_cmd_echo},
+    {"help", "h ?", "[COMMAND]", "List the commands, or describe one.", dbg_cmd_help},
+    {"quit", "q exit", "", "Leave the debugger (exit status 0 unless an assert failed).", dbg_cmd_quit},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- reading commands ---- */
+
+static int dbg_exec_line(dbg_cli *c, char *line)
+{
+    char *argv[DBG_MAX_ARGS];
+    int argc = 0;
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = 0;
+    for (char *tok = strtok(line, " \t\r\n"); tok && argc < DBG_MAX_ARGS; tok = strtok(NULL, " \t\r\n"))
+        argv[argc++] = tok;
+    if (!argc)
+        return 0;
+    const dbg_cmd *k = dbg_find_cmd(argv[0]);
+    if (!k)
+        return dbg_err(c, "unknown command '%s' (`help` lists them)", argv[0]);
+    int rc = k->fn(c, argc, argv);
+    fflush(stdout);
+    return rc;
+}
+
+/* Script mode: echo each command after the prompt; errors are reported and the script goes on. */
+static int dbg_run_file(dbg_cli *c, FILE *f)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    while (!c->quit && getline(&line, &cap, f) >= 0) {
+        line[strcspn(line, "\r\n")] = 0;
+        const char *p = line + strspn(line, " \t");
+        if (!*p || *p == '#')
+            continue;
+        printf("(xpusim) %s\n", p);
+        if (dbg_exec_line(c, line))
+            rc = -1;
+    }
+    free(line);
+    return rc;
+}
+
+static char *dbg_complete_gen(const char *text, int state)
+{
+    /* readline calls with state 0 first, then increasing: resume a walk over commands,
+     * registers and symbols (static because readline gives the generator no context) */
+    static int phase, idx;
+    size_t n = strlen(text);
+    dbg_cli *c = dbg_rl_ctx;
+    if (!state)
+        phase = idx = 0;
+    if (!state && strspn(rl_line_buffer, " \t") < (size_t)rl_point - n) /* not the first word */
+        phase = 1;
+    if (phase == 0) {
+        for (; dbg_cmds[idx].name; idx++)
+            if (strncmp(dbg_cmds[idx].name, text, n) == 0)
+                return strdup(dbg_cmds[idx++].name);
+        return NULL;
+    }
+    if (phase == 1) {
+        for (; c && idx < c->isa->nregs; idx++)
+            if (strncasecmp(c->isa->regs[idx].name, text, n) == 0)
+                return strdup(c->isa->regs[idx++].name);
+        phase = 2;
+        idx = 0;
+    }
+    for (; c && idx < c->s->img.nsyms; idx++) {
+        const char *name = c->s->img.syms[idx].name;
+        if (name && *name && strncmp(name, text, n) == 0)
+            return strdup(c->s->img.syms[idx++].name);
+    }
+    return NULL;
+}
+
+static char **dbg_complete(const char *text, int start, int end)
+{
+    (void)start, (void)end;
+    rl_attempted_completion_over = 1; /* no file-name fallback */
+    return rl_completion_matches(text, dbg_complete_gen);
+}
+
+static void dbg_interactive(dbg_cli *c)
+{
+    dbg_rl_ctx = c;
+    rl_readline_name = "xpusim";
+    rl_attempted_completion_function = dbg_complete;
+    char last[512] = "";
+    while (!c->quit) {
+        char *line = readline("(xpusim) ");
+        if (!line) {
+            printf("\n");
+            break;
+        }
+        char buf[512];
+        if (!line[strspn(line, " \t")]) {
+            snprintf(buf, sizeof buf, "%s", last); /* empty line repeats a step */
+        } else {
+            add_history(line);
+            snprintf(buf, sizeof buf, "%s", line);
+            const dbg_cmd *k = dbg_find_cmd(strtok(line, " \t"));
+            snprintf(last, sizeof last, "%s", k && k->fn == dbg_cmd_step ? buf : "");
+        }
+        free(line);
+        dbg_exec_line(c, buf);
+    }
+    dbg_rl_ctx = NULL;
+}
+
 int dbg_cli_main(cli_session *s)
 {
-    (void)s;
-    fprintf(stderr, "xpusim: the interactive debugger is not built yet\n");
-    return 1;
+    dbg_cli c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.m = &s->m;
+    c.isa = s->isa;
+    c.limit = s->args && s->args->max_cycles ? s->args->max_cycles : SIM_NEVER;
+    c.next_watch_id = 1;
+    if (!c.m->nunits) {
+        fprintf(stderr, "xpusim debug: the machine has no units\n");
+        return 1;
+    }
+    if (dbg_attach(c.m)) {
+        fprintf(stderr, "xpusim debug: out of memory\n");
+        return 1;
+    }
+    c.m->dbg->history_on = 1;
+    dbg_update_slow(c.m);
+    /* start on the first thread that runs */
+    for (int u = c.m->nunits - 1; u >= 0; u--)
+        for (int t = c.m->units[u].nthreads - 1; t >= 0; t--)
+            if (dbg_thread_live(c.m, u, t))
+                c.unit = u, c.thread = t;
+    const char *script = s->args ? s->args->script : NULL;
+    c.interactive = !script && isatty(STDIN_FILENO);
+    dbg_set_sigint(&c, 0);
+    printf("xpusim debugger: %s on %s, %d unit(s) x %d thread(s); `help` lists the commands\n",
+           s->img.path[0] ? s->img.path : "(no program)", c.isa->name, c.m->nunits, c.m->units[0].nthreads);
+    if (script) {
+        FILE *f = fopen(script, "r");
+        if (!f) {
+            fprintf(stderr, "xpusim debug: cannot open script %s: %s\n", script, strerror(errno));
+            return 1;
+        }
+        dbg_run_file(&c, f);
+        fclose(f);
+    } else if (c.interactive) {
+        dbg_interactive(&c);
+    } else {
+        dbg_run_file(&c, stdin);
+    }
+    signal(SIGINT, SIG_DFL);
+    dbg_sigint_machine = NULL;
+    fflush(stdout);
+    if (c.assert_failed)
+        return 1;
+    if (c.quit_explicit || !c.ran)
+        return 0;
+    /* the end of a script: the program's own end decides; stops the debugger asked for
+     * (breakpoint, watchpoint, step, until, Ctrl-C) are not failures */
+    switch (c.last_stop) {
+    case SIM_STOP_BREAK:
+    case SIM_STOP_WATCH:
+    case SIM_STOP_STEP:
+    case SIM_STOP_USER:
+        return 0;
+    default:
+        return sim_stop_exit_code(c.last_stop);
+    }
 }
