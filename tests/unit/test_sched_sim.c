@@ -1,0 +1,644 @@
+/* tests/unit/test_sched_sim.c: the shared run loop (core/sim.c) and thread scheduler
+ * (core/sched.c) driven by the fake ISA of fake_isa.h, whose timing is simple enough to
+ * derive every expected cycle by hand (derivations are in the comments). Covers skip-ahead,
+ * revolver and barrel issue rules, sleep/wake through an ISA-owned event, halting, deadlock
+ * detection, cycle limits and resuming, two machines in one process, determinism, parallel
+ * independent units (-o jobs=N), instruction counters and the JSON statistics. */
+#include "../testlib.h"
+#include "fake_isa.h"
+
+#define KV(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* ---- snapshot of everything a run produces, to compare runs ---- */
+typedef struct snap_thread {
+    uint8_t state;
+    uint64_t instructions, issue_cycles, halted_at, wait;
+} snap_thread;
+typedef struct snap {
+    sim_stop_kind kind;
+    int nunits, nthreads;
+    uint64_t end, total;
+    uint8_t halted[64];
+    uint64_t uhalted_at[64];
+    snap_thread th[64][FAKE_MAX_THREADS];
+} snap;
+
+static void take(const sim_machine *m, snap *s)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = m->stop.kind;
+    s->nunits = m->nunits;
+    s->nthreads = m->units[0].nthreads;
+    s->end = sim_end_cycle(m);
+    s->total = sim_total_instructions(m);
+    for (int i = 0; i < m->nunits; i++) {
+        s->halted[i] = m->units[i].halted;
+        s->uhalted_at[i] = m->units[i].halted_at;
+        for (int t = 0; t < m->units[i].nthreads; t++) {
+            const sim_thread *th = &m->units[i].threads[t];
+            s->th[i][t] = (snap_thread){th->state, th->instructions, th->issue_cycles,
+                                        th->state == SIM_T_HALTED ? th->halted_at : 0, th->stalls[0]};
+        }
+    }
+}
+
+static void same(const snap *a, const snap *b)
+{
+    assert_int_equal(a->kind, b->kind);
+    assert_int_equal(a->nunits, b->nunits);
+    assert_int_equal(a->end, b->end);
+    assert_int_equal(a->total, b->total);
+    for (int i = 0; i < a->nunits; i++) {
+        assert_int_equal(a->halted[i], b->halted[i]);
+        assert_int_equal(a->uhalted_at[i], b->uhalted_at[i]);
+        for (int t = 0; t < a->nthreads; t++) {
+            assert_int_equal(a->th[i][t].state, b->th[i][t].state);
+            assert_int_equal(a->th[i][t].instructions, b->th[i][t].instructions);
+            assert_int_equal(a->th[i][t].issue_cycles, b->th[i][t].issue_cycles);
+            assert_int_equal(a->th[i][t].halted_at, b->th[i][t].halted_at);
+            assert_int_equal(a->th[i][t].wait, b->th[i][t].wait);
+        }
+    }
+}
+
+static void run_fresh(const isa_ops *isa, const char *const *kv, snap *s)
+{
+    sim_machine m;
+    fake_make(&m, isa, kv);
+    sim_run(&m, SIM_NEVER);
+    take(&m, s);
+    sim_destroy(&m);
+}
+
+/* ---- skip-ahead ---- */
+
+static void test_skip_ahead_start(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* one thread, first ready at cycle 1,000,000, three instructions of latency 1:
+     * issues at 1e6, 1e6+1, 1e6+2; halts at 1e6+3. A loop that visited every idle cycle
+     * would call unit_run about a million times; skip-ahead needs one call (allow two). */
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=3", "start=1000000"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_true(fake_calls(&m, 0) <= 2);
+    assert_int_equal(m.units[0].halted_at, 1000003);
+    assert_int_equal(m.units[0].threads[0].halted_at, 1000003);
+    assert_int_equal(m.units[0].threads[0].instructions, 3);
+    assert_int_equal(m.units[0].threads[0].stalls[0], 0); /* never ready without issuing */
+    assert_int_equal(sim_end_cycle(&m), 1000003);
+    sim_destroy(&m);
+}
+
+static void test_skip_ahead_long_latency(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* instruction 1 (issued at cycle 1) has a 1,000,000-cycle latency: instruction 2 issues
+     * at 1,000,001, instruction 3 at 1,000,002, halt at 1,000,003. Two units so the other
+     * unit's events also have to be skipped over (unit 1 is identical). */
+    fake_make(&m, &fake_isa, KV("units=2", "insns=4", "long_at=1", "long_lat=1000000"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    for (int u = 0; u < 2; u++) {
+        assert_true(fake_calls(&m, u) <= 8);
+        assert_int_equal(m.units[u].halted_at, 1000003);
+    }
+    sim_destroy(&m);
+}
+
+/* ---- issue rules ---- */
+
+/* n threads of N instructions each, latency L, one issue per cycle, round robin.
+ * If n >= L: thread i is picked at cycles i, i+n, i+2n, ... (when its turn comes again n
+ * cycles later it has been ready since L <= n cycles), so the unit issues every cycle:
+ *   last issue of thread i = i + (N-1)n, halted_at = i + (N-1)n + 1, unit end = N*n;
+ *   wait stalls of thread i = i (first issue) + (N-1)(n - L).
+ * If n < L: each thread issues as soon as it is ready, thread i at cycles i + kL:
+ *   halted_at = i + (N-1)L + 1, unit end = (N-1)L + n, wait stalls = i.
+ * For n >= L this is the unit's N*n instructions in N*n*max(1, L/n) = N*n cycles; for
+ * n < L the unit needs about N*L = N*n*(L/n) cycles (exactly (N-1)L + n). */
+static void check_rule(const isa_ops *isa, int n, int N, int L)
+{
+    sim_machine m;
+    char a[32], b[32], c[32];
+    snprintf(a, sizeof a, "threads=%d", n);
+    snprintf(b, sizeof b, "insns=%d", N);
+    snprintf(c, sizeof c, "lat=%d", L);
+    fake_make(&m, isa, KV(a, b, c));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    uint64_t end = n >= L ? (uint64_t)N * n : (uint64_t)(N - 1) * L + n;
+    assert_int_equal(m.units[0].halted_at, end);
+    assert_int_equal(sim_end_cycle(&m), end);
+    assert_int_equal(sim_total_instructions(&m), (uint64_t)N * n);
+    assert_int_equal(m.nhalted, 1);
+    for (int i = 0; i < n; i++) {
+        const sim_thread *t = &m.units[0].threads[i];
+        uint64_t h = n >= L ? (uint64_t)i + (uint64_t)(N - 1) * n + 1 : (uint64_t)i + (uint64_t)(N - 1) * L + 1;
+        uint64_t w = n >= L ? (uint64_t)i + (uint64_t)(N - 1) * (n - L) : (uint64_t)i;
+        assert_int_equal(t->state, SIM_T_HALTED);
+        assert_int_equal(t->halted_at, h);
+        assert_int_equal(t->instructions, N);
+        assert_int_equal(t->issue_cycles, N);
+        assert_int_equal(t->stalls[0], w);
+    }
+    sim_destroy(&m);
+}
+
+static void test_revolver_11(void **state)
+{
+    (void)state;
+    const int ns[] = {1, 2, 4, 10, 11, 12, 16, 24};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        check_rule(&fake_isa, ns[i], 50, 11);
+    /* the same with units that may run alone (the horizon is then the run limit) */
+    check_rule(&fake_isa_indep, 4, 50, 11);
+    check_rule(&fake_isa_indep, 16, 50, 11);
+}
+
+static void test_barrel_6(void **state)
+{
+    (void)state;
+    /* 6 slots = latency 6: 6 threads fill every cycle, fewer leave empty slots */
+    const int ns[] = {1, 3, 5, 6, 8};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        check_rule(&fake_isa, ns[i], 40, 6);
+}
+
+static void test_lockstep_units(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* three interacting (not independent) units run in lock step, each exactly like a lone
+     * unit: n=2 < L=3, so thread i halts at i + 19*3 + 1 and every unit at 59 */
+    fake_make(&m, &fake_isa, KV("units=3", "threads=2", "insns=20", "lat=3"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(m.nhalted, 3);
+    for (int u = 0; u < 3; u++) {
+        assert_int_equal(m.units[u].halted_at, 59);
+        assert_int_equal(m.units[u].threads[0].halted_at, 58);
+        assert_int_equal(m.units[u].threads[1].halted_at, 59);
+    }
+    assert_int_equal(sim_total_instructions(&m), 3 * 2 * 20);
+    assert_int_equal(sim_stop_exit_code(m.stop.kind), 0);
+    sim_destroy(&m);
+}
+
+/* ---- sleep / wake / deadlock ---- */
+
+/* Two threads, latency 1, thread 0 sleeps after its 3rd instruction:
+ *   c0 t0k0, c1 t1k0, c2 t0k1, c3 t1k1, c4 t0k2 -> t0 sleeps, wake event at 4 + D;
+ *   t1 runs alone: k2..k9 at c5..c12, halts at 13.
+ * With D = 100: the event at 104 wakes t0 (ready at 104): k3..k9 at 104..110, halt 111.
+ * Wait stalls: t0 = 1 (k1 ready 1 issued 2) + 1 (k2 ready 3 issued 4) = 2;
+ *              t1 = 1 + 1 + 1 (k0, k1, k2 each one cycle late) = 3. */
+static void test_sleep_wake_by_event(void **state)
+{
+    (void)state;
+    sim_machine m;
+    fake_make(&m, &fake_isa, KV("threads=2", "insns=10", "sleep_at=3", "wake_delay=100"));
+    /* stop in the middle of the sleep: t0 asleep, t1 done */
+    assert_int_equal(sim_run(&m, 50), SIM_STOP_LIMIT);
+    assert_int_equal(m.units[0].threads[0].state, SIM_T_SLEEP);
+    assert_int_equal(m.units[0].threads[0].instructions, 3);
+    assert_int_equal(m.units[0].threads[1].state, SIM_T_HALTED);
+    assert_int_equal(m.units[0].threads[1].halted_at, 13);
+    assert_int_equal(sched_live(&m.units[0]), 1);
+    assert_false(m.units[0].halted);
+    /* the wake event is what is left in the queue */
+    assert_true(ev_next_time(&m.q) == 104);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(m.units[0].threads[0].halted_at, 111);
+    assert_int_equal(m.units[0].halted_at, 111);
+    assert_int_equal(m.units[0].threads[0].stalls[0], 2);
+    assert_int_equal(m.units[0].threads[1].stalls[0], 3);
+    assert_int_equal(sim_total_instructions(&m), 20);
+    sim_destroy(&m);
+}
+
+static void test_deadlock(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* as above but nothing ever wakes t0: after t1 halts at 13 the queue is empty while a
+     * thread still sleeps */
+    fake_make(&m, &fake_isa, KV("threads=2", "insns=10", "sleep_at=3"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_DEADLOCK);
+    assert_non_null(strstr(m.stop.msg, "deadlock"));
+    assert_int_equal(sim_stop_exit_code(m.stop.kind), 3);
+    assert_int_equal(m.units[0].threads[0].state, SIM_T_SLEEP);
+    assert_int_equal(m.units[0].threads[1].halted_at, 13);
+    assert_false(m.units[0].halted);
+    /* running again reports the deadlock again rather than hanging */
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_DEADLOCK);
+    sim_destroy(&m);
+}
+
+static void test_halted_machine_run_again(void **state)
+{
+    (void)state;
+    sim_machine m;
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=5"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(m.units[0].halted_at, 5);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(sim_total_instructions(&m), 5);
+    assert_int_equal(m.units[0].halted_at, 5);
+    sim_destroy(&m);
+}
+
+static void test_disabled_unit_not_waited_for(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* unit 1 disabled before the run: only unit 0 (halts at 5) counts for the HALT stop */
+    fake_make(&m, &fake_isa, KV("units=2", "insns=5"));
+    sim_unit_disable(&m, &m.units[1]);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(m.units[0].halted_at, 5);
+    assert_int_equal(m.units[1].threads[0].instructions, 0);
+    assert_int_equal(sim_end_cycle(&m), 5);
+    sim_destroy(&m);
+}
+
+/* ---- cycle limit and resume ---- */
+
+static void check_limit_resume(const isa_ops *isa, const char *const *kv)
+{
+    snap full, part;
+    run_fresh(isa, kv, &full);
+    assert_int_equal(full.kind, SIM_STOP_HALT);
+    sim_machine m;
+    fake_make(&m, isa, kv);
+    /* increasing limits, all before the end of the run */
+    uint64_t e = full.end;
+    assert_true(e > 10);
+    uint64_t limits[] = {0, 1, e / 3, e / 2, e / 2 + 1, e - 2};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        assert_int_equal(sim_run(&m, limits[i]), SIM_STOP_LIMIT);
+        assert_int_equal(m.now, limits[i]);
+        assert_int_equal(sim_stop_exit_code(m.stop.kind), 3);
+    }
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    take(&m, &part);
+    same(&full, &part);
+    sim_destroy(&m);
+}
+
+static void test_limit_counts(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* 4 threads, latency 11 (n < L): thread i issues at i + 11k. The limit is inclusive:
+     * cycles 0..500 run, so thread i retires floor((500 - i)/11) + 1 = 46 instructions for
+     * i = 0..3 (500/11 = 45.45, 497/11 = 45.18): 184 per unit, 552 on three units. */
+    fake_make(&m, &fake_isa, KV("units=3", "threads=4", "insns=100", "lat=11"));
+    assert_int_equal(sim_run(&m, 500), SIM_STOP_LIMIT);
+    assert_int_equal(sim_total_instructions(&m), 552);
+    for (int u = 0; u < 3; u++)
+        for (int t = 0; t < 4; t++)
+            assert_int_equal(m.units[u].threads[t].instructions, 46);
+    /* end of a full run: (N-1)L + n = 99*11 + 4 = 1093 */
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(sim_end_cycle(&m), 1093);
+    sim_destroy(&m);
+}
+
+static void test_limit_resume_same_result(void **state)
+{
+    (void)state;
+    check_limit_resume(&fake_isa, KV("units=3", "threads=4", "insns=100", "lat=11"));
+    check_limit_resume(&fake_isa, KV("threads=2", "insns=10", "sleep_at=3", "wake_delay=100"));
+    check_limit_resume(&fake_isa_indep, KV("units=5", "threads=3", "insns=100", "lat=7", "jitter=9"));
+    check_limit_resume(&fake_isa_indep, KV("units=5", "threads=3", "insns=100", "lat=7", "jitter=9", "jobs=4"));
+}
+
+static void test_instruction_limit(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* the instruction limit is documented as a LIMIT stop; it must stop well before the
+     * 3 * 4 * 2000 = 24000 instructions of the whole program */
+    fake_make(&m, &fake_isa, KV("units=3", "threads=4", "insns=2000", "lat=11"));
+    m.max_instructions = 1000;
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_LIMIT);
+    assert_true(sim_total_instructions(&m) >= 1000);
+    assert_true(sim_total_instructions(&m) < 24000);
+    sim_destroy(&m);
+}
+
+/* ---- machines, determinism, parallel units ---- */
+
+static void test_two_machines(void **state)
+{
+    (void)state;
+    const char *const *ka = KV("units=2", "threads=3", "insns=30", "lat=5");
+    const char *const *kb = KV("units=1", "threads=12", "insns=40", "lat=11", "sleep_at=5", "wake_delay=33");
+    snap fa, fb, sa, sb;
+    run_fresh(&fake_isa, ka, &fa);
+    run_fresh(&fake_isa, kb, &fb);
+    /* A: n=3 < L=5, halted at (N-1)L + n = 29*5 + 3 = 148 */
+    assert_int_equal(fa.end, 148);
+    sim_machine a, b;
+    fake_make(&a, &fake_isa, ka);
+    fake_make(&b, &fake_isa, kb);
+    assert_int_equal(sim_run(&a, 37), SIM_STOP_LIMIT);
+    assert_int_equal(sim_run(&b, 50), SIM_STOP_LIMIT);
+    assert_int_equal(sim_run(&a, 90), SIM_STOP_LIMIT);
+    assert_int_equal(sim_run(&b, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(sim_run(&a, SIM_NEVER), SIM_STOP_HALT);
+    take(&a, &sa);
+    take(&b, &sb);
+    same(&fa, &sa);
+    same(&fb, &sb);
+    sim_destroy(&a);
+    sim_destroy(&b);
+}
+
+static char *text_stats(const sim_machine *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    stats_write_text(m, f);
+    fclose(f);
+    return buf;
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    const char *const *kv = KV("units=4", "threads=5", "insns=300", "lat=7", "jitter=3", "sleep_at=20", "wake_delay=250");
+    char *text[2];
+    snap s[2];
+    for (int r = 0; r < 2; r++) {
+        sim_machine m;
+        fake_make(&m, &fake_isa, kv);
+        assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+        take(&m, &s[r]);
+        text[r] = text_stats(&m);
+        sim_destroy(&m);
+    }
+    same(&s[0], &s[1]);
+    assert_string_equal(text[0], text[1]);
+    assert_non_null(strstr(text[0], "stop: halted"));
+    free(text[0]);
+    free(text[1]);
+}
+
+static void test_jobs_parallel_same_as_sequential(void **state)
+{
+    (void)state;
+    /* 8 independent units, unit u runs N_u = 200 + 13u instructions per thread on 3 threads
+     * with latency 7 (n < L): thread i halts at i + 7(N_u - 1) + 1, the unit at
+     * 7(N_u - 1) + 3. jobs=1 and jobs=4 must agree with this and with each other. */
+    snap s1, s4;
+    run_fresh(&fake_isa_indep, KV("units=8", "threads=3", "insns=200", "lat=7", "jitter=13"), &s1);
+    run_fresh(&fake_isa_indep, KV("units=8", "threads=3", "insns=200", "lat=7", "jitter=13", "jobs=4"), &s4);
+    same(&s1, &s4);
+    assert_int_equal(s4.kind, SIM_STOP_HALT);
+    uint64_t total = 0;
+    for (int u = 0; u < 8; u++) {
+        uint64_t N = 200 + 13 * (uint64_t)u;
+        assert_int_equal(s4.uhalted_at[u], 7 * (N - 1) + 3);
+        for (int i = 0; i < 3; i++) {
+            assert_int_equal(s4.th[u][i].halted_at, i + 7 * (N - 1) + 1);
+            assert_int_equal(s4.th[u][i].instructions, N);
+        }
+        total += 3 * N;
+    }
+    assert_int_equal(s4.total, total);
+    assert_int_equal(s4.end, 7 * (200 + 13 * 7 - 1) + 3);
+    /* more jobs than units */
+    snap s16;
+    run_fresh(&fake_isa_indep, KV("units=8", "threads=3", "insns=200", "lat=7", "jitter=13", "jobs=16"), &s16);
+    same(&s1, &s16);
+}
+
+static void test_bad_jobs_option(void **state)
+{
+    (void)state;
+    sim_machine m;
+    sim_opts o;
+    char err[256] = "";
+    opt_init(&o);
+    opt_parse(&o, "jobs=0");
+    assert_int_equal(sim_create(&m, &fake_isa, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "jobs"));
+    opt_parse(&o, "jobs=many");
+    assert_int_equal(sim_create(&m, &fake_isa, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "jobs"));
+}
+
+/* ---- statistics ---- */
+
+/* Minimal JSON reader: skips one value, returns the character after it or NULL if the text
+ * is not valid JSON. Enough to validate the whole document and to walk to members. */
+static const char *js_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    return p;
+}
+static const char *js_skip(const char *p);
+static const char *js_string(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    for (; *p && *p != '"'; p++)
+        if (*p == '\\' && !*++p)
+            return NULL;
+    return *p == '"' ? p + 1 : NULL;
+}
+static const char *js_skip(const char *p)
+{
+    p = js_ws(p);
+    if (*p == '"')
+        return js_string(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        p = js_ws(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (close == '}') {
+                p = js_string(js_ws(p));
+                if (!p || *(p = js_ws(p)) != ':')
+                    return NULL;
+                p++;
+            }
+            if (!(p = js_skip(p)))
+                return NULL;
+            p = js_ws(p);
+            if (*p == close)
+                return p + 1;
+            if (*p++ != ',')
+                return NULL;
+        }
+    }
+    if (!strncmp(p, "true", 4) || !strncmp(p, "null", 4))
+        return p + 4;
+    if (!strncmp(p, "false", 5))
+        return p + 5;
+    char *end;
+    strtod(p, &end);
+    return end == p ? NULL : end;
+}
+/* Value of member KEY of the object at p (not nested deeper), or NULL. */
+static const char *js_member(const char *p, const char *key)
+{
+    p = js_ws(p);
+    if (*p != '{')
+        return NULL;
+    p = js_ws(p + 1);
+    size_t kl = strlen(key);
+    while (*p == '"') {
+        const char *k = p + 1, *after = js_string(p);
+        if (!after)
+            return NULL;
+        p = js_ws(after);
+        if (*p++ != ':')
+            return NULL;
+        p = js_ws(p);
+        if ((size_t)(after - 1 - k) == kl && !strncmp(k, key, kl))
+            return p;
+        if (!(p = js_skip(p)))
+            return NULL;
+        p = js_ws(p);
+        if (*p == ',')
+            p = js_ws(p + 1);
+    }
+    return NULL;
+}
+static const char *js_index(const char *p, int i)
+{
+    p = js_ws(p);
+    if (*p != '[')
+        return NULL;
+    p = js_ws(p + 1);
+    for (int k = 0; k < i; k++) {
+        if (!(p = js_skip(p)))
+            return NULL;
+        p = js_ws(p);
+        if (*p++ != ',')
+            return NULL;
+    }
+    return *js_ws(p) == ']' ? NULL : js_ws(p);
+}
+static const char *js_path_num_at(const char *p, const char *key, double *v)
+{
+    const char *x = js_member(p, key);
+    if (!x)
+        return NULL;
+    char *end;
+    *v = strtod(x, &end);
+    return end == x ? NULL : x;
+}
+static uint64_t js_u64(const char *obj, const char *key)
+{
+    double v = -1;
+    if (!js_path_num_at(obj, key, &v))
+        fail_msg("JSON: no numeric member \"%s\"", key);
+    return (uint64_t)v;
+}
+
+static void test_stats_json(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* 2 units x 3 threads x 10 instructions, latency 4 (n < L): thread i issues at i + 4k,
+     * halts at i + 36 + 1; units halt at 39; 60 instructions; wait stalls of thread i = i. */
+    fake_make(&m, &fake_isa, KV("units=2", "threads=3", "insns=10", "lat=4"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    stats_write_json(&m, f);
+    fclose(f);
+    const char *end = js_skip(buf);
+    if (!end || *js_ws(end))
+        fail_msg("stats JSON is not one valid JSON value:\n%s", buf);
+    assert_int_equal(js_u64(buf, "cycles"), 39);
+    assert_int_equal(js_u64(buf, "instructions"), 60);
+    const char *units = js_member(buf, "units");
+    assert_non_null(units);
+    for (int u = 0; u < 2; u++) {
+        const char *uo = js_index(units, u);
+        assert_non_null(uo);
+        assert_int_equal(js_u64(uo, "cycles"), 39);
+        assert_int_equal(js_u64(uo, "instructions"), 30);
+        assert_int_equal(js_u64(uo, "halted_at"), 39);
+        const char *ths = js_member(uo, "threads");
+        assert_non_null(ths);
+        for (int t = 0; t < 3; t++) {
+            const char *to = js_index(ths, t);
+            assert_non_null(to);
+            assert_int_equal(js_u64(to, "instructions"), 10);
+            assert_int_equal(js_u64(to, "halted_at"), (uint64_t)t + 37);
+            assert_int_equal(js_u64(to, "cycles"), (uint64_t)t + 37);
+            const char *st = js_member(to, "stalls");
+            assert_non_null(st);
+            assert_int_equal(js_u64(st, "wait"), (uint64_t)t);
+            assert_int_equal(js_u64(st, "other"), 0);
+        }
+        assert_null(js_index(ths, 3));
+    }
+    assert_null(js_index(units, 2));
+    const char *host = js_member(buf, "host");
+    assert_non_null(host);
+    double v;
+    assert_non_null(js_path_num_at(host, "seconds", &v));
+    assert_true(v >= 0);
+    assert_non_null(js_path_num_at(host, "mips", &v));
+    assert_true(v >= 0);
+    assert_non_null(js_path_num_at(host, "mcycles_per_s", &v));
+    assert_true(v >= 0);
+    free(buf);
+    sim_destroy(&m);
+}
+
+static void test_stats_json_running_units(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* stopped by the limit at 20 with nothing halted: halted_at must be null (still valid
+     * JSON) and the cycle count the limit; 1 thread latency 1 -> 21 instructions (0..20) */
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=100"));
+    assert_int_equal(sim_run(&m, 20), SIM_STOP_LIMIT);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    stats_write_json(&m, f);
+    fclose(f);
+    const char *end = js_skip(buf);
+    if (!end || *js_ws(end))
+        fail_msg("stats JSON is not one valid JSON value:\n%s", buf);
+    assert_int_equal(js_u64(buf, "instructions"), 21);
+    assert_int_equal(js_u64(buf, "cycles"), 20);
+    const char *uo = js_index(js_member(buf, "units"), 0);
+    const char *h = js_member(uo, "halted_at");
+    assert_non_null(h);
+    assert_memory_equal(h, "null", 4);
+    free(buf);
+    sim_destroy(&m);
+}
+
+XPUSIM_TESTS(sched_sim,
+             cmocka_unit_test(test_skip_ahead_start),
+             cmocka_unit_test(test_skip_ahead_long_latency),
+             cmocka_unit_test(test_revolver_11),
+             cmocka_unit_test(test_barrel_6),
+             cmocka_unit_test(test_lockstep_units),
+             cmocka_unit_test(test_sleep_wake_by_event),
+             cmocka_unit_test(test_deadlock),
+             cmocka_unit_test(test_halted_machine_run_again),
+             cmocka_unit_test(test_disabled_unit_not_waited_for),
+             cmocka_unit_test(test_limit_counts),
+             cmocka_unit_test(test_limit_resume_same_result),
+             cmocka_unit_test(test_instruction_limit),
+             cmocka_unit_test(test_two_machines),
+             cmocka_unit_test(test_determinism),
+             cmocka_unit_test(test_jobs_parallel_same_as_sequential),
+             cmocka_unit_test(test_bad_jobs_option),
+             cmocka_unit_test(test_stats_json),
+             cmocka_unit_test(test_stats_json_running_units))
