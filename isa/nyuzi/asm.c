@@ -1,3 +1,878 @@
+/* isa/nyuzi/asm.c: the Nyuzi assembler driver (xpusim asm --isa nyuzi). Sources go
+ * through the host C preprocessor (cpp -x assembler-with-cpp, so #include/#define work and
+ * line markers keep file:line in messages), then two passes: the first expands .macro
+ * bodies, renames numeric local labels (1: ... 1b/1f), sizes every statement and places
+ * labels; the second evaluates expressions and encodes through the instruction table
+ * (asm_enc.c). Sections .text, .data (and .rodata), .bss are laid out in that order from
+ * address 0 and written as an ELF executable (asm_elf.c); the entry is _start if defined.
+ * Pseudo-ops: li (move, or movehi + or), lea (add_i, or movehi + or for a symbol). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include "nyuzi.h"
-int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err, size_t errlen)
-{ (void)nsrc; (void)srcs; (void)out; (void)opts; snprintf(err, errlen, "todo"); return -1; }
+#include "asm.h"
+
+int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_lookup_fn look,
+               void *ctx, uint32_t *word, char *err, size_t errlen);
+
+enum { SEC_TEXT, SEC_DATA, SEC_BSS, NSEC };
+enum { ST_INSN, ST_LI, ST_LEA2, ST_DATA, ST_ALIGN, ST_SPACE };
+
+typedef struct stmt {
+    int kind, sec, file, line, width;
+    uint32_t off, size;
+    char *mn, *ops;
+} stmt;
+typedef struct sym {
+    char *name, *expr;
+    int sec, defined, global, busy;
+    uint32_t off;
+} sym;
+typedef struct macro {
+    char *name;
+    int nparams;
+    char *params[16], *defs[16];
+    char **lines;
+    int nlines;
+} macro;
+
+typedef struct actx {
+    stmt *st; int nst, capst;
+    sym *sy; int nsy, capsy;
+    macro *mac; int nmac, capmac;
+    char *files[64]; int nfiles;
+    int sec;
+    uint32_t size[NSEC], maxalign[NSEC], base[NSEC];
+    int lcount[1000];
+    int pass, depth;
+    macro *defining;
+    char err[512];
+    int cur_file, cur_line;
+    uint8_t *out[NSEC];
+} actx;
+
+static int fail(actx *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(actx *a, const char *fmt, ...)
+{
+    if (a->err[0])
+        return -1;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(a->err, sizeof a->err, "%s:%d: error: %s", a->nfiles ? a->files[a->cur_file] : "?",
+             a->cur_line, msg);
+    return -1;
+}
+
+static sym *sym_find(actx *a, const char *name)
+{
+    for (int i = 0; i < a->nsy; i++)
+        if (strcmp(a->sy[i].name, name) == 0)
+            return &a->sy[i];
+    return NULL;
+}
+
+static sym *sym_get(actx *a, const char *name)
+{
+    sym *s = sym_find(a, name);
+    if (s)
+        return s;
+    if (a->nsy == a->capsy) {
+        a->capsy = a->capsy ? a->capsy * 2 : 256;
+        a->sy = realloc(a->sy, sizeof *a->sy * (size_t)a->capsy);
+    }
+    s = &a->sy[a->nsy++];
+    memset(s, 0, sizeof *s);
+    s->name = strdup(name);
+    return s;
+}
+
+static int lookup(void *ctx, const char *name, int64_t *val)
+{
+    actx *a = ctx;
+    if (strcmp(name, ".") == 0 && a->pass == 2) {
+        *val = a->base[a->sec] + a->size[a->sec];
+        return 0;
+    }
+    sym *s = sym_find(a, name);
+    if (!s || !s->defined)
+        return -1;
+    if (s->expr) {
+        if (s->busy)
+            return -1;
+        s->busy = 1;
+        int unres;
+        const char *e;
+        int64_t v;
+        int r = nyz_asm_eval(s->expr, lookup, a, &v, &unres, &e);
+        s->busy = 0;
+        if (r < 0 || unres)
+            return -1;
+        *val = v;
+        return 0;
+    }
+    if (a->pass < 2)
+        return -1; /* label addresses are final only in pass 2 */
+    *val = (int64_t)a->base[s->sec] + s->off;
+    return 0;
+}
+
+static int const_lookup(void *ctx, const char *name, int64_t *val)
+{
+    actx *a = ctx;
+    sym *s = sym_find(a, name);
+    if (s && s->defined && s->expr)
+        return lookup(ctx, name, val);
+    return -1;
+}
+
+static stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const char *ops)
+{
+    if (a->nst == a->capst) {
+        a->capst = a->capst ? a->capst * 2 : 1024;
+        a->st = realloc(a->st, sizeof *a->st * (size_t)a->capst);
+    }
+    stmt *s = &a->st[a->nst++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->sec = a->sec;
+    s->off = a->size[a->sec];
+    s->size = size;
+    s->file = a->cur_file;
+    s->line = a->cur_line;
+    s->mn = strdup(mn ? mn : "");
+    s->ops = strdup(ops ? ops : "");
+    a->size[a->sec] += size;
+    return s;
+}
+
+/* Rename numeric local label references (1b, 2f) in operand text. */
+static void rename_locals(actx *a, const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    const char *p = in;
+    while (*p && o + 24 < n) {
+        if (isdigit((unsigned char)*p) && (p == in || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.'))) {
+            const char *q = p;
+            while (isdigit((unsigned char)*q))
+                q++;
+            if ((*q == 'b' || *q == 'f') && !(isalnum((unsigned char)q[1]) || q[1] == '_') && q - p < 4) {
+                int num = atoi(p);
+                int idx = *q == 'b' ? a->lcount[num] - 1 : a->lcount[num];
+                o += (size_t)snprintf(out + o, n - o, ".Lloc%d_%d", num, idx < 0 ? 999999 : idx);
+                p = q + 1;
+                continue;
+            }
+            while (p < q)
+                out[o++] = *p++;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                out[o++] = *p++;
+            continue;
+        }
+        if (isalpha((unsigned char)*p) || *p == '_' || *p == '.') {
+            while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$')
+                out[o++] = *p++;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = 0;
+}
+
+static int split_ops(char *s, char **ops, int max)
+{
+    int n = 0, depth = 0, q = 0;
+    char *start = s;
+    while (*s == ' ' || *s == '\t')
+        s++, start++;
+    if (!*s)
+        return 0;
+    for (char *p = s;; p++) {
+        if (*p == '"' && (p == s || p[-1] != '\\'))
+            q = !q;
+        if (!q && *p == '(') depth++;
+        if (!q && *p == ')') depth--;
+        if (*p == 0 || (!q && depth == 0 && *p == ',')) {
+            int end = *p == 0;
+            *p = 0;
+            if (n < max)
+                ops[n++] = start;
+            if (end)
+                break;
+            start = p + 1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        while (isspace((unsigned char)*ops[i]))
+            ops[i]++;
+        size_t l = strlen(ops[i]);
+        while (l && isspace((unsigned char)ops[i][l - 1]))
+            ops[i][--l] = 0;
+    }
+    return n;
+}
+
+static int eval_now(actx *a, const char *text, int64_t *v, int need)
+{
+    int unres;
+    const char *e;
+    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, &unres, &e) < 0)
+        return fail(a, "bad expression '%s': %s", text, e);
+    if (unres && need)
+        return fail(a, "'%s' must be a constant known at this point", text);
+    return unres ? 1 : 0;
+}
+
+static int parse_string(actx *a, const char *s, char *out, size_t *len, size_t cap)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s != '"')
+        return fail(a, "expected a string in quotes");
+    s++;
+    size_t n = 0;
+    while (*s && *s != '"') {
+        int c = (unsigned char)*s++;
+        if (c == '\\') {
+            c = (unsigned char)*s++;
+            switch (c) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case '0': c = 0; break;
+            case '\\': case '"': break;
+            case 'x': c = (int)strtol(s, (char **)&s, 16); break;
+            default: break;
+            }
+        }
+        if (n < cap)
+            out[n++] = (char)c;
+    }
+    if (*s != '"')
+        return fail(a, "unterminated string");
+    *len = n;
+    return 0;
+}
+
+static int process_line(actx *a, char *line);
+
+static int expand_macro(actx *a, macro *m, char *args)
+{
+    char *vals[16] = {0};
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", args);
+    int n = split_ops(buf, vals, 16);
+    if (n == 1 && m->nparams > 1 && !strchr(args, ',')) { /* space-separated arguments */
+        n = 0;
+        for (char *t = strtok(buf, " \t"); t && n < 16; t = strtok(NULL, " \t"))
+            vals[n++] = t;
+    }
+    if (n > m->nparams)
+        return fail(a, "macro '%s' takes %d arguments, got %d", m->name, m->nparams, n);
+    if (++a->depth > 64)
+        return fail(a, "macro expansion too deep (recursive macro '%s'?)", m->name);
+    for (int i = 0; i < m->nlines; i++) {
+        char out[2048];
+        size_t o = 0;
+        for (const char *p = m->lines[i]; *p && o + 1 < sizeof out;) {
+            if (*p == '\\') {
+                if (p[1] == '(' && p[2] == ')') {
+                    p += 3;
+                    continue;
+                }
+                int hit = 0;
+                for (int k = 0; k < m->nparams; k++) {
+                    size_t l = strlen(m->params[k]);
+                    if (strncmp(p + 1, m->params[k], l) == 0 && !(isalnum((unsigned char)p[1 + l]) || p[1 + l] == '_')) {
+                        const char *v = k < n && vals[k][0] ? vals[k] : (m->defs[k] ? m->defs[k] : "");
+                        o += (size_t)snprintf(out + o, sizeof out - o, "%s", v);
+                        p += 1 + l;
+                        hit = 1;
+                        break;
+                    }
+                }
+                if (hit)
+                    continue;
+            }
+            out[o++] = *p++;
+        }
+        out[o] = 0;
+        if (process_line(a, out) < 0)
+            return -1;
+    }
+    a->depth--;
+    return 0;
+}
+
+static int directive(actx *a, const char *d, char *rest)
+{
+    char *ops[256];
+    if (!strcmp(d, ".text")) { a->sec = SEC_TEXT; return 0; }
+    if (!strcmp(d, ".data") || !strcmp(d, ".rodata")) { a->sec = SEC_DATA; return 0; }
+    if (!strcmp(d, ".bss")) { a->sec = SEC_BSS; return 0; }
+    if (!strcmp(d, ".section")) {
+        char nm[64];
+        sscanf(rest, " %63[^, \t]", nm);
+        a->sec = strncmp(nm, ".text", 5) == 0 ? SEC_TEXT : strncmp(nm, ".bss", 4) == 0 ? SEC_BSS : SEC_DATA;
+        return 0;
+    }
+    if (!strcmp(d, ".globl") || !strcmp(d, ".global")) {
+        int n = split_ops(rest, ops, 256);
+        for (int i = 0; i < n; i++)
+            sym_get(a, ops[i])->global = 1;
+        return 0;
+    }
+    if (!strcmp(d, ".type") || !strcmp(d, ".size") || !strcmp(d, ".file") || !strcmp(d, ".ident") ||
+        !strcmp(d, ".local") || !strcmp(d, ".weak") || !strncmp(d, ".cfi_", 5) || !strcmp(d, ".loc"))
+        return 0;
+    if (!strcmp(d, ".set") || !strcmp(d, ".equ") || !strcmp(d, ".equiv")) {
+        int n = split_ops(rest, ops, 2);
+        if (n != 2)
+            return fail(a, "%s needs NAME, VALUE", d);
+        if (a->pass == 1) {
+            sym *s = sym_get(a, ops[0]);
+            free(s->expr);
+            s->expr = strdup(ops[1]);
+            s->defined = 1;
+        }
+        return 0;
+    }
+    if (!strcmp(d, ".align") || !strcmp(d, ".balign") || !strcmp(d, ".p2align")) {
+        int n = split_ops(rest, ops, 3);
+        int64_t al, fill = 0;
+        if (n < 1 || eval_now(a, ops[0], &al, 1))
+            return n < 1 ? fail(a, "%s needs an alignment", d) : -1;
+        if (!strcmp(d, ".p2align"))
+            al = 1ll << al;
+        if (al <= 0 || (al & (al - 1)) || al > 65536)
+            return fail(a, "alignment %lld is not a power of two up to 65536", (long long)al);
+        if (n > 1 && eval_now(a, ops[1], &fill, 1))
+            return -1;
+        if ((uint32_t)al > a->maxalign[a->sec])
+            a->maxalign[a->sec] = (uint32_t)al;
+        uint32_t pad = (uint32_t)(-(int64_t)a->size[a->sec] & (al - 1));
+        stmt *s = add_stmt(a, ST_ALIGN, pad, d, NULL);
+        s->width = (int)(fill & 0xff);
+        return 0;
+    }
+    if (!strcmp(d, ".space") || !strcmp(d, ".skip") || !strcmp(d, ".zero")) {
+        int n = split_ops(rest, ops, 2);
+        int64_t sz, fill = 0;
+        if (n < 1 || eval_now(a, ops[0], &sz, 1))
+            return n < 1 ? fail(a, "%s needs a size", d) : -1;
+        if (n > 1 && eval_now(a, ops[1], &fill, 1))
+            return -1;
+        if (sz < 0 || sz > (1 << 28))
+            return fail(a, "bad size %lld", (long long)sz);
+        stmt *s = add_stmt(a, ST_SPACE, (uint32_t)sz, d, NULL);
+        s->width = (int)(fill & 0xff);
+        return 0;
+    }
+    int width = !strcmp(d, ".byte") ? 1 : (!strcmp(d, ".short") || !strcmp(d, ".hword") || !strcmp(d, ".2byte")) ? 2
+              : (!strcmp(d, ".long") || !strcmp(d, ".word") || !strcmp(d, ".int") || !strcmp(d, ".4byte") || !strcmp(d, ".float")) ? 4
+              : !strcmp(d, ".quad") ? 8 : 0;
+    if (width) {
+        char tmp[2048];
+        snprintf(tmp, sizeof tmp, "%s", rest);
+        int n = split_ops(tmp, ops, 256);
+        stmt *s = add_stmt(a, ST_DATA, (uint32_t)(n * width), d, rest);
+        s->width = width;
+        return 0;
+    }
+    if (!strcmp(d, ".ascii") || !strcmp(d, ".asciz") || !strcmp(d, ".string")) {
+        char buf[4096];
+        size_t len;
+        if (parse_string(a, rest, buf, &len, sizeof buf) < 0)
+            return -1;
+        add_stmt(a, ST_DATA, (uint32_t)(len + (strcmp(d, ".ascii") ? 1 : 0)), d, rest);
+        return 0;
+    }
+    return fail(a, "unknown directive '%s'", d);
+}
+
+static int statement(actx *a, char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return 0;
+    char mn[64];
+    size_t k = 0;
+    while (*s && !isspace((unsigned char)*s) && k + 1 < sizeof mn)
+        mn[k++] = *s++;
+    mn[k] = 0;
+    char *rest = s;
+    if (!strcmp(mn, ".macro")) {
+        if (a->nmac == a->capmac) {
+            a->capmac = a->capmac ? a->capmac * 2 : 32;
+            a->mac = realloc(a->mac, sizeof *a->mac * (size_t)a->capmac);
+        }
+        macro *m = &a->mac[a->nmac++];
+        memset(m, 0, sizeof *m);
+        char *t = strtok(rest, " \t,");
+        if (!t)
+            return fail(a, ".macro needs a name");
+        m->name = strdup(t);
+        while ((t = strtok(NULL, " \t,")) && m->nparams < 16) {
+            char *eq = strchr(t, '=');
+            if (eq) {
+                *eq = 0;
+                m->defs[m->nparams] = strdup(eq + 1);
+            }
+            m->params[m->nparams++] = strdup(t);
+        }
+        a->defining = m;
+        return 0;
+    }
+    if (mn[0] == '.')
+        return directive(a, mn, rest);
+    for (int i = a->nmac - 1; i >= 0; i--)
+        if (!strcmp(a->mac[i].name, mn))
+            return expand_macro(a, &a->mac[i], rest);
+    char ren[1024];
+    rename_locals(a, rest, ren, sizeof ren);
+    if (!strcmp(mn, "li") || !strcmp(mn, "lea")) {
+        char tmp[1024];
+        char *ops[4];
+        snprintf(tmp, sizeof tmp, "%s", ren);
+        int n = split_ops(tmp, ops, 4);
+        if (n != 2)
+            return fail(a, "%s needs a register and a value", mn);
+        nyz_operand o;
+        nyz_asm_operand(ops[1], &o);
+        if (!strcmp(mn, "lea") && o.kind == OPK_SMEM) {
+            add_stmt(a, ST_INSN, 4, mn, ren);
+            return 0;
+        }
+        int64_t v;
+        int unres;
+        const char *e;
+        if (o.kind != OPK_EXPR)
+            return fail(a, "%s: expected a value, got '%s'", mn, ops[1]);
+        if (nyz_asm_eval(o.text, const_lookup, a, &v, &unres, &e) < 0)
+            return fail(a, "bad expression '%s': %s", o.text, e);
+        uint32_t size = 8;
+        if (!unres && !strcmp(mn, "li")) {
+            if (v < -0x80000000ll || v > 0xffffffffll)
+                return fail(a, "li value %lld does not fit in 32 bits", (long long)v);
+            int32_t x = (int32_t)v;
+            size = (x >= -8192 && x <= 8191) || (x & 0x1fff) == 0 ? 4 : 8;
+        }
+        add_stmt(a, ST_LI, size, mn, ren);
+        return 0;
+    }
+    add_stmt(a, ST_INSN, 4, mn, ren);
+    return 0;
+}
+
+static void strip_comment(char *s)
+{
+    int q = 0;
+    for (char *p = s; *p; p++) {
+        if (*p == '"' && (p == s || p[-1] != '\\'))
+            q = !q;
+        if (!q && (*p == '#' || (p[0] == '/' && p[1] == '/'))) {
+            *p = 0;
+            return;
+        }
+    }
+}
+
+static int process_line(actx *a, char *line)
+{
+    if (a->defining) {
+        char tmp[64];
+        if (sscanf(line, " %63s", tmp) == 1 && (!strcmp(tmp, ".endm") || !strcmp(tmp, ".endmacro"))) {
+            a->defining = NULL;
+            return 0;
+        }
+        macro *m = a->defining;
+        m->lines = realloc(m->lines, sizeof *m->lines * (size_t)(m->nlines + 1));
+        m->lines[m->nlines++] = strdup(line);
+        return 0;
+    }
+    strip_comment(line);
+    /* statements separated by ';' */
+    char *p = line;
+    while (p) {
+        char *semi = strchr(p, ';');
+        if (semi)
+            *semi = 0;
+        /* labels */
+        for (;;) {
+            char *s = p;
+            while (isspace((unsigned char)*s))
+                s++;
+            char *q = s;
+            while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '$')
+                q++;
+            if (q == s || *q != ':')
+                break;
+            *q = 0;
+            char name[160];
+            if (isdigit((unsigned char)*s)) {
+                int num = atoi(s);
+                if (num < 0 || num >= 1000)
+                    return fail(a, "local label %s too large", s);
+                snprintf(name, sizeof name, ".Lloc%d_%d", num, a->lcount[num]++);
+            } else
+                snprintf(name, sizeof name, "%s", s);
+            if (a->pass == 1) {
+                sym *y = sym_get(a, name);
+                if (y->defined)
+                    return fail(a, "symbol '%s' defined twice", name);
+                y->defined = 1;
+                y->sec = a->sec;
+                y->off = a->size[a->sec];
+            }
+            p = q + 1;
+        }
+        if (statement(a, p) < 0)
+            return -1;
+        p = semi ? semi + 1 : NULL;
+    }
+    return 0;
+}
+
+
+static void emit(actx *a, const stmt *st, uint32_t at, const void *p, size_t n)
+{
+    if (st->sec != SEC_BSS)
+        memcpy(a->out[st->sec] + at, p, n);
+}
+
+static int reg_operand(actx *a, const char *text, int *reg)
+{
+    int vec;
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%s", text);
+    *reg = nyz_asm_reg(tmp, &vec);
+    if (*reg < 0 || vec)
+        return fail(a, "expected a scalar register, got '%s'", text);
+    return 0;
+}
+
+static int encode_stmt(actx *a, stmt *st)
+{
+    char tmp[2048];
+    char *ops[256];
+    uint32_t pc = a->base[st->sec] + st->off;
+    a->sec = st->sec;
+    a->size[st->sec] = st->off;
+    a->cur_file = st->file;
+    a->cur_line = st->line;
+    if (st->sec == SEC_BSS && (st->kind == ST_INSN || st->kind == ST_LI || (st->kind == ST_DATA)))
+        return fail(a, "code or data in .bss");
+    switch (st->kind) {
+    case ST_ALIGN: case ST_SPACE:
+        if (st->sec != SEC_BSS)
+            memset(a->out[st->sec] + st->off, st->width, st->size);
+        return 0;
+    case ST_DATA: {
+        if (!strncmp(st->mn, ".asc", 4) || !strcmp(st->mn, ".string")) {
+            char buf[4096];
+            size_t len;
+            if (parse_string(a, st->ops, buf, &len, sizeof buf) < 0)
+                return -1;
+            emit(a, st, st->off, buf, len);
+            if (strcmp(st->mn, ".ascii"))
+                emit(a, st, st->off + (uint32_t)len, "", 1);
+            return 0;
+        }
+        snprintf(tmp, sizeof tmp, "%s", st->ops);
+        int n = split_ops(tmp, ops, 256);
+        for (int i = 0; i < n; i++) {
+            uint8_t b[8];
+            uint64_t v;
+            if (!strcmp(st->mn, ".float")) {
+                char *end;
+                float f = strtof(ops[i], &end);
+                if (*end)
+                    return fail(a, "bad floating-point number '%s'", ops[i]);
+                uint32_t u;
+                memcpy(&u, &f, 4);
+                v = u;
+            } else {
+                char ren[512];
+                int64_t x;
+                rename_locals(a, ops[i], ren, sizeof ren);
+                if (eval_now(a, ops[i], &x, 1))
+                    return -1;
+                if (st->width < 8 && (x < -(1ll << (st->width * 8 - 1)) || x >= (1ll << (st->width * 8))))
+                    return fail(a, "value %lld does not fit in %d byte(s)", (long long)x, st->width);
+                v = (uint64_t)x;
+            }
+            for (int k = 0; k < st->width; k++)
+                b[k] = (uint8_t)(v >> (8 * k));
+            emit(a, st, st->off + (uint32_t)(i * st->width), b, (size_t)st->width);
+        }
+        return 0;
+    }
+    case ST_LI: {
+        snprintf(tmp, sizeof tmp, "%s", st->ops);
+        int n = split_ops(tmp, ops, 4), rd;
+        (void)n;
+        if (reg_operand(a, ops[0], &rd) < 0)
+            return -1;
+        int64_t v;
+        if (eval_now(a, ops[1], &v, 1))
+            return -1;
+        uint32_t x = (uint32_t)v, w[2];
+        char e[256];
+        nyz_operand o[3];
+        char num[32];
+        o[0].kind = OPK_SREG; o[0].reg = rd;
+        o[1].kind = OPK_EXPR; o[1].text = num;
+        int nw = 0;
+        if (st->size == 4 && (int32_t)x >= -8192 && (int32_t)x <= 8191) {
+            snprintf(num, sizeof num, "%d", (int32_t)x);
+            if (nyz_encode("move", o, 2, pc, lookup, a, &w[nw++], e, sizeof e) < 0)
+                return fail(a, "%s", e);
+        } else {
+            snprintf(num, sizeof num, "%u", x >> 13);
+            if (nyz_encode("movehi", o, 2, pc, lookup, a, &w[nw++], e, sizeof e) < 0)
+                return fail(a, "%s", e);
+            if (st->size == 8) {
+                o[1].kind = OPK_SREG; o[1].reg = rd;
+                o[2].kind = OPK_EXPR; o[2].text = num;
+                snprintf(num, sizeof num, "%u", x & 0x1fff);
+                if (nyz_encode("or", o, 3, pc + 4, lookup, a, &w[nw++], e, sizeof e) < 0)
+                    return fail(a, "%s", e);
+            }
+        }
+        for (int i = 0; i < nw; i++) {
+            uint8_t b[4];
+            mem_st32le(b, w[i]);
+            emit(a, st, st->off + 4u * (uint32_t)i, b, 4);
+        }
+        return 0;
+    }
+    case ST_INSN: {
+        snprintf(tmp, sizeof tmp, "%s", st->ops);
+        int n = split_ops(tmp, ops, 8);
+        if (n > 6)
+            return fail(a, "too many operands");
+        nyz_operand o[8];
+        for (int i = 0; i < n; i++)
+            nyz_asm_operand(ops[i], &o[i]);
+        const char *mn = st->mn;
+        if (!strcmp(mn, "lea")) { /* lea sD, off(sB) = add_i sD, sB, off */
+            if (n != 2 || o[0].kind != OPK_SREG || o[1].kind != OPK_SMEM)
+                return fail(a, "lea needs sD, offset(sB) or sD, symbol");
+            o[2].kind = OPK_EXPR;
+            o[2].text = o[1].has_off ? o[1].text : (char *)"0";
+            o[1].kind = OPK_SREG;
+            mn = "add_i";
+            n = 3;
+        }
+        uint32_t w;
+        char e[256];
+        if (nyz_encode(mn, o, n, pc, lookup, a, &w, e, sizeof e) < 0)
+            return fail(a, "%s", e);
+        uint8_t b[4];
+        mem_st32le(b, w);
+        emit(a, st, st->off, b, 4);
+        return 0;
+    }
+    }
+    return 0;
+}
+
+static void actx_free(actx *a)
+{
+    for (int i = 0; i < a->nst; i++) {
+        free(a->st[i].mn);
+        free(a->st[i].ops);
+    }
+    free(a->st);
+    for (int i = 0; i < a->nsy; i++) {
+        free(a->sy[i].name);
+        free(a->sy[i].expr);
+    }
+    free(a->sy);
+    for (int i = 0; i < a->nmac; i++) {
+        free(a->mac[i].name);
+        for (int k = 0; k < a->mac[i].nparams; k++) {
+            free(a->mac[i].params[k]);
+            free(a->mac[i].defs[k]);
+        }
+        for (int k = 0; k < a->mac[i].nlines; k++)
+            free(a->mac[i].lines[k]);
+        free(a->mac[i].lines);
+    }
+    free(a->mac);
+    for (int i = 0; i < a->nfiles; i++)
+        free(a->files[i]);
+    for (int i = 0; i < NSEC; i++)
+        free(a->out[i]);
+}
+
+static int file_index(actx *a, const char *name)
+{
+    for (int i = 0; i < a->nfiles; i++)
+        if (!strcmp(a->files[i], name))
+            return i;
+    if (a->nfiles == 64)
+        return 0;
+    a->files[a->nfiles] = strdup(name);
+    return a->nfiles++;
+}
+
+static int read_source(actx *a, const char *path, const sim_opts *opts)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(a->err, sizeof a->err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    if (strchr(path, '\'')) {
+        snprintf(a->err, sizeof a->err, "%s: file names with quotes are not supported", path);
+        return -1;
+    }
+    char dir[512], cmd[2048];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    const char *inc = opts ? opt_get(opts, "include", NULL) : NULL;
+    snprintf(cmd, sizeof cmd, "cpp -x assembler-with-cpp -nostdinc -D__NYUZI__=1 -I'%s'%s%s%s '%s' 2>&1",
+             dir, inc ? " -I'" : "", inc ? inc : "", inc ? "'" : "", path);
+    FILE *p = popen(cmd, "r");
+    if (!p) {
+        snprintf(a->err, sizeof a->err, "%s: cannot run the C preprocessor (cpp)", path);
+        return -1;
+    }
+    char line[4096];
+    a->cur_file = file_index(a, path);
+    a->cur_line = 0;
+    int rc = 0;
+    char cpperr[512] = "";
+    while (fgets(line, sizeof line, p)) {
+        size_t l = strlen(line);
+        if (l && line[l - 1] == '\n')
+            line[--l] = 0;
+        a->cur_line++;
+        int ln;
+        char fn[512];
+        if (line[0] == '#' && sscanf(line, "# %d \"%511[^\"]\"", &ln, fn) == 2) {
+            a->cur_file = file_index(a, fn);
+            a->cur_line = ln - 1;
+            continue;
+        }
+        if (!cpperr[0] && strstr(line, ": error:") == line + strcspn(line, ":")) {
+            snprintf(cpperr, sizeof cpperr, "%s", line);
+        }
+        if (rc == 0 && process_line(a, line) < 0)
+            rc = -1;
+    }
+    int st = pclose(p);
+    if (st != 0) {
+        if (!a->err[0] || cpperr[0])
+            snprintf(a->err, sizeof a->err, "%s", cpperr[0] ? cpperr : "C preprocessor failed");
+        return -1;
+    }
+    return rc;
+}
+
+static uint32_t align_up(uint32_t v, uint32_t al) { return (v + al - 1) & ~(al - 1); }
+
+int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
+                 char *err, size_t errlen)
+{
+    actx *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    a->pass = 1;
+    int rc = 0;
+    for (int i = 0; i < nsrc && rc == 0; i++)
+        rc = read_source(a, srcs[i], opts);
+    if (rc == 0 && a->defining)
+        rc = fail(a, "missing .endm for macro '%s'", a->defining->name);
+    if (rc == 0) {
+        for (int s = 0; s < NSEC; s++)
+            if (a->maxalign[s] < 64)
+                a->maxalign[s] = 64;
+        a->base[SEC_TEXT] = 0;
+        a->base[SEC_DATA] = align_up(a->size[SEC_TEXT], a->maxalign[SEC_DATA]);
+        a->base[SEC_BSS] = align_up(a->base[SEC_DATA] + a->size[SEC_DATA], a->maxalign[SEC_BSS]);
+        for (int s = 0; s < NSEC; s++)
+            a->out[s] = calloc(a->size[s] + 1, 1);
+        uint32_t end[NSEC];
+        memcpy(end, a->size, sizeof end);
+        a->pass = 2;
+        for (int i = 0; i < a->nst && rc == 0; i++)
+            rc = encode_stmt(a, &a->st[i]);
+        memcpy(a->size, end, sizeof end);
+    }
+    if (rc == 0) {
+        nyz_elf_sym *syms = calloc((size_t)a->nsy + 1, sizeof *syms);
+        int ns = 0;
+        uint32_t entry = 0;
+        for (int i = 0; i < a->nsy; i++) {
+            sym *y = &a->sy[i];
+            if (!y->defined) {
+                if (y->global)
+                    continue;
+                continue;
+            }
+            if (y->expr || !strncmp(y->name, ".L", 2))
+                continue;
+            syms[ns].name = y->name;
+            syms[ns].value = a->base[y->sec] + y->off;
+            syms[ns].section = y->sec + 1;
+            syms[ns].global = y->global;
+            if (!strcmp(y->name, "_start"))
+                entry = syms[ns].value;
+            ns++;
+        }
+        nyz_elf_out o = {a->out[SEC_TEXT], a->base[SEC_TEXT], a->size[SEC_TEXT],
+                         a->out[SEC_DATA], a->base[SEC_DATA], a->size[SEC_DATA],
+                         a->base[SEC_BSS], a->size[SEC_BSS], entry, syms, ns};
+        rc = nyz_write_elf(out, &o, err, errlen);
+        free(syms);
+    } else
+        snprintf(err, errlen, "%s", a->err);
+    actx_free(a);
+    free(a);
+    return rc;
+}
+
+int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_t errlen)
+{
+    actx *a = calloc(1, sizeof *a);
+    if (!a)
+        return -1;
+    a->pass = 2;
+    char buf[1024], mn[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    strip_comment(buf);
+    char *s = buf;
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t k = 0;
+    while (*s && !isspace((unsigned char)*s) && k + 1 < sizeof mn)
+        mn[k++] = *s++;
+    mn[k] = 0;
+    stmt st = {ST_INSN, SEC_TEXT, 0, 0, 0, 0, 4, mn, s};
+    a->out[SEC_TEXT] = calloc(8, 1);
+    a->base[SEC_TEXT] = pc;
+    int rc = encode_stmt(a, &st);
+    if (rc == 0)
+        *word = mem_ld32le(a->out[SEC_TEXT]);
+    else
+        snprintf(err, errlen, "%s", a->err);
+    free(a->out[SEC_TEXT]);
+    a->out[SEC_TEXT] = NULL;
+    actx_free(a);
+    free(a);
+    return rc;
+}

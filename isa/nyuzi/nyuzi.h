@@ -91,7 +91,7 @@ typedef struct nyz_insn {
     int32_t imm;
     /* scoreboard: registers read (ids 0..63, 0xff none) and written */
     uint8_t rd[4], wr;
-    uint8_t def;                 /* index into nyz_optab, for disassembly */
+    uint16_t def;                /* index into nyz_optab, for disassembly */
     uint8_t width;               /* memory access width in bytes (1,2,4) */
     uint8_t sext;
 } nyz_insn;

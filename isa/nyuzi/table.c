@@ -157,11 +157,11 @@ int nyz_decode(uint32_t w, nyz_insn *in)
             break;
     if (i == nyz_noptab) {
         in->kind = K_ILLEGAL;
-        in->def = 0xff;
+        in->def = 0xffff;
         return -1;
     }
     const nyz_opdef *d = &nyz_optab[i];
-    in->def = (uint8_t)i;
+    in->def = (uint16_t)i;
     in->kind = d->kind;
     in->alu = d->alu;
     in->s1 = w & 31;
