@@ -280,6 +280,17 @@ static void dbg_set_sigint(dbg_cli *c, int running)
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* The machine's cycle as the user sees it: units run in bursts ahead of m->now, and each
+ * records the cycle of the instruction it is at (last_issue) for the debugger hooks. */
+static uint64_t dbg_now(const sim_machine *m)
+{
+    uint64_t now = m->now;
+    for (int u = 0; u < m->nunits; u++)
+        if (m->units[u].last_issue != SIM_NEVER && m->units[u].last_issue > now)
+            now = m->units[u].last_issue;
+    return now;
+}
+
 static int dbg_thread_live(const sim_machine *m, int unit, int thread)
 {
     return sim_thread_active(&m->units[unit].threads[thread]) && m->units[unit].enabled;
@@ -298,7 +309,8 @@ static void dbg_report_stop(dbg_cli *c)
         printf("%s thread %d stopped at cycle %llu: %s\n", m->units[c->unit].name, c->thread,
                (unsigned long long)st->cycle, st->msg);
     else
-        printf("%s at cycle %llu: %s\n", sim_stop_name(st->kind), (unsigned long long)m->now, st->msg);
+        printf("%s at cycle %llu: %s\n", sim_stop_name(st->kind),
+               (unsigned long long)(st->kind == SIM_STOP_HALT ? sim_end_cycle(m) : dbg_now(m)), st->msg);
     if (st->kind != SIM_STOP_HALT)
         dbg_print_where(c);
 }
@@ -329,9 +341,11 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
     if (m->isa->finish)
         m->isa->finish(m);
     fflush(m->out);
+    if (m->stop.unit >= 0 && m->stop.unit < m->nunits && m->units[m->stop.unit].last_issue != SIM_NEVER)
+        m->stop.cycle = m->units[m->stop.unit].last_issue; /* the unit ran ahead of m->now */
     if (m->stop.kind == SIM_STOP_USER && !m->stop.msg[0]) {
         m->stop.unit = m->stop.thread = -1;
-        m->stop.cycle = m->now;
+        m->stop.cycle = dbg_now(m);
         snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted (Ctrl-C)");
     }
     if (until_is_target && m->stop.kind == SIM_STOP_LIMIT && m->now == until) {
@@ -380,8 +394,8 @@ static int dbg_cmd_until(dbg_cli *c, int argc, char **argv)
         uint64_t cyc;
         if (cli_parse_u64(t, &cyc))
             return dbg_err(c, "until: '%s' is not a cycle number", t);
-        if (cyc <= c->m->now && c->ran)
-            return dbg_err(c, "until: already at cycle %llu", (unsigned long long)c->m->now);
+        if (cyc <= dbg_now(c->m) && c->ran)
+            return dbg_err(c, "until: already at cycle %llu", (unsigned long long)dbg_now(c->m));
         dbg_run(c, cyc < c->limit ? cyc : c->limit, cyc < c->limit);
         return 0;
     }
@@ -447,6 +461,9 @@ static int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
     mem_space *sp;
     if (dbg_resolve_mem(c, text, &sp, &addr))
         return -1;
+    if (!mem_find(sp, addr) || !mem_find(sp, addr + len - 1))
+        return dbg_err(c, "watch: %s:0x%llx,%llu is not all mapped memory", sp->name, (unsigned long long)addr,
+                       (unsigned long long)len);
     /* the spaces number their watches independently; starting each new watch at the
      * debugger's counter keeps ids unique, so `delete wN` and the stop messages agree */
     if (c->next_watch_id > sp->next_watch_id)
@@ -735,7 +752,7 @@ static int dbg_cmd_threads(dbg_cli *c, int argc, char **argv)
 static int dbg_cmd_cycle(dbg_cli *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
-    printf("cycle %llu, %llu instructions retired\n", (unsigned long long)c->m->now,
+    printf("cycle %llu, %llu instructions retired\n", (unsigned long long)dbg_now(c->m),
            (unsigned long long)sim_total_instructions(c->m));
     return 0;
 }
@@ -809,7 +826,7 @@ static int dbg_operand(dbg_cli *c, int argc, char **argv, int *i, uint64_t *v, u
     const char *w = argv[(*i)++];
     *bits = 64;
     if (strcmp(w, "cycle") == 0) {
-        *v = c->m->now;
+        *v = dbg_now(c->m);
         return 0;
     }
     if (strcmp(w, "pc") == 0) {

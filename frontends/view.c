@@ -24,6 +24,7 @@ struct view {
     SDL_Renderer *ren;
     SDL_Texture *tex;
     unsigned tw, th;            /* texture size */
+    sim_machine *m;             /* outlives the window (the caller closes the view first) */
     isa_framebuffer last;       /* the machine's frame, valid while the machine lives */
     int have_last;
     uint64_t last_present;      /* SDL ticks of the last present */
@@ -76,6 +77,7 @@ view *view_open(sim_machine *m)
         view_close(v);
         return NULL;
     }
+    v->m = m;
     SDL_SetRenderDrawColor(v->ren, 0, 0, 0, 255);
     SDL_RenderClear(v->ren);
     SDL_RenderPresent(v->ren);
@@ -111,6 +113,15 @@ static int view_poll(view *v, int key_closes)
     return v->closed;
 }
 
+static void view_fetch(view *v, sim_machine *m)
+{
+    isa_framebuffer fb;
+    if (m && m->isa->framebuffer && m->isa->framebuffer(m, &fb) == 0 && fb.pixels && fb.width && fb.height) {
+        v->last = fb;
+        v->have_last = 1;
+    }
+}
+
 int view_update(view *v, sim_machine *m)
 {
     if (!v)
@@ -119,12 +130,8 @@ int view_update(view *v, sim_machine *m)
         return -1;
     uint64_t now = SDL_GetTicks64();
     if (v->have_last && now - v->last_present < VIEW_FRAME_MS)
-        return 0; /* too soon: skip both the upload and the event poll */
-    isa_framebuffer fb;
-    if (m->isa->framebuffer && m->isa->framebuffer(m, &fb) == 0 && fb.pixels && fb.width && fb.height) {
-        v->last = fb;
-        v->have_last = 1;
-    }
+        return 0; /* too soon: skip the frame (an ISA may build it on demand) and the poll */
+    view_fetch(v, m);
     view_present(v);
     v->last_present = now;
     return view_poll(v, 0) ? -1 : 0;
@@ -134,7 +141,8 @@ void view_wait_close(view *v)
 {
     if (!v)
         return;
-    view_present(v); /* the final frame, which rate limiting may have skipped */
+    view_fetch(v, v->m); /* the final frame, which rate limiting may have skipped */
+    view_present(v);
     const char *hold = getenv("XPUSIM_VIEW_HOLD_MS");
     long hold_ms = hold ? strtol(hold, NULL, 10) : 0;
     if (hold_ms <= 0 && (getenv("XPUSIM_NO_WAIT") || !isatty(STDIN_FILENO)))
