@@ -1,0 +1,645 @@
+/* isa/dpu/dpu_exec.c: DPU instruction semantics. dpu_predecode turns a 48-bit word into a
+ * record (operands, destination kind, canonical condition) once, when IRAM is loaded;
+ * dpu_execute runs one record for one tasklet: ALU result, Zero/Carry flags, condition
+ * (set forms write it as 0/1, branch forms jump), loads/stores on WRAM, DMA on the DPU's
+ * engine, atomic bits, tasklet control (boot/resume/stop) and the performance counter.
+ * Condition meanings follow uPIMulator's Set*Cc rules (reference §1.7), with the x-conditions
+ * read as the 64-bit continuation of the previous instruction (docs/isa/dpu.md). */
+#include <string.h>
+#include "dpu_isa.h"
+#include "../../core/sched.h"
+
+/* canonical condition of value v in class cls */
+static uint8_t canon_cond(int cls, int v)
+{
+    if (cls == DPU_CLS_ACQUIRE_CC)
+        return v == 1 ? DPU_C_TRUE : v == 2 ? DPU_C_ACQ_Z : DPU_C_ACQ_NZ;
+    if (cls == DPU_CLS_RELEASE_CC)
+        return DPU_C_NZ;
+    if (v >= 32)
+        v -= 32; /* ext_sub_set: the sub conditions as set conditions */
+    switch (v) {
+    case 0: return DPU_C_FALSE;
+    case 1: return DPU_C_TRUE;
+    case 2: case 6: return DPU_C_Z;
+    case 3: case 7: return DPU_C_NZ;
+    case 4: case 10: return DPU_C_XZ;
+    case 5: case 11: return DPU_C_XNZ;
+    case 8:
+        return (cls == DPU_CLS_COUNT_CC || cls == DPU_CLS_COUNT_NZ_CC) ? DPU_C_MAX : DPU_C_PL;
+    case 9:
+        return (cls == DPU_CLS_COUNT_CC || cls == DPU_CLS_COUNT_NZ_CC) ? DPU_C_NMAX : DPU_C_MI;
+    case 12: return DPU_C_SZ;
+    case 13: return DPU_C_SNZ;
+    case 14: return DPU_C_SPL;
+    case 15: return DPU_C_SMI;
+    case 18: return DPU_C_OV;
+    case 19: return DPU_C_NOV;
+    default: break;
+    }
+    int add = cls == DPU_CLS_ADD_CC || cls == DPU_CLS_ADD_NZ_CC;
+    int sub = cls == DPU_CLS_SUB_CC || cls == DPU_CLS_SUB_NZ_CC || cls == DPU_CLS_EXT_SUB_SET_CC ||
+              cls == DPU_CLS_SUB_SET_CC;
+    int shf = cls == DPU_CLS_SHIFT_CC || cls == DPU_CLS_SHIFT_NZ_CC || cls == DPU_CLS_IMM_SHIFT_CC ||
+              cls == DPU_CLS_IMM_SHIFT_NZ_CC;
+    int mul = cls == DPU_CLS_MUL_CC || cls == DPU_CLS_MUL_NZ_CC;
+    if (add) {
+        if (v == 20) return DPU_C_C;
+        if (v == 21) return DPU_C_NC;
+        if (v >= 22 && v <= 31) return (uint8_t)(DPU_C_NC5 + (v - 22));
+    }
+    if (sub) {
+        static const uint8_t s[] = {DPU_C_LTU, DPU_C_GEU, DPU_C_LTS, DPU_C_GES, DPU_C_LES, DPU_C_GTS,
+                                    DPU_C_LEU, DPU_C_GTU, DPU_C_XLES, DPU_C_XGTS, DPU_C_XLEU, DPU_C_XGTU};
+        if (v >= 20 && v <= 31) return s[v - 20];
+    }
+    if (shf) {
+        switch (v) {
+        case 24: return DPU_C_E;
+        case 25: return DPU_C_O;
+        case 28: return DPU_C_NSH32;
+        case 29: return DPU_C_SH32;
+        case 30: return DPU_C_SE;
+        case 31: return DPU_C_SO;
+        }
+    }
+    if (mul) {
+        if (v == 30) return DPU_C_SMALL;
+        if (v == 31) return DPU_C_LARGE;
+    }
+    return DPU_C_FALSE;
+}
+
+void dpu_predecode(uint64_t w, dpu_insn *in)
+{
+    memset(in, 0, sizeof *in);
+    int xi = dpu_decode_exec(w);
+    int di = dpu_decode(w);
+    if (xi < 0) {
+        in->illegal = 1;
+        in->op = DPU_OP_FAULT;
+        return;
+    }
+    const dpu_form *f = dpu_form_at(xi);
+    in->form = (uint16_t)(di >= 0 ? di : xi);
+    in->op = f->op;
+    in->cond = DPU_C_NONE;
+    const char *fm = f->form;
+    int reverse = (fm[0] == 'r' || fm[0] == 'z') && fm[1] == 'i'; /* rir*, zir*: imm - ra */
+    int has_ra = 0, has_imm = 0;
+    for (int k = 0; k < f->nops; k++) {
+        int r = dpu_field_at(f->ops[k])->role;
+        has_ra |= r == DPU_R_RA;
+        has_imm |= r == DPU_R_IMM;
+    }
+    int store = f->op == DPU_OP_SB || f->op == DPU_OP_SH || f->op == DPU_OP_SW || f->op == DPU_OP_SD ||
+                f->op == DPU_OP_SB_ID || f->op == DPU_OP_SH_ID || f->op == DPU_OP_SW_ID || f->op == DPU_OP_SD_ID;
+    in->ra = 24; /* zero unless given */
+    in->dk = DPU_D_NONE;
+    for (int k = 0; k < f->nops; k++) {
+        int fd = f->ops[k];
+        int32_t v = dpu_field_value(fd, w);
+        switch (dpu_field_at(fd)->role) {
+        case DPU_R_RA: in->ra = (uint8_t)v; break;
+        case DPU_R_RB:
+            if (!has_ra && has_imm && !store) in->ra = (uint8_t)v; /* rri/zri with a 32-bit immediate */
+            else in->rb = (uint8_t)v;
+            break;
+        case DPU_R_DB: in->rb = (uint8_t)v; break;
+        case DPU_R_RC: in->rc = (uint8_t)v; in->dk = DPU_D_R; break;
+        case DPU_R_DC:
+            in->rc = (uint8_t)v;
+            in->dk = (f->flags & DPU_F_DS) ? DPU_D_DS : (f->flags & DPU_F_DU) ? DPU_D_DU : DPU_D_D64;
+            break;
+        case DPU_R_IMM: in->imm = v; in->bimm = 1; break;
+        case DPU_R_CC:
+            in->cond = canon_cond(f->cls, v);
+            in->setf = f->cls == DPU_CLS_LOG_SET_CC || f->cls == DPU_CLS_SUB_SET_CC || f->cls == DPU_CLS_EXT_SUB_SET_CC;
+            break;
+        case DPU_R_PC: in->pc = (uint16_t)v; break;
+        case DPU_R_OFF: in->off = v; break;
+        case DPU_R_SHIFT: in->shift = (uint8_t)v; break;
+        case DPU_R_ENDIAN: in->endian = (uint8_t)v; break;
+        case DPU_R_IMMDMA: in->imm = v; break;
+        }
+    }
+    if (reverse)
+        in->kind = 1; /* first operand is the immediate */
+    /* shift-by-immediate forms: the shift amount is the second operand */
+    if (!in->bimm && !store) {
+        int sh = 0;
+        for (int k = 0; k < f->nops; k++)
+            sh |= dpu_field_at(f->ops[k])->role == DPU_R_SHIFT;
+        int has_rb = 0;
+        for (int k = 0; k < f->nops; k++) {
+            int r = dpu_field_at(f->ops[k])->role;
+            has_rb |= r == DPU_R_RB || r == DPU_R_DB;
+        }
+        if (sh && !has_rb) {
+            in->bimm = 1;
+            in->imm = in->shift;
+        }
+    }
+    if (f->flags & DPU_F_ZDEST)
+        in->dk = DPU_D_NONE;
+    if (in->setf && in->dk == DPU_D_NONE && !(f->flags & DPU_F_ZDEST))
+        in->dk = DPU_D_NONE;
+}
+
+static inline uint32_t rd_src(const dpu_tasklet *t, int tid, int r)
+{
+    if (r < 24)
+        return t->r[r];
+    switch (r) {
+    case 24: return 0;
+    case 25: return 1;
+    case 26: return 0xffffffffu;
+    case 27: return 0x80000000u;
+    case 28: return (uint32_t)tid;
+    case 29: return 2u * (uint32_t)tid;
+    case 30: return 4u * (uint32_t)tid;
+    default: return 8u * (uint32_t)tid;
+    }
+}
+
+typedef struct cc_in {
+    uint32_t res, a, b;
+    int carry, ov, zprev;
+    uint32_t shamt;
+} cc_in;
+
+static int cond_true(int c, const cc_in *x)
+{
+    int32_t r = (int32_t)x->res;
+    switch (c) {
+    case DPU_C_NONE: case DPU_C_FALSE: return 0;
+    case DPU_C_TRUE: return 1;
+    case DPU_C_Z: return x->res == 0;
+    case DPU_C_NZ: return x->res != 0;
+    case DPU_C_XZ: return x->res == 0 && x->zprev;
+    case DPU_C_XNZ: return !(x->res == 0 && x->zprev);
+    case DPU_C_PL: return r >= 0;
+    case DPU_C_MI: return r < 0;
+    case DPU_C_SZ: return x->a == 0;
+    case DPU_C_SNZ: return x->a != 0;
+    case DPU_C_SPL: return (int32_t)x->a >= 0;
+    case DPU_C_SMI: return (int32_t)x->a < 0;
+    case DPU_C_OV: return x->ov;
+    case DPU_C_NOV: return !x->ov;
+    case DPU_C_C: return x->carry;
+    case DPU_C_NC: return !x->carry;
+    case DPU_C_LTU: return x->a < x->b;
+    case DPU_C_GEU: return x->a >= x->b;
+    case DPU_C_LTS: return (int32_t)x->a < (int32_t)x->b;
+    case DPU_C_GES: return (int32_t)x->a >= (int32_t)x->b;
+    case DPU_C_LES: return (int32_t)x->a <= (int32_t)x->b;
+    case DPU_C_GTS: return (int32_t)x->a > (int32_t)x->b;
+    case DPU_C_LEU: return x->a <= x->b;
+    case DPU_C_GTU: return x->a > x->b;
+    case DPU_C_XLEU: return x->carry || (x->res == 0 && x->zprev);
+    case DPU_C_XGTU: return !(x->carry || (x->res == 0 && x->zprev));
+    case DPU_C_XLES: return ((r < 0) != x->ov) || (x->res == 0 && x->zprev);
+    case DPU_C_XGTS: return !(((r < 0) != x->ov) || (x->res == 0 && x->zprev));
+    case DPU_C_E: return !(x->res & 1);
+    case DPU_C_O: return x->res & 1;
+    case DPU_C_SE: return !(x->a & 1);
+    case DPU_C_SO: return x->a & 1;
+    case DPU_C_NSH32: return x->shamt < 32;
+    case DPU_C_SH32: return x->shamt >= 32;
+    case DPU_C_SMALL: return x->res < 256;
+    case DPU_C_LARGE: return x->res >= 256;
+    case DPU_C_MAX: return x->res == 32;
+    case DPU_C_NMAX: return x->res != 32;
+    case DPU_C_ACQ_Z: return x->res == 0;
+    case DPU_C_ACQ_NZ: return x->res != 0;
+    default:
+        if (c >= DPU_C_NC5 && c <= DPU_C_NC14) {
+            /* no carry out of bit k (5..14) of the addition: address-wrap loops */
+            int k = 5 + (c - DPU_C_NC5);
+            uint32_t m = (2u << k) - 1;
+            return (((x->a & m) + (x->b & m)) >> (k + 1)) == 0;
+        }
+        return 0;
+    }
+}
+
+static uint32_t shl(uint32_t v, uint32_t s) { return s >= 32 ? 0 : v << s; }
+static uint32_t shr(uint32_t v, uint32_t s) { return s >= 32 ? 0 : v >> s; }
+static uint32_t rol32(uint32_t v, uint32_t s) { s &= 31; return s ? (v << s) | (v >> (32 - s)) : v; }
+static uint32_t ror32(uint32_t v, uint32_t s) { s &= 31; return s ? (v >> s) | (v << (32 - s)) : v; }
+
+static int32_t mul_byte(uint32_t v, int high, int sgn)
+{
+    uint32_t b = (v >> (high ? 8 : 0)) & 0xff;
+    return sgn ? (int32_t)(int8_t)b : (int32_t)b;
+}
+
+static int fault(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t code, const char *what, uint32_t addr)
+{
+    d->faulted = 1;
+    d->fault_code = code;
+    d->t[tid].wait = DPU_W_STOPPED;
+    sim_set_stop(m, SIM_STOP_FAULT, u->index, tid, d->t[tid].pc, "dpu%d tasklet %d: %s (address 0x%x) at pc %u",
+                 u->index, tid, what, addr, d->t[tid].pc);
+    return 1;
+}
+
+static int wram_check(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t addr, unsigned n, unsigned kind)
+{
+    if ((uint64_t)addr + n > d->dm->wram_size)
+        return fault(m, u, d, tid, 0, "WRAM access out of range", addr);
+    if (addr & (n - 1))
+        return fault(m, u, d, tid, 0, "misaligned WRAM access", addr);
+    if (d->wram->nwatch && mem_watch_check(d->wram, addr, n, kind))
+        sim_set_stop(m, SIM_STOP_WATCH, u->index, tid, d->t[tid].pc, "watchpoint %d at wram 0x%x",
+                     d->wram->watch_hit_id, addr);
+    return 0;
+}
+
+static uint64_t ld_mem(const uint8_t *p, unsigned n, int big)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
+    return v;
+}
+static void st_mem(uint8_t *p, unsigned n, int big, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[big ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t counter_now(const dpu_unit *d, uint64_t now)
+{
+    if (d->time_mode == 2)
+        return d->insn_count - d->time_base;
+    if (d->time_mode == 3)
+        return d->time_base;
+    return now - d->time_base;
+}
+
+/* Start tasklet k (boot: at PC 0; resume: where it stopped). Returns its previous RUN bit. */
+static uint32_t start_tasklet(sim_unit *u, dpu_unit *d, int k, int boot, uint64_t now)
+{
+    if (k < 0 || k >= d->ntasklets)
+        return 1;
+    uint32_t was = (d->run >> k) & 1;
+    if (was)
+        return 1;
+    d->run |= 1u << k;
+    dpu_tasklet *t = &d->t[k];
+    if (boot) {
+        t->pc = 0;
+        memset(t->r, 0, sizeof t->r);
+        t->zf = t->cf = 0;
+    }
+    t->wait = DPU_W_NONE;
+    t->last_issue = now;
+    t->dma_wait = 0;
+    sim_thread *th = &u->threads[k];
+    th->state = SIM_T_READY;
+    th->started = 1;
+    th->ready_at = now + 1;
+    return 0;
+}
+
+static void dma_transfer(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wram, uint32_t mram,
+                         uint32_t bytes, uint64_t now)
+{
+    dpu_machine *dm = d->dm;
+    double alpha = dir == 1 ? dm->dma_wa : dm->dma_ra;
+    double beta = dir == 1 ? dm->dma_wb : dm->dma_rb;
+    uint64_t lat = (uint64_t)(alpha + beta * bytes + 0.999999);
+    uint64_t start = now > d->dma_free ? now : d->dma_free;
+    uint64_t done = start + lat;
+    d->dma_free = done;
+    dpu_dma_rec *r = &d->dma_log[d->dma_nlog++ % DPU_DMA_LOG];
+    *r = (dpu_dma_rec){now, start, done, wram, mram, bytes, (uint8_t)tid, (uint8_t)dir};
+    if (u->ncounters >= DPU_CNT_DMA_N)
+        u->counters[dir == 1 ? DPU_CNT_DMA_WR : DPU_CNT_DMA_RD].value += bytes;
+    dpu_tasklet *t = &d->t[tid];
+    t->wait = DPU_W_DMA;
+    t->dma_until = done;
+    /* the tasklet leaves the pipeline until its transfer is done (data moves at issue: only
+     * a racing tasklet could tell the difference) */
+    uint64_t ready = done > now + 11 ? done : now + 11;
+    t->dma_wait += ready - (now + 11) + 0;
+    u->threads[tid].ready_at = ready;
+}
+
+int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
+{
+    dpu_tasklet *t = &d->t[tid];
+    const dpu_insn *in = &d->iram[t->pc < d->dm->iram_words ? t->pc : d->dm->iram_words];
+    uint32_t pc = t->pc;
+    if (in->illegal) {
+        char what[96];
+        snprintf(what, sizeof what, "illegal instruction %012llx",
+                 (unsigned long long)(pc < d->dm->iram_words ? mem_ld64le(d->iram_p + 8 * pc) : 0));
+        d->faulted = 1;
+        t->wait = DPU_W_STOPPED;
+        sim_set_stop(m, SIM_STOP_ILLEGAL, u->index, tid, pc, "dpu%d tasklet %d: %s at pc %u", u->index, tid, what, pc);
+        return 1;
+    }
+    uint32_t a = rd_src(t, tid, in->ra);
+    uint32_t b = in->bimm ? (uint32_t)in->imm : (in->rb < 24 ? t->r[in->rb] : 0);
+    if (in->kind == 1) { /* imm - ra */
+        uint32_t x = a;
+        a = (uint32_t)in->imm;
+        b = x;
+    }
+    cc_in c = {0, a, b, 0, 0, t->zf, b & 63};
+    uint32_t res = 0;
+    int flags = 1, carry = 0;
+    uint64_t r64 = 0;
+    int wr64 = 0;
+    uint32_t npc = pc + 1;
+    int jump_abs = -1;
+
+    switch (in->op) {
+    case DPU_OP_ADD: case DPU_OP_ADDS: {
+        uint64_t s = (uint64_t)a + b;
+        res = (uint32_t)s; carry = (int)(s >> 32);
+        c.ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
+        break;
+    }
+    case DPU_OP_ADDC: {
+        uint64_t s = (uint64_t)a + b + t->cf;
+        res = (uint32_t)s; carry = (int)(s >> 32);
+        c.ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
+        break;
+    }
+    case DPU_OP_SUB: case DPU_OP_SUBS: case DPU_OP_RSUB: case DPU_OP_SUBC: case DPU_OP_RSUBC: {
+        if (in->op == DPU_OP_RSUB || in->op == DPU_OP_RSUBC) {
+            uint32_t x = a; a = b; b = x;
+            c.a = a; c.b = b;
+        }
+        /* carry = borrow, as uPIMulator: subc subtracts it again */
+        uint32_t bw = (in->op == DPU_OP_SUBC || in->op == DPU_OP_RSUBC) ? t->cf : 0;
+        uint64_t s = (uint64_t)a - b - bw;
+        res = (uint32_t)s;
+        carry = (uint64_t)b + bw > a;
+        c.ov = (int)(((a ^ b) & (a ^ res)) >> 31);
+        break;
+    }
+    case DPU_OP_AND: res = a & b; break;
+    case DPU_OP_ANDN: res = ~a & b; break;
+    case DPU_OP_OR: res = a | b; break;
+    case DPU_OP_ORN: res = ~a | b; break;
+    case DPU_OP_NAND: res = ~(a & b); break;
+    case DPU_OP_NOR: res = ~(a | b); break;
+    case DPU_OP_XOR: res = a ^ b; break;
+    case DPU_OP_NXOR: res = ~(a ^ b); break;
+    case DPU_OP_HASH: {
+        /* not documented publicly: a 32-bit mix of both operands (docs/isa/dpu.md) */
+        uint32_t h = (a ^ b) * 0x9e3779b1u;
+        res = h ^ (h >> 16);
+        break;
+    }
+    case DPU_OP_LSL: res = shl(a, b & 63); break;
+    case DPU_OP_LSR: res = shr(a, b & 63); break;
+    case DPU_OP_ASR: res = (b & 63) >= 32 ? (uint32_t)((int32_t)a >> 31) : (uint32_t)((int32_t)a >> (b & 31)); break;
+    case DPU_OP_ROL: res = rol32(a, b); break;
+    case DPU_OP_ROR: res = ror32(a, b); break;
+    case DPU_OP_LSL1: res = shl(a, b & 63) | ((b & 63) >= 32 ? ~0u : (1u << (b & 31)) - 1); break;
+    case DPU_OP_LSR1: res = shr(a, b & 63) | ((b & 63) >= 32 ? ~0u : (b & 31) ? ~(~0u >> (b & 31)) : 0); break;
+    case DPU_OP_LSLX: res = (b & 31) ? a >> (32 - (b & 31)) : 0; break;
+    case DPU_OP_LSRX: res = (b & 31) ? a << (32 - (b & 31)) : 0; break;
+    case DPU_OP_LSL1X: res = (b & 31) ? a >> (32 - (b & 31)) : 0; break;
+    case DPU_OP_LSR1X: res = (b & 31) ? a << (32 - (b & 31)) : 0; break;
+    case DPU_OP_LSL_ADD: case DPU_OP_LSR_ADD: case DPU_OP_ROL_ADD: case DPU_OP_LSL_SUB: {
+        uint32_t s = in->shift;
+        uint32_t x = in->op == DPU_OP_LSR_ADD ? shr(b, s) : in->op == DPU_OP_ROL_ADD ? rol32(b, s) : shl(b, s);
+        uint64_t sum = in->op == DPU_OP_LSL_SUB ? (uint64_t)a - x : (uint64_t)a + x;
+        res = (uint32_t)sum;
+        carry = in->op == DPU_OP_LSL_SUB ? x > a : (int)(sum >> 32);
+        c.b = x;
+        break;
+    }
+    case DPU_OP_MUL_SH_SH: res = (uint32_t)(mul_byte(a, 1, 1) * mul_byte(b, 1, 1)); break;
+    case DPU_OP_MUL_SH_SL: res = (uint32_t)(mul_byte(a, 1, 1) * mul_byte(b, 0, 1)); break;
+    case DPU_OP_MUL_SH_UH: res = (uint32_t)(mul_byte(a, 1, 1) * mul_byte(b, 1, 0)); break;
+    case DPU_OP_MUL_SH_UL: res = (uint32_t)(mul_byte(a, 1, 1) * mul_byte(b, 0, 0)); break;
+    case DPU_OP_MUL_SL_SH: res = (uint32_t)(mul_byte(a, 0, 1) * mul_byte(b, 1, 1)); break;
+    case DPU_OP_MUL_SL_SL: res = (uint32_t)(mul_byte(a, 0, 1) * mul_byte(b, 0, 1)); break;
+    case DPU_OP_MUL_SL_UH: res = (uint32_t)(mul_byte(a, 0, 1) * mul_byte(b, 1, 0)); break;
+    case DPU_OP_MUL_SL_UL: res = (uint32_t)(mul_byte(a, 0, 1) * mul_byte(b, 0, 0)); break;
+    case DPU_OP_MUL_UH_UH: res = (uint32_t)(mul_byte(a, 1, 0) * mul_byte(b, 1, 0)); break;
+    case DPU_OP_MUL_UH_UL: res = (uint32_t)(mul_byte(a, 1, 0) * mul_byte(b, 0, 0)); break;
+    case DPU_OP_MUL_UL_UH: res = (uint32_t)(mul_byte(a, 0, 0) * mul_byte(b, 1, 0)); break;
+    case DPU_OP_MUL_UL_UL: res = (uint32_t)(mul_byte(a, 0, 0) * mul_byte(b, 0, 0)); break;
+    case DPU_OP_MUL_STEP: {
+        /* dc = db: even (multiplier) shifts right; odd accumulates ra << shift when its low bit is set */
+        uint32_t be = t->r[in->rb], bo = t->r[in->rb + 1];
+        uint32_t lo = (be & 1) ? bo + shl(a, in->shift) : t->r[in->rc + 1];
+        res = be >> 1;
+        r64 = (uint64_t)res << 32 | lo;
+        wr64 = 1;
+        break;
+    }
+    case DPU_OP_DIV_STEP: {
+        uint32_t be = t->r[in->rb], bo = t->r[in->rb + 1];
+        uint32_t sh = shl(a, in->shift);
+        uint32_t hi, lo;
+        if (bo >= sh) { hi = (be << 1) | 1; lo = bo - sh; }
+        else { hi = be << 1; lo = t->r[in->rc + 1]; }
+        res = bo - sh;
+        r64 = (uint64_t)hi << 32 | lo;
+        wr64 = 1;
+        break;
+    }
+    case DPU_OP_CLZ: res = a ? (uint32_t)__builtin_clz(a) : 32; break;
+    case DPU_OP_CLO: res = ~a ? (uint32_t)__builtin_clz(~a) : 32; break;
+    case DPU_OP_CLS: { uint32_t x = (a >> 31) ? ~a : a; res = x ? (uint32_t)__builtin_clz(x) : 32; break; }
+    case DPU_OP_CAO: res = (uint32_t)__builtin_popcount(a); break;
+    case DPU_OP_EXTSB: res = (uint32_t)(int32_t)(int8_t)a; break;
+    case DPU_OP_EXTSH: res = (uint32_t)(int32_t)(int16_t)a; break;
+    case DPU_OP_EXTUB: res = a & 0xff; break;
+    case DPU_OP_EXTUH: res = a & 0xffff; break;
+    case DPU_OP_SATS:
+        /* saturate the 64-bit value {sign of ra, ra}... read as: clamp a signed 32-bit value; the
+         * instruction is undocumented publicly, so it is modelled as identity plus flags */
+        res = a;
+        break;
+    case DPU_OP_CMPB4:
+        res = 0;
+        for (int k = 0; k < 4; k++)
+            if (((a >> (8 * k)) & 0xff) == ((b >> (8 * k)) & 0xff))
+                res |= 1u << (8 * k);
+        break;
+    case DPU_OP_MOVD: r64 = (uint64_t)t->r[in->rb] << 32 | t->r[in->rb + 1]; wr64 = 1; res = t->r[in->rb + 1]; break;
+    case DPU_OP_SWAPD: r64 = (uint64_t)t->r[in->rb + 1] << 32 | t->r[in->rb]; wr64 = 1; res = t->r[in->rb]; break;
+    case DPU_OP_CALL:
+        res = pc + 1;
+        jump_abs = (int)((a + (uint32_t)in->off) & 0xffff);
+        flags = 0;
+        break;
+    case DPU_OP_LBS: case DPU_OP_LBU: case DPU_OP_LHS: case DPU_OP_LHU: case DPU_OP_LW: case DPU_OP_LD:
+    case DPU_OP_LBSS: case DPU_OP_LBUS: case DPU_OP_LHSS: case DPU_OP_LHUS: case DPU_OP_LWS: case DPU_OP_LDS: {
+        uint32_t addr = a + (uint32_t)in->off;
+        unsigned n = (in->op == DPU_OP_LBS || in->op == DPU_OP_LBU || in->op == DPU_OP_LBSS || in->op == DPU_OP_LBUS) ? 1
+                   : (in->op == DPU_OP_LHS || in->op == DPU_OP_LHU || in->op == DPU_OP_LHSS || in->op == DPU_OP_LHUS) ? 2
+                   : (in->op == DPU_OP_LD || in->op == DPU_OP_LDS) ? 8 : 4;
+        if (wram_check(m, u, d, tid, addr, n, MEM_R))
+            return 1;
+        uint64_t v = ld_mem(d->wram_p + addr, n, in->endian);
+        if (n == 8) { r64 = v; wr64 = 1; }
+        else if (in->op == DPU_OP_LBS || in->op == DPU_OP_LBSS) res = (uint32_t)(int32_t)(int8_t)v;
+        else if (in->op == DPU_OP_LHS || in->op == DPU_OP_LHSS) res = (uint32_t)(int32_t)(int16_t)v;
+        else res = (uint32_t)v;
+        flags = 0;
+        break;
+    }
+    case DPU_OP_SB: case DPU_OP_SH: case DPU_OP_SW: case DPU_OP_SD: case DPU_OP_SBS: case DPU_OP_SHS:
+    case DPU_OP_SWS: case DPU_OP_SDS: case DPU_OP_SB_ID: case DPU_OP_SH_ID: case DPU_OP_SW_ID: case DPU_OP_SD_ID: {
+        uint32_t addr = a + (uint32_t)in->off;
+        unsigned n = (in->op == DPU_OP_SB || in->op == DPU_OP_SBS || in->op == DPU_OP_SB_ID) ? 1
+                   : (in->op == DPU_OP_SH || in->op == DPU_OP_SHS || in->op == DPU_OP_SH_ID) ? 2
+                   : (in->op == DPU_OP_SD || in->op == DPU_OP_SDS || in->op == DPU_OP_SD_ID) ? 8 : 4;
+        if (wram_check(m, u, d, tid, addr, n, MEM_W))
+            return 1;
+        uint64_t v;
+        int id = in->op == DPU_OP_SB_ID || in->op == DPU_OP_SH_ID || in->op == DPU_OP_SW_ID || in->op == DPU_OP_SD_ID;
+        if (id)
+            v = (uint64_t)(int64_t)(int32_t)((uint32_t)tid | (uint32_t)in->imm);
+        else if (in->bimm)
+            v = (uint64_t)(int64_t)in->imm;
+        else if (n == 8)
+            v = (uint64_t)t->r[in->rb] << 32 | t->r[in->rb + 1];
+        else
+            v = t->r[in->rb];
+        st_mem(d->wram_p + addr, n, in->endian, v);
+        flags = 0;
+        break;
+    }
+    case DPU_OP_LDMA: case DPU_OP_LDMAI: case DPU_OP_SDMA: case DPU_OP_LDMA_DBG: case DPU_OP_SDMA_DBG: {
+        uint32_t bytes = (1 + (((uint32_t)in->imm + (a >> 24)) & 0xff)) * 8;
+        uint32_t w = a & 0x00fffff8u;
+        uint32_t mr = b & d->mram_mask & ~7u;
+        int dir = (in->op == DPU_OP_SDMA || in->op == DPU_OP_SDMA_DBG) ? 1 : in->op == DPU_OP_LDMAI ? 2 : 0;
+        if ((uint64_t)mr + bytes > d->dm->mram_size)
+            return fault(m, u, d, tid, 0, "DMA beyond MRAM", mr);
+        if (dir == 2) {
+            uint32_t first = w >> 3; /* IRAM instruction index from the WRAM-address operand */
+            if ((uint64_t)first + bytes / 8 > d->dm->iram_words)
+                return fault(m, u, d, tid, 0, "ldmai beyond IRAM", w);
+            memcpy(d->iram_p + 8 * (size_t)first, d->mram_p + mr, bytes);
+            for (uint32_t k = 0; k < bytes / 8; k++)
+                dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)(first + k)), &d->iram[first + k]);
+        } else {
+            if ((uint64_t)w + bytes > d->dm->wram_size)
+                return fault(m, u, d, tid, 0, "DMA beyond WRAM", w);
+            if (dir == 0)
+                memcpy(d->wram_p + w, d->mram_p + mr, bytes);
+            else
+                memcpy(d->mram_p + mr, d->wram_p + w, bytes);
+        }
+        t->pc = (uint16_t)npc;
+        u->threads[tid].instructions++;
+        d->insn_count++;
+        dma_transfer(u, d, tid, dir, w, mr, bytes, now);
+        return 1;
+    }
+    case DPU_OP_ACQUIRE: case DPU_OP_RELEASE: {
+        uint32_t bit = (a + (uint32_t)in->imm) & 0xff;
+        res = d->atomic[bit];
+        d->atomic[bit] = in->op == DPU_OP_ACQUIRE;
+        flags = 0;
+        break;
+    }
+    case DPU_OP_BOOT: case DPU_OP_RESUME:
+        res = start_tasklet(u, d, (int)((a + (uint32_t)in->imm) & 0xff), in->op == DPU_OP_BOOT, now);
+        flags = 0;
+        break;
+    case DPU_OP_CLR_RUN: {
+        uint32_t k = (a + (uint32_t)in->imm) & 0xff;
+        res = k < 32 ? (d->run >> k) & 1 : 0;
+        if (k < 32) d->run &= ~(1u << k);
+        flags = 0;
+        break;
+    }
+    case DPU_OP_READ_RUN: {
+        uint32_t k = (a + (uint32_t)in->imm) & 0xff;
+        res = k < 32 ? (d->run >> k) & 1 : 0;
+        flags = 0;
+        break;
+    }
+    case DPU_OP_STOP: {
+        int go = in->cond == DPU_C_NONE || cond_true(in->cond, &c);
+        t->pc = (uint16_t)(go && in->cond != DPU_C_NONE ? in->pc : npc);
+        u->threads[tid].instructions++;
+        d->insn_count++;
+        d->run &= ~(1u << tid);
+        t->wait = DPU_W_STOPPED;
+        u->threads[tid].state = SIM_T_SLEEP;
+        u->threads[tid].ready_at = SIM_NEVER;
+        return 1;
+    }
+    case DPU_OP_FAULT: case DPU_OP_BKP: {
+        static const char *const names[] = {"", "heap full", "division by zero", "assert", "halt/trap",
+                                            "printf overflow", "profiling", "profiling"};
+        uint32_t code = (uint32_t)in->imm;
+        char what[80];
+        snprintf(what, sizeof what, "fault %u%s%s", code, code < 8 && code ? ": " : (code ? "" : " (bkp)"),
+                 code < 8 ? names[code] : "");
+        u->threads[tid].instructions++;
+        d->insn_count++;
+        return fault(m, u, d, tid, code ? code : 0xffffffffu, what, 0);
+    }
+    case DPU_OP_NOP: case DPU_OP_TELL: flags = 0; break;
+    case DPU_OP_TIME: res = (uint32_t)(counter_now(d, now) >> 4); flags = 0; break;
+    case DPU_OP_TIME_CFG: {
+        res = (uint32_t)(counter_now(d, now) >> 4);
+        uint32_t cfg = in->rb < 24 ? t->r[in->rb] : 0;
+        int mode = (int)((cfg >> 1) & 3);
+        if (mode) d->time_mode = mode;
+        if (cfg & 1) d->time_base = d->time_mode == 2 ? d->insn_count : d->time_mode == 3 ? 0 : now;
+        flags = 0;
+        break;
+    }
+    default:
+        res = 0;
+        break;
+    }
+    c.res = res;
+    c.carry = carry;
+    int take = in->cond != DPU_C_NONE && cond_true(in->cond, &c);
+    switch (in->dk) {
+    case DPU_D_R:
+        t->r[in->rc] = in->setf ? (uint32_t)take : res;
+        break;
+    case DPU_D_DS: {
+        uint32_t v = in->setf ? (uint32_t)take : res;
+        t->r[in->rc + 1] = v;
+        t->r[in->rc] = (uint32_t)((int32_t)v >> 31);
+        break;
+    }
+    case DPU_D_DU:
+        t->r[in->rc + 1] = in->setf ? (uint32_t)take : res;
+        t->r[in->rc] = 0;
+        break;
+    case DPU_D_D64:
+        if (wr64) {
+            t->r[in->rc] = (uint32_t)(r64 >> 32);
+            t->r[in->rc + 1] = (uint32_t)r64;
+        } else {
+            t->r[in->rc + 1] = res;
+            t->r[in->rc] = 0;
+        }
+        break;
+    default:
+        break;
+    }
+    if (flags) {
+        t->zf = res == 0;
+        t->cf = (uint8_t)carry;
+    }
+    if (jump_abs >= 0)
+        npc = (uint32_t)jump_abs;
+    else if (take && !in->setf)
+        npc = in->pc;
+    t->pc = (uint16_t)npc;
+    u->threads[tid].instructions++;
+    d->insn_count++;
+    return 0;
+}

@@ -1,0 +1,200 @@
+/* isa/dpu/dpu_isa.h: internal interface of the UPMEM DPU model.
+ * The instruction table (dpu_table.inc, 1,080 forms) drives decoding, disassembly and
+ * assembly; dpu_exec.c turns decoded words into predecoded records and executes them;
+ * dpu_machine.c holds the DPU state (IRAM/WRAM/MRAM, atomic bits, RUN bits, the DMA engine)
+ * and the revolver scheduler. Names are prefixed dpu_. */
+#ifndef XPUSIM_DPU_ISA_H
+#define XPUSIM_DPU_ISA_H
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "../../core/sim.h"
+#include "../../core/mem.h"
+
+#define DPU_NFIELDS 36
+#define DPU_NFORMS 1080
+#define DPU_NCLASSES 25
+enum dpu_cls { DPU_CLS_NONE = -1, DPU_CLS_ACQUIRE_CC = 0, DPU_CLS_ADD_CC = 1, DPU_CLS_ADD_NZ_CC = 2, DPU_CLS_BOOT_CC = 3, DPU_CLS_COUNT_CC = 4, DPU_CLS_COUNT_NZ_CC = 5, DPU_CLS_DIV_CC = 6, DPU_CLS_DIV_NZ_CC = 7, DPU_CLS_EXT_SUB_SET_CC = 8, DPU_CLS_FALSE_CC = 9, DPU_CLS_IMM_SHIFT_CC = 10, DPU_CLS_IMM_SHIFT_NZ_CC = 11, DPU_CLS_LOG_CC = 12, DPU_CLS_LOG_NZ_CC = 13, DPU_CLS_LOG_SET_CC = 14, DPU_CLS_MUL_CC = 15, DPU_CLS_MUL_NZ_CC = 16, DPU_CLS_RELEASE_CC = 17, DPU_CLS_SHIFT_CC = 18, DPU_CLS_SHIFT_NZ_CC = 19, DPU_CLS_SUB_CC = 20, DPU_CLS_SUB_NZ_CC = 21, DPU_CLS_SUB_SET_CC = 22, DPU_CLS_TRUE_CC = 23, DPU_CLS_TRUE_FALSE_CC = 24 };
+enum dpu_op { DPU_OP_ACQUIRE, DPU_OP_ADD, DPU_OP_ADDC, DPU_OP_ADDS, DPU_OP_AND, DPU_OP_ANDN, DPU_OP_ASR, DPU_OP_BKP, DPU_OP_BOOT, DPU_OP_CALL, DPU_OP_CAO, DPU_OP_CLO, DPU_OP_CLR_RUN, DPU_OP_CLS, DPU_OP_CLZ, DPU_OP_CMPB4, DPU_OP_DIV_STEP, DPU_OP_EXTSB, DPU_OP_EXTSH, DPU_OP_EXTUB, DPU_OP_EXTUH, DPU_OP_FAULT, DPU_OP_HASH, DPU_OP_JEQ, DPU_OP_JGES, DPU_OP_JGEU, DPU_OP_JGTS, DPU_OP_JGTU, DPU_OP_JLES, DPU_OP_JLEU, DPU_OP_JLTS, DPU_OP_JLTU, DPU_OP_JNEQ, DPU_OP_JNZ, DPU_OP_JUMP, DPU_OP_JZ, DPU_OP_LBS, DPU_OP_LBSS, DPU_OP_LBU, DPU_OP_LBUS, DPU_OP_LD, DPU_OP_LDMA, DPU_OP_LDMAI, DPU_OP_LDMA_DBG, DPU_OP_LDS, DPU_OP_LHS, DPU_OP_LHSS, DPU_OP_LHU, DPU_OP_LHUS, DPU_OP_LSL, DPU_OP_LSL1, DPU_OP_LSL1X, DPU_OP_LSLX, DPU_OP_LSL_ADD, DPU_OP_LSL_SUB, DPU_OP_LSR, DPU_OP_LSR1, DPU_OP_LSR1X, DPU_OP_LSRX, DPU_OP_LSR_ADD, DPU_OP_LW, DPU_OP_LWS, DPU_OP_MOVD, DPU_OP_MOVE, DPU_OP_MUL_SH_SH, DPU_OP_MUL_SH_SL, DPU_OP_MUL_SH_UH, DPU_OP_MUL_SH_UL, DPU_OP_MUL_SL_SH, DPU_OP_MUL_SL_SL, DPU_OP_MUL_SL_UH, DPU_OP_MUL_SL_UL, DPU_OP_MUL_STEP, DPU_OP_MUL_UH_UH, DPU_OP_MUL_UH_UL, DPU_OP_MUL_UL_UH, DPU_OP_MUL_UL_UL, DPU_OP_NAND, DPU_OP_NEG, DPU_OP_NOP, DPU_OP_NOR, DPU_OP_NOT, DPU_OP_NXOR, DPU_OP_OR, DPU_OP_ORN, DPU_OP_READ_RUN, DPU_OP_RELEASE, DPU_OP_RESUME, DPU_OP_ROL, DPU_OP_ROL_ADD, DPU_OP_ROR, DPU_OP_RSUB, DPU_OP_RSUBC, DPU_OP_SATS, DPU_OP_SB, DPU_OP_SBS, DPU_OP_SB_ID, DPU_OP_SD, DPU_OP_SDMA, DPU_OP_SDMA_DBG, DPU_OP_SDS, DPU_OP_SD_ID, DPU_OP_SH, DPU_OP_SHS, DPU_OP_SH_ID, DPU_OP_STOP, DPU_OP_SUB, DPU_OP_SUBC, DPU_OP_SUBS, DPU_OP_SW, DPU_OP_SWAPD, DPU_OP_SWS, DPU_OP_SW_ID, DPU_OP_TELL, DPU_OP_TIME, DPU_OP_TIME_CFG, DPU_OP_XOR, DPU_NOPS };
+
+/* Operand roles of a field. */
+enum dpu_role { DPU_R_RA, DPU_R_RB, DPU_R_RC, DPU_R_DC, DPU_R_DB, DPU_R_IMM, DPU_R_CC, DPU_R_PC,
+                DPU_R_OFF, DPU_R_SHIFT, DPU_R_ENDIAN, DPU_R_IMMDMA };
+
+typedef struct dpu_slice { uint8_t src, width, dst; } dpu_slice;
+typedef struct dpu_field {
+    uint8_t role;
+    uint8_t nslices;
+    uint64_t mask;     /* instruction bits the field occupies */
+    dpu_slice s[17];
+} dpu_field;
+
+typedef struct dpu_cc_entry { int8_t value; const char *name; } dpu_cc_entry;
+typedef struct dpu_cc_class {
+    const char *name;
+    dpu_cc_entry v[32];  /* terminated by name == NULL */
+} dpu_cc_class;
+
+enum {
+    DPU_F_ZDEST = 1,   /* z form: "zero" written as the destination operand */
+    DPU_F_FALSE = 2,   /* f form: "false" written as the last operand */
+    DPU_F_ALIAS = 4,   /* assembler alias; executes as form 'exec' */
+    DPU_F_DOC = 8,     /* listed in the SDK builtins (documented instruction) */
+    DPU_F_DS = 16,     /* .s: 64-bit sign-extended destination pair */
+    DPU_F_DU = 32,     /* .u: 64-bit zero-extended destination pair */
+    DPU_F_SHADOW = 64  /* shares every bit pattern with a form real code uses (and rri): never
+                          decoded, only assembled (see docs/isa/dpu.md) */
+};
+
+typedef struct dpu_form {
+    const char *mnem;
+    const char *form;
+    uint64_t base;
+    uint8_t op;        /* enum dpu_op */
+    uint8_t nops;
+    uint8_t ops[6];    /* field indices, assembly order */
+    int8_t cls;        /* enum dpu_cls of the cc operand */
+    uint8_t flags;
+    uint16_t exec;     /* form that executes this one (itself unless an alias) */
+    uint8_t smask;     /* operands written as stack registers sN */
+    uint64_t fixed;    /* bits fixed by the form: (w & fixed) == base */
+} dpu_form;
+
+/* dpu_table.c */
+const dpu_form *dpu_form_at(int i);
+const dpu_field *dpu_field_at(int i);
+const dpu_cc_class *dpu_class_at(int i);
+uint64_t dpu_field_mask(int f);
+uint64_t dpu_form_fixed(int i);     /* bits fixed by the form (complement of its fields) */
+uint32_t dpu_field_get(int f, uint64_t w);
+uint64_t dpu_field_put(int f, uint32_t v);
+/* Value width in bits of a field and whether it is sign-extended when decoded. */
+int dpu_field_bits(int f);
+int dpu_field_signed(int f);
+int32_t dpu_field_value(int f, uint64_t w); /* extracted and sign-extended as the ISA reads it */
+const char *dpu_cc_name(int cls, int v);
+int dpu_cc_value(int cls, const char *name);   /* -1 if not in the class */
+/* Does word w satisfy form i (fixed bits, register ranges, condition class)? */
+int dpu_form_matches(int i, uint64_t w);
+/* Decode: display form (most specific, aliases allowed) or -1. */
+int dpu_decode(uint64_t w);
+/* Execution form (aliases excluded) or -1. */
+int dpu_decode_exec(uint64_t w);
+/* Encode form i with operand values (in assembly order); 0 ok, -1 value out of range. */
+int dpu_encode(int form, const int64_t *vals, uint64_t *w, char *err, size_t errlen);
+
+/* dpu_disasm.c */
+int dpu_disasm_word(uint64_t w, char *buf, size_t n);
+extern const char *const dpu_reg_names[32];
+
+/* dpu_asmline.c: one instruction line to a word (labels already resolved to numbers). */
+typedef struct dpu_sym_resolver {
+    /* 0 and *val if name is known. code != 0: the operand of an instruction, where IRAM
+     * symbols count in instructions (indices), not bytes. */
+    int (*lookup)(void *ctx, const char *name, int code, int64_t *val);
+    void *ctx;
+} dpu_sym_resolver;
+/* Evaluate an expression (numbers, symbols, + - * / % << >> & | ^ ~, parentheses). */
+int dpu_eval_expr(const char *s, const dpu_sym_resolver *res, int code, int64_t *val, char *err, size_t errlen);
+int dpu_assemble_line(const char *text, const dpu_sym_resolver *res, uint64_t *w, char *err, size_t errlen);
+
+/* ---- execution ---- */
+enum { DPU_NTHREADS_MAX = 24, DPU_IRAM_WORDS = 4096 };
+
+/* Predecoded instruction record. */
+typedef struct dpu_insn {
+    uint8_t op;        /* enum dpu_op of the execution form */
+    uint8_t kind;      /* DPU_K_*: what the operands mean */
+    uint8_t dk;        /* destination: DPU_D_* */
+    uint8_t rc;        /* destination register (pair: even index) */
+    uint8_t ra, rb;    /* sources (ra may be 24..31) */
+    uint8_t cond;      /* canonical condition DPU_C_* */
+    uint8_t setf;      /* set form: rc gets the condition as 0/1 */
+    uint8_t bimm;      /* second operand is the immediate */
+    uint8_t endian;    /* 1 = big-endian load/store */
+    uint8_t shift;
+    uint8_t illegal;   /* word matched no form */
+    int32_t imm;       /* immediate, store data or DMA length field */
+    int32_t off;       /* address offset */
+    uint16_t pc;       /* branch target */
+    uint16_t form;     /* display form */
+} dpu_insn;
+
+enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
+
+enum dpu_cond {
+    DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,
+    DPU_C_SZ, DPU_C_SNZ, DPU_C_SPL, DPU_C_SMI, DPU_C_OV, DPU_C_NOV, DPU_C_C, DPU_C_NC,
+    DPU_C_NC5, DPU_C_NC6, DPU_C_NC7, DPU_C_NC8, DPU_C_NC9, DPU_C_NC10, DPU_C_NC11, DPU_C_NC12,
+    DPU_C_NC13, DPU_C_NC14, DPU_C_LTU, DPU_C_GEU, DPU_C_LTS, DPU_C_GES, DPU_C_LES, DPU_C_GTS,
+    DPU_C_LEU, DPU_C_GTU, DPU_C_XLES, DPU_C_XGTS, DPU_C_XLEU, DPU_C_XGTU, DPU_C_E, DPU_C_O,
+    DPU_C_NSH32, DPU_C_SH32, DPU_C_SE, DPU_C_SO, DPU_C_SMALL, DPU_C_LARGE, DPU_C_MAX, DPU_C_NMAX,
+    DPU_C_ACQ_Z, DPU_C_ACQ_NZ
+};
+
+void dpu_predecode(uint64_t w, dpu_insn *in);
+
+/* One tasklet's architectural state. */
+typedef struct dpu_tasklet {
+    uint32_t r[24];
+    uint16_t pc;
+    uint8_t zf, cf;        /* Zero and Carry flags */
+    uint8_t wait;          /* DPU_W_*: why it is not issuing */
+    uint64_t last_issue;   /* cycle of its previous issue (stall accounting) */
+    uint64_t dma_until;    /* end of its DMA transfer */
+    uint64_t dma_wait;     /* cycles spent waiting for DMA since its last issue */
+} dpu_tasklet;
+enum { DPU_W_NONE, DPU_W_DMA, DPU_W_STOPPED };
+
+/* One DMA transfer on a DPU's engine (for "info dma"). */
+typedef struct dpu_dma_rec {
+    uint64_t issue, start, done;
+    uint32_t wram, mram, bytes;
+    uint8_t tasklet, dir;  /* dir: 0 MRAM->WRAM, 1 WRAM->MRAM, 2 MRAM->IRAM */
+} dpu_dma_rec;
+#define DPU_DMA_LOG 32
+
+struct dpu_machine;
+/* One DPU. */
+typedef struct dpu_unit {
+    struct dpu_machine *dm;
+    int index;
+    dpu_insn *iram;        /* predecoded, DPU_IRAM_WORDS (+1 guard) */
+    mem_space *wram, *mram, *iram_space; /* owned by the core when registered by name */
+    int own_spaces;
+    mem_space atomic_space;
+    uint8_t *wram_p, *mram_p, *iram_p;
+    uint32_t mram_mask;
+    uint8_t atomic[256];
+    uint32_t run;          /* RUN bits */
+    dpu_tasklet t[DPU_NTHREADS_MAX];
+    int ntasklets;
+    uint64_t dma_free;     /* cycle the DMA engine becomes free */
+    dpu_dma_rec dma_log[DPU_DMA_LOG];
+    unsigned dma_nlog;
+    uint64_t time_base;    /* performance counter reset point */
+    int time_mode;         /* 1 cycles, 2 instructions, 3 none */
+    uint64_t insn_count;
+    int faulted;
+    uint32_t fault_code;
+    char space_names[4][16];
+} dpu_unit;
+
+typedef struct dpu_machine {
+    dpu_unit *units;
+    int ndpus, ntasklets;
+    int v1b;
+    double dma_ra, dma_rb, dma_wa, dma_wb; /* read/write alpha (cycles), beta (cycles/byte) */
+    int bank_penalty;
+    uint32_t mram_size, wram_size, iram_words;
+    int stdout_drained;
+} dpu_machine;
+
+enum { DPU_STALL_DMA = 0, DPU_STALL_REVOLVER = 1, DPU_STALL_BANK = 2 };
+enum { DPU_CNT_DMA_RD = 0, DPU_CNT_DMA_WR = 1, DPU_CNT_DMA_N = 2 };
+
+/* dpu_exec.c: execute one predecoded instruction of tasklet tid at cycle now.
+ * Returns 0 normally, 1 when the tasklet stopped/slept (the caller handles scheduling). */
+int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now);
+
+#endif

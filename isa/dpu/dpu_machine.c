@@ -1,0 +1,637 @@
+/* isa/dpu/dpu_machine.c: the UPMEM DPU as an xpusim machine. Each DPU is one unit with its
+ * own IRAM (predecoded at load), WRAM, MRAM and 256 atomic bits; its tasklets are the
+ * unit's threads. Timing (reference §3): the revolver lets a tasklet issue at most once
+ * every 11 cycles and the DPU at most once per cycle; taken branches, carries and load-use
+ * cost nothing; DMA goes through one engine per DPU, serialised, latency alpha + beta x bytes,
+ * the issuing tasklet sleeping until it is done. DPUs never interact, so the core may run
+ * them on several host threads (-o jobs=N). isa_dpu is defined here. */
+#include <stdlib.h>
+#include <string.h>
+#include "dpu_isa.h"
+#include "../isa.h"
+#include "../../core/sched.h"
+#include "../../core/debug.h"
+
+static const isa_option dpu_options[] = {
+    {"dpus", "1", "number of DPUs (a rank is 64, a full system 2560); each has its own MRAM"},
+    {"tasklets", "24", "hardware threads per DPU (24 on v1A, 16 on v1B)"},
+    {"chip", "v1a", "v1a (350 MHz, 24 tasklets, 4096-instruction IRAM, 64 KB WRAM) or v1b (400 MHz, 16, 3968, 62 KB)"},
+    {"mram", "64", "MRAM size per DPU in MB (power of two, 1..64)"},
+    {"dma_read_alpha", "77", "MRAM->WRAM DMA fixed latency, cycles"},
+    {"dma_read_beta", "0.5", "MRAM->WRAM DMA cycles per byte"},
+    {"dma_write_alpha", "61", "WRAM->MRAM DMA fixed latency, cycles"},
+    {"dma_write_beta", "0.5", "WRAM->MRAM DMA cycles per byte"},
+    {"bank_penalty", "0", "1: register-file bank penalty (uPIMulator's rule; unconfirmed by hardware)"},
+    {NULL, NULL, NULL}};
+
+static const char *const dpu_stall_names[] = {"dma", "revolver", "bank", NULL};
+static const char *const dpu_counter_names[] = {"dma_read_bytes", "dma_write_bytes"};
+
+static dpu_machine *DM(const sim_machine *m) { return m->isa_state; }
+static dpu_unit *DU(const sim_unit *u) { return u->isa; }
+
+static void dpu_destroy(sim_machine *m)
+{
+    dpu_machine *dm = DM(m);
+    if (!dm)
+        return;
+    for (int i = 0; i < dm->ndpus; i++) {
+        dpu_unit *d = &dm->units[i];
+        /* spaces registered with the machine are freed by the core; the others here */
+        if (d->own_spaces) {
+            mem_space *sp[3] = {d->wram, d->mram, d->iram_space};
+            for (int k = 0; k < 3; k++)
+                if (sp[k]) {
+                    mem_space_free(sp[k]);
+                    free(sp[k]);
+                }
+        }
+        mem_space_free(&d->atomic_space);
+        free(d->iram);
+    }
+    free(dm->units);
+    free(dm);
+    m->isa_state = NULL;
+}
+
+static int dpu_create(sim_machine *m, char *err, size_t errlen)
+{
+    static const char *const chips[] = {"v1a", "v1b", NULL};
+    int chip = opt_get_choice(&m->opts, "chip", chips, 0, err, errlen);
+    if (chip < 0)
+        return -1;
+    uint64_t ndpus, ntask, mram_mb, bank;
+    if (opt_get_u64(&m->opts, "dpus", 1, 1, 2560, &ndpus, err, errlen) ||
+        opt_get_u64(&m->opts, "tasklets", chip ? 16 : 24, 1, chip ? 16 : 24, &ntask, err, errlen) ||
+        opt_get_u64(&m->opts, "mram", 64, 1, 64, &mram_mb, err, errlen) ||
+        opt_get_u64(&m->opts, "bank_penalty", 0, 0, 1, &bank, err, errlen))
+        return -1;
+    if (mram_mb & (mram_mb - 1)) {
+        snprintf(err, errlen, "-o mram=%llu: must be a power of two (MB)", (unsigned long long)mram_mb);
+        return -1;
+    }
+    dpu_machine *dm = calloc(1, sizeof *dm);
+    if (!dm) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    m->isa_state = dm;
+    dm->v1b = chip;
+    dm->ndpus = (int)ndpus;
+    dm->ntasklets = (int)ntask;
+    dm->bank_penalty = (int)bank;
+    dm->mram_size = (uint32_t)(mram_mb << 20);
+    dm->wram_size = chip ? 63488 : 65536;
+    dm->iram_words = chip ? 3968 : 4096;
+    if (opt_get_double(&m->opts, "dma_read_alpha", 77, &dm->dma_ra, err, errlen) ||
+        opt_get_double(&m->opts, "dma_read_beta", 0.5, &dm->dma_rb, err, errlen) ||
+        opt_get_double(&m->opts, "dma_write_alpha", 61, &dm->dma_wa, err, errlen) ||
+        opt_get_double(&m->opts, "dma_write_beta", 0.5, &dm->dma_wb, err, errlen))
+        return -1;
+    if (dm->dma_ra < 0 || dm->dma_rb < 0 || dm->dma_wa < 0 || dm->dma_wb < 0) {
+        snprintf(err, errlen, "DMA alpha/beta must not be negative");
+        return -1;
+    }
+    if (sim_add_units(m, dm->ndpus, dm->ntasklets, "dpu%d", chip ? 400e6 : 350e6)) {
+        snprintf(err, errlen, "cannot create %d DPUs", dm->ndpus);
+        return -1;
+    }
+    dm->units = calloc((size_t)dm->ndpus, sizeof *dm->units);
+    if (!dm->units) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < dm->ndpus; i++) {
+        dpu_unit *d = &dm->units[i];
+        sim_unit *u = &m->units[i];
+        d->dm = dm;
+        d->index = i;
+        d->ntasklets = dm->ntasklets;
+        d->time_mode = 1;
+        u->isa = d;
+        char sfx[12] = "";
+        if (i)
+            snprintf(sfx, sizeof sfx, ".%d", i);
+        snprintf(d->space_names[0], 16, "wram%s", sfx);
+        snprintf(d->space_names[1], 16, "mram%s", sfx);
+        snprintf(d->space_names[2], 16, "iram%s", sfx);
+        /* the core's space list is small: the first DPUs' spaces are registered by name
+         * (iram, wram, mram, then iram.1, wram.1...), the others stay private */
+        if (m->nspaces + 3 <= SIM_MAX_SPACES) {
+            d->iram_space = sim_add_space(m, d->space_names[2], 8, 8, 0);
+            d->wram = sim_add_space(m, d->space_names[0], 1, 4, 0);
+            d->mram = sim_add_space(m, d->space_names[1], 1, 8, 0);
+        } else {
+            d->own_spaces = 1;
+            d->wram = malloc(sizeof(mem_space));
+            d->mram = malloc(sizeof(mem_space));
+            d->iram_space = malloc(sizeof(mem_space));
+            if (d->wram) mem_space_init(d->wram, d->space_names[0], 1, 4, 0);
+            if (d->mram) mem_space_init(d->mram, d->space_names[1], 1, 8, 0);
+            if (d->iram_space) mem_space_init(d->iram_space, d->space_names[2], 8, 8, 0);
+        }
+        if (!d->wram || !d->mram || !d->iram_space) {
+            snprintf(err, errlen, "out of memory for DPU %d", i);
+            return -1;
+        }
+        mem_space_init(&d->atomic_space, "atomic", 1, 1, 0);
+        mem_region *rw = mem_add_ram(d->wram, "wram", 0, dm->wram_size, MEM_RW);
+        mem_region *rm = mem_add_ram(d->mram, "mram", 0, dm->mram_size, MEM_RW);
+        mem_region *ri = mem_add_ram(d->iram_space, "iram", 0, dm->iram_words, MEM_RWX);
+        mem_region *ra = mem_add_ram_ext(&d->atomic_space, "atomic", 0, 256, MEM_RW, d->atomic);
+        d->iram = calloc((size_t)dm->iram_words + 1, sizeof *d->iram);
+        if (!rw || !rm || !ri || !ra || !d->iram) {
+            snprintf(err, errlen, "out of memory for DPU %d (try -o mram=8)", i);
+            return -1;
+        }
+        d->wram_p = rw->data;
+        d->mram_p = rm->data;
+        d->iram_p = ri->data;
+        d->mram_mask = dm->mram_size - 1;
+        for (uint32_t k = 0; k <= dm->iram_words; k++)
+            dpu_predecode(0, &d->iram[k]); /* zero words are illegal: running off the end faults */
+        if (sim_unit_counters(u, dpu_counter_names, DPU_CNT_DMA_N)) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int dpu_probe(const ld_image *img)
+{
+    return img->fmt == LD_ELF && img->machine == 0xF5 ? 100 : 0;
+}
+
+/* Where an ELF address lives: 0x80000000 IRAM (bytes, 8 per instruction), 0x08000000 MRAM,
+ * 0xF0000000 atomic bits, below 0x08000000 WRAM (dpu.lds; ABI "virtual address offset"). */
+static mem_space *place(dpu_unit *d, uint64_t vaddr, uint64_t *addr)
+{
+    if (vaddr >= 0xF0000000u) { *addr = vaddr - 0xF0000000u; return &d->atomic_space; }
+    if (vaddr >= 0x80000000u) { *addr = (vaddr - 0x80000000u) / 8; return d->iram_space; }
+    if (vaddr >= 0x08000000u) { *addr = vaddr - 0x08000000u; return d->mram; }
+    *addr = vaddr;
+    return d->wram;
+}
+
+static void boot_dpu(sim_unit *u, dpu_unit *d)
+{
+    memset(d->t, 0, sizeof d->t);
+    memset(d->atomic, 0, sizeof d->atomic);
+    for (int k = 0; k < u->nthreads; k++) {
+        u->threads[k].state = SIM_T_SLEEP;
+        u->threads[k].ready_at = SIM_NEVER;
+        d->t[k].wait = DPU_W_STOPPED;
+    }
+    /* the host boots tasklet 0 at PC 0 (crt0 boots the others) */
+    d->run = 1;
+    d->t[0].wait = DPU_W_NONE;
+    u->threads[0].state = SIM_T_READY;
+    u->threads[0].started = 1;
+    u->threads[0].ready_at = 0;
+    sim_unit_wake(u->m, u, 0);
+}
+
+static void predecode_all(dpu_unit *d)
+{
+    for (uint32_t k = 0; k < d->dm->iram_words; k++)
+        dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)k), &d->iram[k]);
+}
+
+static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
+{
+    dpu_machine *dm = DM(m);
+    if (img->fmt != LD_ELF) {
+        /* raw words: an IRAM image of 8-byte little-endian instructions */
+        size_t n = img->file_size / 8;
+        if (img->file_size % 8 || n > dm->iram_words) {
+            snprintf(err, errlen, "%s: a raw DPU program is 8-byte instructions, at most %u of them (%zu bytes given)",
+                     img->path, dm->iram_words, img->file_size);
+            return -1;
+        }
+        for (int i = 0; i < dm->ndpus; i++) {
+            memcpy(dm->units[i].iram_p, img->file, n * 8);
+            predecode_all(&dm->units[i]);
+            boot_dpu(&m->units[i], &dm->units[i]);
+        }
+        return 0;
+    }
+    if (img->machine != 0xF5 || img->elfclass != 1 || img->big_endian) {
+        snprintf(err, errlen, "%s: not a DPU ELF (need ELF32 little-endian, e_machine 0xF5; got machine 0x%x)",
+                 img->path, img->machine);
+        return -1;
+    }
+    for (int i = 0; i < dm->ndpus; i++) {
+        dpu_unit *d = &dm->units[i];
+        for (int s = 0; s < img->nsegs; s++) {
+            const ld_segment *g = &img->segs[s];
+            if (g->type != 1 || !g->filesz)
+                continue; /* PT_LOAD with contents; NOBITS parts are already zero */
+            uint64_t addr;
+            mem_space *sp = place(d, g->vaddr, &addr);
+            uint64_t unit = sp->addr_unit;
+            if (mem_host_write(sp, addr, g->data, g->filesz)) {
+                snprintf(err, errlen, "%s: segment at 0x%llx (%llu bytes) does not fit in %s", img->path,
+                         (unsigned long long)g->vaddr, (unsigned long long)g->filesz, sp->name);
+                return -1;
+            }
+            (void)unit;
+        }
+        /* initialised MRAM sections outside the LOAD segments (.mram PROGBITS) */
+        for (int s = 0; s < img->nsecs; s++) {
+            const ld_section *c = &img->secs[s];
+            if (c->data && c->size && c->addr >= 0x08000000u && c->addr < 0x80000000u &&
+                !strncmp(c->name, ".mram", 5)) {
+                uint64_t addr;
+                mem_space *sp = place(d, c->addr, &addr);
+                if (mem_host_write(sp, addr, c->data, c->size)) {
+                    snprintf(err, errlen, "%s: section %s does not fit in MRAM", img->path, c->name);
+                    return -1;
+                }
+            }
+        }
+        predecode_all(d);
+        boot_dpu(&m->units[i], d);
+    }
+    return 0;
+}
+
+/* Revolver scheduling: pick the next tasklet whose 11-cycle slot has come, one per cycle. */
+static uint64_t dpu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    dpu_unit *d = DU(u);
+    uint64_t t = now;
+    while (t < horizon) {
+        if (d->faulted)
+            return SIM_NEVER;
+        int tid = sched_pick(u, t);
+        if (tid < 0) {
+            uint64_t nx = sched_next_ready(u);
+            if (nx == SIM_NEVER) {
+                if (!d->run) {
+                    sim_unit_halt(m, u, t);
+                    for (int k = 0; k < u->nthreads; k++)
+                        if (u->threads[k].state != SIM_T_HALTED) {
+                            u->threads[k].state = SIM_T_HALTED;
+                            u->threads[k].halted_at = t;
+                        }
+                }
+                return SIM_NEVER;
+            }
+            if (nx >= horizon)
+                return nx;
+            t = nx;
+            continue;
+        }
+        dpu_tasklet *tk = &d->t[tid];
+        sim_thread *th = &u->threads[tid];
+        if (m->slow && dbg_before_insn(m, u, tid, tk->pc))
+            return t;
+        /* stalls since this tasklet's previous issue: DMA wait, the rest is the revolver */
+        uint64_t gap = t - tk->last_issue;
+        if (th->instructions || tid) {
+            uint64_t idle = gap > 1 ? gap - 1 : 0;
+            uint64_t dw = tk->dma_wait < idle ? tk->dma_wait : idle;
+            th->stalls[DPU_STALL_DMA] += dw;
+            th->stalls[DPU_STALL_REVOLVER] += idle - dw;
+        }
+        tk->dma_wait = 0;
+        tk->wait = DPU_W_NONE;
+        tk->last_issue = t;
+        uint16_t pc = tk->pc;
+        th->issue_cycles++;
+        th->ready_at = t + 11;
+        u->last_issue = t;
+        dpu_execute(m, u, d, tid, t);
+        if (m->slow)
+            dbg_after_insn(m, u, tid, pc);
+        t++;
+        if (sim_stopped(m))
+            return t;
+        if (m->max_instructions && d->insn_count >= m->max_instructions) {
+            sim_set_stop(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, "instruction limit reached");
+            return t;
+        }
+        if (!d->run) {
+            /* every RUN bit is clear: the DPU is done */
+            sim_unit_halt(m, u, t);
+            for (int k = 0; k < u->nthreads; k++)
+                if (u->threads[k].state != SIM_T_HALTED) {
+                    u->threads[k].state = SIM_T_HALTED;
+                    u->threads[k].halted_at = t;
+                }
+            return SIM_NEVER;
+        }
+    }
+    return t;
+}
+
+/* ---- printf: the runtime's MRAM stdout buffer, decoded as the SDK host library does ---- */
+static const ld_symbol *sym(const sim_machine *m, const char *name)
+{
+    return m->image ? ld_symbol_find(m->image, name) : NULL;
+}
+
+static void drain_stdout(sim_machine *m, dpu_unit *d, FILE *out)
+{
+    const ld_symbol *buf = sym(m, "__stdout_buffer"), *st = sym(m, "__stdout_buffer_state");
+    if (!buf || !st || buf->value < 0x08000000u || buf->value >= 0x80000000u || st->value >= 0x08000000u)
+        return;
+    uint32_t wp = 0;
+    uint8_t hw[8];
+    if (mem_host_read(d->wram, st->value, hw, 8))
+        return;
+    wp = mem_ld32le(hw);
+    uint32_t base = (uint32_t)(buf->value - 0x08000000u), size = (uint32_t)buf->size;
+    if (!size || wp > size || (uint64_t)base + size > d->dm->mram_size)
+        return;
+    const uint8_t *p = d->mram_p + base, *end = p + wp;
+    /* records: a format in which literal text runs became %s, NUL, then the arguments */
+    while (p < end) {
+        if (!*p) { p++; continue; }
+        const uint8_t *fmt = p;
+        while (p < end && *p) p++;
+        if (p >= end) break;
+        p++;
+        for (const uint8_t *f = fmt; *f; f++) {
+            if (*f != '%') { continue; }
+            f++;
+            int l64 = 0;
+            char spec[16] = "%";
+            size_t sn = 1;
+            while (*f && !((*f | 32) >= 'a' && (*f | 32) <= 'z' && *f != 'l')) {
+                if (sn < 12) spec[sn++] = (char)*f;
+                f++;
+            }
+            while (*f == 'l') { l64 = 1; f++; }
+            if (!*f) break;
+            char conv = (char)*f;
+            if (conv == 's') {
+                const uint8_t *s = p;
+                while (p < end && *p) p++;
+                fprintf(out, "%.*s", (int)(p - s), (const char *)s);
+                if (p < end) p++;
+            } else if (conv == 'c') {
+                if (p < end) fputc(*p++, out);
+            } else if (conv == 'f' || conv == 'e' || conv == 'E' || conv == 'g' || conv == 'G') {
+                double v;
+                if (end - p < 8) break;
+                memcpy(&v, p, 8);
+                p += 8;
+                spec[sn++] = conv; spec[sn] = 0;
+                fprintf(out, spec, v);
+            } else {
+                unsigned n = l64 ? 8 : 4;
+                if ((size_t)(end - p) < n) break;
+                uint64_t v = n == 8 ? mem_ld64le(p) : mem_ld32le(p);
+                p += n;
+                spec[sn++] = 'l'; spec[sn++] = 'l'; spec[sn++] = conv; spec[sn] = 0;
+                if (conv == 'd' || conv == 'i')
+                    fprintf(out, spec, n == 8 ? (long long)v : (long long)(int32_t)v);
+                else
+                    fprintf(out, spec, (unsigned long long)v);
+            }
+        }
+    }
+}
+
+static void dpu_finish(sim_machine *m)
+{
+    dpu_machine *dm = DM(m);
+    if (!dm || !m->out)
+        return;
+    for (int i = 0; i < dm->ndpus; i++) {
+        if (dm->ndpus > 1 && sym(m, "__stdout_buffer")) {
+            /* several DPUs: say whose output it is, as dpu_log_print does per DPU */
+            uint8_t hw[4];
+            const ld_symbol *st = sym(m, "__stdout_buffer_state");
+            if (st && !mem_host_read(dm->units[i].wram, st->value, hw, 4) && mem_ld32le(hw))
+                fprintf(m->out, "=== DPU %d ===\n", i);
+        }
+        drain_stdout(m, &dm->units[i], m->out);
+    }
+    fflush(m->out);
+}
+
+/* ---- registers ---- */
+#define R(n) {n, 32, ISA_REG_THREAD, 0, "general"}
+static const isa_reg dpu_regs[] = {
+    R("r0"), R("r1"), R("r2"), R("r3"), R("r4"), R("r5"), R("r6"), R("r7"), R("r8"), R("r9"), R("r10"),
+    R("r11"), R("r12"), R("r13"), R("r14"), R("r15"), R("r16"), R("r17"), R("r18"), R("r19"), R("r20"),
+    R("r21"), R("r22"), R("r23"),
+    {"pc", 16, ISA_REG_THREAD, ISA_REG_PC, "special"},
+    {"zf", 1, ISA_REG_THREAD, 0, "flags"},
+    {"cf", 1, ISA_REG_THREAD, 0, "flags"},
+    {"id", 32, ISA_REG_THREAD, ISA_REG_RO, "special"},
+    {"d0", 64, ISA_REG_THREAD, 0, "pairs"}, {"d2", 64, ISA_REG_THREAD, 0, "pairs"},
+    {"d4", 64, ISA_REG_THREAD, 0, "pairs"}, {"d6", 64, ISA_REG_THREAD, 0, "pairs"},
+    {"d8", 64, ISA_REG_THREAD, 0, "pairs"}, {"d10", 64, ISA_REG_THREAD, 0, "pairs"},
+    {"d12", 64, ISA_REG_THREAD, 0, "pairs"}, {"d14", 64, ISA_REG_THREAD, 0, "pairs"},
+    {"d16", 64, ISA_REG_THREAD, 0, "pairs"}, {"d18", 64, ISA_REG_THREAD, 0, "pairs"},
+    {"d20", 64, ISA_REG_THREAD, 0, "pairs"}, {"d22", 64, ISA_REG_THREAD, 0, "pairs"},
+    {"run", 32, ISA_REG_UNIT, 0, "control"},
+    {"fault", 32, ISA_REG_UNIT, ISA_REG_RO, "control"},
+    {"perfcounter", 64, ISA_REG_UNIT, ISA_REG_RO, "control"},
+};
+#define DPU_NREGS ((int)(sizeof dpu_regs / sizeof dpu_regs[0]))
+enum { RI_PC = 24, RI_ZF, RI_CF, RI_ID, RI_D0, RI_RUN = RI_D0 + 12, RI_FAULT, RI_PERF };
+
+static dpu_unit *unit_of(sim_machine *m, int unit)
+{
+    dpu_machine *dm = DM(m);
+    return dm && unit >= 0 && unit < dm->ndpus ? &dm->units[unit] : NULL;
+}
+
+static uint64_t counter_value_for_debug(const dpu_unit *d, const sim_machine *m)
+{
+    const sim_unit *u = &m->units[d->index];
+    uint64_t now = u->last_issue == SIM_NEVER ? 0 : u->last_issue;
+    if (d->time_mode == 2)
+        return d->insn_count - d->time_base;
+    return now >= d->time_base ? now - d->time_base : 0;
+}
+
+static int dpu_reg_read(sim_machine *m, int unit, int thread, int reg, uint8_t *buf)
+{
+    dpu_unit *d = unit_of(m, unit);
+    if (!d || reg < 0 || reg >= DPU_NREGS || thread < 0 || thread >= DPU_NTHREADS_MAX)
+        return -1;
+    dpu_tasklet *t = &d->t[thread];
+    uint64_t v;
+    if (reg < 24) v = t->r[reg];
+    else if (reg == RI_PC) v = t->pc;
+    else if (reg == RI_ZF) v = t->zf;
+    else if (reg == RI_CF) v = t->cf;
+    else if (reg == RI_ID) v = (uint64_t)thread;
+    else if (reg < RI_RUN) { int e = 2 * (reg - RI_D0); v = (uint64_t)t->r[e] << 32 | t->r[e + 1]; }
+    else if (reg == RI_RUN) v = d->run;
+    else if (reg == RI_FAULT) v = d->faulted ? d->fault_code : 0;
+    else v = counter_value_for_debug(d, m);
+    unsigned n = (dpu_regs[reg].bits + 7) / 8;
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = (uint8_t)(v >> (8 * i));
+    return 0;
+}
+
+static int dpu_reg_write(sim_machine *m, int unit, int thread, int reg, const uint8_t *buf)
+{
+    dpu_unit *d = unit_of(m, unit);
+    if (!d || reg < 0 || reg >= DPU_NREGS || thread < 0 || thread >= DPU_NTHREADS_MAX)
+        return -1;
+    if (dpu_regs[reg].flags & ISA_REG_RO)
+        return -1;
+    unsigned n = (dpu_regs[reg].bits + 7) / 8;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)buf[i] << (8 * i);
+    dpu_tasklet *t = &d->t[thread];
+    if (reg < 24) t->r[reg] = (uint32_t)v;
+    else if (reg == RI_PC) t->pc = (uint16_t)(v < d->dm->iram_words ? v : d->dm->iram_words);
+    else if (reg == RI_ZF) t->zf = v & 1;
+    else if (reg == RI_CF) t->cf = v & 1;
+    else if (reg < RI_RUN) { int e = 2 * (reg - RI_D0); t->r[e] = (uint32_t)(v >> 32); t->r[e + 1] = (uint32_t)v; }
+    else if (reg == RI_RUN) d->run = (uint32_t)v & ((1u << d->ntasklets) - 1);
+    return 0;
+}
+
+static uint64_t dpu_pc_get(sim_machine *m, int unit, int thread)
+{
+    dpu_unit *d = unit_of(m, unit);
+    return d && thread >= 0 && thread < DPU_NTHREADS_MAX ? d->t[thread].pc : 0;
+}
+
+static void dpu_thread_state(sim_machine *m, int unit, int thread, char *buf, size_t n)
+{
+    dpu_unit *d = unit_of(m, unit);
+    if (!d || thread < 0 || thread >= DPU_NTHREADS_MAX) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    const dpu_tasklet *t = &d->t[thread];
+    const sim_thread *th = &m->units[unit].threads[thread];
+    if (d->faulted && t->wait == DPU_W_STOPPED && m->stop.thread == thread)
+        snprintf(buf, n, "faulted at pc %u", t->pc);
+    else if (!((d->run >> thread) & 1))
+        snprintf(buf, n, th->started ? "stopped (RUN bit clear), resumes at pc %u" : "not booted", t->pc);
+    else if (t->wait == DPU_W_DMA)
+        snprintf(buf, n, "waiting for DMA until cycle %llu", (unsigned long long)t->dma_until);
+    else
+        snprintf(buf, n, "running, next issue at cycle %llu", (unsigned long long)th->ready_at);
+}
+
+static int dpu_debug_info(sim_machine *m, int unit, const char *topic, FILE *out)
+{
+    dpu_unit *d = unit_of(m, unit);
+    if (!topic || !*topic) {
+        fprintf(out, "dma      the DPU's DMA engine: recent and pending transfers\n");
+        fprintf(out, "atomic   atomic bits that are set\n");
+        fprintf(out, "run      RUN bits and fault state\n");
+        return 0;
+    }
+    if (!d)
+        return -1;
+    if (!strcmp(topic, "dma")) {
+        uint64_t now = m->units[unit].last_issue == SIM_NEVER ? 0 : m->units[unit].last_issue;
+        fprintf(out, "dpu%d DMA engine: free at cycle %llu; read %.1f + %.3f/B, write %.1f + %.3f/B\n", unit,
+                (unsigned long long)d->dma_free, d->dm->dma_ra, d->dm->dma_rb, d->dm->dma_wa, d->dm->dma_wb);
+        unsigned n = d->dma_nlog < DPU_DMA_LOG ? d->dma_nlog : DPU_DMA_LOG;
+        if (!n)
+            fprintf(out, "  no transfers yet\n");
+        for (unsigned i = 0; i < n; i++) {
+            const dpu_dma_rec *r = &d->dma_log[(d->dma_nlog - n + i) % DPU_DMA_LOG];
+            static const char *const dir[] = {"mram->wram", "wram->mram", "mram->iram"};
+            fprintf(out, "  %s tasklet %2u %s wram 0x%05x mram 0x%07x %4u B issued %llu start %llu done %llu\n",
+                    r->done > now ? "pending" : "done   ", r->tasklet, dir[r->dir], r->wram, r->mram, r->bytes,
+                    (unsigned long long)r->issue, (unsigned long long)r->start, (unsigned long long)r->done);
+        }
+        return 0;
+    }
+    if (!strcmp(topic, "atomic")) {
+        int any = 0;
+        for (int i = 0; i < 256; i++)
+            if (d->atomic[i]) {
+                fprintf(out, "%s%d", any ? " " : "atomic bits set: ", i);
+                any = 1;
+            }
+        fprintf(out, any ? "\n" : "no atomic bit set\n");
+        return 0;
+    }
+    if (!strcmp(topic, "run")) {
+        fprintf(out, "RUN bits 0x%06x, %s\n", d->run, d->faulted ? "faulted" : "no fault");
+        if (d->faulted)
+            fprintf(out, "fault code %u\n", d->fault_code);
+        return 0;
+    }
+    return -1;
+}
+
+static int dpu_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n)
+{
+    (void)addr;
+    if (avail < 8)
+        return 0;
+    dpu_disasm_word(mem_ld64le(p), buf, n);
+    return 1;
+}
+
+static int dpu_disasm_image(const ld_image *img, FILE *out, char *err, size_t errlen)
+{
+    for (int s = 0; s < img->nsecs; s++) {
+        const ld_section *c = &img->secs[s];
+        if (!c->data || c->addr < 0x80000000u || c->addr >= 0xF0000000u || !c->size)
+            continue;
+        fprintf(out, "section %s:\n", c->name);
+        for (uint64_t o = 0; o + 8 <= c->size; o += 8) {
+            uint64_t a = c->addr + o, symoff = 0;
+            const ld_symbol *sy = ld_symbol_at(img, a, &symoff);
+            if (sy && !symoff && sy->value == a)
+                fprintf(out, "%s:\n", sy->name);
+            char t[160];
+            uint64_t w = mem_ld64le(c->data + o);
+            dpu_disasm_word(w, t, sizeof t);
+            fprintf(out, "  %08llx [%4llu]  %012llx  %s\n", (unsigned long long)a,
+                    (unsigned long long)((a - 0x80000000u) / 8), (unsigned long long)w, t);
+        }
+    }
+    (void)err;
+    (void)errlen;
+    return 0;
+}
+
+static int dpu_symbol_location(sim_machine *m, int unit, const ld_symbol *s, mem_space **space, uint64_t *addr)
+{
+    dpu_unit *d = unit_of(m, unit < 0 ? 0 : unit);
+    if (!d || !s)
+        return -1;
+    *space = place(d, s->value, addr);
+    return 0;
+}
+
+int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err,
+                       size_t errlen);
+
+const isa_ops isa_dpu = {
+    .name = "dpu",
+    .description = "UPMEM DPU (v1A/v1B): 24 tasklets, revolver pipeline, MRAM DMA engine",
+    .probe = dpu_probe,
+    .options = dpu_options,
+    .stall_names = dpu_stall_names,
+    .create = dpu_create,
+    .destroy = dpu_destroy,
+    .load = dpu_load,
+    .unit_run = dpu_unit_run,
+    .independent_units = 1,
+    .finish = dpu_finish,
+    .regs = dpu_regs,
+    .nregs = DPU_NREGS,
+    .reg_read = dpu_reg_read,
+    .reg_write = dpu_reg_write,
+    .pc_get = dpu_pc_get,
+    .thread_state = dpu_thread_state,
+    .debug_info = dpu_debug_info,
+    .code_space = "iram",
+    .disasm = dpu_disasm,
+    .disasm_image = dpu_disasm_image,
+    .assemble = dpu_assemble_files,
+    .symbol_location = dpu_symbol_location,
+};
