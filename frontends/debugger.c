@@ -444,7 +444,7 @@ static int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
         return dbg_err(c, "watch: give [SPACE:]ADDR[,LEN] [r|w|rw]");
     char text[160];
     snprintf(text, sizeof text, "%s", argv[1]);
-    uint64_t len = 1, addr;
+    uint64_t len = 0, addr;
     char *comma = strchr(text, ',');
     if (comma) {
         *comma = 0;
@@ -461,6 +461,8 @@ static int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
     mem_space *sp;
     if (dbg_resolve_mem(c, text, &sp, &addr))
         return -1;
+    if (!len) /* one word of the space by default */
+        len = sp->word_bytes > sp->addr_unit ? sp->word_bytes / sp->addr_unit : 1;
     if (!mem_find(sp, addr) || !mem_find(sp, addr + len - 1))
         return dbg_err(c, "watch: %s:0x%llx,%llu is not all mapped memory", sp->name, (unsigned long long)addr,
                        (unsigned long long)len);
@@ -550,27 +552,33 @@ static uint64_t dbg_le(const uint8_t *p, int n)
     return v;
 }
 
-static void dbg_print_reg(dbg_cli *c, int i)
+/* One register. 'col' >= 0 packs registers of up to 32 bits four to a line (the full
+ * listing); it returns the next column, -1 after a line of its own. */
+static int dbg_print_reg(dbg_cli *c, int i, int col)
 {
     const isa_reg *r = &c->isa->regs[i];
     uint8_t buf[256] = {0};
-    if ((size_t)dbg_reg_bytes(r) > sizeof buf || c->isa->reg_read(c->m, c->unit, c->thread, i, buf)) {
-        printf("%-8s (unreadable)\n", r->name);
-        return;
+    int readable = (size_t)dbg_reg_bytes(r) <= sizeof buf && c->isa->reg_read(c->m, c->unit, c->thread, i, buf) == 0;
+    if (col >= 0 && r->bits <= 32 && readable) {
+        printf("%s%-6s 0x%0*llx%s", col ? "   " : "", r->name, (int)(r->bits + 3) / 4,
+               (unsigned long long)dbg_le(buf, dbg_reg_bytes(r)), col == 3 ? "\n" : "");
+        return (col + 1) % 4;
     }
-    if (r->bits <= 64) {
+    if (col > 0)
+        printf("\n");
+    if (!readable)
+        printf("%-8s (unreadable)\n", r->name);
+    else if (r->bits <= 64) {
         uint64_t v = dbg_le(buf, dbg_reg_bytes(r));
         printf("%-8s 0x%0*llx  %llu\n", r->name, (int)(r->bits + 3) / 4, (unsigned long long)v, (unsigned long long)v);
-        return;
+    } else {
+        int lanes = dbg_reg_bytes(r) / 4;
+        printf("%-8s", r->name);
+        for (int l = 0; l < lanes; l++)
+            printf("%s %08llx", l && l % 8 == 0 ? "\n        " : "", (unsigned long long)dbg_le(buf + 4 * l, 4));
+        printf("\n");
     }
-    int lanes = dbg_reg_bytes(r) / 4;
-    printf("%-8s", r->name);
-    for (int l = 0; l < lanes; l++) {
-        if (l && l % 8 == 0)
-            printf("\n%-8s", "");
-        printf(" %08llx", (unsigned long long)dbg_le(buf + 4 * l, 4));
-    }
-    printf("   (lanes 0..%d, 32-bit)\n", lanes - 1);
+    return col >= 0 ? 0 : -1;
 }
 
 static int dbg_cmd_regs(dbg_cli *c, int argc, char **argv)
@@ -579,17 +587,24 @@ static int dbg_cmd_regs(dbg_cli *c, int argc, char **argv)
         return dbg_err(c, "ISA %s exposes no registers", c->isa->name);
     printf("%s thread %d:\n", c->m->units[c->unit].name, c->thread);
     const char *group = NULL;
-    int shown = 0;
+    int shown = 0, col = 0, vectors = 0, one = argc > 1 && isa_reg_find(c->isa, argv[1]) >= 0;
     for (int i = 0; i < c->isa->nregs; i++) {
         const isa_reg *r = &c->isa->regs[i];
         if (argc > 1 && strcasecmp(argv[1], r->name) && (!r->group || strcasecmp(argv[1], r->group)))
             continue;
-        if (r->group && (!group || strcmp(group, r->group)) && argc < 2)
-            printf("[%s]\n", r->group);
+        if (r->group && (!group || strcmp(group, r->group)) && argc < 2) {
+            printf("%s[%s]\n", col > 0 ? "\n" : "", r->group);
+            col = 0;
+        }
         group = r->group;
-        dbg_print_reg(c, i);
+        col = dbg_print_reg(c, i, one ? -1 : col);
+        vectors |= r->bits > 64;
         shown++;
     }
+    if (col > 0)
+        printf("\n");
+    if (vectors)
+        printf("(vectors in 32-bit lanes, lane 0 first)\n");
     return shown ? 0 : dbg_err(c, "regs: no register or group '%s'", argv[1]);
 }
 
@@ -626,7 +641,7 @@ static int dbg_cmd_set(dbg_cli *c, int argc, char **argv)
             buf[l * lb + b] = (uint8_t)(v[nv == 1 ? 0 : l] >> (8 * (b < 8 ? b : 7)));
     if (c->isa->reg_write(c->m, c->unit, c->thread, i, buf))
         return dbg_err(c, "set: the ISA refused to write %s", r->name);
-    dbg_print_reg(c, i);
+    dbg_print_reg(c, i, -1);
     return 0;
 }
 
@@ -782,8 +797,11 @@ static int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
         char sym[160], text[200];
         dbg_symbolize(c, h->pc, sym, sizeof sym);
         dbg_disasm_one(c, h->unit, h->pc, text, sizeof text);
-        printf("%10llu %s.%d 0x%08llx %-16s %s\n", (unsigned long long)h->cycle, c->m->units[h->unit].name, h->thread,
-               (unsigned long long)h->pc, sym, text);
+        char cyc[24] = "?"; /* an ISA that does not set last_issue leaves SIM_NEVER */
+        if (h->cycle != SIM_NEVER)
+            snprintf(cyc, sizeof cyc, "%llu", (unsigned long long)h->cycle);
+        printf("%10s %s.%d 0x%08llx %-16s %s\n", cyc, c->m->units[h->unit].name, h->thread, (unsigned long long)h->pc,
+               sym, text);
     }
     return 0;
 }
@@ -791,13 +809,18 @@ static int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
 static int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2) {
-        printf("info topics: break (breakpoints and watchpoints), threads, regs, stats");
-        if (c->isa->debug_info) {
-            printf("\n%s topics: ", c->isa->name);
-            fflush(stdout);
-            c->isa->debug_info(c->m, c->unit, "", stdout);
+        printf("info topics: break (breakpoints and watchpoints), threads, regs, stats\n");
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = c->isa->debug_info ? open_memstream(&text, &len) : NULL;
+        if (f) {
+            c->isa->debug_info(c->m, c->unit, "", f);
+            fclose(f);
+            while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+                text[--len] = 0;
+            printf("%s topics:%s%s\n", c->isa->name, strchr(text, '\n') ? "\n" : " ", text);
         }
-        printf("\n");
+        free(text);
         return 0;
     }
     if (strcmp(argv[1], "break") == 0 || strcmp(argv[1], "breakpoints") == 0 || strcmp(argv[1], "watch") == 0) {

@@ -316,8 +316,8 @@ static void test_session(void **state)
     /* toy0.0 issues at cycles 0 (tid), 2 (addi) and reaches loop at cycle 4 */
     HAS(&R, "toy0 thread 0 stopped at cycle 4: breakpoint 1 at 0x2 (loop)");
     HAS(&R, "=> 0x00000002 <loop>           addi r2, 1");
-    HAS(&R, "r1       0x00000003  3");
-    HAS(&R, "v0       00000000 00000000 00000000 00000000");
+    HAS(&R, "[general]\nr0     0x00000000   r1     0x00000003   r2     0x00000000   r3     0x00000000\n");
+    HAS(&R, "[vector]\nv0       00000000 00000000 00000000 00000000\n");
     HAS(&R, "cnt      0x0000000000000004  4"); /* toy0 retired tid+addi on both threads */
     HAS(&R, "step done");
     HAS(&R, "djnz r1, 2");
@@ -480,7 +480,7 @@ static void test_watch_kinds(void **state)
     (void)state;
     static const uint32_t prog[] = {TOY(TOY_LDW, 1, 0x20), TOY(TOY_STW, 1, 0x24), TOY(TOY_HALT, 0, 0)};
     run_script(prog, 3,
-               "watch 0x20 r\nwatch ram:0x24,4 w\nwatch 0x20 x\nwatch nosuch:0 w\nwatch ram:0xfe,4\n"
+               "watch 0x20,1 r\nwatch ram:0x24 w\nwatch 0x20 x\nwatch nosuch:0 w\nwatch ram:0xfe,4\n"
                "tbreak 2 0\ninfo break\ncontinue\nassert stop watchpoint\n"
                "delete w1\ndelete w1\ndelete 9\ncontinue\nassert stop watchpoint\nassert pc == 2\n"
                "delete w2\ncontinue\nassert stop breakpoint\ninfo break\ncontinue\nassert stop halted\n", &R);
