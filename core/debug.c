@@ -138,6 +138,7 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
         return 0;
     if (d->skip_unit == u->index && d->skip_thread == thread && d->skip_pc == pc) {
         d->skip_unit = -1; /* resuming from a stop here: execute it once */
+        dbg_update_slow(m);
         return 0;
     }
     for (int i = 0; i < d->nbrk; i++) {

@@ -1,6 +1,7 @@
 /* core/opts.c: the -o KEY=VALUE option list and its typed getters. Getters report a value
  * that does not parse, or is out of range, instead of guessing. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +45,16 @@ const char *opt_get(const sim_opts *o, const char *key, const char *def)
     return def;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+int opt_parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     if (!*s || *s == '-')
         return -1;
+    /* decimal or 0x hex; never octal, so "010" means ten */
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end)
+    unsigned long long v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
+    if (errno || *end || end == (hex ? s + 2 : s))
         return -1;
     *out = v;
     return 0;
@@ -66,7 +69,7 @@ int opt_get_u64(const sim_opts *o, const char *key, uint64_t def, uint64_t lo, u
         return 0;
     }
     uint64_t v;
-    if (parse_u64(s, &v) || v < lo || v > hi) {
+    if (opt_parse_u64(s, &v) || v < lo || v > hi) {
         snprintf(err, errlen, "option %s=%s: expected an integer in [%llu, %llu]", key, s,
                  (unsigned long long)lo, (unsigned long long)hi);
         return -1;
@@ -85,7 +88,7 @@ int opt_get_double(const sim_opts *o, const char *key, double def, double *out, 
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end || v < 0) {
+    if (errno || end == s || *end || !isfinite(v) || v < 0) {
         snprintf(err, errlen, "option %s=%s: expected a non-negative number", key, s);
         return -1;
     }
@@ -121,7 +124,7 @@ int opt_get_list(const sim_opts *o, const char *key, uint64_t defmask, unsigned 
     snprintf(buf, sizeof buf, "%s", s);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         uint64_t v;
-        if (parse_u64(tok, &v) || v >= max || max > 64) {
+        if (opt_parse_u64(tok, &v) || v >= max || max > 64) {
             snprintf(err, errlen, "option %s=%s: '%s' is not an index in [0, %u)", key, s, tok, max);
             return -1;
         }

@@ -18,6 +18,8 @@ void opt_init(sim_opts *o);
 /* "key=value"; later settings of a key replace earlier ones. 0 ok, -1 malformed or full. */
 int opt_parse(sim_opts *o, const char *kv);
 int opt_set(sim_opts *o, const char *key, const char *val);
+/* Parse a whole string as decimal or 0x hex (never octal); -1 if malformed. */
+int opt_parse_u64(const char *s, uint64_t *out);
 const char *opt_get(const sim_opts *o, const char *key, const char *def);
 /* Integer option (decimal or 0x hex). Returns 0 ok, -1 if present but not an integer in
  * [lo, hi]; *out gets def when the key is absent. err gets a readable message. */

@@ -159,7 +159,11 @@ void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint
         m->stop.unit = unit;
         m->stop.thread = thread;
         m->stop.pc = pc;
-        m->stop.cycle = m->now;
+        /* a unit stops inside a burst: its own issue cycle is the stop's cycle, not the
+         * burst's start (m->now) */
+        m->stop.cycle = unit >= 0 && unit < m->nunits && m->units[unit].last_issue != SIM_NEVER
+                            ? m->units[unit].last_issue
+                            : m->now;
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(m->stop.msg, sizeof m->stop.msg, fmt, ap);
@@ -368,8 +372,11 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
                              (unsigned long long)m->max_instructions);
         }
     }
-    if (m->stop.cycle < m->now && m->stop.kind != SIM_STOP_HALT)
-        m->stop.cycle = m->now;
+    if (m->stop.kind != SIM_STOP_HALT) {
+        if (m->stop.cycle < m->now)
+            m->stop.cycle = m->now;
+        m->now = m->stop.cycle; /* statistics of a stopped machine end where it stopped */
+    }
     m->host_seconds += host_now() - t0;
     return m->stop.kind;
 }

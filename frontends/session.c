@@ -9,18 +9,7 @@
 #include "../core/debug.h"
 #include "../core/stats.h"
 
-int cli_parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !*s || *s == '-')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
+int cli_parse_u64(const char *s, uint64_t *out) { return opt_parse_u64(s, out); }
 
 int cli_session_open(cli_session *s, cli_args *a)
 {

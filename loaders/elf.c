@@ -67,12 +67,38 @@ int ld_elf_parse(ld_image *img, char *err, size_t errlen)
     img->big_endian = data == ELFDATA2MSB;
     img->entry = eh.e_entry;
 
+    /* Check the header tables against the file size before libelf walks them: libelf
+     * reports a cut table only as "invalid data", and may accept a partial one. */
+    size_t phsize = cls == ELFCLASS32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
+    size_t shsize = cls == ELFCLASS32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
+    if (eh.e_phnum && eh.e_phentsize != phsize) {
+        ld_err(err, errlen, "%s: e_phentsize %u, expected %zu", path, eh.e_phentsize, phsize);
+        goto out;
+    }
+    if (eh.e_phnum && !in_file(img, eh.e_phoff, (uint64_t)eh.e_phnum * phsize)) {
+        ld_err(err, errlen, "%s: program header table at offset %llu (%u entries) runs past the end of the file (%zu bytes)",
+               path, (unsigned long long)eh.e_phoff, eh.e_phnum, img->file_size);
+        goto out;
+    }
+    if (eh.e_shoff) {
+        if (eh.e_shentsize != shsize) {
+            ld_err(err, errlen, "%s: e_shentsize %u, expected %zu", path, eh.e_shentsize, shsize);
+            goto out;
+        }
+        /* e_shnum == 0 with a table means the count lives in section 0: at least one entry */
+        uint64_t n = eh.e_shnum ? eh.e_shnum : 1;
+        if (!in_file(img, eh.e_shoff, n * shsize)) {
+            ld_err(err, errlen, "%s: section header table at offset %llu (%llu entries) runs past the end of the file (%zu bytes)",
+                   path, (unsigned long long)eh.e_shoff, (unsigned long long)n, img->file_size);
+            goto out;
+        }
+    }
     size_t phnum = 0, shnum = 0, shstrndx = 0;
     if (elf_getphdrnum(e, &phnum)) {
         ld_err(err, errlen, "%s: bad program header count: %s", path, elf_errmsg(-1));
         goto out;
     }
-    if (phnum && !in_file(img, eh.e_phoff, (uint64_t)phnum * eh.e_phentsize)) {
+    if (phnum && !in_file(img, eh.e_phoff, (uint64_t)phnum * phsize)) {
         ld_err(err, errlen, "%s: program header table at offset %llu (%zu entries) runs past the end of the file (%zu bytes)", path,
                (unsigned long long)eh.e_phoff, phnum, img->file_size);
         goto out;
@@ -109,17 +135,20 @@ int ld_elf_parse(ld_image *img, char *err, size_t errlen)
         s->data = img->file + ph.p_offset;
     }
 
-    if (elf_getshdrnum(e, &shnum) || elf_getshdrstrndx(e, &shstrndx)) {
-        if (!phnum) {
-            ld_err(err, errlen, "%s: bad section headers: %s", path, elf_errmsg(-1));
+    if (eh.e_shoff) {
+        if (elf_getshdrnum(e, &shnum) || elf_getshdrstrndx(e, &shstrndx)) {
+            ld_err(err, errlen, "%s: bad section header table: %s", path, elf_errmsg(-1));
             goto out;
         }
-        shnum = 0; /* a segment-only image is still loadable */
-    }
-    if (shnum && !in_file(img, eh.e_shoff, (uint64_t)shnum * eh.e_shentsize)) {
-        ld_err(err, errlen, "%s: section header table at offset %llu (%zu entries) runs past the end of the file (%zu bytes)", path,
-               (unsigned long long)eh.e_shoff, shnum, img->file_size);
-        goto out;
+        if (!in_file(img, eh.e_shoff, (uint64_t)shnum * shsize)) {
+            ld_err(err, errlen, "%s: section header table at offset %llu (%zu entries) runs past the end of the file (%zu bytes)",
+                   path, (unsigned long long)eh.e_shoff, shnum, img->file_size);
+            goto out;
+        }
+        if (shnum && shstrndx >= shnum) {
+            ld_err(err, errlen, "%s: section name table index %zu is not below the section count %zu", path, shstrndx, shnum);
+            goto out;
+        }
     }
     img->secs = calloc(shnum ? shnum : 1, sizeof *img->secs);
     secname = calloc(shnum ? shnum : 1, sizeof *secname);
@@ -127,7 +156,7 @@ int ld_elf_parse(ld_image *img, char *err, size_t errlen)
         goto nomem;
     Elf_Scn *symscn = NULL;
     GElf_Shdr symsh;
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+    for (Elf_Scn *scn = NULL; shnum && (scn = elf_nextscn(e, scn)) != NULL;) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh)) {
             ld_err(err, errlen, "%s: section header unreadable: %s", path, elf_errmsg(-1));
@@ -149,7 +178,7 @@ int ld_elf_parse(ld_image *img, char *err, size_t errlen)
         s->offset = sh.sh_offset;
         s->type = sh.sh_type;
         s->flags = (uint32_t)sh.sh_flags;
-        s->data = sh.sh_type == SHT_NOBITS ? NULL : img->file + sh.sh_offset;
+        s->data = sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL ? NULL : img->file + sh.sh_offset;
         if (sh.sh_type == SHT_SYMTAB) {
             symscn = scn;
             symsh = sh;
