@@ -1,15 +1,734 @@
-/* isa/dpu/dpu_asm.c: assembler and linker for the SDK assembly syntax (placeholder until
- * the full two-pass linker lands; see notes/dpu-status.md). */
+/* isa/dpu/dpu_asm.c: assembler and linker for the SDK assembly syntax (what
+ * `dpu-upmem-dpurte-clang -S` emits). All source files are read into statements, laid out
+ * with the SDK linker-script order (dpu.lds: .text.__bootstrap first at 0x80000000; WRAM
+ * from 0: .data.__sys_zero, .data.immediate_memory*, .rodata*, .bss*, .data.__sys_keep,
+ * other .data*, .dpu_host, then the tasklet stacks; MRAM at 0x08000000: .mram*, the section
+ * defining __sys_used_mram_end last; .atomic at 0xF0000000), then encoded in a second pass
+ * once every symbol has its final value, so no relocation records are needed. Output: an
+ * ELF32 e_machine 0xF5 file with LOAD segments and symbols, as the SDK produces.
+ * In instruction operands IRAM symbols count in instructions (the PC unit); in data they do
+ * too, so code pointers stored in data can be called (docs/isa/dpu.md). */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "dpu_isa.h"
 #include "../isa.h"
+
+enum { RG_TEXT, RG_WRAM, RG_MRAM, RG_ATOMIC, RG_DROP };
+
+typedef struct asm_sec {
+    char name[96];
+    int region;
+    int rank;            /* order inside its region */
+    uint32_t size, align;
+    uint32_t base;       /* final address */
+    int file;            /* sections are per file (like object files) */
+    int has_sys_end;     /* defines __sys_used_mram_end */
+} asm_sec;
+
+typedef struct asm_sym {
+    char name[96];
+    int file;            /* -1 global */
+    int sec;             /* -1 absolute */
+    int64_t value;       /* offset in section, or absolute value */
+    char expr[160];      /* .set with a symbolic expression, resolved lazily */
+    int defined, global, resolving;
+    uint32_t size;
+} asm_sym;
+
+typedef struct asm_stmt {
+    int file, line, sec;
+    uint32_t off;        /* offset in its section */
+    char *text;          /* instruction or directive text */
+    int kind;            /* 0 instruction, 1 data directive */
+} asm_stmt;
+
+typedef struct asm_ctx {
+    const char *const *srcs;
+    asm_sec *secs; int nsecs, capsecs;
+    asm_sym *syms; int nsyms, capsyms;
+    asm_stmt *st; int nst, capst;
+    int cur_file;
+    char *err; size_t errlen;
+    int ntasklets;
+    uint32_t stack_size;
+    uint32_t text_size, wram_end, mram_end, atomic_size;
+    uint8_t *text, *wram, *mram, *atomic;
+    int pass2_file;      /* file whose local symbols apply */
+} asm_ctx;
+
+static int grow(void **p, int *cap, int n, size_t sz)
+{
+    if (n < *cap) return 0;
+    int nc = *cap ? *cap * 2 : 64;
+    void *q = realloc(*p, (size_t)nc * sz);
+    if (!q) return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+static int fail(asm_ctx *c, int file, int line, const char *fmt, const char *a)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a);
+    if (file >= 0)
+        snprintf(c->err, c->errlen, "%s:%d: %s", c->srcs[file], line, msg);
+    else
+        snprintf(c->err, c->errlen, "%s", msg);
+    return -1;
+}
+
+static int region_of(const char *n, int *rank)
+{
+    *rank = 50;
+    if (!strncmp(n, ".text", 5)) { *rank = !strcmp(n, ".text.__bootstrap") ? 0 : 10; return RG_TEXT; }
+    if (!strncmp(n, ".mram", 5)) { *rank = !strncmp(n, ".mram.noinit", 12) ? 10 : 20; return RG_MRAM; }
+    if (!strcmp(n, ".atomic")) return RG_ATOMIC;
+    if (!strcmp(n, ".data.__sys_zero")) { *rank = 0; return RG_WRAM; }
+    if (!strncmp(n, ".data.immediate_memory", 22)) { *rank = 10; return RG_WRAM; }
+    if (!strncmp(n, ".rodata", 7)) { *rank = 20; return RG_WRAM; }
+    if (!strncmp(n, ".bss", 4)) { *rank = 30; return RG_WRAM; }
+    if (!strcmp(n, ".data.__sys_keep")) { *rank = 40; return RG_WRAM; }
+    if (!strncmp(n, ".data", 5)) { *rank = 50; return RG_WRAM; }
+    if (!strcmp(n, ".dpu_host")) { *rank = 60; return RG_WRAM; }
+    return RG_DROP;
+}
+
+static int sec_get(asm_ctx *c, const char *name)
+{
+    for (int i = 0; i < c->nsecs; i++)
+        if (c->secs[i].file == c->cur_file && !strcmp(c->secs[i].name, name))
+            return i;
+    if (grow((void **)&c->secs, &c->capsecs, c->nsecs, sizeof *c->secs))
+        return -1;
+    asm_sec *s = &c->secs[c->nsecs];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->region = region_of(name, &s->rank);
+    s->align = s->region == RG_TEXT ? 8 : 1;
+    s->file = c->cur_file;
+    return c->nsecs++;
+}
+
+static asm_sym *sym_find(asm_ctx *c, const char *name, int file)
+{
+    asm_sym *g = NULL;
+    for (int i = 0; i < c->nsyms; i++) {
+        asm_sym *s = &c->syms[i];
+        if (strcmp(s->name, name))
+            continue;
+        if (s->file == file)
+            return s;
+        if (s->global || s->file < 0)
+            g = g && g->defined ? g : s;
+    }
+    return g;
+}
+
+static asm_sym *sym_get(asm_ctx *c, const char *name, int file)
+{
+    for (int i = 0; i < c->nsyms; i++)
+        if (!strcmp(c->syms[i].name, name) && c->syms[i].file == file)
+            return &c->syms[i];
+    if (grow((void **)&c->syms, &c->capsyms, c->nsyms, sizeof *c->syms))
+        return NULL;
+    asm_sym *s = &c->syms[c->nsyms++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->file = file;
+    s->sec = -1;
+    return s;
+}
+
+/* ---- pass 1: statements, sections, label offsets ---- */
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+    return s;
+}
+
+/* strip // comments (outside strings) */
+static void strip_comment(char *s)
+{
+    int q = 0;
+    for (char *p = s; *p; p++) {
+        if (*p == '"' && (p == s || p[-1] != '\\')) q = !q;
+        if (!q && p[0] == '/' && p[1] == '/') { *p = 0; return; }
+        if (!q && *p == '#' && (p == s || isspace((unsigned char)p[-1]))) { *p = 0; return; }
+    }
+}
+
+static int str_literal(const char *s, char *out, size_t cap, size_t *n)
+{
+    const char *p = strchr(s, '"');
+    if (!p) return -1;
+    p++;
+    *n = 0;
+    while (*p && *p != '"') {
+        int ch = (unsigned char)*p++;
+        if (ch == '\\') {
+            char e = *p++;
+            if (e == 'n') ch = '\n';
+            else if (e == 't') ch = '\t';
+            else if (e == 'r') ch = '\r';
+            else if (e == '0' || (e >= '1' && e <= '7')) {
+                ch = e - '0';
+                for (int k = 0; k < 2 && *p >= '0' && *p <= '7'; k++) ch = ch * 8 + (*p++ - '0');
+            } else if (e == 'x') {
+                ch = (int)strtol(p, (char **)&p, 16);
+            } else ch = e;
+        }
+        if (*n < cap) out[*n] = (char)ch;
+        (*n)++;
+    }
+    return *p == '"' ? 0 : -1;
+}
+
+static int count_items(const char *s)
+{
+    int n = 1, depth = 0;
+    for (; *s; s++) {
+        if (*s == '(') depth++;
+        else if (*s == ')') depth--;
+        else if (*s == ',' && !depth) n++;
+    }
+    return n;
+}
+
+static int add_stmt(asm_ctx *c, int line, int sec, uint32_t off, const char *text, int kind)
+{
+    if (grow((void **)&c->st, &c->capst, c->nst, sizeof *c->st))
+        return -1;
+    asm_stmt *s = &c->st[c->nst++];
+    s->file = c->cur_file;
+    s->line = line;
+    s->sec = sec;
+    s->off = off;
+    s->kind = kind;
+    s->text = strdup(text);
+    return s->text ? 0 : -1;
+}
+
+static int data_size(const char *d, const char *args, uint32_t *unit)
+{
+    if (!strcmp(d, ".byte")) *unit = 1;
+    else if (!strcmp(d, ".short") || !strcmp(d, ".hword") || !strcmp(d, ".2byte")) *unit = 2;
+    else if (!strcmp(d, ".long") || !strcmp(d, ".word") || !strcmp(d, ".int") || !strcmp(d, ".4byte")) *unit = 4;
+    else if (!strcmp(d, ".quad") || !strcmp(d, ".8byte")) *unit = 8;
+    else return -1;
+    return count_items(args) * (int)*unit;
+}
+
+static int pass1_file(asm_ctx *c, int file)
+{
+    FILE *f = fopen(c->srcs[file], "r");
+    if (!f)
+        return fail(c, -1, 0, "cannot open %s", c->srcs[file]);
+    c->cur_file = file;
+    int sec = sec_get(c, ".text"), prev = sec;
+    char raw[4096];
+    int line = 0;
+    while (fgets(raw, sizeof raw, f)) {
+        line++;
+        strip_comment(raw);
+        char *s = trim(raw);
+        /* labels (possibly several) at the start of the line */
+        for (;;) {
+            char *colon = s;
+            while (*colon && (isalnum((unsigned char)*colon) || strchr("_.$", *colon))) colon++;
+            if (colon == s || *colon != ':')
+                break;
+            *colon = 0;
+            asm_sym *y = sym_get(c, s, file);
+            if (!y) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
+            if (y->defined) { fclose(f); return fail(c, file, line, "symbol '%s' defined twice", s); }
+            y->defined = 1;
+            y->sec = sec;
+            y->value = c->secs[sec].size;
+            if (!strcmp(s, "__sys_used_mram_end"))
+                c->secs[sec].has_sys_end = 1;
+            s = trim(colon + 1);
+        }
+        if (!*s)
+            continue;
+        char word[64];
+        size_t wl = 0;
+        while (s[wl] && !isspace((unsigned char)s[wl]) && wl + 1 < sizeof word) { word[wl] = s[wl]; wl++; }
+        word[wl] = 0;
+        char *args = trim(s + wl);
+        asm_sec *S = &c->secs[sec];
+        if (word[0] != '.') {
+            if (S->region != RG_TEXT) { fclose(f); return fail(c, file, line, "instruction outside a text section: %s", s); }
+            if (add_stmt(c, line, sec, S->size, s, 0)) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
+            S->size += 8;
+            continue;
+        }
+        uint32_t unit;
+        int n;
+        if (!strcmp(word, ".section") || !strcmp(word, ".text") || !strcmp(word, ".data") || !strcmp(word, ".bss") ||
+            !strcmp(word, ".rodata")) {
+            char name[96];
+            if (word[1] == 's') {
+                size_t k = 0;
+                while (args[k] && args[k] != ',' && !isspace((unsigned char)args[k]) && k + 1 < sizeof name) { name[k] = args[k]; k++; }
+                name[k] = 0;
+            } else
+                snprintf(name, sizeof name, "%s", word);
+            prev = sec;
+            sec = sec_get(c, name);
+            if (sec < 0) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
+        } else if (!strcmp(word, ".previous")) {
+            int t = sec; sec = prev; prev = t;
+        } else if ((n = data_size(word, args, &unit)) >= 0) {
+            if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
+            S->size += (uint32_t)n;
+        } else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {
+            int64_t v;
+            char e[200], a0[128];
+            snprintf(a0, sizeof a0, "%s", args);
+            char *comma = strchr(a0, ',');
+            if (comma) *comma = 0; /* ".zero SIZE, FILL" */
+            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > (1 << 26)) { fclose(f); return fail(c, file, line, "bad size in '%s'", s); }
+            if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
+            S->size += (uint32_t)v;
+        } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
+            char tmp[1];
+            size_t len;
+            if (str_literal(args, tmp, 0, &len)) { fclose(f); return fail(c, file, line, "bad string in '%s'", s); }
+            if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
+            S->size += (uint32_t)len + (word[2] != 's' || !strcmp(word, ".asciz") || !strcmp(word, ".string") ? (strcmp(word, ".ascii") ? 1 : 0) : 0);
+        } else if (!strcmp(word, ".p2align") || !strcmp(word, ".balign") || !strcmp(word, ".align")) {
+            int64_t v;
+            char e[200];
+            char a0[64];
+            snprintf(a0, sizeof a0, "%s", args);
+            char *comma = strchr(a0, ',');
+            if (comma) *comma = 0;
+            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > 4096) { fclose(f); return fail(c, file, line, "bad alignment in '%s'", s); }
+            uint32_t al = !strcmp(word, ".balign") ? (uint32_t)v : 1u << v;
+            if (!al) al = 1;
+            if (S->region == RG_TEXT && al < 8) al = 8;
+            if (al > S->align) S->align = al;
+            S->size = (S->size + al - 1) & ~(al - 1);
+        } else if (!strcmp(word, ".globl") || !strcmp(word, ".global") || !strcmp(word, ".weak")) {
+            char nm[96];
+            snprintf(nm, sizeof nm, "%s", args);
+            asm_sym *y = sym_get(c, trim(nm), file);
+            if (!y) { fclose(f); return -1; }
+            y->global = 1;
+        } else if (!strcmp(word, ".set") || !strcmp(word, ".equ")) {
+            char nm[96];
+            snprintf(nm, sizeof nm, "%s", args);
+            char *comma = strchr(nm, ',');
+            if (!comma) { fclose(f); return fail(c, file, line, "expected '.set NAME, VALUE' in '%s'", s); }
+            *comma = 0;
+            asm_sym *y = sym_get(c, trim(nm), file);
+            if (!y) { fclose(f); return -1; }
+            y->defined = 1;
+            y->sec = -1;
+            snprintf(y->expr, sizeof y->expr, "%s", trim(comma + 1));
+        } else if (!strcmp(word, ".size")) {
+            char nm[96];
+            snprintf(nm, sizeof nm, "%s", args);
+            char *comma = strchr(nm, ',');
+            if (comma) {
+                *comma = 0;
+                int64_t v;
+                char e[200];
+                asm_sym *y = sym_get(c, trim(nm), file);
+                if (y && !dpu_eval_expr(trim(comma + 1), NULL, 0, &v, e, sizeof e))
+                    y->size = (uint32_t)v;
+            }
+        } else {
+            /* .file .loc .type .cfi_* .addrsig* .ident ...: no effect on the image */
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+/* ---- symbol values ---- */
+static int sym_value(asm_ctx *c, asm_sym *y, int code, int64_t *v);
+
+static int lookup(void *ctx, const char *name, int code, int64_t *val)
+{
+    asm_ctx *c = ctx;
+    asm_sym *y = sym_find(c, name, c->pass2_file);
+    if (!y || !y->defined)
+        return -1;
+    return sym_value(c, y, code, val);
+}
+
+static int sym_value(asm_ctx *c, asm_sym *y, int code, int64_t *v)
+{
+    (void)code;
+    if (y->expr[0]) {
+        if (y->resolving)
+            return -1;
+        y->resolving = 1;
+        dpu_sym_resolver r = {lookup, c};
+        char e[200];
+        int save = c->pass2_file;
+        c->pass2_file = y->file < 0 ? save : y->file;
+        int rc = dpu_eval_expr(y->expr, &r, 1, v, e, sizeof e);
+        c->pass2_file = save;
+        y->resolving = 0;
+        return rc;
+    }
+    if (y->sec < 0) {
+        *v = y->value;
+        return 0;
+    }
+    asm_sec *s = &c->secs[y->sec];
+    uint32_t addr = s->base + (uint32_t)y->value;
+    if (s->region == RG_TEXT)
+        *v = (addr - 0x80000000u) / 8; /* IRAM symbols count in instructions */
+    else if (s->region == RG_ATOMIC)
+        *v = addr - 0xF0000000u;      /* atomic bits are numbered from 0 (as in SDK binaries) */
+    else
+        *v = addr;
+    return 0;
+}
+
+static asm_sym *define_abs(asm_ctx *c, const char *name, int64_t v)
+{
+    asm_sym *y = sym_find(c, name, -1);
+    if (y && y->defined)
+        return y;
+    y = sym_get(c, name, -1);
+    if (!y) return NULL;
+    y->defined = 1;
+    y->global = 1;
+    y->sec = -1;
+    y->value = v;
+    return y;
+}
+
+/* ---- layout ---- */
+static int cmp_rank(asm_ctx *c, int a, int b)
+{
+    asm_sec *x = &c->secs[a], *y = &c->secs[b];
+    if (x->rank != y->rank) return x->rank - y->rank;
+    if (x->has_sys_end != y->has_sys_end) return x->has_sys_end - y->has_sys_end;
+    return a - b;
+}
+
+static int layout(asm_ctx *c)
+{
+    int *ord = malloc(sizeof(int) * (size_t)(c->nsecs + 1));
+    if (!ord) return fail(c, -1, 0, "out of memory%s", "");
+    uint32_t base[4] = {0x80000000u, 0, 0x08000000u, 0xF0000000u};
+    for (int rg = 0; rg < 4; rg++) {
+        int n = 0;
+        for (int i = 0; i < c->nsecs; i++)
+            if (c->secs[i].region == rg && (c->secs[i].size || c->secs[i].has_sys_end))
+                ord[n++] = i;
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && cmp_rank(c, ord[j - 1], ord[j]) > 0; j--) {
+                int t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t;
+            }
+        uint32_t at = base[rg];
+        if (rg == RG_ATOMIC)
+            at += 200; /* dpu.lds reserves the first 200 atomic bits (__atomic_start_addr) */
+        for (int i = 0; i < n; i++) {
+            asm_sec *s = &c->secs[ord[i]];
+            at = (at + s->align - 1) & ~(s->align - 1);
+            s->base = at;
+            at += s->size;
+        }
+        if (rg == RG_TEXT) c->text_size = at - base[rg];
+        if (rg == RG_WRAM) c->wram_end = at;
+        if (rg == RG_MRAM) c->mram_end = at - base[rg];
+        if (rg == RG_ATOMIC) c->atomic_size = at - base[rg];
+        if (rg == RG_ATOMIC && c->atomic_size > 256) {
+            free(ord);
+            return fail(c, -1, 0, "too many atomic bits (%s)", "more than 56 after the 200 reserved");
+        }
+    }
+    free(ord);
+    /* tasklet stacks after the data (dpu.lds), 8-byte aligned, then the software cache */
+    uint32_t at = (c->wram_end + 7) & ~7u;
+    char nm[64];
+    define_abs(c, "NR_TASKLETS", c->ntasklets);
+    for (int t = 0; t < 24; t++) {
+        snprintf(nm, sizeof nm, "STACK_SIZE_TASKLET_%d", t);
+        define_abs(c, nm, t < c->ntasklets ? c->stack_size : 0);
+        snprintf(nm, sizeof nm, "__sys_stack_thread_%d", t);
+        define_abs(c, nm, at);
+        if (t < c->ntasklets)
+            at += c->stack_size;
+    }
+    define_abs(c, "__sw_cache_buffer", at);
+    at += 8u * (uint32_t)c->ntasklets;
+    define_abs(c, "__sys_heap_pointer_reset", at);
+    define_abs(c, "__sys_heap_pointer", at);
+    if (at > 65536)
+        return fail(c, -1, 0, "WRAM overflow: data and stacks need %s bytes (64 KB available)", "more than 65536");
+    c->wram_end = at;
+    define_abs(c, "__atomic_start_addr", 0);
+    define_abs(c, "__atomic_used_addr", 200);
+    define_abs(c, "__atomic_end_addr", c->atomic_size);
+    define_abs(c, "__sys_used_mram_end", 0x08000000u + c->mram_end);
+    if (c->text_size > 4096 * 8)
+        return fail(c, -1, 0, "IRAM overflow: the program has more than %s instructions", "4096");
+    return 0;
+}
+
+/* ---- pass 2 ---- */
+static uint8_t *region_buf(asm_ctx *c, int rg, uint32_t addr, uint32_t n)
+{
+    switch (rg) {
+    case RG_TEXT: return addr - 0x80000000u + n <= c->text_size ? c->text + (addr - 0x80000000u) : NULL;
+    case RG_WRAM: return addr + n <= c->wram_end ? c->wram + addr : NULL;
+    case RG_MRAM: return addr - 0x08000000u + n <= c->mram_end ? c->mram + (addr - 0x08000000u) : NULL;
+    case RG_ATOMIC: return addr - 0xF0000000u + n <= c->atomic_size ? c->atomic + (addr - 0xF0000000u) : NULL;
+    }
+    return NULL;
+}
+
+static int pass2(asm_ctx *c)
+{
+    c->text = calloc(1, c->text_size + 8);
+    c->wram = calloc(1, c->wram_end + 8);
+    c->mram = calloc(1, c->mram_end + 8);
+    c->atomic = calloc(1, c->atomic_size + 8);
+    if (!c->text || !c->wram || !c->mram || !c->atomic)
+        return fail(c, -1, 0, "out of memory%s", "");
+    dpu_sym_resolver r = {lookup, c};
+    for (int i = 0; i < c->nst; i++) {
+        asm_stmt *s = &c->st[i];
+        asm_sec *S = &c->secs[s->sec];
+        if (S->region == RG_DROP)
+            continue;
+        c->pass2_file = s->file;
+        uint32_t addr = S->base + s->off;
+        char e[300];
+        if (s->kind == 0) {
+            uint64_t w;
+            if (dpu_assemble_line(s->text, &r, &w, e, sizeof e) < 0)
+                return fail(c, s->file, s->line, "%s", e);
+            uint8_t *p = region_buf(c, RG_TEXT, addr, 8);
+            if (!p) return fail(c, s->file, s->line, "internal: text offset%s", "");
+            mem_st64le(p, w);
+            continue;
+        }
+        char word[32];
+        size_t wl = 0;
+        const char *t = s->text;
+        while (t[wl] && !isspace((unsigned char)t[wl]) && wl + 1 < sizeof word) { word[wl] = t[wl]; wl++; }
+        word[wl] = 0;
+        char args[4096];
+        snprintf(args, sizeof args, "%s", t + wl);
+        uint32_t unit;
+        if (data_size(word, args, &unit) >= 0) {
+            char *p = args;
+            int depth = 0;
+            char *item = p;
+            uint32_t at = addr;
+            for (;; p++) {
+                if (*p == '(') depth++;
+                if (*p == ')') depth--;
+                if ((*p == ',' && !depth) || !*p) {
+                    char endc = *p;
+                    *p = 0;
+                    int64_t v;
+                    if (dpu_eval_expr(trim(item), &r, 0, &v, e, sizeof e))
+                        return fail(c, s->file, s->line, "%s", e);
+                    uint8_t *b = region_buf(c, S->region, at, unit);
+                    if (!b) return fail(c, s->file, s->line, "data outside its section: %s", s->text);
+                    for (uint32_t k = 0; k < unit; k++) b[k] = (uint8_t)((uint64_t)v >> (8 * k)); /* truncated like R_DPU_8/16 */
+                    at += unit;
+                    if (!endc) break;
+                    item = p + 1;
+                }
+            }
+        } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
+            size_t len;
+            char tmp[4096];
+            str_literal(args, tmp, sizeof tmp, &len);
+            uint8_t *b = region_buf(c, S->region, addr, (uint32_t)len);
+            if (len && !b) return fail(c, s->file, s->line, "string outside its section%s", "");
+            if (len > sizeof tmp) return fail(c, s->file, s->line, "string too long%s", "");
+            if (len) memcpy(b, tmp, len);
+        }
+        else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {
+            char *comma = strchr(args, ',');
+            int64_t n, fill;
+            if (comma) {
+                *comma = 0;
+                if (dpu_eval_expr(args, &r, 0, &n, e, sizeof e) || dpu_eval_expr(comma + 1, &r, 0, &fill, e, sizeof e))
+                    return fail(c, s->file, s->line, "%s", e);
+                uint8_t *b = region_buf(c, S->region, addr, (uint32_t)n);
+                if (n && !b) return fail(c, s->file, s->line, "fill outside its section%s", "");
+                if (n) memset(b, (int)(fill & 0xff), (size_t)n);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- ELF32 output ---- */
+typedef struct obuf { uint8_t *p; size_t n, cap; } obuf;
+static int ob_put(obuf *b, const void *d, size_t n)
+{
+    if (b->n + n > b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 4096;
+        while (nc < b->n + n) nc *= 2;
+        uint8_t *q = realloc(b->p, nc);
+        if (!q) return -1;
+        b->p = q;
+        b->cap = nc;
+    }
+    if (d) memcpy(b->p + b->n, d, n); else memset(b->p + b->n, 0, n);
+    b->n += n;
+    return 0;
+}
+static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { mem_st32le(p, v); }
+static int ob_align(obuf *b, size_t a) { return b->n % a ? ob_put(b, NULL, a - b->n % a) : 0; }
+
+static int write_elf(asm_ctx *c, const char *out)
+{
+    obuf f = {0}, strtab = {0}, shstr = {0}, symtab = {0};
+    int rc = -1;
+    uint32_t mram_init = c->mram_end; /* .mram.noinit stays out of the file */
+    for (int i = 0; i < c->nsecs; i++)
+        if (c->secs[i].region == RG_MRAM && strncmp(c->secs[i].name, ".mram.noinit", 12) && c->secs[i].size &&
+            c->secs[i].base - 0x08000000u < mram_init)
+            mram_init = c->secs[i].base - 0x08000000u;
+    uint32_t mram_len = c->mram_end - mram_init;
+    int nph = 2 + (mram_len > 0);
+    /* section names */
+    const char *names[] = {"", ".text", ".atomic", ".data", ".mram.noinit", ".mram", ".symtab", ".strtab", ".shstrtab"};
+    uint32_t nameoff[9];
+    for (int i = 0; i < 9; i++) {
+        nameoff[i] = (uint32_t)shstr.n;
+        if (ob_put(&shstr, names[i], strlen(names[i]) + 1)) goto out;
+    }
+    /* symbols */
+    if (ob_put(&strtab, "", 1) || ob_put(&symtab, NULL, 16)) goto out;
+    int nlocal = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < c->nsyms; i++) {
+            asm_sym *y = &c->syms[i];
+            int glob = y->global || y->file < 0;
+            if (!y->defined || glob != pass || !strncmp(y->name, ".L", 2))
+                continue;
+            int64_t v = 0;
+            int rg = y->sec >= 0 ? c->secs[y->sec].region : -1;
+            if (rg == RG_DROP)
+                continue;
+            if (y->sec >= 0) v = c->secs[y->sec].base + y->value;
+            else if (sym_value(c, y, 0, &v)) continue;
+            uint8_t e[16] = {0};
+            put32(e, (uint32_t)strtab.n);
+            put32(e + 4, (uint32_t)v);
+            put32(e + 8, y->size);
+            e[12] = (uint8_t)((glob ? 1 : 0) << 4 | (rg == RG_TEXT ? 2 : rg >= 0 ? 1 : 0));
+            uint16_t shn = rg == RG_TEXT ? 1 : rg == RG_ATOMIC ? 2 : rg == RG_WRAM ? 3 : rg == RG_MRAM ? 5 : 0xfff1;
+            if (rg == RG_MRAM && (uint32_t)(v - 0x08000000u) < mram_init) shn = 4;
+            put16(e + 14, shn);
+            if (ob_put(&strtab, y->name, strlen(y->name) + 1) || ob_put(&symtab, e, 16)) goto out;
+            if (!pass) nlocal++;
+        }
+    /* layout: header, program headers, contents, tables, section headers */
+    uint8_t eh[52] = {0x7f, 'E', 'L', 'F', 1, 1, 1, 0};
+    if (ob_put(&f, eh, 52) || ob_put(&f, NULL, 32 * (size_t)nph) || ob_align(&f, 8)) goto out;
+    uint32_t off_text = (uint32_t)f.n;
+    if (ob_put(&f, c->text, c->text_size) || ob_align(&f, 8)) goto out;
+    uint32_t off_data = (uint32_t)f.n;
+    if (ob_put(&f, c->wram, c->wram_end) || ob_align(&f, 8)) goto out;
+    uint32_t off_mram = (uint32_t)f.n;
+    if (ob_put(&f, c->mram + mram_init, mram_len) || ob_align(&f, 4)) goto out;
+    uint32_t off_sym = (uint32_t)f.n;
+    if (ob_put(&f, symtab.p, symtab.n)) goto out;
+    uint32_t off_str = (uint32_t)f.n;
+    if (ob_put(&f, strtab.p, strtab.n)) goto out;
+    uint32_t off_shs = (uint32_t)f.n;
+    if (ob_put(&f, shstr.p, shstr.n) || ob_align(&f, 4)) goto out;
+    uint32_t off_sh = (uint32_t)f.n;
+    struct { uint32_t name, type, flags, addr, off, size, link, info, align, entsize; } sh[9] = {
+        {0},
+        {nameoff[1], 1, 6, 0x80000000u, off_text, c->text_size, 0, 0, 8, 0},
+        {nameoff[2], 8, 3, 0xF0000000u, off_mram, c->atomic_size, 0, 0, 1, 0},
+        {nameoff[3], 1, 3, 0, off_data, c->wram_end, 0, 0, 8, 0},
+        {nameoff[4], 8, 3, 0x08000000u, off_mram, mram_init, 0, 0, 8, 0},
+        {nameoff[5], 1, 3, 0x08000000u + mram_init, off_mram, mram_len, 0, 0, 8, 0},
+        {nameoff[6], 2, 0, 0, off_sym, (uint32_t)symtab.n, 7, (uint32_t)nlocal, 4, 16},
+        {nameoff[7], 3, 0, 0, off_str, (uint32_t)strtab.n, 0, 0, 1, 0},
+        {nameoff[8], 3, 0, 0, off_shs, (uint32_t)shstr.n, 0, 0, 1, 0},
+    };
+    for (int i = 0; i < 9; i++) {
+        uint8_t e[40];
+        uint32_t v[10] = {sh[i].name, sh[i].type, sh[i].flags, sh[i].addr, sh[i].off, sh[i].size,
+                          sh[i].link, sh[i].info, sh[i].align, sh[i].entsize};
+        for (int k = 0; k < 10; k++) put32(e + 4 * k, v[k]);
+        if (ob_put(&f, e, 40)) goto out;
+    }
+    uint8_t *h = f.p;
+    put16(h + 16, 2);           /* ET_EXEC */
+    put16(h + 18, 0xF5);        /* EM_DPU */
+    put32(h + 20, 1);
+    put32(h + 24, 0x80000000u); /* entry: __bootstrap */
+    put32(h + 28, 52);
+    put32(h + 32, off_sh);
+    put32(h + 36, 0x2800000u);  /* ABI version 2 (bit 23 + bits 24..31), as SDK binaries */
+    put16(h + 40, 52);
+    put16(h + 42, 32);
+    put16(h + 44, (uint32_t)nph);
+    put16(h + 46, 40);
+    put16(h + 48, 9);
+    put16(h + 50, 8);
+    uint32_t ph[3][8] = {
+        {1, off_text, 0x80000000u, 0x80000000u, c->text_size, c->text_size, 5, 8},
+        {1, off_data, 0, 0, c->wram_end, c->wram_end, 6, 8},
+        {1, off_mram, 0x08000000u + mram_init, 0x08000000u + mram_init, mram_len, mram_len, 6, 8},
+    };
+    for (int i = 0; i < nph; i++)
+        for (int k = 0; k < 8; k++) put32(h + 52 + 32 * i + 4 * k, ph[i][k]);
+    FILE *o = fopen(out, "wb");
+    if (!o) { fail(c, -1, 0, "cannot write %s", out); goto out; }
+    if (fwrite(f.p, 1, f.n, o) != f.n) { fclose(o); fail(c, -1, 0, "cannot write %s", out); goto out; }
+    if (fclose(o)) { fail(c, -1, 0, "cannot write %s", out); goto out; }
+    rc = 0;
+out:
+    free(f.p); free(strtab.p); free(shstr.p); free(symtab.p);
+    return rc;
+}
 
 int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err,
                        size_t errlen);
 int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err,
                        size_t errlen)
 {
-    (void)nsrc; (void)srcs; (void)out; (void)opts;
-    snprintf(err, errlen, "dpu: the assembler/linker is not implemented yet");
-    return -1;
+    asm_ctx c;
+    memset(&c, 0, sizeof c);
+    c.srcs = srcs;
+    c.err = err;
+    c.errlen = errlen;
+    uint64_t nt = 16, ss = 1024;
+    if (opts && (opt_get_u64(opts, "tasklets", 16, 1, 24, &nt, err, errlen) ||
+                 opt_get_u64(opts, "stack", 1024, 8, 65536, &ss, err, errlen)))
+        return -1;
+    if (ss % 8) {
+        snprintf(err, errlen, "-o stack=%llu: must be a multiple of 8", (unsigned long long)ss);
+        return -1;
+    }
+    c.ntasklets = (int)nt;
+    c.stack_size = (uint32_t)ss;
+    int rc = 0;
+    for (int i = 0; i < nsrc && !rc; i++)
+        rc = pass1_file(&c, i);
+    /* undefined .globl-only entries must not shadow real definitions: merge by name */
+    if (!rc) rc = layout(&c);
+    if (!rc) rc = pass2(&c);
+    if (!rc) rc = write_elf(&c, out);
+    for (int i = 0; i < c.nst; i++) free(c.st[i].text);
+    free(c.st); free(c.secs); free(c.syms);
+    free(c.text); free(c.wram); free(c.mram); free(c.atomic);
+    return rc;
 }

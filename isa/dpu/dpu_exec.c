@@ -85,7 +85,7 @@ void dpu_predecode(uint64_t w, dpu_insn *in)
     in->op = f->op;
     in->cond = DPU_C_NONE;
     const char *fm = f->form;
-    int reverse = (fm[0] == 'r' || fm[0] == 'z') && fm[1] == 'i'; /* rir*, zir*: imm - ra */
+    int reverse = (fm[0] == 'r' || fm[0] == 'z') && fm[1] == 'i' && fm[2] == 'r'; /* rir*, zir*: imm - ra */
     int has_ra = 0, has_imm = 0;
     for (int k = 0; k < f->nops; k++) {
         int r = dpu_field_at(f->ops[k])->role;
@@ -408,8 +408,12 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
     case DPU_OP_LSL1X: res = (b & 31) ? a >> (32 - (b & 31)) : 0; break;
     case DPU_OP_LSR1X: res = (b & 31) ? a << (32 - (b & 31)) : 0; break;
     case DPU_OP_LSL_ADD: case DPU_OP_LSR_ADD: case DPU_OP_ROL_ADD: case DPU_OP_LSL_SUB: {
+        /* "lsl_add rc, rb, ra, shift": rc = rb + (ra << shift); the ra field is the one shifted */
         uint32_t s = in->shift;
-        uint32_t x = in->op == DPU_OP_LSR_ADD ? shr(b, s) : in->op == DPU_OP_ROL_ADD ? rol32(b, s) : shl(b, s);
+        uint32_t sh = a;
+        a = in->rb < 24 ? t->r[in->rb] : 0;
+        c.a = a;
+        uint32_t x = in->op == DPU_OP_LSR_ADD ? shr(sh, s) : in->op == DPU_OP_ROL_ADD ? rol32(sh, s) : shl(sh, s);
         uint64_t sum = in->op == DPU_OP_LSL_SUB ? (uint64_t)a - x : (uint64_t)a + x;
         res = (uint32_t)sum;
         carry = in->op == DPU_OP_LSL_SUB ? x > a : (int)(sum >> 32);
