@@ -428,8 +428,8 @@ static int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
         return dbg_err(c, "%s: too many breakpoints (at most %d)", argv[0], DBG_MAX_BREAK);
     char sym[160];
     dbg_symbolize(c, addr, sym, sizeof sym);
-    printf("%s %d at 0x%llx %s%s%s\n", temp ? "temporary breakpoint" : "breakpoint", id, (unsigned long long)addr,
-           sym, unit >= 0 ? " on " : "", unit >= 0 ? c->m->units[unit].name : "");
+    printf("%s %d at 0x%llx%s%s%s%s\n", temp ? "temporary breakpoint" : "breakpoint", id, (unsigned long long)addr,
+           *sym ? " " : "", sym, unit >= 0 ? " on " : "", unit >= 0 ? c->m->units[unit].name : "");
     return 0;
 }
 
@@ -520,7 +520,8 @@ static void dbg_info_break(dbg_cli *c)
             printf("Id   Type        Where                      Hits\n");
         char where[200], sym[160];
         dbg_symbolize(c, b->addr, sym, sizeof sym);
-        snprintf(where, sizeof where, "0x%llx %s%s%s", (unsigned long long)b->addr, sym, b->unit >= 0 ? " on " : "",
+        snprintf(where, sizeof where, "0x%llx%s%s%s%s", (unsigned long long)b->addr, *sym ? " " : "", sym,
+                 b->unit >= 0 ? " on " : "",
                  b->unit >= 0 ? c->m->units[b->unit].name : "");
         printf("%-4d %-11s %-26s %llu\n", b->id, b->temporary ? "tbreak" : "breakpoint", where,
                (unsigned long long)b->hits);
