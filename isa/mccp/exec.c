@@ -1,0 +1,307 @@
+/* isa/mccp/exec.c: what one MCCP core does at the save edge of each instruction.
+ * Conditions and the ALU follow MCCP/core/instr_decoder.v and alu.v exactly in RTL mode
+ * (le always true, ls = !C || !Z, V from the 31-bit add/sub selected by opcode bit 1, cmp
+ * unconditional, load/store ignore their condition, movf's condition is {0, register});
+ * MCCP_SEM_DOC gives the documented behaviour. mccp_core_run executes a core's instructions
+ * back to back, 4 cycles each, until a load/store hands the core to the arbiter (arbiter.c)
+ * or `int` ends its run. Timing lives in the cycle arithmetic here and in arbiter.c only. */
+#include <string.h>
+#include "mccp.h"
+#include "../../core/sched.h"
+#include "../../core/debug.h"
+
+int mccp_cond(int sem, int cond, unsigned f)
+{
+    int z = !!(f & MCCP_FL_Z), s = !!(f & MCCP_FL_S), v = !!(f & MCCP_FL_V), c = !!(f & MCCP_FL_C);
+    switch (cond & 15) {
+    case 0: return z;
+    case 1: return !z;
+    case 2: return !z && s == v;
+    case 3: return s != v;
+    case 4: return s == v;
+    case 5: return sem == MCCP_SEM_DOC ? (z || s != v) : 1; /* RTL compares S with the constant 2 */
+    case 6: return c;
+    case 7: return !c;
+    case 8: return s;
+    case 9: return !s;
+    case 10: return 1;
+    case 11: return 0;
+    case 12: return v;
+    case 13: return !v;
+    case 14: return c && !z;
+    default: return sem == MCCP_SEM_DOC ? (!c || z) : (!c || !z); /* RTL: !Z, not ARM's Z */
+    }
+}
+
+/* Jumps carry their own (correct) formulas in the decoder, in both modes. */
+static int jump_taken(int op, unsigned f)
+{
+    int z = !!(f & MCCP_FL_Z), s = !!(f & MCCP_FL_S), v = !!(f & MCCP_FL_V);
+    switch (op) {
+    case MCCP_JE: return z;
+    case MCCP_JNE: return !z;
+    case MCCP_JGT: return !z && s == v;
+    case MCCP_JGE: return s == v;
+    case MCCP_JLT: return s != v;
+    case MCCP_JLE: return z || s != v;
+    default: return 1;
+    }
+}
+
+uint32_t mccp_alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags)
+{
+    unsigned cin = *flags & MCCP_FL_C;
+    uint64_t wide;
+    uint32_t r;
+    unsigned c = 0;
+    switch (op) {
+    case MCCP_ADD: wide = (uint64_t)a + b; r = (uint32_t)wide; c = (unsigned)(wide >> 32); break;
+    case MCCP_ADDC: wide = (uint64_t)a + b + cin; r = (uint32_t)wide; c = (unsigned)(wide >> 32); break;
+    case MCCP_SUB: case MCCP_CMP: r = a - b; c = a < b; break;
+    case MCCP_SUBC: r = a - b - cin; c = (uint64_t)a < (uint64_t)b + cin; break;
+    case MCCP_MUL: r = a * b; break;
+    case MCCP_DIV: r = b ? a / b : 0xFFFFFFFFu; break; /* P5: divide by zero gives all ones */
+    case MCCP_AND: r = a & b; break;
+    case MCCP_OR: r = a | b; break;
+    case MCCP_XOR: r = a ^ b; break;
+    case MCCP_LSH: r = b >= 32 ? 0 : a << b; break;
+    case MCCP_RSH: r = b >= 32 ? 0 : a >> b; break;
+    case MCCP_NOT: r = ~a; break;
+    case MCCP_INC: r = a + 1; c = a == 0xFFFFFFFFu; break;
+    case MCCP_DEC: r = a - 1; c = a == 0; break;
+    default: r = a; break; /* opcode 1111: result = op1 */
+    }
+    unsigned v;
+    if (sem == MCCP_SEM_DOC) {
+        /* signed overflow of the operation the doc names; logic, mul and div clear V */
+        switch (op) {
+        case MCCP_ADD: case MCCP_ADDC: v = ((a ^ r) & (b ^ r)) >> 31; break;
+        case MCCP_INC: v = ((a ^ r) & (1u ^ r)) >> 31; break;
+        case MCCP_SUB: case MCCP_SUBC: case MCCP_CMP: v = ((a ^ b) & (a ^ r)) >> 31; break;
+        case MCCP_DEC: v = ((a ^ 1u) & (a ^ r)) >> 31; break;
+        default: v = 0; break;
+        }
+    } else {
+        /* alu.v: V = C ^ tmp[31], tmp = op1[30:0] -/+ op2[30:0] chosen by opcode bit 1;
+         * op2 is the register field's value even for not/inc/dec (reg0 as assembled) */
+        uint32_t a31 = a & 0x7FFFFFFFu, b31 = b & 0x7FFFFFFFu;
+        unsigned t = ((unsigned)op >> 1) & 1 ? a31 < b31 : (a31 + b31) >> 31;
+        v = c ^ t;
+    }
+    *flags = (c ? MCCP_FL_C : 0) | (r >> 31 ? MCCP_FL_S : 0) | (v ? MCCP_FL_V : 0) | (r == 0 ? MCCP_FL_Z : 0);
+    return r;
+}
+
+static void stop_at(sim_machine *m, sim_stop_kind kind, int core, uint64_t pc, uint64_t cycle, const char *msg)
+{
+    sim_set_stop(m, kind, core, 0, pc, "%s", msg);
+    if (m->stop.kind == kind && m->stop.unit == core)
+        m->stop.cycle = cycle;
+}
+
+/* A load or store at save edge t: check the stack window, then hand the request to the
+ * arbiter (the core sleeps until it is served). Returns 1 if a request was made. */
+static int mem_insn(sim_machine *m, mccp_state *s, mccp_core *c, int core, const mccp_insn *in, uint64_t t, uint64_t pc)
+{
+    uint32_t addr = c->r[in->r2];
+    c->mem_save = t;
+    c->mem_slot = pc;
+    c->waiting = 1;
+    if (addr >= c->stack_begin && !(addr >= c->my_stack_begin && addr < c->my_stack_end)) {
+        /* stack protection fault: 9 writes at sp.. (the first one of stale data), ip never
+         * saved, then continue at stack_exc_addr; wren_exception stays set (RTL bug) */
+        c->dump_left = 8;
+        c->dumping = 1;
+        c->wren_sticky = 1;
+        c->req_write = 1;
+        c->req_addr = c->r[6];
+        c->req_data = c->wdata;
+        m->units[core].counters[MCCP_CNT_STACK_FAULTS].value++;
+        if (s->fault_stop && !s->fault_stopped) {
+            char msg[200];
+            s->fault_stopped = 1;
+            snprintf(msg, sizeof msg,
+                     "stack protection fault: core %d %s address 0x%08x (stack_begin 0x%x, own stack [0x%x, 0x%x)); "
+                     "continuing dumps registers at sp=0x%x and jumps to 0x%x",
+                     core, in->op == MCCP_STORE ? "store to" : "load from", addr, c->stack_begin,
+                     c->my_stack_begin, c->my_stack_end, c->r[6], c->stack_exc_addr);
+            stop_at(m, SIM_STOP_FAULT, core, pc, t, msg);
+        }
+    } else {
+        c->dump_left = 0;
+        c->dumping = 0;
+        c->req_addr = addr;
+        c->req_rd = in->r1;
+        if (in->op == MCCP_STORE || c->wren_sticky) {
+            c->req_write = 1;
+            c->wdata = c->req_data = c->r[in->r1]; /* a load after a fault stores its register */
+        } else {
+            c->req_write = 0;
+        }
+    }
+    c->req_visible = t + 1;
+    return 1;
+}
+
+uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    mccp_state *s = mccp_st(m);
+    int core = u->index;
+    mccp_core *c = &s->core[core];
+    sim_thread *th = &u->threads[0];
+    uint64_t t = c->next_save > now ? c->next_save : now;
+    /* Cores interact only through the arbiter, whose grants are events: a core may run past
+     * other units' events (not past the run limit) as long as nobody watches each
+     * instruction; bursts are bounded so instruction limits and Ctrl-C are seen. */
+    uint64_t lim = horizon;
+    if (!m->slow) {
+        lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+        if (lim - t > (1u << 22))
+            lim = t + (1u << 22);
+    }
+    const uint8_t *rom = s->rom;
+    int sem = s->sem;
+    mccp_pd *cache = s->pd;
+    uint64_t ninsn = 0;
+    while (t < lim && !sim_stopped(m)) {
+        uint32_t ipw = c->r[7] & (MCCP_ROM_WORDS - 1);
+        uint64_t pc = (uint64_t)ipw * 2 + c->half;
+        if (m->slow) {
+            u->last_issue = t;
+            if (dbg_before_insn(m, u, 0, pc))
+                break;
+        }
+        const uint8_t *wp = rom + ipw * 4;
+        uint32_t w = (uint32_t)wp[0] << 24 | (uint32_t)wp[1] << 16 | (uint32_t)wp[2] << 8 | wp[3];
+        mccp_pd *p = &cache[ipw];
+        if (!p->valid || p->word != w) {
+            p->word = w;
+            p->valid = 1;
+            mccp_decode(w, 0, &p->in[0]);
+            mccp_decode(w, 1, &p->in[1]);
+        }
+        const mccp_insn *in = &p->in[(w >> 31) ? 0 : c->half];
+        ninsn++;
+        int ok = mccp_cond(sem, in->cond, c->flags);
+        int sleep = 0, halt = 0;
+        switch (in->op) {
+        case MCCP_ADD: case MCCP_ADDC: case MCCP_SUB: case MCCP_SUBC: case MCCP_MUL: case MCCP_DIV:
+        case MCCP_AND: case MCCP_OR: case MCCP_XOR: case MCCP_LSH: case MCCP_RSH: case MCCP_NOT:
+        case MCCP_INC: case MCCP_DEC: case MCCP_ALU15:
+            if (ok) {
+                unsigned f = c->flags;
+                uint32_t b = c->r[in->r2];
+                if (in->op == MCCP_DIV && b == 0) {
+                    u->counters[MCCP_CNT_DIV0].value++;
+                    if (!c->warned_div0++)
+                        fprintf(m->err, "mccp: warning: core %d: division by zero at slot 0x%llx (cycle %llu); result 0xffffffff\n",
+                                core, (unsigned long long)pc, (unsigned long long)t);
+                }
+                c->r[in->r1] = mccp_alu(sem, in->op, c->r[in->r1], b, &f);
+                c->flags = (uint8_t)f;
+            }
+            break;
+        case MCCP_CMP:
+            if (ok || sem == MCCP_SEM_RTL) { /* RTL: suffix forced off, flags always written */
+                unsigned f = c->flags;
+                mccp_alu(sem, MCCP_CMP, c->r[in->r1], c->r[in->r2], &f);
+                c->flags = (uint8_t)f;
+            }
+            break;
+        case MCCP_LOAD: case MCCP_STORE:
+            if (ok || sem == MCCP_SEM_RTL) /* core.v never looks at the condition */
+                sleep = mem_insn(m, s, c, core, in, t, pc);
+            break;
+        case MCCP_MOV:
+            if (ok)
+                c->r[in->r1] = c->r[in->r2];
+            break;
+        case MCCP_MOVL:
+            if (ok && in->r1 != 7)
+                c->r[in->r1] = (c->r[in->r1] & 0xFFFF0000u) | in->imm;
+            break;
+        case MCCP_MOVH:
+            if (ok && in->r1 != 7)
+                c->r[in->r1] = (c->r[in->r1] & 0xFFFFu) | (uint32_t)in->imm << 16;
+            break;
+        case MCCP_MOVF:
+            if ((ok || sem == MCCP_SEM_DOC) && in->r1 != 7)
+                c->r[in->r1] = c->flags;
+            break;
+        case MCCP_JE: case MCCP_JNE: case MCCP_JGT: case MCCP_JGE: case MCCP_JLT: case MCCP_JLE: case MCCP_JMP:
+            if (jump_taken(in->op, c->flags)) {
+                c->r[7] = c->r[in->r1] - 1; /* ip = reg - 1, instr_choose = 1: ends at reg, high half */
+                c->half = 1;
+            }
+            break;
+        case MCCP_COREIDX:
+            if (ok && in->r1 != 7)
+                c->r[in->r1] = sem == MCCP_SEM_DOC ? (uint32_t)core : (c->r[in->r1] & 0xFFFF0000u) | (uint32_t)core;
+            break;
+        case MCCP_INT:
+            if (ok) {
+                if (sem == MCCP_SEM_DOC && in->r1 != 1) {
+                    char msg[120];
+                    snprintf(msg, sizeof msg, "int %u: only int 1 (job finished) is documented", (unsigned)in->r1);
+                    stop_at(m, SIM_STOP_ILLEGAL, core, pc, t, msg);
+                    ninsn--;
+                    goto out;
+                }
+                memset(c->r, 0, 6 * sizeof c->r[0]);
+                c->r[6] = 0;
+                c->r[7] = 0xFFFFFFFFu;
+                halt = 1;
+            }
+            break;
+        case MCCP_MSB:
+            if (ok) {
+                c->my_stack_begin = c->r[in->r1];
+                c->r[6] = c->r[in->r1];
+            }
+            break;
+        case MCCP_MSE:
+            if (ok)
+                c->my_stack_end = c->r[in->r1];
+            break;
+        case MCCP_SB:
+            if (ok)
+                c->stack_begin = c->r[in->r1];
+            break;
+        case MCCP_EXCL:
+            if (ok)
+                c->stack_exc_addr = c->r[in->r1];
+            break;
+        default: /* decoder no-ops */
+            break;
+        }
+        /* end of the save state: next word after a 32-bit word or a low half */
+        if (c->half || (w >> 31)) {
+            c->r[7]++;
+            c->half = 0;
+        } else {
+            c->half = 1;
+        }
+        th->instructions++;
+        th->issue_cycles += 4;
+        u->last_issue = t;
+        if (m->slow)
+            dbg_after_insn(m, u, 0, pc);
+        if (sleep) {
+            c->next_save = SIM_NEVER;
+            sched_sleep(u, 0);
+            mccp_arb_request(m, core);
+            return SIM_NEVER;
+        }
+        if (halt) {
+            c->next_save = SIM_NEVER;
+            mccp_core_done(m, u, t);
+            return SIM_NEVER;
+        }
+        t += 4;
+    }
+out:
+    (void)ninsn;
+    c->next_save = t;
+    th->ready_at = t;
+    return t;
+}

@@ -1,0 +1,162 @@
+/* isa/mccp/mccp.h: private interface of the MCCP ("videocard" cores, yewhenp/PureFPGA) model.
+ * MCCP has 4 non-pipelined cores (CPI 4), each with a private 8192-word ROM holding 16-bit
+ * instructions in pairs (high half first) or one 32-bit movl/movh, and one shared 64K-word
+ * data RAM reached through a round-robin arbiter that serves one transaction at a time.
+ * This header holds the instruction table types (table.c: the single source of decode,
+ * disassembly and assembly), the per-core and per-machine state, and the functions the
+ * files of isa/mccp/ share. Semantics follow the HEAD RTL by default; MCCP_SEM_DOC selects
+ * the documented behaviour (see docs/isa/mccp.md for every difference). */
+#ifndef XPUSIM_MCCP_H
+#define XPUSIM_MCCP_H
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "../isa.h"
+
+#define MCCP_CORES 4
+#define MCCP_ROM_WORDS 8192u
+#define MCCP_RAM_WORDS 65536u
+#define MCCP_CLOCK_HZ 1e6
+
+/* Instruction formats (Verilog bit numbering, bit 15 = MSB of a 16-bit instruction). */
+typedef enum mccp_fmt {
+    MCCP_F_ALU2,  /* 01 oooo cccc ddd sss */
+    MCCP_F_ALU1,  /* 01 oooo cccc ddd 000 (not/inc/dec; op2 field reads reg0) */
+    MCCP_F_MEM,   /* 00 oooo cccc ddd sss (load/store/mov; assembler writes cond MSB as 0/1) */
+    MCCP_F_REG,   /* 00 ooooo rrr 000000  (movf, je..jmp) */
+    MCCP_F_SPEC,  /* 00 ooooo cccc rrr 00 (coreidx, msb, mse, sb, excl) */
+    MCCP_F_INT,   /* 00 ooooo cccc nnn 00 */
+    MCCP_F_IMM,   /* 32-bit: 1 0 ooooo cccc rrr 00 iiii...i (movl/movh) */
+    MCCP_F_NONE   /* in the assembler's table but not encodable (loadl/storec/jst/jnst) */
+} mccp_fmt;
+
+typedef enum mccp_op {
+    MCCP_ADD, MCCP_ADDC, MCCP_SUB, MCCP_SUBC, MCCP_MUL, MCCP_DIV, MCCP_AND, MCCP_OR,
+    MCCP_XOR, MCCP_LSH, MCCP_RSH, MCCP_NOT, MCCP_CMP, MCCP_INC, MCCP_DEC, MCCP_ALU15,
+    MCCP_LOAD, MCCP_STORE, MCCP_MOV, MCCP_MOVH, MCCP_MOVL, MCCP_MOVF,
+    MCCP_JE, MCCP_JNE, MCCP_JGT, MCCP_JGE, MCCP_JLT, MCCP_JLE, MCCP_JMP,
+    MCCP_COREIDX, MCCP_INT, MCCP_MSB, MCCP_MSE, MCCP_SB, MCCP_EXCL,
+    MCCP_LOADL, MCCP_STOREC, MCCP_JST, MCCP_JNST,
+    MCCP_NOOP,    /* 16-bit opcodes the decoder ignores: 00110, 00111, 10110..11111 */
+    MCCP_NOPS
+} mccp_op;
+
+typedef struct mccp_desc {
+    const char *name;
+    uint8_t op;       /* mccp_op */
+    uint8_t fmt;      /* mccp_fmt */
+    uint8_t code;     /* 4-bit ALU/MEM opcode ([13:10]) or 5-bit opcode ([13:9] / [29:25]) */
+} mccp_desc;
+
+extern const mccp_desc mccp_table[];
+extern const int mccp_table_len;
+extern const char *const mccp_cond_names[16];
+extern const char *const mccp_reg_names[8];
+
+/* A decoded instruction. */
+typedef struct mccp_insn {
+    uint8_t op, cond, r1, r2;   /* r1: dest/data/jump/int-number field, r2: source/address */
+    uint8_t len;                /* 1 = 16-bit slot, 2 = 32-bit word */
+    uint16_t imm;
+    uint32_t raw;               /* the 16 or 32 bits */
+} mccp_insn;
+
+const mccp_desc *mccp_desc_find(const char *name);
+const mccp_desc *mccp_desc_of(int op);
+/* Decode the instruction executed from ROM word w with half select (0 = high, 1 = low):
+ * a word with bit 31 set is a 32-bit movl/movh whatever the half (as in instr_decoder.v). */
+void mccp_decode(uint32_t w, int half, mccp_insn *out);
+void mccp_decode16(uint16_t h, mccp_insn *out);
+/* Encoders used by the assembler and the tests (fields already range-checked). */
+uint16_t mccp_enc_alu(int code, int cond, int rd, int rs);
+uint16_t mccp_enc_mem(int code, int cond, int r1, int r2);
+uint16_t mccp_enc_reg(int code, int r);
+uint16_t mccp_enc_spec(int code, int cond, int r);
+uint32_t mccp_enc_imm(int code, int cond, int r, uint16_t imm);
+/* Disassembly text of one decoded instruction (assembler syntax). */
+int mccp_format(const mccp_insn *in, char *buf, size_t n);
+
+/* Predecoded ROM: two records per word, refreshed when the word changes (debugger writes). */
+typedef struct mccp_pd {
+    uint32_t word;
+    uint8_t valid;
+    mccp_insn in[2];
+} mccp_pd;
+
+/* ---- machine state ---- */
+enum { MCCP_SEM_RTL = 0, MCCP_SEM_DOC = 1 };
+enum { MCCP_FL_C = 1, MCCP_FL_S = 2, MCCP_FL_V = 4, MCCP_FL_Z = 8 };
+enum { MCCP_STALL_MEMORY, MCCP_STALL_ARBITER, MCCP_STALL_EXCEPTION, MCCP_NSTALLS };
+enum { MCCP_CNT_LOADS, MCCP_CNT_STORES, MCCP_CNT_STACK_FAULTS, MCCP_CNT_DIV0, MCCP_CNT_GRANTS, MCCP_NCOUNTERS };
+
+typedef struct mccp_core {
+    uint32_t r[8];            /* reg0..reg5, sp (6), ip (7): ip is a ROM word address */
+    uint8_t half;             /* instr_choose: 0 = high half next, 1 = low half */
+    uint8_t flags;            /* bit0 C, bit1 S, bit2 V, bit3 Z */
+    uint32_t stack_begin, my_stack_begin, my_stack_end, stack_exc_addr;
+    uint32_t wdata;           /* writedata_reg: the stale value of the first dump write */
+    uint8_t wren_sticky;      /* wren_exception: never cleared (RTL bug) */
+    uint8_t dump_left;        /* dump_core_counter */
+    uint8_t waiting;          /* a memory transaction is outstanding */
+    uint8_t req;              /* request visible to the arbiter */
+    uint8_t req_write, req_rd;
+    uint32_t req_addr, req_data;
+    uint64_t req_visible;     /* first edge the arbiter can see the request */
+    uint64_t mem_save;        /* save edge E of the memory instruction */
+    uint64_t mem_slot;        /* its PC (slot), for stop messages */
+    uint64_t next_save;       /* save edge of the next instruction */
+    uint8_t warned_div0;
+    uint8_t dumping;          /* the exception dump is in progress */
+    uint64_t last_resp;       /* R of the previous dump write */
+} mccp_core;
+
+typedef struct mccp_state {
+    int sem;
+    unsigned core_mask;
+    int fault_stop, fault_stopped;
+    unsigned warm_restart;
+    unsigned phase;           /* arbiter pointer before cycle 1 */
+    uint8_t *rom;             /* 8192 big-endian words (the rom space's region) */
+    uint8_t *ram;             /* 65536 little-endian words (the ram space's region) */
+    mccp_pd *pd;              /* MCCP_ROM_WORDS predecoded words */
+    mem_space *ram_space, *rom_space;
+    mccp_core core[MCCP_CORES];
+    /* arbiter */
+    ev_event arb_ev;
+    uint64_t arb_ref_edge;    /* pointer = arb_ref_ptr after edge arb_ref_edge ... */
+    unsigned arb_ref_ptr;     /* ... and +1 at each idle edge after it */
+    uint64_t arb_free;        /* first edge at which the arbiter is idle again */
+    int arb_fresh;            /* first transaction after configuration takes one more cycle */
+    int arb_next;             /* core granted at arb_ev.when, -1 none */
+    /* framebuffer */
+    unsigned fb_base, fb_width, fb_height, fb_mono;
+    uint32_t *fb_pixels;      /* mono palette conversion buffer */
+    unsigned runs_left;       /* warm restarts still to do */
+    unsigned done_mask;       /* cores that executed int in the current run */
+    uint64_t done_last;       /* cycle of the latest int of the current run */
+} mccp_state;
+
+static inline mccp_state *mccp_st(sim_machine *m) { return (mccp_state *)m->isa_state; }
+static inline uint64_t mccp_slot(const mccp_core *c) { return (uint64_t)(c->r[7] & (MCCP_ROM_WORDS - 1)) * 2u + c->half; }
+
+/* exec.c */
+int mccp_cond(int sem, int cond, unsigned flags);
+uint32_t mccp_alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags);
+uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+/* arbiter.c */
+int mccp_arb_init(sim_machine *m);
+void mccp_arb_request(sim_machine *m, int core);
+uint64_t mccp_arb_next_grant(const mccp_state *s, int *core);
+/* machine.c */
+void mccp_start_core(sim_machine *m, int core, uint64_t first_save);
+void mccp_core_done(sim_machine *m, sim_unit *u, uint64_t cycle);
+/* asm.c */
+int mccp_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err, size_t errlen);
+/* Assemble a source text to ROM words (tests); prep (may be NULL) gets the .prep text. */
+int mccp_assemble_text(const char *name, const char *text, uint32_t **words, size_t *nwords,
+                       char **prep, char *err, size_t errlen);
+/* disasm.c */
+int mccp_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n);
+int mccp_disasm_image(const ld_image *img, FILE *out, char *err, size_t errlen);
+
+#endif
