@@ -177,7 +177,7 @@ typedef struct dpu_unit {
     uint64_t insn_count;
     int faulted;
     uint32_t fault_code;
-    char space_names[4][16];
+    char space_names[4][24];
 } dpu_unit;
 
 typedef struct dpu_machine {

@@ -109,12 +109,12 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         d->ntasklets = dm->ntasklets;
         d->time_mode = 1;
         u->isa = d;
-        char sfx[12] = "";
+        char sfx[16] = "";
         if (i)
             snprintf(sfx, sizeof sfx, ".%d", i);
-        snprintf(d->space_names[0], 16, "wram%s", sfx);
-        snprintf(d->space_names[1], 16, "mram%s", sfx);
-        snprintf(d->space_names[2], 16, "iram%s", sfx);
+        snprintf(d->space_names[0], sizeof d->space_names[0], "wram%s", sfx);
+        snprintf(d->space_names[1], sizeof d->space_names[1], "mram%s", sfx);
+        snprintf(d->space_names[2], sizeof d->space_names[2], "iram%s", sfx);
         /* the core's space list is small: the first DPUs' spaces are registered by name
          * (iram, wram, mram, then iram.1, wram.1...), the others stay private */
         if (m->nspaces + 3 <= SIM_MAX_SPACES) {
