@@ -424,7 +424,8 @@ static int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
     if (argc > 2 && (unit = dbg_parse_unit(c->m, argv[2])) < 0)
         return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[2], c->m->nunits - 1);
     int temp = argv[0][0] == 't';
-    int id = dbg_break_add(c->m, addr, unit, temp, argv[1]);
+    uint64_t num;
+    int id = dbg_break_add(c->m, addr, unit, temp, cli_parse_u64(argv[1], &num) ? argv[1] : "");
     if (id < 0)
         return dbg_err(c, "%s: too many breakpoints (at most %d)", argv[0], DBG_MAX_BREAK);
     char sym[160];
@@ -1042,8 +1043,11 @@ static int dbg_cmd_help(dbg_cli *c, int argc, char **argv)
     for (const dbg_cmd *k = dbg_cmds; k->name; k++) {
         char head[80];
         snprintf(head, sizeof head, "%s %s", k->name, k->args);
-        const char *dot = strchr(k->help, '.');
-        printf("  %-34s %.*s\n", head, dot ? (int)(dot - k->help) : (int)strlen(k->help), k->help);
+        const char *end = strstr(k->help, ". "); /* the first sentence ("0x..." is not an end) */
+        int len = end ? (int)(end - k->help) : (int)strlen(k->help);
+        if (!end && len && k->help[len - 1] == '.')
+            len--;
+        printf("  %-34s %.*s\n", head, len, k->help);
     }
     printf("`help COMMAND` tells more. Addresses: NUMBER, SYMBOL or SYMBOL+OFF; memory: [SPACE:]ADDR.\n");
     return 0;

@@ -498,7 +498,7 @@ static void test_watch_kinds(void **state)
     HAS(&R, "toy0 thread 0 stopped at cycle 2: watchpoint 2: write of ram:0x24 by the instruction at 0x1");
     HAS(&R, "temporary breakpoint 1 at 0x2 <loop> on toy0");
     /* toy0.0 resumes past pc 2 (it is where it stopped); toy0.1 reaches it at cycle 5 */
-    HAS(&R, "toy0 thread 1 stopped at cycle 5: temporary breakpoint 1 at 0x2 (2)");
+    HAS(&R, "toy0 thread 1 stopped at cycle 5: temporary breakpoint 1 at 0x2\n");
     HAS(&R, "no breakpoints or watchpoints");
 }
 
