@@ -14,7 +14,11 @@
  *     does (a deadlock);
  *   - long_at=K long_lat=L: after instruction K the thread is ready only at c + L;
  *   - store=1: instruction k of thread t writes k to data:0x100 + 4t (4 bytes), so
- *     watchpoints can trigger.
+ *     watchpoints can trigger;
+ *   - fault_unit=U fault_k=K: thread 0 of unit U faults (SIM_STOP_FAULT) instead of issuing
+ *     its instruction K; the unit returns at once with that cycle, as isa.h asks;
+ *   - kill_unit=U kill_at=C: an ISA event at cycle C (priority 1, after the unit events of
+ *     that cycle) halts unit U with sim_unit_halt, as an ISA does when a host stops a core.
  * The debugger hooks are called exactly as isa/isa.h and core/debug.h ask: only when
  * m->slow, with u->last_issue set first; a veto leaves the thread and the round-robin
  * cursor untouched so the same instruction re-runs on resume. */
@@ -44,6 +48,9 @@ typedef struct fake_unit {
 
 typedef struct fake_machine {
     uint64_t lat, sleep_at, wake_delay, long_at, long_lat, store;
+    uint64_t fault_unit, fault_k, kill_unit, kill_at;
+    ev_event kill;
+    sim_machine *m;
     fake_unit *units;
     mem_space *data;
 } fake_machine;
@@ -53,6 +60,14 @@ static void fake_wake_fn(ev_event *e, void *ctx)
     (void)e;
     fake_unit *fu = ctx;
     sched_wake(fu->u, 0, fu->u->m->now);
+}
+
+static void fake_kill_fn(ev_event *e, void *ctx)
+{
+    (void)e;
+    fake_machine *fm = ctx;
+    sim_machine *m = fm->m;
+    sim_unit_halt(m, &m->units[fm->kill_unit], m->now);
 }
 
 static int fake_create(sim_machine *m, char *err, size_t errlen)
@@ -72,8 +87,13 @@ static int fake_create(sim_machine *m, char *err, size_t errlen)
         opt_get_u64(&m->opts, "wake_delay", 0, 0, 1000000000, &fm->wake_delay, err, errlen) ||
         opt_get_u64(&m->opts, "long_at", UINT64_MAX, 0, UINT64_MAX, &fm->long_at, err, errlen) ||
         opt_get_u64(&m->opts, "long_lat", 1, 1, UINT64_MAX / 4, &fm->long_lat, err, errlen) ||
-        opt_get_u64(&m->opts, "store", 0, 0, 1, &fm->store, err, errlen))
+        opt_get_u64(&m->opts, "store", 0, 0, 1, &fm->store, err, errlen) ||
+        opt_get_u64(&m->opts, "fault_unit", UINT64_MAX, 0, UINT64_MAX, &fm->fault_unit, err, errlen) ||
+        opt_get_u64(&m->opts, "fault_k", 0, 0, UINT64_MAX, &fm->fault_k, err, errlen) ||
+        opt_get_u64(&m->opts, "kill_unit", UINT64_MAX, 0, UINT64_MAX, &fm->kill_unit, err, errlen) ||
+        opt_get_u64(&m->opts, "kill_at", 0, 0, UINT64_MAX, &fm->kill_at, err, errlen))
         return -1;
+    fm->m = m;
     if (sim_add_units(m, (int)units, (int)threads, "fake%d", 1e9))
         return snprintf(err, errlen, "sim_add_units failed"), -1;
     mem_space *code = sim_add_space(m, "code", 1, 4, 0);
@@ -95,6 +115,11 @@ static int fake_create(sim_machine *m, char *err, size_t errlen)
             return -1;
         for (int t = 0; t < (int)threads; t++)
             sched_start(&m->units[i], t, start);
+    }
+    if (fm->kill_unit < units) {
+        if (sim_register_event(m, &fm->kill, "fake-kill", fake_kill_fn, fm, 1))
+            return -1;
+        sim_schedule(m, &fm->kill, fm->kill_at);
     }
     return 0;
 }
@@ -128,6 +153,11 @@ static uint64_t fake_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_
         sim_thread *th = &u->threads[t];
         uint64_t k = fu->pc[t], pc = FAKE_CODE_BASE + 4 * k;
         u->last_issue = c;
+        if (t == 0 && k == fm->fault_k && (uint64_t)u->index == fm->fault_unit) {
+            u->rr = rr;
+            sim_set_stop(m, SIM_STOP_FAULT, u->index, t, pc, "fake fault at 0x%llx", (unsigned long long)pc);
+            return c;
+        }
         if (m->slow && dbg_before_insn(m, u, t, pc)) {
             u->rr = rr; /* not issued: the same pick happens on resume */
             return c;

@@ -326,6 +326,75 @@ static void test_instruction_limit(void **state)
     sim_destroy(&m);
 }
 
+static void test_instruction_limit_one_burst(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* a single unit runs its whole program in one unit_run burst (nothing else is queued),
+     * so a check made only between events never sees the limit: the limit of 100 must still
+     * stop the 5000-instruction program before its end */
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=5000"));
+    m.max_instructions = 100;
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_LIMIT);
+    assert_true(sim_total_instructions(&m) >= 100);
+    assert_true(sim_total_instructions(&m) < 5000);
+    sim_destroy(&m);
+}
+
+static void check_kill(const char *jobs)
+{
+    sim_machine m;
+    /* two lock-step units of 100 instructions (latency 1, one thread). An ISA event at
+     * cycle 50 (priority 1, so after both units have run cycle 50) halts unit 1 with
+     * sim_unit_halt: unit 1 has then retired instructions 0..50 = 51 and must run no more;
+     * unit 0 finishes at 100, which ends the run. The -o jobs value must not matter for an
+     * ISA whose units interact (it only applies to independent units). */
+    fake_make(&m, &fake_isa, KV("units=2", "insns=100", "kill_unit=1", "kill_at=50", jobs));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_true(m.units[1].halted);
+    assert_int_equal(m.units[1].halted_at, 50);
+    if (m.units[1].threads[0].instructions != 51)
+        fail_msg("%s: the halted unit retired %llu instructions, expected 51", jobs,
+                 (unsigned long long)m.units[1].threads[0].instructions);
+    assert_int_equal(m.units[0].halted_at, 100);
+    assert_int_equal(m.units[0].threads[0].instructions, 100);
+    sim_destroy(&m);
+}
+
+static void test_unit_halted_by_event(void **state)
+{
+    (void)state;
+    check_kill("jobs=1");
+    check_kill("jobs=4");
+}
+
+static void check_fault(const isa_ops *isa, const char *jobs)
+{
+    sim_machine m;
+    /* unit 2's thread 0 faults instead of issuing its instruction 10, at cycle 10 (one
+     * thread, latency 1: instruction k at cycle k); the other units are long (5000). The
+     * stop names unit 2, thread 0, pc 0x1000 + 40 and cycle 10, whatever the host threads. */
+    fake_make(&m, isa, KV("units=4", "insns=5000", "fault_unit=2", "fault_k=10", jobs));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_FAULT);
+    assert_int_equal(sim_stop_exit_code(m.stop.kind), 2);
+    assert_int_equal(m.stop.unit, 2);
+    assert_int_equal(m.stop.thread, 0);
+    assert_int_equal(m.stop.pc, FAKE_CODE_BASE + 40);
+    if (m.stop.cycle != 10)
+        fail_msg("%s %s: fault stop at cycle %llu, expected 10", isa->name, jobs, (unsigned long long)m.stop.cycle);
+    assert_non_null(strstr(m.stop.msg, "fake fault"));
+    assert_int_equal(m.units[2].threads[0].instructions, 10);
+    sim_destroy(&m);
+}
+
+static void test_fault_stop(void **state)
+{
+    (void)state;
+    check_fault(&fake_isa, "jobs=1");
+    check_fault(&fake_isa_indep, "jobs=1");
+    check_fault(&fake_isa_indep, "jobs=4");
+}
+
 /* ---- machines, determinism, parallel units ---- */
 
 static void test_two_machines(void **state)
@@ -636,6 +705,9 @@ XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_limit_counts),
              cmocka_unit_test(test_limit_resume_same_result),
              cmocka_unit_test(test_instruction_limit),
+             cmocka_unit_test(test_instruction_limit_one_burst),
+             cmocka_unit_test(test_unit_halted_by_event),
+             cmocka_unit_test(test_fault_stop),
              cmocka_unit_test(test_two_machines),
              cmocka_unit_test(test_determinism),
              cmocka_unit_test(test_jobs_parallel_same_as_sequential),
