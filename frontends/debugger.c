@@ -324,9 +324,11 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
         printf("the program has halted (cycle %llu); nothing to run\n", (unsigned long long)sim_end_cycle(m));
         return;
     }
-    /* once running, the selected thread resumes past a breakpoint at its PC, as after a
-     * breakpoint stop (before the first run, `break _start; continue` must stop there) */
-    if (m->dbg && c->ran && dbg_thread_live(m, c->unit, c->thread)) {
+    /* once running, the selected thread resumes past a breakpoint at its PC (after a step
+     * onto one, say), unless the core still holds the skip of the thread a breakpoint
+     * stopped, which must go first. Before the first run nothing is skipped:
+     * `break _start; continue` stops there. */
+    if (m->dbg && c->ran && m->dbg->skip_unit < 0 && dbg_thread_live(m, c->unit, c->thread)) {
         m->dbg->skip_unit = c->unit;
         m->dbg->skip_thread = c->thread;
         m->dbg->skip_pc = dbg_pc(c, c->unit, c->thread);

@@ -502,8 +502,27 @@ static void test_watch_kinds(void **state)
     HAS(&R, "no breakpoints or watchpoints");
 }
 
+/* After a breakpoint stop, selecting another thread and continuing must still let the
+ * stopped thread past its breakpoint (it must not report the same stop again). toy0.0 and
+ * toy1.0 both reach loop at cycle 4 (issues at 0, 2, 4); toy0.1 at cycle 5. */
+static void test_resume_other_thread(void **state)
+{
+    (void)state;
+    run_script(toy_main, 6, "break loop\ncontinue\nthread 2\ncontinue\ncontinue\n", &R);
+    assert_int_equal(R.rc, 0);
+    const char *a = strstr(R.out, "toy0 thread 0 stopped at cycle 4: breakpoint 1");
+    const char *b = strstr(R.out, "toy1 thread 0 stopped at cycle 4: breakpoint 1");
+    const char *c = strstr(R.out, "toy0 thread 1 stopped at cycle 5: breakpoint 1");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_true(a < b && b < c);
+    assert_null(strstr(a + 1, "toy0 thread 0 stopped at cycle 4"));
+}
+
 XPUSIM_TESTS(debugger, cmocka_unit_test(test_session), cmocka_unit_test(test_help_every_command),
              cmocka_unit_test(test_assert_failure), cmocka_unit_test(test_until),
              cmocka_unit_test(test_threads_select), cmocka_unit_test(test_set_and_print),
              cmocka_unit_test(test_disasm_info_source), cmocka_unit_test(test_fault_exit),
-             cmocka_unit_test(test_interrupt), cmocka_unit_test(test_watch_kinds))
+             cmocka_unit_test(test_interrupt), cmocka_unit_test(test_watch_kinds),
+             cmocka_unit_test(test_resume_other_thread))
