@@ -4,7 +4,7 @@
  * bodies, renames numeric local labels (1: ... 1b/1f), sizes every statement and places
  * labels; the second evaluates expressions and encodes through the instruction table
  * (asm_enc.c). Sections .text, .data (and .rodata), .bss are laid out in that order from
- * address 0 and written as an ELF executable (asm_elf.c); the entry is _start if defined.
+ * address 0x1000 (as ld.lld links Nyuzi programs) and written as an ELF executable (asm_elf.c); the entry is _start if defined.
  * Pseudo-ops: li (move, or movehi + or), lea (add_i, or movehi + or for a symbol). */
 #include <ctype.h>
 #include <stdarg.h>
@@ -223,7 +223,8 @@ static int eval_now(actx *a, const char *text, int64_t *v, int need)
     if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, &unres, &e) < 0)
         return fail(a, "bad expression '%s': %s", text, e);
     if (unres && need)
-        return fail(a, "'%s' must be a constant known at this point", text);
+        return a->pass == 2 ? fail(a, "undefined symbol in '%s'", text)
+                            : fail(a, "'%s' must be a constant known at this point", text);
     return unres ? 1 : 0;
 }
 
@@ -266,10 +267,27 @@ static int expand_macro(actx *a, macro *m, char *args)
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", args);
     int n = split_ops(buf, vals, 16);
-    if (n == 1 && m->nparams > 1 && !strchr(args, ',')) { /* space-separated arguments */
-        n = 0;
-        for (char *t = strtok(buf, " \t"); t && n < 16; t = strtok(NULL, " \t"))
-            vals[n++] = t;
+    /* GNU as also separates macro arguments by blanks ("m op a, b"): split pieces at
+     * their first top-level blank while there are fewer pieces than parameters. */
+    for (int i = 0; i < n && n < m->nparams; i++) {
+        int depth = 0;
+        for (char *p = vals[i]; *p; p++) {
+            if (*p == '(') depth++;
+            if (*p == ')') depth--;
+            if (depth == 0 && (*p == ' ' || *p == '\t')) {
+                char *rest = p + 1;
+                while (*rest == ' ' || *rest == '\t')
+                    rest++;
+                /* blanks around a binary operator belong to one expression */
+                if (strchr("+-*/|&^<>", *rest) || strchr("+-*/|&^<>", p[-1]))
+                    continue;
+                *p = 0;
+                memmove(&vals[i + 2], &vals[i + 1], sizeof vals[0] * (size_t)(n - i - 1));
+                vals[i + 1] = rest;
+                n++;
+                break;
+            }
+        }
     }
     if (n > m->nparams)
         return fail(a, "macro '%s' takes %d arguments, got %d", m->name, m->nparams, n);
@@ -510,9 +528,18 @@ static int process_line(actx *a, char *line)
             char *q = s;
             while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '$')
                 q++;
-            if (q == s || *q != ':')
+            char *namend = q;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (namend != s && *q == '=' && q[1] != '=') { /* NAME = EXPR */
+                *namend = 0;
+                char setline[1024];
+                snprintf(setline, sizeof setline, ".set %s, %s", s, q + 1);
+                return statement(a, setline);
+            }
+            if (namend == s || *q != ':')
                 break;
-            *q = 0;
+            *namend = 0;
             char name[160];
             if (isdigit((unsigned char)*s)) {
                 int num = atoi(s);
@@ -766,7 +793,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
             a->cur_line = ln - 1;
             continue;
         }
-        if (!cpperr[0] && strstr(line, ": error:") == line + strcspn(line, ":")) {
+        if (!cpperr[0] && strstr(line, "error:") && strncmp(line, "# ", 2) != 0) {
             snprintf(cpperr, sizeof cpperr, "%s", line);
         }
         if (rc == 0 && process_line(a, line) < 0)
@@ -801,8 +828,8 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         for (int s = 0; s < NSEC; s++)
             if (a->maxalign[s] < 64)
                 a->maxalign[s] = 64;
-        a->base[SEC_TEXT] = 0;
-        a->base[SEC_DATA] = align_up(a->size[SEC_TEXT], a->maxalign[SEC_DATA]);
+        a->base[SEC_TEXT] = 0x1000; /* where ld.lld places .text for Nyuzi (image base 0, 4 KiB pages) */
+        a->base[SEC_DATA] = align_up(a->base[SEC_TEXT] + a->size[SEC_TEXT], a->maxalign[SEC_DATA]);
         a->base[SEC_BSS] = align_up(a->base[SEC_DATA] + a->size[SEC_DATA], a->maxalign[SEC_BSS]);
         for (int s = 0; s < NSEC; s++)
             a->out[s] = calloc(a->size[s] + 1, 1);

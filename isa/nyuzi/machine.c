@@ -30,6 +30,7 @@ static const isa_option nyz_options[] = {
     {"io_latency", "8", "cycles a device access blocks the thread"},
     {"sync_latency", "12", "cycles of load_sync/store_sync (L2 round trip)"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
+    {"include", "", "asm: extra #include directory for the C preprocessor"},
     {NULL, NULL, NULL}};
 
 static const char *const nyz_stalls[] = {"scoreboard", "icache_miss", "dcache_miss", "store_wait",
@@ -265,12 +266,12 @@ static int nyz_load(sim_machine *m, const ld_image *img, char *err, size_t errle
         for (int i = 0; i < nm->nthreads; i++) {
             nyz_thread *t = &nm->cores[ci].t[i];
             t->pc = entry;
-            if (ci == 0 && i == 0) {
-                u->threads[i].state = SIM_T_READY;
-                u->threads[i].started = 1;
-                u->threads[i].ready_at = 0;
-            } else
+            if (ci == 0 && i == 0)
+                sched_start(u, 0, 0);
+            else {
                 u->threads[i].state = SIM_T_HALTED;
+                u->threads[i].ready_at = SIM_NEVER;
+            }
         }
         if (ci > 0)
             sim_unit_halt(m, u, 0);

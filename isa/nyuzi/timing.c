@@ -241,6 +241,7 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         nyz_thread *t = &c->t[pick];
         sim_thread *st = &u->threads[pick];
         uint32_t pc = t->pc;
+        u->last_issue = now;
         if (m->slow && dbg_before_insn(m, u, pick, pc))
             return now;
         nm->cur_cycle = now;
