@@ -692,6 +692,96 @@ static void test_stats_json_running_units(void **state)
     sim_destroy(&m);
 }
 
+static void test_stats_json_escapes_stop_message(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* a fault message with quotes, a backslash and control characters: the JSON stays valid
+     * and the stop object names the kind, unit and thread */
+    fake_make(&m, &fake_isa, KV("units=2", "insns=10"));
+    assert_int_equal(sim_run(&m, 3), SIM_STOP_LIMIT);
+    m.stop.kind = SIM_STOP_NONE;
+    sim_set_stop(&m, SIM_STOP_FAULT, 1, 0, 0x1234, "bad \"quote\" back\\slash\nnew\tline\x01");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    stats_write_json(&m, f);
+    fclose(f);
+    const char *end = js_skip(buf);
+    if (!end || *js_ws(end))
+        fail_msg("stats JSON is not one valid JSON value:\n%s", buf);
+    for (const char *p = buf; *p; p++)
+        assert_true((unsigned char)*p >= 0x20 || *p == '\n'); /* raw control characters only as layout */
+    const char *stop = js_member(buf, "stop");
+    assert_non_null(stop);
+    const char *kind = js_member(stop, "kind");
+    assert_non_null(kind);
+    assert_memory_equal(kind, "\"fault\"", 7);
+    assert_int_equal(js_u64(stop, "unit"), 1);
+    assert_int_equal(js_u64(stop, "thread"), 0);
+    const char *msg = js_member(stop, "message");
+    assert_non_null(msg);
+    assert_memory_equal(msg, "\"bad \\\"quote\\\" back\\\\slash", 24);
+    free(buf);
+    sim_destroy(&m);
+}
+
+static void test_limit_below_now(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* after running to 500, a run "until 100" has nothing to do: it stops at once (LIMIT)
+     * and must not move the machine's time back to 100 (statistics would shrink) */
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=1000"));
+    assert_int_equal(sim_run(&m, 500), SIM_STOP_LIMIT);
+    assert_int_equal(sim_total_instructions(&m), 501);
+    assert_int_equal(sim_end_cycle(&m), 500);
+    assert_int_equal(sim_run(&m, 100), SIM_STOP_LIMIT);
+    assert_int_equal(sim_total_instructions(&m), 501);
+    assert_int_equal(sim_end_cycle(&m), 500);
+    assert_true(m.now >= 500);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(m.units[0].halted_at, 1000);
+    sim_destroy(&m);
+}
+
+static void test_space_names(void **state)
+{
+    (void)state;
+    sim_machine m;
+    fake_make(&m, &fake_isa, KV("threads=1"));
+    /* the fake made "code" and "data"; the same name again is refused */
+    assert_null(sim_add_space(&m, "data", 1, 4, 0));
+    /* per-unit spaces: "NAME.UNIT" wins for that unit, others fall back to "NAME" */
+    mem_space *d1 = sim_add_space(&m, "data.1", 1, 4, 0);
+    assert_non_null(d1);
+    assert_ptr_equal(sim_unit_space(&m, 1, "data"), d1);
+    assert_ptr_equal(sim_unit_space(&m, 0, "data"), sim_space(&m, "data"));
+    assert_ptr_equal(sim_unit_space(&m, 2, "data"), sim_space(&m, "data"));
+    assert_null(sim_space(&m, "nosuch"));
+    /* a space is found by the name it was added under, or it is refused; a name too long
+     * for the space's name field must not be silently cut (then lookups fail and two
+     * different long names collide) */
+    const char *longname = "scratchpad-memory-bank";
+    mem_space *l = sim_add_space(&m, longname, 1, 4, 0);
+    if (l)
+        assert_ptr_equal(sim_space(&m, longname), l);
+    mem_space *l2 = sim_add_space(&m, "scratchpad-memory-bank-2", 1, 4, 0);
+    if (l && l2)
+        assert_ptr_not_equal(sim_space(&m, longname), sim_space(&m, "scratchpad-memory-bank-2"));
+    /* the table is bounded */
+    char nm[16];
+    int added = m.nspaces;
+    for (int i = 0; i < SIM_MAX_SPACES + 2; i++) {
+        snprintf(nm, sizeof nm, "s%d", i);
+        if (sim_add_space(&m, nm, 1, 4, 0))
+            added++;
+    }
+    assert_int_equal(added, SIM_MAX_SPACES);
+    assert_int_equal(m.nspaces, SIM_MAX_SPACES);
+    sim_destroy(&m);
+}
+
 XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_skip_ahead_start),
              cmocka_unit_test(test_skip_ahead_long_latency),
@@ -713,4 +803,7 @@ XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_jobs_parallel_same_as_sequential),
              cmocka_unit_test(test_bad_jobs_option),
              cmocka_unit_test(test_stats_json),
-             cmocka_unit_test(test_stats_json_running_units))
+             cmocka_unit_test(test_stats_json_running_units),
+             cmocka_unit_test(test_stats_json_escapes_stop_message),
+             cmocka_unit_test(test_limit_below_now),
+             cmocka_unit_test(test_space_names))
