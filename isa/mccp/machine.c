@@ -153,14 +153,15 @@ void mccp_core_done(sim_machine *m, sim_unit *u, uint64_t t)
         s->done_last = t;
     if (s->done_mask != s->core_mask)
         return;
-    /* every enabled core has pulsed int: the host starts them again. No dummy save this
-     * time: the first active edge (done+1) is a fetch, so the first save is at done+4. */
+    /* every enabled core has pulsed int: the host starts them again at once. The earliest
+     * start pulse is seen at edge done+1; the cores stopped in state 0, so there is no dummy
+     * save: done+2 is a fetch and the first save edge is done+5. */
     s->runs_left--;
     s->done_mask = 0;
     for (int i = 0; i < MCCP_CORES; i++)
         if (s->core_mask >> i & 1) {
-            s->core[i].next_save = s->done_last + 4;
-            sched_wake(&m->units[i], 0, s->done_last + 4);
+            s->core[i].next_save = s->done_last + 5;
+            sched_wake(&m->units[i], 0, s->done_last + 5);
         }
 }
 
