@@ -102,6 +102,31 @@ static void test_breakpoint_unit_filter(void **state)
     sim_destroy(&m);
 }
 
+static void test_breakpoint_same_cycle_two_units(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* two lock-step units running the same code (SPMD): a breakpoint for any unit at k3 is
+     * reached by thread 0 of both units at cycle 6 and by thread 1 of both at cycle 7.
+     * Each resume must get past the stop it resumes from, so the stops are exactly
+     * (u0 t0 @6), (u1 t0 @6), (u0 t1 @7), (u1 t1 @7), then the end at 20. */
+    fake_make(&m, &fake_isa, KV("units=2", "threads=2", "insns=10"));
+    dbg_break_add(&m, ADDR(3), -1, 0, NULL);
+    const int want[4][3] = {{0, 0, 6}, {1, 0, 6}, {0, 1, 7}, {1, 1, 7}};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(sim_run(&m, 1000), SIM_STOP_BREAK);
+        int u = m.stop.unit, t = m.stop.thread;
+        if (u != want[i][0] || t != want[i][1] || m.stop.cycle != (uint64_t)want[i][2])
+            fail_msg("stop %d: unit %d thread %d cycle %llu, expected unit %d thread %d cycle %d", i + 1, u, t,
+                     (unsigned long long)m.stop.cycle, want[i][0], want[i][1], want[i][2]);
+    }
+    assert_int_equal(sim_run(&m, 1000), SIM_STOP_HALT);
+    for (int u = 0; u < 2; u++)
+        assert_int_equal(m.units[u].halted_at, 20);
+    assert_int_equal(m.dbg->brk[0].hits, 4);
+    sim_destroy(&m);
+}
+
 static void test_temporary_breakpoint(void **state)
 {
     (void)state;
@@ -370,6 +395,7 @@ XPUSIM_TESTS(debug,
              cmocka_unit_test(test_breakpoint_and_skip_once),
              cmocka_unit_test(test_breakpoint_stop_cycle),
              cmocka_unit_test(test_breakpoint_unit_filter),
+             cmocka_unit_test(test_breakpoint_same_cycle_two_units),
              cmocka_unit_test(test_temporary_breakpoint),
              cmocka_unit_test(test_break_ids_and_limits),
              cmocka_unit_test(test_step_one_thread),
