@@ -782,6 +782,134 @@ static void test_space_names(void **state)
     sim_destroy(&m);
 }
 
+static void test_sched_pick_direct(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* 4 threads; the test sets states by hand: t0 ready at 0, t1 asleep, t2 ready at 5,
+     * t3 ready at 0. Round robin from the cursor over threads with ready_at <= now. */
+    fake_make(&m, &fake_isa, KV("threads=4"));
+    sim_unit *u = &m.units[0];
+    sim_thread *t = u->threads;
+    t[0].ready_at = 0;
+    sched_sleep(u, 1);
+    t[2].ready_at = 5;
+    t[3].ready_at = 0;
+    u->rr = 0;
+    assert_int_equal(sched_pick(u, 0), 0);   /* cursor 0 -> t0, cursor moves to 1 */
+    assert_int_equal(u->rr, 1);
+    assert_int_equal(sched_pick(u, 0), 3);   /* t1 asleep, t2 not until 5 -> t3, cursor 0 */
+    assert_int_equal(u->rr, 0);
+    assert_int_equal(sched_pick(u, 0), 0);
+    t[0].ready_at = 9;
+    t[3].ready_at = 9;
+    assert_int_equal(sched_pick(u, 4), -1);  /* nobody before 5 */
+    assert_int_equal(sched_next_ready(u), 5);
+    assert_int_equal(sched_pick(u, 5), 2);   /* cursor was 1: t1 asleep, t2 ready */
+    assert_int_equal(u->rr, 3);
+    t[2].ready_at = 100;
+    assert_int_equal(sched_next_ready(u), 9); /* t1 asleep does not count */
+    assert_int_equal(sched_live(u), 4);
+    /* waking: t1 ready at 7 and the unit's event no later than 7 */
+    sched_wake(u, 1, 7);
+    assert_int_equal(t[1].state, SIM_T_READY);
+    assert_int_equal(t[1].ready_at, 7);
+    assert_true(ev_pending(&u->ev) && u->ev.when <= 7);
+    assert_int_equal(sched_next_ready(u), 7);
+    /* halting: threads one by one; the unit halts with the last, at that cycle */
+    sched_halt(u, 0, 11);
+    sched_halt(u, 1, 12);
+    sched_halt(u, 1, 99); /* twice: ignored */
+    assert_int_equal(t[1].halted_at, 12);
+    assert_int_equal(sched_live(u), 2);
+    assert_false(u->halted);
+    sched_wake(u, 0, 50); /* a halted thread is not woken */
+    assert_int_equal(t[0].state, SIM_T_HALTED);
+    sched_halt(u, 2, 13);
+    sched_halt(u, 3, 14);
+    assert_true(u->halted);
+    assert_int_equal(u->halted_at, 14);
+    assert_int_equal(sched_live(u), 0);
+    assert_true(sched_next_ready(u) == SIM_NEVER);
+    assert_false(ev_pending(&u->ev)); /* nothing left to run */
+    assert_int_equal(m.stop.kind, SIM_STOP_HALT); /* the only unit: the machine is done */
+    sim_destroy(&m);
+}
+
+static void test_stop_names_and_codes(void **state)
+{
+    (void)state;
+    /* exit status documented in sim.h: 0 halt, 2 fault/illegal, 3 limit/deadlock, 1 others */
+    assert_int_equal(sim_stop_exit_code(SIM_STOP_HALT), 0);
+    assert_int_equal(sim_stop_exit_code(SIM_STOP_FAULT), 2);
+    assert_int_equal(sim_stop_exit_code(SIM_STOP_ILLEGAL), 2);
+    assert_int_equal(sim_stop_exit_code(SIM_STOP_LIMIT), 3);
+    assert_int_equal(sim_stop_exit_code(SIM_STOP_DEADLOCK), 3);
+    const sim_stop_kind other[] = {SIM_STOP_BREAK, SIM_STOP_WATCH, SIM_STOP_STEP, SIM_STOP_USER, SIM_STOP_ERROR};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        assert_int_equal(sim_stop_exit_code(other[i]), 1);
+    /* every kind has its own name */
+    for (int a = SIM_STOP_NONE; a <= SIM_STOP_ERROR; a++) {
+        assert_string_not_equal(sim_stop_name((sim_stop_kind)a), "?");
+        for (int b = a + 1; b <= SIM_STOP_ERROR; b++)
+            assert_string_not_equal(sim_stop_name((sim_stop_kind)a), sim_stop_name((sim_stop_kind)b));
+    }
+    assert_string_equal(sim_stop_name((sim_stop_kind)99), "?");
+}
+
+static void test_first_stop_reason_wins(void **state)
+{
+    (void)state;
+    sim_machine m;
+    fake_make(&m, &fake_isa, KV("threads=1"));
+    sim_set_stop(&m, SIM_STOP_FAULT, 0, 0, 0x40, "first %d", 1);
+    sim_set_stop(&m, SIM_STOP_HALT, -1, -1, 0, "second");
+    assert_int_equal(m.stop.kind, SIM_STOP_FAULT);
+    assert_string_equal(m.stop.msg, "first 1");
+    assert_int_equal(m.stop.pc, 0x40);
+    sim_destroy(&m);
+}
+
+static void test_counters_and_text_stats(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* same run as the JSON test: 2 units x 3 threads x 10, latency 4: end 39, 60 insns */
+    fake_make(&m, &fake_isa, KV("units=2", "threads=3", "insns=10", "lat=4"));
+    static const char *const names[] = {"dma_bytes", "misses"};
+    assert_int_equal(sim_unit_counters(&m.units[1], names, 2), 0);
+    m.units[1].counters[0].value = 4096;
+    m.units[1].counters[1].value = 7;
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    char *txt = text_stats(&m);
+    assert_non_null(strstr(txt, "cycles: 39"));
+    assert_non_null(strstr(txt, "instructions: 60"));
+    assert_non_null(strstr(txt, "fake0: cycles 39, instructions 30"));
+    assert_non_null(strstr(txt, "dma_bytes: 4096"));
+    assert_non_null(strstr(txt, "misses: 7"));
+    /* thread 2: halted at 2 + 36 + 1 = 39, waited 2 cycles for its first issue */
+    assert_non_null(strstr(txt, "thread 2: cycles 39, instructions 10, issue cycles 10, halted at 39, stall wait 2"));
+    free(txt);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    stats_write_json(&m, f);
+    fclose(f);
+    const char *c1 = js_member(js_index(js_member(buf, "units"), 1), "counters");
+    assert_non_null(c1);
+    assert_int_equal(js_u64(c1, "dma_bytes"), 4096);
+    assert_int_equal(js_u64(c1, "misses"), 7);
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    stats_write_speed(&m, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "MIPS"));
+    assert_non_null(strstr(buf, "Mcycles/s"));
+    free(buf);
+    sim_destroy(&m);
+}
+
 XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_skip_ahead_start),
              cmocka_unit_test(test_skip_ahead_long_latency),
@@ -806,4 +934,8 @@ XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_stats_json_running_units),
              cmocka_unit_test(test_stats_json_escapes_stop_message),
              cmocka_unit_test(test_limit_below_now),
-             cmocka_unit_test(test_space_names))
+             cmocka_unit_test(test_space_names),
+             cmocka_unit_test(test_sched_pick_direct),
+             cmocka_unit_test(test_stop_names_and_codes),
+             cmocka_unit_test(test_first_stop_reason_wins),
+             cmocka_unit_test(test_counters_and_text_stats))
