@@ -538,7 +538,7 @@ static void dbg_info_break(dbg_cli *c)
             char where[200];
             snprintf(where, sizeof where, "%s:0x%llx,%llu", sp->name, (unsigned long long)sp->watches[i].addr,
                      (unsigned long long)sp->watches[i].len);
-            printf("w%-3d watch %-5s %-26s\n", sp->watches[i].id, dbg_kind_name(sp->watches[i].kind), where);
+            printf("w%-3d watch %-5s %s\n", sp->watches[i].id, dbg_kind_name(sp->watches[i].kind), where);
         }
     }
     if (!n)
