@@ -197,6 +197,12 @@ static void test_raw_and_detection(void **state)
      * as a truncated ELF, not as bad decimal text) */
     assert_int_equal(ld_parse("elf.txt", "\177ELF", 4, LD_NONE, &img, err, sizeof err), -1);
     assert_non_null(strstr(err, "ELF"));
+    /* .elf and .o promise ELF: text in them is an error naming the magic, not raw data */
+    assert_int_equal(ld_parse("prog.o", "abc", 3, LD_NONE, &img, err, sizeof err), -1);
+    assert_non_null(strstr(err, "prog.o"));
+    assert_non_null(strstr(err, "magic"));
+    assert_int_equal(ld_parse("prog.elf", "abcdefgh", 8, LD_NONE, &img, err, sizeof err), -1);
+    assert_non_null(strstr(err, "magic"));
     /* forcing a format overrides the extension */
     assert_int_equal(parse("words.out", "1 2 3", LD_TXT, &img, err, sizeof err), 0);
     assert_int_equal(img.fmt, LD_TXT);
