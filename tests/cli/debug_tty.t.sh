@@ -1,5 +1,5 @@
 #!/bin/sh
-# `xpusim debug` on a terminal: readline's prompt, tab completion of command and register
+# `xpusim debug` on a terminal: readline's prompt, tab completion of command, register and (with Nyuzi, an ELF) symbol
 # names, an empty line repeating `step`, Ctrl-C stopping a run that would never end (and
 # being ignored at the prompt), and `quit`. A pseudo-terminal (python3's pty module) plays
 # the user. The MCCP program loops forever: loop: inc reg1; jmp loop.
@@ -56,4 +56,34 @@ if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
     sys.exit('FAIL: quit gave status %r' % status)
 step('quit exits with 0')
 EOF
-timeout 120 python3 "$T/drive.py" "$X" "$T/spin.out"
+timeout 120 python3 "$T/drive.py" "$X" "$T/spin.out" || exit 1
+
+# Symbol completion needs a program with symbols: a Nyuzi ELF, when this build has Nyuzi.
+"$X" isas | grep -q '^nyuzi' || { echo "SKIP: symbol completion (no nyuzi ISA)"; exit 0; }
+printf '_start:\nmove s1, 1\nspin_here: b spin_here\n' >"$T/sym.s"
+"$X" asm --isa nyuzi "$T/sym.s" -o "$T/sym.elf" || { echo "FAIL: assembling the Nyuzi program"; exit 1; }
+cat >"$T/drive2.py" <<'PYEOF'
+import os, pty, select, sys, time
+xpusim, prog = sys.argv[1], sys.argv[2]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ['TERM'] = 'dumb'
+    os.execv(xpusim, [xpusim, 'debug', prog])
+seen = b''
+def expect(text, timeout=20):
+    global seen
+    end = time.time() + timeout
+    while text.encode() not in seen:
+        left = end - time.time()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            sys.stdout.write(seen.decode(errors='replace'))
+            sys.exit('FAIL: timed out waiting for %r' % text)
+        seen += os.read(fd, 4096)
+    seen = seen[seen.index(text.encode()) + len(text):]
+expect('(xpusim) ')
+os.write(fd, b'break spin_h\t\n'); expect('<spin_here>'); expect('(xpusim) ')
+print('ok: symbol completion')
+os.write(fd, b'quit\n')
+os.waitpid(pid, 0)
+PYEOF
+timeout 60 python3 "$T/drive2.py" "$X" "$T/sym.elf"
