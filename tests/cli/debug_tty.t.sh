@@ -1,8 +1,9 @@
 #!/bin/sh
-# `xpusim debug` on a terminal: readline's prompt, tab completion of command, register and (with Nyuzi, an ELF) symbol
-# names, an empty line repeating `step`, Ctrl-C stopping a run that would never end (and
-# being ignored at the prompt), and `quit`. A pseudo-terminal (python3's pty module) plays
-# the user. The MCCP program loops forever: loop: inc reg1; jmp loop.
+# `xpusim debug` on a terminal: readline's prompt, tab completion of command and register
+# names (and, with Nyuzi, of symbols of an ELF), an empty line repeating `step`, Ctrl-C
+# stopping a run that would never end (and being ignored at the prompt), and `quit`. A
+# pseudo-terminal (python3's pty module) plays the user. The MCCP program loops forever:
+# loop: inc reg1; jmp loop.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed (drives the terminal)"; exit 0; }
