@@ -1,0 +1,64 @@
+#!/bin/sh
+# tests/nyuzi/programs.t.sh: assemble each self-checking program in tests/nyuzi/progs with
+# `xpusim asm`, run it, and require "PASS" on the serial console and a clean halt. Also
+# checks that assembler errors name file:line, that bad hex images are rejected with the
+# line, and that the disassembler lists an assembled program.
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+for src in tests/nyuzi/progs/*.S; do
+    n=$(basename "$src" .S)
+    if ! "$XPUSIM" asm --isa nyuzi "$src" -o "$T/$n.elf" 2>"$T/$n.err"; then
+        echo "FAIL asm $src: $(cat "$T/$n.err")"; fail=1; continue
+    fi
+    out=$("$XPUSIM" run "$T/$n.elf" --quiet --max-cycles 5000000 2>&1)
+    rc=$?
+    case "$out" in
+        PASS*) [ $rc -eq 0 ] && echo "ok $n" || { echo "FAIL $n: exit $rc"; fail=1; } ;;
+        *) echo "FAIL $n: $out"; fail=1 ;;
+    esac
+done
+# multi-threaded, multi-core run: every thread of 2 cores x 4 threads prints its letter in turn
+cat > "$T/mt.S" <<'EOS'
+                .globl _start
+_start:         li s0, 0xffffffff
+                setcr s0, 21
+                getcr s1, 0
+                lea s2, turn
+1:              load_32 s3, (s2)
+                cmpeq_i s3, s3, s1
+                bz s3, 1b
+                add_i s4, s1, 'A'
+                li s5, 0xffff0048
+                store_32 s4, (s5)
+                add_i s3, s1, 1
+                store_32 s3, (s2)
+                move s0, 1
+                shl s0, s0, s1
+                setcr s0, 20
+2:              b 2b
+                .align 64
+turn:           .long 0
+EOS
+"$XPUSIM" asm --isa nyuzi "$T/mt.S" -o "$T/mt.elf" || fail=1
+out=$("$XPUSIM" run "$T/mt.elf" -o cores=2 -o threads=4 --quiet --max-cycles 1000000)
+[ "$out" = "ABCDEFGH" ] && echo "ok multicore" || { echo "FAIL multicore: '$out'"; fail=1; }
+# assembler error: file and line
+printf 'nop\n  add_i s1, s2, 99999\n' > "$T/bad.S"
+if "$XPUSIM" asm --isa nyuzi "$T/bad.S" -o "$T/bad.elf" 2>"$T/bad.err"; then
+    echo "FAIL: out-of-range immediate accepted"; fail=1
+elif grep -q "bad.S:2: error: immediate 99999 out of range" "$T/bad.err"; then echo "ok asm error"
+else echo "FAIL asm error text: $(cat "$T/bad.err")"; fail=1; fi
+printf 'frob s1\n' > "$T/bad2.S"
+"$XPUSIM" asm --isa nyuzi "$T/bad2.S" -o "$T/bad2.elf" 2>"$T/bad2.err" && fail=1
+grep -q "bad2.S:1: error: unknown instruction 'frob'" "$T/bad2.err" && echo "ok unknown mnemonic" || { echo "FAIL: $(cat "$T/bad2.err")"; fail=1; }
+# elf2hex image: "@" word address, comments; a bad token is reported with its line
+printf '// image\n@00000400\n0f00400f /* move s2, 1 ... */\n0000a08c\n' > "$T/ok.hex"
+printf '00000000\nzz\n' > "$T/bad.hex"
+"$XPUSIM" run "$T/bad.hex" --isa nyuzi --quiet 2>"$T/hex.err" && { echo "FAIL: bad hex accepted"; fail=1; }
+grep -q ":2: " "$T/hex.err" && echo "ok hex error" || { echo "FAIL hex error: $(cat "$T/hex.err")"; fail=1; }
+# disassembly of an assembled program shows the mnemonics
+"$XPUSIM" disasm "$T/mt.elf" > "$T/dis.txt" 2>&1
+grep -q "setcr s0, 21" "$T/dis.txt" && grep -q "cmpeq_i s3, s3, s1" "$T/dis.txt" && echo "ok disasm" || { echo "FAIL disasm"; head "$T/dis.txt"; fail=1; }
+exit $fail
