@@ -180,7 +180,7 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
         case SYN_B_COND: case SYN_B_OFF: {
             int j = d->syn == SYN_B_COND ? 1 : 0;
             EV(j);
-            int64_t disp = v - (int64_t)pc;
+            int64_t disp = (int32_t)((uint32_t)v - pc); /* addresses wrap at 32 bits */
             if (disp & 3) {
                 snprintf(err, errlen, "branch target 0x%llx is not 4-byte aligned", (long long)v);
                 return -1;
