@@ -8,6 +8,7 @@
 #include <string.h>
 #include "dpu_isa.h"
 #include "../../core/sched.h"
+#include "../../core/debug.h"
 
 /* canonical condition of value v in class cls */
 static uint8_t canon_cond(int cls, int v)
@@ -73,6 +74,11 @@ static uint8_t canon_cond(int cls, int v)
 void dpu_predecode(uint64_t w, dpu_insn *in)
 {
     memset(in, 0, sizeof *in);
+    if (w == 0) { /* no form has an all-zero word: skip the table scan for empty IRAM */
+        in->illegal = 1;
+        in->op = DPU_OP_FAULT;
+        return;
+    }
     int xi = dpu_decode_exec(w);
     int di = dpu_decode(w);
     if (xi < 0) {
@@ -142,24 +148,24 @@ void dpu_predecode(uint64_t w, dpu_insn *in)
     }
     if (f->flags & DPU_F_ZDEST)
         in->dk = DPU_D_NONE;
-    if (in->setf && in->dk == DPU_D_NONE && !(f->flags & DPU_F_ZDEST))
-        in->dk = DPU_D_NONE;
+    switch (in->op) {
+    case DPU_OP_LBS: case DPU_OP_LBU: case DPU_OP_LBSS: case DPU_OP_LBUS: case DPU_OP_SB: case DPU_OP_SBS:
+    case DPU_OP_SB_ID: in->msize = 1; break;
+    case DPU_OP_LHS: case DPU_OP_LHU: case DPU_OP_LHSS: case DPU_OP_LHUS: case DPU_OP_SH: case DPU_OP_SHS:
+    case DPU_OP_SH_ID: in->msize = 2; break;
+    case DPU_OP_LD: case DPU_OP_LDS: case DPU_OP_SD: case DPU_OP_SDS: case DPU_OP_SD_ID: in->msize = 8; break;
+    default: in->msize = 4; break;
+    }
 }
 
-static inline uint32_t rd_src(const dpu_tasklet *t, int tid, int r)
+void dpu_reset_regs(dpu_tasklet *t, int tid)
 {
-    if (r < 24)
-        return t->r[r];
-    switch (r) {
-    case 24: return 0;
-    case 25: return 1;
-    case 26: return 0xffffffffu;
-    case 27: return 0x80000000u;
-    case 28: return (uint32_t)tid;
-    case 29: return 2u * (uint32_t)tid;
-    case 30: return 4u * (uint32_t)tid;
-    default: return 8u * (uint32_t)tid;
-    }
+    static const uint32_t k[4] = {0, 1, 0xffffffffu, 0x80000000u};
+    memset(t->r, 0, 24 * sizeof t->r[0]);
+    for (int i = 0; i < 4; i++)
+        t->r[24 + i] = k[i];
+    for (int i = 0; i < 4; i++)
+        t->r[28 + i] = (uint32_t)tid << i; /* id, id2, id4, id8 */
 }
 
 typedef struct cc_in {
@@ -168,7 +174,7 @@ typedef struct cc_in {
     uint32_t shamt;
 } cc_in;
 
-static int cond_true(int c, const cc_in *x)
+static inline int cond_true(int c, const cc_in *x)
 {
     int32_t r = (int32_t)x->res;
     switch (c) {
@@ -244,7 +250,8 @@ static int fault(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t cod
     return 1;
 }
 
-static int wram_check(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t addr, unsigned n, unsigned kind)
+static __attribute__((noinline)) int wram_slow(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t addr,
+                                                unsigned n, unsigned kind)
 {
     if ((uint64_t)addr + n > d->dm->wram_size)
         return fault(m, u, d, tid, 0, "WRAM access out of range", addr);
@@ -256,23 +263,54 @@ static int wram_check(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_
     return 0;
 }
 
-static uint64_t ld_mem(const uint8_t *p, unsigned n, int big)
+static inline int wram_check(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t addr, unsigned n, unsigned kind)
 {
+    if ((uint64_t)addr + n <= d->dm->wram_size && !(addr & (n - 1)) && !d->wram->nwatch)
+        return 0;
+    return wram_slow(m, u, d, tid, addr, n, kind);
+}
+
+static inline uint64_t ld_mem(const uint8_t *p, unsigned n, int big)
+{
+    if (!big) {
+        switch (n) {
+        case 1: return p[0];
+        case 2: return mem_ld16le(p);
+        case 4: return mem_ld32le(p);
+        default: return mem_ld64le(p);
+        }
+    }
     uint64_t v = 0;
     for (unsigned i = 0; i < n; i++)
         v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
     return v;
 }
-static void st_mem(uint8_t *p, unsigned n, int big, uint64_t v)
+static inline void st_mem(uint8_t *p, unsigned n, int big, uint64_t v)
 {
+    if (!big) {
+        switch (n) {
+        case 1: p[0] = (uint8_t)v; return;
+        case 2: mem_st16le(p, (uint16_t)v); return;
+        case 4: mem_st32le(p, (uint32_t)v); return;
+        default: mem_st64le(p, v); return;
+        }
+    }
     for (unsigned i = 0; i < n; i++)
         p[big ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
-static uint64_t counter_now(const dpu_unit *d, uint64_t now)
+static uint64_t unit_insns(const sim_unit *u)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < u->nthreads; i++)
+        n += u->threads[i].instructions;
+    return n;
+}
+
+static uint64_t counter_now(const sim_unit *u, const dpu_unit *d, uint64_t now)
 {
     if (d->time_mode == 2)
-        return d->insn_count - d->time_base;
+        return unit_insns(u) - d->time_base;
     if (d->time_mode == 3)
         return d->time_base;
     return now - d->time_base;
@@ -290,12 +328,11 @@ static uint32_t start_tasklet(sim_unit *u, dpu_unit *d, int k, int boot, uint64_
     dpu_tasklet *t = &d->t[k];
     if (boot) {
         t->pc = 0;
-        memset(t->r, 0, sizeof t->r);
+        dpu_reset_regs(t, k);
         t->zf = t->cf = 0;
     }
     t->wait = DPU_W_NONE;
-    t->last_issue = now;
-    t->dma_wait = 0;
+    t->last_issue = now; /* the stopped time is no stall */
     sim_thread *th = &u->threads[k];
     th->state = SIM_T_READY;
     th->started = 1;
@@ -323,32 +360,41 @@ static void dma_transfer(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wr
     /* the tasklet leaves the pipeline until its transfer is done (data moves at issue: only
      * a racing tasklet could tell the difference) */
     uint64_t ready = done > now + 11 ? done : now + 11;
-    t->dma_wait += ready - (now + 11) + 0;
+    /* the wait beyond the revolver slot is a DMA stall; moving last_issue keeps it out of
+     * the revolver stall the next issue accounts */
+    u->threads[tid].stalls[DPU_STALL_DMA] += ready - (now + 11);
+    t->last_issue += ready - (now + 11);
     u->threads[tid].ready_at = ready;
 }
 
-int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
+static __attribute__((noinline)) int illegal(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t pc)
+{
+    char what[96];
+    snprintf(what, sizeof what, "illegal instruction %012llx",
+             (unsigned long long)(pc < d->dm->iram_words ? mem_ld64le(d->iram_p + 8 * pc) : 0));
+    d->faulted = 1;
+    d->t[tid].wait = DPU_W_STOPPED;
+    sim_set_stop(m, SIM_STOP_ILLEGAL, u->index, tid, pc, "dpu%d tasklet %d: %s at pc %u", u->index, tid, what, pc);
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_unit *u, dpu_unit *d, int tid,
+                                                             uint64_t now, const dpu_insn *iram, uint32_t nwords)
 {
     dpu_tasklet *t = &d->t[tid];
-    const dpu_insn *in = &d->iram[t->pc < d->dm->iram_words ? t->pc : d->dm->iram_words];
     uint32_t pc = t->pc;
-    if (in->illegal) {
-        char what[96];
-        snprintf(what, sizeof what, "illegal instruction %012llx",
-                 (unsigned long long)(pc < d->dm->iram_words ? mem_ld64le(d->iram_p + 8 * pc) : 0));
-        d->faulted = 1;
-        t->wait = DPU_W_STOPPED;
-        sim_set_stop(m, SIM_STOP_ILLEGAL, u->index, tid, pc, "dpu%d tasklet %d: %s at pc %u", u->index, tid, what, pc);
-        return 1;
-    }
-    uint32_t a = rd_src(t, tid, in->ra);
-    uint32_t b = in->bimm ? (uint32_t)in->imm : (in->rb < 24 ? t->r[in->rb] : 0);
+    const dpu_insn *in = &iram[pc < nwords ? pc : nwords];
+    if (__builtin_expect(in->illegal, 0))
+        return illegal(m, u, d, tid, pc);
+    uint32_t a = t->r[in->ra];
+    uint32_t b = in->bimm ? (uint32_t)in->imm : t->r[in->rb];
     if (in->kind == 1) { /* imm - ra */
         uint32_t x = a;
         a = (uint32_t)in->imm;
         b = x;
     }
-    cc_in c = {0, a, b, 0, 0, t->zf, b & 63};
+    uint32_t ca = a, cb = b; /* the operands the conditions compare */
+    int ov = 0;
     uint32_t res = 0;
     int flags = 1, carry = 0;
     uint64_t r64 = 0;
@@ -360,26 +406,26 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
     case DPU_OP_ADD: case DPU_OP_ADDS: {
         uint64_t s = (uint64_t)a + b;
         res = (uint32_t)s; carry = (int)(s >> 32);
-        c.ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
+        ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
         break;
     }
     case DPU_OP_ADDC: {
         uint64_t s = (uint64_t)a + b + t->cf;
         res = (uint32_t)s; carry = (int)(s >> 32);
-        c.ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
+        ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
         break;
     }
     case DPU_OP_SUB: case DPU_OP_SUBS: case DPU_OP_RSUB: case DPU_OP_SUBC: case DPU_OP_RSUBC: {
         if (in->op == DPU_OP_RSUB || in->op == DPU_OP_RSUBC) {
             uint32_t x = a; a = b; b = x;
-            c.a = a; c.b = b;
+            ca = a; cb = b;
         }
         /* carry = borrow, as uPIMulator: subc subtracts it again */
         uint32_t bw = (in->op == DPU_OP_SUBC || in->op == DPU_OP_RSUBC) ? t->cf : 0;
         uint64_t s = (uint64_t)a - b - bw;
         res = (uint32_t)s;
         carry = (uint64_t)b + bw > a;
-        c.ov = (int)(((a ^ b) & (a ^ res)) >> 31);
+        ov = (int)(((a ^ b) & (a ^ res)) >> 31);
         break;
     }
     case DPU_OP_AND: res = a & b; break;
@@ -412,12 +458,12 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
         uint32_t s = in->shift;
         uint32_t sh = a;
         a = in->rb < 24 ? t->r[in->rb] : 0;
-        c.a = a;
+        ca = a;
         uint32_t x = in->op == DPU_OP_LSR_ADD ? shr(sh, s) : in->op == DPU_OP_ROL_ADD ? rol32(sh, s) : shl(sh, s);
         uint64_t sum = in->op == DPU_OP_LSL_SUB ? (uint64_t)a - x : (uint64_t)a + x;
         res = (uint32_t)sum;
         carry = in->op == DPU_OP_LSL_SUB ? x > a : (int)(sum >> 32);
-        c.b = x;
+        cb = x;
         break;
     }
     case DPU_OP_MUL_SH_SH: res = (uint32_t)(mul_byte(a, 1, 1) * mul_byte(b, 1, 1)); break;
@@ -481,9 +527,7 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
     case DPU_OP_LBS: case DPU_OP_LBU: case DPU_OP_LHS: case DPU_OP_LHU: case DPU_OP_LW: case DPU_OP_LD:
     case DPU_OP_LBSS: case DPU_OP_LBUS: case DPU_OP_LHSS: case DPU_OP_LHUS: case DPU_OP_LWS: case DPU_OP_LDS: {
         uint32_t addr = a + (uint32_t)in->off;
-        unsigned n = (in->op == DPU_OP_LBS || in->op == DPU_OP_LBU || in->op == DPU_OP_LBSS || in->op == DPU_OP_LBUS) ? 1
-                   : (in->op == DPU_OP_LHS || in->op == DPU_OP_LHU || in->op == DPU_OP_LHSS || in->op == DPU_OP_LHUS) ? 2
-                   : (in->op == DPU_OP_LD || in->op == DPU_OP_LDS) ? 8 : 4;
+        unsigned n = in->msize;
         if (wram_check(m, u, d, tid, addr, n, MEM_R))
             return 1;
         uint64_t v = ld_mem(d->wram_p + addr, n, in->endian);
@@ -497,9 +541,7 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
     case DPU_OP_SB: case DPU_OP_SH: case DPU_OP_SW: case DPU_OP_SD: case DPU_OP_SBS: case DPU_OP_SHS:
     case DPU_OP_SWS: case DPU_OP_SDS: case DPU_OP_SB_ID: case DPU_OP_SH_ID: case DPU_OP_SW_ID: case DPU_OP_SD_ID: {
         uint32_t addr = a + (uint32_t)in->off;
-        unsigned n = (in->op == DPU_OP_SB || in->op == DPU_OP_SBS || in->op == DPU_OP_SB_ID) ? 1
-                   : (in->op == DPU_OP_SH || in->op == DPU_OP_SHS || in->op == DPU_OP_SH_ID) ? 2
-                   : (in->op == DPU_OP_SD || in->op == DPU_OP_SDS || in->op == DPU_OP_SD_ID) ? 8 : 4;
+        unsigned n = in->msize;
         if (wram_check(m, u, d, tid, addr, n, MEM_W))
             return 1;
         uint64_t v;
@@ -540,7 +582,6 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
         }
         t->pc = (uint16_t)npc;
         u->threads[tid].instructions++;
-        d->insn_count++;
         dma_transfer(u, d, tid, dir, w, mr, bytes, now);
         return 1;
     }
@@ -569,10 +610,10 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
         break;
     }
     case DPU_OP_STOP: {
+        cc_in c = {0, ca, cb, 0, 0, t->zf, cb & 63};
         int go = in->cond == DPU_C_NONE || cond_true(in->cond, &c);
         t->pc = (uint16_t)(go && in->cond != DPU_C_NONE ? in->pc : npc);
         u->threads[tid].instructions++;
-        d->insn_count++;
         d->run &= ~(1u << tid);
         t->wait = DPU_W_STOPPED;
         u->threads[tid].state = SIM_T_SLEEP;
@@ -587,17 +628,16 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
         snprintf(what, sizeof what, "fault %u%s%s", code, code < 8 && code ? ": " : (code ? "" : " (bkp)"),
                  code < 8 ? names[code] : "");
         u->threads[tid].instructions++;
-        d->insn_count++;
         return fault(m, u, d, tid, code ? code : 0xffffffffu, what, 0);
     }
     case DPU_OP_NOP: case DPU_OP_TELL: flags = 0; break;
-    case DPU_OP_TIME: res = (uint32_t)(counter_now(d, now) >> 4); flags = 0; break;
+    case DPU_OP_TIME: res = (uint32_t)(counter_now(u, d, now) >> 4); flags = 0; break;
     case DPU_OP_TIME_CFG: {
-        res = (uint32_t)(counter_now(d, now) >> 4);
+        res = (uint32_t)(counter_now(u, d, now) >> 4);
         uint32_t cfg = in->rb < 24 ? t->r[in->rb] : 0;
         int mode = (int)((cfg >> 1) & 3);
         if (mode) d->time_mode = mode;
-        if (cfg & 1) d->time_base = d->time_mode == 2 ? d->insn_count : d->time_mode == 3 ? 0 : now;
+        if (cfg & 1) d->time_base = d->time_mode == 2 ? unit_insns(u) : d->time_mode == 3 ? 0 : now;
         flags = 0;
         break;
     }
@@ -605,9 +645,22 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
         res = 0;
         break;
     }
-    c.res = res;
-    c.carry = carry;
-    int take = in->cond != DPU_C_NONE && cond_true(in->cond, &c);
+    u->threads[tid].instructions++;
+    if (__builtin_expect(in->cond == DPU_C_NONE && in->dk == DPU_D_R && jump_abs < 0, 1)) {
+        /* the common case: a 32-bit result, no condition */
+        t->r[in->rc] = res;
+        if (flags) {
+            t->zf = res == 0;
+            t->cf = (uint8_t)carry;
+        }
+        t->pc = (uint16_t)npc;
+        return 0;
+    }
+    int take = 0;
+    if (in->cond != DPU_C_NONE) {
+        cc_in c = {res, ca, cb, carry, ov, t->zf, cb & 63};
+        take = cond_true(in->cond, &c);
+    }
     switch (in->dk) {
     case DPU_D_R:
         t->r[in->rc] = in->setf ? (uint32_t)take : res;
@@ -643,7 +696,119 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
     else if (take && !in->setf)
         npc = in->pc;
     t->pc = (uint16_t)npc;
-    u->threads[tid].instructions++;
-    d->insn_count++;
     return 0;
+}
+
+int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
+{
+    return execute_at(m, u, d, tid, now, d->iram, d->dm->iram_words);
+}
+
+static void sync_stats(sim_unit *u, uint64_t last)
+{
+    for (int i = 0; i < u->nthreads; i++)
+        u->threads[i].issue_cycles = u->threads[i].instructions; /* one issue cycle each */
+    if (last != SIM_NEVER)
+        u->last_issue = last;
+}
+
+static void halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
+{
+    sim_unit_halt(m, u, t);
+    for (int k = 0; k < u->nthreads; k++)
+        if (u->threads[k].state != SIM_T_HALTED) {
+            u->threads[k].state = SIM_T_HALTED;
+            u->threads[k].halted_at = t;
+            u->threads[k].ready_at = SIM_NEVER;
+        }
+}
+
+/* The revolver: each cycle, the next tasklet in round-robin order whose 11-cycle slot has
+ * come issues (R1: ready_at = issue + 11; R2: one issue per cycle); idle stretches are
+ * skipped. The debugger hooks and the instruction limit are checked only when enabled. */
+uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
+{
+    uint64_t t = now, last = SIM_NEVER;
+    sim_thread *th = u->threads;
+    const int n = u->nthreads;
+    const int slow = m->slow || m->max_instructions;
+    const dpu_insn *const iram = d->iram;
+    const uint32_t nwords = d->dm->iram_words;
+    unsigned tick = 0;
+    if (d->faulted)
+        return SIM_NEVER;
+    while (t < horizon) {
+        /* threads that are not READY have ready_at == SIM_NEVER */
+        int tid = -1, i = u->rr;
+        for (int k = 0; k < n; k++) {
+            if (th[i].ready_at <= t) {
+                tid = i;
+                break;
+            }
+            if (++i == n)
+                i = 0;
+        }
+        if (tid < 0) {
+            uint64_t nx = SIM_NEVER;
+            for (int k = 0; k < n; k++)
+                if (th[k].state == SIM_T_READY && th[k].ready_at < nx)
+                    nx = th[k].ready_at;
+            if (nx == SIM_NEVER) {
+                sync_stats(u, last);
+                if (!d->run)
+                    halt_unit(m, u, t);
+                return SIM_NEVER;
+            }
+            if (nx >= horizon) {
+                sync_stats(u, last);
+                return nx;
+            }
+            t = nx;
+            continue;
+        }
+        u->rr = tid + 1 == n ? 0 : tid + 1;
+        dpu_tasklet *tk = &d->t[tid];
+        uint16_t pc = tk->pc;
+        if (slow && m->slow && dbg_before_insn(m, u, tid, pc)) {
+            sync_stats(u, last);
+            return t;
+        }
+        th[tid].stalls[DPU_STALL_REVOLVER] += t - tk->last_issue - 1;
+        tk->last_issue = t;
+        th[tid].ready_at = t + 11;
+        last = t;
+        int r = execute_at(m, u, d, tid, t, iram, nwords);
+        t++;
+        if (slow) {
+            if (m->slow)
+                dbg_after_insn(m, u, tid, pc);
+            if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
+                sim_set_stop(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, "instruction limit reached");
+            if (sim_stopped(m)) {
+                sync_stats(u, last);
+                return t;
+            }
+        }
+        if (r) {
+            if (d->faulted) {
+                sync_stats(u, last);
+                return SIM_NEVER;
+            }
+            if (!d->run) {
+                sync_stats(u, last);
+                halt_unit(m, u, t);
+                return SIM_NEVER;
+            }
+            if (sim_stopped(m)) {
+                sync_stats(u, last);
+                return t;
+            }
+        }
+        if (!(++tick & 1023) && sim_stopped(m)) {
+            sync_stats(u, last);
+            return t;
+        }
+    }
+    sync_stats(u, last);
+    return t;
 }

@@ -114,6 +114,7 @@ typedef struct dpu_insn {
     uint8_t endian;    /* 1 = big-endian load/store */
     uint8_t shift;
     uint8_t illegal;   /* word matched no form */
+    uint8_t msize;     /* load/store width in bytes */
     int32_t imm;       /* immediate, store data or DMA length field */
     int32_t off;       /* address offset */
     uint16_t pc;       /* branch target */
@@ -136,13 +137,12 @@ void dpu_predecode(uint64_t w, dpu_insn *in);
 
 /* One tasklet's architectural state. */
 typedef struct dpu_tasklet {
-    uint32_t r[24];
+    uint32_t r[32];        /* r0..r23, then the read-only zero, one, lneg, mneg, id, id2, id4, id8 */
     uint16_t pc;
     uint8_t zf, cf;        /* Zero and Carry flags */
     uint8_t wait;          /* DPU_W_*: why it is not issuing */
     uint64_t last_issue;   /* cycle of its previous issue (stall accounting) */
     uint64_t dma_until;    /* end of its DMA transfer */
-    uint64_t dma_wait;     /* cycles spent waiting for DMA since its last issue */
 } dpu_tasklet;
 enum { DPU_W_NONE, DPU_W_DMA, DPU_W_STOPPED };
 
@@ -174,7 +174,6 @@ typedef struct dpu_unit {
     unsigned dma_nlog;
     uint64_t time_base;    /* performance counter reset point */
     int time_mode;         /* 1 cycles, 2 instructions, 3 none */
-    uint64_t insn_count;
     int faulted;
     uint32_t fault_code;
     char space_names[4][24];
@@ -196,5 +195,9 @@ enum { DPU_CNT_DMA_RD = 0, DPU_CNT_DMA_WR = 1, DPU_CNT_DMA_N = 2 };
 /* dpu_exec.c: execute one predecoded instruction of tasklet tid at cycle now.
  * Returns 0 normally, 1 when the tasklet stopped/slept (the caller handles scheduling). */
 int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now);
+/* Run the unit's tasklets for cycles in [now, horizon) (isa_ops.unit_run). */
+uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon);
+/* Clear r0..r23 and set the constant registers of tasklet tid. */
+void dpu_reset_regs(dpu_tasklet *t, int tid);
 
 #endif

@@ -177,6 +177,8 @@ static mem_space *place(dpu_unit *d, uint64_t vaddr, uint64_t *addr)
 static void boot_dpu(sim_unit *u, dpu_unit *d)
 {
     memset(d->t, 0, sizeof d->t);
+    for (int k = 0; k < DPU_NTHREADS_MAX; k++)
+        dpu_reset_regs(&d->t[k], k);
     memset(d->atomic, 0, sizeof d->atomic);
     for (int k = 0; k < u->nthreads; k++) {
         u->threads[k].state = SIM_T_SLEEP;
@@ -186,6 +188,7 @@ static void boot_dpu(sim_unit *u, dpu_unit *d)
     /* the host boots tasklet 0 at PC 0 (crt0 boots the others) */
     d->run = 1;
     d->t[0].wait = DPU_W_NONE;
+    d->t[0].last_issue = (uint64_t)-1; /* first issue at cycle 0: no stall before it */
     u->threads[0].state = SIM_T_READY;
     u->threads[0].started = 1;
     u->threads[0].ready_at = 0;
@@ -256,74 +259,9 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
     return 0;
 }
 
-/* Revolver scheduling: pick the next tasklet whose 11-cycle slot has come, one per cycle. */
 static uint64_t dpu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
-    dpu_unit *d = DU(u);
-    uint64_t t = now;
-    while (t < horizon) {
-        if (d->faulted)
-            return SIM_NEVER;
-        int tid = sched_pick(u, t);
-        if (tid < 0) {
-            uint64_t nx = sched_next_ready(u);
-            if (nx == SIM_NEVER) {
-                if (!d->run) {
-                    sim_unit_halt(m, u, t);
-                    for (int k = 0; k < u->nthreads; k++)
-                        if (u->threads[k].state != SIM_T_HALTED) {
-                            u->threads[k].state = SIM_T_HALTED;
-                            u->threads[k].halted_at = t;
-                        }
-                }
-                return SIM_NEVER;
-            }
-            if (nx >= horizon)
-                return nx;
-            t = nx;
-            continue;
-        }
-        dpu_tasklet *tk = &d->t[tid];
-        sim_thread *th = &u->threads[tid];
-        if (m->slow && dbg_before_insn(m, u, tid, tk->pc))
-            return t;
-        /* stalls since this tasklet's previous issue: DMA wait, the rest is the revolver */
-        uint64_t gap = t - tk->last_issue;
-        if (th->instructions || tid) {
-            uint64_t idle = gap > 1 ? gap - 1 : 0;
-            uint64_t dw = tk->dma_wait < idle ? tk->dma_wait : idle;
-            th->stalls[DPU_STALL_DMA] += dw;
-            th->stalls[DPU_STALL_REVOLVER] += idle - dw;
-        }
-        tk->dma_wait = 0;
-        tk->wait = DPU_W_NONE;
-        tk->last_issue = t;
-        uint16_t pc = tk->pc;
-        th->issue_cycles++;
-        th->ready_at = t + 11;
-        u->last_issue = t;
-        dpu_execute(m, u, d, tid, t);
-        if (m->slow)
-            dbg_after_insn(m, u, tid, pc);
-        t++;
-        if (sim_stopped(m))
-            return t;
-        if (m->max_instructions && d->insn_count >= m->max_instructions) {
-            sim_set_stop(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, "instruction limit reached");
-            return t;
-        }
-        if (!d->run) {
-            /* every RUN bit is clear: the DPU is done */
-            sim_unit_halt(m, u, t);
-            for (int k = 0; k < u->nthreads; k++)
-                if (u->threads[k].state != SIM_T_HALTED) {
-                    u->threads[k].state = SIM_T_HALTED;
-                    u->threads[k].halted_at = t;
-                }
-            return SIM_NEVER;
-        }
-    }
-    return t;
+    return dpu_run(m, u, DU(u), now, horizon);
 }
 
 /* ---- printf: the runtime's MRAM stdout buffer, decoded as the SDK host library does ---- */
@@ -446,8 +384,12 @@ static uint64_t counter_value_for_debug(const dpu_unit *d, const sim_machine *m)
 {
     const sim_unit *u = &m->units[d->index];
     uint64_t now = u->last_issue == SIM_NEVER ? 0 : u->last_issue;
-    if (d->time_mode == 2)
-        return d->insn_count - d->time_base;
+    if (d->time_mode == 2) {
+        uint64_t n = 0;
+        for (int i = 0; i < u->nthreads; i++)
+            n += u->threads[i].instructions;
+        return n - d->time_base;
+    }
     return now >= d->time_base ? now - d->time_base : 0;
 }
 
