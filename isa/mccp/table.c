@@ -135,11 +135,28 @@ uint32_t mccp_enc_imm(int code, int cond, int r, uint16_t imm)
     return 0x80000000u | (uint32_t)(code & 31) << 25 | (uint32_t)(cond & 15) << 21 | (uint32_t)(r & 7) << 18 | imm;
 }
 
+/* The encoding the assembler would produce for these fields (don't-care bits zero). */
+static uint32_t canonical(const mccp_insn *in, const mccp_desc *d)
+{
+    switch (d->fmt) {
+    case MCCP_F_ALU2: return mccp_enc_alu(d->code, in->cond, in->r1, in->r2);
+    case MCCP_F_ALU1: return mccp_enc_alu(d->code, in->cond, in->r1, 0);
+    case MCCP_F_MEM: return mccp_enc_mem(d->code, in->cond, in->r1, in->r2);
+    case MCCP_F_REG: return mccp_enc_reg(d->code, in->r1);
+    case MCCP_F_SPEC: case MCCP_F_INT: return mccp_enc_spec(d->code, in->cond, in->r1);
+    case MCCP_F_IMM: return mccp_enc_imm(d->code, in->cond, in->r1, in->imm);
+    default: return ~in->raw;
+    }
+}
+
 int mccp_format(const mccp_insn *in, char *buf, size_t n)
 {
     const mccp_desc *d = in->op == MCCP_NOOP || in->op == MCCP_ALU15 ? NULL : by_op(in->op);
-    if (!d)
-        return snprintf(buf, n, ".half 0x%04x", (unsigned)in->raw & 0xFFFF);
+    /* encodings the assembler cannot write (don't-care bits set, bit 15 of a low half, the
+     * decoder's no-op codes) print as data; they still execute as the decoder says */
+    if (!d || canonical(in, d) != in->raw)
+        return in->len == 2 ? snprintf(buf, n, ".word 0x%08x", (unsigned)in->raw)
+                            : snprintf(buf, n, ".half 0x%04x", (unsigned)in->raw & 0xFFFF);
     const char *cs = in->cond == 10 ? "" : mccp_cond_names[in->cond];
     switch (d->fmt) {
     case MCCP_F_ALU2:
