@@ -6,9 +6,10 @@
  * On a terminal it reads lines with readline (history, completion of commands, symbols and
  * registers); otherwise (or with -x) it reads a script, echoing each command after the prompt
  * so the transcript reads like a session, and `assert` turns such scripts into tests.
- * Process-global state is limited to what the C library and readline force on us: the
- * machine a SIGINT must stop and the session readline's completion callback must see (both
- * take no context pointer); everything else lives in the dbg_cli of one call. */
+ * The commands that show machine state live in debugger_views.c. Process-global state is
+ * limited to what the C library and readline force on us: the machine a SIGINT must stop
+ * and the session readline's completion callback must see (both take no context pointer);
+ * everything else lives in the dbg_cli of one call. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,27 +19,12 @@
 #include <unistd.h>
 #include <readline/readline.h>
 #include <readline/history.h>
-#include "cli.h"
+#include "debugger.h"
 #include "../core/debug.h"
 #include "../core/stats.h"
 
 #define DBG_MAX_ARGS 16
 #define DBG_MAX_DEPTH 8   /* nesting of `source` */
-
-typedef struct dbg_cli {
-    cli_session *s;
-    sim_machine *m;
-    const isa_ops *isa;
-    int unit, thread;     /* the selected hardware thread */
-    int interactive;
-    int quit, quit_explicit;
-    int assert_failed;
-    int ran;              /* a run happened: last_stop is meaningful */
-    sim_stop_kind last_stop;
-    int depth;
-    int next_watch_id;    /* watch ids are unique across spaces (see dbg_cmd_watch) */
-    uint64_t limit;       /* --max-cycles, SIM_NEVER if none */
-} dbg_cli;
 
 typedef struct dbg_cmd {
     const char *name;
@@ -59,8 +45,7 @@ static const dbg_cmd dbg_cmds[];
 static int dbg_exec_line(dbg_cli *c, char *line);
 static int dbg_run_file(dbg_cli *c, FILE *f);
 
-static int dbg_err(dbg_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int dbg_err(dbg_cli *c, const char *fmt, ...)
+int dbg_err(dbg_cli *c, const char *fmt, ...)
 {
     (void)c;
     fflush(stdout);
@@ -76,7 +61,7 @@ static int dbg_err(dbg_cli *c, const char *fmt, ...)
 
 /* ---- parsing helpers ---- */
 
-static int dbg_parse_s64(const char *t, uint64_t *v)
+int dbg_parse_s64(const char *t, uint64_t *v)
 {
     int neg = *t == '-';
     if (cli_parse_u64(t + neg, v))
@@ -86,7 +71,7 @@ static int dbg_parse_s64(const char *t, uint64_t *v)
     return 0;
 }
 
-static int dbg_flat_count(const sim_machine *m)
+int dbg_flat_count(const sim_machine *m)
 {
     int n = 0;
     for (int u = 0; u < m->nunits; u++)
@@ -94,7 +79,7 @@ static int dbg_flat_count(const sim_machine *m)
     return n;
 }
 
-static int dbg_flat_index(const sim_machine *m, int unit, int thread)
+int dbg_flat_index(const sim_machine *m, int unit, int thread)
 {
     int n = 0;
     for (int u = 0; u < unit; u++)
@@ -103,7 +88,7 @@ static int dbg_flat_index(const sim_machine *m, int unit, int thread)
 }
 
 /* A unit given as an index or a name ("dpu3"). */
-static int dbg_parse_unit(const sim_machine *m, const char *t)
+int dbg_parse_unit(const sim_machine *m, const char *t)
 {
     uint64_t v;
     if (cli_parse_u64(t, &v) == 0)
@@ -146,7 +131,7 @@ static mem_space *dbg_data_space(dbg_cli *c)
 }
 
 /* [SPACE:]ADDR, or a data symbol placed by the ISA's symbol_location. */
-static int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr)
+int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr)
 {
     char err[256] = "";
     const char *colon = strchr(text, ':');
@@ -185,7 +170,7 @@ static int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_
 
 /* ---- showing code ---- */
 
-static void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n)
+void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n)
 {
     uint64_t off = 0;
     const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, &off) : NULL;
@@ -199,7 +184,7 @@ static void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n)
 
 /* Disassemble one instruction of a unit's code space; returns its size in address units,
  * 0 if the address cannot be read. */
-static int dbg_disasm_one(dbg_cli *c, int unit, uint64_t addr, char *text, size_t n)
+int dbg_disasm_one(dbg_cli *c, int unit, uint64_t addr, char *text, size_t n)
 {
     mem_space *cs = dbg_code_space(c, unit);
     uint8_t bytes[16];
@@ -226,7 +211,7 @@ static int dbg_is_break(dbg_cli *c, int unit, uint64_t addr)
 }
 
 /* "=> 0x00000010 <loop+4>  add r1, r2, r3"; marker "=>" for the PC, "*" for a breakpoint. */
-static int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc)
+int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc)
 {
     char sym[160], text[200];
     dbg_symbolize(c, addr, sym, sizeof sym);
@@ -236,12 +221,12 @@ static int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc)
     return len;
 }
 
-static uint64_t dbg_pc(dbg_cli *c, int unit, int thread)
+uint64_t dbg_pc(dbg_cli *c, int unit, int thread)
 {
     return c->isa->pc_get ? c->isa->pc_get(c->m, unit, thread) : 0;
 }
 
-static void dbg_print_where(dbg_cli *c)
+void dbg_print_where(dbg_cli *c)
 {
     const sim_thread *t = &c->m->units[c->unit].threads[c->thread];
     if (t->state == SIM_T_HALTED || t->state == SIM_T_DISABLED) {
@@ -282,7 +267,7 @@ static void dbg_set_sigint(dbg_cli *c, int running)
 
 /* The machine's cycle as the user sees it: units run in bursts ahead of m->now, and each
  * records the cycle of the instruction it is at (last_issue) for the debugger hooks. */
-static uint64_t dbg_now(const sim_machine *m)
+uint64_t dbg_now(const sim_machine *m)
 {
     uint64_t now = m->now;
     for (int u = 0; u < m->nunits; u++)
@@ -514,7 +499,7 @@ static int dbg_cmd_delete(dbg_cli *c, int argc, char **argv)
     return 0;
 }
 
-static void dbg_info_break(dbg_cli *c)
+void dbg_info_break(dbg_cli *c)
 {
     const dbg_state *d = c->m->dbg;
     int n = 0;
@@ -543,440 +528,6 @@ static void dbg_info_break(dbg_cli *c)
     }
     if (!n)
         printf("no breakpoints or watchpoints\n");
-}
-
-/* ---- state ---- */
-
-static int dbg_reg_bytes(const isa_reg *r) { return (int)((r->bits + 7) / 8); }
-
-static uint64_t dbg_le(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = n > 8 ? 8 : n; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* One register. 'col' >= 0 packs registers of up to 32 bits four to a line (the full
- * listing); it returns the next column, -1 after a line of its own. */
-static int dbg_print_reg(dbg_cli *c, int i, int col)
-{
-    const isa_reg *r = &c->isa->regs[i];
-    uint8_t buf[256] = {0};
-    int readable = (size_t)dbg_reg_bytes(r) <= sizeof buf && c->isa->reg_read(c->m, c->unit, c->thread, i, buf) == 0;
-    if (col >= 0 && r->bits <= 32 && readable) {
-        printf("%s%-6s 0x%0*llx%s", col ? "   " : "", r->name, (int)(r->bits + 3) / 4,
-               (unsigned long long)dbg_le(buf, dbg_reg_bytes(r)), col == 3 ? "\n" : "");
-        return (col + 1) % 4;
-    }
-    if (col > 0)
-        printf("\n");
-    if (!readable)
-        printf("%-8s (unreadable)\n", r->name);
-    else if (r->bits <= 64) {
-        uint64_t v = dbg_le(buf, dbg_reg_bytes(r));
-        printf("%-8s 0x%0*llx  %llu\n", r->name, (int)(r->bits + 3) / 4, (unsigned long long)v, (unsigned long long)v);
-    } else {
-        int lanes = dbg_reg_bytes(r) / 4;
-        printf("%-8s", r->name);
-        for (int l = 0; l < lanes; l++)
-            printf("%s %08llx", l && l % 8 == 0 ? "\n        " : "", (unsigned long long)dbg_le(buf + 4 * l, 4));
-        printf("\n");
-    }
-    return col >= 0 ? 0 : -1;
-}
-
-static int dbg_cmd_regs(dbg_cli *c, int argc, char **argv)
-{
-    if (!c->isa->reg_read || !c->isa->nregs)
-        return dbg_err(c, "ISA %s exposes no registers", c->isa->name);
-    printf("%s thread %d:\n", c->m->units[c->unit].name, c->thread);
-    const char *group = NULL;
-    int shown = 0, col = 0, vectors = 0, one = argc > 1 && isa_reg_find(c->isa, argv[1]) >= 0;
-    for (int i = 0; i < c->isa->nregs; i++) {
-        const isa_reg *r = &c->isa->regs[i];
-        if (argc > 1 && strcasecmp(argv[1], r->name) && (!r->group || strcasecmp(argv[1], r->group)))
-            continue;
-        if (r->group && (!group || strcmp(group, r->group)) && argc < 2) {
-            printf("%s[%s]\n", col > 0 ? "\n" : "", r->group);
-            col = 0;
-        }
-        group = r->group;
-        col = dbg_print_reg(c, i, one ? -1 : col);
-        vectors |= r->bits > 64;
-        shown++;
-    }
-    if (col > 0)
-        printf("\n");
-    if (vectors)
-        printf("(vectors in 32-bit lanes, lane 0 first)\n");
-    return shown ? 0 : dbg_err(c, "regs: no register or group '%s'", argv[1]);
-}
-
-static int dbg_cmd_set(dbg_cli *c, int argc, char **argv)
-{
-    if (argc < 3)
-        return dbg_err(c, "set: give REGISTER VALUE (vectors: one value per 32-bit lane, or one for all)");
-    int i = isa_reg_find(c->isa, argv[1][0] == '$' ? argv[1] + 1 : argv[1]);
-    if (i < 0 || !c->isa->reg_write)
-        return dbg_err(c, "set: no register '%s'", argv[1]);
-    const isa_reg *r = &c->isa->regs[i];
-    if (r->flags & ISA_REG_RO)
-        return dbg_err(c, "set: %s is read-only", r->name);
-    uint8_t buf[256] = {0};
-    int nb = dbg_reg_bytes(r);
-    if (nb > (int)sizeof buf)
-        return dbg_err(c, "set: %s is too wide", r->name);
-    int lanes = r->bits <= 64 ? 1 : nb / 4, lb = r->bits <= 64 ? nb : 4;
-    char list[512];
-    snprintf(list, sizeof list, "%s", argv[2]);
-    for (int k = 3; k < argc; k++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), ",%s", argv[k]);
-    uint64_t v[64];
-    int nv = 0;
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        if (nv >= 64 || dbg_parse_s64(tok, &v[nv]))
-            return dbg_err(c, "set: bad value '%s'", tok);
-        nv++;
-    }
-    if (nv != 1 && nv != lanes)
-        return dbg_err(c, "set: %s has %d lanes; give 1 or %d values", r->name, lanes, lanes);
-    for (int l = 0; l < lanes; l++)
-        for (int b = 0; b < lb; b++)
-            buf[l * lb + b] = (uint8_t)(v[nv == 1 ? 0 : l] >> (8 * (b < 8 ? b : 7)));
-    if (c->isa->reg_write(c->m, c->unit, c->thread, i, buf))
-        return dbg_err(c, "set: the ISA refused to write %s", r->name);
-    dbg_print_reg(c, i, -1);
-    return 0;
-}
-
-static int dbg_read_word(const mem_space *sp, uint64_t addr, uint64_t *v)
-{
-    uint8_t b[8];
-    unsigned n = sp->word_bytes > 8 ? 8 : sp->word_bytes;
-    if (mem_host_read(sp, addr, b, n))
-        return -1;
-    *v = 0;
-    for (unsigned i = 0; i < n; i++)
-        *v = sp->big_endian ? *v << 8 | b[i] : *v | (uint64_t)b[i] << (8 * i);
-    return 0;
-}
-
-static int dbg_cmd_x(dbg_cli *c, int argc, char **argv)
-{
-    if (argc < 2)
-        return dbg_err(c, "x: give [SPACE:]ADDR [COUNT]");
-    mem_space *sp;
-    uint64_t addr, count = 8;
-    if (dbg_resolve_mem(c, argv[1], &sp, &addr))
-        return -1;
-    if (argc > 2 && (cli_parse_u64(argv[2], &count) || count == 0 || count > 65536))
-        return dbg_err(c, "x: bad count '%s' (1..65536)", argv[2]);
-    unsigned step = sp->word_bytes / sp->addr_unit ? sp->word_bytes / sp->addr_unit : 1;
-    int digits = (int)(sp->word_bytes > 8 ? 8 : sp->word_bytes) * 2;
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t a = addr + i * step, v;
-        if (i % 4 == 0)
-            printf("%s%s:0x%08llx:", i ? "\n" : "", sp->name, (unsigned long long)a);
-        if (dbg_read_word(sp, a, &v)) {
-            printf("\n");
-            return dbg_err(c, "x: %s:0x%llx is not readable memory", sp->name, (unsigned long long)a);
-        }
-        printf(" 0x%0*llx", digits, (unsigned long long)v);
-    }
-    printf("\n");
-    return 0;
-}
-
-static int dbg_cmd_disasm(dbg_cli *c, int argc, char **argv)
-{
-    uint64_t pc = dbg_pc(c, c->unit, c->thread), addr = pc, count = 8;
-    char err[256];
-    if (argc > 1 && cli_resolve_addr(c->s, argv[1], &addr, err, sizeof err))
-        return dbg_err(c, "disasm: %s", err);
-    if (argc > 2 && (cli_parse_u64(argv[2], &count) || count == 0 || count > 100000))
-        return dbg_err(c, "disasm: bad count '%s'", argv[2]);
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t off;
-        const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, &off) : NULL;
-        if (sym && off == 0)
-            printf("%s:\n", sym->name);
-        int len = dbg_print_insn(c, c->unit, addr, pc);
-        if (len <= 0)
-            break;
-        addr += (uint64_t)len;
-    }
-    return 0;
-}
-
-static int dbg_select(dbg_cli *c, int unit, int thread)
-{
-    c->unit = unit;
-    c->thread = thread;
-    printf("thread #%d: %s thread %d\n", dbg_flat_index(c->m, unit, thread), c->m->units[unit].name, thread);
-    dbg_print_where(c);
-    return 0;
-}
-
-static int dbg_cmd_thread(dbg_cli *c, int argc, char **argv)
-{
-    sim_machine *m = c->m;
-    if (argc < 2)
-        return dbg_select(c, c->unit, c->thread);
-    const char *dot = strchr(argv[1], '.');
-    uint64_t u, t;
-    if (dot) {
-        char ut[32];
-        snprintf(ut, sizeof ut, "%.*s", (int)(dot - argv[1]), argv[1]);
-        int unit = dbg_parse_unit(m, ut);
-        if (unit < 0 || cli_parse_u64(dot + 1, &t) || t >= (uint64_t)m->units[unit].nthreads)
-            return dbg_err(c, "thread: no thread '%s' (UNIT.THREAD)", argv[1]);
-        return dbg_select(c, unit, (int)t);
-    }
-    if (cli_parse_u64(argv[1], &u) || u >= (uint64_t)dbg_flat_count(m))
-        return dbg_err(c, "thread: no thread '%s' (0..%d, or UNIT.THREAD)", argv[1], dbg_flat_count(m) - 1);
-    int unit = 0;
-    while (u >= (uint64_t)m->units[unit].nthreads)
-        u -= (uint64_t)m->units[unit++].nthreads;
-    return dbg_select(c, unit, (int)u);
-}
-
-static const char *dbg_state_name(const sim_thread *t)
-{
-    switch (t->state) {
-    case SIM_T_READY: return "ready";
-    case SIM_T_SLEEP: return t->started ? "sleeping" : "idle";
-    case SIM_T_HALTED: return "halted";
-    default: return "disabled";
-    }
-}
-
-static int dbg_cmd_threads(dbg_cli *c, int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    sim_machine *m = c->m;
-    printf("   #    unit        thr  state     pc          instructions  details\n");
-    for (int u = 0; u < m->nunits; u++)
-        for (int t = 0; t < m->units[u].nthreads; t++) {
-            const sim_thread *th = &m->units[u].threads[t];
-            char info[160] = "";
-            if (m->isa->thread_state)
-                m->isa->thread_state(m, u, t, info, sizeof info);
-            printf("%c  %-4d %-11s %-4d %-9s 0x%08llx  %-12llu  %s\n", u == c->unit && t == c->thread ? '*' : ' ',
-                   dbg_flat_index(m, u, t), m->units[u].name, t, dbg_state_name(th), (unsigned long long)dbg_pc(c, u, t),
-                   (unsigned long long)th->instructions, info);
-        }
-    return 0;
-}
-
-static int dbg_cmd_cycle(dbg_cli *c, int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    printf("cycle %llu, %llu instructions retired\n", (unsigned long long)dbg_now(c->m),
-           (unsigned long long)sim_total_instructions(c->m));
-    return 0;
-}
-
-static int dbg_cmd_stats(dbg_cli *c, int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    stats_write_text(c->m, stdout);
-    return 0;
-}
-
-static int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
-{
-    uint64_t n = 10;
-    const dbg_state *d = c->m->dbg;
-    if (argc > 1 && (cli_parse_u64(argv[1], &n) || n == 0))
-        return dbg_err(c, "history: bad count '%s'", argv[1]);
-    uint64_t have = d ? (d->nhist < DBG_HISTORY ? d->nhist : DBG_HISTORY) : 0;
-    if (n > have)
-        n = have;
-    if (!n) {
-        printf("no instructions executed yet\n");
-        return 0;
-    }
-    for (uint64_t k = d->nhist - n; k < d->nhist; k++) {
-        const dbg_hist *h = &d->hist[k % DBG_HISTORY];
-        char sym[160], text[200];
-        dbg_symbolize(c, h->pc, sym, sizeof sym);
-        dbg_disasm_one(c, h->unit, h->pc, text, sizeof text);
-        char cyc[24] = "?"; /* an ISA that does not set last_issue leaves SIM_NEVER */
-        if (h->cycle != SIM_NEVER)
-            snprintf(cyc, sizeof cyc, "%llu", (unsigned long long)h->cycle);
-        printf("%10s %s.%d 0x%08llx %-16s %s\n", cyc, c->m->units[h->unit].name, h->thread, (unsigned long long)h->pc,
-               sym, text);
-    }
-    return 0;
-}
-
-static int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
-{
-    if (argc < 2) {
-        printf("info topics: break (breakpoints and watchpoints), threads, regs, stats\n");
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = c->isa->debug_info ? open_memstream(&text, &len) : NULL;
-        if (f) {
-            c->isa->debug_info(c->m, c->unit, "", f);
-            fclose(f);
-            while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
-                text[--len] = 0;
-            printf("%s topics:%s%s\n", c->isa->name, strchr(text, '\n') ? "\n" : " ", text);
-        }
-        free(text);
-        return 0;
-    }
-    if (strcmp(argv[1], "break") == 0 || strcmp(argv[1], "breakpoints") == 0 || strcmp(argv[1], "watch") == 0) {
-        dbg_info_break(c);
-        return 0;
-    }
-    if (strcmp(argv[1], "threads") == 0)
-        return dbg_cmd_threads(c, 1, argv);
-    if (strcmp(argv[1], "regs") == 0 || strcmp(argv[1], "registers") == 0)
-        return dbg_cmd_regs(c, argc - 1, argv + 1);
-    if (strcmp(argv[1], "stats") == 0)
-        return dbg_cmd_stats(c, 1, argv);
-    if (!c->isa->debug_info || c->isa->debug_info(c->m, c->unit, argv[1], stdout) < 0)
-        return dbg_err(c, "info: unknown topic '%s' (`info` lists them)", argv[1]);
-    return 0;
-}
-
-/* ---- expressions for print and assert ---- */
-
-/* OPERAND: NUMBER | SYMBOL | reg NAME | $NAME[LANE] | mem [SPACE:]ADDR | cycle | pc |
- * instructions. Consumes 1 or 2 words; *bits is the operand's width (64 for literals). */
-static int dbg_operand(dbg_cli *c, int argc, char **argv, int *i, uint64_t *v, unsigned *bits)
-{
-    if (*i >= argc)
-        return dbg_err(c, "missing operand");
-    const char *w = argv[(*i)++];
-    *bits = 64;
-    if (strcmp(w, "cycle") == 0) {
-        *v = dbg_now(c->m);
-        return 0;
-    }
-    if (strcmp(w, "pc") == 0) {
-        *v = dbg_pc(c, c->unit, c->thread);
-        return 0;
-    }
-    if (strcmp(w, "instructions") == 0 || strcmp(w, "insns") == 0) {
-        *v = c->m->units[c->unit].threads[c->thread].instructions;
-        return 0;
-    }
-    if (strcmp(w, "mem") == 0) {
-        mem_space *sp;
-        uint64_t addr;
-        if (*i >= argc)
-            return dbg_err(c, "mem: give [SPACE:]ADDR");
-        if (dbg_resolve_mem(c, argv[(*i)++], &sp, &addr))
-            return -1;
-        if (dbg_read_word(sp, addr, v))
-            return dbg_err(c, "%s:0x%llx is not readable memory", sp->name, (unsigned long long)addr);
-        *bits = sp->word_bytes >= 8 ? 64 : sp->word_bytes * 8;
-        return 0;
-    }
-    if (strcmp(w, "reg") == 0 || w[0] == '$') {
-        if (w[0] != '$' && *i >= argc)
-            return dbg_err(c, "reg: give a register name");
-        char name[64];
-        snprintf(name, sizeof name, "%s", w[0] == '$' ? w + 1 : argv[(*i)++]);
-        int lane = -1;
-        char *br = strchr(name, '[');
-        if (br) {
-            lane = atoi(br + 1);
-            *br = 0;
-        }
-        int r = isa_reg_find(c->isa, name);
-        uint8_t buf[256] = {0};
-        if (r < 0 || !c->isa->reg_read)
-            return dbg_err(c, "no register '%s'", name);
-        const isa_reg *ri = &c->isa->regs[r];
-        int nb = dbg_reg_bytes(ri);
-        if (nb > (int)sizeof buf || c->isa->reg_read(c->m, c->unit, c->thread, r, buf))
-            return dbg_err(c, "cannot read register %s", name);
-        if (ri->bits > 64) {
-            if (lane < 0 || lane >= nb / 4)
-                return dbg_err(c, "%s is a vector: name a 32-bit lane, %s[0..%d]", ri->name, ri->name, nb / 4 - 1);
-            *v = dbg_le(buf + 4 * lane, 4);
-            *bits = 32;
-        } else {
-            *v = dbg_le(buf, nb);
-            *bits = ri->bits;
-        }
-        return 0;
-    }
-    if (dbg_parse_s64(w, v) == 0)
-        return 0;
-    char err[256];
-    if (cli_resolve_addr(c->s, w, v, err, sizeof err) == 0)
-        return 0;
-    return dbg_err(c, "'%s' is not a number, symbol, register ($NAME), mem ADDR, cycle, pc or instructions", w);
-}
-
-static int64_t dbg_sext(uint64_t v, unsigned bits)
-{
-    if (bits >= 64)
-        return (int64_t)v;
-    uint64_t sign = (uint64_t)1 << (bits - 1), mask = (sign << 1) - 1;
-    v &= mask;
-    return (int64_t)((v ^ sign) - sign);
-}
-
-static int dbg_cmd_print(dbg_cli *c, int argc, char **argv)
-{
-    int i = 1;
-    uint64_t v;
-    unsigned bits;
-    if (dbg_operand(c, argc, argv, &i, &v, &bits))
-        return -1;
-    if (bits < 64)
-        v &= ((uint64_t)1 << bits) - 1;
-    printf("0x%llx  %llu  %lld\n", (unsigned long long)v, (unsigned long long)v, (long long)dbg_sext(v, bits));
-    return 0;
-}
-
-static int dbg_cmd_assert(dbg_cli *c, int argc, char **argv)
-{
-    if (argc == 3 && strcmp(argv[1], "stop") == 0) {
-        const char *have = c->ran ? sim_stop_name(c->m->stop.kind) : "none";
-        if (strncmp(have, argv[2], strlen(argv[2])) == 0 && argv[2][0]) {
-            printf("assert ok: stop is %s\n", have);
-            return 0;
-        }
-        c->assert_failed = 1;
-        return dbg_err(c, "assert failed: stop is '%s', expected '%s'", have, argv[2]);
-    }
-    int i = 1;
-    uint64_t a, b;
-    unsigned ba, bb;
-    if (dbg_operand(c, argc, argv, &i, &a, &ba))
-        return -1;
-    if (i >= argc)
-        return dbg_err(c, "assert: give LHS OP RHS (OP one of == != < <= > >=) or `assert stop KIND`");
-    const char *op = argv[i++];
-    if (dbg_operand(c, argc, argv, &i, &b, &bb))
-        return -1;
-    if (i != argc)
-        return dbg_err(c, "assert: unexpected '%s'", argv[i]);
-    unsigned w = ba < bb ? ba : bb; /* compare at the narrower width: `$r1 == -1` on 32 bits */
-    int64_t x = dbg_sext(a, w), y = dbg_sext(b, w);
-    int ok;
-    if (strcmp(op, "==") == 0) ok = x == y;
-    else if (strcmp(op, "!=") == 0) ok = x != y;
-    else if (strcmp(op, "<") == 0) ok = x < y;
-    else if (strcmp(op, "<=") == 0) ok = x <= y;
-    else if (strcmp(op, ">") == 0) ok = x > y;
-    else if (strcmp(op, ">=") == 0) ok = x >= y;
-    else return dbg_err(c, "assert: unknown operator '%s'", op);
-    if (ok) {
-        printf("assert ok: %lld %s %lld\n", (long long)x, op, (long long)y);
-        return 0;
-    }
-    c->assert_failed = 1;
-    return dbg_err(c, "assert failed: %lld (0x%llx) %s %lld (0x%llx) is false", (long long)x,
-                   (unsigned long long)a, op, (long long)y, (unsigned long long)b);
 }
 
 /* ---- session commands ---- */
