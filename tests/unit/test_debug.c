@@ -380,6 +380,42 @@ static void test_trace_lines(void **state)
     assert_int_equal(n, 3);
 }
 
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0, c;
+    while ((c = fgetc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+static void test_trace_reopen(void **state)
+{
+    (void)state;
+    sim_machine m;
+    char a[] = "/tmp/xpusim-trace-a-XXXXXX", b[] = "/tmp/xpusim-trace-b-XXXXXX";
+    int fa = mkstemp(a), fb = mkstemp(b);
+    assert_true(fa >= 0 && fb >= 0);
+    close(fa);
+    close(fb);
+    /* 1 thread, latency 1: cycles 0..2 traced to a (3 lines), then the trace moves to b
+     * for the remaining 7; a must be complete (closed or flushed) once b takes over */
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=10"));
+    assert_int_equal(dbg_trace_open(&m, a), 0);
+    assert_int_equal(sim_run(&m, 2), SIM_STOP_LIMIT);
+    assert_int_equal(dbg_trace_open(&m, b), 0);
+    assert_int_equal(count_lines(a), 3);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    sim_destroy(&m);
+    assert_int_equal(count_lines(a), 3);
+    assert_int_equal(count_lines(b), 7);
+    unlink(a);
+    unlink(b);
+}
+
 static void test_trace_open_fails(void **state)
 {
     (void)state;
@@ -405,4 +441,5 @@ XPUSIM_TESTS(debug,
              cmocka_unit_test(test_watchpoint_stop),
              cmocka_unit_test(test_slow_flag_toggles),
              cmocka_unit_test(test_trace_lines),
+             cmocka_unit_test(test_trace_reopen),
              cmocka_unit_test(test_trace_open_fails))

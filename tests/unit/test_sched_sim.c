@@ -910,6 +910,44 @@ static void test_counters_and_text_stats(void **state)
     sim_destroy(&m);
 }
 
+static void test_create_failure_cleans_up(void **state)
+{
+    (void)state;
+    sim_machine m;
+    sim_opts o;
+    char err[256] = "";
+    /* the fake ISA rejects threads=0 after allocating its state: sim_create must fail with
+     * the ISA's message and free everything (the ASan build checks for leaks) */
+    opt_init(&o);
+    opt_parse(&o, "threads=0");
+    assert_int_equal(sim_create(&m, &fake_isa, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "threads"));
+    /* failing after units and spaces exist */
+    opt_init(&o);
+    opt_parse(&o, "units=3");
+    opt_parse(&o, "store=2");
+    assert_int_equal(sim_create(&m, &fake_isa, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "store"));
+}
+
+static void test_disable_halted_unit(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* unit 0 runs 10 instructions (halts at 10), unit 1 runs 110 (jitter 100). After a
+     * limit at 50, unit 0 (already halted) is disabled: unit 1 must still run to its end at
+     * 110; the machine must not count unit 0 both as halted and as not enabled. */
+    fake_make(&m, &fake_isa, KV("units=2", "insns=10", "jitter=100"));
+    assert_int_equal(sim_run(&m, 50), SIM_STOP_LIMIT);
+    assert_true(m.units[0].halted);
+    sim_unit_disable(&m, &m.units[0]);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_true(m.units[1].halted);
+    assert_int_equal(m.units[1].halted_at, 110);
+    assert_int_equal(m.units[1].threads[0].instructions, 110);
+    sim_destroy(&m);
+}
+
 XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_skip_ahead_start),
              cmocka_unit_test(test_skip_ahead_long_latency),
@@ -938,4 +976,6 @@ XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_sched_pick_direct),
              cmocka_unit_test(test_stop_names_and_codes),
              cmocka_unit_test(test_first_stop_reason_wins),
-             cmocka_unit_test(test_counters_and_text_stats))
+             cmocka_unit_test(test_counters_and_text_stats),
+             cmocka_unit_test(test_create_failure_cleans_up),
+             cmocka_unit_test(test_disable_halted_unit))
