@@ -622,6 +622,8 @@ static int encode_stmt(actx *a, stmt *st)
                     return fail(a, "bad floating-point number '%s'", ops[i]);
                 uint32_t u;
                 memcpy(&u, &f, 4);
+                if (f != f) /* "nan": the canonical NaN the FP pipeline produces */
+                    u = 0x7fffffffu;
                 v = u;
             } else {
                 char ren[512];

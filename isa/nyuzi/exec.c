@@ -13,6 +13,10 @@
 static inline float f_of(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }
 static inline uint32_t i_of(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
 
+/* The RTL's FP pipeline returns the canonical NaN 0x7FFFFFFF for any NaN result (the
+ * emulator returns the host's NaN); followed here, see docs/isa/nyuzi.md. */
+static inline uint32_t fnan(float f) { return isnan(f) ? 0x7fffffffu : i_of(f); }
+
 static uint32_t ftoi(uint32_t v)
 {
     float f = f_of(v);
@@ -65,9 +69,9 @@ static inline uint32_t alu(int op, uint32_t a, uint32_t b)
     case NYZ_OP_SEXT8: return (uint32_t)(int32_t)(int8_t)b;
     case NYZ_OP_SEXT16: return (uint32_t)(int32_t)(int16_t)b;
     case NYZ_OP_MULH_I: return (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32);
-    case NYZ_OP_ADD_F: return i_of(f_of(a) + f_of(b));
-    case NYZ_OP_SUB_F: return i_of(f_of(a) - f_of(b));
-    case NYZ_OP_MUL_F: return i_of(f_of(a) * f_of(b));
+    case NYZ_OP_ADD_F: return fnan(f_of(a) + f_of(b));
+    case NYZ_OP_SUB_F: return fnan(f_of(a) - f_of(b));
+    case NYZ_OP_MUL_F: return fnan(f_of(a) * f_of(b));
     case NYZ_OP_ITOF: return i_of((float)(int32_t)b);
     case NYZ_OP_CMPGT_F: return f_of(a) > f_of(b);
     case NYZ_OP_CMPGE_F: return f_of(a) >= f_of(b);
