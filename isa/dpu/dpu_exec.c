@@ -340,6 +340,31 @@ static uint32_t start_tasklet(sim_unit *u, dpu_unit *d, int k, int boot, uint64_
     return 0;
 }
 
+/* Move the data of a finished transfer. */
+static void dma_land(dpu_unit *d, const dpu_dma_rec *r)
+{
+    if (r->dir == 2) {
+        uint32_t first = r->wram >> 3;
+        memcpy(d->iram_p + 8 * (size_t)first, d->mram_p + r->mram, r->bytes);
+        for (uint32_t k = 0; k < r->bytes / 8; k++)
+            dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)(first + k)), &d->iram[first + k]);
+    } else if (r->dir == 0)
+        memcpy(d->wram_p + r->wram, d->mram_p + r->mram, r->bytes);
+    else
+        memcpy(d->mram_p + r->mram, d->wram_p + r->wram, r->bytes);
+}
+
+/* Land every transfer done by cycle t (all of them with t == SIM_NEVER). */
+void dpu_dma_complete(dpu_unit *d, uint64_t t)
+{
+    while (d->pend_n && d->pend[d->pend_head].done <= t) {
+        dma_land(d, &d->pend[d->pend_head]);
+        d->pend_head = (d->pend_head + 1) % DPU_NTHREADS_MAX;
+        d->pend_n--;
+    }
+    d->pend_next = d->pend_n ? d->pend[d->pend_head].done : SIM_NEVER;
+}
+
 static void dma_transfer(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wram, uint32_t mram,
                          uint32_t bytes, uint64_t now)
 {
@@ -352,13 +377,16 @@ static void dma_transfer(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wr
     d->dma_free = done;
     dpu_dma_rec *r = &d->dma_log[d->dma_nlog++ % DPU_DMA_LOG];
     *r = (dpu_dma_rec){now, start, done, wram, mram, bytes, (uint8_t)tid, (uint8_t)dir};
+    /* one transfer per tasklet at most: the issuer waits for it */
+    d->pend[(d->pend_head + d->pend_n) % DPU_NTHREADS_MAX] = *r;
+    if (!d->pend_n++)
+        d->pend_next = done;
     if (u->ncounters >= DPU_CNT_DMA_N)
         u->counters[dir == 1 ? DPU_CNT_DMA_WR : DPU_CNT_DMA_RD].value += bytes;
     dpu_tasklet *t = &d->t[tid];
     t->wait = DPU_W_DMA;
     t->dma_until = done;
-    /* the tasklet leaves the pipeline until its transfer is done (data moves at issue: only
-     * a racing tasklet could tell the difference) */
+    /* the tasklet leaves the pipeline until its transfer is done; the data lands then */
     uint64_t ready = done > now + 11 ? done : now + 11;
     /* the wait beyond the revolver slot is a DMA stall; moving last_issue keeps it out of
      * the revolver stall the next issue accounts */
@@ -569,17 +597,8 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
             uint32_t first = w >> 3; /* IRAM instruction index from the WRAM-address operand */
             if ((uint64_t)first + bytes / 8 > d->dm->iram_words)
                 return fault(m, u, d, tid, 0, "ldmai beyond IRAM", w);
-            memcpy(d->iram_p + 8 * (size_t)first, d->mram_p + mr, bytes);
-            for (uint32_t k = 0; k < bytes / 8; k++)
-                dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)(first + k)), &d->iram[first + k]);
-        } else {
-            if ((uint64_t)w + bytes > d->dm->wram_size)
-                return fault(m, u, d, tid, 0, "DMA beyond WRAM", w);
-            if (dir == 0)
-                memcpy(d->wram_p + w, d->mram_p + mr, bytes);
-            else
-                memcpy(d->mram_p + mr, d->wram_p + w, bytes);
-        }
+        } else if ((uint64_t)w + bytes > d->dm->wram_size)
+            return fault(m, u, d, tid, 0, "DMA beyond WRAM", w);
         t->pc = (uint16_t)npc;
         u->threads[tid].instructions++;
         dma_transfer(u, d, tid, dir, w, mr, bytes, now);
@@ -738,6 +757,8 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
     if (d->faulted)
         return SIM_NEVER;
     while (t < horizon) {
+        if (t >= d->pend_next)
+            dpu_dma_complete(d, t);
         /* threads that are not READY have ready_at == SIM_NEVER */
         int tid = -1, i = u->rr;
         for (int k = 0; k < n; k++) {

@@ -172,6 +172,10 @@ typedef struct dpu_unit {
     uint64_t dma_free;     /* cycle the DMA engine becomes free */
     dpu_dma_rec dma_log[DPU_DMA_LOG];
     unsigned dma_nlog;
+    /* transfers in flight, in engine order: their data lands when they are done */
+    dpu_dma_rec pend[DPU_NTHREADS_MAX];
+    unsigned pend_head, pend_n;
+    uint64_t pend_next;    /* done cycle of the oldest transfer in flight, or SIM_NEVER */
     uint64_t time_base;    /* performance counter reset point */
     int time_mode;         /* 1 cycles, 2 instructions, 3 none */
     int faulted;
@@ -197,6 +201,8 @@ enum { DPU_CNT_DMA_RD = 0, DPU_CNT_DMA_WR = 1, DPU_CNT_DMA_N = 2 };
 int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now);
 /* Run the unit's tasklets for cycles in [now, horizon) (isa_ops.unit_run). */
 uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon);
+/* Land the DMA transfers done by cycle t. */
+void dpu_dma_complete(dpu_unit *d, uint64_t t);
 /* Clear r0..r23 and set the constant registers of tasklet tid. */
 void dpu_reset_regs(dpu_tasklet *t, int tid);
 

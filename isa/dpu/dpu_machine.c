@@ -186,6 +186,10 @@ static void boot_dpu(sim_unit *u, dpu_unit *d)
         d->t[k].wait = DPU_W_STOPPED;
     }
     /* the host boots tasklet 0 at PC 0 (crt0 boots the others) */
+    d->pend_n = d->pend_head = 0;
+    d->pend_next = SIM_NEVER;
+    d->dma_free = 0;
+    d->dma_nlog = 0;
     d->run = 1;
     d->t[0].wait = DPU_W_NONE;
     d->t[0].last_issue = (uint64_t)-1; /* first issue at cycle 0: no stall before it */
