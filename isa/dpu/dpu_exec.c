@@ -148,6 +148,21 @@ void dpu_predecode(uint64_t w, dpu_insn *in)
     }
     if (f->flags & DPU_F_ZDEST)
         in->dk = DPU_D_NONE;
+    /* registers read and written, for the optional register-file bank rule */
+    int uses_rb = 0, pair_b = 0;
+    for (int k = 0; k < f->nops; k++) {
+        int r = dpu_field_at(f->ops[k])->role;
+        uses_rb |= r == DPU_R_RB || r == DPU_R_DB;
+        pair_b |= r == DPU_R_DB;
+    }
+    if (in->ra < 24)
+        in->rmask |= 1u << in->ra;
+    if (uses_rb && !(in->bimm && !pair_b && in->rb == 0 && !store))
+        in->rmask |= (pair_b ? 3u : 1u) << in->rb;
+    if (in->dk == DPU_D_R)
+        in->wmask = 1u << in->rc;
+    else if (in->dk != DPU_D_NONE)
+        in->wmask = 3u << in->rc;
     switch (in->op) {
     case DPU_OP_LBS: case DPU_OP_LBU: case DPU_OP_LBSS: case DPU_OP_LBUS: case DPU_OP_SB: case DPU_OP_SBS:
     case DPU_OP_SB_ID: in->msize = 1; break;
@@ -753,6 +768,7 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
     const int slow = m->slow || m->max_instructions;
     const dpu_insn *const iram = d->iram;
     const uint32_t nwords = d->dm->iram_words;
+    const int bank = d->dm->bank_penalty;
     unsigned tick = 0;
     if (d->faulted)
         return SIM_NEVER;
@@ -798,8 +814,23 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
         tk->last_issue = t;
         th[tid].ready_at = t + 11;
         last = t;
+        uint64_t extra = 0;
+        if (bank) {
+            /* uPIMulator's register-file rule (off by default, unconfirmed by hardware): the
+             * registers this instruction reads plus those the tasklet's previous instruction
+             * wrote, floor(even/2) + floor(odd/2) extra cycles that hold the pipeline */
+            const dpu_insn *bi = &iram[pc < nwords ? pc : nwords];
+            uint32_t set = bi->rmask | tk->prev_wmask;
+            extra = (uint64_t)(__builtin_popcount(set & 0x555555u) / 2 + __builtin_popcount(set & 0xaaaaaau) / 2);
+            tk->prev_wmask = bi->wmask;
+            if (extra) {
+                th[tid].stalls[DPU_STALL_BANK] += extra;
+                th[tid].ready_at += extra;
+                tk->last_issue += extra;
+            }
+        }
         int r = execute_at(m, u, d, tid, t, iram, nwords);
-        t++;
+        t += 1 + extra;
         if (slow) {
             if (m->slow)
                 dbg_after_insn(m, u, tid, pc);

@@ -119,6 +119,8 @@ typedef struct dpu_insn {
     int32_t off;       /* address offset */
     uint16_t pc;       /* branch target */
     uint16_t form;     /* display form */
+    uint32_t rmask;    /* work registers read (bank-penalty option) */
+    uint32_t wmask;    /* work registers written */
 } dpu_insn;
 
 enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
@@ -142,6 +144,7 @@ typedef struct dpu_tasklet {
     uint8_t zf, cf;        /* Zero and Carry flags */
     uint8_t wait;          /* DPU_W_*: why it is not issuing */
     uint64_t last_issue;   /* cycle of its previous issue (stall accounting) */
+    uint32_t prev_wmask;   /* registers its previous instruction wrote (bank penalty) */
     uint64_t dma_until;    /* end of its DMA transfer */
 } dpu_tasklet;
 enum { DPU_W_NONE, DPU_W_DMA, DPU_W_STOPPED };

@@ -142,7 +142,41 @@ static void test_dma_serialised(void **state)
     }
 }
 
+/* The register-file bank option (-o bank_penalty=1, uPIMulator's rule; off by default).
+ * Rule: the registers an instruction reads together with those the tasklet's previous
+ * instruction wrote, split by parity, cost floor(even/2) + floor(odd/2) extra cycles.
+ * 'add r0, r2, r4' after 'add r0, r2, r4': {r0, r2, r4} = 3 even -> 1 extra cycle, so each
+ * of these instructions of a lone tasklet issues 11 + 1 cycles after the previous one.
+ * 'add r0, r1, 5' after itself: {r0, r1} -> 0 extra: 11 cycles. Off: 11 cycles each. */
+static uint64_t bank_run(const char *insn, int on)
+{
+    char src[4096], *p = src;
+    p += sprintf(p, "	.section .text.__bootstrap,\"ax\",@progbits\n__bootstrap:\n");
+    for (int i = 0; i < 100; i++)
+        p += sprintf(p, "	%s\n", insn);
+    sprintf(p, "	stop\n");
+    const char *opts[] = {"tasklets=1", on ? "bank_penalty=1" : "bank_penalty=0", NULL};
+    dh_run r;
+    assert_int_equal(dh_build(&r, src, 0, NULL, opts), 0);
+    assert_int_equal(dh_run_all(&r), SIM_STOP_HALT);
+    uint64_t c = sim_end_cycle(&r.m);
+    if (on && !strcmp(insn, "add r0, r2, r4"))
+        assert_int_equal(r.m.units[0].threads[0].stalls[DPU_STALL_BANK], 100);
+    dh_free(&r);
+    return c;
+}
+
+static void test_bank_penalty(void **state)
+{
+    (void)state;
+    uint64_t off = bank_run("add r0, r2, r4", 0);
+    assert_int_equal(bank_run("add r0, r2, r4", 1) - off, 100);
+    assert_int_equal(bank_run("add r0, r1, 5", 1), off);
+    assert_int_equal(bank_run("add r0, r1, 5", 0), off);
+}
+
 XPUSIM_TESTS(dpu_timing,
+             cmocka_unit_test(test_bank_penalty),
              cmocka_unit_test(test_revolver_law),
              cmocka_unit_test(test_dma_sweep),
              cmocka_unit_test(test_dma_serialised))
