@@ -7,6 +7,15 @@
 #include "../isa/isa.h"
 #include "../loaders/loader.h"
 
+static void dbg_trace_close(dbg_state *d)
+{
+    if (d->trace && d->trace != stdout && d->trace != stderr)
+        fclose(d->trace);
+    else if (d->trace)
+        fflush(d->trace);
+    d->trace = NULL;
+}
+
 int dbg_attach(sim_machine *m)
 {
     if (m->dbg)
@@ -20,7 +29,6 @@ int dbg_attach(sim_machine *m)
         return -1;
     }
     d->next_id = 1;
-    d->skip_unit = -1;
     d->step_unit = d->step_thread = -1;
     m->dbg = d;
     return 0;
@@ -31,8 +39,7 @@ void dbg_detach(sim_machine *m)
     dbg_state *d = m->dbg;
     if (!d)
         return;
-    if (d->trace && d->trace != stdout && d->trace != stderr)
-        fclose(d->trace);
+    dbg_trace_close(d);
     free(d->hist);
     free(d);
     m->dbg = NULL;
@@ -46,7 +53,7 @@ void dbg_update_slow(sim_machine *m)
     for (int i = 0; i < m->nspaces; i++)
         watches += m->spaces[i]->nwatch;
     m->slow = d && (d->nbrk || d->step_left || d->until_active || d->trace || d->history_on || watches ||
-                    d->skip_unit >= 0);
+                    d->nskip);
 }
 
 int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label)
@@ -116,19 +123,43 @@ int dbg_trace_open(sim_machine *m, const char *path)
 {
     if (dbg_attach(m))
         return -1;
+    /* open the new sink first, so a failed open keeps the old trace */
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (!f)
         return -1;
+    dbg_trace_close(m->dbg);
     m->dbg->trace = f;
     dbg_update_slow(m);
     return 0;
 }
 
-static void dbg_arm_skip(dbg_state *d, sim_unit *u, int thread, uint64_t pc)
+void dbg_skip_once(sim_machine *m, int unit, int thread, uint64_t pc)
 {
-    d->skip_unit = u->index;
-    d->skip_thread = thread;
-    d->skip_pc = pc;
+    if (dbg_attach(m))
+        return;
+    dbg_state *d = m->dbg;
+    int i = 0;
+    while (i < d->nskip && !(d->skip[i].unit == unit && d->skip[i].thread == thread))
+        i++;
+    if (i == d->nskip) {
+        if (d->nskip == DBG_MAX_SKIP)
+            return; /* more stopped threads than marks: the extra one stops again */
+        d->nskip++;
+    }
+    d->skip[i] = (dbg_skip){unit, thread, pc};
+    dbg_update_slow(m);
+}
+
+/* Consume (unit, thread)'s mark: 1 if it was for pc. A mark for another pc is stale. */
+static int dbg_take_skip(dbg_state *d, int unit, int thread, uint64_t pc)
+{
+    for (int i = 0; i < d->nskip; i++)
+        if (d->skip[i].unit == unit && d->skip[i].thread == thread) {
+            int hit = d->skip[i].pc == pc;
+            d->skip[i] = d->skip[--d->nskip];
+            return hit;
+        }
+    return 0;
 }
 
 int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
@@ -136,10 +167,11 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     dbg_state *d = m->dbg;
     if (!d)
         return 0;
-    if (d->skip_unit == u->index && d->skip_thread == thread && d->skip_pc == pc) {
-        d->skip_unit = -1; /* resuming from a stop here: execute it once */
+    if (d->nskip) {
+        int hit = dbg_take_skip(d, u->index, thread, pc);
         dbg_update_slow(m);
-        return 0;
+        if (hit)
+            return 0; /* resuming from a stop here: execute it once */
     }
     for (int i = 0; i < d->nbrk; i++) {
         dbg_break *b = &d->brk[i];
@@ -151,7 +183,7 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
         snprintf(label, sizeof label, "%s", b->label);
         if (temp)
             dbg_break_delete(m, id);
-        dbg_arm_skip(d, u, thread, pc);
+        dbg_skip_once(m, u->index, thread, pc);
         sim_set_stop(m, SIM_STOP_BREAK, u->index, thread, pc, "%sbreakpoint %d at 0x%llx%s%s%s", temp ? "temporary " : "",
                      id, (unsigned long long)pc, *label ? " (" : "", label, *label ? ")" : "");
         dbg_update_slow(m);
@@ -160,7 +192,7 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     if (d->until_active && pc == d->until_pc &&
         (d->step_unit < 0 || d->step_unit == u->index)) {
         d->until_active = 0;
-        dbg_arm_skip(d, u, thread, pc);
+        dbg_skip_once(m, u->index, thread, pc);
         sim_set_stop(m, SIM_STOP_STEP, u->index, thread, pc, "reached 0x%llx", (unsigned long long)pc);
         dbg_update_slow(m);
         return 1;

@@ -21,6 +21,15 @@ typedef struct dbg_break {
     char label[64];     /* the symbol or text it was set from */
 } dbg_break;
 
+/* "Execute the instruction at pc once without checking breakpoints": set for a thread that
+ * stopped on a breakpoint (or that the user resumes at one), so continuing moves past it.
+ * One mark per thread, so several threads stopped in one cycle all resume. */
+#define DBG_MAX_SKIP 64
+typedef struct dbg_skip {
+    int unit, thread;
+    uint64_t pc;
+} dbg_skip;
+
 typedef struct dbg_hist {
     uint64_t cycle, pc;
     int16_t unit, thread;
@@ -29,9 +38,8 @@ typedef struct dbg_hist {
 typedef struct dbg_state {
     dbg_break brk[DBG_MAX_BREAK];
     int nbrk, next_id;
-    /* resume past a breakpoint we stopped on: skip the check once for this thread */
-    int skip_unit, skip_thread;
-    uint64_t skip_pc;
+    dbg_skip skip[DBG_MAX_SKIP];
+    int nskip;
     /* stepping: stop when thread (step_unit, step_thread) has retired step_left more */
     int step_unit, step_thread;
     uint64_t step_left;
@@ -50,6 +58,8 @@ void dbg_update_slow(sim_machine *m);    /* recompute m->slow from what is enabl
 
 int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label);
 int dbg_break_delete(sim_machine *m, int id); /* id < 0 deletes all */
+/* Mark (unit, thread) to execute the instruction at pc once without breakpoint checks. */
+void dbg_skip_once(sim_machine *m, int unit, int thread, uint64_t pc);
 void dbg_step(sim_machine *m, int unit, int thread, uint64_t n);
 void dbg_until(sim_machine *m, uint64_t pc);
 void dbg_clear_run_targets(sim_machine *m);

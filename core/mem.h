@@ -46,7 +46,7 @@ typedef struct mem_watch {
 } mem_watch;
 
 typedef struct mem_space {
-    char name[16];
+    char name[32];
     unsigned addr_unit;    /* bytes per address step */
     unsigned word_bytes;   /* natural word size for dumps */
     int big_endian;

@@ -125,8 +125,8 @@ int sim_unit_counters(sim_unit *u, const char *const *names, int n)
 
 mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian)
 {
-    if (m->nspaces >= SIM_MAX_SPACES || sim_space(m, name))
-        return NULL;
+    if (m->nspaces >= SIM_MAX_SPACES || sim_space(m, name) || strlen(name) >= sizeof m->spaces[0]->name)
+        return NULL; /* a name that does not fit could never be found again */
     mem_space *s = malloc(sizeof *s);
     if (!s)
         return NULL;
@@ -195,7 +195,7 @@ void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle)
         return;
     u->halted = 1;
     u->halted_at = cycle;
-    if (m->jobs <= 1)
+    if (!m->in_parallel) /* in a parallel section the jobs own the units' events */
         ev_cancel(&m->q, &u->ev);
     int n = __atomic_add_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
     if (n >= m->nenabled)
@@ -208,6 +208,8 @@ void sim_unit_disable(sim_machine *m, sim_unit *u)
         return;
     u->enabled = 0;
     m->nenabled--;
+    if (u->halted)
+        __atomic_sub_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
     ev_cancel(&m->q, &u->ev);
     for (int t = 0; t < u->nthreads; t++)
         u->threads[t].state = SIM_T_DISABLED;
@@ -239,6 +241,14 @@ uint64_t sim_end_cycle(const sim_machine *m)
 static uint64_t horizon_for(const sim_machine *m)
 {
     uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    if (m->max_instructions) {
+        /* a unit retires at most a few instructions per cycle: cap the burst so the
+         * instruction limit, checked between events, is not overrun by a whole program */
+        uint64_t done = sim_total_instructions(m);
+        uint64_t left = done < m->max_instructions ? m->max_instructions - done : 1;
+        if (m->now + left < lim)
+            lim = m->now + left;
+    }
     if (m->isa->independent_units)
         return lim;
     uint64_t h = ev_next_time(&m->q);
@@ -252,6 +262,8 @@ static void unit_event(ev_event *e, void *ctx)
     (void)e;
     sim_unit *u = ctx;
     sim_machine *m = u->m;
+    if (u->halted || !u->enabled)
+        return;
     uint64_t next = m->isa->unit_run(m, u, m->now, horizon_for(m));
     if (next != SIM_NEVER && !u->halted && u->enabled)
         sim_unit_wake(m, u, next);
@@ -279,7 +291,8 @@ static void *sim_job_main(void *arg)
             t = next;
         }
         u->ev.when = t; /* rescheduled on the shared queue after the join */
-        uint64_t reached = u->halted ? u->halted_at : (t == SIM_NEVER ? 0 : t);
+        /* the cycle this unit's simulation reached: its halt, else the limit it ran to */
+        uint64_t reached = u->halted ? u->halted_at : t == SIM_NEVER ? 0 : t > m->limit ? m->limit : t;
         if (reached > j->last)
             j->last = reached;
     }
@@ -298,6 +311,7 @@ static void sim_run_parallel(sim_machine *m)
         ev_cancel(&m->q, &u->ev);
         u->ev.when = when;
     }
+    m->in_parallel = 1;
     for (int k = 0; k < jobs; k++) {
         job[k] = (sim_job){m, k, jobs, 0};
         if (pthread_create(&tid[k], NULL, sim_job_main, &job[k])) {
@@ -312,6 +326,7 @@ static void sim_run_parallel(sim_machine *m)
         if (job[k].last > last)
             last = job[k].last;
     }
+    m->in_parallel = 0;
     m->now = last;
     for (int i = 0; i < m->nunits; i++) {
         sim_unit *u = &m->units[i];
@@ -345,7 +360,6 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     m->stop.msg[0] = 0;
     if (m->jobs > 1 && m->isa->independent_units && !m->slow && only_unit_events(m))
         sim_run_parallel(m);
-    uint64_t insn_check = 0;
     while (!sim_stopped(m)) {
         ev_event *e = ev_peek(&m->q);
         if (!e) {
@@ -358,24 +372,25 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
             break;
         }
         if (e->when > until) {
-            m->now = until;
+            if (until > m->now)
+                m->now = until;
             sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "cycle limit %llu reached", (unsigned long long)until);
             break;
         }
         ev_pop(&m->q);
         m->now = e->when;
         e->fn(e, e->ctx);
-        if (m->max_instructions && ++insn_check >= 64) {
-            insn_check = 0;
+        if (m->max_instructions) {
             if (sim_total_instructions(m) >= m->max_instructions)
                 sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "instruction limit %llu reached",
                              (unsigned long long)m->max_instructions);
         }
     }
     if (m->stop.kind != SIM_STOP_HALT) {
-        if (m->stop.cycle < m->now)
-            m->stop.cycle = m->now;
-        m->now = m->stop.cycle; /* statistics of a stopped machine end where it stopped */
+        if (m->stop.unit < 0 && m->stop.cycle < m->now)
+            m->stop.cycle = m->now; /* limits, deadlocks, interrupts: where the machine is */
+        if (m->stop.cycle > m->now)
+            m->now = m->stop.cycle; /* statistics of a stopped machine end where it stopped */
     }
     m->host_seconds += host_now() - t0;
     return m->stop.kind;

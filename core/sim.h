@@ -105,6 +105,7 @@ typedef struct sim_machine {
     FILE *err;              /* warnings (stderr by default) */
     double host_seconds;    /* wall time spent inside sim_run */
     void *lock;             /* guards stop when units run on several host threads */
+    int in_parallel;        /* inside a parallel section: units' events are off the heap */
 } sim_machine;
 
 /* Build a machine for an ISA with options; 0 ok, -1 with err filled. */

@@ -120,7 +120,7 @@ static mem_space *dbg_data_space(dbg_cli *c)
         const char *n = c->m->spaces[i]->name;
         if (strcmp(n, code) == 0 || (cl && strncmp(n, code, cl) == 0 && n[cl] == '.'))
             continue;
-        char base[16];
+        char base[sizeof c->m->spaces[0]->name];
         snprintf(base, sizeof base, "%s", n);
         char *dot = strchr(base, '.');
         if (dot)
@@ -170,16 +170,84 @@ int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr
 
 /* ---- showing code ---- */
 
+/* Symbols of a program are ELF values; an ISA whose PC does not count in those units (DPU:
+ * IRAM instruction index vs byte address 0x80000000 + 8 * index) places them through
+ * symbol_location. Then the debugger keeps the symbols that land in the code space, in PC
+ * units, for breakpoints and for naming PCs, so data symbols never label code. */
+static int dbg_code_symbols(dbg_cli *c)
+{
+    const ld_image *img = &c->s->img;
+    const char *code = c->isa->code_space;
+    if (!c->isa->symbol_location || !code || !img->nsyms)
+        return 0;
+    c->csyms = calloc((size_t)img->nsyms, sizeof *c->csyms);
+    if (!c->csyms)
+        return -1;
+    size_t cl = strlen(code);
+    for (int i = 0; i < img->nsyms; i++) {
+        const ld_symbol *sym = &img->syms[i];
+        mem_space *sp;
+        uint64_t addr;
+        if (!sym->name || !*sym->name || sym->shndx == 0 || sym->type > 2 ||
+            c->isa->symbol_location(c->m, 0, sym, &sp, &addr) || !sp)
+            continue;
+        if (strncmp(sp->name, code, cl) || (sp->name[cl] && sp->name[cl] != '.'))
+            continue;
+        c->csyms[c->ncsyms++] = (dbg_csym){sym->name, addr};
+    }
+    return 0;
+}
+
+const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off)
+{
+    if (!c->csyms) {
+        const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, off) : NULL;
+        return sym ? sym->name : NULL;
+    }
+    const dbg_csym *best = NULL;
+    for (int i = 0; i < c->ncsyms; i++)
+        if (c->csyms[i].addr <= addr && (!best || c->csyms[i].addr > best->addr))
+            best = &c->csyms[i];
+    if (best)
+        *off = addr - best->addr;
+    return best ? best->name : NULL;
+}
+
+int dbg_resolve_code(dbg_cli *c, const char *text, uint64_t *addr, char *err, size_t errlen)
+{
+    if (!c->csyms || cli_parse_u64(text, addr) == 0)
+        return cli_resolve_addr(c->s, text, addr, err, errlen);
+    char name[256];
+    uint64_t off = 0;
+    snprintf(name, sizeof name, "%s", text);
+    char *plus = strchr(name, '+');
+    if (plus) {
+        *plus = 0;
+        if (cli_parse_u64(plus + 1, &off)) {
+            snprintf(err, errlen, "'%s': offset is not a number", text);
+            return -1;
+        }
+    }
+    for (int i = 0; i < c->ncsyms; i++)
+        if (strcmp(c->csyms[i].name, name) == 0) {
+            *addr = c->csyms[i].addr + off;
+            return 0;
+        }
+    snprintf(err, errlen, "'%s': not a number and no code symbol of that name%s", text,
+             ld_symbol_find(&c->s->img, name) ? " (it names data)" : "");
+    return -1;
+}
+
 void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n)
 {
     uint64_t off = 0;
-    const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, &off) : NULL;
-    if (!sym)
+    const char *name = dbg_code_symbol_at(c, addr, &off);
+    if (!name)
         snprintf(buf, n, "%s", "");
     else if (off)
-        snprintf(buf, n, "<%s+%llu>", sym->name, (unsigned long long)off);
+        snprintf(buf, n, "<%s+%llu>", name, (unsigned long long)off);
     else
-        snprintf(buf, n, "<%s>", sym->name);
+        snprintf(buf, n, "<%s>", name);
 }
 
 /* Disassemble one instruction of a unit's code space; returns its size in address units,
@@ -310,15 +378,11 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
         return;
     }
     /* once running, the selected thread resumes past a breakpoint at its PC (after a step
-     * onto one, say), unless the core still holds the skip of the thread a breakpoint
-     * stopped, which must go first. Before the first run nothing is skipped:
-     * `break _start; continue` stops there. */
-    if (m->dbg && c->ran && m->dbg->skip_unit < 0 && dbg_thread_live(m, c->unit, c->thread)) {
-        m->dbg->skip_unit = c->unit;
-        m->dbg->skip_thread = c->thread;
-        m->dbg->skip_pc = dbg_pc(c, c->unit, c->thread);
-        dbg_update_slow(m);
-    }
+     * onto one, say), unless threads a breakpoint stopped still carry their marks from the
+     * core (then those stops are pending and go first). Before the first run nothing is
+     * skipped: `break _start; continue` stops there. */
+    if (m->dbg && c->ran && !m->dbg->nskip && dbg_thread_live(m, c->unit, c->thread))
+        dbg_skip_once(m, c->unit, c->thread, dbg_pc(c, c->unit, c->thread));
     fflush(stdout);
     dbg_set_sigint(c, 1);
     sim_run(m, until);
@@ -389,7 +453,7 @@ static int dbg_cmd_until(dbg_cli *c, int argc, char **argv)
     }
     uint64_t pc;
     char err[256];
-    if (cli_resolve_addr(c->s, t, &pc, err, sizeof err))
+    if (dbg_resolve_code(c, t, &pc, err, sizeof err))
         return dbg_err(c, "until: %s", err);
     dbg_until(c->m, pc);
     c->m->dbg->step_unit = c->unit; /* only the selected unit's arrival counts */
@@ -405,7 +469,7 @@ static int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
         return dbg_err(c, "%s: give an ADDRESS or SYMBOL[+OFF]", argv[0]);
     uint64_t addr;
     char err[256];
-    if (cli_resolve_addr(c->s, argv[1], &addr, err, sizeof err))
+    if (dbg_resolve_code(c, argv[1], &addr, err, sizeof err))
         return dbg_err(c, "%s: %s", argv[0], err);
     int unit = -1;
     if (argc > 2 && (unit = dbg_parse_unit(c->m, argv[2])) < 0)
@@ -758,6 +822,10 @@ int dbg_cli_main(cli_session *s)
     }
     c.m->dbg->history_on = 1;
     dbg_update_slow(c.m);
+    if (dbg_code_symbols(&c)) {
+        fprintf(stderr, "xpusim debug: out of memory\n");
+        return 1;
+    }
     /* start on the first thread that runs */
     for (int u = c.m->nunits - 1; u >= 0; u--)
         for (int t = c.m->units[u].nthreads - 1; t >= 0; t--)
@@ -783,6 +851,7 @@ int dbg_cli_main(cli_session *s)
     }
     signal(SIGINT, SIG_DFL);
     dbg_sigint_machine = NULL;
+    free(c.csyms);
     fflush(stdout);
     if (c.assert_failed)
         return 1;

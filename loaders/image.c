@@ -94,7 +94,8 @@ static int parse_lines(ld_image *img, ld_format fmt, char *err, size_t errlen)
             uint32_t w = 0;
             for (size_t i = 0; i < 32; i++) {
                 if (s[i] != '0' && s[i] != '1')
-                    return ld_err(err, errlen, "%s:%zu: column %zu: expected '0' or '1', found '%c'", img->path, lineno, i + 1,
+                    return ld_err(err, errlen, "%s:%zu: column %zu: expected '0' or '1', found '%c'", img->path, lineno,
+                                  (size_t)(s - line) + i + 1,
                                   isprint((unsigned char)s[i]) ? s[i] : '?');
                 w = w << 1 | (uint32_t)(s[i] - '0');
             }
@@ -113,7 +114,8 @@ static int parse_lines(ld_image *img, ld_format fmt, char *err, size_t errlen)
                 int c = tolower((unsigned char)s[i]);
                 int v = isdigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
                 if (v < 0)
-                    return ld_err(err, errlen, "%s:%zu: column %zu: expected a hex digit, found '%c'", img->path, lineno, i + 1,
+                    return ld_err(err, errlen, "%s:%zu: column %zu: expected a hex digit, found '%c'", img->path, lineno,
+                                  (size_t)(s - line) + i + 1,
                                   isprint(c) ? c : '?');
                 w = w << 4 | (uint32_t)v;
             }
