@@ -8,6 +8,12 @@
 #define XPUSIM_DEBUGGER_H
 #include "cli.h"
 
+/* A symbol placed in the code space, in the PC's units (see dbg_code_symbols). */
+typedef struct dbg_csym {
+    const char *name;
+    uint64_t addr;
+} dbg_csym;
+
 typedef struct dbg_cli {
     cli_session *s;
     sim_machine *m;
@@ -21,6 +27,8 @@ typedef struct dbg_cli {
     int depth;
     int next_watch_id;    /* watch ids are unique across spaces (see dbg_cmd_watch) */
     uint64_t limit;       /* --max-cycles, SIM_NEVER if none */
+    dbg_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
+    int ncsyms;
 } dbg_cli;
 
 /* debugger.c: helpers. dbg_err prints "error: ..." (after flushing stdout) and returns -1. */
@@ -31,6 +39,10 @@ int dbg_flat_index(const sim_machine *m, int unit, int thread);
 int dbg_parse_unit(const sim_machine *m, const char *t); /* index or name; -1 if none */
 int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr);
 void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n); /* "<sym+off>" or "" */
+/* The code symbol at or below a code address, NULL if none. */
+const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off);
+/* A code address: NUMBER, SYMBOL or SYMBOL+OFF (OFF in the PC's units). -1 with err. */
+int dbg_resolve_code(dbg_cli *c, const char *text, uint64_t *addr, char *err, size_t errlen);
 int dbg_disasm_one(dbg_cli *c, int unit, uint64_t addr, char *text, size_t n);
 int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc);
 uint64_t dbg_pc(dbg_cli *c, int unit, int thread);

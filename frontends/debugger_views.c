@@ -158,15 +158,15 @@ int dbg_cmd_disasm(dbg_cli *c, int argc, char **argv)
 {
     uint64_t pc = dbg_pc(c, c->unit, c->thread), addr = pc, count = 8;
     char err[256];
-    if (argc > 1 && cli_resolve_addr(c->s, argv[1], &addr, err, sizeof err))
+    if (argc > 1 && dbg_resolve_code(c, argv[1], &addr, err, sizeof err))
         return dbg_err(c, "disasm: %s", err);
     if (argc > 2 && (cli_parse_u64(argv[2], &count) || count == 0 || count > 100000))
         return dbg_err(c, "disasm: bad count '%s'", argv[2]);
     for (uint64_t i = 0; i < count; i++) {
-        uint64_t off;
-        const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, &off) : NULL;
-        if (sym && off == 0)
-            printf("%s:\n", sym->name);
+        uint64_t off = 1;
+        const char *label = dbg_code_symbol_at(c, addr, &off);
+        if (label && off == 0)
+            printf("%s:\n", label);
         int len = dbg_print_insn(c, c->unit, addr, pc);
         if (len <= 0)
             break;
@@ -376,7 +376,7 @@ static int dbg_operand(dbg_cli *c, int argc, char **argv, int *i, uint64_t *v, u
     if (dbg_parse_s64(w, v) == 0)
         return 0;
     char err[256];
-    if (cli_resolve_addr(c->s, w, v, err, sizeof err) == 0)
+    if (dbg_resolve_code(c, w, v, err, sizeof err) == 0 || cli_resolve_addr(c->s, w, v, err, sizeof err) == 0)
         return 0;
     return dbg_err(c, "'%s' is not a number, symbol, register ($NAME), mem ADDR, cycle, pc or instructions", w);
 }

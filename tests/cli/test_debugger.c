@@ -206,7 +206,20 @@ typedef struct toy_run_result {
     char out[65536];
 } toy_run_result;
 
-static void run_script(const uint32_t *prog, size_t nwords, const char *script, toy_run_result *res)
+/* The toy with ELF-like symbol values placed by symbol_location, as the DPU does: values
+ * from 0x80000000 are code (4 bytes per instruction word), the rest RAM bytes. */
+static int toy_symbol_location(sim_machine *m, int unit, const ld_symbol *sym, mem_space **space, uint64_t *addr)
+{
+    toy_state *ts = m->isa_state;
+    (void)unit;
+    *space = sym->value >= 0x80000000u ? ts->code : ts->ram;
+    *addr = sym->value >= 0x80000000u ? (sym->value - 0x80000000u) / 4 : sym->value;
+    return 0;
+}
+static isa_ops toy_placed_isa; /* toy_isa plus toy_symbol_location, filled by its test */
+
+static void run_script_isa(const isa_ops *isa, const uint32_t *prog, size_t nwords, const char *script,
+                           toy_run_result *res)
 {
     char spath[] = "/tmp/xpusim-dbg-XXXXXX", opath[] = "/tmp/xpusim-dbgout-XXXXXX";
     int sfd = mkstemp(spath), ofd = mkstemp(opath);
@@ -221,20 +234,21 @@ static void run_script(const uint32_t *prog, size_t nwords, const char *script, 
     cli_session *s = calloc(1, sizeof *s);
     assert_non_null(s);
     s->args = &args;
-    s->isa = &toy_isa;
+    s->isa = isa;
     char err[256];
     char hex[1024] = "";
     for (size_t i = 0; i < nwords; i++)
         snprintf(hex + strlen(hex), sizeof hex - strlen(hex), "%08x\n", prog[i]);
     assert_int_equal(ld_parse("toy.hex", hex, strlen(hex), LD_HEX, &s->img, err, sizeof err), 0);
     ld_symbol *syms = calloc(3, sizeof *syms);
-    syms[0] = (ld_symbol){"_start", 0, 0, 2, 1, 1};
-    syms[1] = (ld_symbol){"loop", 2, 0, 0, 1, 1};
+    uint64_t code = isa->symbol_location ? 0x80000000u : 0, scale = isa->symbol_location ? 4 : 1;
+    syms[0] = (ld_symbol){"_start", code, 0, 2, 1, 1};
+    syms[1] = (ld_symbol){"loop", code + 2 * scale, 0, 0, 1, 1};
     syms[2] = (ld_symbol){"result", 0x10, 4, 1, 1, 2};
     s->img.syms = syms;
     s->img.nsyms = 3;
-    assert_int_equal(sim_create(&s->m, &toy_isa, NULL, err, sizeof err), 0);
-    assert_int_equal(toy_isa.load(&s->m, &s->img, err, sizeof err), 0);
+    assert_int_equal(sim_create(&s->m, isa, NULL, err, sizeof err), 0);
+    assert_int_equal(isa->load(&s->m, &s->img, err, sizeof err), 0);
     s->m.image = &s->img;
     s->have_machine = 1;
 
@@ -260,6 +274,11 @@ static void run_script(const uint32_t *prog, size_t nwords, const char *script, 
     ld_free(&s->img);
     free(s);
     printf("---- transcript (exit %d) ----\n%s", res->rc, res->out);
+}
+
+static void run_script(const uint32_t *prog, size_t nwords, const char *script, toy_run_result *res)
+{
+    run_script_isa(&toy_isa, prog, nwords, script, res);
 }
 
 #define HAS(res, text)                                                             \
@@ -520,9 +539,31 @@ static void test_resume_other_thread(void **state)
     assert_null(strstr(a + 1, "toy0 thread 0 stopped at cycle 4"));
 }
 
+/* With symbol_location, code symbols are placed in the code space (PC units) and data
+ * symbols never name code: break/disasm/until use the placed addresses, x/watch the data. */
+static void test_placed_symbols(void **state)
+{
+    (void)state;
+    toy_placed_isa = toy_isa;
+    toy_placed_isa.symbol_location = toy_symbol_location;
+    run_script_isa(&toy_placed_isa, toy_main, 6,
+                   "break loop 0\nbreak result\ndisasm _start 3\ncontinue\nassert pc == loop\n"
+                   "print loop\nx result 1\nwatch result\nuntil loop+1\n", &R);
+    assert_int_equal(R.rc, 0);
+    HAS(&R, "breakpoint 1 at 0x2 <loop> on toy0");
+    HAS(&R, "error: break: 'result': not a number and no code symbol of that name (it names data)");
+    HAS(&R, "_start:\n=> 0x00000000 <_start>         tid r0, 0\n   0x00000001 <_start+1>       addi r1, 3\n"
+            "loop:\n  *0x00000002 <loop>           addi r2, 1");
+    HAS(&R, "toy0 thread 0 stopped at cycle 4: breakpoint 1 at 0x2 (loop)");
+    HAS(&R, "assert ok: 2 == 2");
+    HAS(&R, "ram:0x00000010: 0x00000000");
+    HAS(&R, "watchpoint 1: ram:0x10,4 w");
+    HAS(&R, "reached 0x3");
+}
+
 XPUSIM_TESTS(debugger, cmocka_unit_test(test_session), cmocka_unit_test(test_help_every_command),
              cmocka_unit_test(test_assert_failure), cmocka_unit_test(test_until),
              cmocka_unit_test(test_threads_select), cmocka_unit_test(test_set_and_print),
              cmocka_unit_test(test_disasm_info_source), cmocka_unit_test(test_fault_exit),
              cmocka_unit_test(test_interrupt), cmocka_unit_test(test_watch_kinds),
-             cmocka_unit_test(test_resume_other_thread))
+             cmocka_unit_test(test_resume_other_thread), cmocka_unit_test(test_placed_symbols))
