@@ -366,6 +366,9 @@ static void dbg_report_stop(dbg_cli *c)
                (unsigned long long)(st->kind == SIM_STOP_HALT ? sim_end_cycle(m) : dbg_now(m)), st->msg);
     if (st->kind != SIM_STOP_HALT)
         dbg_print_where(c);
+    c->seen_unit = c->unit;
+    c->seen_thread = c->thread;
+    c->seen_pc = dbg_pc(c, c->unit, c->thread);
 }
 
 /* Run until a stop or cycle 'until'; 'until_is_target' marks `until CYCLE` runs, whose end
@@ -377,12 +380,14 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
         printf("the program has halted (cycle %llu); nothing to run\n", (unsigned long long)sim_end_cycle(m));
         return;
     }
-    /* once running, the selected thread resumes past a breakpoint at its PC (after a step
-     * onto one, say), unless threads a breakpoint stopped still carry their marks from the
-     * core (then those stops are pending and go first). Before the first run nothing is
-     * skipped: `break _start; continue` stops there. */
-    if (m->dbg && c->ran && !m->dbg->nskip && dbg_thread_live(m, c->unit, c->thread))
-        dbg_skip_once(m, c->unit, c->thread, dbg_pc(c, c->unit, c->thread));
+    /* the thread the last stop was reported for resumes past a breakpoint at the PC it
+     * was shown at (after a step onto one, say); marks are per thread, so the core's marks
+     * for threads a breakpoint stopped stay. A thread merely selected with `thread` is not
+     * excused: a breakpoint it sits on has not been reported yet. Before the first run
+     * nothing is skipped: `break _start; continue` stops there. */
+    if (m->dbg && c->seen_unit >= 0 && dbg_thread_live(m, c->seen_unit, c->seen_thread) &&
+        dbg_pc(c, c->seen_unit, c->seen_thread) == c->seen_pc)
+        dbg_skip_once(m, c->seen_unit, c->seen_thread, c->seen_pc);
     fflush(stdout);
     dbg_set_sigint(c, 1);
     sim_run(m, until);
@@ -812,6 +817,7 @@ int dbg_cli_main(cli_session *s)
     c.isa = s->isa;
     c.limit = s->args && s->args->max_cycles ? s->args->max_cycles : SIM_NEVER;
     c.next_watch_id = 1;
+    c.seen_unit = -1;
     if (!c.m->nunits) {
         fprintf(stderr, "xpusim debug: the machine has no units\n");
         return 1;

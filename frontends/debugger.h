@@ -27,6 +27,8 @@ typedef struct dbg_cli {
     int depth;
     int next_watch_id;    /* watch ids are unique across spaces (see dbg_cmd_watch) */
     uint64_t limit;       /* --max-cycles, SIM_NEVER if none */
+    int seen_unit, seen_thread; /* the thread the last stop was reported for (-1: none) */
+    uint64_t seen_pc;     /* and the PC it was shown at */
     dbg_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
     int ncsyms;
 } dbg_cli;

@@ -537,6 +537,14 @@ static void test_resume_other_thread(void **state)
     assert_non_null(c);
     assert_true(a < b && b < c);
     assert_null(strstr(a + 1, "toy0 thread 0 stopped at cycle 4"));
+
+    /* a thread stepped onto a breakpoint was shown there: continuing runs past it. toy0.0
+     * steps tid (cycle 0) and addi (cycle 2) to loop; it would issue loop at 4, but the
+     * next stop is toy0.1, which reaches loop at cycle 5 (tid 1, addi 3). */
+    run_script(toy_main, 6, "step 2\nbreak loop 0\ncontinue\n", &R);
+    HAS(&R, "toy0 thread 0 stopped at cycle 2: step done");
+    HAS(&R, "toy0 thread 1 stopped at cycle 5: breakpoint 1");
+    LACKS(&R, "toy0 thread 0 stopped at cycle 4");
 }
 
 /* With symbol_location, code symbols are placed in the code space (PC units) and data
@@ -548,7 +556,7 @@ static void test_placed_symbols(void **state)
     toy_placed_isa.symbol_location = toy_symbol_location;
     run_script_isa(&toy_placed_isa, toy_main, 6,
                    "break loop 0\nbreak result\ndisasm _start 3\ncontinue\nassert pc == loop\n"
-                   "print loop\nx result 1\nwatch result\nuntil loop+1\n", &R);
+                   "print loop\nx result 1\nwatch result\ndelete 1\nuntil loop+1\n", &R);
     assert_int_equal(R.rc, 0);
     HAS(&R, "breakpoint 1 at 0x2 <loop> on toy0");
     HAS(&R, "error: break: 'result': not a number and no code symbol of that name (it names data)");
