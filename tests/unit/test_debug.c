@@ -127,6 +127,43 @@ static void test_breakpoint_same_cycle_two_units(void **state)
     sim_destroy(&m);
 }
 
+static void test_skip_once_api(void **state)
+{
+    (void)state;
+    sim_machine m;
+    /* a breakpoint at the very first instruction, and the user resumes thread 0 past it
+     * (dbg_skip_once): thread 0 runs k0 at cycle 0, thread 1 stops at k0 at cycle 1 */
+    fake_make(&m, &fake_isa, BASE);
+    dbg_break_add(&m, ADDR(0), -1, 0, NULL);
+    dbg_skip_once(&m, 0, 0, ADDR(0));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_BREAK);
+    assert_int_equal(m.stop.thread, 1);
+    assert_int_equal(m.stop.pc, ADDR(0));
+    assert_int_equal(m.stop.cycle, 1);
+    assert_int_equal(m.units[0].threads[0].instructions, 1);
+    dbg_break_delete(&m, -1);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    check_plain_end(&m);
+    assert_int_equal(m.slow, 0); /* the mark was used: nothing left on */
+    sim_destroy(&m);
+    /* a mark for another address does not hide a breakpoint elsewhere */
+    fake_make(&m, &fake_isa, BASE);
+    dbg_break_add(&m, ADDR(5), 0, 0, NULL);
+    dbg_skip_once(&m, 0, 0, ADDR(2));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_BREAK);
+    assert_int_equal(m.stop.thread, 0);
+    assert_int_equal(m.stop.pc, ADDR(5));
+    assert_int_equal(m.stop.cycle, 10);
+    sim_destroy(&m);
+    /* a mark alone turns the hooks on, and off again once it is used */
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=3"));
+    dbg_skip_once(&m, 0, 0, ADDR(0));
+    assert_int_equal(m.slow, 1);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(m.slow, 0);
+    sim_destroy(&m);
+}
+
 static void test_temporary_breakpoint(void **state)
 {
     (void)state;
@@ -432,6 +469,7 @@ XPUSIM_TESTS(debug,
              cmocka_unit_test(test_breakpoint_stop_cycle),
              cmocka_unit_test(test_breakpoint_unit_filter),
              cmocka_unit_test(test_breakpoint_same_cycle_two_units),
+             cmocka_unit_test(test_skip_once_api),
              cmocka_unit_test(test_temporary_breakpoint),
              cmocka_unit_test(test_break_ids_and_limits),
              cmocka_unit_test(test_step_one_thread),
