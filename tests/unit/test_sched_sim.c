@@ -231,6 +231,13 @@ static void test_deadlock(void **state)
     /* running again reports the deadlock again rather than hanging */
     assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_DEADLOCK);
     sim_destroy(&m);
+    /* independent units on host threads: every unit's only thread sleeps after 3
+     * instructions, nothing wakes them; the parallel section must end in a deadlock too */
+    fake_make(&m, &fake_isa_indep, KV("units=4", "threads=1", "insns=10", "sleep_at=3", "jobs=4"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_DEADLOCK);
+    for (int u = 0; u < 4; u++)
+        assert_int_equal(m.units[u].threads[0].instructions, 3);
+    sim_destroy(&m);
 }
 
 static void test_halted_machine_run_again(void **state)
