@@ -27,8 +27,8 @@ static const isa_option nyz_options[] = {
     {"l2_latency", "10", "extra cycles of an L1 miss that hits L2"},
     {"mem_latency", "45", "extra cycles of an L2 miss"},
     {"store_latency", "10", "cycles until a store is acknowledged (one per thread)"},
-    {"io_latency", "8", "cycles a device access blocks the thread"},
-    {"sync_latency", "12", "cycles of load_sync/store_sync (L2 round trip)"},
+    {"io_latency", "9", "cycles between the two issues of a device access"},
+    {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
     {"include", "", "asm: extra #include directory for the C preprocessor"},
     {NULL, NULL, NULL}};
@@ -88,8 +88,8 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "l2_latency", 10, 0, 100000, &l2l, err, errlen) ||
         getopt_u(m, "mem_latency", 45, 0, 100000, &ml, err, errlen) ||
         getopt_u(m, "store_latency", 10, 1, 100000, &sl, err, errlen) ||
-        getopt_u(m, "io_latency", 8, 1, 100000, &iol, err, errlen) ||
-        getopt_u(m, "sync_latency", 12, 1, 100000, &syl, err, errlen))
+        getopt_u(m, "io_latency", 9, 1, 100000, &iol, err, errlen) ||
+        getopt_u(m, "sync_latency", 10, 1, 100000, &syl, err, errlen))
         return -1;
     if (cores * threads > 32) {
         snprintf(err, errlen, "cores*threads = %llu exceeds 32 (CR 20/21 thread bitmaps are 32 bits)",

@@ -225,7 +225,11 @@ int nyz_decode(uint32_t w, nyz_insn *in)
         }
         break;
     case SYN_M_CR:
+        /* The RTL's scoreboard treats the CR-number field like the pointer register of
+         * every memory op: it waits for s[4:0] (measured: docs/validation/nyuzi.md). */
         in->pipe = NYZ_PIPE_MEM;
+        in->rd[1] = SREG(in->s1);
+        in->rd[2] = VREG(in->s1); /* it also waits for a vector register of that number */
         if (d->kind == K_GETCR) in->wr = SREG(in->dst); else in->rd[0] = SREG(in->dst);
         break;
     case SYN_M_V: case SYN_M_VM: case SYN_M_G: case SYN_M_GM: {

@@ -99,10 +99,26 @@ static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write)
     return nyz_cache_access(&nm->l2, pa, 1, write) ? nm->tm.l2_lat : nm->tm.mem_lat;
 }
 
-static inline unsigned fp_hist_at(const nyz_core *c, uint64_t now)
+/* Writeback port: one result per cycle. A pipe of depth d issued at t writes back in the
+ * slot of cycle t + d (integer 1, memory 2, floating point 5), so an integer op cannot
+ * issue one cycle after a memory op or four after an FP op, nor a memory op three after
+ * an FP op. Slots are kept as a bit mask relative to wb_base. */
+static const unsigned pipe_depth[3] = {1, 2, 5};
+
+static inline int wb_slot_busy(const nyz_core *c, uint64_t slot)
 {
-    uint64_t d = now - c->fp_hist_cycle;
-    return d >= 8 ? 0u : (unsigned)(c->fp_hist << d) & 0xffu;
+    uint64_t k = slot - c->wb_base;
+    return slot >= c->wb_base && k < 32 && ((c->wb_mask >> k) & 1);
+}
+
+static inline void wb_take(nyz_core *c, uint64_t now, uint64_t slot)
+{
+    if (now > c->wb_base) {
+        uint64_t d = now - c->wb_base;
+        c->wb_mask = d >= 32 ? 0 : c->wb_mask >> d;
+        c->wb_base = now;
+    }
+    c->wb_mask |= 1u << (slot - c->wb_base);
 }
 
 /* Fetch the thread's next instruction: 0 ready (*out set), 1 waiting (ready_at moved),
@@ -220,9 +236,7 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
                 next = next < rdy ? next : rdy;
                 continue;
             }
-            /* Writeback port: an FP op issued 4 (int) or 3 (mem) cycles ago retires now+1. */
-            unsigned h = fp_hist_at(c, now);
-            if ((x->pipe == NYZ_PIPE_INT && (h & 0x10)) || (x->pipe == NYZ_PIPE_MEM && (h & 0x08))) {
+            if (wb_slot_busy(c, now + pipe_depth[x->pipe])) {
                 st->stalls[ST_WB]++;
                 next = next < now + 1 ? next : now + 1;
                 continue;
@@ -255,10 +269,7 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
             st->instructions++;
             c->events[3]++;
         }
-        if (in->pipe == NYZ_PIPE_FP) {
-            c->fp_hist = (uint8_t)(fp_hist_at(c, now) | 1);
-            c->fp_hist_cycle = now;
-        }
+        wb_take(c, now, now + pipe_depth[in->pipe]);
         uint64_t ready = now + 1;
         unsigned lat = in->pipe == NYZ_PIPE_FP ? tm->fp_lat : tm->int_lat;
         if (ef.trapped) {
@@ -286,18 +297,21 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
                 nyz_cache_access(&nm->l2, ef.paddr, 1, 1);
                 break;
             }
-            case 3: /* synchronized: goes to L2 and back, issued twice */
-                lat = tm->sync_lat + (nyz_cache_probe(&nm->l2, ef.paddr) ? 0 : tm->mem_lat);
-                nyz_cache_access(&nm->l2, ef.paddr, 1, in->kind == K_STORE_SYNC);
-                ready = now + lat;
-                if (in->kind == K_STORE_SYNC)
-                    t->store_done = now + lat;
+            case 3: /* load_sync/store_sync: issued twice; the thread waits for the L2
+                     * round trip between the issues, the result follows the second */
+            case 4: { /* I/O: the same two-issue protocol through the I/O request queue */
+                unsigned rt = ef.mem == 4 ? tm->io_lat : tm->sync_lat;
+                if (ef.mem == 3) {
+                    if (!nyz_cache_probe(&nm->l2, ef.paddr))
+                        rt += tm->mem_lat;
+                    nyz_cache_access(&nm->l2, ef.paddr, 1, in->kind == K_STORE_SYNC);
+                }
+                lat = rt + tm->load_lat;
+                ready = now + rt + 1;
+                wb_take(c, now, now + rt + pipe_depth[NYZ_PIPE_MEM]);
+                st->stalls[ef.mem == 4 ? ST_IO : ST_DCACHE] += rt;
                 break;
-            case 4: /* I/O: the thread blocks until the transaction completes */
-                lat = tm->io_lat;
-                ready = now + lat;
-                st->stalls[ST_IO] += lat;
-                break;
+            }
             case 5:
                 if (in->kind == K_DINVALIDATE)
                     nyz_cache_invalidate(&c->l1d, ef.paddr);
