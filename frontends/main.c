@@ -149,15 +149,23 @@ static int parse_args(int argc, char **argv, cli_args *a)
     return 0;
 }
 
+static void print_options(const isa_option *o)
+{
+    for (; o && o->name; o++) {
+        int pad = 24 - (int)(strlen(o->name) + strlen(o->def));
+        printf("    -o %s=%s%*s%s\n", o->name, o->def, pad > 0 ? pad : 1, "", o->help);
+    }
+}
+
 static int cmd_isas(void)
 {
     for (int i = 0; i < isa_count(); i++) {
         const isa_ops *isa = isa_at(i);
         printf("%-8s %s\n", isa->name, isa->description);
-        for (const isa_option *o = isa->options; o && o->name; o++)
-            printf("    -o %s=%s%*s%s\n", o->name, o->def, (int)(24 - strlen(o->name) - strlen(o->def)) > 0 ?
-                   (int)(24 - strlen(o->name) - strlen(o->def)) : 1, "", o->help);
+        print_options(isa->options);
     }
+    printf("every ISA\n");
+    print_options(isa_core_options);
     return 0;
 }
 

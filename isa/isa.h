@@ -93,6 +93,7 @@ typedef struct isa_ops {
 } isa_ops;
 
 /* Registry (isa/registry.c). */
+extern const isa_option isa_core_options[]; /* options every ISA accepts (NULL-terminated) */
 const isa_ops *isa_find(const char *name);
 const isa_ops *isa_probe(const ld_image *img);
 int isa_count(void);

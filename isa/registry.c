@@ -48,11 +48,20 @@ int isa_reg_find(const isa_ops *isa, const char *name)
     return -1;
 }
 
+/* Options the core itself reads (core/sim.c), valid for every ISA. */
+const isa_option isa_core_options[] = {
+    {"jobs", "1", "host threads for ISAs whose units run independently (results identical to jobs=1)"},
+    {NULL, NULL, NULL},
+};
+
 int isa_check_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
 {
     for (int i = 0; i < opts->n; i++) {
         int known = 0;
         for (const isa_option *o = isa->options; o && o->name; o++)
+            if (strcmp(o->name, opts->key[i]) == 0)
+                known = 1;
+        for (const isa_option *o = isa_core_options; o->name; o++)
             if (strcmp(o->name, opts->key[i]) == 0)
                 known = 1;
         if (!known) {

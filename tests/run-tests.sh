@@ -15,9 +15,10 @@ done
 for t in $list; do
     name=$(echo "$t" | sed "s|^$BUILD/tests/||; s|^tests/||")
     out="$log/$(echo "$name" | tr '/' '_').log"
+    # a hung test is a failure, not a hung suite
     case "$t" in
-        *.t.sh) sh "$t" >"$out" 2>&1 ;;
-        *) "$t" >"$out" 2>&1 ;;
+        *.t.sh) timeout 600 sh "$t" >"$out" 2>&1 ;;
+        *) timeout 600 "$t" >"$out" 2>&1 ;;
     esac
     rc=$?
     if [ $rc -eq 0 ]; then
