@@ -395,8 +395,14 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
     dbg_clear_run_targets(m);
     if (m->dbg)
         m->dbg->step_unit = m->dbg->step_thread = -1;
-    if (m->isa->finish)
+    /* isa->finish drains buffered program output and writes final reports: once, when the
+     * program is over (or when the session ends, see dbg_cli_main), not at every stop */
+    int over = m->stop.kind == SIM_STOP_HALT || m->stop.kind == SIM_STOP_FAULT || m->stop.kind == SIM_STOP_ILLEGAL ||
+               m->stop.kind == SIM_STOP_DEADLOCK || m->stop.kind == SIM_STOP_ERROR;
+    if (over && !c->finished && m->isa->finish) {
         m->isa->finish(m);
+        c->finished = 1;
+    }
     fflush(m->out);
     if (m->stop.unit >= 0 && m->stop.unit < m->nunits && m->units[m->stop.unit].last_issue != SIM_NEVER)
         m->stop.cycle = m->units[m->stop.unit].last_issue; /* the unit ran ahead of m->now */
@@ -857,6 +863,8 @@ int dbg_cli_main(cli_session *s)
     }
     signal(SIGINT, SIG_DFL);
     dbg_sigint_machine = NULL;
+    if (c.ran && !c.finished && c.isa->finish)
+        c.isa->finish(c.m);
     free(c.csyms);
     fflush(stdout);
     if (c.assert_failed)

@@ -23,6 +23,7 @@ typedef struct dbg_cli {
     int quit, quit_explicit;
     int assert_failed;
     int ran;              /* a run happened: last_stop is meaningful */
+    int finished;         /* isa->finish has run (it drains output: once per session) */
     sim_stop_kind last_stop;
     int depth;
     int next_watch_id;    /* watch ids are unique across spaces (see dbg_cmd_watch) */

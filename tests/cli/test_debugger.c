@@ -187,11 +187,18 @@ static int toy_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, 
     return 1;
 }
 
+/* Like an ISA draining a program's output buffer: must run once per session. */
+static void toy_finish(sim_machine *m)
+{
+    fprintf(m->out, "[toy finish: %s]\n", sim_stop_name(m->stop.kind));
+}
+
 static const isa_ops toy_isa = {
     .name = "toy", .description = "debugger test ISA",
     .create = toy_create, .destroy = toy_destroy, .load = toy_load, .unit_run = toy_run,
     .regs = toy_regs, .nregs = 7, .reg_read = toy_reg_read, .reg_write = toy_reg_write, .pc_get = toy_pc,
     .thread_state = toy_thread_state, .debug_info = toy_debug_info, .code_space = "code", .disasm = toy_disasm,
+    .finish = toy_finish,
 };
 
 /* _start: tid r0; addi r1,3; loop: addi r2,1; djnz r1,loop; stw r2,result; halt.
@@ -286,6 +293,14 @@ static void run_script(const uint32_t *prog, size_t nwords, const char *script, 
         if (!strstr((res)->out, (text)))                                           \
             fail_msg("transcript lacks \"%s\"", (text));                           \
     } while (0)
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
 #define LACKS(res, text)                                                           \
     do {                                                                           \
         if (strstr((res)->out, (text)))                                            \
@@ -348,6 +363,10 @@ static void test_session(void **state)
     HAS(&R, "halted at cycle 19: all 2 units halted");
     HAS(&R, "cycle 19, 30 instructions retired");
     HAS(&R, "instructions: 30"); /* 3 live threads x 10 */
+    /* finish runs once, when the program halts (not at the breakpoint, step or watch
+     * stops); its output comes before the stop line, as in `xpusim run` */
+    assert_int_equal(count_of(R.out, "[toy finish"), 1);
+    HAS(&R, "(xpusim) continue\n[toy finish: halted]\nhalted at cycle 19");
     LACKS(&R, "error:");
 }
 
@@ -407,6 +426,9 @@ static void test_until(void **state)
      * second cycle from 0, so its 9th issue slot is cycle 16 */
     HAS(&R, "toy0 thread 0 stopped at cycle 16: reached 0x4");
     HAS(&R, "error: until: already at cycle");
+    /* the program never ended: finish runs once as the session ends */
+    assert_int_equal(count_of(R.out, "[toy finish"), 1);
+    assert_true(strstr(R.out, "[toy finish: step]") > strstr(R.out, "(xpusim) until cycle 2"));
 }
 
 /* Thread selection: flat numbers count units' threads in order; UNIT.THREAD; errors. */
