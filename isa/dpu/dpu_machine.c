@@ -229,8 +229,15 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                  img->path, img->machine);
         return -1;
     }
+    /* without -o tasklets, the program's NR_TASKLETS says how many tasklets exist: the
+     * others are disabled (they could never be booted by its bootstrap anyway) */
+    const ld_symbol *nt = ld_symbol_find(img, "NR_TASKLETS");
+    int ntask = dm->ntasklets;
+    if (nt && !opt_get(&m->opts, "tasklets", NULL) && nt->value >= 1 && nt->value <= (uint64_t)dm->ntasklets)
+        ntask = (int)nt->value;
     for (int i = 0; i < dm->ndpus; i++) {
         dpu_unit *d = &dm->units[i];
+        d->ntasklets = ntask;
         for (int s = 0; s < img->nsegs; s++) {
             const ld_segment *g = &img->segs[s];
             if (g->type != 1 || !g->filesz)
@@ -260,6 +267,8 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
         }
         predecode_all(d);
         boot_dpu(&m->units[i], d);
+        for (int k = ntask; k < m->units[i].nthreads; k++)
+            m->units[i].threads[k].state = SIM_T_DISABLED;
     }
     return 0;
 }
