@@ -135,6 +135,8 @@ typedef struct nyz_cache {
     uint32_t *tag;               /* sets*ways: line address, 0xffffffff invalid */
     uint64_t *lru;               /* last use stamp */
     uint8_t *dirty;
+    uint64_t *ready;             /* cycle the line's fill completes (miss merging) */
+    int last_way;                /* set*ways+way touched by the last access, -1 none */
     uint64_t stamp;
     uint64_t hits, misses;
 } nyz_cache;

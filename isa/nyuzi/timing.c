@@ -29,7 +29,8 @@ int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
     c->tag = malloc(sizeof *c->tag * c->sets * ways);
     c->lru = calloc(c->sets * ways, sizeof *c->lru);
     c->dirty = calloc(c->sets * ways, 1);
-    if (!c->tag || !c->lru || !c->dirty)
+    c->ready = calloc(c->sets * ways, sizeof *c->ready);
+    if (!c->tag || !c->lru || !c->dirty || !c->ready)
         return -1;
     memset(c->tag, 0xff, sizeof *c->tag * c->sets * ways);
     return 0;
@@ -40,6 +41,8 @@ void nyz_cache_free(nyz_cache *c)
     free(c->tag);
     free(c->lru);
     free(c->dirty);
+    free(c->ready);
+    c->ready = NULL;
     c->tag = NULL;
     c->lru = NULL;
     c->dirty = NULL;
@@ -69,9 +72,11 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
             if (write)
                 c->dirty[set * c->ways + w] = 1;
             c->hits++;
+            c->last_way = (int)(set * c->ways + w);
             return 1;
         }
     c->misses++;
+    c->last_way = -1;
     if (allocate) {
         unsigned v = 0;
         for (unsigned w = 1; w < c->ways; w++)
@@ -80,6 +85,7 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
         tag[v] = line;
         lru[v] = c->stamp;
         c->dirty[set * c->ways + v] = (uint8_t)write;
+        c->last_way = (int)(set * c->ways + v);
     }
     return 0;
 }
@@ -93,10 +99,31 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
             c->tag[set * c->ways + w] = 0xffffffffu;
 }
 
-/* Extra cycles beyond an L1 hit for a line fetched from L2 / memory. */
-static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write)
+/* Extra cycles beyond an L1 hit for a line fetched from L2 / memory at cycle now. A line
+ * whose fill is still in flight makes a later request wait for the same fill (the L1 and
+ * L2 miss queues merge requests to one line). */
+static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now)
 {
-    return nyz_cache_access(&nm->l2, pa, 1, write) ? nm->tm.l2_lat : nm->tm.mem_lat;
+    nyz_cache *l2 = &nm->l2;
+    if (nyz_cache_access(l2, pa, 1, write)) {
+        uint64_t r = l2->ready[l2->last_way];
+        return (unsigned)((r > now ? r - now : 0) + nm->tm.l2_lat);
+    }
+    l2->ready[l2->last_way] = now + nm->tm.mem_lat;
+    return nm->tm.mem_lat;
+}
+
+/* L1 lookup with allocation: 0 if the data is there now, else the cycles until it is. */
+static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now)
+{
+    if (nyz_cache_access(c, pa, 1, 0)) {
+        uint64_t r = c->ready[c->last_way];
+        return r > now ? (unsigned)(r - now) : 0;
+    }
+    int way = c->last_way;
+    unsigned lat = fill_latency(nm, pa, 0, now);
+    c->ready[way] = now + lat;
+    return lat;
 }
 
 /* Writeback port: one result per cycle. A pipe of depth d issued at t writes back in the
@@ -146,11 +173,11 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
     uint32_t line = pa >> 6;
     if (line != t->icache_line) {
         t->icache_line = line;
-        if (nyz_cache_access(&c->l1i, pa, 1, 0)) {
+        unsigned lat = l1_access(nm, &c->l1i, pa, now);
+        if (lat == 0) {
             c->events[6]++;
         } else {
             c->events[5]++;
-            unsigned lat = fill_latency(nm, pa, 0);
             st->ready_at = now + lat;
             st->stalls[ST_ICACHE] += lat;
             return 1;
@@ -279,11 +306,11 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
             switch (ef.mem) {
             case 1: { /* load (or block/gather lane) */
                 lat = tm->load_lat;
-                if (nyz_cache_access(&c->l1d, ef.paddr, 1, 0))
+                unsigned extra = l1_access(nm, &c->l1d, ef.paddr, now);
+                if (extra == 0)
                     c->events[9]++;
                 else {
                     c->events[8]++;
-                    unsigned extra = fill_latency(nm, ef.paddr, 0);
                     lat += extra;
                     ready = now + extra; /* rollback; the load reissues after the fill */
                     st->stalls[ST_DCACHE] += extra;
