@@ -20,6 +20,7 @@ static double host_now(void)
 }
 
 static void unit_event(ev_event *e, void *ctx);
+static mem_space *sim_space_registered(const sim_machine *m, const char *name);
 
 int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
 {
@@ -125,7 +126,7 @@ int sim_unit_counters(sim_unit *u, const char *const *names, int n)
 
 mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian)
 {
-    if (m->nspaces >= SIM_MAX_SPACES || sim_space(m, name) || strlen(name) >= sizeof m->spaces[0]->name)
+    if (m->nspaces >= SIM_MAX_SPACES || sim_space_registered(m, name) || strlen(name) >= sizeof m->spaces[0]->name)
         return NULL; /* a name that does not fit could never be found again */
     mem_space *s = malloc(sizeof *s);
     if (!s)
@@ -135,7 +136,7 @@ mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, u
     return s;
 }
 
-mem_space *sim_space(const sim_machine *m, const char *name)
+static mem_space *sim_space_registered(const sim_machine *m, const char *name)
 {
     for (int i = 0; i < m->nspaces; i++)
         if (strcmp(m->spaces[i]->name, name) == 0)
@@ -143,12 +144,34 @@ mem_space *sim_space(const sim_machine *m, const char *name)
     return NULL;
 }
 
+mem_space *sim_space(const sim_machine *m, const char *name)
+{
+    mem_space *s = sim_space_registered(m, name);
+    const char *dot = strrchr(name, '.');
+    if (s || !dot || !m->isa || !m->isa->unit_space)
+        return s;
+    /* "NAME.UNIT": the ISA's own per-unit space */
+    char base[32], *end;
+    size_t n = (size_t)(dot - name);
+    long unit = strtol(dot + 1, &end, 10);
+    if (n == 0 || n >= sizeof base || *end || end == dot + 1 || unit < 0 || unit >= m->nunits)
+        return NULL;
+    memcpy(base, name, n);
+    base[n] = 0;
+    return m->isa->unit_space((sim_machine *)m, (int)unit, base);
+}
+
 mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name)
 {
-    char buf[40];
+    if (m->isa && m->isa->unit_space) {
+        mem_space *s = m->isa->unit_space((sim_machine *)m, unit, name);
+        if (s)
+            return s;
+    }
+    char buf[48];
     snprintf(buf, sizeof buf, "%s.%d", name, unit);
-    mem_space *s = unit > 0 ? sim_space(m, buf) : NULL;
-    return s ? s : sim_space(m, name);
+    mem_space *s = unit > 0 ? sim_space_registered(m, buf) : NULL;
+    return s ? s : sim_space_registered(m, name);
 }
 
 void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, const char *fmt, ...)

@@ -23,6 +23,10 @@ typedef struct cli_args {
     int nsets;
     const char *gets[CLI_MAX_XFER];   /* SYMBOL[+OFF][:LEN][=FILE] */
     int ngets;
+    const char *scatters[CLI_MAX_XFER]; /* SYMBOL[+OFF]=FILE[:CHUNK]: chunk k to unit k */
+    int nscatters;
+    const char *gathers[CLI_MAX_XFER];  /* SYMBOL[+OFF]:LEN[=FILE]: every unit's LEN bytes */
+    int ngathers;
     const char *srcs[CLI_MAX_XFER];   /* asm sources */
     int nsrcs;
     const char *output;               /* asm -o */

@@ -24,8 +24,11 @@ static void usage(FILE *f)
           "  -o KEY=VALUE             machine option (see `xpusim isas`)\n"
           "  --load SPACE:ADDR=FILE   write FILE into memory before the run (.txt: decimal words)\n"
           "  --dump SPACE:ADDR:COUNT[=FILE]  print COUNT words after the run (or write them raw LE)\n"
-          "  --set SYMBOL[+OFF]=FILE  write FILE's bytes at a symbol before the run\n"
-          "  --get SYMBOL[+OFF][:LEN][=FILE]  print (or write) a symbol's bytes after the run\n"
+          "  --set [@U:]SYMBOL[+OFF]=FILE  write FILE's bytes at a symbol before the run\n"
+          "                           (in every unit, or only unit U)\n"
+          "  --get [@U:]SYMBOL[+OFF][:LEN][=FILE]  print (or write) a symbol's bytes after the run\n"
+          "  --scatter SYMBOL[+OFF]=FILE[:CHUNK]  FILE in CHUNK-byte slices, slice k to unit k\n"
+          "  --gather SYMBOL[+OFF]:LEN[=FILE]     LEN bytes of every unit, unit 0 first\n"
           "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
           "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
           "  --trace FILE             instruction trace ('-' = stdout)\n"
@@ -71,7 +74,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
     opt_init(&a->opts);
     a->max_cycles = SIM_NEVER;
     a->cmd = argv[1];
-    static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--max-cycles",
+    static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
+                                         "--gather", "--max-cycles",
                                          "--max-insns", "--stats", "--stats-file", "--trace", "--frame-dump", "-x",
                                          NULL};
     for (int i = 2; i < argc; i++) {
@@ -124,6 +128,12 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 return -1;
         } else if (strcmp(name, "--get") == 0) {
             if (add_xfer(a->gets, &a->ngets, val, name))
+                return -1;
+        } else if (strcmp(name, "--scatter") == 0) {
+            if (add_xfer(a->scatters, &a->nscatters, val, name))
+                return -1;
+        } else if (strcmp(name, "--gather") == 0) {
+            if (add_xfer(a->gathers, &a->ngathers, val, name))
                 return -1;
         } else if (strcmp(name, "--max-cycles") == 0 || strcmp(name, "--max-insns") == 0) {
             uint64_t *dst = name[6] == 'c' ? &a->max_cycles : &a->max_insns;

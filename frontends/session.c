@@ -124,6 +124,21 @@ static int host_write(const char *what, mem_space *sp, uint64_t addr, const uint
     return 0;
 }
 
+/* Optional "@UNIT:" prefix of a host transfer; *unit stays as given when absent. */
+static const char *strip_unit(cli_session *s, const char *spec, int *unit)
+{
+    if (spec[0] != '@')
+        return spec;
+    char *end;
+    long u = strtol(spec + 1, &end, 10);
+    if (end == spec + 1 || *end != ':' || u < 0 || u >= s->m.nunits) {
+        fprintf(stderr, "xpusim: '%s': expected @UNIT: with UNIT in [0, %d)\n", spec, s->m.nunits);
+        return NULL;
+    }
+    *unit = (int)u;
+    return end + 1;
+}
+
 /* SYMBOL[+OFF][:LEN] -> space, address (and LEN if present). */
 static int resolve_symbol(cli_session *s, const char *spec, int unit, mem_space **sp, uint64_t *addr, uint64_t *len,
                           const char **file)
@@ -203,38 +218,89 @@ int cli_apply_loads(cli_session *s)
             return -1;
     }
     for (int i = 0; i < a->nsets; i++) {
+        int only = -1;
+        const char *spec = strip_unit(s, a->sets[i], &only);
+        if (!spec)
+            return -1;
         uint8_t *buf;
         size_t len;
         const char *file;
         mem_space *sp;
         uint64_t addr, slen;
-        if (resolve_symbol(s, a->sets[i], 0, &sp, &addr, &slen, &file))
+        if (resolve_symbol(s, spec, only < 0 ? 0 : only, &sp, &addr, &slen, &file))
             return -1;
         if (!file || !*file) {
-            fprintf(stderr, "xpusim: --set '%s': expected SYMBOL[+OFFSET]=FILE\n", a->sets[i]);
+            fprintf(stderr, "xpusim: --set '%s': expected [@UNIT:]SYMBOL[+OFFSET]=FILE\n", a->sets[i]);
             return -1;
         }
         if (ld_read_data(file, &buf, &len, err, sizeof err)) {
             fprintf(stderr, "xpusim: --set: %s\n", err);
             return -1;
         }
-        /* the same program runs on every unit: the host writes each unit's copy */
+        /* the same program runs on every unit: the host writes each unit's copy (units
+         * sharing one memory are written once) */
         int rc = 0;
-        mem_space *done[SIM_MAX_SPACES];
-        int ndone = 0;
-        for (int u = 0; u < s->m.nunits && !rc; u++) {
-            if (u > 0 && resolve_symbol(s, a->sets[i], u, &sp, &addr, &slen, &file)) {
+        mem_space *prev = NULL;
+        for (int u = only < 0 ? 0 : only; u < (only < 0 ? s->m.nunits : only + 1) && !rc; u++) {
+            if (resolve_symbol(s, spec, u, &sp, &addr, &slen, &file)) {
                 rc = -1;
                 break;
             }
-            int seen = 0;
-            for (int k = 0; k < ndone; k++)
-                seen |= done[k] == sp;
-            if (seen)
-                continue;
-            if (ndone < SIM_MAX_SPACES)
-                done[ndone++] = sp;
-            rc = host_write(a->sets[i], sp, addr, buf, len);
+            if (sp != prev)
+                rc = host_write(a->sets[i], sp, addr, buf, len);
+            prev = sp;
+        }
+        free(buf);
+        if (rc)
+            return -1;
+    }
+    for (int i = 0; i < a->nscatters; i++) {
+        const char *spec = a->scatters[i], *file;
+        mem_space *sp;
+        uint64_t addr, slen, chunk = 0;
+        if (resolve_symbol(s, spec, 0, &sp, &addr, &slen, &file))
+            return -1;
+        if (!file || !*file) {
+            fprintf(stderr, "xpusim: --scatter '%s': expected SYMBOL[+OFFSET]=FILE[:CHUNK]\n", spec);
+            return -1;
+        }
+        char path[512];
+        snprintf(path, sizeof path, "%s", file);
+        char *colon = strrchr(path, ':');
+        if (colon) {
+            *colon = 0;
+            if (cli_parse_u64(colon + 1, &chunk) || chunk == 0) {
+                fprintf(stderr, "xpusim: --scatter '%s': chunk '%s' is not a positive number\n", spec, colon + 1);
+                return -1;
+            }
+        }
+        uint8_t *buf;
+        size_t len;
+        if (ld_read_data(path, &buf, &len, err, sizeof err)) {
+            fprintf(stderr, "xpusim: --scatter: %s\n", err);
+            return -1;
+        }
+        uint64_t n = (uint64_t)s->m.nunits;
+        if (!chunk) {
+            if (len % n) {
+                fprintf(stderr, "xpusim: --scatter '%s': %zu bytes do not split evenly over %llu units; give :CHUNK\n",
+                        spec, len, (unsigned long long)n);
+                free(buf);
+                return -1;
+            }
+            chunk = len / n;
+        }
+        if (chunk * n != len) {
+            fprintf(stderr, "xpusim: --scatter '%s': %zu bytes are not %llu chunks of %llu bytes (one per unit)\n", spec,
+                    len, (unsigned long long)n, (unsigned long long)chunk);
+            free(buf);
+            return -1;
+        }
+        int rc = 0;
+        for (int u = 0; u < s->m.nunits && !rc; u++) {
+            rc = resolve_symbol(s, spec, u, &sp, &addr, &slen, &file);
+            if (!rc)
+                rc = host_write(spec, sp, addr, buf + (size_t)(chunk * (uint64_t)u), (size_t)chunk);
         }
         free(buf);
         if (rc)
@@ -269,6 +335,45 @@ static int write_raw(const char *path, const uint8_t *buf, size_t len)
         return -1;
     }
     return fclose(f) ? -1 : 0;
+}
+
+/* Read a symbol's bytes of one unit: into 'raw' if given (appending), else to its =FILE,
+ * else printed in hex to 'out' (prefixed with the unit's name when there are several). */
+static int read_symbol(cli_session *s, const char *spec, int unit, const char *what, FILE *raw, FILE *out)
+{
+    mem_space *sp;
+    uint64_t addr, len;
+    const char *file;
+    if (resolve_symbol(s, spec, unit, &sp, &addr, &len, &file))
+        return -1;
+    if (!len) {
+        fprintf(stderr, "xpusim: '%s': the symbol has size 0; give :LEN\n", what);
+        return -1;
+    }
+    uint8_t *buf = malloc(len);
+    if (!buf || mem_host_read(sp, addr, buf, len)) {
+        fprintf(stderr, "xpusim: '%s': %llu bytes at %s:0x%llx are not all in memory\n", what, (unsigned long long)len,
+                sp->name, (unsigned long long)addr);
+        free(buf);
+        return -1;
+    }
+    int rc = 0;
+    if (raw) {
+        rc = fwrite(buf, 1, len, raw) == len ? 0 : -1;
+    } else if (file && *file) {
+        rc = write_raw(file, buf, len);
+    } else {
+        char head[300];
+        snprintf(head, sizeof head, "%.*s", (int)strcspn(spec, "="), spec);
+        if (s->m.nunits > 1)
+            fprintf(out, "%s: ", s->m.units[unit].name);
+        fprintf(out, "%s:", head);
+        for (uint64_t k = 0; k < len; k++)
+            fprintf(out, "%s%02x", k % 16 == 0 ? "\n" : " ", buf[k]);
+        fputc('\n', out);
+    }
+    free(buf);
+    return rc;
 }
 
 int cli_apply_outputs(cli_session *s)
@@ -323,36 +428,34 @@ int cli_apply_outputs(cli_session *s)
         free(buf);
     }
     for (int i = 0; i < a->ngets; i++) {
-        mem_space *sp;
-        uint64_t addr, len;
-        const char *file;
-        if (resolve_symbol(s, a->gets[i], 0, &sp, &addr, &len, &file)) {
+        int unit = 0;
+        const char *spec = strip_unit(s, a->gets[i], &unit);
+        if (!spec || read_symbol(s, spec, unit, a->gets[i], NULL, stdout))
+            rc = -1;
+    }
+    for (int i = 0; i < a->ngathers; i++) {
+        const char *spec = a->gathers[i];
+        const char *eq = strchr(spec, '=');
+        FILE *f = NULL;
+        if (!strchr(spec, ':') || (eq && strchr(spec, ':') > eq)) {
+            fprintf(stderr, "xpusim: --gather '%s': expected SYMBOL[+OFFSET]:LEN[=FILE]\n", spec);
             rc = -1;
             continue;
         }
-        if (!len) {
-            fprintf(stderr, "xpusim: --get '%s': the symbol has size 0; give :LEN\n", a->gets[i]);
+        if (eq && eq[1] && !(f = fopen(eq + 1, "wb"))) {
+            fprintf(stderr, "xpusim: --gather: cannot write %s: %s\n", eq + 1, strerror(errno));
             rc = -1;
             continue;
         }
-        uint8_t *buf = malloc(len);
-        if (!buf || mem_host_read(sp, addr, buf, len)) {
-            fprintf(stderr, "xpusim: --get '%s': %llu bytes at %s:0x%llx are not all in memory\n", a->gets[i],
-                    (unsigned long long)len, sp->name, (unsigned long long)addr);
-            free(buf);
+        char head[300];
+        snprintf(head, sizeof head, "%.*s", (int)(eq ? eq - spec : (long)strlen(spec)), spec);
+        for (int u = 0; u < s->m.nunits; u++)
+            if (read_symbol(s, head, u, spec, f, stdout)) {
+                rc = -1;
+                break;
+            }
+        if (f && fclose(f))
             rc = -1;
-            continue;
-        }
-        if (file && *file) {
-            rc |= write_raw(file, buf, len);
-        } else {
-            char head[300];
-            snprintf(head, sizeof head, "%.*s", (int)strcspn(a->gets[i], "="), a->gets[i]);
-            for (uint64_t k = 0; k < len; k++)
-                printf("%s%02x", k % 16 == 0 ? (k ? "\n" : "") : " ", buf[k]);
-            printf("%s  (%s)\n", len ? "" : "", head);
-        }
-        free(buf);
     }
     return rc;
 }

@@ -86,6 +86,10 @@ typedef struct isa_ops {
     /* Host protocol: where an ELF symbol's value lives (space name, address in it).
      * May be NULL: then the first space and the value itself. */
     int (*symbol_location)(sim_machine *m, int unit, const ld_symbol *sym, mem_space **space, uint64_t *addr);
+    /* A unit's own copy of a per-unit space ("mram" of DPU 1234) without registering
+     * thousands of names: sim_unit_space and the "NAME.UNIT" syntax ask this first. May be
+     * NULL: then only the spaces added with sim_add_space exist. */
+    mem_space *(*unit_space)(sim_machine *m, int unit, const char *name);
     /* Frame to show or dump; 0 ok, -1 none. May be NULL. */
     int (*framebuffer)(sim_machine *m, isa_framebuffer *fb);
     /* Period (cycles) of the window refresh event. */
