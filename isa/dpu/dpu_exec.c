@@ -71,6 +71,34 @@ static uint8_t canon_cond(int cls, int v)
     return DPU_C_FALSE;
 }
 
+static void set_fast(dpu_insn *in, int store)
+{
+    in->fast = DPU_FAST_NONE;
+    if (in->kind || in->setf || in->endian)
+        return;
+    if (in->cond == DPU_C_NONE && in->dk == DPU_D_R) {
+        switch (in->op) {
+        case DPU_OP_ADD: in->fast = DPU_FAST_ADD; break;
+        case DPU_OP_SUB: in->fast = DPU_FAST_SUB; break;
+        case DPU_OP_AND: in->fast = DPU_FAST_AND; break;
+        case DPU_OP_OR: in->fast = DPU_FAST_OR; break;
+        case DPU_OP_XOR: in->fast = DPU_FAST_XOR; break;
+        case DPU_OP_LSL: in->fast = DPU_FAST_LSL; break;
+        case DPU_OP_LSR: in->fast = DPU_FAST_LSR; break;
+        case DPU_OP_LW: in->fast = DPU_FAST_LW; break;
+        case DPU_OP_LBU: in->fast = DPU_FAST_LBU; break;
+        default: break;
+        }
+    } else if (in->cond == DPU_C_NONE && in->dk == DPU_D_NONE && store) {
+        if (in->op == DPU_OP_SW) in->fast = DPU_FAST_SW;
+        if (in->op == DPU_OP_SB) in->fast = DPU_FAST_SB;
+    } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_NONE && in->op == DPU_OP_SUB) {
+        in->fast = DPU_FAST_JSUB;
+    } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_R && in->op == DPU_OP_ADD) {
+        in->fast = DPU_FAST_ADDBR;
+    }
+}
+
 void dpu_predecode(uint64_t w, dpu_insn *in)
 {
     memset(in, 0, sizeof *in);
@@ -163,6 +191,7 @@ void dpu_predecode(uint64_t w, dpu_insn *in)
         in->wmask = 1u << in->rc;
     else if (in->dk != DPU_D_NONE)
         in->wmask = 3u << in->rc;
+    set_fast(in, store);
     switch (in->op) {
     case DPU_OP_LBS: case DPU_OP_LBU: case DPU_OP_LBSS: case DPU_OP_LBUS: case DPU_OP_SB: case DPU_OP_SBS:
     case DPU_OP_SB_ID: in->msize = 1; break;
@@ -829,7 +858,80 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
                 tk->last_issue += extra;
             }
         }
-        int r = execute_at(m, u, d, tid, t, iram, nwords);
+        const dpu_insn *in = &iram[pc < nwords ? pc : nwords];
+        int r = 0;
+        uint32_t *R = tk->r;
+        uint32_t fa = R[in->ra], fb = in->bimm ? (uint32_t)in->imm : R[in->rb], fres;
+        switch (in->fast) {
+        case DPU_FAST_ADD: {
+            uint64_t s = (uint64_t)fa + fb;
+            fres = (uint32_t)s;
+            R[in->rc] = fres;
+            tk->zf = fres == 0;
+            tk->cf = (uint8_t)(s >> 32);
+            tk->pc = (uint16_t)(pc + 1);
+            th[tid].instructions++;
+            break;
+        }
+        case DPU_FAST_SUB:
+            fres = fa - fb;
+            R[in->rc] = fres;
+            tk->zf = fres == 0;
+            tk->cf = fb > fa;
+            tk->pc = (uint16_t)(pc + 1);
+            th[tid].instructions++;
+            break;
+        case DPU_FAST_AND: fres = fa & fb; goto logic;
+        case DPU_FAST_OR: fres = fa | fb; goto logic;
+        case DPU_FAST_XOR: fres = fa ^ fb; goto logic;
+        case DPU_FAST_LSL: fres = (fb & 63) >= 32 ? 0 : fa << (fb & 31); goto logic;
+        case DPU_FAST_LSR: fres = (fb & 63) >= 32 ? 0 : fa >> (fb & 31); goto logic;
+        logic:
+            R[in->rc] = fres;
+            tk->zf = fres == 0;
+            tk->cf = 0;
+            tk->pc = (uint16_t)(pc + 1);
+            th[tid].instructions++;
+            break;
+        case DPU_FAST_LW: case DPU_FAST_LBU: case DPU_FAST_SW: case DPU_FAST_SB: {
+            uint32_t addr = fa + (uint32_t)in->off;
+            unsigned n = in->msize;
+            if ((uint64_t)addr + n > d->dm->wram_size || (addr & (n - 1)) || d->wram->nwatch) {
+                r = execute_at(m, u, d, tid, t, iram, nwords); /* faults and watchpoints */
+                break;
+            }
+            uint8_t *p = d->wram_p + addr;
+            if (in->fast == DPU_FAST_LW) R[in->rc] = mem_ld32le(p);
+            else if (in->fast == DPU_FAST_LBU) R[in->rc] = p[0];
+            else {
+                uint32_t v = in->bimm ? (uint32_t)in->imm : R[in->rb];
+                if (in->fast == DPU_FAST_SW) mem_st32le(p, v);
+                else p[0] = (uint8_t)v;
+            }
+            tk->pc = (uint16_t)(pc + 1);
+            th[tid].instructions++;
+            break;
+        }
+        case DPU_FAST_JSUB: case DPU_FAST_ADDBR: {
+            uint64_t s = in->fast == DPU_FAST_JSUB ? (uint64_t)fa - fb : (uint64_t)fa + fb;
+            fres = (uint32_t)s;
+            int carry = in->fast == DPU_FAST_JSUB ? fb > fa : (int)(s >> 32);
+            int ov = in->fast == DPU_FAST_JSUB ? (int)(((fa ^ fb) & (fa ^ fres)) >> 31)
+                                                : (int)((~(fa ^ fb) & (fa ^ fres)) >> 31);
+            cc_in c = {fres, fa, fb, carry, ov, tk->zf, fb & 63};
+            int take = cond_true(in->cond, &c);
+            if (in->fast == DPU_FAST_ADDBR)
+                R[in->rc] = fres;
+            tk->zf = fres == 0;
+            tk->cf = (uint8_t)carry;
+            tk->pc = (uint16_t)(take ? in->pc : pc + 1);
+            th[tid].instructions++;
+            break;
+        }
+        default:
+            r = execute_at(m, u, d, tid, t, iram, nwords);
+            break;
+        }
         t += 1 + extra;
         if (slow) {
             if (m->slow)

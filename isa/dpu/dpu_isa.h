@@ -115,6 +115,7 @@ typedef struct dpu_insn {
     uint8_t shift;
     uint8_t illegal;   /* word matched no form */
     uint8_t msize;     /* load/store width in bytes */
+    uint8_t fast;      /* DPU_FAST_*: a specialised path in the run loop, 0 = generic */
     int32_t imm;       /* immediate, store data or DMA length field */
     int32_t off;       /* address offset */
     uint16_t pc;       /* branch target */
@@ -124,6 +125,12 @@ typedef struct dpu_insn {
 } dpu_insn;
 
 enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
+
+/* Common instructions with a plain 32-bit destination and no condition (or a compare-and-
+ * branch without destination) get a specialised path; everything else is generic. */
+enum { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU_FAST_XOR,
+       DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_SW, DPU_FAST_SB,
+       DPU_FAST_JSUB, DPU_FAST_ADDBR };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,
