@@ -166,7 +166,7 @@ typedef struct nyz_core {
 
 typedef struct nyz_timing {
     unsigned int_lat, fp_lat, load_lat, branch_penalty, l2_lat, mem_lat, store_lat;
-    unsigned io_lat, sync_lat, icache_miss_extra;
+    unsigned io_lat, sync_lat, store_interval;
 } nyz_timing;
 
 typedef struct nyz_machine {
@@ -177,6 +177,7 @@ typedef struct nyz_machine {
     int ncores, nthreads;
     nyz_core *cores;
     nyz_cache l2;
+    uint64_t l2_store_free;      /* next cycle the L2 accepts a store (shared by all threads) */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */

@@ -320,7 +320,11 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
             case 2: { /* store: write-through to L2, one outstanding per thread */
                 c->events[2]++;
                 nyz_cache_access(&c->l1d, ef.paddr, 0, 0);
-                t->store_done = now + tm->store_lat + (nyz_cache_probe(&nm->l2, ef.paddr) ? 0 : tm->mem_lat);
+                /* The L2 takes a store every store_interval cycles (measured: four
+                 * threads storing in step get one store acknowledged per ~4 cycles). */
+                uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
+                nm->l2_store_free = acc + tm->store_interval;
+                t->store_done = acc + tm->store_lat + (nyz_cache_probe(&nm->l2, ef.paddr) ? 0 : tm->mem_lat);
                 nyz_cache_access(&nm->l2, ef.paddr, 1, 1);
                 break;
             }
