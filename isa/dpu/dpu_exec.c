@@ -5,6 +5,7 @@
  * engine, atomic bits, tasklet control (boot/resume/stop) and the performance counter.
  * Condition meanings follow uPIMulator's Set*Cc rules (reference §1.7), with the x-conditions
  * read as the 64-bit continuation of the previous instruction (docs/isa/dpu.md). */
+#include <stdlib.h>
 #include <string.h>
 #include "dpu_isa.h"
 #include "../../core/sched.h"
@@ -390,12 +391,41 @@ static void dma_land(dpu_unit *d, const dpu_dma_rec *r)
     if (r->dir == 2) {
         uint32_t first = r->wram >> 3;
         memcpy(d->iram_p + 8 * (size_t)first, d->mram_p + r->mram, r->bytes);
-        for (uint32_t k = 0; k < r->bytes / 8; k++)
-            dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)(first + k)), &d->iram[first + k]);
+        dpu_iram_sync(d);
     } else if (r->dir == 0)
         memcpy(d->wram_p + r->wram, d->mram_p + r->mram, r->bytes);
     else
         memcpy(d->mram_p + r->mram, d->wram_p + r->wram, r->bytes);
+}
+
+void dpu_iram_sync(dpu_unit *d)
+{
+    dpu_machine *dm = d->dm;
+    size_t nb = 8 * (size_t)dm->iram_words;
+    const uint8_t *ref = d->iram_own ? d->iram_seen : dm->shared_raw;
+    if (ref && !memcmp(ref, d->iram_p, nb))
+        return;
+    if (!d->iram_own) {
+        /* this DPU's program now differs from the shared one: give it its own copy */
+        dpu_insn *own = malloc(sizeof *own * ((size_t)dm->iram_words + 1));
+        uint8_t *seen = malloc(nb);
+        if (!own || !seen) {
+            free(own);
+            free(seen);
+            return;
+        }
+        memcpy(own, dm->shared_iram, sizeof *own * ((size_t)dm->iram_words + 1));
+        memcpy(seen, dm->shared_raw, nb);
+        d->iram = own;
+        d->iram_seen = seen;
+        d->iram_own = 1;
+    }
+    for (uint32_t k = 0; k < dm->iram_words; k++) {
+        const uint8_t *p = d->iram_p + 8 * (size_t)k;
+        if (memcmp(p, d->iram_seen + 8 * (size_t)k, 8))
+            dpu_predecode(mem_ld64le(p), &d->iram[k]);
+    }
+    memcpy(d->iram_seen, d->iram_p, nb);
 }
 
 /* Land every transfer done by cycle t (all of them with t == SIM_NEVER). */
@@ -795,15 +825,18 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
     sim_thread *th = u->threads;
     const int n = u->nthreads;
     const int slow = m->slow || m->max_instructions;
-    const dpu_insn *const iram = d->iram;
+    dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
+    const dpu_insn *iram = d->iram;
     const uint32_t nwords = d->dm->iram_words;
     const int bank = d->dm->bank_penalty;
     unsigned tick = 0;
     if (d->faulted)
         return SIM_NEVER;
     while (t < horizon) {
-        if (t >= d->pend_next)
+        if (t >= d->pend_next) {
             dpu_dma_complete(d, t);
+            iram = d->iram; /* ldmai may have given this DPU its own IRAM */
+        }
         /* threads that are not READY have ready_at == SIM_NEVER */
         int tid = -1, i = u->rr;
         for (int k = 0; k < n; k++) {

@@ -169,7 +169,10 @@ struct dpu_machine;
 typedef struct dpu_unit {
     struct dpu_machine *dm;
     int index;
-    dpu_insn *iram;        /* predecoded, DPU_IRAM_WORDS (+1 guard) */
+    dpu_insn *iram;        /* predecoded, iram_words (+1 guard): the machine's shared copy, or
+                              this DPU's own once its IRAM differs (ldmai, host writes) */
+    int iram_own;
+    uint8_t *iram_seen;    /* the raw IRAM its predecoded copy was made from (own copies) */
     mem_space *wram, *mram, *iram_space; /* owned by the core when registered by name */
     int own_spaces;
     mem_space atomic_space;
@@ -200,6 +203,8 @@ typedef struct dpu_machine {
     double dma_ra, dma_rb, dma_wa, dma_wb; /* read/write alpha (cycles), beta (cycles/byte) */
     int bank_penalty;
     uint32_t mram_size, wram_size, iram_words;
+    dpu_insn *shared_iram; /* predecoded program, shared by every DPU that runs it unchanged */
+    uint8_t *shared_raw;   /* the raw words it was made from */
     int stdout_drained;
 } dpu_machine;
 
@@ -211,6 +216,8 @@ enum { DPU_CNT_DMA_RD = 0, DPU_CNT_DMA_WR = 1, DPU_CNT_DMA_N = 2 };
 int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now);
 /* Run the unit's tasklets for cycles in [now, horizon) (isa_ops.unit_run). */
 uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon);
+/* Make sure d's predecoded IRAM matches its raw IRAM bytes (after host writes or ldmai). */
+void dpu_iram_sync(dpu_unit *d);
 /* Land the DMA transfers done by cycle t. */
 void dpu_dma_complete(dpu_unit *d, uint64_t t);
 /* Clear r0..r23 and set the constant registers of tasklet tid. */

@@ -48,8 +48,13 @@ static void dpu_destroy(sim_machine *m)
                 }
         }
         mem_space_free(&d->atomic_space);
-        free(d->iram);
+        if (d->iram_own) {
+            free(d->iram);
+            free(d->iram_seen);
+        }
     }
+    free(dm->shared_iram);
+    free(dm->shared_raw);
     free(dm->units);
     free(dm);
     m->isa_state = NULL;
@@ -140,8 +145,14 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         mem_region *rm = mem_add_ram(d->mram, "mram", 0, dm->mram_size, MEM_RW);
         mem_region *ri = mem_add_ram(d->iram_space, "iram", 0, dm->iram_words, MEM_RWX);
         mem_region *ra = mem_add_ram_ext(&d->atomic_space, "atomic", 0, 256, MEM_RW, d->atomic);
-        d->iram = calloc((size_t)dm->iram_words + 1, sizeof *d->iram);
-        if (!rw || !rm || !ri || !ra || !d->iram) {
+        if (!dm->shared_iram) {
+            dm->shared_iram = calloc((size_t)dm->iram_words + 1, sizeof *dm->shared_iram);
+            dm->shared_raw = calloc(dm->iram_words, 8);
+            for (uint32_t k = 0; dm->shared_iram && k <= dm->iram_words; k++)
+                dpu_predecode(0, &dm->shared_iram[k]); /* zero words are illegal: running off the end faults */
+        }
+        d->iram = dm->shared_iram;
+        if (!rw || !rm || !ri || !ra || !dm->shared_iram || !dm->shared_raw) {
             snprintf(err, errlen, "out of memory for DPU %d (try -o mram=8)", i);
             return -1;
         }
@@ -149,8 +160,6 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         d->mram_p = rm->data;
         d->iram_p = ri->data;
         d->mram_mask = dm->mram_size - 1;
-        for (uint32_t k = 0; k <= dm->iram_words; k++)
-            dpu_predecode(0, &d->iram[k]); /* zero words are illegal: running off the end faults */
         if (sim_unit_counters(u, dpu_counter_names, DPU_CNT_DMA_N)) {
             snprintf(err, errlen, "out of memory");
             return -1;
@@ -200,10 +209,17 @@ static void boot_dpu(sim_unit *u, dpu_unit *d)
     sim_unit_wake(u->m, u, 0);
 }
 
+/* Predecode DPU d's IRAM; the first DPU loaded fills the machine's shared copy, the others
+ * reuse it when their IRAM is the same (the usual case: one program on every DPU). */
 static void predecode_all(dpu_unit *d)
 {
-    for (uint32_t k = 0; k < d->dm->iram_words; k++)
-        dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)k), &d->iram[k]);
+    dpu_machine *dm = d->dm;
+    if (d->index == 0) {
+        memcpy(dm->shared_raw, d->iram_p, 8 * (size_t)dm->iram_words);
+        for (uint32_t k = 0; k < dm->iram_words; k++)
+            dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)k), &dm->shared_iram[k]);
+    }
+    dpu_iram_sync(d);
 }
 
 static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)

@@ -229,7 +229,43 @@ static void test_faults(void **state)
     dh_free(r);
 }
 
+/* ldmai copies instruction words from MRAM into IRAM (index = WRAM-address operand / 8);
+ * the new code runs (and only on the DPU that loaded it: the other keeps the shared
+ * program). */
+static void test_ldmai(void **state)
+{
+    (void)state;
+    uint64_t w1, w2;
+    char err[128];
+    assert_true(dpu_assemble_line("move r5, 77", NULL, &w1, err, sizeof err) >= 0);
+    assert_true(dpu_assemble_line("stop", NULL, &w2, err, sizeof err) >= 0);
+    char src[1024];
+    snprintf(src, sizeof src,
+             "	.section .text.__bootstrap,\"ax\",@progbits\n__bootstrap:\n"
+             "	jnz id, .Lother\n	move r0, 800\n	move r1, code\n	ldmai r0, r1, 1\n	jump 100\n"
+             ".Lother:\n	move r5, 1\n	stop\n"
+             "	.section .mram.code,\"aw\",@progbits\n	.p2align 3\ncode:\n	.quad 0x%llx\n	.quad 0x%llx\n",
+             (unsigned long long)w1, (unsigned long long)w2);
+    const char *opts[] = {"tasklets=1", "dpus=2", "mram=1", NULL};
+    dh_run r;
+    assert_int_equal(dh_build(&r, src, 0, NULL, opts), 0);
+    /* give DPU 1 a different first instruction (a host write to its IRAM after loading):
+     * it jumps straight to .Lother */
+    uint64_t wj;
+    assert_true(dpu_assemble_line("jump 5", NULL, &wj, err, sizeof err) >= 0);
+    uint8_t b[8];
+    mem_st64le(b, wj);
+    mem_space *i1 = sim_space(&r.m, "iram.1");
+    assert_non_null(i1);
+    assert_int_equal(mem_host_write(i1, 0, b, 8), 0);
+    assert_int_equal(dh_run_all(&r), SIM_STOP_HALT);
+    assert_int_equal(dh_reg(&r, 0, 0, "r5"), 77);
+    assert_int_equal(dh_reg(&r, 1, 0, "r5"), 1);   /* the host's IRAM write took effect */
+    dh_free(&r);
+}
+
 XPUSIM_TESTS(dpu_exec,
+             cmocka_unit_test(test_ldmai),
              cmocka_unit_test(test_arith_carry),
              cmocka_unit_test(test_logic_shift),
              cmocka_unit_test(test_count_ext_mul),
