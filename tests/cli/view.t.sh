@@ -5,8 +5,9 @@
 #    geometry, from frontends/view.c: the 1024 x 64 frame is scaled by ceil(384 / 64) = 6
 #    vertically and 1 horizontally (1024 >= 512), so the window is 1024 x 384 and the band
 #    is 1024 pixels wide and 10 * 6 = 60 pixels high: 61440 green pixels, nothing else lit.
-# 2. Every program in programs/mccp/ that draws (its --frame-dump has lit pixels) must show
-#    the same colours in the window, each colour's pixel count times 6 (the row scale).
+# 2. Every program in programs/mccp/ (with its NAME-input.txt or NAME.txt loaded at RAM 0)
+#    that draws (its --frame-dump has lit pixels) must show the same colours in the
+#    window, each colour's pixel count times 6 (the row scale).
 # Skips (exit 0, with the reason) only when the build has no SDL, no mccp ISA, or the
 # machine lacks xvfb-run or python3.
 X=${XPUSIM:-build/xpusim}
@@ -72,19 +73,20 @@ want = dict(tuple(map(int, kv.split(':'))) for kv in sys.argv[3].split())
 colours, xs, ys = screen(sys.argv[2])
 if not xs:
     print('nothing lit'); sys.exit(1)
-print('colours %s; box x %d..%d y %d..%d' % (colours, min(xs), max(xs), min(ys), max(ys)))
+shown = colours if len(colours) <= 4 else '%d colours, %d pixels' % (len(colours), sum(colours.values()))
+print('colours %s; box x %d..%d y %d..%d' % (shown, min(xs), max(xs), min(ys), max(ys)))
 ok = colours == want
 if len(sys.argv) > 5:
     ok = ok and max(xs) - min(xs) + 1 == int(sys.argv[4]) and max(ys) - min(ys) + 1 == int(sys.argv[5])
 sys.exit(0 if ok else 1)
 EOF
 
-# show PROGRAM EXPECTED [W H]: run PROGRAM with the window held open inside a fresh virtual
+# show "PROGRAM [OPTIONS]" EXPECTED [W H]: run PROGRAM with the window held open in a fresh virtual
 # X session, poll the screen until it shows EXPECTED (or 20 s pass), then end the run.
 show() {
     rm -rf "$T/fb"; mkdir "$T/fb"
     cat >"$T/session.sh" <<EOF
-XPUSIM_VIEW_HOLD_MS=30000 "$X" run "$1" --quiet </dev/null >"$T/run.log" 2>&1 &
+XPUSIM_VIEW_HOLD_MS=30000 "$X" run $1 --quiet </dev/null >"$T/run.log" 2>&1 &
 pid=\$!
 end=\$((\$(date +%s) + 20))
 while [ \$(date +%s) -lt \$end ]; do
@@ -109,19 +111,24 @@ else
 fi
 
 found=0
-for src in programs/mccp/*.asm programs/mccp/*.out; do
+for src in programs/mccp/*.mccp programs/mccp/*.asm programs/mccp/*.out; do
     [ -f "$src" ] || continue
     case "$src" in
-        *.asm) "$X" asm --isa mccp "$src" -o "$T/p.out" >/dev/null 2>&1 || continue; prog=$T/p.out ;;
-        *) prog=$src ;;
+        *.out) prog=$src ;;
+        *) "$X" asm --isa mccp "$src" -o "$T/p.out" >/dev/null 2>&1 || continue; prog=$T/p.out ;;
     esac
-    "$X" run "$prog" --headless --quiet --max-cycles 50000000 --frame-dump "$T/p.ppm" >/dev/null 2>&1
+    # inputs go to RAM word 0 (the programs' convention): NAME-input.txt, else NAME.txt
+    base=${src%.*}; load=
+    for inp in "$base-input.txt" "$base.txt"; do
+        [ -f "$inp" ] && { load="--load ram:0=$inp"; break; }
+    done
+    "$X" run "$prog" $load --headless --quiet --max-cycles 50000000 --frame-dump "$T/p.ppm" >/dev/null 2>&1
     [ -f "$T/p.ppm" ] || continue
     frame=$(python3 "$T/check.py" count "$T/p.ppm"); rm -f "$T/p.ppm"
     [ -n "$frame" ] || continue # draws nothing
     found=$((found + 1))
     want=$(for kv in $frame; do printf '%s:%s ' "${kv%%:*}" $(( ${kv##*:} * 6 )); done)
-    if show "$prog" "$want"; then
+    if show "$prog $load" "$want"; then
         echo "ok: $src in the window: $(cat "$T/check.log")"
     else
         echo "FAIL: $src: the window does not show its frame (want $want)"
