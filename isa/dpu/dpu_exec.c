@@ -361,6 +361,20 @@ static uint64_t counter_now(const sim_unit *u, const dpu_unit *d, uint64_t now)
     return now - d->time_base;
 }
 
+static inline uint64_t seg_stall(const dpu_tasklet *tk, const sim_thread *th)
+{
+    return (tk->last_issue - tk->seg_start) - (th->instructions - tk->seg_insns) - (tk->shift_sum - tk->seg_shift);
+}
+
+/* End a tasklet's running stretch (stop, halt): bank its revolver stalls. */
+static inline void seg_close(dpu_tasklet *tk, const sim_thread *th)
+{
+    if (tk->seg_open) {
+        tk->rev_acc += seg_stall(tk, th);
+        tk->seg_open = 0;
+    }
+}
+
 /* Start tasklet k (boot: at PC 0; resume: where it stopped). Returns its previous RUN bit. */
 static uint32_t start_tasklet(sim_unit *u, dpu_unit *d, int k, int boot, uint64_t now)
 {
@@ -377,7 +391,11 @@ static uint32_t start_tasklet(sim_unit *u, dpu_unit *d, int k, int boot, uint64_
         t->zf = t->cf = 0;
     }
     t->wait = DPU_W_NONE;
-    t->last_issue = now; /* the stopped time is no stall */
+    /* a new running stretch: the stopped time is no stall */
+    t->last_issue = t->seg_start = now;
+    t->seg_insns = u->threads[k].instructions;
+    t->seg_shift = t->shift_sum;
+    t->seg_open = 1;
     sim_thread *th = &u->threads[k];
     th->state = SIM_T_READY;
     th->started = 1;
@@ -465,7 +483,7 @@ static void dma_transfer(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wr
     /* the wait beyond the revolver slot is a DMA stall; moving last_issue keeps it out of
      * the revolver stall the next issue accounts */
     u->threads[tid].stalls[DPU_STALL_DMA] += ready - (now + 11);
-    t->last_issue += ready - (now + 11);
+    t->shift_sum += ready - (now + 11);
     u->threads[tid].ready_at = ready;
 }
 
@@ -709,6 +727,8 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
         u->threads[tid].instructions++;
         d->run &= ~(1u << tid);
         t->wait = DPU_W_STOPPED;
+        t->last_issue = now;
+        seg_close(t, &u->threads[tid]);
         u->threads[tid].state = SIM_T_SLEEP;
         u->threads[tid].ready_at = SIM_NEVER;
         return 1;
@@ -799,8 +819,13 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
 
 static void sync_stats(sim_unit *u, uint64_t last)
 {
-    for (int i = 0; i < u->nthreads; i++)
-        u->threads[i].issue_cycles = u->threads[i].instructions; /* one issue cycle each */
+    dpu_unit *d = u->isa;
+    for (int i = 0; i < u->nthreads; i++) {
+        sim_thread *th = &u->threads[i];
+        const dpu_tasklet *tk = &d->t[i];
+        th->issue_cycles = th->instructions; /* one issue cycle each */
+        th->stalls[DPU_STALL_REVOLVER] = tk->rev_acc + (tk->seg_open ? seg_stall(tk, th) : 0);
+    }
     if (last != SIM_NEVER)
         u->last_issue = last;
 }
@@ -872,7 +897,6 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
             sync_stats(u, last);
             return t;
         }
-        th[tid].stalls[DPU_STALL_REVOLVER] += t - tk->last_issue - 1;
         tk->last_issue = t;
         th[tid].ready_at = t + 11;
         last = t;
@@ -888,7 +912,7 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
             if (extra) {
                 th[tid].stalls[DPU_STALL_BANK] += extra;
                 th[tid].ready_at += extra;
-                tk->last_issue += extra;
+                tk->shift_sum += extra;
             }
         }
         const dpu_insn *in = &iram[pc < nwords ? pc : nwords];

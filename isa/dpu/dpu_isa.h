@@ -150,7 +150,12 @@ typedef struct dpu_tasklet {
     uint16_t pc;
     uint8_t zf, cf;        /* Zero and Carry flags */
     uint8_t wait;          /* DPU_W_*: why it is not issuing */
-    uint64_t last_issue;   /* cycle of its previous issue (stall accounting) */
+    uint64_t last_issue;   /* cycle of its last issue */
+    /* revolver-stall accounting without per-issue work: over a running stretch (boot or
+     * resume to stop) the cycles between issues sum to (last issue - start) - issues,
+     * minus the DMA and bank waits, counted apart */
+    uint64_t seg_start, seg_insns, seg_shift, shift_sum, rev_acc;
+    uint8_t seg_open;
     uint32_t prev_wmask;   /* registers its previous instruction wrote (bank penalty) */
     uint64_t dma_until;    /* end of its DMA transfer */
 } dpu_tasklet;

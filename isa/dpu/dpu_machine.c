@@ -202,7 +202,9 @@ static void boot_dpu(sim_unit *u, dpu_unit *d)
     d->dma_nlog = 0;
     d->run = 1;
     d->t[0].wait = DPU_W_NONE;
-    d->t[0].last_issue = (uint64_t)-1; /* first issue at cycle 0: no stall before it */
+    /* tasklet 0 runs from cycle 0: its first issue, at cycle 0, waited for nothing */
+    d->t[0].last_issue = d->t[0].seg_start = (uint64_t)-1;
+    d->t[0].seg_open = 1;
     u->threads[0].state = SIM_T_READY;
     u->threads[0].started = 1;
     u->threads[0].ready_at = 0;

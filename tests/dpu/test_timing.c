@@ -50,6 +50,13 @@ static void test_revolver_law(void **state)
         assert_true(got >= expect && got <= expect * 1.01);
         /* every tasklet retired exactly its K*N loop instructions plus its few others */
         assert_int_equal(sim_total_instructions(&r.m) / n >= K * N, 1);
+        if (n == 1) {
+            /* alone, a tasklet waits exactly 10 cycles between two issues (R1): all of it is
+             * revolver stall */
+            const sim_thread *th = &r.m.units[0].threads[0];
+            assert_int_equal(th->stalls[DPU_STALL_REVOLVER], 10 * (th->instructions - 1));
+            assert_int_equal(th->issue_cycles, th->instructions);
+        }
         dh_free(&r);
     }
 }
