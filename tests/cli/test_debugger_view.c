@@ -102,7 +102,7 @@ static void test_dummy_window(void **state)
     view_wait_close(v);
     double held = now_s() - t0;
     unsetenv("XPUSIM_VIEW_HOLD_MS");
-    if (held < 0.3 || held > 5.0)
+    if (held < 0.29 || held > 5.0) /* SDL counts whole milliseconds: allow one short */
         fail_msg("XPUSIM_VIEW_HOLD_MS=300 held the window %.3f s", held);
     view_close(v);
     /* a second window after the first is closed (SDL video is re-initialised) */
