@@ -22,7 +22,6 @@ static const isa_option dpu_options[] = {
     {"dma_write_alpha", "61", "WRAM->MRAM DMA fixed latency, cycles"},
     {"dma_write_beta", "0.5", "WRAM->MRAM DMA cycles per byte"},
     {"bank_penalty", "0", "1: register-file bank penalty (uPIMulator's rule; unconfirmed by hardware)"},
-    {"jobs", "1", "host threads running the DPUs (results identical to jobs=1)"},
     {NULL, NULL, NULL}};
 
 static const char *const dpu_stall_names[] = {"dma", "revolver", "bank", NULL};
