@@ -78,6 +78,8 @@ static void arb_fire(ev_event *e, void *ctx)
         mem_space *rs = s->ram_space;
         sim_set_stop(m, SIM_STOP_WATCH, ci, 0, c->mem_slot, "watchpoint %d: %s of ram:0x%x by core %d (instruction at 0x%llx)",
                      rs->watch_hit_id, c->req_write ? "write" : "read", a, ci, (unsigned long long)c->mem_slot);
+        if (m->stop.kind == SIM_STOP_WATCH && m->stop.unit == ci)
+            m->stop.cycle = g; /* the access happens at the grant, not at the core's last issue */
         rs->watch_hit_id = 0;
     }
     uint64_t r = g + 3 + (s->arb_fresh ? 1 : 0);
