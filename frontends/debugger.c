@@ -421,6 +421,10 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
     c->ran = 1;
     c->last_stop = m->stop.kind;
     dbg_report_stop(c);
+    if (c->view && view_update(c->view, m) < 0) {
+        view_close(c->view);
+        c->view = NULL;
+    }
 }
 
 static int dbg_cmd_step(dbg_cli *c, int argc, char **argv)
@@ -787,11 +791,26 @@ static char **dbg_complete(const char *text, int start, int end)
     return rl_completion_matches(text, dbg_complete_gen);
 }
 
+/* While readline waits for a key: keep the framebuffer window alive (redraws, close). */
+static int dbg_rl_idle(void)
+{
+    dbg_cli *c = dbg_rl_ctx;
+    if (c && c->view && view_update(c->view, c->m) < 0) {
+        view_close(c->view); /* the user closed it; the session goes on */
+        c->view = NULL;
+    }
+    return 0;
+}
+
 static void dbg_interactive(dbg_cli *c)
 {
     dbg_rl_ctx = c;
     rl_readline_name = "xpusim";
     rl_attempted_completion_function = dbg_complete;
+    if (c->view) {
+        rl_event_hook = dbg_rl_idle;
+        rl_set_keyboard_input_timeout(50000); /* call the hook every 50 ms while idle */
+    }
     char last[512] = "";
     while (!c->quit) {
         char *line = readline("(xpusim) ");
@@ -811,6 +830,7 @@ static void dbg_interactive(dbg_cli *c)
         free(line);
         dbg_exec_line(c, buf);
     }
+    rl_event_hook = NULL;
     dbg_rl_ctx = NULL;
 }
 
@@ -857,7 +877,12 @@ int dbg_cli_main(cli_session *s)
         dbg_run_file(&c, f);
         fclose(f);
     } else if (c.interactive) {
+        /* on a terminal with a display, the ISA's framebuffer shows in a window that follows
+         * every stop (scripts stay headless: they are for batch runs and tests) */
+        if (s->args && !s->args->headless && getenv("DISPLAY"))
+            c.view = view_open(c.m);
         dbg_interactive(&c);
+        view_close(c.view);
     } else {
         dbg_run_file(&c, stdin);
     }

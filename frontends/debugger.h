@@ -30,6 +30,7 @@ typedef struct dbg_cli {
     uint64_t limit;       /* --max-cycles, SIM_NEVER if none */
     int seen_unit, seen_thread; /* the thread the last stop was reported for (-1: none) */
     uint64_t seen_pc;     /* and the PC it was shown at */
+    view *view;           /* the framebuffer window of an interactive session, or NULL */
     dbg_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
     int ncsyms;
 } dbg_cli;

@@ -16,6 +16,7 @@ xpusim, prog = sys.argv[1], sys.argv[2]
 pid, fd = pty.fork()
 if pid == 0:
     os.environ['TERM'] = 'dumb'
+    os.environ.pop('DISPLAY', None)  # no window: this test is about the terminal
     os.execv(xpusim, [xpusim, 'debug', prog])
 seen = b''
 def expect(text, timeout=20):
@@ -69,6 +70,7 @@ xpusim, prog = sys.argv[1], sys.argv[2]
 pid, fd = pty.fork()
 if pid == 0:
     os.environ['TERM'] = 'dumb'
+    os.environ.pop('DISPLAY', None)  # no window: this test is about the terminal
     os.execv(xpusim, [xpusim, 'debug', prog])
 seen = b''
 def expect(text, timeout=20):
