@@ -256,11 +256,9 @@ int dpu_assemble_line(const char *text, const dpu_sym_resolver *res, uint64_t *w
     }
     int any = 0, rc = 1;
     char e1[256] = "";
-    /* shadowed forms last: their words read back as the form real code uses */
-    for (int j = 0; j < 2 * DPU_NFORMS; j++) {
-        int i = j % DPU_NFORMS;
+    for (int i = 0; i < DPU_NFORMS; i++) {
         const dpu_form *f = dpu_form_at(i);
-        if (strcmp(f->mnem, mn) || (j < DPU_NFORMS) != !(f->flags & DPU_F_SHADOW))
+        if (strcmp(f->mnem, mn))
             continue;
         any = 1;
         char e2[256];

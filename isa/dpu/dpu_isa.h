@@ -42,8 +42,8 @@ enum {
     DPU_F_DOC = 8,     /* listed in the SDK builtins (documented instruction) */
     DPU_F_DS = 16,     /* .s: 64-bit sign-extended destination pair */
     DPU_F_DU = 32,     /* .u: 64-bit zero-extended destination pair */
-    DPU_F_SHADOW = 64  /* shares every bit pattern with a form real code uses (and rri): never
-                          decoded, only assembled (see docs/isa/dpu.md) */
+    DPU_F_KREG = 64    /* "rki": ra must be a constant register (zero..id8); with r0..r23 the
+                          same bits are the 32-bit "and rri" real code uses (docs/isa/dpu.md) */
 };
 
 typedef struct dpu_form {

@@ -91,6 +91,9 @@ int dpu_form_matches(int i, uint64_t w)
         int fi = f->ops[k];
         uint32_t v = dpu_field_get(fi, w);
         switch (dpu_fields[fi].role) {
+        case DPU_R_RA:
+            if ((f->flags & DPU_F_KREG) && v < 24) return 0;
+            break;
         case DPU_R_RB: case DPU_R_RC:
             if (v >= 24) return 0; /* 24..31 here is how other formats are encoded */
             break;
@@ -122,8 +125,6 @@ static int decode_best(uint64_t w, int allow_alias)
         if ((w & f->fixed) != f->base)
             continue;
         int alias = (f->flags & DPU_F_ALIAS) != 0;
-        if (f->flags & DPU_F_SHADOW)
-            continue;
         if (alias && !allow_alias)
             continue;
         if (!dpu_form_matches(i, w))
@@ -166,6 +167,11 @@ int dpu_encode(int form, const int64_t *vals, uint64_t *w, char *err, size_t err
         }
         if ((role == DPU_R_RB || role == DPU_R_RC || role == DPU_R_DC || role == DPU_R_DB) && v >= 24) {
             snprintf(err, errlen, "operand %d of %s must be a work register r0..r23", k + 1, f->mnem);
+            return -1;
+        }
+        if (role == DPU_R_RA && (f->flags & DPU_F_KREG) && v < 24) {
+            snprintf(err, errlen, "operand %d of %s (%s) must be a constant register (zero, one, lneg, mneg, id...)",
+                     k + 1, f->mnem, f->form);
             return -1;
         }
         if ((role == DPU_R_DC || role == DPU_R_DB) && (v & 1)) {

@@ -206,6 +206,28 @@ static void test_call_atomic_threads(void **state)
     dh_free(r);
 }
 
+/* The bits of 'and rc, ra, imm' are also those of 'and.s/.u dc, ra, imm' (rki): a work
+ * register in ra means the 32-bit and (as in the SDK-built helloworld: 'and r4, r2, -4' then
+ * 'and r5, r1, 255', both results used), a constant register the 64-bit form
+ * ('move.s d4, 0' is 'and.s d4, lneg, 0'). */
+static void test_and_rki(void **state)
+{
+    (void)state;
+    dh_run *r = run_src("	move r1, 0x1ff\n	move r2, 0x77\n	and r4, r2, -4\n	and r5, r1, 255\n"
+                        "	move r6, 5\n	move r7, 6\n	move.s d6, -2\n	move r8, 9\n	move r9, 9\n	move.u d8, -2\n"
+                        "	move r10, 3\n	and.s d10, r1, 0x100\n",
+                        SIM_STOP_HALT);
+    assert_int_equal(REG(r, "r4"), 0x74);
+    assert_int_equal(REG(r, "r5"), 0xff);
+    assert_int_equal(REG(r, "r6"), 0xffffffffu);
+    assert_int_equal(REG(r, "r7"), 0xfffffffeu);
+    assert_int_equal(REG(r, "r8"), 0);
+    assert_int_equal(REG(r, "r9"), 0xfffffffeu);
+    assert_int_equal(REG(r, "r10"), 0);      /* and.s with a work register: the rri form */
+    assert_int_equal(REG(r, "r11"), 0x100);
+    dh_free(r);
+}
+
 static void test_faults(void **state)
 {
     (void)state;
@@ -265,6 +287,7 @@ static void test_ldmai(void **state)
 }
 
 XPUSIM_TESTS(dpu_exec,
+             cmocka_unit_test(test_and_rki),
              cmocka_unit_test(test_ldmai),
              cmocka_unit_test(test_arith_carry),
              cmocka_unit_test(test_logic_shift),
