@@ -169,6 +169,8 @@ void view_close(view *v)
         SDL_DestroyWindow(v->win);
     free(v);
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    if (!SDL_WasInit(SDL_INIT_EVERYTHING))
+        SDL_Quit(); /* the last SDL user: also release what SDL shares (its D-Bus link) */
 }
 
 #else /* no SDL: headless only */
