@@ -121,6 +121,7 @@ typedef struct nyz_thread {
     uint64_t reg_ready[64];      /* cycle the register may be read by a new issue */
     uint64_t store_done;         /* cycle the pending store is acknowledged */
     uint32_t icache_line;        /* last fetched line (fast path) */
+    uint32_t prefetch_line;      /* line requested ahead of issue */
     uint64_t icache_line_ready;
 } nyz_thread;
 
@@ -166,7 +167,7 @@ typedef struct nyz_core {
 
 typedef struct nyz_timing {
     unsigned int_lat, fp_lat, load_lat, branch_penalty, l2_lat, mem_lat, store_lat;
-    unsigned io_lat, sync_lat, store_interval;
+    unsigned io_lat, sync_lat, store_interval, fetch_ahead, mem_interval;
 } nyz_timing;
 
 typedef struct nyz_machine {
@@ -177,6 +178,7 @@ typedef struct nyz_machine {
     int ncores, nthreads;
     nyz_core *cores;
     nyz_cache l2;
+    uint64_t mem_free;           /* next cycle the memory bus can start a line transfer */
     uint64_t l2_store_free;      /* next cycle the L2 accepts a store (shared by all threads) */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */

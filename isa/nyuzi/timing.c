@@ -109,8 +109,13 @@ static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t n
         uint64_t r = l2->ready[l2->last_way];
         return (unsigned)((r > now ? r - now : 0) + nm->tm.l2_lat);
     }
-    l2->ready[l2->last_way] = now + nm->tm.mem_lat;
-    return nm->tm.mem_lat;
+    /* Memory is one bus: a line transfer occupies it for mem_interval cycles, so
+     * overlapping misses (an instruction line and a data line) queue. */
+    uint64_t start = now > nm->mem_free ? now : nm->mem_free;
+    nm->mem_free = start + nm->tm.mem_interval;
+    uint64_t done = start + nm->tm.mem_lat;
+    l2->ready[l2->last_way] = done;
+    return (unsigned)(done - now);
 }
 
 /* L1 lookup with allocation: 0 if the data is there now, else the cycles until it is. */
@@ -183,6 +188,16 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
             return 1;
         }
     }
+    /* Fetch runs ahead of issue (the per-thread instruction FIFO plus the fetch
+     * stages): the next line is requested when the thread issues the instruction
+     * fetch_ahead instructions before it, so straight-line code hides that many cycles
+     * of a miss and a stalled thread hides more (measured on the RTL). */
+    uint32_t apa = pa + 4 * nm->tm.fetch_ahead;
+    if ((apa >> 6) != line && (apa >> 6) != t->prefetch_line && ((apa ^ pa) & ~(NYZ_PAGE - 1)) == 0 &&
+        apa + 4 <= nm->ram_size) {
+        t->prefetch_line = apa >> 6;
+        l1_access(nm, &c->l1i, apa, now);
+    }
     uint32_t w = mem_ld32le(nm->ram + pa);
     nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
     if (e->pa != pa || e->raw != w || e->in.raw != w) {
@@ -196,7 +211,7 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     nyz_machine *nm = m->isa_state;
     nyz_core *c = u->isa;
@@ -376,4 +391,13 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         }
     }
     return now;
+}
+
+uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    uint64_t next = run_core(m, u, now, horizon);
+    const nyz_core *c = u->isa;
+    for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++) /* the unit's event counters */
+        u->counters[i].value = c->events[i];
+    return next;
 }
