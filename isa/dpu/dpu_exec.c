@@ -239,14 +239,17 @@ static inline int cond_true(int c, const cc_in *x)
     case DPU_C_NOV: return !x->ov;
     case DPU_C_C: return x->carry;
     case DPU_C_NC: return !x->carry;
-    case DPU_C_LTU: return x->a < x->b;
-    case DPU_C_GEU: return x->a >= x->b;
-    case DPU_C_LTS: return (int32_t)x->a < (int32_t)x->b;
-    case DPU_C_GES: return (int32_t)x->a >= (int32_t)x->b;
-    case DPU_C_LES: return (int32_t)x->a <= (int32_t)x->b;
-    case DPU_C_GTS: return (int32_t)x->a > (int32_t)x->b;
-    case DPU_C_LEU: return x->a <= x->b;
-    case DPU_C_GTU: return x->a > x->b;
+    /* comparisons read the flags of the subtraction (carry = borrow), so that subc with
+     * ltu/geu/lts... compares the whole 64-bit chain, as the runtime's __udiv64 expects;
+     * for a plain sub they are the comparisons of the two operands */
+    case DPU_C_LTU: return x->carry;
+    case DPU_C_GEU: return !x->carry;
+    case DPU_C_LEU: return x->carry || x->res == 0;
+    case DPU_C_GTU: return !x->carry && x->res != 0;
+    case DPU_C_LTS: return (r < 0) != x->ov;
+    case DPU_C_GES: return (r < 0) == x->ov;
+    case DPU_C_LES: return ((r < 0) != x->ov) || x->res == 0;
+    case DPU_C_GTS: return ((r < 0) == x->ov) && x->res != 0;
     case DPU_C_XLEU: return x->carry || (x->res == 0 && x->zprev);
     case DPU_C_XGTU: return !(x->carry || (x->res == 0 && x->zprev));
     case DPU_C_XLES: return ((r < 0) != x->ov) || (x->res == 0 && x->zprev);
@@ -562,13 +565,15 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
         res = h ^ (h >> 16);
         break;
     }
-    case DPU_OP_LSL: res = shl(a, b & 63); break;
-    case DPU_OP_LSR: res = shr(a, b & 63); break;
-    case DPU_OP_ASR: res = (b & 63) >= 32 ? (uint32_t)((int32_t)a >> 31) : (uint32_t)((int32_t)a >> (b & 31)); break;
+    /* shift amounts are the low 5 bits (uPIMulator); bit 5 only feeds the sh32/nsh32
+     * conditions, which the runtime's 64-bit shifts test to pick the other word */
+    case DPU_OP_LSL: res = a << (b & 31); break;
+    case DPU_OP_LSR: res = a >> (b & 31); break;
+    case DPU_OP_ASR: res = (uint32_t)((int32_t)a >> (b & 31)); break;
     case DPU_OP_ROL: res = rol32(a, b); break;
     case DPU_OP_ROR: res = ror32(a, b); break;
-    case DPU_OP_LSL1: res = shl(a, b & 63) | ((b & 63) >= 32 ? ~0u : (1u << (b & 31)) - 1); break;
-    case DPU_OP_LSR1: res = shr(a, b & 63) | ((b & 63) >= 32 ? ~0u : (b & 31) ? ~(~0u >> (b & 31)) : 0); break;
+    case DPU_OP_LSL1: res = (a << (b & 31)) | ((1u << (b & 31)) - 1); break;
+    case DPU_OP_LSR1: res = (a >> (b & 31)) | ((b & 31) ? ~(~0u >> (b & 31)) : 0); break;
     case DPU_OP_LSLX: res = (b & 31) ? a >> (32 - (b & 31)) : 0; break;
     case DPU_OP_LSRX: res = (b & 31) ? a << (32 - (b & 31)) : 0; break;
     case DPU_OP_LSL1X: res = (b & 31) ? a >> (32 - (b & 31)) : 0; break;
@@ -941,8 +946,8 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
         case DPU_FAST_AND: fres = fa & fb; goto logic;
         case DPU_FAST_OR: fres = fa | fb; goto logic;
         case DPU_FAST_XOR: fres = fa ^ fb; goto logic;
-        case DPU_FAST_LSL: fres = (fb & 63) >= 32 ? 0 : fa << (fb & 31); goto logic;
-        case DPU_FAST_LSR: fres = (fb & 63) >= 32 ? 0 : fa >> (fb & 31); goto logic;
+        case DPU_FAST_LSL: fres = fa << (fb & 31); goto logic;
+        case DPU_FAST_LSR: fres = fa >> (fb & 31); goto logic;
         logic:
             R[in->rc] = fres;
             tk->zf = fres == 0;

@@ -150,6 +150,30 @@ static void test_conditions(void **state)
     dh_free(r);
 }
 
+/* Shift amounts are the low 5 bits; bit 5 is what sh32/nsh32 test (the runtime's 64-bit
+ * shifts use it to pick the other word). Comparisons after subc read the borrow chain:
+ * (r0:r1) = 0x1_00000000 >= (r2:r3) = 0x0_ffffffff unsigned, though r0 - r2 alone says
+ * 1 >= 0 and r1 - r3 alone says 0 < 0xffffffff. */
+static void test_shift_amounts_and_chains(void **state)
+{
+    (void)state;
+    dh_run *r = run_src("	move r0, 1\n	move r1, 0\n	move r2, 0\n	move r3, -1\n"
+                        "	sub zero, r1, r3\n	subc r4, r0, r2, geu\n"       /* 64-bit >=: 1 */
+                        "	sub zero, r3, r1\n	subc r5, r2, r0, geu\n"       /* reversed: 0 */
+                        "	sub zero, r3, r1\n	subc zero, r2, r0, ltu, .L1\n	move r6, 1\n.L1:\n"
+                        "	move r7, 0x0f\n	move r8, 40\n	lsl r9, r7, r8\n"    /* 0x0f << 8 */
+                        "	lslx r10, r7, r8, sh32, .L2\n	move r11, 1\n.L2:\n"
+                        "	move r12, 36\n	lsr r13, r8, r12\n",                 /* 40 >> 4 */
+                        SIM_STOP_HALT);
+    assert_int_equal(REG(r, "r4"), 1);
+    assert_int_equal(REG(r, "r5"), 0);
+    assert_int_equal(REG(r, "r6"), 0);   /* borrow out of the chain: the branch was taken */
+    assert_int_equal(REG(r, "r9"), 0xf00);
+    assert_int_equal(REG(r, "r11"), 0);  /* sh32 held */
+    assert_int_equal(REG(r, "r13"), 2);
+    dh_free(r);
+}
+
 static void test_load_store_pairs(void **state)
 {
     (void)state;
@@ -287,6 +311,7 @@ static void test_ldmai(void **state)
 }
 
 XPUSIM_TESTS(dpu_exec,
+             cmocka_unit_test(test_shift_amounts_and_chains),
              cmocka_unit_test(test_and_rki),
              cmocka_unit_test(test_ldmai),
              cmocka_unit_test(test_arith_carry),
