@@ -5,7 +5,8 @@
  * disassembly and info views, so every ISA gets the same debugger without code of its own.
  * On a terminal it reads lines with readline (history, completion of commands, symbols and
  * registers); otherwise (or with -x) it reads a script, echoing each command after the prompt
- * so the transcript reads like a session, and `assert` turns such scripts into tests.
+ * so the transcript reads like a session, and `assert` turns such scripts into tests. An
+ * interactive session with a display also shows the ISA's framebuffer (frontends/view.c).
  * The commands that show machine state live in debugger_views.c. Process-global state is
  * limited to what the C library and readline force on us: the machine a SIGINT must stop
  * and the session readline's completion callback must see (both take no context pointer);
