@@ -152,12 +152,16 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
     uint64_t t = c->next_save > now ? c->next_save : now;
     /* Cores interact only through the arbiter, whose grants are events: a core may run past
      * other units' events (not past the run limit) as long as nobody watches each
-     * instruction; bursts are bounded so instruction limits and Ctrl-C are seen. */
+     * instruction and no instruction limit is set; bursts are bounded so Ctrl-C is seen. */
     uint64_t lim = horizon;
     if (!m->slow) {
         lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
         if (lim - t > (1u << 22))
             lim = t + (1u << 22);
+        if (m->max_instructions) /* instruction limits are checked between events: stay in step */
+            lim = horizon;
+        if (lim < horizon)
+            lim = horizon;
     }
     const uint8_t *rom = s->rom;
     int sem = s->sem;
