@@ -408,6 +408,100 @@ static asm_sym *define_abs(asm_ctx *c, const char *name, int64_t v)
     return y;
 }
 
+/* ---- section garbage collection (as the SDK links with --gc-sections) ---- */
+static int is_ident_start(int ch) { return isalpha(ch) || ch == '_' || ch == '.' || ch == '$'; }
+static int is_ident(int ch) { return isalnum(ch) || ch == '_' || ch == '.' || ch == '$'; }
+
+/* Mark the section defining name (as seen from file) and queue it. */
+static void gc_ref(asm_ctx *c, const char *name, int file, char *mark, int *queue, int *nq)
+{
+    asm_sym *y = sym_find(c, name, file);
+    if (!y || !y->defined)
+        return;
+    if (y->sec >= 0 && !mark[y->sec]) {
+        mark[y->sec] = 1;
+        queue[(*nq)++] = y->sec;
+    }
+    if (y->expr[0] && !y->resolving) {
+        /* a .set alias keeps what its expression names */
+        y->resolving = 1;
+        const char *p = y->expr;
+        while (*p) {
+            if (is_ident_start((unsigned char)*p)) {
+                char nm[96];
+                size_t n = 0;
+                while (is_ident((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
+                nm[n] = 0;
+                gc_ref(c, nm, y->file < 0 ? file : y->file, mark, queue, nq);
+            } else
+                p++;
+        }
+        y->resolving = 0;
+    }
+}
+
+/* Keep the sections reachable from the bootstrap and from the sections the SDK linker
+ * script keeps (KEEP: .data.__sys_zero, .data.__sys_keep, .dpu_host, .atomic, *.keep);
+ * drop the others. Without a .text.__bootstrap nothing is dropped. */
+static int gc_sections(asm_ctx *c)
+{
+    int boot = -1;
+    for (int i = 0; i < c->nsecs; i++)
+        if (!strcmp(c->secs[i].name, ".text.__bootstrap") && c->secs[i].size)
+            boot = i;
+    if (boot < 0)
+        return 0;
+    char *mark = calloc((size_t)c->nsecs + 1, 1);
+    int *queue = malloc(sizeof(int) * ((size_t)c->nsecs + 1));
+    if (!mark || !queue) {
+        free(mark);
+        free(queue);
+        return fail(c, -1, 0, "out of memory%s", "");
+    }
+    int nq = 0;
+    for (int i = 0; i < c->nsecs; i++) {
+        const char *n = c->secs[i].name;
+        if (i == boot || !strcmp(n, ".data.__sys_zero") || !strncmp(n, ".data.__sys_keep", 16) ||
+            !strcmp(n, ".dpu_host") || !strcmp(n, ".atomic") || strstr(n, ".keep") || c->secs[i].has_sys_end) {
+            mark[i] = 1;
+            queue[nq++] = i;
+        }
+    }
+    /* statements by section, scanned for the names they use */
+    for (int qi = 0; qi < nq; qi++) {
+        int sec = queue[qi];
+        for (int k = 0; k < c->nst; k++) {
+            if (c->st[k].sec != sec)
+                continue;
+            const char *p = c->st[k].text;
+            if (c->st[k].kind == 1) /* skip the directive word */
+                while (*p && !isspace((unsigned char)*p)) p++;
+            else
+                while (*p && !isspace((unsigned char)*p)) p++; /* the mnemonic */
+            while (*p) {
+                if (*p == '"') { /* strings name nothing */
+                    p++;
+                    while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
+                    if (*p) p++;
+                } else if (is_ident_start((unsigned char)*p) && (p == c->st[k].text || !is_ident((unsigned char)p[-1]))) {
+                    char nm[96];
+                    size_t n = 0;
+                    while (is_ident((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
+                    nm[n] = 0;
+                    gc_ref(c, nm, c->st[k].file, mark, queue, &nq);
+                } else
+                    p++;
+            }
+        }
+    }
+    for (int i = 0; i < c->nsecs; i++)
+        if (!mark[i] && c->secs[i].region != RG_DROP)
+            c->secs[i].region = RG_DROP;
+    free(mark);
+    free(queue);
+    return 0;
+}
+
 /* ---- layout ---- */
 static int cmp_rank(asm_ctx *c, int a, int b)
 {
@@ -710,9 +804,10 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     c.srcs = srcs;
     c.err = err;
     c.errlen = errlen;
-    uint64_t nt = 16, ss = 1024;
+    uint64_t nt = 16, ss = 1024, gc = 1;
     if (opts && (opt_get_u64(opts, "tasklets", 16, 1, 24, &nt, err, errlen) ||
-                 opt_get_u64(opts, "stack", 1024, 8, 65536, &ss, err, errlen)))
+                 opt_get_u64(opts, "stack", 1024, 8, 65536, &ss, err, errlen) ||
+                 opt_get_u64(opts, "gc", 1, 0, 1, &gc, err, errlen)))
         return -1;
     if (ss % 8) {
         snprintf(err, errlen, "-o stack=%llu: must be a multiple of 8", (unsigned long long)ss);
@@ -724,6 +819,7 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     for (int i = 0; i < nsrc && !rc; i++)
         rc = pass1_file(&c, i);
     /* undefined .globl-only entries must not shadow real definitions: merge by name */
+    if (!rc && gc) rc = gc_sections(&c);
     if (!rc) rc = layout(&c);
     if (!rc) rc = pass2(&c);
     if (!rc) rc = write_elf(&c, out);
