@@ -822,9 +822,10 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
     return execute_at(m, u, d, tid, now, d->iram, d->dm->iram_words);
 }
 
-static void sync_stats(sim_unit *u, uint64_t last)
+static void sync_stats(sim_unit *u, uint64_t last, int rr)
 {
     dpu_unit *d = u->isa;
+    u->rr = rr;
     for (int i = 0; i < u->nthreads; i++) {
         sim_thread *th = &u->threads[i];
         const dpu_tasklet *tk = &d->t[i];
@@ -859,6 +860,7 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
     const dpu_insn *iram = d->iram;
     const uint32_t nwords = d->dm->iram_words;
     const int bank = d->dm->bank_penalty;
+    int rr = u->rr; /* the round-robin cursor lives in a register; saved on every return */
     unsigned tick = 0;
     if (d->faulted)
         return SIM_NEVER;
@@ -868,7 +870,7 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
             iram = d->iram; /* ldmai may have given this DPU its own IRAM */
         }
         /* threads that are not READY have ready_at == SIM_NEVER */
-        int tid = -1, i = u->rr;
+        int tid = -1, i = rr;
         for (int k = 0; k < n; k++) {
             if (th[i].ready_at <= t) {
                 tid = i;
@@ -883,23 +885,23 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
                 if (th[k].state == SIM_T_READY && th[k].ready_at < nx)
                     nx = th[k].ready_at;
             if (nx == SIM_NEVER) {
-                sync_stats(u, last);
+                sync_stats(u, last, rr);
                 if (!d->run)
                     halt_unit(m, u, t);
                 return SIM_NEVER;
             }
             if (nx >= horizon) {
-                sync_stats(u, last);
+                sync_stats(u, last, rr);
                 return nx;
             }
             t = nx;
             continue;
         }
-        u->rr = tid + 1 == n ? 0 : tid + 1;
+        rr = tid + 1 == n ? 0 : tid + 1;
         dpu_tasklet *tk = &d->t[tid];
         uint16_t pc = tk->pc;
         if (slow && m->slow && dbg_before_insn(m, u, tid, pc)) {
-            sync_stats(u, last);
+            sync_stats(u, last, rr);
             return t;
         }
         tk->last_issue = t;
@@ -1001,30 +1003,30 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
             if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
                 sim_set_stop(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, "instruction limit reached");
             if (sim_stopped(m)) {
-                sync_stats(u, last);
+                sync_stats(u, last, rr);
                 return t;
             }
         }
         if (r) {
             if (d->faulted) {
-                sync_stats(u, last);
+                sync_stats(u, last, rr);
                 return SIM_NEVER;
             }
             if (!d->run) {
-                sync_stats(u, last);
+                sync_stats(u, last, rr);
                 halt_unit(m, u, t);
                 return SIM_NEVER;
             }
             if (sim_stopped(m)) {
-                sync_stats(u, last);
+                sync_stats(u, last, rr);
                 return t;
             }
         }
         if (!(++tick & 1023) && sim_stopped(m)) {
-            sync_stats(u, last);
+            sync_stats(u, last, rr);
             return t;
         }
     }
-    sync_stats(u, last);
+    sync_stats(u, last, rr);
     return t;
 }
