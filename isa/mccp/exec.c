@@ -48,7 +48,7 @@ static int jump_taken(int op, unsigned f)
     }
 }
 
-uint32_t mccp_alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags)
+static inline uint32_t alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags)
 {
     unsigned cin = *flags & MCCP_FL_C;
     uint64_t wide;
@@ -97,6 +97,18 @@ static void stop_at(sim_machine *m, sim_stop_kind kind, int core, uint64_t pc, u
     sim_set_stop(m, kind, core, 0, pc, "%s", msg);
     if (m->stop.kind == kind && m->stop.unit == core)
         m->stop.cycle = cycle;
+}
+
+uint32_t mccp_alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags) { return alu(sem, op, a, b, flags); }
+
+void mccp_cond_masks(int sem, uint16_t mask[16])
+{
+    for (int c = 0; c < 16; c++) {
+        mask[c] = 0;
+        for (unsigned f = 0; f < 16; f++)
+            if (mccp_cond(sem, c, f))
+                mask[c] |= (uint16_t)(1u << f);
+    }
 }
 
 /* A load or store at save edge t: check the stack window, then hand the request to the
@@ -186,7 +198,7 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         }
         const mccp_insn *in = &p->in[(w >> 31) ? 0 : c->half];
         ninsn++;
-        int ok = mccp_cond(sem, in->cond, c->flags);
+        int ok = (s->cond_mask[in->cond] >> c->flags) & 1;
         int sleep = 0, halt = 0;
         switch (in->op) {
         case MCCP_ADD: case MCCP_ADDC: case MCCP_SUB: case MCCP_SUBC: case MCCP_MUL: case MCCP_DIV:
@@ -201,14 +213,14 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
                         fprintf(m->err, "mccp: warning: core %d: division by zero at slot 0x%llx (cycle %llu); result 0xffffffff\n",
                                 core, (unsigned long long)pc, (unsigned long long)t);
                 }
-                c->r[in->r1] = mccp_alu(sem, in->op, c->r[in->r1], b, &f);
+                c->r[in->r1] = alu(sem, in->op, c->r[in->r1], b, &f);
                 c->flags = (uint8_t)f;
             }
             break;
         case MCCP_CMP:
             if (ok || sem == MCCP_SEM_RTL) { /* RTL: suffix forced off, flags always written */
                 unsigned f = c->flags;
-                mccp_alu(sem, MCCP_CMP, c->r[in->r1], c->r[in->r2], &f);
+                alu(sem, MCCP_CMP, c->r[in->r1], c->r[in->r2], &f);
                 c->flags = (uint8_t)f;
             }
             break;

@@ -69,6 +69,7 @@ static int mccp_create(sim_machine *m, char *err, size_t errlen)
     s->core_mask = (unsigned)mask;
     if ((s->sem = opt_get_choice(o, "semantics", sems, MCCP_SEM_RTL, err, errlen)) < 0)
         return -1;
+    mccp_cond_masks(s->sem, s->cond_mask);
     int pal = opt_get_choice(o, "fb_palette", pals, 0, err, errlen);
     if (pal < 0)
         return -1;

@@ -112,6 +112,7 @@ typedef struct mccp_core {
 
 typedef struct mccp_state {
     int sem;
+    uint16_t cond_mask[16];
     unsigned core_mask;
     int fault_stop, fault_stopped;
     unsigned warm_restart;
@@ -142,6 +143,8 @@ static inline uint64_t mccp_slot(const mccp_core *c) { return (uint64_t)(c->r[7]
 /* exec.c */
 int mccp_cond(int sem, int cond, unsigned flags);
 uint32_t mccp_alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags);
+/* mask[c] bit f = condition c holds with flags f (a table lookup in the issue loop) */
+void mccp_cond_masks(int sem, uint16_t mask[16]);
 uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
 /* arbiter.c */
 int mccp_arb_init(sim_machine *m);
