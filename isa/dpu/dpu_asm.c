@@ -276,6 +276,7 @@ static int pass1_file(asm_ctx *c, int file)
                 size_t k = 0;
                 while (args[k] && args[k] != ',' && !isspace((unsigned char)args[k]) && k + 1 < sizeof name) { name[k] = args[k]; k++; }
                 name[k] = 0;
+                if (!k) { fclose(f); return fail(c, file, line, "expected a section name after .section%s", ""); }
             } else
                 snprintf(name, sizeof name, "%s", word);
             prev = sec;
@@ -308,8 +309,12 @@ static int pass1_file(asm_ctx *c, int file)
             snprintf(a0, sizeof a0, "%s", args);
             char *comma = strchr(a0, ',');
             if (comma) *comma = 0;
-            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > 4096) { fclose(f); return fail(c, file, line, "bad alignment in '%s'", s); }
-            uint32_t al = !strcmp(word, ".balign") ? (uint32_t)v : 1u << v;
+            int bal = !strcmp(word, ".balign");
+            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12)) {
+                fclose(f);
+                return fail(c, file, line, "bad alignment in '%s' (at most 4096 bytes)", s);
+            }
+            uint32_t al = bal ? (uint32_t)v : 1u << v;
             if (!al) al = 1;
             if (S->region == RG_TEXT && al < 8) al = 8;
             if (al > S->align) S->align = al;

@@ -64,6 +64,12 @@ printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tlsl r1, r2,
 "$X" asm --isa dpu "$T/e3.s" -o "$T/e3.elf" 2> "$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'e3.s:3: .*out of range' "$T/err" && ok "range error" || bad "range: $rc $(cat "$T/err")"
 
+printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tnop\n\t.p2align 99\n' > "$T/e4.s"
+"$X" asm --isa dpu "$T/e4.s" -o "$T/e4.elf" 2> "$T/err"; rc=$?
+[ $rc -ne 0 ] && grep -q 'e4.s:4: bad alignment' "$T/err" && ok "alignment error" || bad "alignment: $rc $(cat "$T/err")"
+"$X" asm --isa dpu "$T/missing.s" -o "$T/m.elf" 2> "$T/err"; rc=$?
+[ $rc -ne 0 ] && grep -q 'cannot open' "$T/err" && ok "missing source" || bad "missing: $rc $(cat "$T/err")"
+
 # an illegal word and a fault stop the run with the reason and exit status 2
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tnop\n\t.quad 0xffffffffffff\n' > "$T/i.s"
 "$X" asm --isa dpu "$T/i.s" -o "$T/i.elf" && "$X" run "$T/i.elf" > "$T/out" 2>&1; rc=$?
