@@ -178,7 +178,6 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
     const uint8_t *rom = s->rom;
     int sem = s->sem;
     mccp_pd *cache = s->pd;
-    uint64_t ninsn = 0;
     while (t < lim && !sim_stopped(m)) {
         uint32_t ipw = c->r[7] & (MCCP_ROM_WORDS - 1);
         uint64_t pc = (uint64_t)ipw * 2 + c->half;
@@ -197,7 +196,6 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
             mccp_decode(w, 1, &p->in[1]);
         }
         const mccp_insn *in = &p->in[(w >> 31) ? 0 : c->half];
-        ninsn++;
         int ok = (s->cond_mask[in->cond] >> c->flags) & 1;
         int sleep = 0, halt = 0;
         switch (in->op) {
@@ -260,8 +258,7 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
                     char msg[120];
                     snprintf(msg, sizeof msg, "int %u: only int 1 (job finished) is documented", (unsigned)in->r1);
                     stop_at(m, SIM_STOP_ILLEGAL, core, pc, t, msg);
-                    ninsn--;
-                    goto out;
+                    goto out; /* not executed: the core stays at the int */
                 }
                 memset(c->r, 0, 6 * sizeof c->r[0]);
                 c->r[6] = 0;
@@ -316,7 +313,6 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         t += 4;
     }
 out:
-    (void)ninsn;
     c->next_save = t;
     th->ready_at = t;
     return t;

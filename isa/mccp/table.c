@@ -37,8 +37,8 @@ const char *const mccp_cond_names[16] = {"eq", "ne", "gt", "lt", "ge", "le", "cs
                                          "mi", "pl", "al", "nv", "vs", "vc", "hi", "ls"};
 const char *const mccp_reg_names[8] = {"reg0", "reg1", "reg2", "reg3", "reg4", "reg5", "sp", "ip"};
 
-/* op -> table row, and the 16-bit opcode maps, built once from the table (const data is
- * derived on first use; the arrays are written with the same values by any thread). */
+/* op -> table row (a linear search: used when decoding a ROM word into the predecode
+ * cache and by the assembler, never per executed instruction). */
 static const mccp_desc *by_op(int op)
 {
     for (int i = 0; i < mccp_table_len; i++)
