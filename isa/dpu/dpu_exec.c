@@ -670,6 +670,10 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
     const uint32_t nwords = d->dm->iram_words;
     const int bank = d->dm->bank_penalty;
     int rr = u->rr; /* the round-robin cursor lives in a register; saved on every return */
+    /* watchpoints change only while the unit is not running */
+    uint8_t *const wram = d->wram_p;
+    const uint64_t wram_size = d->dm->wram_size;
+    const int watching = d->wram->nwatch != 0;
     unsigned tick = 0;
     if (d->faulted)
         return SIM_NEVER;
@@ -769,11 +773,11 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
         case DPU_FAST_LW: case DPU_FAST_LBU: case DPU_FAST_SW: case DPU_FAST_SB: {
             uint32_t addr = fa + (uint32_t)in->off;
             unsigned n = in->msize;
-            if ((uint64_t)addr + n > d->dm->wram_size || (addr & (n - 1)) || d->wram->nwatch) {
+            if ((uint64_t)addr + n > wram_size || (addr & (n - 1)) || watching) {
                 r = execute_at(m, u, d, tid, t, iram, nwords); /* faults and watchpoints */
                 break;
             }
-            uint8_t *p = d->wram_p + addr;
+            uint8_t *p = wram + addr;
             if (in->fast == DPU_FAST_LW) R[in->rc] = mem_ld32le(p);
             else if (in->fast == DPU_FAST_LBU) R[in->rc] = p[0];
             else {
