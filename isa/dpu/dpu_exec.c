@@ -682,15 +682,24 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
             dpu_dma_complete(d, t);
             iram = d->iram; /* ldmai may have given this DPU its own IRAM */
         }
-        /* threads that are not READY have ready_at == SIM_NEVER */
-        int tid = -1, i = rr;
-        for (int k = 0; k < n; k++) {
-            if (th[i].ready_at <= t) {
-                tid = i;
-                break;
+        /* sched_pick's rule (core/sched.h): the next tasklet in round-robin order whose
+         * ready_at has come. Unless the debugger is on (it may change thread states), the
+         * DPU code keeps ready_at == SIM_NEVER for every thread that is not READY, so one
+         * comparison per thread suffices. */
+        int tid = -1;
+        if (slow) {
+            u->rr = rr;
+            tid = sched_pick(u, t);
+        } else {
+            int i = rr;
+            for (int k = 0; k < n; k++) {
+                if (th[i].ready_at <= t) {
+                    tid = i;
+                    break;
+                }
+                if (++i == n)
+                    i = 0;
             }
-            if (++i == n)
-                i = 0;
         }
         if (tid < 0) {
             uint64_t nx = SIM_NEVER;
