@@ -478,7 +478,26 @@ static void test_load_ip(void **state)
     tm_destroy(&t);
 }
 
+/* ALU opcode 1111 has no mnemonic; the RTL's default case gives result = op1, C = 0, and
+ * (opcode bit 1 set) V = C xor (op1[30:0] < op2[30:0]). */
+static void test_alu_opcode_1111(void **state)
+{
+    (void)state;
+    uint32_t w[] = {t_pair(t_alu(15, T_AL, 1, 2), T_NOP)};
+    tmach t;
+    tm_create(&t, rtl0);
+    tm_load(&t, w, 1);
+    tm_set(&t, 0, "reg1", 0x80000001u);
+    tm_set(&t, 0, "reg2", 5);
+    tm_set(&t, 0, "flags", FC);
+    tm_run(&t, 5);
+    assert_int_equal(tm_reg(&t, 0, "reg1"), 0x80000001u);
+    assert_int_equal(tm_reg(&t, 0, "flags"), FS | FV); /* 1 < 5 in 31 bits: V = 0 ^ 1 */
+    tm_destroy(&t);
+}
+
 XPUSIM_TESTS(mccp_exec,
+             cmocka_unit_test(test_alu_opcode_1111),
              cmocka_unit_test(test_every_suffix_rtl_and_doc),
              cmocka_unit_test(test_flags_table_rows),
              cmocka_unit_test(test_inc_dec_v_uses_reg0),
