@@ -522,9 +522,28 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
         flags = 0;
         break;
     case DPU_OP_CLR_RUN: {
+        /* a tasklet whose RUN bit is clear does not issue: it stops where it is (a later
+         * resume continues it) */
         uint32_t k = (a + (uint32_t)in->imm) & 0xff;
         res = k < 32 ? (d->run >> k) & 1 : 0;
-        if (k < 32) d->run &= ~(1u << k);
+        if (res && (int)k != tid) {
+            d->run &= ~(1u << k);
+            d->t[k].wait = DPU_W_STOPPED;
+            seg_close(&d->t[k], &u->threads[k]);
+            u->threads[k].state = SIM_T_SLEEP;
+            u->threads[k].ready_at = SIM_NEVER;
+        } else if (res) {
+            /* its own bit: it stops after this instruction */
+            d->run &= ~(1u << k);
+            t->pc = (uint16_t)npc;
+            u->threads[tid].instructions++;
+            t->wait = DPU_W_STOPPED;
+            t->last_issue = now;
+            seg_close(t, &u->threads[tid]);
+            u->threads[tid].state = SIM_T_SLEEP;
+            u->threads[tid].ready_at = SIM_NEVER;
+            return 1;
+        }
         flags = 0;
         break;
     }

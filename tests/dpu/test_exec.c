@@ -252,6 +252,30 @@ static void test_and_rki(void **state)
     dh_free(r);
 }
 
+/* clr_run clears another tasklet's RUN bit: that tasklet stops where it is; read_run reads
+ * a RUN bit; the DPU ends when no bit is left. Tasklet 0 boots tasklet 1, which spins; tasklet
+ * 0 reads its bit (1), clears it, reads it again (0) and stops. */
+static void test_run_bits(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "	.section .text.__bootstrap,\"ax\",@progbits\n__bootstrap:\n"
+        "	jnz id, .Lspin\n	boot id, 1\n	move r1, 1\n"
+        "	read_run r1, 0, nz, .Lwas\n	move r2, 7\n.Lwas:\n"
+        "	clr_run r1, 0, nz, .Lcleared\n	move r3, 7\n.Lcleared:\n"
+        "	read_run r1, 0, z, .Lgone\n	move r4, 7\n.Lgone:\n	stop\n"
+        ".Lspin:\n	add r5, r5, 1\n	jump .Lspin\n";
+    const char *opts[] = {"tasklets=2", NULL};
+    dh_run r;
+    assert_int_equal(dh_build(&r, src, 0, NULL, opts), 0);
+    assert_int_equal(dh_run_all(&r), SIM_STOP_HALT);
+    assert_int_equal(dh_reg(&r, 0, 0, "r2"), 0); /* tasklet 1 was running */
+    assert_int_equal(dh_reg(&r, 0, 0, "r3"), 0); /* clr_run reported it running */
+    assert_int_equal(dh_reg(&r, 0, 0, "r4"), 0); /* then its bit was clear */
+    assert_true(dh_reg(&r, 0, 1, "r5") > 0);     /* it ran a while, then stopped */
+    dh_free(&r);
+}
+
 static void test_faults(void **state)
 {
     (void)state;
@@ -311,6 +335,7 @@ static void test_ldmai(void **state)
 }
 
 XPUSIM_TESTS(dpu_exec,
+             cmocka_unit_test(test_run_bits),
              cmocka_unit_test(test_shift_amounts_and_chains),
              cmocka_unit_test(test_and_rki),
              cmocka_unit_test(test_ldmai),
