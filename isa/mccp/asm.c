@@ -8,7 +8,8 @@
  * halves; final padding; then encoding through the instruction table (table.c). Known bugs
  * of the original are kept on purpose (`mul reg5 N` multiplies reg5 by itself, value labels
  * cannot be the 2nd operand of load/store, store_macro ignores the sign); inputs on which
- * the original crashes or writes garbage get an error naming file:line instead. */
+ * the original crashes or writes garbage get an error naming file:line instead. An output
+ * name ending in ".prep" gets the preprocessed text (the original's -p) instead of words. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -945,7 +946,10 @@ int mccp_assemble(int nsrc, const char *const *srcs, const char *out, const sim_
         return -1;
     uint32_t *w;
     size_t n;
-    int rc = mccp_assemble_text(srcs[0], text, &w, &n, NULL, err, errlen);
+    char *prep = NULL;
+    size_t ol = strlen(out);
+    int want_prep = ol >= 5 && strcmp(out + ol - 5, ".prep") == 0;
+    int rc = mccp_assemble_text(srcs[0], text, &w, &n, want_prep ? &prep : NULL, err, errlen);
     free(text);
     if (rc)
         return -1;
@@ -953,8 +957,14 @@ int mccp_assemble(int nsrc, const char *const *srcs, const char *out, const sim_
     if (!f) {
         snprintf(err, errlen, "%s: cannot create: %s", out, strerror(errno));
         free(w);
+        free(prep);
         return -1;
     }
+    if (want_prep) { /* the original's -p output: one expanded instruction per line */
+        fputs(prep, f);
+        n = 0;
+    }
+    free(prep);
     for (size_t i = 0; i < n; i++) {
         char line[34];
         for (int b = 0; b < 32; b++)

@@ -28,6 +28,11 @@ grep -q '00000000 00000008 00000000 00000000' "$T/o1.txt" || fail "core 1 alone 
 "$X" disasm "$T/vc.out" --isa mccp > "$T/d.txt" 2>&1 || fail "disasm"
 grep -q 'coreidx reg3' "$T/d.txt" || fail "disasm text: $(head -5 "$T/d.txt")"
 
+# an output name ending in .prep gets the preprocessed text (the original's -p)
+"$X" asm --isa mccp programs/mccp/vector_cube.mccp -o "$T/vc.prep" || fail "asm to .prep"
+grep -q '^coreidxal reg3$' "$T/vc.prep" || fail ".prep text: $(head -3 "$T/vc.prep")"
+grep -q '^load1al reg0 reg5$' "$T/vc.prep" || fail ".prep load1al"
+
 # assembler errors name file:line
 printf 'stack_size\nfrob reg1\n' > "$T/bad.mccp"
 if "$X" asm --isa mccp "$T/bad.mccp" -o "$T/bad.out" > "$T/e.txt" 2>&1; then fail "bad source assembled"; fi

@@ -355,7 +355,23 @@ static void test_out_file(void **state)
     rmdir(dir);
 }
 
+/* The preprocessed text (the original's .prep): al added, store -> store1al, final pad. */
+static void test_prep_text(void **state)
+{
+    (void)state;
+    uint32_t *w;
+    size_t n;
+    char *prep;
+    char err[256] = "";
+    assert_int_equal(mccp_assemble_text("t.mccp", "stack_size\npushEQ reg1\nmovleq reg2 7\n", &w, &n, &prep, err, sizeof err), 0);
+    assert_string_equal(prep, "movlal reg5 65535\nmovhal reg5 0\nsbal reg5\nstore1al reg1 sp\nincal sp\n"
+                              "addnv reg0 reg0\nmovleq reg2 7\n");
+    free(prep);
+    free(w);
+}
+
 XPUSIM_TESTS(mccp_asm,
+             cmocka_unit_test(test_prep_text),
              cmocka_unit_test(test_push_pop_nop),
              cmocka_unit_test(test_movimm_and_immediates),
              cmocka_unit_test(test_labels_jumps_alignment),
