@@ -9,6 +9,7 @@
  * In instruction operands IRAM symbols count in instructions (the PC unit); in data they do
  * too, so code pointers stored in data can be called (docs/isa/dpu.md). */
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ typedef struct asm_sym {
     int sec;             /* -1 absolute */
     int64_t value;       /* offset in section, or absolute value */
     char expr[160];      /* .set with a symbolic expression, resolved lazily */
-    int defined, global, resolving;
+    int defined, global, weak, resolving;
     uint32_t size;
 } asm_sym;
 
@@ -114,17 +115,19 @@ static int sec_get(asm_ctx *c, const char *name)
 
 static asm_sym *sym_find(asm_ctx *c, const char *name, int file)
 {
-    asm_sym *g = NULL;
+    asm_sym *own = NULL, *g = NULL;
     for (int i = 0; i < c->nsyms; i++) {
         asm_sym *s = &c->syms[i];
         if (strcmp(s->name, name))
             continue;
         if (s->file == file)
-            return s;
-        if (s->global || s->file < 0)
-            g = g && g->defined ? g : s;
+            own = s;
+        else if ((s->global || s->file < 0) && s->defined && (!g || (g->weak && !s->weak)))
+            g = s; /* a strong definition wins over a weak one */
     }
-    return g;
+    if (own && (own->defined || !own->global))
+        return own->defined || !g ? own : g;
+    return g ? g : own;
 }
 
 static asm_sym *sym_get(asm_ctx *c, const char *name, int file)
@@ -325,6 +328,7 @@ static int pass1_file(asm_ctx *c, int file)
             asm_sym *y = sym_get(c, trim(nm), file);
             if (!y) { fclose(f); return -1; }
             y->global = 1;
+            y->weak |= !strcmp(word, ".weak");
         } else if (!strcmp(word, ".set") || !strcmp(word, ".equ")) {
             char nm[96];
             snprintf(nm, sizeof nm, "%s", args);
@@ -411,6 +415,25 @@ static asm_sym *define_abs(asm_ctx *c, const char *name, int64_t v)
     y->sec = -1;
     y->value = v;
     return y;
+}
+
+/* Two files may not both define a global symbol, unless one of them is weak. */
+static int check_duplicates(asm_ctx *c)
+{
+    for (int i = 0; i < c->nsyms; i++) {
+        asm_sym *a = &c->syms[i];
+        if (!a->defined || !a->global || a->weak || a->file < 0)
+            continue;
+        for (int j = i + 1; j < c->nsyms; j++) {
+            asm_sym *b = &c->syms[j];
+            if (b->defined && b->global && !b->weak && b->file >= 0 && b->file != a->file && !strcmp(a->name, b->name)) {
+                snprintf(c->err, c->errlen, "symbol '%s' is defined in %s and in %s", a->name, c->srcs[a->file],
+                         c->srcs[b->file]);
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 /* ---- section garbage collection (as the SDK links with --gc-sections) ---- */
@@ -820,14 +843,67 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     }
     c.ntasklets = (int)nt;
     c.stack_size = (uint32_t)ss;
-    int rc = 0;
-    for (int i = 0; i < nsrc && !rc; i++)
+    /* -o lib=DIR[:DIR...]: every .s/.S file there is linked too (unused sections dropped) */
+    char **all = NULL;
+    int nall = 0, rc = 0;
+    const char *lib = opts ? opt_get(opts, "lib", NULL) : NULL;
+    if (lib && *lib) {
+        char dirs[512];
+        snprintf(dirs, sizeof dirs, "%s", lib);
+        for (char *dir = strtok(dirs, ":"); dir && !rc; dir = strtok(NULL, ":")) {
+            DIR *dp = opendir(dir);
+            if (!dp) {
+                snprintf(err, errlen, "-o lib: cannot open directory %s", dir);
+                rc = -1;
+                break;
+            }
+            struct dirent *de;
+            while ((de = readdir(dp))) {
+                size_t l = strlen(de->d_name);
+                if (l < 3 || de->d_name[l - 2] != '.' || (de->d_name[l - 1] != 's' && de->d_name[l - 1] != 'S'))
+                    continue;
+                char **na = realloc(all, sizeof *all * (size_t)(nall + 1));
+                size_t pl = strlen(dir) + l + 2;
+                char *p = malloc(pl);
+                if (!na || !p) {
+                    free(p);
+                    if (na) all = na;
+                    rc = -1;
+                    snprintf(err, errlen, "out of memory");
+                    break;
+                }
+                all = na;
+                snprintf(p, pl, "%s/%s", dir, de->d_name);
+                all[nall++] = p;
+            }
+            closedir(dp);
+        }
+        /* directory order is arbitrary: sort for a deterministic layout */
+        for (int i = 1; i < nall; i++)
+            for (int j = i; j > 0 && strcmp(all[j - 1], all[j]) > 0; j--) {
+                char *t = all[j]; all[j] = all[j - 1]; all[j - 1] = t;
+            }
+    }
+    const char **srcv = malloc(sizeof *srcv * (size_t)(nsrc + nall + 1));
+    if (!srcv && !rc) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    if (!rc) {
+        for (int i = 0; i < nsrc; i++) srcv[i] = srcs[i];
+        for (int i = 0; i < nall; i++) srcv[nsrc + i] = all[i];
+        c.srcs = srcv;
+    }
+    for (int i = 0; i < nsrc + nall && !rc; i++)
         rc = pass1_file(&c, i);
-    /* undefined .globl-only entries must not shadow real definitions: merge by name */
+    if (!rc) rc = check_duplicates(&c);
     if (!rc && gc) rc = gc_sections(&c);
     if (!rc) rc = layout(&c);
     if (!rc) rc = pass2(&c);
     if (!rc) rc = write_elf(&c, out);
+    for (int i = 0; i < nall; i++) free(all[i]);
+    free(all);
+    free(srcv);
     for (int i = 0; i < c.nst; i++) free(c.st[i].text);
     free(c.st); free(c.secs); free(c.syms);
     free(c.text); free(c.wram); free(c.mram); free(c.atomic);

@@ -18,6 +18,17 @@ while [ $i -le 64 ]; do printf "$(printf '\\%03o' $i)\000\000\000" >> "$T/v.bin"
 "$X" run "$T/r.elf" --quiet --set reduce_n="$T/n.bin" --set __sys_used_mram_end="$T/v.bin" --get reduce_result:4 > "$T/out" 2>&1
 grep -q '^20 08 00 00' "$T/out" && ok "reduce sum via --set/--get" || bad "reduce: $(cat "$T/out")"
 
+# the same with the runtime as a library directory (unused sections dropped)
+"$X" asm --isa dpu programs/dpu/reduce.s -o "$T/r2.elf" -o tasklets=8 -o lib=programs/dpu/rt || bad "asm -o lib"
+"$X" run "$T/r2.elf" --quiet --set reduce_n="$T/n.bin" --set __sys_used_mram_end="$T/v.bin" --get reduce_result:4 > "$T/out" 2>&1
+grep -q '^20 08 00 00' "$T/out" && ok "reduce linked with -o lib" || bad "reduce lib: $(cat "$T/out")"
+
+# two strong definitions of one global symbol
+printf '\t.section .text.main,"ax",@progbits\n\t.globl main\nmain:\n\tjump r23\n' > "$T/d1.s"
+cp "$T/d1.s" "$T/d2.s"
+"$X" asm --isa dpu $RT "$T/d1.s" "$T/d2.s" -o "$T/d.elf" 2> "$T/err"; rc=$?
+[ $rc -ne 0 ] && grep -q "symbol 'main' is defined in .*d1.s and in .*d2.s" "$T/err" && ok "duplicate symbol" || bad "duplicate: $rc $(cat "$T/err")"
+
 # printf through the runtime's MRAM buffer: a record "%s" NUL "hi from the DPU\n" NUL
 cat > "$T/p.s" <<'S'
 	.section .text.__bootstrap,"ax",@progbits
