@@ -31,7 +31,9 @@ __rt_bar_next:
 __rt_bar_done:
 	jump	r23
 
-	.section	.bss.__rt_bar,"aw",@nobits
+	// in immediate memory (below 2 KB, as the SDK's linker script places it) so that the
+	// 12-bit offset of 'sw zero, __rt_bar_count, 0' reaches it wherever the program's data is
+	.section	.data.immediate_memory.__rt_bar,"aw",@progbits
 	.p2align	2
 __rt_bar_count:
 	.long	0
