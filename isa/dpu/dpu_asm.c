@@ -562,6 +562,18 @@ static int layout(asm_ctx *c)
             s->base = at;
             at += s->size;
         }
+        if (rg == RG_WRAM) {
+            /* dpu.lds: immediate memory must end below 2,048 (11-bit immediate addresses) */
+            for (int i = 0; i < n; i++) {
+                asm_sec *sx = &c->secs[ord[i]];
+                if (sx->rank <= 10 && sx->base + sx->size > 2048) {
+                    char what[160];
+                    snprintf(what, sizeof what, "%s ends at %u", sx->name, sx->base + sx->size);
+                    free(ord);
+                    return fail(c, -1, 0, "immediate memory must end below 2048 bytes: %s", what);
+                }
+            }
+        }
         if (rg == RG_TEXT) c->text_size = at - base[rg];
         if (rg == RG_WRAM) c->wram_end = at;
         if (rg == RG_MRAM) c->mram_end = at - base[rg];
