@@ -668,7 +668,7 @@ static void halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
 {
     sim_unit_halt(m, u, t);
     for (int k = 0; k < u->nthreads; k++)
-        if (u->threads[k].state != SIM_T_HALTED) {
+        if (u->threads[k].state != SIM_T_HALTED && u->threads[k].state != SIM_T_DISABLED) {
             u->threads[k].state = SIM_T_HALTED;
             u->threads[k].halted_at = t;
             u->threads[k].ready_at = SIM_NEVER;
