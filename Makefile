@@ -84,7 +84,7 @@ check: $(XPUSIM) $(TEST_BIN)
 test: deps
 	@$(MAKE) --no-print-directory check
 	@echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
-	@$(MAKE) --no-print-directory check BUILD=build/asan SAN=1 OPT=-O1 XPUSIM_SLOW=1
+	@$(MAKE) --no-print-directory check BUILD=build/asan SAN=1 OPT=-O1
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -174,7 +174,8 @@ mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name)
     return s ? s : sim_space_registered(m, name);
 }
 
-void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, const char *fmt, ...)
+static void sim_set_stop_v(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
+                           const char *fmt, va_list ap)
 {
     pthread_mutex_lock(m->lock);
     /* the first reason wins: a fault is not overwritten by the halt it causes */
@@ -182,18 +183,33 @@ void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint
         m->stop.unit = unit;
         m->stop.thread = thread;
         m->stop.pc = pc;
-        /* a unit stops inside a burst: its own issue cycle is the stop's cycle, not the
-         * burst's start (m->now) */
-        m->stop.cycle = unit >= 0 && unit < m->nunits && m->units[unit].last_issue != SIM_NEVER
-                            ? m->units[unit].last_issue
-                            : m->now;
-        va_list ap;
-        va_start(ap, fmt);
+        m->stop.cycle = cycle;
         vsnprintf(m->stop.msg, sizeof m->stop.msg, fmt, ap);
-        va_end(ap);
         __atomic_store_n(&m->stop.kind, kind, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(m->lock);
+}
+
+void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, const char *fmt, ...)
+{
+    /* a unit stops inside a burst: its own issue cycle is the stop's cycle, not the
+     * burst's start (m->now) */
+    uint64_t cycle = unit >= 0 && unit < m->nunits && m->units[unit].last_issue != SIM_NEVER
+                         ? m->units[unit].last_issue
+                         : m->now;
+    va_list ap;
+    va_start(ap, fmt);
+    sim_set_stop_v(m, kind, unit, thread, pc, cycle, fmt, ap);
+    va_end(ap);
+}
+
+void sim_set_stop_at(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sim_set_stop_v(m, kind, unit, thread, pc, cycle, fmt, ap);
+    va_end(ap);
 }
 
 void sim_schedule(sim_machine *m, ev_event *e, uint64_t when)

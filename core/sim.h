@@ -132,6 +132,11 @@ void sim_unit_disable(sim_machine *m, sim_unit *u);
 void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc,
                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* The same with an explicit cycle, for stops raised by events (an arbiter grant) rather
+ * than at the unit's own issue cycle. */
+void sim_set_stop_at(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
+                     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
 const char *sim_stop_name(sim_stop_kind k);
 /* Exit status for a stop: 0 halt, 2 fault/illegal, 3 limit/deadlock, 1 otherwise. */
 int sim_stop_exit_code(sim_stop_kind k);

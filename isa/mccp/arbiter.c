@@ -76,10 +76,10 @@ static void arb_fire(ev_event *e, void *ctx)
     u->counters[MCCP_CNT_GRANTS].value++;
     if (s->ram_space->nwatch && mem_watch_check(s->ram_space, a, 1, c->req_write ? MEM_W : MEM_R)) {
         mem_space *rs = s->ram_space;
-        sim_set_stop(m, SIM_STOP_WATCH, ci, 0, c->mem_slot, "watchpoint %d: %s of ram:0x%x by core %d (instruction at 0x%llx)",
-                     rs->watch_hit_id, c->req_write ? "write" : "read", a, ci, (unsigned long long)c->mem_slot);
-        if (m->stop.kind == SIM_STOP_WATCH && m->stop.unit == ci)
-            m->stop.cycle = g; /* the access happens at the grant, not at the core's last issue */
+        /* the access happens at the grant, not at the core's last issue */
+        sim_set_stop_at(m, SIM_STOP_WATCH, ci, 0, c->mem_slot, g,
+                        "watchpoint %d: %s of ram:0x%x by core %d (instruction at 0x%llx)", rs->watch_hit_id,
+                        c->req_write ? "write" : "read", a, ci, (unsigned long long)c->mem_slot);
         rs->watch_hit_id = 0;
     }
     uint64_t r = g + 3 + (s->arb_fresh ? 1 : 0);
