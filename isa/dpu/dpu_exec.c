@@ -798,6 +798,30 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
             tk->pc = (uint16_t)(pc + 1);
             th[tid].instructions++;
             break;
+        case DPU_FAST_CALL:
+            /* call rc, ra, off: rc = return index (zero for jump), pc = ra + off */
+            if (in->dk == DPU_D_R)
+                R[in->rc] = pc + 1;
+            tk->pc = (uint16_t)(fa + (uint32_t)in->off);
+            th[tid].instructions++;
+            break;
+        case DPU_FAST_LD: case DPU_FAST_SD: {
+            uint32_t addr = fa + (uint32_t)in->off;
+            if ((uint64_t)addr + 8 > wram_size || (addr & 7) || watching) {
+                r = execute_at(m, u, d, tid, t, iram, nwords);
+                break;
+            }
+            uint8_t *p = wram + addr;
+            if (in->fast == DPU_FAST_LD) {
+                uint64_t v = mem_ld64le(p); /* even register = high word */
+                R[in->rc] = (uint32_t)(v >> 32);
+                R[in->rc + 1] = (uint32_t)v;
+            } else
+                mem_st64le(p, (uint64_t)R[in->rb] << 32 | R[in->rb + 1]);
+            tk->pc = (uint16_t)(pc + 1);
+            th[tid].instructions++;
+            break;
+        }
         case DPU_FAST_LW: case DPU_FAST_LBU: case DPU_FAST_SW: case DPU_FAST_SB: {
             uint32_t addr = fa + (uint32_t)in->off;
             unsigned n = in->msize;

@@ -130,7 +130,7 @@ enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
  * branch without destination) get a specialised path; everything else is generic. */
 enum { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU_FAST_XOR,
        DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_SW, DPU_FAST_SB,
-       DPU_FAST_JSUB, DPU_FAST_ADDBR };
+       DPU_FAST_JSUB, DPU_FAST_ADDBR, DPU_FAST_CALL, DPU_FAST_LD, DPU_FAST_SD };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,

@@ -93,6 +93,12 @@ static void set_fast(dpu_insn *in, int store)
         in->fast = DPU_FAST_JSUB;
     } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_R && in->op == DPU_OP_ADD) {
         in->fast = DPU_FAST_ADDBR;
+    } else if (in->op == DPU_OP_CALL && (in->dk == DPU_D_R || in->dk == DPU_D_NONE)) {
+        in->fast = DPU_FAST_CALL;
+    } else if (in->op == DPU_OP_LD && in->cond == DPU_C_NONE && in->dk == DPU_D_D64) {
+        in->fast = DPU_FAST_LD;
+    } else if (in->op == DPU_OP_SD && in->cond == DPU_C_NONE && !in->bimm) {
+        in->fast = DPU_FAST_SD;
     }
 }
 
