@@ -580,6 +580,24 @@ static int dpu_symbol_location(sim_machine *m, int unit, const ld_symbol *s, mem
     return 0;
 }
 
+/* Every DPU's memories by name, also those not registered with the core (DPU 5 and up):
+ * makes "mram.1234" work for --load/--dump and the debugger. */
+static mem_space *dpu_unit_space(sim_machine *m, int unit, const char *name)
+{
+    dpu_unit *d = unit_of(m, unit);
+    if (!d)
+        return NULL;
+    if (strcmp(name, "wram") == 0)
+        return d->wram;
+    if (strcmp(name, "mram") == 0)
+        return d->mram;
+    if (strcmp(name, "iram") == 0)
+        return d->iram_space;
+    if (strcmp(name, "atomic") == 0)
+        return &d->atomic_space;
+    return NULL;
+}
+
 int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err,
                        size_t errlen);
 
@@ -607,4 +625,5 @@ const isa_ops isa_dpu = {
     .disasm_image = dpu_disasm_image,
     .assemble = dpu_assemble_files,
     .symbol_location = dpu_symbol_location,
+    .unit_space = dpu_unit_space,
 };
