@@ -10,25 +10,24 @@
 
 #define CLI_MAX_XFER 64
 
+/* A repeatable option's values, in command-line order. */
+typedef struct cli_list {
+    const char *v[CLI_MAX_XFER];
+    int n;
+} cli_list;
+
 typedef struct cli_args {
     const char *cmd;
     const char *program;
     const char *isa_name;
     sim_opts opts;
-    const char *loads[CLI_MAX_XFER];  /* SPACE:ADDR=FILE */
-    int nloads;
-    const char *dumps[CLI_MAX_XFER];  /* SPACE:ADDR:COUNT[=FILE] */
-    int ndumps;
-    const char *sets[CLI_MAX_XFER];   /* SYMBOL[+OFF]=FILE */
-    int nsets;
-    const char *gets[CLI_MAX_XFER];   /* SYMBOL[+OFF][:LEN][=FILE] */
-    int ngets;
-    const char *scatters[CLI_MAX_XFER]; /* SYMBOL[+OFF]=FILE[:CHUNK]: chunk k to unit k */
-    int nscatters;
-    const char *gathers[CLI_MAX_XFER];  /* SYMBOL[+OFF]:LEN[=FILE]: every unit's LEN bytes */
-    int ngathers;
-    const char *srcs[CLI_MAX_XFER];   /* asm sources */
-    int nsrcs;
+    cli_list loads;    /* SPACE:ADDR=FILE */
+    cli_list dumps;    /* SPACE:ADDR:COUNT[=FILE] */
+    cli_list sets;     /* [@U:]SYMBOL[+OFF]=FILE */
+    cli_list gets;     /* [@U:]SYMBOL[+OFF][:LEN][=FILE] */
+    cli_list scatters; /* SYMBOL[+OFF]=FILE[:CHUNK]: chunk k to unit k */
+    cli_list gathers;  /* SYMBOL[+OFF]:LEN[=FILE]: every unit's LEN bytes */
+    cli_list srcs;     /* asm sources */
     const char *output;               /* asm -o */
     uint64_t max_cycles;              /* SIM_NEVER = none */
     uint64_t max_insns;

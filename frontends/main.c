@@ -58,13 +58,13 @@ static int take(int argc, char **argv, int *i, const char *name, const char **va
     return 0;
 }
 
-static int add_xfer(const char **list, int *n, const char *v, const char *opt)
+static int add_xfer(cli_list *l, const char *v, const char *opt)
 {
-    if (*n >= CLI_MAX_XFER) {
+    if (l->n >= CLI_MAX_XFER) {
         fprintf(stderr, "xpusim: too many %s options (at most %d)\n", opt, CLI_MAX_XFER);
         return -1;
     }
-    list[(*n)++] = v;
+    l->v[l->n++] = v;
     return 0;
 }
 
@@ -86,6 +86,16 @@ static int parse_args(int argc, char **argv, cli_args *a)
         if (r < 0)
             return -1;
         const char *name = valued[k];
+        /* the repeatable host-transfer options, each collected in order */
+        const struct {
+            const char *opt;
+            cli_list *list;
+        } xfers[] = {{"--load", &a->loads},       {"--dump", &a->dumps},     {"--set", &a->sets},
+                     {"--get", &a->gets},         {"--scatter", &a->scatters}, {"--gather", &a->gathers}};
+        cli_list *xfer = NULL;
+        for (size_t x = 0; name && x < sizeof xfers / sizeof xfers[0]; x++)
+            if (strcmp(name, xfers[x].opt) == 0)
+                xfer = xfers[x].list;
         if (!name) {
             if (strcmp(o, "--headless") == 0)
                 a->headless = 1;
@@ -98,7 +108,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 fprintf(stderr, "xpusim: unknown option '%s' (try xpusim --help)\n", o);
                 return -1;
             } else if (strcmp(a->cmd, "asm") == 0) {
-                if (add_xfer(a->srcs, &a->nsrcs, o, "source"))
+                if (add_xfer(&a->srcs, o, "source"))
                     return -1;
             } else if (!a->program)
                 a->program = o;
@@ -117,23 +127,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 fprintf(stderr, "xpusim: -o '%s': expected KEY=VALUE\n", val);
                 return -1;
             }
-        } else if (strcmp(name, "--load") == 0) {
-            if (add_xfer(a->loads, &a->nloads, val, name))
-                return -1;
-        } else if (strcmp(name, "--dump") == 0) {
-            if (add_xfer(a->dumps, &a->ndumps, val, name))
-                return -1;
-        } else if (strcmp(name, "--set") == 0) {
-            if (add_xfer(a->sets, &a->nsets, val, name))
-                return -1;
-        } else if (strcmp(name, "--get") == 0) {
-            if (add_xfer(a->gets, &a->ngets, val, name))
-                return -1;
-        } else if (strcmp(name, "--scatter") == 0) {
-            if (add_xfer(a->scatters, &a->nscatters, val, name))
-                return -1;
-        } else if (strcmp(name, "--gather") == 0) {
-            if (add_xfer(a->gathers, &a->ngathers, val, name))
+        } else if (xfer) {
+            if (add_xfer(xfer, val, name))
                 return -1;
         } else if (strcmp(name, "--max-cycles") == 0 || strcmp(name, "--max-insns") == 0) {
             uint64_t *dst = name[6] == 'c' ? &a->max_cycles : &a->max_insns;
@@ -269,7 +264,7 @@ static int cmd_disasm(cli_args *a)
 
 static int cmd_asm(cli_args *a)
 {
-    if (!a->isa_name || !a->nsrcs || !a->output) {
+    if (!a->isa_name || !a->srcs.n || !a->output) {
         fprintf(stderr, "xpusim asm: usage: xpusim asm --isa NAME SRC... -o OUT\n");
         return 1;
     }
@@ -283,7 +278,7 @@ static int cmd_asm(cli_args *a)
         return 1;
     }
     char err[1024];
-    if (isa->assemble(a->nsrcs, a->srcs, a->output, &a->opts, err, sizeof err)) {
+    if (isa->assemble(a->srcs.n, a->srcs.v, a->output, &a->opts, err, sizeof err)) {
         fprintf(stderr, "xpusim: %s\n", err);
         return 1;
     }

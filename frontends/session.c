@@ -196,14 +196,14 @@ int cli_apply_loads(cli_session *s)
 {
     cli_args *a = s->args;
     char err[512];
-    for (int i = 0; i < a->nloads; i++) {
+    for (int i = 0; i < a->loads.n; i++) {
         mem_space *sp;
         uint64_t addr;
         const char *rest;
-        if (parse_space_addr(s, a->loads[i], "=", &sp, &addr, &rest))
+        if (parse_space_addr(s, a->loads.v[i], "=", &sp, &addr, &rest))
             return -1;
         if (*rest != '=' || !rest[1]) {
-            fprintf(stderr, "xpusim: --load '%s': expected SPACE:ADDR=FILE\n", a->loads[i]);
+            fprintf(stderr, "xpusim: --load '%s': expected SPACE:ADDR=FILE\n", a->loads.v[i]);
             return -1;
         }
         uint8_t *buf;
@@ -212,14 +212,14 @@ int cli_apply_loads(cli_session *s)
             fprintf(stderr, "xpusim: --load: %s\n", err);
             return -1;
         }
-        int rc = host_write(a->loads[i], sp, addr, buf, len);
+        int rc = host_write(a->loads.v[i], sp, addr, buf, len);
         free(buf);
         if (rc)
             return -1;
     }
-    for (int i = 0; i < a->nsets; i++) {
+    for (int i = 0; i < a->sets.n; i++) {
         int only = -1;
-        const char *spec = strip_unit(s, a->sets[i], &only);
+        const char *spec = strip_unit(s, a->sets.v[i], &only);
         if (!spec)
             return -1;
         uint8_t *buf;
@@ -230,7 +230,7 @@ int cli_apply_loads(cli_session *s)
         if (resolve_symbol(s, spec, only < 0 ? 0 : only, &sp, &addr, &slen, &file))
             return -1;
         if (!file || !*file) {
-            fprintf(stderr, "xpusim: --set '%s': expected [@UNIT:]SYMBOL[+OFFSET]=FILE\n", a->sets[i]);
+            fprintf(stderr, "xpusim: --set '%s': expected [@UNIT:]SYMBOL[+OFFSET]=FILE\n", a->sets.v[i]);
             return -1;
         }
         if (ld_read_data(file, &buf, &len, err, sizeof err)) {
@@ -247,15 +247,15 @@ int cli_apply_loads(cli_session *s)
                 break;
             }
             if (sp != prev)
-                rc = host_write(a->sets[i], sp, addr, buf, len);
+                rc = host_write(a->sets.v[i], sp, addr, buf, len);
             prev = sp;
         }
         free(buf);
         if (rc)
             return -1;
     }
-    for (int i = 0; i < a->nscatters; i++) {
-        const char *spec = a->scatters[i], *file;
+    for (int i = 0; i < a->scatters.n; i++) {
+        const char *spec = a->scatters.v[i], *file;
         mem_space *sp;
         uint64_t addr, slen, chunk = 0;
         if (resolve_symbol(s, spec, 0, &sp, &addr, &slen, &file))
@@ -380,11 +380,11 @@ int cli_apply_outputs(cli_session *s)
 {
     cli_args *a = s->args;
     int rc = 0;
-    for (int i = 0; i < a->ndumps; i++) {
+    for (int i = 0; i < a->dumps.n; i++) {
         mem_space *sp;
         uint64_t addr, count;
         const char *rest;
-        if (parse_space_addr(s, a->dumps[i], ":", &sp, &addr, &rest)) {
+        if (parse_space_addr(s, a->dumps.v[i], ":", &sp, &addr, &rest)) {
             rc = -1;
             continue;
         }
@@ -392,21 +392,21 @@ int cli_apply_outputs(cli_session *s)
         const char *eq = strchr(rest, '=');
         size_t n = eq ? (size_t)(eq - rest) : strlen(rest);
         if (*rest != ':' || n < 2 || n >= sizeof cnt) {
-            fprintf(stderr, "xpusim: --dump '%s': expected SPACE:ADDR:COUNT[=FILE]\n", a->dumps[i]);
+            fprintf(stderr, "xpusim: --dump '%s': expected SPACE:ADDR:COUNT[=FILE]\n", a->dumps.v[i]);
             rc = -1;
             continue;
         }
         memcpy(cnt, rest + 1, n - 1);
         cnt[n - 1] = 0;
         if (cli_parse_u64(cnt, &count) || count == 0 || count > (1u << 28)) {
-            fprintf(stderr, "xpusim: --dump '%s': count '%s' is not a positive number\n", a->dumps[i], cnt);
+            fprintf(stderr, "xpusim: --dump '%s': count '%s' is not a positive number\n", a->dumps.v[i], cnt);
             rc = -1;
             continue;
         }
         size_t len = (size_t)count * sp->word_bytes;
         uint8_t *buf = malloc(len);
         if (!buf || mem_host_read(sp, addr, buf, len)) {
-            fprintf(stderr, "xpusim: --dump '%s': %llu words at %s:0x%llx are not all in memory\n", a->dumps[i],
+            fprintf(stderr, "xpusim: --dump '%s': %llu words at %s:0x%llx are not all in memory\n", a->dumps.v[i],
                     (unsigned long long)count, sp->name, (unsigned long long)addr);
             free(buf);
             rc = -1;
@@ -427,14 +427,14 @@ int cli_apply_outputs(cli_session *s)
         }
         free(buf);
     }
-    for (int i = 0; i < a->ngets; i++) {
+    for (int i = 0; i < a->gets.n; i++) {
         int unit = 0;
-        const char *spec = strip_unit(s, a->gets[i], &unit);
-        if (!spec || read_symbol(s, spec, unit, a->gets[i], NULL, stdout))
+        const char *spec = strip_unit(s, a->gets.v[i], &unit);
+        if (!spec || read_symbol(s, spec, unit, a->gets.v[i], NULL, stdout))
             rc = -1;
     }
-    for (int i = 0; i < a->ngathers; i++) {
-        const char *spec = a->gathers[i];
+    for (int i = 0; i < a->gathers.n; i++) {
+        const char *spec = a->gathers.v[i];
         const char *eq = strchr(spec, '=');
         FILE *f = NULL;
         if (!strchr(spec, ':') || (eq && strchr(spec, ':') > eq)) {
