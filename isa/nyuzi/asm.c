@@ -796,7 +796,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
             continue;
         }
         if (!cpperr[0] && strstr(line, "error:") && strncmp(line, "# ", 2) != 0) {
-            snprintf(cpperr, sizeof cpperr, "%s", line);
+            snprintf(cpperr, sizeof cpperr, "%.500s", line); /* a long cpp message is cut */
         }
         if (rc == 0 && process_line(a, line) < 0)
             rc = -1;
