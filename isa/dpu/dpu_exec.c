@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dpu_isa.h"
+#include "dpu_cond.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
 
@@ -22,69 +23,6 @@ void dpu_reset_regs(dpu_tasklet *t, int tid)
         t->r[28 + i] = (uint32_t)tid << i; /* id, id2, id4, id8 */
 }
 
-typedef struct cc_in {
-    uint32_t res, a, b;
-    int carry, ov, zprev;
-    uint32_t shamt;
-} cc_in;
-
-static inline int cond_true(int c, const cc_in *x)
-{
-    int32_t r = (int32_t)x->res;
-    switch (c) {
-    case DPU_C_NONE: case DPU_C_FALSE: return 0;
-    case DPU_C_TRUE: return 1;
-    case DPU_C_Z: return x->res == 0;
-    case DPU_C_NZ: return x->res != 0;
-    case DPU_C_XZ: return x->res == 0 && x->zprev;
-    case DPU_C_XNZ: return !(x->res == 0 && x->zprev);
-    case DPU_C_PL: return r >= 0;
-    case DPU_C_MI: return r < 0;
-    case DPU_C_SZ: return x->a == 0;
-    case DPU_C_SNZ: return x->a != 0;
-    case DPU_C_SPL: return (int32_t)x->a >= 0;
-    case DPU_C_SMI: return (int32_t)x->a < 0;
-    case DPU_C_OV: return x->ov;
-    case DPU_C_NOV: return !x->ov;
-    case DPU_C_C: return x->carry;
-    case DPU_C_NC: return !x->carry;
-    /* comparisons read the flags of the subtraction (carry = borrow), so that subc with
-     * ltu/geu/lts... compares the whole 64-bit chain, as the runtime's __udiv64 expects;
-     * for a plain sub they are the comparisons of the two operands */
-    case DPU_C_LTU: return x->carry;
-    case DPU_C_GEU: return !x->carry;
-    case DPU_C_LEU: return x->carry || x->res == 0;
-    case DPU_C_GTU: return !x->carry && x->res != 0;
-    case DPU_C_LTS: return (r < 0) != x->ov;
-    case DPU_C_GES: return (r < 0) == x->ov;
-    case DPU_C_LES: return ((r < 0) != x->ov) || x->res == 0;
-    case DPU_C_GTS: return ((r < 0) == x->ov) && x->res != 0;
-    case DPU_C_XLEU: return x->carry || (x->res == 0 && x->zprev);
-    case DPU_C_XGTU: return !(x->carry || (x->res == 0 && x->zprev));
-    case DPU_C_XLES: return ((r < 0) != x->ov) || (x->res == 0 && x->zprev);
-    case DPU_C_XGTS: return !(((r < 0) != x->ov) || (x->res == 0 && x->zprev));
-    case DPU_C_E: return !(x->res & 1);
-    case DPU_C_O: return x->res & 1;
-    case DPU_C_SE: return !(x->a & 1);
-    case DPU_C_SO: return x->a & 1;
-    case DPU_C_NSH32: return x->shamt < 32;
-    case DPU_C_SH32: return x->shamt >= 32;
-    case DPU_C_SMALL: return x->res < 256;
-    case DPU_C_LARGE: return x->res >= 256;
-    case DPU_C_MAX: return x->res == 32;
-    case DPU_C_NMAX: return x->res != 32;
-    case DPU_C_ACQ_Z: return x->res == 0;
-    case DPU_C_ACQ_NZ: return x->res != 0;
-    default:
-        if (c >= DPU_C_NC5 && c <= DPU_C_NC14) {
-            /* no carry out of bit k (5..14) of the addition: address-wrap loops */
-            int k = 5 + (c - DPU_C_NC5);
-            uint32_t m = (2u << k) - 1;
-            return (((x->a & m) + (x->b & m)) >> (k + 1)) == 0;
-        }
-        return 0;
-    }
-}
 
 static uint32_t shl(uint32_t v, uint32_t s) { return s >= 32 ? 0 : v << s; }
 static uint32_t shr(uint32_t v, uint32_t s) { return s >= 32 ? 0 : v >> s; }
@@ -650,7 +588,7 @@ int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now)
     return execute_at(m, u, d, tid, now, d->iram, d->dm->iram_words);
 }
 
-static void sync_stats(sim_unit *u, uint64_t last, int rr)
+void dpu_sync_stats(sim_unit *u, uint64_t last, int rr)
 {
     dpu_unit *d = u->isa;
     u->rr = rr;
@@ -664,7 +602,7 @@ static void sync_stats(sim_unit *u, uint64_t last, int rr)
         u->last_issue = last;
 }
 
-static void halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
+void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
 {
     sim_unit_halt(m, u, t);
     for (int k = 0; k < u->nthreads; k++)
@@ -675,25 +613,20 @@ static void halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
         }
 }
 
-/* The revolver: each cycle, the next tasklet in round-robin order whose 11-cycle slot has
- * come issues (R1: ready_at = issue + 11; R2: one issue per cycle); idle stretches are
- * skipped. The debugger hooks and the instruction limit are checked only when enabled. */
-uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
+/* The reference revolver, used while the debugger or the instruction limit is on: each
+ * cycle, the next tasklet in round-robin order whose 11-cycle slot has come issues (R1:
+ * ready_at = issue + 11; R2: one issue per cycle) as core/sched.h's sched_pick chooses it,
+ * every instruction through the generic executor, the debugger hooks around each; idle
+ * stretches are skipped. dpu_run_fast (dpu_fast.c) must issue in exactly the same order with
+ * the same results; tests/dpu/test_fastpath.c compares the two. */
+static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
     uint64_t t = now, last = SIM_NEVER;
     sim_thread *th = u->threads;
     const int n = u->nthreads;
-    const int slow = m->slow || m->max_instructions;
-    dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
     const dpu_insn *iram = d->iram;
     const uint32_t nwords = d->dm->iram_words;
     const int bank = d->dm->bank_penalty;
-    int rr = u->rr; /* the round-robin cursor lives in a register; saved on every return */
-    /* watchpoints change only while the unit is not running */
-    uint8_t *const wram = d->wram_p;
-    const uint64_t wram_size = d->dm->wram_size;
-    const int watching = d->wram->nwatch != 0;
-    unsigned tick = 0;
     if (d->faulted)
         return SIM_NEVER;
     while (t < horizon) {
@@ -701,48 +634,29 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
             dpu_dma_complete(d, t);
             iram = d->iram; /* ldmai may have given this DPU its own IRAM */
         }
-        /* sched_pick's rule (core/sched.h): the next tasklet in round-robin order whose
-         * ready_at has come. Unless the debugger is on (it may change thread states), the
-         * DPU code keeps ready_at == SIM_NEVER for every thread that is not READY, so one
-         * comparison per thread suffices. */
-        int tid = -1;
-        if (slow) {
-            u->rr = rr;
-            tid = sched_pick(u, t);
-        } else {
-            int i = rr;
-            for (int k = 0; k < n; k++) {
-                if (th[i].ready_at <= t) {
-                    tid = i;
-                    break;
-                }
-                if (++i == n)
-                    i = 0;
-            }
-        }
+        int tid = sched_pick(u, t);
         if (tid < 0) {
             uint64_t nx = SIM_NEVER;
             for (int k = 0; k < n; k++)
                 if (th[k].state == SIM_T_READY && th[k].ready_at < nx)
                     nx = th[k].ready_at;
             if (nx == SIM_NEVER) {
-                sync_stats(u, last, rr);
+                dpu_sync_stats(u, last, u->rr);
                 if (!d->run)
-                    halt_unit(m, u, t);
+                    dpu_halt_unit(m, u, t);
                 return SIM_NEVER;
             }
             if (nx >= horizon) {
-                sync_stats(u, last, rr);
+                dpu_sync_stats(u, last, u->rr);
                 return nx;
             }
             t = nx;
             continue;
         }
-        rr = tid + 1 == n ? 0 : tid + 1;
         dpu_tasklet *tk = &d->t[tid];
         uint16_t pc = tk->pc;
-        if (slow && m->slow && dbg_before_insn(m, u, tid, pc)) {
-            sync_stats(u, last, rr);
+        if (m->slow && dbg_before_insn(m, u, tid, pc)) {
+            dpu_sync_stats(u, last, u->rr);
             return t;
         }
         tk->last_issue = t;
@@ -763,135 +677,36 @@ uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_
                 tk->shift_sum += extra;
             }
         }
-        const dpu_insn *in = &iram[pc < nwords ? pc : nwords];
-        int r = 0;
-        uint32_t *R = tk->r;
-        uint32_t fa = R[in->ra], fb = in->bimm ? (uint32_t)in->imm : R[in->rb], fres;
-        switch (in->fast) {
-        case DPU_FAST_ADD: {
-            uint64_t s = (uint64_t)fa + fb;
-            fres = (uint32_t)s;
-            R[in->rc] = fres;
-            tk->zf = fres == 0;
-            tk->cf = (uint8_t)(s >> 32);
-            tk->pc = (uint16_t)(pc + 1);
-            th[tid].instructions++;
-            break;
-        }
-        case DPU_FAST_SUB:
-            fres = fa - fb;
-            R[in->rc] = fres;
-            tk->zf = fres == 0;
-            tk->cf = fb > fa;
-            tk->pc = (uint16_t)(pc + 1);
-            th[tid].instructions++;
-            break;
-        case DPU_FAST_AND: fres = fa & fb; goto logic;
-        case DPU_FAST_OR: fres = fa | fb; goto logic;
-        case DPU_FAST_XOR: fres = fa ^ fb; goto logic;
-        case DPU_FAST_LSL: fres = fa << (fb & 31); goto logic;
-        case DPU_FAST_LSR: fres = fa >> (fb & 31); goto logic;
-        logic:
-            R[in->rc] = fres;
-            tk->zf = fres == 0;
-            tk->cf = 0;
-            tk->pc = (uint16_t)(pc + 1);
-            th[tid].instructions++;
-            break;
-        case DPU_FAST_CALL:
-            /* call rc, ra, off: rc = return index (zero for jump), pc = ra + off */
-            if (in->dk == DPU_D_R)
-                R[in->rc] = pc + 1;
-            tk->pc = (uint16_t)(fa + (uint32_t)in->off);
-            th[tid].instructions++;
-            break;
-        case DPU_FAST_LD: case DPU_FAST_SD: {
-            uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 8 > wram_size || (addr & 7) || watching) {
-                r = execute_at(m, u, d, tid, t, iram, nwords);
-                break;
-            }
-            uint8_t *p = wram + addr;
-            if (in->fast == DPU_FAST_LD) {
-                uint64_t v = mem_ld64le(p); /* even register = high word */
-                R[in->rc] = (uint32_t)(v >> 32);
-                R[in->rc + 1] = (uint32_t)v;
-            } else
-                mem_st64le(p, (uint64_t)R[in->rb] << 32 | R[in->rb + 1]);
-            tk->pc = (uint16_t)(pc + 1);
-            th[tid].instructions++;
-            break;
-        }
-        case DPU_FAST_LW: case DPU_FAST_LBU: case DPU_FAST_SW: case DPU_FAST_SB: {
-            uint32_t addr = fa + (uint32_t)in->off;
-            unsigned n = in->msize;
-            if ((uint64_t)addr + n > wram_size || (addr & (n - 1)) || watching) {
-                r = execute_at(m, u, d, tid, t, iram, nwords); /* faults and watchpoints */
-                break;
-            }
-            uint8_t *p = wram + addr;
-            if (in->fast == DPU_FAST_LW) R[in->rc] = mem_ld32le(p);
-            else if (in->fast == DPU_FAST_LBU) R[in->rc] = p[0];
-            else {
-                uint32_t v = in->bimm ? (uint32_t)in->imm : R[in->rb];
-                if (in->fast == DPU_FAST_SW) mem_st32le(p, v);
-                else p[0] = (uint8_t)v;
-            }
-            tk->pc = (uint16_t)(pc + 1);
-            th[tid].instructions++;
-            break;
-        }
-        case DPU_FAST_JSUB: case DPU_FAST_ADDBR: {
-            uint64_t s = in->fast == DPU_FAST_JSUB ? (uint64_t)fa - fb : (uint64_t)fa + fb;
-            fres = (uint32_t)s;
-            int carry = in->fast == DPU_FAST_JSUB ? fb > fa : (int)(s >> 32);
-            int ov = in->fast == DPU_FAST_JSUB ? (int)(((fa ^ fb) & (fa ^ fres)) >> 31)
-                                                : (int)((~(fa ^ fb) & (fa ^ fres)) >> 31);
-            cc_in c = {fres, fa, fb, carry, ov, tk->zf, fb & 63};
-            int take = cond_true(in->cond, &c);
-            if (in->fast == DPU_FAST_ADDBR)
-                R[in->rc] = fres;
-            tk->zf = fres == 0;
-            tk->cf = (uint8_t)carry;
-            tk->pc = (uint16_t)(take ? in->pc : pc + 1);
-            th[tid].instructions++;
-            break;
-        }
-        default:
-            r = execute_at(m, u, d, tid, t, iram, nwords);
-            break;
-        }
+        int r = execute_at(m, u, d, tid, t, iram, nwords);
         t += 1 + extra;
-        if (slow) {
-            if (m->slow)
-                dbg_after_insn(m, u, tid, pc);
-            if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
-                sim_set_stop(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, "instruction limit reached");
-            if (sim_stopped(m)) {
-                sync_stats(u, last, rr);
-                return t;
-            }
+        if (m->slow)
+            dbg_after_insn(m, u, tid, pc);
+        if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
+            sim_set_stop(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, "instruction limit reached");
+        if (sim_stopped(m)) {
+            dpu_sync_stats(u, last, u->rr);
+            return t;
         }
         if (r) {
             if (d->faulted) {
-                sync_stats(u, last, rr);
+                dpu_sync_stats(u, last, u->rr);
                 return SIM_NEVER;
             }
             if (!d->run) {
-                sync_stats(u, last, rr);
-                halt_unit(m, u, t);
+                dpu_sync_stats(u, last, u->rr);
+                dpu_halt_unit(m, u, t);
                 return SIM_NEVER;
             }
-            if (sim_stopped(m)) {
-                sync_stats(u, last, rr);
-                return t;
-            }
-        }
-        if (!(++tick & 1023) && sim_stopped(m)) {
-            sync_stats(u, last, rr);
-            return t;
         }
     }
-    sync_stats(u, last, rr);
+    dpu_sync_stats(u, last, u->rr);
     return t;
+}
+
+uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
+{
+    dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
+    if (m->slow || m->max_instructions)
+        return run_ref(m, u, d, now, horizon);
+    return dpu_run_fast(m, u, d, now, horizon);
 }

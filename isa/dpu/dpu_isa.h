@@ -126,11 +126,17 @@ typedef struct dpu_insn {
 
 enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
 
-/* Common instructions with a plain 32-bit destination and no condition (or a compare-and-
- * branch without destination) get a specialised path; everything else is generic. */
+/* Common instructions get a specialised path in dpu_run_fast (dpu_fast.c); everything else
+ * (and any access that faults or may hit a watchpoint) goes through the generic executor.
+ * ALU forms: 32-bit destination, no condition (or "false"), operands not reversed. */
 enum { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU_FAST_XOR,
-       DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_SW, DPU_FAST_SB,
-       DPU_FAST_JSUB, DPU_FAST_ADDBR, DPU_FAST_CALL, DPU_FAST_LD, DPU_FAST_SD };
+       DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_ASR, DPU_FAST_ADDC, DPU_FAST_SUBC, DPU_FAST_LSLADD,
+       DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_LBS, DPU_FAST_LHU, DPU_FAST_LHS, DPU_FAST_SW,
+       DPU_FAST_SB, DPU_FAST_SH, DPU_FAST_LD, DPU_FAST_SD,
+       DPU_FAST_JEQ, DPU_FAST_JNEQ, /* sub without destination, condition z / nz */
+       DPU_FAST_JSUB,               /* sub without destination, other conditions */
+       DPU_FAST_ADDBR, DPU_FAST_SUBBR, /* add/sub with destination and a branch condition */
+       DPU_FAST_CALL };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,
@@ -219,8 +225,16 @@ enum { DPU_CNT_DMA_RD = 0, DPU_CNT_DMA_WR = 1, DPU_CNT_DMA_N = 2 };
 /* dpu_exec.c: execute one predecoded instruction of tasklet tid at cycle now.
  * Returns 0 normally, 1 when the tasklet stopped/slept (the caller handles scheduling). */
 int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now);
-/* Run the unit's tasklets for cycles in [now, horizon) (isa_ops.unit_run). */
+/* Run the unit's tasklets for cycles in [now, horizon) (isa_ops.unit_run): the reference
+ * loop while the debugger or an instruction limit is on, else dpu_run_fast. */
 uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon);
+/* dpu_fast.c: the same revolver without the debugger hooks, O(1) pick, specialised paths. */
+uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon);
+/* Publish the per-stretch statistics (issue cycles, revolver stalls), the round-robin cursor
+ * and the last issue cycle to the core's thread records. */
+void dpu_sync_stats(sim_unit *u, uint64_t last, int rr);
+/* Halt the unit at cycle t (every tasklet stopped). */
+void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t);
 /* Make sure d's predecoded IRAM matches its raw IRAM bytes (after host writes or ldmai). */
 void dpu_iram_sync(dpu_unit *d);
 /* Land the DMA transfers done by cycle t. */

@@ -73,7 +73,9 @@ static void set_fast(dpu_insn *in, int store)
     in->fast = DPU_FAST_NONE;
     if (in->kind || in->setf || in->endian)
         return;
-    if (in->cond == DPU_C_NONE && in->dk == DPU_D_R) {
+    /* "false" never jumps: such a form is the plain one (move rr is or rrif) */
+    int plain = in->cond == DPU_C_NONE || in->cond == DPU_C_FALSE;
+    if (plain && in->dk == DPU_D_R) {
         switch (in->op) {
         case DPU_OP_ADD: in->fast = DPU_FAST_ADD; break;
         case DPU_OP_SUB: in->fast = DPU_FAST_SUB; break;
@@ -82,23 +84,42 @@ static void set_fast(dpu_insn *in, int store)
         case DPU_OP_XOR: in->fast = DPU_FAST_XOR; break;
         case DPU_OP_LSL: in->fast = DPU_FAST_LSL; break;
         case DPU_OP_LSR: in->fast = DPU_FAST_LSR; break;
+        case DPU_OP_ASR: in->fast = DPU_FAST_ASR; break;
+        case DPU_OP_ADDC: in->fast = DPU_FAST_ADDC; break;
+        case DPU_OP_SUBC: in->fast = DPU_FAST_SUBC; break;
+        case DPU_OP_LSL_ADD:
+            /* the added register is read as 0 when it is a constant register (dpu_exec.c) */
+            if (in->rb < 24 && in->shift < 32) in->fast = DPU_FAST_LSLADD;
+            break;
+        default: break;
+        }
+        if (in->fast != DPU_FAST_NONE || in->cond == DPU_C_FALSE)
+            return;
+    }
+    if (in->cond == DPU_C_NONE && in->dk == DPU_D_R) {
+        switch (in->op) {
         case DPU_OP_LW: in->fast = DPU_FAST_LW; break;
         case DPU_OP_LBU: in->fast = DPU_FAST_LBU; break;
+        case DPU_OP_LBS: in->fast = DPU_FAST_LBS; break;
+        case DPU_OP_LHU: in->fast = DPU_FAST_LHU; break;
+        case DPU_OP_LHS: in->fast = DPU_FAST_LHS; break;
         default: break;
         }
     } else if (in->cond == DPU_C_NONE && in->dk == DPU_D_NONE && store) {
         if (in->op == DPU_OP_SW) in->fast = DPU_FAST_SW;
         if (in->op == DPU_OP_SB) in->fast = DPU_FAST_SB;
+        if (in->op == DPU_OP_SH) in->fast = DPU_FAST_SH;
+        if (in->op == DPU_OP_SD && !in->bimm) in->fast = DPU_FAST_SD;
     } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_NONE && in->op == DPU_OP_SUB) {
-        in->fast = DPU_FAST_JSUB;
+        in->fast = in->cond == DPU_C_Z ? DPU_FAST_JEQ : in->cond == DPU_C_NZ ? DPU_FAST_JNEQ : DPU_FAST_JSUB;
     } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_R && in->op == DPU_OP_ADD) {
         in->fast = DPU_FAST_ADDBR;
+    } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_R && in->op == DPU_OP_SUB) {
+        in->fast = DPU_FAST_SUBBR;
     } else if (in->op == DPU_OP_CALL && (in->dk == DPU_D_R || in->dk == DPU_D_NONE)) {
         in->fast = DPU_FAST_CALL;
     } else if (in->op == DPU_OP_LD && in->cond == DPU_C_NONE && in->dk == DPU_D_D64) {
         in->fast = DPU_FAST_LD;
-    } else if (in->op == DPU_OP_SD && in->cond == DPU_C_NONE && !in->bimm) {
-        in->fast = DPU_FAST_SD;
     }
 }
 
