@@ -618,7 +618,8 @@ void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
  * ready_at = issue + 11; R2: one issue per cycle) as core/sched.h's sched_pick chooses it,
  * every instruction through the generic executor, the debugger hooks around each; idle
  * stretches are skipped. dpu_run_fast (dpu_fast.c) must issue in exactly the same order with
- * the same results; tests/dpu/test_fastpath.c compares the two. */
+ * the same results; tests/dpu/test_fastpath.c compares the two. The optional bank penalty
+ * (off by default) also runs here. */
 static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
     uint64_t t = now, last = SIM_NEVER;
@@ -706,7 +707,7 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
 uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
     dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
-    if (m->slow || m->max_instructions)
+    if (m->slow || m->max_instructions || d->dm->bank_penalty)
         return run_ref(m, u, d, now, horizon);
     return dpu_run_fast(m, u, d, now, horizon);
 }

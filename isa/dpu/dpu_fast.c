@@ -1,14 +1,15 @@
 /* isa/dpu/dpu_fast.c: the DPU's revolver run loop for plain runs (no debugger hooks, no
- * instruction limit). It issues in exactly the order of the reference loop in dpu_exec.c
- * (core/sched.h's rule: each cycle, the next tasklet in round-robin order whose ready_at has
- * come, ready_at = issue + 11), with less work per instruction:
- *  - O(1) pick: the tasklet after the last issuer is tried first, which is the answer
- *    whenever 11 or more tasklets run; only when it is not ready are the others scanned,
- *    in the same order, finding the earliest ready_at on the way to skip idle cycles;
+ * instruction limit, no bank penalty). It issues in exactly the order of the reference loop
+ * in dpu_exec.c (core/sched.h's rule: each cycle, the next tasklet in round-robin order
+ * whose ready_at has come; ready_at = issue + 11), with less work per instruction:
+ *  - bursts: after an issue at cycle t the next candidate is the following tasklet at
+ *    t + 1, which is the pick whenever it is ready (always so with 11 or more running
+ *    tasklets); the burst goes on while that holds and t is below one limit that folds the
+ *    horizon, the next DMA completion and the host-side stop poll;
+ *  - otherwise the tasklets are scanned in the same round-robin order, finding the
+ *    earliest ready_at on the way to skip idle cycles;
  *  - the ring holds only the DPU's tasklets (threads beyond NR_TASKLETS never become
  *    ready, so skipping them changes no pick), and the cursor the core sees is restored;
- *  - the DMA completion cycle, the horizon and the host-side stop poll are folded into one
- *    limit compared once per instruction;
  *  - the common instructions (dpu_predecode.c's set_fast) run inline from their predecoded
  *    operands; anything else, and any access that would fault, goes through the generic
  *    executor (dpu_execute), so faults and their messages are unchanged;
@@ -25,6 +26,18 @@
 
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* Leave: publish statistics; the core's cursor is the thread after the last issuer (as the
+ * reference loop leaves it), unchanged when nothing issued. */
+static uint64_t leave(sim_unit *u, dpu_unit *d, int issued, int rr, int nt, uint64_t ret)
+{
+    int lt = rr == 0 ? nt - 1 : rr - 1;
+    if (issued)
+        dpu_sync_stats(u, d->t[lt].last_issue, lt + 1 == u->nthreads ? 0 : lt + 1);
+    else
+        dpu_sync_stats(u, SIM_NEVER, u->rr);
+    return ret;
+}
+
 uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
     if (d->faulted)
@@ -33,11 +46,10 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     const int n = u->nthreads;
     const int nt = d->ntasklets > 0 && d->ntasklets <= n ? d->ntasklets : n;
     int rr = u->rr < nt ? u->rr : 0; /* threads nt..n-1 are never ready: same pick */
-    int lasttid = -1;
-    uint64_t t = now, last = SIM_NEVER;
+    int issued = 0;
+    uint64_t t = now;
     const dpu_insn *iram = d->iram;
     const uint32_t nwords = d->dm->iram_words;
-    const int bank = d->dm->bank_penalty;
     uint8_t *const wram = d->wram_p;
     /* watchpoints change only while the unit is not running; with any set, every access
      * takes the generic path, which checks them */
@@ -45,26 +57,23 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
 
-#define DPU_RR_OUT (lasttid < 0 ? u->rr : lasttid + 1 == n ? 0 : lasttid + 1)
     for (;;) {
-        if (__builtin_expect(t >= lim, 0)) {
+        if (t >= lim) {
             if (t >= horizon)
-                break;
+                return leave(u, d, issued, rr, nt, t);
             if (t >= d->pend_next) {
                 dpu_dma_complete(d, t);
                 iram = d->iram; /* ldmai may have given this DPU its own IRAM */
             }
             if (t >= poll) {
-                if (sim_stopped(m)) {
-                    dpu_sync_stats(u, last, DPU_RR_OUT);
-                    return t;
-                }
+                if (sim_stopped(m))
+                    return leave(u, d, issued, rr, nt, t);
                 poll = t + DPU_POLL_CYCLES;
             }
             lim = min_u64(min_u64(horizon, d->pend_next), poll);
         }
         int tid = rr;
-        if (__builtin_expect(th[tid].ready_at > t, 0)) {
+        if (th[tid].ready_at > t) {
             /* the next in order is not ready: the first ready one after it, or, if none,
              * the earliest ready_at (the code keeps ready_at == SIM_NEVER for threads that
              * are not READY, so no state test is needed to pick) */
@@ -84,204 +93,194 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
             }
             if (tid < 0) {
                 if (nx == SIM_NEVER) {
-                    dpu_sync_stats(u, last, DPU_RR_OUT);
+                    leave(u, d, issued, rr, nt, 0);
                     if (!d->run)
                         dpu_halt_unit(m, u, t);
                     return SIM_NEVER;
                 }
-                if (nx >= horizon) {
-                    dpu_sync_stats(u, last, DPU_RR_OUT);
-                    return nx;
-                }
+                if (nx >= horizon)
+                    return leave(u, d, issued, rr, nt, nx);
                 t = nx;
                 continue;
             }
         }
-        rr = tid + 1 == nt ? 0 : tid + 1;
-        lasttid = tid;
-        dpu_tasklet *const tk = &d->t[tid];
-        sim_thread *const ts = &th[tid];
-        const uint32_t pc = tk->pc;
-        const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
-        tk->last_issue = t;
-        ts->ready_at = t + 11;
-        last = t;
-        uint64_t next_t = t + 1;
-        if (__builtin_expect(bank, 0)) {
-            /* uPIMulator's register-file rule, as in the reference loop */
-            uint32_t set = in->rmask | tk->prev_wmask;
-            uint64_t extra = (uint64_t)(__builtin_popcount(set & 0x555555u) / 2 +
-                                        __builtin_popcount(set & 0xaaaaaau) / 2);
-            tk->prev_wmask = in->wmask;
-            if (extra) {
-                ts->stalls[DPU_STALL_BANK] += extra;
-                ts->ready_at += extra;
-                tk->shift_sum += extra;
-                next_t += extra;
-            }
-        }
-        uint32_t *const R = tk->r;
-        const uint32_t fa = R[in->ra];
-        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
-        uint32_t res;
-        int carry;
-        switch (in->fast) {
-        case DPU_FAST_ADD: {
-            uint64_t s = (uint64_t)fa + fb;
-            res = (uint32_t)s;
-            carry = (int)(s >> 32);
-            goto alu;
-        }
-        case DPU_FAST_SUB: res = fa - fb; carry = fb > fa; goto alu;
-        case DPU_FAST_AND: res = fa & fb; carry = 0; goto alu;
-        case DPU_FAST_OR: res = fa | fb; carry = 0; goto alu;
-        case DPU_FAST_XOR: res = fa ^ fb; carry = 0; goto alu;
-        case DPU_FAST_LSL: res = fa << (fb & 31); carry = 0; goto alu;
-        case DPU_FAST_LSR: res = fa >> (fb & 31); carry = 0; goto alu;
-        case DPU_FAST_ASR: res = (uint32_t)((int32_t)fa >> (fb & 31)); carry = 0; goto alu;
-        case DPU_FAST_ADDC: {
-            uint64_t s = (uint64_t)fa + fb + tk->cf;
-            res = (uint32_t)s;
-            carry = (int)(s >> 32);
-            goto alu;
-        }
-        case DPU_FAST_SUBC: {
-            uint32_t bw = tk->cf;
-            res = fa - fb - bw;
-            carry = (uint64_t)fb + bw > fa;
-            goto alu;
-        }
-        case DPU_FAST_LSLADD: {
-            /* lsl_add rc, rb, ra, shift: rc = rb + (ra << shift); shift < 32 (set_fast) */
-            uint32_t x = fa << in->shift, a = R[in->rb];
-            uint64_t s = (uint64_t)a + x;
-            res = (uint32_t)s;
-            carry = (int)(s >> 32);
-            goto alu;
-        }
-        alu:
-            R[in->rc] = res;
-            tk->zf = res == 0;
-            tk->cf = (uint8_t)carry;
-            tk->pc = (uint16_t)(pc + 1);
-            ts->instructions++;
-            t = next_t;
-            continue;
-        case DPU_FAST_LW: case DPU_FAST_SW: {
-            uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 4 > wlim || (addr & 3))
-                goto generic;
-            if (in->fast == DPU_FAST_LW)
-                R[in->rc] = mem_ld32le(wram + addr);
-            else
-                mem_st32le(wram + addr, fb);
-            goto seq;
-        }
-        case DPU_FAST_LBU: case DPU_FAST_LBS: case DPU_FAST_SB: {
-            uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 1 > wlim)
-                goto generic;
-            if (in->fast == DPU_FAST_LBU)
-                R[in->rc] = wram[addr];
-            else if (in->fast == DPU_FAST_LBS)
-                R[in->rc] = (uint32_t)(int32_t)(int8_t)wram[addr];
-            else
-                wram[addr] = (uint8_t)fb;
-            goto seq;
-        }
-        case DPU_FAST_LHU: case DPU_FAST_LHS: case DPU_FAST_SH: {
-            uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 2 > wlim || (addr & 1))
-                goto generic;
-            if (in->fast == DPU_FAST_LHU)
-                R[in->rc] = mem_ld16le(wram + addr);
-            else if (in->fast == DPU_FAST_LHS)
-                R[in->rc] = (uint32_t)(int32_t)(int16_t)mem_ld16le(wram + addr);
-            else
-                mem_st16le(wram + addr, (uint16_t)fb);
-            goto seq;
-        }
-        case DPU_FAST_LD: case DPU_FAST_SD: {
-            uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 8 > wlim || (addr & 7))
-                goto generic;
-            if (in->fast == DPU_FAST_LD) {
-                uint64_t v = mem_ld64le(wram + addr); /* even register = high word */
-                R[in->rc] = (uint32_t)(v >> 32);
-                R[in->rc + 1] = (uint32_t)v;
-            } else
-                mem_st64le(wram + addr, (uint64_t)R[in->rb] << 32 | R[in->rb + 1]);
-            goto seq;
-        }
-        seq:
-            tk->pc = (uint16_t)(pc + 1);
-            ts->instructions++;
-            t = next_t;
-            continue;
-        case DPU_FAST_JEQ: case DPU_FAST_JNEQ:
-            res = fa - fb;
-            tk->zf = res == 0;
-            tk->cf = fb > fa;
-            tk->pc = (uint16_t)((res == 0) == (in->fast == DPU_FAST_JEQ) ? in->pc : pc + 1);
-            ts->instructions++;
-            t = next_t;
-            continue;
-        case DPU_FAST_JSUB: case DPU_FAST_SUBBR: case DPU_FAST_ADDBR: {
-            int ov;
-            if (in->fast == DPU_FAST_ADDBR) {
+        issued = 1;
+        /* a burst: tasklet tid issues at t; then the next one at t + 1 while it is ready */
+        dpu_tasklet *tk = &d->t[tid];
+        sim_thread *ts = &th[tid];
+        int r = 0;
+        for (;;) {
+            const uint32_t pc = tk->pc;
+            const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
+            tk->last_issue = t;
+            ts->ready_at = t + 11;
+            uint32_t *const R = tk->r;
+            const uint32_t fa = R[in->ra];
+            const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
+            uint32_t res, npc = pc + 1;
+            int carry;
+            switch (in->fast) {
+            case DPU_FAST_ADD: {
                 uint64_t s = (uint64_t)fa + fb;
                 res = (uint32_t)s;
                 carry = (int)(s >> 32);
-                ov = (int)((~(fa ^ fb) & (fa ^ res)) >> 31);
-            } else {
-                res = fa - fb;
-                carry = fb > fa;
-                ov = (int)(((fa ^ fb) & (fa ^ res)) >> 31);
+                goto alu;
             }
-            cc_in c = {res, fa, fb, carry, ov, tk->zf, fb & 63};
-            int take = cond_true(in->cond, &c);
-            if (in->fast != DPU_FAST_JSUB)
+            case DPU_FAST_SUB: res = fa - fb; carry = fb > fa; goto alu;
+            case DPU_FAST_AND: res = fa & fb; carry = 0; goto alu;
+            case DPU_FAST_OR: res = fa | fb; carry = 0; goto alu;
+            case DPU_FAST_XOR: res = fa ^ fb; carry = 0; goto alu;
+            case DPU_FAST_LSL: res = fa << (fb & 31); carry = 0; goto alu;
+            case DPU_FAST_LSR: res = fa >> (fb & 31); carry = 0; goto alu;
+            case DPU_FAST_ASR: res = (uint32_t)((int32_t)fa >> (fb & 31)); carry = 0; goto alu;
+            case DPU_FAST_ADDC: {
+                uint64_t s = (uint64_t)fa + fb + tk->cf;
+                res = (uint32_t)s;
+                carry = (int)(s >> 32);
+                goto alu;
+            }
+            case DPU_FAST_SUBC: {
+                uint32_t bw = tk->cf;
+                res = fa - fb - bw;
+                carry = (uint64_t)fb + bw > fa;
+                goto alu;
+            }
+            case DPU_FAST_LSLADD: {
+                /* lsl_add rc, rb, ra, shift: rc = rb + (ra << shift); shift < 32 (set_fast) */
+                uint64_t s = (uint64_t)R[in->rb] + (uint32_t)(fa << in->shift);
+                res = (uint32_t)s;
+                carry = (int)(s >> 32);
+                goto alu;
+            }
+            alu:
                 R[in->rc] = res;
-            tk->zf = res == 0;
-            tk->cf = (uint8_t)carry;
-            tk->pc = (uint16_t)(take ? in->pc : pc + 1);
+                tk->zf = res == 0;
+                tk->cf = (uint8_t)carry;
+                break;
+            case DPU_FAST_LW: case DPU_FAST_SW: {
+                uint32_t addr = fa + (uint32_t)in->off;
+                if ((uint64_t)addr + 4 > wlim || (addr & 3))
+                    goto generic;
+                if (in->fast == DPU_FAST_LW)
+                    R[in->rc] = mem_ld32le(wram + addr);
+                else
+                    mem_st32le(wram + addr, fb);
+                break;
+            }
+            case DPU_FAST_LBU: case DPU_FAST_LBS: case DPU_FAST_SB: {
+                uint32_t addr = fa + (uint32_t)in->off;
+                if ((uint64_t)addr + 1 > wlim)
+                    goto generic;
+                if (in->fast == DPU_FAST_LBU)
+                    R[in->rc] = wram[addr];
+                else if (in->fast == DPU_FAST_LBS)
+                    R[in->rc] = (uint32_t)(int32_t)(int8_t)wram[addr];
+                else
+                    wram[addr] = (uint8_t)fb;
+                break;
+            }
+            case DPU_FAST_LHU: case DPU_FAST_LHS: case DPU_FAST_SH: {
+                uint32_t addr = fa + (uint32_t)in->off;
+                if ((uint64_t)addr + 2 > wlim || (addr & 1))
+                    goto generic;
+                if (in->fast == DPU_FAST_LHU)
+                    R[in->rc] = mem_ld16le(wram + addr);
+                else if (in->fast == DPU_FAST_LHS)
+                    R[in->rc] = (uint32_t)(int32_t)(int16_t)mem_ld16le(wram + addr);
+                else
+                    mem_st16le(wram + addr, (uint16_t)fb);
+                break;
+            }
+            case DPU_FAST_LD: case DPU_FAST_SD: {
+                uint32_t addr = fa + (uint32_t)in->off;
+                if ((uint64_t)addr + 8 > wlim || (addr & 7))
+                    goto generic;
+                if (in->fast == DPU_FAST_LD) {
+                    uint64_t v = mem_ld64le(wram + addr); /* even register = high word */
+                    R[in->rc] = (uint32_t)(v >> 32);
+                    R[in->rc + 1] = (uint32_t)v;
+                } else
+                    mem_st64le(wram + addr, (uint64_t)R[in->rb] << 32 | R[in->rb + 1]);
+                break;
+            }
+            case DPU_FAST_JEQ: case DPU_FAST_JNEQ:
+                res = fa - fb;
+                tk->zf = res == 0;
+                tk->cf = fb > fa;
+                if ((res == 0) == (in->fast == DPU_FAST_JEQ))
+                    npc = in->pc;
+                break;
+            case DPU_FAST_JSUB: case DPU_FAST_SUBBR: case DPU_FAST_ADDBR: {
+                int ov;
+                if (in->fast == DPU_FAST_ADDBR) {
+                    uint64_t s = (uint64_t)fa + fb;
+                    res = (uint32_t)s;
+                    carry = (int)(s >> 32);
+                    ov = (int)((~(fa ^ fb) & (fa ^ res)) >> 31);
+                } else {
+                    res = fa - fb;
+                    carry = fb > fa;
+                    ov = (int)(((fa ^ fb) & (fa ^ res)) >> 31);
+                }
+                cc_in c = {res, fa, fb, carry, ov, tk->zf, fb & 63};
+                if (cond_true(in->cond, &c))
+                    npc = in->pc;
+                if (in->fast != DPU_FAST_JSUB)
+                    R[in->rc] = res;
+                tk->zf = res == 0;
+                tk->cf = (uint8_t)carry;
+                break;
+            }
+            case DPU_FAST_CALL:
+                /* call rc, ra, off: rc = return index (none for jump), pc = ra + off */
+                if (in->dk == DPU_D_R)
+                    R[in->rc] = pc + 1;
+                npc = fa + (uint32_t)in->off;
+                break;
+            default:
+            generic:
+                r = dpu_execute(m, u, d, tid, t);
+                /* it counted the instruction and moved the pc */
+                t++;
+                if (++tid == nt)
+                    tid = 0;
+                if (r)
+                    goto after;
+                tk = &d->t[tid];
+                ts = &th[tid];
+                if (t >= lim || ts->ready_at > t)
+                    goto after;
+                continue;
+            }
+            tk->pc = (uint16_t)npc;
             ts->instructions++;
-            t = next_t;
-            continue;
+            t++;
+            if (++tid == nt) {
+                tid = 0;
+                tk = d->t;
+                ts = th;
+            } else {
+                tk++;
+                ts++;
+            }
+            if (t >= lim || ts->ready_at > t)
+                break;
         }
-        case DPU_FAST_CALL:
-            /* call rc, ra, off: rc = return index (none for jump), pc = ra + off */
-            if (in->dk == DPU_D_R)
-                R[in->rc] = pc + 1;
-            tk->pc = (uint16_t)(fa + (uint32_t)in->off);
-            ts->instructions++;
-            t = next_t;
-            continue;
-        default:
-            goto generic;
-        }
-    generic: {
-        int r = dpu_execute(m, u, d, tid, t);
-        t = next_t;
+    after:
+        rr = tid;
         if (r) {
             if (d->faulted) {
-                dpu_sync_stats(u, last, DPU_RR_OUT);
+                leave(u, d, issued, rr, nt, 0);
                 return SIM_NEVER;
             }
             if (!d->run) {
-                dpu_sync_stats(u, last, DPU_RR_OUT);
+                leave(u, d, issued, rr, nt, 0);
                 dpu_halt_unit(m, u, t);
                 return SIM_NEVER;
             }
-            if (sim_stopped(m)) {
-                dpu_sync_stats(u, last, DPU_RR_OUT);
-                return t;
-            }
+            if (sim_stopped(m))
+                return leave(u, d, issued, rr, nt, t);
             lim = min_u64(min_u64(horizon, d->pend_next), poll); /* a DMA may have started */
         }
     }
-    }
-    dpu_sync_stats(u, last, DPU_RR_OUT);
-    return t;
-#undef DPU_RR_OUT
 }

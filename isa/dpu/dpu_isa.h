@@ -101,21 +101,21 @@ int dpu_assemble_line(const char *text, const dpu_sym_resolver *res, uint64_t *w
 /* ---- execution ---- */
 enum { DPU_NTHREADS_MAX = 24, DPU_IRAM_WORDS = 4096 };
 
-/* Predecoded instruction record. */
+/* Predecoded instruction record: 32 bytes, so the run loop indexes it with a shift. */
 typedef struct dpu_insn {
     uint8_t op;        /* enum dpu_op of the execution form */
-    uint8_t kind;      /* DPU_K_*: what the operands mean */
+    uint8_t fast;      /* DPU_FAST_*: a specialised path in the run loop, 0 = generic */
     uint8_t dk;        /* destination: DPU_D_* */
     uint8_t rc;        /* destination register (pair: even index) */
     uint8_t ra, rb;    /* sources (ra may be 24..31) */
     uint8_t cond;      /* canonical condition DPU_C_* */
-    uint8_t setf;      /* set form: rc gets the condition as 0/1 */
     uint8_t bimm;      /* second operand is the immediate */
-    uint8_t endian;    /* 1 = big-endian load/store */
     uint8_t shift;
-    uint8_t illegal;   /* word matched no form */
     uint8_t msize;     /* load/store width in bytes */
-    uint8_t fast;      /* DPU_FAST_*: a specialised path in the run loop, 0 = generic */
+    unsigned kind : 1;    /* 1: the operands are imm - ra */
+    unsigned setf : 1;    /* set form: rc gets the condition as 0/1 */
+    unsigned endian : 1;  /* 1 = big-endian load/store */
+    unsigned illegal : 1; /* word matched no form */
     int32_t imm;       /* immediate, store data or DMA length field */
     int32_t off;       /* address offset */
     uint16_t pc;       /* branch target */
@@ -123,6 +123,7 @@ typedef struct dpu_insn {
     uint32_t rmask;    /* work registers read (bank-penalty option) */
     uint32_t wmask;    /* work registers written */
 } dpu_insn;
+_Static_assert(sizeof(dpu_insn) == 32, "dpu_insn is indexed per instruction: keep it 32 bytes");
 
 enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
 

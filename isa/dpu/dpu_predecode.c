@@ -177,7 +177,7 @@ void dpu_predecode(uint64_t w, dpu_insn *in)
         case DPU_R_PC: in->pc = (uint16_t)v; break;
         case DPU_R_OFF: in->off = v; break;
         case DPU_R_SHIFT: in->shift = (uint8_t)v; break;
-        case DPU_R_ENDIAN: in->endian = (uint8_t)v; break;
+        case DPU_R_ENDIAN: in->endian = v != 0; break;
         case DPU_R_IMMDMA: in->imm = v; break;
         }
     }
