@@ -36,6 +36,7 @@ typedef struct cli_args {
     const char *trace;
     const char *frame_dump;
     const char *script;               /* debug -x */
+    const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
     int headless, quiet, wait_window;
 } cli_args;
 
@@ -64,6 +65,8 @@ int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err
 
 /* Subcommands implemented in their own files. */
 int dbg_cli_main(cli_session *s);           /* frontends/debugger.c */
+/* GDB remote protocol server on listen_spec ("PORT", "HOST:PORT"; NULL: 127.0.0.1:1234). */
+int gdb_serve(cli_session *s, const char *listen_spec); /* frontends/gdbstub.c */
 
 /* Optional SDL2 window (frontends/view.c); all are no-ops without SDL or a display. */
 typedef struct view view;

@@ -15,6 +15,8 @@ static void usage(FILE *f)
     fputs("usage:\n"
           "  xpusim run PROGRAM [options]       run to completion: program output, then a summary\n"
           "  xpusim debug PROGRAM [-x SCRIPT]   interactive debugger (-x: commands from a file)\n"
+          "  xpusim gdbserver PROGRAM [--port N | --listen HOST:PORT]  GDB remote server\n"
+          "                                     (default 127.0.0.1:1234; --port 0 picks a free port)\n"
           "  xpusim asm --isa NAME SRC... -o OUT\n"
           "  xpusim disasm PROGRAM [--isa NAME]\n"
           "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
@@ -77,7 +79,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
                                          "--max-insns", "--stats", "--stats-file", "--trace", "--frame-dump", "-x",
-                                         NULL};
+                                         "--port", "--listen", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
         int k = 0, r = 0;
@@ -150,6 +152,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->frame_dump = val;
         else if (strcmp(name, "-x") == 0)
             a->script = val;
+        else if (strcmp(name, "--port") == 0 || strcmp(name, "--listen") == 0)
+            a->listen = val;
     }
     return 0;
 }
@@ -361,6 +365,22 @@ static int cmd_debug(cli_args *a)
     return rc;
 }
 
+static int cmd_gdbserver(cli_args *a)
+{
+    cli_session s;
+    if (cli_session_open(&s, a)) {
+        cli_session_close(&s);
+        return 1;
+    }
+    if (dbg_attach(&s.m)) {
+        cli_session_close(&s);
+        return 1;
+    }
+    int rc = gdb_serve(&s, a->listen);
+    cli_session_close(&s);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -387,10 +407,12 @@ int main(int argc, char **argv)
         return cmd_run(&a);
     if (strcmp(a.cmd, "debug") == 0)
         return cmd_debug(&a);
+    if (strcmp(a.cmd, "gdbserver") == 0)
+        return cmd_gdbserver(&a);
     if (strcmp(a.cmd, "info") == 0)
         return cmd_info(&a);
     if (strcmp(a.cmd, "disasm") == 0)
         return cmd_disasm(&a);
-    fprintf(stderr, "xpusim: unknown command '%s' (run, debug, asm, disasm, info, isas)\n", a.cmd);
+    fprintf(stderr, "xpusim: unknown command '%s' (run, debug, gdbserver, asm, disasm, info, isas)\n", a.cmd);
     return 1;
 }
