@@ -40,6 +40,9 @@ BODIES = {
  'digits': ['move s6, 8', 'move s12, 0x1f3', '2: shr s4, s12, 28', 'cmplt_u s7, s4, 10', 'bz s7, 3f', 'add_i s4, s4, 48', 'b 4f', '3: add_i s4, s4, 87', '4: store_32 s4, (s26)', 'shl s12, s12, 4', 'sub_i s6, s6, 1', 'bnz s6, 2b'],
  'brloop': ['move s6, 8', '2: sub_i s6, s6, 1', 'bnz s6, 2b'],
  'br_fwd': ['b 1f', '1: add_i s1, s1, 1', 'b 1f', '1: add_i s1, s1, 1'],
+ 'syscall1': ['syscall 0'],
+ 'syscall2': ['syscall 0', 'syscall 0'],
+ 'eret_only': ['lea s27, 1f', 'setcr s27, 2', 'eret', '1:'],
  'membar_store': ['store_32 s20, (s10)', 'membar'] * 8,
 }
 name = sys.argv[1]
@@ -57,6 +60,8 @@ out.append('''\tgetcr s25, 0
 \tshl s24, s25, 14
 \tadd_i s11, s11, s24
 \tmove s20, 1
+\tlea s27, trap_handler
+\tsetcr s27, 1
 \tli s26, 0xffff0004
 \tlea s9, lanes
 \tload_v v3, (s9)
@@ -122,6 +127,10 @@ out.append('''\tgetcr s23, 6
 \tshl s0, s0, s25
 \tsetcr s0, 20
 5:\tb 5b
+trap_handler:\tgetcr s27, 2
+\tadd_i s27, s27, 4
+\tsetcr s27, 2
+\teret
 \t.data
 \t.align 64
 lanes:\t.long 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
