@@ -118,7 +118,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
             const uint32_t fa = R[in->ra];
             const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
             uint32_t res, npc = pc + 1;
-            int carry;
+            int carry, take;
             switch (in->fast) {
             case DPU_FAST_ADD: {
                 uint64_t s = (uint64_t)fa + fb;
@@ -203,11 +203,40 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                     mem_st64le(wram + addr, (uint64_t)R[in->rb] << 32 | R[in->rb + 1]);
                 break;
             }
-            case DPU_FAST_JEQ: case DPU_FAST_JNEQ:
+            /* compare and branch: for a plain sub the comparison conditions are those of
+             * the two operands (dpu_cond.h reads them from the subtraction's flags) */
+            case DPU_FAST_JEQ: take = fa == fb; goto jcmp;
+            case DPU_FAST_JNEQ: take = fa != fb; goto jcmp;
+            case DPU_FAST_JLTU: take = fa < fb; goto jcmp;
+            case DPU_FAST_JGEU: take = fa >= fb; goto jcmp;
+            case DPU_FAST_JLEU: take = fa <= fb; goto jcmp;
+            case DPU_FAST_JGTU: take = fa > fb; goto jcmp;
+            case DPU_FAST_JLTS: take = (int32_t)fa < (int32_t)fb; goto jcmp;
+            case DPU_FAST_JGES: take = (int32_t)fa >= (int32_t)fb; goto jcmp;
+            case DPU_FAST_JLES: take = (int32_t)fa <= (int32_t)fb; goto jcmp;
+            case DPU_FAST_JGTS: take = (int32_t)fa > (int32_t)fb; goto jcmp;
+            jcmp:
+                tk->zf = fa == fb;
+                tk->cf = fb > fa;
+                if (take)
+                    npc = in->pc;
+                break;
+            case DPU_FAST_ADDZ: case DPU_FAST_ADDNZ: {
+                uint64_t s = (uint64_t)fa + fb;
+                res = (uint32_t)s;
+                R[in->rc] = res;
+                tk->zf = res == 0;
+                tk->cf = (uint8_t)(s >> 32);
+                if ((res == 0) == (in->fast == DPU_FAST_ADDZ))
+                    npc = in->pc;
+                break;
+            }
+            case DPU_FAST_SUBZ: case DPU_FAST_SUBNZ:
                 res = fa - fb;
+                R[in->rc] = res;
                 tk->zf = res == 0;
                 tk->cf = fb > fa;
-                if ((res == 0) == (in->fast == DPU_FAST_JEQ))
+                if ((res == 0) == (in->fast == DPU_FAST_SUBZ))
                     npc = in->pc;
                 break;
             case DPU_FAST_JSUB: case DPU_FAST_SUBBR: case DPU_FAST_ADDBR: {

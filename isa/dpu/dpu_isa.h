@@ -134,10 +134,12 @@ enum { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU
        DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_ASR, DPU_FAST_ADDC, DPU_FAST_SUBC, DPU_FAST_LSLADD,
        DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_LBS, DPU_FAST_LHU, DPU_FAST_LHS, DPU_FAST_SW,
        DPU_FAST_SB, DPU_FAST_SH, DPU_FAST_LD, DPU_FAST_SD,
-       DPU_FAST_JEQ, DPU_FAST_JNEQ, /* sub without destination, condition z / nz */
-       DPU_FAST_JSUB,               /* sub without destination, other conditions */
-       DPU_FAST_ADDBR, DPU_FAST_SUBBR, /* add/sub with destination and a branch condition */
-       DPU_FAST_CALL };
+       /* sub without destination (compare and branch), by condition; JSUB: the others */
+       DPU_FAST_JEQ, DPU_FAST_JNEQ, DPU_FAST_JLTU, DPU_FAST_JGEU, DPU_FAST_JLEU, DPU_FAST_JGTU,
+       DPU_FAST_JLTS, DPU_FAST_JGES, DPU_FAST_JLES, DPU_FAST_JGTS, DPU_FAST_JSUB,
+       /* add/sub with destination and a branch condition: z, nz, or any other */
+       DPU_FAST_ADDZ, DPU_FAST_ADDNZ, DPU_FAST_SUBZ, DPU_FAST_SUBNZ, DPU_FAST_ADDBR, DPU_FAST_SUBBR,
+       DPU_FAST_CALL, DPU_NFAST };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,

@@ -111,11 +111,23 @@ static void set_fast(dpu_insn *in, int store)
         if (in->op == DPU_OP_SH) in->fast = DPU_FAST_SH;
         if (in->op == DPU_OP_SD && !in->bimm) in->fast = DPU_FAST_SD;
     } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_NONE && in->op == DPU_OP_SUB) {
-        in->fast = in->cond == DPU_C_Z ? DPU_FAST_JEQ : in->cond == DPU_C_NZ ? DPU_FAST_JNEQ : DPU_FAST_JSUB;
+        switch (in->cond) {
+        case DPU_C_Z: in->fast = DPU_FAST_JEQ; break;
+        case DPU_C_NZ: in->fast = DPU_FAST_JNEQ; break;
+        case DPU_C_LTU: in->fast = DPU_FAST_JLTU; break;
+        case DPU_C_GEU: in->fast = DPU_FAST_JGEU; break;
+        case DPU_C_LEU: in->fast = DPU_FAST_JLEU; break;
+        case DPU_C_GTU: in->fast = DPU_FAST_JGTU; break;
+        case DPU_C_LTS: in->fast = DPU_FAST_JLTS; break;
+        case DPU_C_GES: in->fast = DPU_FAST_JGES; break;
+        case DPU_C_LES: in->fast = DPU_FAST_JLES; break;
+        case DPU_C_GTS: in->fast = DPU_FAST_JGTS; break;
+        default: in->fast = DPU_FAST_JSUB; break;
+        }
     } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_R && in->op == DPU_OP_ADD) {
-        in->fast = DPU_FAST_ADDBR;
+        in->fast = in->cond == DPU_C_Z ? DPU_FAST_ADDZ : in->cond == DPU_C_NZ ? DPU_FAST_ADDNZ : DPU_FAST_ADDBR;
     } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_R && in->op == DPU_OP_SUB) {
-        in->fast = DPU_FAST_SUBBR;
+        in->fast = in->cond == DPU_C_Z ? DPU_FAST_SUBZ : in->cond == DPU_C_NZ ? DPU_FAST_SUBNZ : DPU_FAST_SUBBR;
     } else if (in->op == DPU_OP_CALL && (in->dk == DPU_D_R || in->dk == DPU_D_NONE)) {
         in->fast = DPU_FAST_CALL;
     } else if (in->op == DPU_OP_LD && in->cond == DPU_C_NONE && in->dk == DPU_D_D64) {
