@@ -343,15 +343,36 @@ void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, n
     case K_ALU_VS: case K_ALU_VI: {
         uint32_t b = in->kind == K_ALU_VS ? t->s[in->s2] : (uint32_t)in->imm;
         const uint32_t *a = t->v[in->s1];
-        for (int l = 0; l < NYZ_LANES; l++)
-            res[l] = alu(in->alu, a[l], b);
+        /* common ops without a per-lane dispatch */
+#define LANES(expr) for (int l = 0; l < NYZ_LANES; l++) res[l] = (expr)
+        switch (in->alu) {
+        case NYZ_OP_ADD_I: LANES(a[l] + b); break;
+        case NYZ_OP_SUB_I: LANES(a[l] - b); break;
+        case NYZ_OP_AND: LANES(a[l] & b); break;
+        case NYZ_OP_OR: LANES(a[l] | b); break;
+        case NYZ_OP_XOR: LANES(a[l] ^ b); break;
+        case NYZ_OP_SHL: LANES(a[l] << (b & 31)); break;
+        case NYZ_OP_SHR: LANES(a[l] >> (b & 31)); break;
+        case NYZ_OP_MOVE: LANES(b); break;
+        case NYZ_OP_MULL_I: LANES(a[l] * b); break;
+        default: LANES(alu(in->alu, a[l], b)); break;
+        }
         set_v(nm, t, pc, in->dst, in->masked ? t->s[in->mreg] : 0xffff, res);
         return;
     }
     case K_ALU_VV: {
         const uint32_t *a = t->v[in->s1], *b = t->v[in->s2];
-        for (int l = 0; l < NYZ_LANES; l++)
-            res[l] = alu(in->alu, a[l], b[l]);
+        switch (in->alu) {
+        case NYZ_OP_ADD_I: LANES(a[l] + b[l]); break;
+        case NYZ_OP_SUB_I: LANES(a[l] - b[l]); break;
+        case NYZ_OP_AND: LANES(a[l] & b[l]); break;
+        case NYZ_OP_OR: LANES(a[l] | b[l]); break;
+        case NYZ_OP_XOR: LANES(a[l] ^ b[l]); break;
+        case NYZ_OP_MOVE: LANES(b[l]); break;
+        case NYZ_OP_MULL_I: LANES(a[l] * b[l]); break;
+        default: LANES(alu(in->alu, a[l], b[l])); break;
+        }
+#undef LANES
         set_v(nm, t, pc, in->dst, in->masked ? t->s[in->mreg] : 0xffff, res);
         return;
     }

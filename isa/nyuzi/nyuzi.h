@@ -122,6 +122,8 @@ typedef struct nyz_thread {
     uint64_t store_done;         /* cycle the pending store is acknowledged */
     uint32_t icache_line;        /* last fetched line (fast path) */
     uint32_t prefetch_line;      /* line requested ahead of issue */
+    const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
+    uint32_t cur_pc, cur_pa, cur_flags;
     uint64_t icache_line_ready;
 } nyz_thread;
 

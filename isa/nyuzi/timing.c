@@ -161,6 +161,12 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
     nyz_thread *t = &c->t[tid];
     sim_thread *st = &u->threads[tid];
     uint32_t pc = t->pc, pa;
+    /* A thread retried at the same PC (it could not issue last time) reuses its fetch. */
+    if (t->cur && t->cur_pc == pc && t->cur_flags == t->flags && t->cur->pa == t->cur_pa) {
+        *out = &t->cur->in;
+        return 0;
+    }
+    t->cur = NULL;
     if (pc & 3) {
         nyz_raise_trap(nm, c, t, pc, NYZ_TT_UNALIGNED, 0, 0, pc, 0);
         return -1;
@@ -206,6 +212,10 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
         e->raw = w;
     }
     *out = &e->in;
+    t->cur = e;
+    t->cur_pa = pa;
+    t->cur_pc = pc;
+    t->cur_flags = t->flags;
     return 0;
 }
 
@@ -303,6 +313,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
         nm->cur_cycle = now;
         nyz_effect ef = {0};
         nyz_exec(nm, c, t, in, &ef);
+        t->cur = NULL;
         if (sim_stopped(m) && !ef.retired) /* stopped by a fault inside the instruction */
             return now;
         st->issue_cycles++;
