@@ -161,7 +161,7 @@ typedef struct nyz_core {
     uint32_t perf_sel[2];
     uint64_t perf_count[2];
     uint64_t events[NYZ_NPERF];
-    uint32_t wb_mask;            /* bit k: the writeback slot of cycle wb_base + k is taken */
+    uint64_t wb_mask;            /* bit k: the writeback slot of cycle wb_base + k is taken */
     uint64_t wb_base;
     nyz_thread *t;
     int nthreads;

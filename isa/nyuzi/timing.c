@@ -140,17 +140,18 @@ static const unsigned pipe_depth[3] = {1, 2, 5};
 static inline int wb_slot_busy(const nyz_core *c, uint64_t slot)
 {
     uint64_t k = slot - c->wb_base;
-    return slot >= c->wb_base && k < 32 && ((c->wb_mask >> k) & 1);
+    return slot >= c->wb_base && k < 64 && ((c->wb_mask >> k) & 1);
 }
 
 static inline void wb_take(nyz_core *c, uint64_t now, uint64_t slot)
 {
     if (now > c->wb_base) {
         uint64_t d = now - c->wb_base;
-        c->wb_mask = d >= 32 ? 0 : c->wb_mask >> d;
+        c->wb_mask = d >= 64 ? 0 : c->wb_mask >> d;
         c->wb_base = now;
     }
-    c->wb_mask |= 1u << (slot - c->wb_base);
+    if (slot - c->wb_base < 64) /* slots further out (a long miss) cannot conflict yet */
+        c->wb_mask |= 1ull << (slot - c->wb_base);
 }
 
 /* Fetch the thread's next instruction: 0 ready (*out set), 1 waiting (ready_at moved),
