@@ -58,6 +58,21 @@ printf '// image\n@00000400\n0f00400f /* move s2, 1 ... */\n0000a08c\n' > "$T/ok
 printf '00000000\nzz\n' > "$T/bad.hex"
 "$XPUSIM" run "$T/bad.hex" --isa nyuzi --quiet 2>"$T/hex.err" && { echo "FAIL: bad hex accepted"; fail=1; }
 grep -q ":2: " "$T/hex.err" && echo "ok hex error" || { echo "FAIL hex error: $(cat "$T/hex.err")"; fail=1; }
+# framebuffer: a pixel stored as bytes R,G,B,A at 0x200000 appears in the 640x480 frame dump
+cat > "$T/fb.S" <<'EOS'
+                .globl _start
+_start:         li s1, 0x200000
+                li s2, 0x00332211
+                store_32 s2, 4(s1)
+                move s0, -1
+                setcr s0, 20
+1:              b 1b
+EOS
+"$XPUSIM" asm --isa nyuzi "$T/fb.S" -o "$T/fb.elf" && "$XPUSIM" run "$T/fb.elf" --quiet --headless --frame-dump "$T/fb.ppm"
+if [ "$(head -c 15 "$T/fb.ppm" | tr '\n' ' ')" = "P6 640 480 255 " ] &&
+   [ "$(tail -c +16 "$T/fb.ppm" | head -c 6 | od -An -tx1 | tr -d ' \n')" = "000000112233" ]; then
+    echo "ok framebuffer"
+else echo "FAIL framebuffer"; fail=1; fi
 # disassembly of an assembled program shows the mnemonics
 "$XPUSIM" disasm "$T/mt.elf" > "$T/dis.txt" 2>&1
 grep -q "setcr s0, 21" "$T/dis.txt" && grep -q "cmpeq_i s3, s3, s1" "$T/dis.txt" && echo "ok disasm" || { echo "FAIL disasm"; head "$T/dis.txt"; fail=1; }
