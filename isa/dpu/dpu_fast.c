@@ -45,6 +45,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     sim_thread *const th = u->threads;
     const int n = u->nthreads;
     const int nt = d->ntasklets > 0 && d->ntasklets <= n ? d->ntasklets : n;
+    sim_thread *const th_end = th + nt;
     int rr = u->rr < nt ? u->rr : 0; /* threads nt..n-1 are never ready: same pick */
     int issued = 0;
     uint64_t t = now;
@@ -78,7 +79,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
              * the earliest ready_at (the code keeps ready_at == SIM_NEVER for threads that
              * are not READY, so no state test is needed to pick) */
             uint64_t nx = SIM_NEVER;
-            int i = rr;
+            int i = rr, first = -1;
             tid = -1;
             for (int k = 0; k < nt; k++) {
                 uint64_t ra = th[i].ready_at;
@@ -86,8 +87,10 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                     tid = i;
                     break;
                 }
-                if (ra < nx && th[i].state == SIM_T_READY)
+                if (ra < nx && th[i].state == SIM_T_READY) {
                     nx = ra;
+                    first = i;
+                }
                 if (++i == nt)
                     i = 0;
             }
@@ -101,14 +104,18 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                 if (nx >= horizon)
                     return leave(u, d, issued, rr, nt, nx);
                 t = nx;
-                continue;
+                if (t >= lim)
+                    continue; /* a DMA lands first, or the poll is due */
+                /* nothing happens before nx: the pick then is the first in round-robin
+                 * order with the earliest ready_at, the one found above */
+                tid = first;
             }
         }
         issued = 1;
         /* a burst: tasklet tid issues at t; then the next one at t + 1 while it is ready */
         dpu_tasklet *tk = &d->t[tid];
         sim_thread *ts = &th[tid];
-        int r = 0;
+        int r = 0; /* the tasklet index is ts - th: one register less in the burst */
         for (;;) {
             const uint32_t pc = tk->pc;
             const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
@@ -268,15 +275,16 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                 break;
             default:
             generic:
-                r = dpu_execute(m, u, d, tid, t);
+                r = dpu_execute(m, u, d, (int)(ts - th), t);
                 /* it counted the instruction and moved the pc */
                 t++;
-                if (++tid == nt)
-                    tid = 0;
+                if (++ts == th_end) {
+                    tk = d->t;
+                    ts = th;
+                } else
+                    tk++;
                 if (r)
                     goto after;
-                tk = &d->t[tid];
-                ts = &th[tid];
                 if (t >= lim || ts->ready_at > t)
                     goto after;
                 continue;
@@ -284,19 +292,24 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
             tk->pc = (uint16_t)npc;
             ts->instructions++;
             t++;
-            if (++tid == nt) {
-                tid = 0;
+            if (++ts == th_end) {
                 tk = d->t;
                 ts = th;
-            } else {
+            } else
                 tk++;
-                ts++;
+            if (ts->ready_at > t) {
+                /* a lone tasklet issues again at its ready_at, nothing happening between */
+                if (nt == 1 && ts->ready_at < lim) {
+                    t = ts->ready_at;
+                    continue;
+                }
+                break;
             }
-            if (t >= lim || ts->ready_at > t)
+            if (t >= lim)
                 break;
         }
     after:
-        rr = tid;
+        rr = (int)(ts - th);
         if (r) {
             if (d->faulted) {
                 leave(u, d, issued, rr, nt, 0);
