@@ -43,6 +43,11 @@ BODIES = {
  'syscall1': ['syscall 0'],
  'syscall2': ['syscall 0', 'syscall 0'],
  'eret_only': ['lea s27, 1f', 'setcr s27, 2', 'eret', '1:'],
+ 'l2hit_dep': ['dinvalidate s10', 'load_32 s1, (s10)', 'add_i s2, s1, 1'],
+ 'l2hit_ind': ['dinvalidate s10', 'load_32 s1, (s10)'],
+ 'dinv': ['dinvalidate s10'],
+ 'gath_l2hit': ['dinvalidate s10', 'load_gath v2, (v3)'],
+ 'l2hit_evict': ['load_32 s1, (s11)', 'li s3, 0x101000', 'load_32 s2, (s3)', 'li s3, 0x102000', 'load_32 s2, (s3)', 'li s3, 0x103000', 'load_32 s2, (s3)', 'li s3, 0x104000', 'load_32 s2, (s3)', 'load_32 s4, (s11)', 'add_i s5, s4, 1'],
  'membar_store': ['store_32 s20, (s10)', 'membar'] * 8,
 }
 name = sys.argv[1]
