@@ -241,6 +241,14 @@ void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle)
         sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
 }
 
+void sim_unit_resume(sim_machine *m, sim_unit *u)
+{
+    if (!u->halted || !u->enabled)
+        return;
+    u->halted = 0;
+    __atomic_sub_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
+}
+
 void sim_unit_disable(sim_machine *m, sim_unit *u)
 {
     if (!u->enabled)

@@ -129,6 +129,8 @@ void sim_schedule(sim_machine *m, ev_event *e, uint64_t when);
 void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when);
 void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle);
 void sim_unit_disable(sim_machine *m, sim_unit *u);
+/* Undo a halt: another unit restarted this one's threads (Nyuzi CR 21). No-op if running. */
+void sim_unit_resume(sim_machine *m, sim_unit *u);
 void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc,
                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 

@@ -34,6 +34,7 @@ typedef struct cli_args {
     int stats_json;
     const char *stats_file;
     const char *trace;
+    const char *trace_cosim;          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;
     const char *script;               /* debug -x */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */

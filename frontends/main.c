@@ -17,7 +17,7 @@ static void usage(FILE *f)
           "  xpusim debug PROGRAM [-x SCRIPT]   interactive debugger (-x: commands from a file)\n"
           "  xpusim gdbserver PROGRAM [--port N | --listen HOST:PORT]  GDB remote server\n"
           "                                     (default 127.0.0.1:1234; --port 0 picks a free port)\n"
-          "  xpusim asm --isa NAME SRC... -o OUT\n"
+          "  xpusim asm --isa NAME [-I DIR] SRC... -o OUT\n"
           "  xpusim disasm PROGRAM [--isa NAME]\n"
           "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
           "  xpusim isas                        list ISAs and their -o options\n"
@@ -34,6 +34,7 @@ static void usage(FILE *f)
           "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
           "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
           "  --trace FILE             instruction trace ('-' = stdout)\n"
+          "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
           "  --headless               no window              --quiet  no summary\n",
           f);
@@ -78,7 +79,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
-                                         "--max-insns", "--stats", "--stats-file", "--trace", "--frame-dump", "-x",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--frame-dump", "-x", "-I",
                                          "--port", "--listen", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
@@ -152,6 +153,15 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->frame_dump = val;
         else if (strcmp(name, "-x") == 0)
             a->script = val;
+        else if (strcmp(name, "--trace-cosim") == 0)
+            a->trace_cosim = val;
+        else if (strcmp(name, "-I") == 0) {
+            /* asm: an extra include directory, passed to the ISA's assembler as -o include= */
+            if (opt_set(&a->opts, "include", val)) {
+                fprintf(stderr, "xpusim: -I '%s': path too long\n", val);
+                return -1;
+            }
+        }
         else if (strcmp(name, "--port") == 0 || strcmp(name, "--listen") == 0)
             a->listen = val;
     }
@@ -269,7 +279,7 @@ static int cmd_disasm(cli_args *a)
 static int cmd_asm(cli_args *a)
 {
     if (!a->isa_name || !a->srcs.n || !a->output) {
-        fprintf(stderr, "xpusim asm: usage: xpusim asm --isa NAME SRC... -o OUT\n");
+        fprintf(stderr, "xpusim asm: usage: xpusim asm --isa NAME [-I DIR] SRC... -o OUT\n");
         return 1;
     }
     const isa_ops *isa = isa_find(a->isa_name);

@@ -41,6 +41,16 @@ int cli_session_open(cli_session *s, cli_args *a)
             return -1;
         }
     }
+    if (a->trace_cosim) {
+        int has = 0;
+        for (const isa_option *o = s->isa->options; o && o->name; o++)
+            has |= strcmp(o->name, "cosim") == 0;
+        if (!has) {
+            fprintf(stderr, "xpusim: --trace-cosim: ISA %s has no cosimulation stream\n", s->isa->name);
+            return -1;
+        }
+        opt_set(&a->opts, "cosim", a->trace_cosim);
+    }
     if (isa_check_options(s->isa, &a->opts, err, sizeof err)) {
         fprintf(stderr, "xpusim: %s\n", err);
         return -1;
