@@ -122,6 +122,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
                 raise Fail("server did not exit after the session")
+        if self.proc.returncode != 0:  # also catches sanitizer reports, which exit non-zero
+            err = self.proc.stderr.read().decode(errors="replace")
+            raise Fail("server exited %d:\n%s" % (self.proc.returncode, err[-3000:]))
 
 
 def check(cond, what):
@@ -184,7 +187,7 @@ def mccp_sum4(xpusim, prog, ramfile, store_slot, wait_slot, next_slot, end_cycle
     store_slot, wait_slot, next_slot = int(store_slot, 0), int(wait_slot, 0), int(next_slot, 0)
     s = _server(xpusim, prog, "--load", "ram:0=" + ramfile)
     try:
-        sup = s.ask("qSupported:multiprocess+;swbreak+;hwbreak+;xmlRegisters=i386")
+        sup = s.ask("qSupported:multiprocess+;swbreak+;hwbreak+")
         check("PacketSize=" in sup and "qXfer:features:read+" in sup and "vContSupported+" in sup,
               "qSupported: %s" % sup)
         check(s.ask("vMustReplyEmpty") == "", "unknown packets get an empty reply")
@@ -242,6 +245,10 @@ def mccp_sum4(xpusim, prog, ramfile, store_slot, wait_slot, next_slot, end_cycle
         check(sig == 5 and f.get("thread") == "1", "step reports thread 1")
         check(reg(s, 8) == next_slot, "step moved pc to 0x%x (%x)" % (next_slot, reg(s, 8)))
         check(reg(s, 1) == 9, "the stepped movl wrote reg1 = 9")
+        out = s.monitor("regs 1 reg1")
+        check("core0 thread 0" in out and "reg1" in out and "0x00000009" in out, "monitor regs 1 reg1: %r" % out)
+        out = s.monitor("regs 2")
+        check("core1" in out and "stack_exc_addr" in out and out.count("\n") == 16, "monitor regs 2 lists 15 registers")
         check(s.ask("z0,%x,2" % wait_slot) == "OK", "z0")
         # register write and read back (restored: the program continues unchanged)
         old = reg(s, 4)
@@ -327,6 +334,11 @@ def mccp_fault(xpusim, prog):
     thread; continuing reports the end by that signal (X0b)."""
     s = _server(xpusim, prog)
     try:
+        # as GDB: it names itself with xmlRegisters=, rejects our target.xml and expects its
+        # own 'g' layout, so 'g' is eight unavailable bytes and 'p' beyond the table is 'xx'
+        s.ask("qSupported:multiprocess+;xmlRegisters=i386")
+        check(s.ask("g") == "x" * 16, "GDB gets a short, unavailable 'g'")
+        check(s.ask("p28") == "xx" and reg(s, 0) == 0, "p past the table is unavailable, p0 reads reg0")
         sig, f = stop_fields(s.ask("c"))
         tid = int(f.get("thread", "0"), 16)
         check(sig == 11 and 1 <= tid <= 4, "fault stops with T0b on a core (%s)" % f)
