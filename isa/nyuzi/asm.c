@@ -163,7 +163,10 @@ static void rename_locals(actx *a, const char *in, char *out, size_t n)
             if ((*q == 'b' || *q == 'f') && !(isalnum((unsigned char)q[1]) || q[1] == '_') && q - p < 4) {
                 int num = atoi(p);
                 int idx = *q == 'b' ? a->lcount[num] - 1 : a->lcount[num];
-                o += (size_t)snprintf(out + o, n - o, ".Lloc%d_%d", num, idx < 0 ? 999999 : idx);
+                if (idx < 0)
+                    o += (size_t)snprintf(out + o, n - o, "no_earlier_local_label_%d", num);
+                else
+                    o += (size_t)snprintf(out + o, n - o, ".Llocal_label_%d_%d", num, idx);
                 p = q + 1;
                 continue;
             }
@@ -333,8 +336,9 @@ static int directive(actx *a, const char *d, char *rest)
     if (!strcmp(d, ".data") || !strcmp(d, ".rodata")) { a->sec = SEC_DATA; return 0; }
     if (!strcmp(d, ".bss")) { a->sec = SEC_BSS; return 0; }
     if (!strcmp(d, ".section")) {
-        char nm[64];
-        sscanf(rest, " %63[^, \t]", nm);
+        char nm[64] = "";
+        if (sscanf(rest, " %63[^, \t]", nm) != 1 || !nm[0])
+            return fail(a, ".section needs a name");
         a->sec = strncmp(nm, ".text", 5) == 0 ? SEC_TEXT : strncmp(nm, ".bss", 4) == 0 ? SEC_BSS : SEC_DATA;
         return 0;
     }
@@ -545,7 +549,7 @@ static int process_line(actx *a, char *line)
                 int num = atoi(s);
                 if (num < 0 || num >= 1000)
                     return fail(a, "local label %s too large", s);
-                snprintf(name, sizeof name, ".Lloc%d_%d", num, a->lcount[num]++);
+                snprintf(name, sizeof name, ".Llocal_label_%d_%d", num, a->lcount[num]++);
             } else
                 snprintf(name, sizeof name, "%s", s);
             if (a->pass == 1) {
