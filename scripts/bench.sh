@@ -3,11 +3,12 @@
 # programs/*/bench/*.bench is "NAME: SETUP-COMMAND ;; XPUSIM-RUN-ARGUMENTS" (SETUP may be
 # empty; it runs from the repository root with $X set, e.g. to assemble the program). Every
 # benchmark runs 3 times and the best host time is reported with the simulated instructions
-# and cycles, host MIPS and simulated Mcycles/s.
+# and cycles, host MIPS, simulated Mcycles/s of the machine, and the sum over units (for
+# many independent DPUs, the aggregate simulated cycles per second).
 X=${1:-build/xpusim}
 export X
 out=build/bench; mkdir -p $out
-printf '%-34s %14s %14s %9s %10s %12s\n' benchmark instructions cycles seconds MIPS Mcycles/s
+printf '%-38s %12s %12s %8s %8s %10s %14s\n' benchmark instructions cycles seconds MIPS Mcycles/s unit-Mcycles/s
 for f in programs/*/bench/*.bench; do
     [ -f "$f" ] || continue
     while IFS= read -r line; do
@@ -28,7 +29,8 @@ for f in programs/*/bench/*.bench; do
         [ -n "$best" ] || continue
         insns=$(sed -n 's/^  "instructions": \([0-9]*\),/\1/p' $out/best.json)
         cycles=$(sed -n 's/^  "cycles": \([0-9]*\),/\1/p' $out/best.json)
-        awk -v n="$name" -v i="$insns" -v c="$cycles" -v s="$best" 'BEGIN{ if (s < 1e-9) s = 1e-9;
-            printf "%-34s %14d %14d %9.3f %10.1f %12.1f\n", n, i, c, s, i/s/1e6, c/s/1e6 }'
+        ucycles=$(sed -n 's/^    {"name": .*"enabled": true, "cycles": \([0-9]*\),.*/\1/p' $out/best.json | awk '{t += $1} END {print t + 0}')
+        awk -v n="$name" -v i="$insns" -v c="$cycles" -v u="$ucycles" -v s="$best" 'BEGIN{ if (s < 1e-9) s = 1e-9;
+            printf "%-38s %12d %12d %8.3f %8.1f %10.1f %14.1f\n", n, i, c, s, i/s/1e6, c/s/1e6, u/s/1e6 }'
     done < "$f"
 done
