@@ -166,8 +166,7 @@ static int gdb_send(gdb_stub *g, const char *data, size_t n)
             break;
         int c;
         while ((c = gdb_getc(g)) >= 0 && c != '+' && c != '-')
-            if (c == 0x03)
-                g->pending_break = 1;
+            ; /* a Ctrl-C while stopped means nothing */
         if (c < 0) {
             free(buf);
             return -1;
@@ -767,15 +766,15 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
     } else if (strcmp(cmd, "stats") == 0) {
         stats_write_text(m, f);
     } else if (strcmp(cmd, "space") == 0) {
-        if (*arg) {
+        if (strcmp(arg, "default") == 0) {
+            g->space[0] = 0;
+        } else if (*arg) {
             mem_space *sp = sim_space(m, arg) ? sim_space(m, arg) : sim_unit_space(m, g->gunit, arg);
             if (!sp)
                 fprintf(f, "no space '%s'\n", arg);
             else
-                snprintf(g->space, sizeof g->space, "%s", strcmp(arg, "default") ? arg : "");
+                snprintf(g->space, sizeof g->space, "%s", arg);
         }
-        if (strcmp(arg, "default") == 0)
-            g->space[0] = 0;
         mem_space *sp = gdb_data_space(g);
         fprintf(f, "memory view: %s (%u byte(s) per address); spaces:", sp ? sp->name : "none",
                 sp ? sp->addr_unit : 0);
@@ -1138,12 +1137,9 @@ int gdb_serve(cli_session *s, const char *listen_spec)
         if (n < 0)
             break;
         if (g->pending_break && n == 0) {
-            /* Ctrl-C while stopped: report the stop again */
+            /* Ctrl-C while stopped: nothing runs, nothing to report (a reply here would be
+             * taken as the answer to GDB's next packet) */
             g->pending_break = 0;
-            char r[256];
-            gdb_stop_reply(g, r, sizeof r);
-            if (gdb_send_str(g, r))
-                break;
             continue;
         }
         if (n > 0 && gdb_handle(g, n))
