@@ -11,7 +11,8 @@
  * (target.xml) is generated from the ISA's register table: scalars widened to 8/16/32/64
  * bits, vectors at full width as 32-bit lanes, little-endian. Continue runs in slices of
  * GDB_SLICE cycles and polls the socket for Ctrl-C (0x03) in between; slicing only moves the
- * run limit, so cycle counts equal those of a plain run. All state lives in one gdb_stub. */
+ * run limit, so cycle counts equal those of a plain run. All state lives in one gdb_stub
+ * (gdbstub.h); the register layout and the queries are in gdbstub_info.c. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -20,63 +21,20 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "cli.h"
+#include "gdbstub.h"
 #include "debugger.h"
 #include "../core/debug.h"
-#include "../core/stats.h"
-
-#define GDB_PKT_MAX 16384          /* advertised as PacketSize (hex) */
-#define GDB_SLICE 100000           /* cycles between polls for Ctrl-C during a continue */
-#define GDB_MAX_WATCH 64
-#define GDB_SIGINT 2
-#define GDB_SIGILL 4
-#define GDB_SIGTRAP 5
-#define GDB_SIGABRT 6
-#define GDB_SIGSEGV 11
-#define GDB_SIGXCPU 24
-
-typedef struct gdb_watch {
-    int type;          /* 2 write, 3 read, 4 access (the Z packet's type) */
-    uint64_t addr, len; /* as GDB gave them: address units, bytes */
-    mem_space *sp;
-    int id;
-} gdb_watch;
-
-typedef struct gdb_stub {
-    cli_session *s;
-    sim_machine *m;
-    const isa_ops *isa;
-    int fd;
-    int noack;
-    int tpu;                 /* threads per unit in the thread-id formula */
-    int gunit, gthread;      /* Hg: registers and memory */
-    int cunit, cthread;      /* Hc: the thread `s`/`c` act on (-1: any) */
-    char space[32];          /* `monitor space`: data view by name, "" = the default */
-    char *xml;
-    size_t xml_len;
-    gdb_watch watch[GDB_MAX_WATCH];
-    int nwatch, next_watch_id;
-    int thread_cursor;       /* qsThreadInfo position */
-    int finished;            /* isa->finish ran */
-    int over;                /* the program ended (halt, fault...): W/X sent or due */
-    uint64_t limit;
-    char in[GDB_PKT_MAX + 8];
-    int pending_break;       /* a 0x03 arrived while reading a packet */
-    int gdb_compat;          /* the client is GDB, which rejects our target.xml (see gdb_handle 'g') */
-    int quit;
-} gdb_stub;
 
 /* ---- bytes and hex ---- */
 
-static int hexval(int c)
+int gdb_hexval(int c)
 {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-static char *put_hex(char *p, const uint8_t *b, size_t n)
+char *gdb_put_hex(char *p, const uint8_t *b, size_t n)
 {
     static const char dig[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
@@ -88,11 +46,11 @@ static char *put_hex(char *p, const uint8_t *b, size_t n)
 }
 
 /* Hex digits to bytes; returns the count, -1 on a bad digit. */
-static long get_hex_bytes(const char *h, uint8_t *b, size_t max)
+long gdb_get_hex_bytes(const char *h, uint8_t *b, size_t max)
 {
     size_t n = 0;
     while (h[0] && h[1] && n < max) {
-        int hi = hexval(h[0]), lo = hexval(h[1]);
+        int hi = gdb_hexval(h[0]), lo = gdb_hexval(h[1]);
         if (hi < 0 || lo < 0)
             return -1;
         b[n++] = (uint8_t)(hi << 4 | lo);
@@ -102,11 +60,11 @@ static long get_hex_bytes(const char *h, uint8_t *b, size_t max)
 }
 
 /* A hex number; *end after it. -1 if there are no digits. */
-static int get_hex_u64(const char *p, uint64_t *v, const char **end)
+int gdb_get_hex_u64(const char *p, uint64_t *v, const char **end)
 {
     uint64_t x = 0;
     const char *q = p;
-    for (int d; (d = hexval(*q)) >= 0; q++)
+    for (int d; (d = gdb_hexval(*q)) >= 0; q++)
         x = x << 4 | (uint64_t)d;
     if (q == p)
         return -1;
@@ -146,7 +104,7 @@ static int gdb_getc(gdb_stub *g)
 }
 
 /* Send one packet ($data#cs); without QStartNoAckMode wait for the '+'. */
-static int gdb_send(gdb_stub *g, const char *data, size_t n)
+int gdb_send(gdb_stub *g, const char *data, size_t n)
 {
     char *buf = malloc(n + 5);
     if (!buf)
@@ -178,7 +136,7 @@ static int gdb_send(gdb_stub *g, const char *data, size_t n)
     return 0;
 }
 
-static int gdb_send_str(gdb_stub *g, const char *s) { return gdb_send(g, s, strlen(s)); }
+int gdb_send_str(gdb_stub *g, const char *s) { return gdb_send(g, s, strlen(s)); }
 
 /* Read one packet into g->in (unescaped binary kept, NUL-terminated); returns its length,
  * -1 when the connection closed. A lone 0x03 outside a packet sets pending_break. */
@@ -219,7 +177,7 @@ static long gdb_recv(gdb_stub *g)
         int h1 = gdb_getc(g), h2 = gdb_getc(g);
         if (h1 < 0 || h2 < 0)
             return -1;
-        int ok = hexval(h1) >= 0 && hexval(h2) >= 0 && (unsigned)(hexval(h1) << 4 | hexval(h2)) == (sum & 255);
+        int ok = gdb_hexval(h1) >= 0 && gdb_hexval(h2) >= 0 && (unsigned)(gdb_hexval(h1) << 4 | gdb_hexval(h2)) == (sum & 255);
         if (!g->noack && gdb_write_all(g, ok && !overflow ? "+" : "-", 1))
             return -1;
         if (!ok || overflow)
@@ -231,10 +189,10 @@ static long gdb_recv(gdb_stub *g)
 
 /* ---- threads ---- */
 
-static int gdb_tid(const gdb_stub *g, int unit, int thread) { return unit * g->tpu + thread + 1; }
+int gdb_tid(const gdb_stub *g, int unit, int thread) { return unit * g->tpu + thread + 1; }
 
 /* Thread id -> unit/thread; 0 ok. */
-static int gdb_thread_of(const gdb_stub *g, uint64_t tid, int *unit, int *thread)
+int gdb_thread_of(const gdb_stub *g, uint64_t tid, int *unit, int *thread)
 {
     if (tid < 1)
         return -1;
@@ -264,14 +222,14 @@ static void gdb_first_live(const gdb_stub *g, int *unit, int *thread)
 }
 
 /* "p" thread ids are not used (no multiprocess); accepts hex, -1 and 0. */
-static int gdb_parse_tid(const char *p, int64_t *tid)
+int gdb_parse_tid(const char *p, int64_t *tid)
 {
     if (p[0] == '-' && p[1] == '1') {
         *tid = -1;
         return 0;
     }
     uint64_t v;
-    if (get_hex_u64(p, &v, NULL))
+    if (gdb_get_hex_u64(p, &v, NULL))
         return -1;
     *tid = (int64_t)v;
     return 0;
@@ -281,7 +239,7 @@ static int gdb_parse_tid(const char *p, int64_t *tid)
 
 /* The data view of the Hg thread's unit: `monitor space` if set, else the first space that
  * is not (a unit's copy of) the code space, as the debugger's default. */
-static mem_space *gdb_data_space(gdb_stub *g)
+mem_space *gdb_data_space(gdb_stub *g)
 {
     sim_machine *m = g->m;
     if (g->space[0]) {
@@ -302,97 +260,6 @@ static mem_space *gdb_data_space(gdb_stub *g)
         return sim_unit_space(m, g->gunit, base);
     }
     return m->nspaces ? m->spaces[0] : NULL;
-}
-
-/* ---- registers ---- */
-
-static unsigned gdb_reg_bits(const isa_reg *r)
-{
-    if (r->bits > 64)
-        return (r->bits + 31) / 32 * 32;
-    return r->bits <= 8 ? 8 : r->bits <= 16 ? 16 : r->bits <= 32 ? 32 : 64;
-}
-
-/* One register of the Hg thread as hex into p (xx.. if unreadable); returns the end. */
-static char *gdb_put_reg(gdb_stub *g, int i, char *p)
-{
-    const isa_reg *r = &g->isa->regs[i];
-    unsigned nb = gdb_reg_bits(r) / 8;
-    uint8_t buf[512] = {0};
-    if (nb > sizeof buf || !g->isa->reg_read || g->isa->reg_read(g->m, g->gunit, g->gthread, i, buf)) {
-        for (unsigned k = 0; k < nb; k++)
-            *p++ = 'x', *p++ = 'x';
-        *p = 0;
-        return p;
-    }
-    return put_hex(p, buf, nb);
-}
-
-static int gdb_set_reg(gdb_stub *g, int i, const uint8_t *b)
-{
-    const isa_reg *r = &g->isa->regs[i];
-    if ((r->flags & ISA_REG_RO) || !g->isa->reg_write)
-        return 0; /* GDB writes whole register sets back: read-only ones keep their value */
-    uint8_t buf[512] = {0};
-    memcpy(buf, b, gdb_reg_bits(r) / 8);
-    return g->isa->reg_write(g->m, g->gunit, g->gthread, i, buf);
-}
-
-static size_t gdb_regs_bytes(const gdb_stub *g)
-{
-    size_t n = 0;
-    for (int i = 0; i < g->isa->nregs; i++)
-        n += gdb_reg_bits(&g->isa->regs[i]) / 8;
-    return n;
-}
-
-/* target.xml from the register table. No <architecture>: GDB has no xpusim ISA, so the
- * description is a generic register view (see docs/user-guide.md, "GDB remote"). */
-static int gdb_build_xml(gdb_stub *g)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return -1;
-    fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n<target version=\"1.0\">\n"
-               "<feature name=\"org.xpusim.%s\">\n", g->isa->name);
-    unsigned declared[64];
-    int ndecl = 0;
-    for (int i = 0; i < g->isa->nregs; i++) {
-        const isa_reg *r = &g->isa->regs[i];
-        unsigned bits = gdb_reg_bits(r);
-        if (r->bits <= 64)
-            continue;
-        int seen = 0;
-        for (int k = 0; k < ndecl; k++)
-            seen |= declared[k] == bits;
-        if (!seen && ndecl < 64) {
-            declared[ndecl++] = bits;
-            fprintf(f, "<vector id=\"v%uu32\" type=\"uint32\" count=\"%u\"/>\n", bits / 32, bits / 32);
-        }
-    }
-    for (int i = 0; i < g->isa->nregs; i++) {
-        const isa_reg *r = &g->isa->regs[i];
-        unsigned bits = gdb_reg_bits(r);
-        char type[24];
-        if (r->flags & ISA_REG_PC)
-            snprintf(type, sizeof type, "code_ptr");
-        else if (r->bits > 64)
-            snprintf(type, sizeof type, "v%uu32", bits / 32);
-        else
-            snprintf(type, sizeof type, "uint%u", bits);
-        fprintf(f, "<reg name=\"%s\" bitsize=\"%u\" regnum=\"%d\" type=\"%s\"", r->name, bits, i, type);
-        if (r->group)
-            fprintf(f, " group=\"%s\"", r->bits > 64 ? "vector" : strcmp(r->group, "general") == 0 ? "general" : r->group);
-        fprintf(f, "/>\n");
-    }
-    fprintf(f, "</feature>\n</target>\n");
-    if (fclose(f))
-        return -1;
-    g->xml = buf;
-    g->xml_len = len;
-    return 0;
 }
 
 /* ---- stop replies ---- */
@@ -529,7 +396,7 @@ static int gdb_vcont(gdb_stub *g, const char *p)
         char act = *p++;
         if (act == 'C' || act == 'S') { /* the signal to deliver is ignored */
             uint64_t sig;
-            if (get_hex_u64(p, &sig, &p))
+            if (gdb_get_hex_u64(p, &sig, &p))
                 return gdb_send_str(g, "E01");
             act = (char)(act | 32);
         }
@@ -557,8 +424,8 @@ static int gdb_z(gdb_stub *g, int insert, const char *p)
 {
     uint64_t type, addr, kind;
     const char *q;
-    if (get_hex_u64(p, &type, &q) || *q != ',' || get_hex_u64(q + 1, &addr, &q) || *q != ',' ||
-        get_hex_u64(q + 1, &kind, &q))
+    if (gdb_get_hex_u64(p, &type, &q) || *q != ',' || gdb_get_hex_u64(q + 1, &addr, &q) || *q != ',' ||
+        gdb_get_hex_u64(q + 1, &kind, &q))
         return gdb_send_str(g, "E01");
     sim_machine *m = g->m;
     if (type <= 1) { /* software or hardware breakpoint: the same to a simulator */
@@ -625,7 +492,7 @@ static int gdb_mem(gdb_stub *g, char op, const char *p, long pktlen)
 {
     uint64_t addr, len;
     const char *q;
-    if (get_hex_u64(p, &addr, &q) || *q != ',' || get_hex_u64(q + 1, &len, &q))
+    if (gdb_get_hex_u64(p, &addr, &q) || *q != ',' || gdb_get_hex_u64(q + 1, &len, &q))
         return gdb_send_str(g, "E01");
     mem_space *sp = gdb_data_space(g);
     if (!sp)
@@ -643,7 +510,7 @@ static int gdb_mem(gdb_stub *g, char op, const char *p, long pktlen)
             if (!got && len) {
                 rc = gdb_send_str(g, "E0e");
             } else {
-                put_hex(hex, buf, got);
+                gdb_put_hex(hex, buf, got);
                 rc = gdb_send(g, hex, 2 * got);
             }
         }
@@ -659,7 +526,7 @@ static int gdb_mem(gdb_stub *g, char op, const char *p, long pktlen)
         return gdb_send_str(g, "E0c");
     int bad;
     if (op == 'M') {
-        bad = get_hex_bytes(q, buf, len) != (long)len;
+        bad = gdb_get_hex_bytes(q, buf, len) != (long)len;
     } else { /* X: binary, already unescaped by gdb_recv */
         bad = (uint64_t)(pktlen - (q - g->in)) != len;
         if (!bad)
@@ -674,237 +541,6 @@ static int gdb_mem(gdb_stub *g, char op, const char *p, long pktlen)
         rc = gdb_send_str(g, "OK");
     free(buf);
     return rc;
-}
-
-/* ---- queries ---- */
-
-/* Send text as console output: one hex reply if it fits, else O packets and OK. */
-static int gdb_send_output(gdb_stub *g, const char *text, size_t n)
-{
-    char hex[2 * 2048 + 2];
-    if (n <= 2048) {
-        if (!n)
-            return gdb_send_str(g, "OK");
-        put_hex(hex, (const uint8_t *)text, n);
-        return gdb_send(g, hex, 2 * n);
-    }
-    for (size_t off = 0; off < n; off += 1024) {
-        size_t k = n - off < 1024 ? n - off : 1024;
-        hex[0] = 'O';
-        put_hex(hex + 1, (const uint8_t *)text + off, k);
-        if (gdb_send(g, hex, 1 + 2 * k))
-            return -1;
-    }
-    return gdb_send_str(g, "OK");
-}
-
-/* `monitor regs [TID] [NAME]`: a thread's registers by name (vectors as 32-bit lanes); the
- * thread is TID (decimal, as GDB numbers threads) or the one GDB selected last (Hg). */
-static void gdb_print_regs(gdb_stub *g, FILE *f, const char *arg)
-{
-    int unit = g->gunit, thread = g->gthread;
-    char *end;
-    unsigned long tid = strtoul(arg, &end, 10);
-    if (end != arg && (*end == 0 || *end == ' ')) {
-        if (gdb_thread_of(g, tid, &unit, &thread)) {
-            fprintf(f, "no thread %lu (1..%d)\n", tid, gdb_tid(g, g->m->nunits - 1, g->m->units[g->m->nunits - 1].nthreads - 1));
-            return;
-        }
-        arg = end + strspn(end, " ");
-    }
-    const char *name = arg;
-    fprintf(f, "thread %d = %s thread %d:\n", gdb_tid(g, unit, thread), g->m->units[unit].name, thread);
-    int shown = 0;
-    for (int i = 0; i < g->isa->nregs; i++) {
-        const isa_reg *r = &g->isa->regs[i];
-        if (*name && strcasecmp(name, r->name))
-            continue;
-        uint8_t buf[512] = {0};
-        unsigned nb = gdb_reg_bits(r) / 8;
-        shown++;
-        if (nb > sizeof buf || !g->isa->reg_read || g->isa->reg_read(g->m, unit, thread, i, buf)) {
-            fprintf(f, "%-14s (unreadable)\n", r->name);
-            continue;
-        }
-        fprintf(f, "%-14s", r->name);
-        if (r->bits <= 64) {
-            uint64_t v = 0;
-            for (unsigned k = nb; k-- > 0;)
-                v = v << 8 | buf[k];
-            fprintf(f, " 0x%0*llx %llu\n", (int)(r->bits + 3) / 4, (unsigned long long)v, (unsigned long long)v);
-        } else {
-            for (unsigned l = 0; l < nb / 4; l++)
-                fprintf(f, "%s %08x", l && l % 8 == 0 ? "\n              " : "",
-                        (unsigned)(buf[4 * l] | buf[4 * l + 1] << 8 | buf[4 * l + 2] << 16 | (unsigned)buf[4 * l + 3] << 24));
-            fprintf(f, "\n");
-        }
-    }
-    if (!shown)
-        fprintf(f, "no register '%s'\n", name);
-}
-
-static int gdb_monitor(gdb_stub *g, const char *hexcmd)
-{
-    char cmd[256];
-    long n = get_hex_bytes(hexcmd, (uint8_t *)cmd, sizeof cmd - 1);
-    if (n < 0)
-        return gdb_send_str(g, "E01");
-    cmd[n] = 0;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return gdb_send_str(g, "E0c");
-    char *arg = cmd + strcspn(cmd, " ");
-    if (*arg)
-        *arg++ = 0;
-    sim_machine *m = g->m;
-    if (strcmp(cmd, "cycle") == 0 || strcmp(cmd, "cycles") == 0) {
-        fprintf(f, "cycle %llu, %llu instructions retired\n",
-                (unsigned long long)(m->stop.kind == SIM_STOP_HALT ? sim_end_cycle(m) : dbg_now(m)),
-                (unsigned long long)sim_total_instructions(m));
-    } else if (strcmp(cmd, "stats") == 0) {
-        stats_write_text(m, f);
-    } else if (strcmp(cmd, "space") == 0) {
-        if (strcmp(arg, "default") == 0) {
-            g->space[0] = 0;
-        } else if (*arg) {
-            mem_space *sp = sim_space(m, arg) ? sim_space(m, arg) : sim_unit_space(m, g->gunit, arg);
-            if (!sp)
-                fprintf(f, "no space '%s'\n", arg);
-            else
-                snprintf(g->space, sizeof g->space, "%s", arg);
-        }
-        mem_space *sp = gdb_data_space(g);
-        fprintf(f, "memory view: %s (%u byte(s) per address); spaces:", sp ? sp->name : "none",
-                sp ? sp->addr_unit : 0);
-        for (int i = 0; i < m->nspaces && i < 16; i++)
-            fprintf(f, " %s", m->spaces[i]->name);
-        fprintf(f, "%s\n", m->nspaces > 16 ? " ..." : "");
-    } else if (strcmp(cmd, "regs") == 0 || strcmp(cmd, "registers") == 0) {
-        gdb_print_regs(g, f, arg);
-    } else if (strcmp(cmd, "stop") == 0) {
-        fprintf(f, "%s at cycle %llu: %s\n", sim_stop_name(m->stop.kind), (unsigned long long)m->stop.cycle,
-                m->stop.msg);
-    } else {
-        fprintf(f, "xpusim monitor commands:\n"
-                   "  cycle           current cycle and instructions retired\n"
-                   "  stats           run statistics\n"
-                   "  regs [TID] [NAME]  registers of thread TID (default: the last one GDB\n"
-                   "                  selected) by their names, or only register NAME\n"
-                   "  stop            the last stop reason\n"
-                   "  space [NAME]    show or set the memory space m/M/X and watchpoints use\n"
-                   "                  (`space default`: the data space)\n");
-    }
-    fclose(f);
-    int rc = gdb_send_output(g, buf, len);
-    free(buf);
-    return rc;
-}
-
-static int gdb_thread_list(gdb_stub *g, int first)
-{
-    if (first)
-        g->thread_cursor = 0;
-    int total = dbg_flat_count(g->m);
-    if (g->thread_cursor >= total)
-        return gdb_send_str(g, "l");
-    char out[2048];
-    size_t n = 0;
-    out[n++] = 'm';
-    int flat = 0;
-    for (int u = 0; u < g->m->nunits && n < sizeof out - 40; u++)
-        for (int t = 0; t < g->m->units[u].nthreads && n < sizeof out - 40; t++, flat++) {
-            if (flat < g->thread_cursor)
-                continue;
-            n += (size_t)snprintf(out + n, sizeof out - n, "%s%x", n > 1 ? "," : "", gdb_tid(g, u, t));
-            g->thread_cursor++;
-        }
-    return gdb_send(g, out, n);
-}
-
-static int gdb_extra_info(gdb_stub *g, const char *p)
-{
-    int64_t tid;
-    int u, t;
-    if (gdb_parse_tid(p, &tid) || tid < 1 || gdb_thread_of(g, (uint64_t)tid, &u, &t))
-        return gdb_send_str(g, "E01");
-    static const char *const states[] = {"ready", "sleeping", "halted", "disabled"};
-    char text[400], isa_state[256] = "";
-    const sim_thread *th = &g->m->units[u].threads[t];
-    if (g->isa->thread_state)
-        g->isa->thread_state(g->m, u, t, isa_state, sizeof isa_state);
-    int len = snprintf(text, sizeof text, "%s thread %d, %s%s%s", g->m->units[u].name, t,
-                       th->state < 4 ? states[th->state] : "?", *isa_state ? ": " : "", isa_state);
-    char hex[2 * sizeof text + 1];
-    put_hex(hex, (const uint8_t *)text, (size_t)len < sizeof text ? (size_t)len : sizeof text - 1);
-    return gdb_send_str(g, hex);
-}
-
-static int gdb_xfer_features(gdb_stub *g, const char *p)
-{
-    /* qXfer:features:read:ANNEX:OFFSET,LENGTH */
-    const char *colon = strchr(p, ':');
-    if (!colon || strncmp(p, "target.xml", (size_t)(colon - p)) || colon - p != 10)
-        return gdb_send_str(g, "E00");
-    uint64_t off, len;
-    const char *q;
-    if (get_hex_u64(colon + 1, &off, &q) || *q != ',' || get_hex_u64(q + 1, &len, NULL))
-        return gdb_send_str(g, "E01");
-    if (off >= g->xml_len)
-        return gdb_send_str(g, "l");
-    size_t n = g->xml_len - off < len ? g->xml_len - off : len;
-    if (n > GDB_PKT_MAX / 2)
-        n = GDB_PKT_MAX / 2;
-    /* binary data: escape $ # } * (the generated XML has none of them, but stay correct) */
-    char *out = malloc(2 * n + 2);
-    if (!out)
-        return gdb_send_str(g, "E0c");
-    size_t k = 0;
-    out[k++] = off + n < g->xml_len ? 'm' : 'l';
-    for (size_t i = 0; i < n; i++) {
-        char c = g->xml[off + i];
-        if (c == '$' || c == '#' || c == '}' || c == '*') {
-            out[k++] = '}';
-            c ^= 0x20;
-        }
-        out[k++] = c;
-    }
-    int rc = gdb_send(g, out, k);
-    free(out);
-    return rc;
-}
-
-static int gdb_query(gdb_stub *g, const char *p)
-{
-    if (strncmp(p, "qSupported", 10) == 0) {
-        char r[160];
-        g->gdb_compat = strstr(p, "xmlRegisters=") != NULL;
-        snprintf(r, sizeof r, "PacketSize=%x;qXfer:features:read+;vContSupported+;QStartNoAckMode+", GDB_PKT_MAX);
-        return gdb_send_str(g, r);
-    }
-    if (strncmp(p, "qXfer:features:read:", 20) == 0)
-        return gdb_xfer_features(g, p + 20);
-    if (strcmp(p, "qfThreadInfo") == 0)
-        return gdb_thread_list(g, 1);
-    if (strcmp(p, "qsThreadInfo") == 0)
-        return gdb_thread_list(g, 0);
-    if (strcmp(p, "qC") == 0) {
-        char r[32];
-        snprintf(r, sizeof r, "QC%x", gdb_tid(g, g->gunit, g->gthread));
-        return gdb_send_str(g, r);
-    }
-    if (strncmp(p, "qThreadExtraInfo,", 17) == 0)
-        return gdb_extra_info(g, p + 17);
-    if (strncmp(p, "qAttached", 9) == 0)
-        return gdb_send_str(g, "1");
-    if (strncmp(p, "qRcmd,", 6) == 0)
-        return gdb_monitor(g, p + 6);
-    if (strcmp(p, "qOffsets") == 0)
-        return gdb_send_str(g, "Text=0;Data=0;Bss=0");
-    if (strcmp(p, "qSymbol::") == 0)
-        return gdb_send_str(g, "OK");
-    return gdb_send_str(g, "");
 }
 
 /* ---- the packet loop ---- */
@@ -973,7 +609,7 @@ static int gdb_handle(gdb_stub *g, long n)
         if (!b)
             return gdb_send_str(g, "E0c");
         int rc;
-        if (get_hex_bytes(p + 1, b, nb) != (long)nb) {
+        if (gdb_get_hex_bytes(p + 1, b, nb) != (long)nb) {
             rc = gdb_send_str(g, "E01");
         } else {
             int bad = 0;
@@ -991,7 +627,7 @@ static int gdb_handle(gdb_stub *g, long n)
     case 'P': {
         uint64_t r;
         const char *q;
-        if (get_hex_u64(p + 1, &r, &q) || (p[0] == 'P' && *q != '='))
+        if (gdb_get_hex_u64(p + 1, &r, &q) || (p[0] == 'P' && *q != '='))
             return gdb_send_str(g, "E01");
         if (r >= (uint64_t)g->isa->nregs) /* beyond the table (a GDB with its own layout): unavailable */
             return gdb_send_str(g, p[0] == 'p' ? "xx" : "E01");
@@ -1002,7 +638,7 @@ static int gdb_handle(gdb_stub *g, long n)
         }
         uint8_t b[512] = {0};
         long nb = (long)gdb_reg_bits(&g->isa->regs[r]) / 8;
-        if (get_hex_bytes(q + 1, b, (size_t)nb) != nb)
+        if (gdb_get_hex_bytes(q + 1, b, (size_t)nb) != nb)
             return gdb_send_str(g, "E01");
         return gdb_send_str(g, gdb_set_reg(g, (int)r, b) ? "E0e" : "OK");
     }
