@@ -349,9 +349,11 @@ static int gdb_resume(gdb_stub *g, int step_unit, int step_thread)
     fflush(stdout);
     while (!interrupted) {
         uint64_t now = dbg_now(m);
-        uint64_t until = g->limit - now > GDB_SLICE ? now + GDB_SLICE : g->limit;
+        uint64_t until = now < g->limit && g->limit - now > GDB_SLICE ? now + GDB_SLICE : g->limit;
         sim_run(m, until);
-        if (m->stop.kind != SIM_STOP_LIMIT || until >= g->limit)
+        /* only the end of a slice goes on; --max-cycles and --max-insns are real stops */
+        if (m->stop.kind != SIM_STOP_LIMIT || until >= g->limit ||
+            (m->max_instructions && sim_total_instructions(m) >= m->max_instructions))
             break;
         int b = gdb_poll_break(g);
         if (b < 0) {

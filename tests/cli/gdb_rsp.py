@@ -329,6 +329,26 @@ def mccp_run(xpusim, prog, end_cycle):
 
 
 @scenario
+def mccp_limit(xpusim, prog, option, value):
+    """--max-cycles / --max-insns on a program that never ends: a continue stops with T18
+    (SIGXCPU) at the limit instead of running on, and again if continued."""
+    s = Server([xpusim, "gdbserver", prog, option, value, "--port", "0"])
+    try:
+        sig, f = stop_fields(s.ask("c"))
+        check(sig == 0x18, "%s %s stops with T18 (%s)" % (option, value, f))
+        out = s.monitor("cycle")
+        n = int(out.split()[1 if option == "--max-cycles" else 2].rstrip(","))
+        check(n == int(value) if option == "--max-cycles" else n >= int(value),
+              "at the limit: %r" % out)
+        sig, f = stop_fields(s.ask("c"))
+        check(sig == 0x18, "continuing at the limit stops there again")
+        s.send("k")
+        s.close()
+    finally:
+        s.kill()
+
+
+@scenario
 def mccp_fault(xpusim, prog):
     """A load outside the stack bounds: a fault stops with SIGSEGV (T0b) at the faulting
     thread; continuing reports the end by that signal (X0b)."""

@@ -10,7 +10,8 @@
 # which must equal a plain `xpusim run` of the same program (stepping and stopping do not
 # change timing). MCCP draw.mccp (445119 cycles) checks, again,
 # the end cycle of a continue that runs in several slices; a program spinning on a RAM
-# flag checks Ctrl-C (T02) and memory writes that let it end; a load outside the stack
+# flag checks Ctrl-C (T02) and memory writes that let it end, and --max-cycles and
+# --max-insns (T18 at the limit, also across continue slices); a load outside the stack
 # bounds checks the fault stop (T0b, then X0b). DPU vecadd checks tasklets as threads and WRAM.
 # Addresses come from `xpusim disasm` (MCCP slot = 2 * ROM word + half) and `xpusim info`.
 X=${XPUSIM:-build/xpusim}
@@ -50,6 +51,8 @@ if "$X" isas | grep -q '^mccp'; then
     printf 'movl reg1 300\nspin:\nload reg0 reg1\ncmp reg0 0\nje spin\nint 0\n' >"$T/spin.asm"
     "$X" asm --isa mccp "$T/spin.asm" -o "$T/spin.out" || { echo "FAIL: assembling spin"; exit 1; }
     timeout 60 "$PY" "$HERE/gdb_rsp.py" mccp_interrupt "$X" "$T/spin.out" 300 || fail=1
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" mccp_limit "$X" "$T/spin.out" --max-cycles 250000 || fail=1
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" mccp_limit "$X" "$T/spin.out" --max-insns 5000 || fail=1
 
     # a load from 0x7fffffff is outside the core's stack bounds: a stack protection fault
     printf 'movl reg1 65535\nmovh reg1 32767\nload reg0 reg1\nint 0\n' >"$T/fault.asm"
