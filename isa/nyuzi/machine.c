@@ -29,7 +29,8 @@ static const isa_option nyz_options[] = {
     {"store_latency", "10", "cycles until a store is acknowledged (one per thread)"},
     {"l2_store_interval", "4", "cycles between stores the L2 accepts"},
     {"mem_interval", "45", "cycles a line transfer occupies the memory bus"},
-    {"fetch_ahead", "6", "instructions instruction fetch runs ahead of issue"},
+    {"fetch_ahead", "3", "instructions fetch may run ahead of issue (1-7)"},
+    {"icache_lead", "6", "cycles of an instruction miss hidden by the fetch stages"},
     {"io_latency", "9", "cycles between the two issues of a device access"},
     {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
@@ -72,7 +73,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     m->isa_state = nm;
     nm->m = m;
     uint64_t cores, threads, mem, l1is, l1iw, l1ds, l1dw, l2s, l2w, tlbe, tlbw;
-    uint64_t il, fl, ll, bp, l2l, ml, sl, iol, syl, sti, fa, mi;
+    uint64_t il, fl, ll, bp, l2l, ml, sl, iol, syl, sti, fa, mi, icl;
     if (getopt_u(m, "cores", 1, 1, NYZ_MAX_CORES, &cores, err, errlen) ||
         getopt_u(m, "threads", 4, 1, NYZ_MAX_THREADS, &threads, err, errlen) ||
         getopt_u(m, "mem", 0x1000000, 0x10000, 0xFFFF0000u, &mem, err, errlen) ||
@@ -94,7 +95,8 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "io_latency", 9, 1, 100000, &iol, err, errlen) ||
         getopt_u(m, "sync_latency", 10, 1, 100000, &syl, err, errlen) ||
         getopt_u(m, "l2_store_interval", 4, 1, 1000, &sti, err, errlen) ||
-        getopt_u(m, "fetch_ahead", 6, 0, 64, &fa, err, errlen) ||
+        getopt_u(m, "fetch_ahead", 3, 1, 7, &fa, err, errlen) ||
+        getopt_u(m, "icache_lead", 6, 0, 1000, &icl, err, errlen) ||
         getopt_u(m, "mem_interval", 45, 0, 100000, &mi, err, errlen))
         return -1;
     if (cores * threads > 32) {
@@ -107,7 +109,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         return -1;
     }
     nm->tm = (nyz_timing){(unsigned)il, (unsigned)fl, (unsigned)ll, (unsigned)bp, (unsigned)l2l,
-                          (unsigned)ml, (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)fa, (unsigned)mi};
+                          (unsigned)ml, (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)fa, (unsigned)mi, (unsigned)icl};
     nm->ncores = (int)cores;
     nm->nthreads = (int)threads;
     nm->ram_size = (uint32_t)(mem & ~3ull);
@@ -158,7 +160,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         for (int i = 0; i < (int)threads; i++) {
             nyz_thread_reset(&c->t[i], ci * (int)threads + i);
             c->t[i].icache_line = 0xffffffffu;
-            c->t[i].prefetch_line = 0xffffffffu;
+            c->t[i].ft_pc = 1;
         }
         m->units[ci].isa = c;
         sim_unit_counters(&m->units[ci], nyz_counter_names, NYZ_NPERF);

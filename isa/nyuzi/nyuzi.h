@@ -121,7 +121,11 @@ typedef struct nyz_thread {
     uint64_t reg_ready[64];      /* cycle the register may be read by a new issue */
     uint64_t store_done;         /* cycle the pending store is acknowledged */
     uint32_t icache_line;        /* last fetched line (fast path) */
-    uint32_t prefetch_line;      /* line requested ahead of issue */
+    uint64_t ft;                 /* fetch model: cycle the instruction at ft_pc could issue */
+    uint32_t ft_pc;
+    uint64_t ft_hold;            /* issue no earlier (instruction line being filled) */
+    uint64_t iss[8];             /* issue cycles of the last instructions since a redirect */
+    uint32_t niss;
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
     uint64_t icache_line_ready;
@@ -169,7 +173,7 @@ typedef struct nyz_core {
 
 typedef struct nyz_timing {
     unsigned int_lat, fp_lat, load_lat, branch_penalty, l2_lat, mem_lat, store_lat;
-    unsigned io_lat, sync_lat, store_interval, fetch_ahead, mem_interval;
+    unsigned io_lat, sync_lat, store_interval, fetch_ahead, mem_interval, icache_lead;
 } nyz_timing;
 
 typedef struct nyz_machine {

@@ -182,28 +182,29 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
                      "instruction fetch from 0x%08x outside memory (0x%x bytes)", pa, nm->ram_size);
         return -1;
     }
+    /* Instruction fetch: t->ft is when the instruction at t->ft_pc could issue if its
+     * line were cached (fetch runs one instruction per cycle, at most fetch_ahead
+     * instructions ahead of issue, and restarts at the target of a redirect). A line
+     * missing in L1I is requested when fetch reaches it; the instruction can issue
+     * lat - icache_lead cycles after that (the fetch stages overlap the miss). */
     uint32_t line = pa >> 6;
     if (line != t->icache_line) {
         t->icache_line = line;
-        unsigned lat = l1_access(nm, &c->l1i, pa, now);
-        if (lat == 0) {
+        uint64_t q = t->ft_pc == pc ? t->ft : now;
+        unsigned lat = l1_access(nm, &c->l1i, pa, q);
+        if (lat == 0)
             c->events[6]++;
-        } else {
+        else {
             c->events[5]++;
-            st->ready_at = now + lat;
-            st->stalls[ST_ICACHE] += lat;
-            return 1;
+            uint64_t avail = q + (lat > nm->tm.icache_lead ? lat - nm->tm.icache_lead : 0);
+            if (avail > t->ft_hold)
+                t->ft_hold = avail;
         }
     }
-    /* Fetch runs ahead of issue (the per-thread instruction FIFO plus the fetch
-     * stages): the next line is requested when the thread issues the instruction
-     * fetch_ahead instructions before it, so straight-line code hides that many cycles
-     * of a miss and a stalled thread hides more (measured on the RTL). */
-    uint32_t apa = pa + 4 * nm->tm.fetch_ahead;
-    if ((apa >> 6) != line && (apa >> 6) != t->prefetch_line && ((apa ^ pa) & ~(NYZ_PAGE - 1)) == 0 &&
-        apa + 4 <= nm->ram_size) {
-        t->prefetch_line = apa >> 6;
-        l1_access(nm, &c->l1i, apa, now);
+    if (t->ft_hold > now) {
+        st->stalls[ST_ICACHE] += t->ft_hold - now;
+        st->ready_at = t->ft_hold;
+        return 1;
     }
     uint32_t w = mem_ld32le(nm->ram + pa);
     nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
@@ -392,6 +393,25 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
         }
         if (st->state == SIM_T_READY && st->ready_at < ready)
             st->ready_at = ready;
+        /* fetch model: when could the next instruction issue if its line were cached */
+        t->iss[t->niss++ & 7] = now;
+        if (t->pc == pc) {
+            /* next subcycle of a gather/scatter: same fetch */
+        } else if (ef.taken || ef.trapped || t->pc != pc + 4) {
+            t->ft_pc = t->pc;
+            t->ft = st->ready_at;
+            t->niss = 0;
+        } else {
+            uint64_t f = (t->ft_pc == pc ? t->ft : now) + 1;
+            unsigned fa = nm->tm.fetch_ahead;
+            if (fa < 8 && t->niss >= fa) { /* the FIFO is full until an older one issues */
+                uint64_t s = t->iss[(t->niss - fa) & 7] + 1;
+                if (s > f)
+                    f = s;
+            }
+            t->ft_pc = t->pc;
+            t->ft = f;
+        }
         if (m->slow)
             dbg_after_insn(m, u, pick, pc);
         if (sim_stopped(m))
