@@ -273,6 +273,21 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                     R[in->rc] = pc + 1;
                 npc = fa + (uint32_t)in->off;
                 break;
+            case DPU_FAST_ACQREL: {
+                /* the atomic bit's old value decides the condition; flags unchanged */
+                uint8_t *bit = &d->atomic[(fa + (uint32_t)in->imm) & 0xff];
+                uint32_t was = *bit;
+                *bit = in->op == DPU_OP_ACQUIRE;
+                switch (in->cond) {
+                case DPU_C_TRUE: take = 1; break;
+                case DPU_C_Z: case DPU_C_ACQ_Z: take = was == 0; break;
+                case DPU_C_NZ: case DPU_C_ACQ_NZ: take = was != 0; break;
+                default: take = 0; break;
+                }
+                if (take)
+                    npc = in->pc;
+                break;
+            }
             default:
             generic:
                 r = dpu_execute(m, u, d, (int)(ts - th), t);

@@ -139,7 +139,11 @@ enum { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU
        DPU_FAST_JLTS, DPU_FAST_JGES, DPU_FAST_JLES, DPU_FAST_JGTS, DPU_FAST_JSUB,
        /* add/sub with destination and a branch condition: z, nz, or any other */
        DPU_FAST_ADDZ, DPU_FAST_ADDNZ, DPU_FAST_SUBZ, DPU_FAST_SUBNZ, DPU_FAST_ADDBR, DPU_FAST_SUBBR,
-       DPU_FAST_CALL, DPU_NFAST };
+       DPU_FAST_CALL,
+       /* acquire/release without destination, condition none, z or nz (or their acquire
+        * forms), true or false */
+       DPU_FAST_ACQREL,
+       DPU_NFAST };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,

@@ -128,6 +128,14 @@ static void set_fast(dpu_insn *in, int store)
         in->fast = in->cond == DPU_C_Z ? DPU_FAST_ADDZ : in->cond == DPU_C_NZ ? DPU_FAST_ADDNZ : DPU_FAST_ADDBR;
     } else if (in->cond != DPU_C_NONE && in->dk == DPU_D_R && in->op == DPU_OP_SUB) {
         in->fast = in->cond == DPU_C_Z ? DPU_FAST_SUBZ : in->cond == DPU_C_NZ ? DPU_FAST_SUBNZ : DPU_FAST_SUBBR;
+    } else if ((in->op == DPU_OP_ACQUIRE || in->op == DPU_OP_RELEASE) && in->dk == DPU_D_NONE) {
+        switch (in->cond) {
+        case DPU_C_NONE: case DPU_C_FALSE: case DPU_C_TRUE: case DPU_C_Z: case DPU_C_NZ:
+        case DPU_C_ACQ_Z: case DPU_C_ACQ_NZ:
+            in->fast = DPU_FAST_ACQREL;
+            break;
+        default: break;
+        }
     } else if (in->op == DPU_OP_CALL && (in->dk == DPU_D_R || in->dk == DPU_D_NONE)) {
         in->fast = DPU_FAST_CALL;
     } else if (in->op == DPU_OP_LD && in->cond == DPU_C_NONE && in->dk == DPU_D_D64) {

@@ -7,7 +7,8 @@
  * registers, flags, PCs, RUN and atomic bits, WRAM and MRAM. Programs: a mix of every
  * specialised form (ALU with register and immediate operands, carries, lsl_add, loads and
  * stores of each width and sign, ld/sd, compare-and-branch on each comparison, add/sub with
- * a destination and a condition, call/jump, move rr) with DMA, over 1..24 tasklets; the same
+ * a destination and a condition, call/jump, move rr, a mutex on acquire/release) with DMA,
+ * over 1..24 tasklets; the same
  * with faults placed in the specialised forms (misaligned, out of range, illegal word); and
  * the programs in programs/dpu on our runtime (barriers, mutexes, DMA-bound stream). */
 #include "../testlib.h"
@@ -121,6 +122,22 @@ static const char mix_src[] =
     "	lsl_add r22, r22, id, 6\n"
     "	sdma r20, r22, 7\n"
     "	ldma r20, r22, 3\n"
+    ".Llock:\n"
+    "	acquire zero, 7, nz, .Llock\n"
+    "	acquire zero, 7, z, .Lheld\n"
+    "	add r21, r21, 13\n"
+    ".Lheld:\n"
+    "	lw r23, zero, counter\n"
+    "	add r23, r23, 1\n"
+    "	sw zero, counter, r23\n"
+    "	release zero, 7, nz, .Lrel\n"
+    ".Lrel:\n"
+    "	acquire zero, 9, z, .Lacq9\n"
+    "	add r21, r21, 9\n"
+    ".Lacq9:\n"
+    "	release zero, 9, nz, .Lrel9\n"
+    "	add r21, r21, 11\n"
+    ".Lrel9:\n"
     "	call r23, .Lf\n"
     "	and r0, r0, r0\n"
     "	add r0, r0, -1, nz, .Lloop\n"
@@ -133,6 +150,8 @@ static const char mix_src[] =
     "	.globl iters\n"
     "iters:\n"
     "	.long 200\n"
+    "counter:\n"
+    "	.long 0\n"
     "	.p2align 3\n"
     "	.globl buf\n"
     "buf:\n"
