@@ -28,7 +28,7 @@ static const isa_option nyz_options[] = {
     {"mem_latency", "45", "extra cycles of an L2 miss"},
     {"store_latency", "10", "cycles until a store is acknowledged (one per thread)"},
     {"l2_store_interval", "4", "cycles between stores the L2 accepts"},
-    {"mem_interval", "45", "cycles a line transfer occupies the memory bus"},
+    {"mem_interval", "30", "cycles a line transfer occupies the memory bus"},
     {"fetch_ahead", "3", "instructions fetch may run ahead of issue (1-7)"},
     {"icache_lead", "6", "cycles of an instruction miss hidden by the fetch stages"},
     {"io_latency", "9", "cycles between the two issues of a device access"},
@@ -97,7 +97,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "l2_store_interval", 4, 1, 1000, &sti, err, errlen) ||
         getopt_u(m, "fetch_ahead", 3, 1, 7, &fa, err, errlen) ||
         getopt_u(m, "icache_lead", 6, 0, 1000, &icl, err, errlen) ||
-        getopt_u(m, "mem_interval", 45, 0, 100000, &mi, err, errlen))
+        getopt_u(m, "mem_interval", 30, 0, 100000, &mi, err, errlen))
         return -1;
     if (cores * threads > 32) {
         snprintf(err, errlen, "cores*threads = %llu exceeds 32 (CR 20/21 thread bitmaps are 32 bits)",

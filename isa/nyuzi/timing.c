@@ -278,7 +278,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             }
             int cause = ST_SCOREBOARD;
             if ((x->kind == K_STORE || x->kind == K_STORE_V || x->kind == K_STORE_SCAT ||
-                 x->kind == K_STORE_SYNC || x->kind == K_MEMBAR) && t->store_done > rdy) {
+                 x->kind == K_STORE_SYNC || x->kind == K_MEMBAR || x->kind == K_DFLUSH ||
+                 x->kind == K_IINVALIDATE) && t->store_done > rdy) {
                 rdy = t->store_done;
                 cause = ST_STORE;
                 if (x->kind != K_MEMBAR)
@@ -372,11 +373,30 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 break;
             }
             case 5:
-                if (in->kind == K_DINVALIDATE)
+                if (in->kind == K_DINVALIDATE) {
+                    /* the line is dropped from L1 and L2 (measured: the next load of it
+                     * costs a memory access on the RTL) */
                     nyz_cache_invalidate(&c->l1d, ef.paddr);
-                else if (in->kind == K_IINVALIDATE) {
-                    nyz_cache_invalidate(&c->l1i, ef.paddr);
-                    t->icache_line = 0xffffffffu;
+                    nyz_cache_invalidate(&nm->l2, ef.paddr);
+                } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
+                    /* sent to the L2 through the store queue: membar waits for them;
+                     * a flush of a dirty line writes it to memory first */
+                    uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
+                    nm->l2_store_free = acc + tm->store_interval;
+                    t->store_done = acc + tm->store_lat;
+                    if (in->kind == K_IINVALIDATE) {
+                        nyz_cache_invalidate(&c->l1i, ef.paddr);
+                        t->icache_line = 0xffffffffu;
+                    } else if (nyz_cache_probe(&nm->l2, ef.paddr)) {
+                        nyz_cache_access(&nm->l2, ef.paddr, 0, 0);
+                        uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
+                        if (*dirty) {
+                            uint64_t start = acc > nm->mem_free ? acc : nm->mem_free;
+                            nm->mem_free = start + tm->mem_interval;
+                            t->store_done = start + tm->mem_lat + tm->store_lat;
+                            *dirty = 0;
+                        }
+                    }
                 } else if (in->kind == K_GETCR || in->kind == K_SETCR)
                     lat = tm->load_lat;
                 break;
