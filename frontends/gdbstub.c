@@ -589,12 +589,16 @@ static int gdb_handle(gdb_stub *g, long n)
     case 'g': {
         /* GDB (it names itself with xmlRegisters= in qSupported) knows no xpusim ISA, so it
          * rejects target.xml and lays out 'g' as its default architecture's registers: a full
-         * reply would not fit and `target remote` would fail. Eight unavailable bytes end on
-         * a register boundary of every 32- and 64-bit layout; GDB then asks for the others
-         * one by one with 'p' and the session works (memory, breakpoints, stepping, threads,
-         * monitor; `monitor regs` shows the registers by their real names). */
-        if (g->gdb_compat)
-            return gdb_send_str(g, "xxxxxxxxxxxxxxxx");
+         * reply would not fit and `target remote` would fail. Registers 0 and 1 as 4 bytes
+         * each end on a register boundary of every 32- and 64-bit layout; GDB then asks for
+         * the others one by one with 'p' (see gdb_put_reg) and the session works (memory,
+         * breakpoints, stepping, threads, monitor; `monitor regs` shows the real names). */
+        if (g->gdb_compat) {
+            char hex[16], one[2 * 512 + 1];
+            for (int i = 0; i < 2; i++)
+                memcpy(hex + 8 * i, i < g->isa->nregs && gdb_put_reg(g, i, one) - one == 8 ? one : "xxxxxxxx", 8);
+            return gdb_send(g, hex, 16);
+        }
         size_t nb = gdb_regs_bytes(g);
         char *hex = malloc(2 * nb + 1), *q = hex;
         if (!hex)

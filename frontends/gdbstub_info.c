@@ -25,6 +25,15 @@ char *gdb_put_reg(gdb_stub *g, int i, char *p)
     const isa_reg *r = &g->isa->regs[i];
     unsigned nb = gdb_reg_bits(r) / 8;
     uint8_t buf[512] = {0};
+    if (g->gdb_compat) {
+        /* GDB reads register i at its own architecture's size, into a buffer of that size:
+         * a longer reply would overrun it, a shorter one leaves garbage. Four bytes suit
+         * the 32-bit and wider registers of the usual layouts: registers of up to 32 bits
+         * are sent zero-extended to 4 bytes, wider ones as unavailable (`monitor regs`). */
+        if (r->bits > 32 || !g->isa->reg_read || g->isa->reg_read(g->m, g->gunit, g->gthread, i, buf))
+            return strcpy(p, "xx") + 2;
+        return gdb_put_hex(p, buf, 4);
+    }
     if (nb > sizeof buf || !g->isa->reg_read || g->isa->reg_read(g->m, g->gunit, g->gthread, i, buf)) {
         for (unsigned k = 0; k < nb; k++)
             *p++ = 'x', *p++ = 'x';

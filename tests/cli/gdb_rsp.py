@@ -354,16 +354,19 @@ def mccp_fault(xpusim, prog):
     thread; continuing reports the end by that signal (X0b)."""
     s = _server(xpusim, prog)
     try:
-        # as GDB: it names itself with xmlRegisters=, rejects our target.xml and expects its
-        # own 'g' layout, so 'g' is eight unavailable bytes and 'p' beyond the table is 'xx'
+        # as GDB: it names itself with xmlRegisters= in qSupported, rejects our target.xml and
+        # reads registers at its own architecture's sizes: 'g' is registers 0 and 1 as 4
+        # bytes each, 'p' gives registers of up to 32 bits as 4 bytes (flags, 8 bits, too)
+        # and 'xx' (unavailable) past the table
         s.ask("qSupported:multiprocess+;xmlRegisters=i386")
-        check(s.ask("g") == "x" * 16, "GDB gets a short, unavailable 'g'")
-        check(s.ask("p28") == "xx" and reg(s, 0) == 0, "p past the table is unavailable, p0 reads reg0")
         sig, f = stop_fields(s.ask("c"))
         tid = int(f.get("thread", "0"), 16)
         check(sig == 11 and 1 <= tid <= 4, "fault stops with T0b on a core (%s)" % f)
         s.ask("Hg%x" % tid)
         check(reg(s, 1) == 0x7FFFFFFF, "the faulting thread's reg1 holds the bad address")
+        g = s.ask("g")
+        check(len(g) == 16 and g[8:] == le32(0x7FFFFFFF), "GDB's short 'g': reg0 and reg1 (%s)" % g)
+        check(len(s.ask("p9")) == 8 and s.ask("p28") == "xx", "p9 (flags) as 4 bytes, p28 unavailable")
         check(s.ask("c") == "X0b", "continuing ends with X0b")
         s.send("k")
         s.close()
