@@ -175,7 +175,6 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     for (uint32_t i = 0; i <= nm->dc_mask; i++)
         nm->dc[i].pa = 1; /* never a valid instruction address */
     nm->fb_base = 0x200000;
-    nm->timer_deadline = SIM_NEVER;
     if (sim_register_event(m, &nm->timer_ev, "nyuzi-timer", timer_fire, nm, 0) < 0) {
         snprintf(err, errlen, "cannot register timer event");
         return -1;

@@ -128,7 +128,6 @@ typedef struct nyz_thread {
     uint32_t niss;
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
-    uint64_t icache_line_ready;
 } nyz_thread;
 
 typedef struct nyz_tlb_entry {
@@ -191,19 +190,15 @@ typedef struct nyz_machine {
     /* devices */
     uint32_t int_levels;         /* level-sensitive interrupt lines */
     uint32_t timer_count;
-    uint64_t timer_deadline;     /* SIM_NEVER when idle */
     ev_event timer_ev;
     uint32_t fb_base, vga_enable;
     uint32_t *fb_pixels;
-    int fb_pending_int;
     /* decode cache */
     nyz_dcache_ent *dc;
     uint32_t dc_mask;
     /* cosimulation event stream */
     FILE *cosim;
     int resched;                 /* an event or another unit changed: leave unit_run */
-    char out_buf[256];
-    size_t out_len;
 } nyz_machine;
 
 /* What one execution did (for timing, tracing and cosim). */
