@@ -596,7 +596,8 @@ static int gdb_handle(gdb_stub *g, long n)
         if (g->gdb_compat) {
             char hex[16], one[2 * 512 + 1];
             for (int i = 0; i < 2; i++)
-                memcpy(hex + 8 * i, i < g->isa->nregs && gdb_put_reg(g, i, one) - one == 8 ? one : "xxxxxxxx", 8);
+                memcpy(hex + 8 * i,
+                       i < g->isa->nregs && gdb_put_reg(g, gdb_compat_regnum(g, i), one) - one == 8 ? one : "xxxxxxxx", 8);
             return gdb_send(g, hex, 16);
         }
         size_t nb = gdb_regs_bytes(g);
@@ -637,6 +638,7 @@ static int gdb_handle(gdb_stub *g, long n)
             return gdb_send_str(g, "E01");
         if (r >= (uint64_t)g->isa->nregs) /* beyond the table (a GDB with its own layout): unavailable */
             return gdb_send_str(g, p[0] == 'p' ? "xx" : "E01");
+        r = (uint64_t)gdb_compat_regnum(g, (int)r);
         if (p[0] == 'p') {
             char hex[2 * 512 + 1];
             gdb_put_reg(g, (int)r, hex);

@@ -64,6 +64,7 @@ mem_space *gdb_data_space(gdb_stub *g);
 unsigned gdb_reg_bits(const isa_reg *r);           /* the width GDB sees */
 char *gdb_put_reg(gdb_stub *g, int i, char *p);    /* hex of the Hg thread's register i */
 int gdb_set_reg(gdb_stub *g, int i, const uint8_t *b);
+int gdb_compat_regnum(const gdb_stub *g, int n);   /* GDB's register n -> ours (see there) */
 size_t gdb_regs_bytes(const gdb_stub *g);
 int gdb_build_xml(gdb_stub *g);
 int gdb_query(gdb_stub *g, const char *p);         /* a q packet: reply sent */

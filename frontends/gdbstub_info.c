@@ -43,6 +43,21 @@ char *gdb_put_reg(gdb_stub *g, int i, char *p)
     return gdb_put_hex(p, buf, nb);
 }
 
+/* GDB with no architecture of ours uses i386's layout (its default when nothing else
+ * fits), where register 8 is eip, the PC. Swapping the ISA's PC with register 8 makes $pc,
+ * stop locations and "hit Breakpoint" come out right in GDB. */
+int gdb_compat_regnum(const gdb_stub *g, int n)
+{
+    enum { I386_EIP = 8 };
+    int pc = -1;
+    for (int i = 0; i < g->isa->nregs; i++)
+        if (g->isa->regs[i].flags & ISA_REG_PC)
+            pc = i;
+    if (!g->gdb_compat || pc < 0 || g->isa->nregs <= I386_EIP)
+        return n;
+    return n == I386_EIP ? pc : n == pc ? I386_EIP : n;
+}
+
 int gdb_set_reg(gdb_stub *g, int i, const uint8_t *b)
 {
     const isa_reg *r = &g->isa->regs[i];

@@ -413,5 +413,27 @@ def dpu_vecadd(xpusim, prog, main_pc, tasklets, end_cycle):
         s.kill()
 
 
+@scenario
+def dpu_gdb_compat(xpusim, prog, main_pc):
+    """As GDB sees a DPU: its i386 layout has the PC at register 8, so p8 is the DPU pc and
+    the DPU's r8 moves to the pc's number (24)."""
+    main_pc = int(main_pc, 0)
+    s = _server(xpusim, prog, "-o", "tasklets=4")
+    try:
+        s.ask("qSupported:multiprocess+;xmlRegisters=i386")
+        check(s.ask("Z0,%x,1" % main_pc) == "OK", "Z0 at main")
+        sig, f = stop_fields(s.ask("c"))
+        s.ask("Hg%s" % f.get("thread", "1"))
+        check(sig == 5 and reg(s, 8) == main_pc, "GDB's register 8 ($pc on i386) is the DPU pc")
+        out = s.monitor("regs %d r8" % int(f.get("thread", "1"), 16))
+        r8 = int(out.split()[-2], 16)
+        check(reg(s, 24) == r8, "and register 24 is r8 (0x%x)" % r8)
+        check(s.ask("P18=%s" % le32(0x1234)) == "OK" and "0x00001234" in s.monitor("regs r8"), "P18 writes r8")
+        s.send("k")
+        s.close()
+    finally:
+        s.kill()
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -12,7 +12,8 @@
 # the end cycle of a continue that runs in several slices; a program spinning on a RAM
 # flag checks Ctrl-C (T02) and memory writes that let it end, and --max-cycles and
 # --max-insns (T18 at the limit, also across continue slices); a load outside the stack
-# bounds checks the fault stop (T0b, then X0b). DPU vecadd checks tasklets as threads and WRAM.
+# bounds checks the fault stop (T0b, then X0b). DPU vecadd checks tasklets as threads and WRAM,
+# and the register numbering a GDB client (xmlRegisters= in qSupported) gets: pc at 8.
 # Addresses come from `xpusim disasm` (MCCP slot = 2 * ROM word + half) and `xpusim info`.
 X=${XPUSIM:-build/xpusim}
 PY=$(command -v python3) || { echo "SKIP: no python3"; exit 0; }
@@ -75,6 +76,7 @@ if "$X" isas | grep -q '^dpu'; then
     end=$(end_cycle "$T/vecadd.elf" -o tasklets=4)
     echo "vecadd: main = instruction $main, plain run ends at cycle $end"
     timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_vecadd "$X" "$T/vecadd.elf" "$main" 4 "$end" || fail=1
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_gdb_compat "$X" "$T/vecadd.elf" "$main" || fail=1
 else
     echo "SKIP: no dpu ISA in this build"
 fi
