@@ -342,6 +342,12 @@ static int gdb_resume(gdb_stub *g, int step_unit, int step_thread)
         snprintf(reply, sizeof reply, "X%02x", gdb_signal_of(m->stop.kind));
         return gdb_send_str(g, reply);
     }
+    /* as the debugger does: the thread last reported resumes past a breakpoint at the PC it
+     * was reported at (GDB steps over its breakpoints itself; the mark is then stale and
+     * dropped), so a simple client's continue after a step onto a breakpoint moves on */
+    if (g->seen_unit >= 0 && gdb_live(m, g->seen_unit, g->seen_thread) &&
+        g->isa->pc_get && g->isa->pc_get(m, g->seen_unit, g->seen_thread) == g->seen_pc)
+        dbg_skip_once(m, g->seen_unit, g->seen_thread, g->seen_pc);
     if (step_unit >= 0 && gdb_live(m, step_unit, step_thread))
         dbg_step(m, step_unit, step_thread, 1);
     int interrupted = g->pending_break;
@@ -384,6 +390,8 @@ static int gdb_resume(gdb_stub *g, int step_unit, int step_thread)
     if (g->quit)
         return -1;
     gdb_stop_reply(g, reply, sizeof reply);
+    g->seen_unit = g->gunit, g->seen_thread = g->gthread; /* gdb_stop_reply selected it */
+    g->seen_pc = g->isa->pc_get ? g->isa->pc_get(m, g->gunit, g->gthread) : 0;
     return gdb_send_str(g, reply);
 }
 
@@ -747,6 +755,7 @@ int gdb_serve(cli_session *s, const char *listen_spec)
     g->isa = s->isa;
     g->fd = -1;
     g->cunit = g->cthread = -1;
+    g->seen_unit = g->seen_thread = -1;
     g->next_watch_id = 1;
     g->limit = s->args && s->args->max_cycles ? s->args->max_cycles : SIM_NEVER;
     sim_machine *m = g->m;

@@ -45,6 +45,8 @@ typedef struct gdb_stub {
     char in[GDB_PKT_MAX + 8];
     int pending_break;       /* a 0x03 arrived while reading a packet */
     int gdb_compat;          /* the client is GDB, which rejects our target.xml (see gdb_handle 'g') */
+    int seen_unit, seen_thread; /* the thread the last run's stop was reported for (-1: none) */
+    uint64_t seen_pc;        /* and its PC then */
     int quit;
 } gdb_stub;
 

@@ -182,9 +182,9 @@ def _server(xpusim, *args):
 
 
 @scenario
-def mccp_sum4(xpusim, prog, ramfile, store_slot, wait_slot, next_slot, end_cycle):
+def mccp_sum4(xpusim, prog, ramfile, store_slot, wait_slot, next_slot, loop_slot, end_cycle):
     """sum4 on 4 MCCP cores: see tests/cli/gdbstub.t.sh for the addresses."""
-    store_slot, wait_slot, next_slot = int(store_slot, 0), int(wait_slot, 0), int(next_slot, 0)
+    store_slot, wait_slot, next_slot, loop_slot = (int(x, 0) for x in (store_slot, wait_slot, next_slot, loop_slot))
     s = _server(xpusim, prog, "--load", "ram:0=" + ramfile)
     try:
         sup = s.ask("qSupported:multiprocess+;swbreak+;hwbreak+")
@@ -250,6 +250,18 @@ def mccp_sum4(xpusim, prog, ramfile, store_slot, wait_slot, next_slot, end_cycle
         out = s.monitor("regs 2")
         check("core1" in out and "stack_exc_addr" in out and out.count("\n") == 16, "monitor regs 2 lists 15 registers")
         check(s.ask("z0,%x,2" % wait_slot) == "OK", "z0")
+        # step onto a breakpoint, then continue: the thread must move on, not stop at once
+        # where it stands (the WAIT loop brings core 0 back to that address later)
+        check(s.ask("Z0,%x,2" % loop_slot) == "OK", "Z0 at the WAIT loop 0x%x" % loop_slot)
+        sig, f = stop_fields(s.ask("vCont;s:1"))
+        check(sig == 5 and reg(s, 8) == loop_slot, "step onto it")
+        before = s.monitor("cycle").split()
+        sig, f = stop_fields(s.ask("vCont;c"))
+        after = s.monitor("cycle").split()
+        check(sig == 5 and f.get("thread") == "1" and reg(s, 8) == loop_slot and
+              int(after[2]) > int(before[2]), "continue runs the loop before stopping there again (%s -> %s)"
+              % (" ".join(before[:3]), " ".join(after[:3])))
+        check(s.ask("z0,%x,2" % loop_slot) == "OK", "z0")
         # register write and read back (restored: the program continues unchanged)
         old = reg(s, 4)
         check(s.ask("P4=%s" % le32(0x12345678)) == "OK" and reg(s, 4) == 0x12345678, "P/p reg4")

@@ -4,7 +4,8 @@
 # MCCP sum4 (programs/mccp/sum4.mccp, 4 cores = GDB threads 1..4): qSupported, target.xml,
 # registers, a breakpoint every core reaches (the store of the partial sum, which must stop
 # with reg1 = 4 + core index), a breakpoint only core 0 reaches (the join, `movimm reg1 9`)
-# and a step over it (pc moves past the two-slot movl and reg1 becomes 9), memory read/write
+# and a step over it (pc moves past the two-slot movl and reg1 becomes 9), a step onto a
+# breakpoint (the WAIT loop) after which a continue must run the loop before stopping again, memory read/write
 # (M and binary X with escaped bytes), a write watchpoint on the total RAM[2] (5050 after the
 # store, reported as watch:2 on thread 1), the thread list, W00 at the end, and the end cycle,
 # which must equal a plain `xpusim run` of the same program (stepping and stopping do not
@@ -36,12 +37,13 @@ if "$X" isas | grep -q '^mccp'; then
     store=$(slot_of "store reg2 reg1")     # RAM[4+c] = partial, every core
     wait=$(slot_of "movl reg1 9")          # movimm reg1 9: only core 0 gets past `jne DONE`
     next=$(next_of "movl reg1 9")
-    echo "store at $store, join at $wait, next $next"
-    [ -n "$store" ] && [ -n "$wait" ] && [ -n "$next" ] || { echo "FAIL: addresses not in the disassembly"; exit 1; }
+    loop=$(next_of "movh reg1 0")          # WAIT: load reg0 reg1, the join's spin loop
+    echo "store at $store, join at $wait, next $next, WAIT loop at $loop"
+    [ -n "$store" ] && [ -n "$wait" ] && [ -n "$next" ] && [ -n "$loop" ] || { echo "FAIL: addresses not in the disassembly"; exit 1; }
     end=$(end_cycle "$T/sum4.out" --load ram:0=programs/mccp/sum4.txt)
     echo "plain run of sum4 ends at cycle $end"
     timeout 60 "$PY" "$HERE/gdb_rsp.py" mccp_sum4 "$X" "$T/sum4.out" programs/mccp/sum4.txt \
-        "$store" "$wait" "$next" "$end" || fail=1
+        "$store" "$wait" "$next" "$loop" "$end" || fail=1
 
     "$X" asm --isa mccp programs/mccp/draw.mccp -o "$T/draw.out" || { echo "FAIL: assembling draw"; exit 1; }
     end=$(end_cycle "$T/draw.out" --headless)
