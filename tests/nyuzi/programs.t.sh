@@ -73,6 +73,32 @@ if [ "$(head -c 15 "$T/fb.ppm" | tr '\n' ' ')" = "P6 640 480 255 " ] &&
    [ "$(tail -c +16 "$T/fb.ppm" | head -c 6 | od -An -tx1 | tr -d ' \n')" = "000000112233" ]; then
     echo "ok framebuffer"
 else echo "FAIL framebuffer"; fail=1; fi
+# cosimulation stream (-o cosim=FILE): the testbench's +trace format, worked out by hand:
+# PC thread reg value; vectors lane 0 first; stores give the line, a 64-bit byte mask
+# (bit 63 = byte 0) and the line's words in memory byte order (a byte store replicated).
+cat > "$T/cs.S" <<'EOS'
+                .globl _start
+_start:         move s1, 5
+                move v2, 7
+                li s3, 0x2000
+                store_32 s1, 4(s3)
+                store_8 s1, 1(s3)
+                move s0, -1
+                setcr s0, 20
+1:              b 1b
+EOS
+"$XPUSIM" asm --isa nyuzi "$T/cs.S" -o "$T/cs.elf" && "$XPUSIM" run "$T/cs.elf" -o cosim="$T/cs.trace" --quiet
+z56=00000000000000000000000000000000000000000000000000000000
+{
+echo "swriteback 00001000 0 1 00000005"
+printf 'vwriteback 00001004 0 2 ffff'; printf ' '; for i in $(seq 16); do printf 00000007; done; echo
+echo "swriteback 00001008 0 3 00002000"
+echo "store 0000100c 0 00002000 0f00000000000000 0000000005000000${z56}${z56}"
+echo "store 00001010 0 00002000 4000000000000000 05050505${z56}${z56}00000000"
+echo "swriteback 00001014 0 0 ffffffff"
+echo "***HALTED***"
+} > "$T/cs.want"
+if cmp -s "$T/cs.trace" "$T/cs.want"; then echo "ok cosim stream"; else echo "FAIL cosim stream"; diff "$T/cs.want" "$T/cs.trace"; fail=1; fi
 # disassembly of an assembled program shows the mnemonics
 "$XPUSIM" disasm "$T/mt.elf" > "$T/dis.txt" 2>&1
 grep -q "setcr s0, 21" "$T/dis.txt" && grep -q "cmpeq_i s3, s3, s1" "$T/dis.txt" && echo "ok disasm" || { echo "FAIL disasm"; head "$T/dis.txt"; fail=1; }
