@@ -224,6 +224,11 @@ def mccp_sum4(xpusim, prog, ramfile, store_slot, wait_slot, next_slot, loop_slot
         check(len(g) == 2 * (13 * 4 + 2) and int.from_bytes(bytes.fromhex(g[64:72]), "little") == reg(s, 8),
               "g holds every register (%d hex digits), pc at bytes 32..35" % len(g))
         check(s.ask("vCont?").startswith("vCont;c;C;s;S"), "vCont? lists c C s S")
+        check(s.ask("qAttached") in ("0", "1"), "qAttached")
+        g2 = g[:8] + le32(0xCAFE) + g[16:]  # reg1 = 0xcafe through G, then back
+        check(s.ask("G" + g2) == "OK" and reg(s, 1) == 0xCAFE, "G writes every register (reg1 = 0xcafe)")
+        check(s.ask("G" + g) == "OK" and s.ask("g") == g, "G of the old set restores it")
+        check(s.ask("G" + g[:-2]).startswith("E"), "a short G is refused")
 
         # a breakpoint every core reaches: each stops at the store with reg1 = 4 + core index
         check(s.ask("Z0,%x,2" % store_slot) == "OK", "Z0 at the partial-sum store 0x%x" % store_slot)
