@@ -38,6 +38,281 @@ static uint64_t leave(sim_unit *u, dpu_unit *d, int issued, int rr, int nt, uint
     return ret;
 }
 
+/* The pick when the next tasklet in order (rr) is not ready at t: the first ready one
+ * after it, in two plain runs (after rr, then from 0) so the loop has no wrap test (the
+ * code keeps ready_at == SIM_NEVER for threads that are not READY, so no state test is
+ * needed to pick); -1 if none is ready. */
+static inline int first_ready(const sim_thread *th, int nt, int rr, uint64_t t)
+{
+    const sim_thread *p = th + rr + 1, *end = th + nt;
+    while (p < end && p->ready_at > t)
+        p++;
+    if (p == end)
+        for (p = th; p < th + rr && p->ready_at > t; p++)
+            ;
+    return p != th + rr && p->ready_at <= t ? (int)(p - th) : -1;
+}
+
+/* first_ready out of line, for the burst loop (its registers stay its own) */
+static __attribute__((noinline)) int first_ready_ool(const sim_thread *th, int nt, int rr, uint64_t t)
+{
+    return first_ready(th, nt, rr, t);
+}
+
+/* The same, and if none is ready: -(k + 1) for the first tasklet k in round-robin order
+ * with the earliest ready_at, *nx = that cycle (SIM_NEVER and -1 if no tasklet runs). */
+static int scan(const sim_thread *th, int nt, int rr, uint64_t t, uint64_t *nx)
+{
+    int k = first_ready(th, nt, rr, t);
+    if (k >= 0)
+        return k;
+    uint64_t best = SIM_NEVER;
+    int i = rr, first = 0;
+    for (int k = 0; k < nt; k++) {
+        if (th[i].ready_at < best && th[i].state == SIM_T_READY) {
+            best = th[i].ready_at;
+            first = i;
+        }
+        if (++i == nt)
+            i = 0;
+    }
+    *nx = best;
+    return -first - 1;
+}
+
+/* What a burst needs, in one place so the burst loop keeps it in registers. */
+typedef struct fast_ctx {
+    dpu_unit *d;
+    sim_thread *th, *th_end;  /* the DPU's tasklets' threads: the ring */
+    const dpu_insn *iram;
+    uint32_t nwords;
+    int lone;                 /* a single tasklet */
+    uint8_t *wram;
+    uint64_t wlim;            /* WRAM size, or 0 while watchpoints are set */
+} fast_ctx;
+
+/* A burst: thread *tsp issues at cycle *tp, then the next one in round-robin order at the
+ * next cycle while it is ready and the cycle is below lim. Returns 0 when the burst ends
+ * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
+ * *tp through the generic executor (its ready_at and last_issue are already set). Out of
+ * line so that its loop has the registers to itself. */
+static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    sim_thread *ts = *tsp;
+    dpu_tasklet *tk = c->d->t + (ts - c->th);
+    uint64_t t = *tp;
+    const dpu_insn *const iram = c->iram;
+    const uint32_t nwords = c->nwords;
+    uint8_t *const wram = c->wram;
+    const uint64_t wlim = c->wlim;
+    for (;;) {
+        const uint32_t pc = tk->pc;
+        const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
+        tk->last_issue = t;
+        ts->ready_at = t + 11;
+        uint32_t *const R = tk->r;
+        const uint32_t fa = R[in->ra];
+        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
+        uint32_t res, npc = pc + 1;
+        int carry, take;
+        switch (in->fast) {
+        case DPU_FAST_ADD: {
+            uint64_t s = (uint64_t)fa + fb;
+            res = (uint32_t)s;
+            carry = (int)(s >> 32);
+            goto alu;
+        }
+        case DPU_FAST_SUB: res = fa - fb; carry = fb > fa; goto alu;
+        case DPU_FAST_AND: res = fa & fb; carry = 0; goto alu;
+        case DPU_FAST_OR: res = fa | fb; carry = 0; goto alu;
+        case DPU_FAST_XOR: res = fa ^ fb; carry = 0; goto alu;
+        case DPU_FAST_LSL: res = fa << (fb & 31); carry = 0; goto alu;
+        case DPU_FAST_LSR: res = fa >> (fb & 31); carry = 0; goto alu;
+        case DPU_FAST_ASR: res = (uint32_t)((int32_t)fa >> (fb & 31)); carry = 0; goto alu;
+        case DPU_FAST_ADDC: {
+            uint64_t s = (uint64_t)fa + fb + tk->cf;
+            res = (uint32_t)s;
+            carry = (int)(s >> 32);
+            goto alu;
+        }
+        case DPU_FAST_SUBC: {
+            uint32_t bw = tk->cf;
+            res = fa - fb - bw;
+            carry = (uint64_t)fb + bw > fa;
+            goto alu;
+        }
+        case DPU_FAST_LSLADD: {
+            /* lsl_add rc, rb, ra, shift: rc = rb + (ra << shift); shift < 32 (set_fast) */
+            uint64_t s = (uint64_t)R[in->rb] + (uint32_t)(fa << in->shift);
+            res = (uint32_t)s;
+            carry = (int)(s >> 32);
+            goto alu;
+        }
+        alu:
+            R[in->rc] = res;
+            tk->zf = res == 0;
+            tk->cf = (uint8_t)carry;
+            break;
+        case DPU_FAST_LW: case DPU_FAST_SW: {
+            uint32_t addr = fa + (uint32_t)in->off;
+            if ((uint64_t)addr + 4 > wlim || (addr & 3))
+                goto generic;
+            if (in->fast == DPU_FAST_LW)
+                R[in->rc] = mem_ld32le(wram + addr);
+            else
+                mem_st32le(wram + addr, fb);
+            break;
+        }
+        case DPU_FAST_LBU: case DPU_FAST_LBS: case DPU_FAST_SB: {
+            uint32_t addr = fa + (uint32_t)in->off;
+            if ((uint64_t)addr + 1 > wlim)
+                goto generic;
+            if (in->fast == DPU_FAST_LBU)
+                R[in->rc] = wram[addr];
+            else if (in->fast == DPU_FAST_LBS)
+                R[in->rc] = (uint32_t)(int32_t)(int8_t)wram[addr];
+            else
+                wram[addr] = (uint8_t)fb;
+            break;
+        }
+        case DPU_FAST_LHU: case DPU_FAST_LHS: case DPU_FAST_SH: {
+            uint32_t addr = fa + (uint32_t)in->off;
+            if ((uint64_t)addr + 2 > wlim || (addr & 1))
+                goto generic;
+            if (in->fast == DPU_FAST_LHU)
+                R[in->rc] = mem_ld16le(wram + addr);
+            else if (in->fast == DPU_FAST_LHS)
+                R[in->rc] = (uint32_t)(int32_t)(int16_t)mem_ld16le(wram + addr);
+            else
+                mem_st16le(wram + addr, (uint16_t)fb);
+            break;
+        }
+        case DPU_FAST_LD: case DPU_FAST_SD: {
+            uint32_t addr = fa + (uint32_t)in->off;
+            if ((uint64_t)addr + 8 > wlim || (addr & 7))
+                goto generic;
+            if (in->fast == DPU_FAST_LD) {
+                uint64_t v = mem_ld64le(wram + addr); /* even register = high word */
+                R[in->rc] = (uint32_t)(v >> 32);
+                R[in->rc + 1] = (uint32_t)v;
+            } else
+                mem_st64le(wram + addr, (uint64_t)R[in->rb] << 32 | R[in->rb + 1]);
+            break;
+        }
+        /* compare and branch: for a plain sub the comparison conditions are those of
+         * the two operands (dpu_cond.h reads them from the subtraction's flags) */
+        case DPU_FAST_JEQ: take = fa == fb; goto jcmp;
+        case DPU_FAST_JNEQ: take = fa != fb; goto jcmp;
+        case DPU_FAST_JLTU: take = fa < fb; goto jcmp;
+        case DPU_FAST_JGEU: take = fa >= fb; goto jcmp;
+        case DPU_FAST_JLEU: take = fa <= fb; goto jcmp;
+        case DPU_FAST_JGTU: take = fa > fb; goto jcmp;
+        case DPU_FAST_JLTS: take = (int32_t)fa < (int32_t)fb; goto jcmp;
+        case DPU_FAST_JGES: take = (int32_t)fa >= (int32_t)fb; goto jcmp;
+        case DPU_FAST_JLES: take = (int32_t)fa <= (int32_t)fb; goto jcmp;
+        case DPU_FAST_JGTS: take = (int32_t)fa > (int32_t)fb; goto jcmp;
+        jcmp:
+            tk->zf = fa == fb;
+            tk->cf = fb > fa;
+            if (take)
+                npc = in->pc;
+            break;
+        case DPU_FAST_ADDZ: case DPU_FAST_ADDNZ: {
+            uint64_t s = (uint64_t)fa + fb;
+            res = (uint32_t)s;
+            R[in->rc] = res;
+            tk->zf = res == 0;
+            tk->cf = (uint8_t)(s >> 32);
+            if ((res == 0) == (in->fast == DPU_FAST_ADDZ))
+                npc = in->pc;
+            break;
+        }
+        case DPU_FAST_SUBZ: case DPU_FAST_SUBNZ:
+            res = fa - fb;
+            R[in->rc] = res;
+            tk->zf = res == 0;
+            tk->cf = fb > fa;
+            if ((res == 0) == (in->fast == DPU_FAST_SUBZ))
+                npc = in->pc;
+            break;
+        case DPU_FAST_JSUB: case DPU_FAST_SUBBR: case DPU_FAST_ADDBR: {
+            int ov;
+            if (in->fast == DPU_FAST_ADDBR) {
+                uint64_t s = (uint64_t)fa + fb;
+                res = (uint32_t)s;
+                carry = (int)(s >> 32);
+                ov = (int)((~(fa ^ fb) & (fa ^ res)) >> 31);
+            } else {
+                res = fa - fb;
+                carry = fb > fa;
+                ov = (int)(((fa ^ fb) & (fa ^ res)) >> 31);
+            }
+            cc_in c = {res, fa, fb, carry, ov, tk->zf, fb & 63};
+            if (cond_true(in->cond, &c))
+                npc = in->pc;
+            if (in->fast != DPU_FAST_JSUB)
+                R[in->rc] = res;
+            tk->zf = res == 0;
+            tk->cf = (uint8_t)carry;
+            break;
+        }
+        case DPU_FAST_CALL:
+            /* call rc, ra, off: rc = return index (none for jump), pc = ra + off */
+            if (in->dk == DPU_D_R)
+                R[in->rc] = pc + 1;
+            npc = fa + (uint32_t)in->off;
+            break;
+        case DPU_FAST_ACQREL: {
+            /* the atomic bit's old value decides the condition; flags unchanged */
+            uint8_t *bit = &c->d->atomic[(fa + (uint32_t)in->imm) & 0xff];
+            uint32_t was = *bit;
+            *bit = in->op == DPU_OP_ACQUIRE;
+            switch (in->cond) {
+            case DPU_C_TRUE: take = 1; break;
+            case DPU_C_Z: case DPU_C_ACQ_Z: take = was == 0; break;
+            case DPU_C_NZ: case DPU_C_ACQ_NZ: take = was != 0; break;
+            default: take = 0; break;
+            }
+            if (take)
+                npc = in->pc;
+            break;
+        }
+        default:
+        generic:
+            *tsp = ts;
+            *tp = t;
+            return 1;
+        }
+        tk->pc = (uint16_t)npc;
+        ts->instructions++;
+        t++;
+        if (++ts == c->th_end) {
+            tk = c->d->t;
+            ts = c->th;
+        } else
+            tk++;
+        if (t >= lim)
+            break;
+        if (ts->ready_at > t) {
+            /* a lone tasklet issues again at its ready_at, nothing happening between */
+            if (c->lone && ts->ready_at < lim) {
+                t = ts->ready_at;
+                continue;
+            }
+            /* the first ready one after it in order issues at t (DMA waits); none: leave,
+             * the caller skips the idle cycles */
+            int k = first_ready_ool(c->th, (int)(c->th_end - c->th), (int)(ts - c->th), t);
+            if (k < 0)
+                break;
+            ts = c->th + k;
+            tk = c->d->t + k;
+        }
+    }
+    *tsp = ts;
+    *tp = t;
+    return 0;
+}
+
 uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
     if (d->faulted)
@@ -57,6 +332,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     const uint64_t wlim = d->wram->nwatch ? 0 : d->dm->wram_size;
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
+    fast_ctx ctx = {d, th, th_end, iram, nwords, nt == 1, wram, wlim};
 
     for (;;) {
         if (t >= lim) {
@@ -75,25 +351,8 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         }
         int tid = rr;
         if (th[tid].ready_at > t) {
-            /* the next in order is not ready: the first ready one after it, or, if none,
-             * the earliest ready_at (the code keeps ready_at == SIM_NEVER for threads that
-             * are not READY, so no state test is needed to pick) */
             uint64_t nx = SIM_NEVER;
-            int i = rr, first = -1;
-            tid = -1;
-            for (int k = 0; k < nt; k++) {
-                uint64_t ra = th[i].ready_at;
-                if (ra <= t) {
-                    tid = i;
-                    break;
-                }
-                if (ra < nx && th[i].state == SIM_T_READY) {
-                    nx = ra;
-                    first = i;
-                }
-                if (++i == nt)
-                    i = 0;
-            }
+            tid = scan(th, nt, rr, t, &nx);
             if (tid < 0) {
                 if (nx == SIM_NEVER) {
                     leave(u, d, issued, rr, nt, 0);
@@ -106,225 +365,21 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                 t = nx;
                 if (t >= lim)
                     continue; /* a DMA lands first, or the poll is due */
-                /* nothing happens before nx: the pick then is the first in round-robin
-                 * order with the earliest ready_at, the one found above */
-                tid = first;
+                tid = -tid - 1; /* nothing happens before nx */
             }
         }
         issued = 1;
-        /* a burst: tasklet tid issues at t; then the next one at t + 1 while it is ready */
-        dpu_tasklet *tk = &d->t[tid];
+        /* a burst from tasklet tid; then, if it stopped at one, an instruction through the
+         * generic executor */
         sim_thread *ts = &th[tid];
-        int r = 0; /* the tasklet index is ts - th: one register less in the burst */
-        for (;;) {
-            const uint32_t pc = tk->pc;
-            const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
-            tk->last_issue = t;
-            ts->ready_at = t + 11;
-            uint32_t *const R = tk->r;
-            const uint32_t fa = R[in->ra];
-            const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
-            uint32_t res, npc = pc + 1;
-            int carry, take;
-            switch (in->fast) {
-            case DPU_FAST_ADD: {
-                uint64_t s = (uint64_t)fa + fb;
-                res = (uint32_t)s;
-                carry = (int)(s >> 32);
-                goto alu;
-            }
-            case DPU_FAST_SUB: res = fa - fb; carry = fb > fa; goto alu;
-            case DPU_FAST_AND: res = fa & fb; carry = 0; goto alu;
-            case DPU_FAST_OR: res = fa | fb; carry = 0; goto alu;
-            case DPU_FAST_XOR: res = fa ^ fb; carry = 0; goto alu;
-            case DPU_FAST_LSL: res = fa << (fb & 31); carry = 0; goto alu;
-            case DPU_FAST_LSR: res = fa >> (fb & 31); carry = 0; goto alu;
-            case DPU_FAST_ASR: res = (uint32_t)((int32_t)fa >> (fb & 31)); carry = 0; goto alu;
-            case DPU_FAST_ADDC: {
-                uint64_t s = (uint64_t)fa + fb + tk->cf;
-                res = (uint32_t)s;
-                carry = (int)(s >> 32);
-                goto alu;
-            }
-            case DPU_FAST_SUBC: {
-                uint32_t bw = tk->cf;
-                res = fa - fb - bw;
-                carry = (uint64_t)fb + bw > fa;
-                goto alu;
-            }
-            case DPU_FAST_LSLADD: {
-                /* lsl_add rc, rb, ra, shift: rc = rb + (ra << shift); shift < 32 (set_fast) */
-                uint64_t s = (uint64_t)R[in->rb] + (uint32_t)(fa << in->shift);
-                res = (uint32_t)s;
-                carry = (int)(s >> 32);
-                goto alu;
-            }
-            alu:
-                R[in->rc] = res;
-                tk->zf = res == 0;
-                tk->cf = (uint8_t)carry;
-                break;
-            case DPU_FAST_LW: case DPU_FAST_SW: {
-                uint32_t addr = fa + (uint32_t)in->off;
-                if ((uint64_t)addr + 4 > wlim || (addr & 3))
-                    goto generic;
-                if (in->fast == DPU_FAST_LW)
-                    R[in->rc] = mem_ld32le(wram + addr);
-                else
-                    mem_st32le(wram + addr, fb);
-                break;
-            }
-            case DPU_FAST_LBU: case DPU_FAST_LBS: case DPU_FAST_SB: {
-                uint32_t addr = fa + (uint32_t)in->off;
-                if ((uint64_t)addr + 1 > wlim)
-                    goto generic;
-                if (in->fast == DPU_FAST_LBU)
-                    R[in->rc] = wram[addr];
-                else if (in->fast == DPU_FAST_LBS)
-                    R[in->rc] = (uint32_t)(int32_t)(int8_t)wram[addr];
-                else
-                    wram[addr] = (uint8_t)fb;
-                break;
-            }
-            case DPU_FAST_LHU: case DPU_FAST_LHS: case DPU_FAST_SH: {
-                uint32_t addr = fa + (uint32_t)in->off;
-                if ((uint64_t)addr + 2 > wlim || (addr & 1))
-                    goto generic;
-                if (in->fast == DPU_FAST_LHU)
-                    R[in->rc] = mem_ld16le(wram + addr);
-                else if (in->fast == DPU_FAST_LHS)
-                    R[in->rc] = (uint32_t)(int32_t)(int16_t)mem_ld16le(wram + addr);
-                else
-                    mem_st16le(wram + addr, (uint16_t)fb);
-                break;
-            }
-            case DPU_FAST_LD: case DPU_FAST_SD: {
-                uint32_t addr = fa + (uint32_t)in->off;
-                if ((uint64_t)addr + 8 > wlim || (addr & 7))
-                    goto generic;
-                if (in->fast == DPU_FAST_LD) {
-                    uint64_t v = mem_ld64le(wram + addr); /* even register = high word */
-                    R[in->rc] = (uint32_t)(v >> 32);
-                    R[in->rc + 1] = (uint32_t)v;
-                } else
-                    mem_st64le(wram + addr, (uint64_t)R[in->rb] << 32 | R[in->rb + 1]);
-                break;
-            }
-            /* compare and branch: for a plain sub the comparison conditions are those of
-             * the two operands (dpu_cond.h reads them from the subtraction's flags) */
-            case DPU_FAST_JEQ: take = fa == fb; goto jcmp;
-            case DPU_FAST_JNEQ: take = fa != fb; goto jcmp;
-            case DPU_FAST_JLTU: take = fa < fb; goto jcmp;
-            case DPU_FAST_JGEU: take = fa >= fb; goto jcmp;
-            case DPU_FAST_JLEU: take = fa <= fb; goto jcmp;
-            case DPU_FAST_JGTU: take = fa > fb; goto jcmp;
-            case DPU_FAST_JLTS: take = (int32_t)fa < (int32_t)fb; goto jcmp;
-            case DPU_FAST_JGES: take = (int32_t)fa >= (int32_t)fb; goto jcmp;
-            case DPU_FAST_JLES: take = (int32_t)fa <= (int32_t)fb; goto jcmp;
-            case DPU_FAST_JGTS: take = (int32_t)fa > (int32_t)fb; goto jcmp;
-            jcmp:
-                tk->zf = fa == fb;
-                tk->cf = fb > fa;
-                if (take)
-                    npc = in->pc;
-                break;
-            case DPU_FAST_ADDZ: case DPU_FAST_ADDNZ: {
-                uint64_t s = (uint64_t)fa + fb;
-                res = (uint32_t)s;
-                R[in->rc] = res;
-                tk->zf = res == 0;
-                tk->cf = (uint8_t)(s >> 32);
-                if ((res == 0) == (in->fast == DPU_FAST_ADDZ))
-                    npc = in->pc;
-                break;
-            }
-            case DPU_FAST_SUBZ: case DPU_FAST_SUBNZ:
-                res = fa - fb;
-                R[in->rc] = res;
-                tk->zf = res == 0;
-                tk->cf = fb > fa;
-                if ((res == 0) == (in->fast == DPU_FAST_SUBZ))
-                    npc = in->pc;
-                break;
-            case DPU_FAST_JSUB: case DPU_FAST_SUBBR: case DPU_FAST_ADDBR: {
-                int ov;
-                if (in->fast == DPU_FAST_ADDBR) {
-                    uint64_t s = (uint64_t)fa + fb;
-                    res = (uint32_t)s;
-                    carry = (int)(s >> 32);
-                    ov = (int)((~(fa ^ fb) & (fa ^ res)) >> 31);
-                } else {
-                    res = fa - fb;
-                    carry = fb > fa;
-                    ov = (int)(((fa ^ fb) & (fa ^ res)) >> 31);
-                }
-                cc_in c = {res, fa, fb, carry, ov, tk->zf, fb & 63};
-                if (cond_true(in->cond, &c))
-                    npc = in->pc;
-                if (in->fast != DPU_FAST_JSUB)
-                    R[in->rc] = res;
-                tk->zf = res == 0;
-                tk->cf = (uint8_t)carry;
-                break;
-            }
-            case DPU_FAST_CALL:
-                /* call rc, ra, off: rc = return index (none for jump), pc = ra + off */
-                if (in->dk == DPU_D_R)
-                    R[in->rc] = pc + 1;
-                npc = fa + (uint32_t)in->off;
-                break;
-            case DPU_FAST_ACQREL: {
-                /* the atomic bit's old value decides the condition; flags unchanged */
-                uint8_t *bit = &d->atomic[(fa + (uint32_t)in->imm) & 0xff];
-                uint32_t was = *bit;
-                *bit = in->op == DPU_OP_ACQUIRE;
-                switch (in->cond) {
-                case DPU_C_TRUE: take = 1; break;
-                case DPU_C_Z: case DPU_C_ACQ_Z: take = was == 0; break;
-                case DPU_C_NZ: case DPU_C_ACQ_NZ: take = was != 0; break;
-                default: take = 0; break;
-                }
-                if (take)
-                    npc = in->pc;
-                break;
-            }
-            default:
-            generic:
-                r = dpu_execute(m, u, d, (int)(ts - th), t);
-                /* it counted the instruction and moved the pc */
-                t++;
-                if (++ts == th_end) {
-                    tk = d->t;
-                    ts = th;
-                } else
-                    tk++;
-                if (r)
-                    goto after;
-                if (t >= lim || ts->ready_at > t)
-                    goto after;
-                continue;
-            }
-            tk->pc = (uint16_t)npc;
-            ts->instructions++;
-            t++;
-            if (++ts == th_end) {
-                tk = d->t;
-                ts = th;
-            } else
-                tk++;
-            if (ts->ready_at > t) {
-                /* a lone tasklet issues again at its ready_at, nothing happening between */
-                if (nt == 1 && ts->ready_at < lim) {
-                    t = ts->ready_at;
-                    continue;
-                }
-                break;
-            }
-            if (t >= lim)
-                break;
+        ctx.iram = iram;
+        if (!burst(&ctx, &ts, &t, lim)) {
+            rr = (int)(ts - th);
+            continue;
         }
-    after:
-        rr = (int)(ts - th);
+        int r = dpu_execute(m, u, d, (int)(ts - th), t); /* counts it, moves the pc */
+        t++;
+        rr = ts + 1 == th_end ? 0 : (int)(ts - th) + 1;
         if (r) {
             if (d->faulted) {
                 leave(u, d, issued, rr, nt, 0);
