@@ -431,6 +431,26 @@ def dpu_vecadd(xpusim, prog, main_pc, tasklets, end_cycle):
 
 
 @scenario
+def dpu_two(xpusim, prog):
+    """Two DPUs of 4 tasklets: thread ids 1..8 (DPU 1's tasklet 0 is 5), and memory follows
+    the selected thread's DPU (its own WRAM)."""
+    s = _server(xpusim, prog, "-o", "dpus=2", "-o", "tasklets=4")
+    try:
+        check(s.ask("qfThreadInfo") == "m1,2,3,4,5,6,7,8" and s.ask("qsThreadInfo") == "l", "threads 1..8")
+        info = bytes.fromhex(s.ask("qThreadExtraInfo,5")).decode()
+        check(info.startswith("dpu1 thread 0"), "thread 5 is dpu1 tasklet 0: %r" % info)
+        check(s.ask("Hg5") == "OK" and s.ask("M100,4:11223344") == "OK", "write DPU 1's WRAM")
+        check("wram.1" in s.monitor("space"), "the memory view is wram.1")
+        check(s.ask("Hg1") == "OK" and s.ask("m100,4") != "11223344", "DPU 0's WRAM differs")
+        check(s.ask("Hg6") == "OK" and s.ask("m100,4") == "11223344", "DPU 1's reads it back")
+        check(s.ask("Hg9").startswith("E"), "no thread 9")
+        s.send("k")
+        s.close()
+    finally:
+        s.kill()
+
+
+@scenario
 def dpu_gdb_compat(xpusim, prog, main_pc):
     """As GDB sees a DPU: its i386 layout has the PC at register 8, so p8 is the DPU pc and
     the DPU's r8 moves to the pc's number (24)."""

@@ -14,7 +14,8 @@
 # flag checks Ctrl-C (T02) and memory writes that let it end, and --max-cycles and
 # --max-insns (T18 at the limit, also across continue slices); a load outside the stack
 # bounds checks the fault stop (T0b, then X0b). DPU vecadd checks tasklets as threads and WRAM,
-# and the register numbering a GDB client (xmlRegisters= in qSupported) gets: pc at 8.
+# and the register numbering a GDB client (xmlRegisters= in qSupported) gets: pc at 8; two
+# DPUs check thread ids across units and that memory follows the selected thread's DPU.
 # Addresses come from `xpusim disasm` (MCCP slot = 2 * ROM word + half) and `xpusim info`.
 X=${XPUSIM:-build/xpusim}
 PY=$(command -v python3) || { echo "SKIP: no python3"; exit 0; }
@@ -79,6 +80,7 @@ if "$X" isas | grep -q '^dpu'; then
     echo "vecadd: main = instruction $main, plain run ends at cycle $end"
     timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_vecadd "$X" "$T/vecadd.elf" "$main" 4 "$end" || fail=1
     timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_gdb_compat "$X" "$T/vecadd.elf" "$main" || fail=1
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_two "$X" "$T/vecadd.elf" || fail=1
 else
     echo "SKIP: no dpu ISA in this build"
 fi
