@@ -451,6 +451,43 @@ def dpu_two(xpusim, prog):
 
 
 @scenario
+def nyuzi_alu(xpusim, prog, pass_addr, end_cycle):
+    """Nyuzi alu.S: 512-bit vector registers at full width (v1 holds lanes 0..15 at `pass`)."""
+    pass_addr = int(pass_addr, 0)
+    s = _server(xpusim, prog)
+    try:
+        xml = ""
+        while True:
+            r = s.ask("qXfer:features:read:target.xml:%x,800" % len(xml))
+            xml += r[1:]
+            if r[0] == "l":
+                break
+        check('<vector id="v16u32" type="uint32" count="16"/>' in xml and
+              '<reg name="v1" bitsize="512" regnum="34" type="v16u32" group="vector"/>' in xml,
+              "target.xml: v1 is a 512-bit vector of 16 x uint32")
+        check(s.ask("Z0,%x,4" % pass_addr) == "OK", "Z0 at pass")
+        sig, f = stop_fields(s.ask("c"))
+        s.ask("Hg%s" % f.get("thread", "1"))
+        check(sig == 5 and reg(s, 32) == pass_addr, "stops at pass (%s)" % f)
+        v1 = s.ask("p22")
+        check(v1 == "".join(le32(i) for i in range(16)), "p v1: 64 bytes, lanes 0..15")
+        import re
+        nbytes = sum(int(b) for b in re.findall(r'bitsize="(\d+)"', xml)) // 8
+        g = s.ask("g")
+        check(len(g) == 2 * nbytes and g[2 * (33 * 4 + 64):2 * (33 * 4 + 128)] == v1,
+              "g: %d bytes as target.xml says, v1 at its offset" % nbytes)
+        s.ask("z0,%x,4" % pass_addr)
+        r = s.ask("c")
+        check(r == "W00", "runs to W00: %s" % r)
+        cyc = s.monitor("cycle")
+        check(cyc.startswith("cycle %s," % end_cycle), "end cycle as a plain run (%s): %r" % (end_cycle, cyc))
+        s.send("k")
+        s.close()
+    finally:
+        s.kill()
+
+
+@scenario
 def dpu_gdb_compat(xpusim, prog, main_pc):
     """As GDB sees a DPU: its i386 layout has the PC at register 8, so p8 is the DPU pc and
     the DPU's r8 moves to the pc's number (24)."""

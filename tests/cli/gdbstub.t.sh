@@ -16,6 +16,7 @@
 # bounds checks the fault stop (T0b, then X0b). DPU vecadd checks tasklets as threads and WRAM,
 # and the register numbering a GDB client (xmlRegisters= in qSupported) gets: pc at 8; two
 # DPUs check thread ids across units and that memory follows the selected thread's DPU.
+# Nyuzi alu.S checks a 512-bit vector register (v1 = lanes 0..15 at `pass`) in p and g.
 # Addresses come from `xpusim disasm` (MCCP slot = 2 * ROM word + half) and `xpusim info`.
 X=${XPUSIM:-build/xpusim}
 PY=$(command -v python3) || { echo "SKIP: no python3"; exit 0; }
@@ -83,6 +84,15 @@ if "$X" isas | grep -q '^dpu'; then
     timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_two "$X" "$T/vecadd.elf" || fail=1
 else
     echo "SKIP: no dpu ISA in this build"
+fi
+if "$X" isas | grep -q '^nyuzi'; then
+    "$X" asm --isa nyuzi tests/nyuzi/progs/alu.S -o "$T/alu.elf" || { echo "FAIL: assembling alu.S"; exit 1; }
+    pass=$("$X" info "$T/alu.elf" | awk '$NF == "pass" { print $1 }')
+    end=$(end_cycle "$T/alu.elf" --headless)
+    echo "alu.S: pass at $pass, plain run ends at cycle $end"
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" nyuzi_alu "$X" "$T/alu.elf" "$pass" "$end" || fail=1
+else
+    echo "SKIP: no nyuzi ISA in this build"
 fi
 [ $fail -eq 0 ] && echo "gdbstub: all checks passed"
 exit $fail
