@@ -63,12 +63,7 @@ void nyz_resume_threads(nyz_machine *nm, uint32_t mask)
         sim_unit *u = &nm->m->units[g / nm->nthreads];
         int tid = g % nm->nthreads;
         if (u->threads[tid].state == SIM_T_HALTED) {
-            if (u->halted) {
-                /* A core whose threads were all suspended runs again. The core has no
-                 * "unhalt" call yet (requested in notes/nyuzi-requests.md). */
-                u->halted = 0;
-                __atomic_sub_fetch(&nm->m->nhalted, 1, __ATOMIC_ACQ_REL);
-            }
+            sim_unit_resume(nm->m, u); /* a core whose threads were all suspended runs again */
             sched_start(u, tid, nm->cur_cycle + 1);
             nm->resched = 1;
         }
