@@ -96,6 +96,8 @@ typedef struct fast_ctx {
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
  * *tp through the generic executor (its ready_at and last_issue are already set). Out of
  * line so that its loop has the registers to itself. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
 static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
     sim_thread *ts = *tsp;
@@ -115,7 +117,7 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
         const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
         uint32_t res, npc = pc + 1;
         int carry, take;
-        switch (in->fast) {
+        switch ((enum dpu_fast)in->fast) {
         case DPU_FAST_ADD: {
             uint64_t s = (uint64_t)fa + fb;
             res = (uint32_t)s;
@@ -277,11 +279,14 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
                 npc = in->pc;
             break;
         }
-        default:
+        case DPU_FAST_NONE:
         generic:
             *tsp = ts;
             *tp = t;
             return 1;
+        default:
+            /* set_fast only stores DPU_FAST_* values: no range check on the dispatch */
+            __builtin_unreachable();
         }
         tk->pc = (uint16_t)npc;
         ts->instructions++;
@@ -312,6 +317,7 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
     *tp = t;
     return 0;
 }
+#pragma GCC diagnostic pop
 
 uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {

@@ -129,8 +129,9 @@ enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
 
 /* Common instructions get a specialised path in dpu_run_fast (dpu_fast.c); everything else
  * (and any access that faults or may hit a watchpoint) goes through the generic executor.
- * ALU forms: 32-bit destination, no condition (or "false"), operands not reversed. */
-enum { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU_FAST_XOR,
+ * ALU forms: 32-bit destination, no condition (or "false"), operands not reversed. Every
+ * value needs its case in dpu_fast.c (checked there with -Wswitch-enum). */
+enum dpu_fast { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU_FAST_XOR,
        DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_ASR, DPU_FAST_ADDC, DPU_FAST_SUBC, DPU_FAST_LSLADD,
        DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_LBS, DPU_FAST_LHU, DPU_FAST_LHS, DPU_FAST_SW,
        DPU_FAST_SB, DPU_FAST_SH, DPU_FAST_LD, DPU_FAST_SD,
@@ -142,8 +143,7 @@ enum { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU
        DPU_FAST_CALL,
        /* acquire/release without destination, condition none, z or nz (or their acquire
         * forms), true or false */
-       DPU_FAST_ACQREL,
-       DPU_NFAST };
+       DPU_FAST_ACQREL };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,
