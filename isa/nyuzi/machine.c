@@ -31,6 +31,8 @@ static const isa_option nyz_options[] = {
     {"mem_interval", "30", "cycles a line transfer occupies the memory bus"},
     {"fetch_ahead", "3", "instructions fetch may run ahead of issue (1-7)"},
     {"icache_lead", "6", "cycles of an instruction miss hidden by the fetch stages"},
+    {"rollback_fetch_int", "5", "instructions fetched past a taken branch or trap before the rollback"},
+    {"rollback_fetch_mem", "6", "instructions fetched past a rolled-back load, device or sync access"},
     {"io_latency", "9", "cycles between the two issues of a device access"},
     {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
@@ -73,7 +75,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     m->isa_state = nm;
     nm->m = m;
     uint64_t cores, threads, mem, l1is, l1iw, l1ds, l1dw, l2s, l2w, tlbe, tlbw;
-    uint64_t il, fl, ll, bp, l2l, ml, sl, iol, syl, sti, fa, mi, icl;
+    uint64_t il, fl, ll, bp, l2l, ml, sl, iol, syl, sti, fa, mi, icl, rfi, rfm;
     if (getopt_u(m, "cores", 1, 1, NYZ_MAX_CORES, &cores, err, errlen) ||
         getopt_u(m, "threads", 4, 1, NYZ_MAX_THREADS, &threads, err, errlen) ||
         getopt_u(m, "mem", 0x1000000, 0x10000, 0xFFFF0000u, &mem, err, errlen) ||
@@ -97,7 +99,9 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "l2_store_interval", 4, 1, 1000, &sti, err, errlen) ||
         getopt_u(m, "fetch_ahead", 3, 1, 7, &fa, err, errlen) ||
         getopt_u(m, "icache_lead", 6, 0, 1000, &icl, err, errlen) ||
-        getopt_u(m, "mem_interval", 30, 0, 100000, &mi, err, errlen))
+        getopt_u(m, "mem_interval", 30, 0, 100000, &mi, err, errlen) ||
+        getopt_u(m, "rollback_fetch_int", 5, 0, 15, &rfi, err, errlen) ||
+        getopt_u(m, "rollback_fetch_mem", 6, 0, 15, &rfm, err, errlen))
         return -1;
     if (cores * threads > 32) {
         snprintf(err, errlen, "cores*threads = %llu exceeds 32 (CR 20/21 thread bitmaps are 32 bits)",
@@ -109,7 +113,8 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         return -1;
     }
     nm->tm = (nyz_timing){(unsigned)il, (unsigned)fl, (unsigned)ll, (unsigned)bp, (unsigned)l2l,
-                          (unsigned)ml, (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)fa, (unsigned)mi, (unsigned)icl};
+                          (unsigned)ml, (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)fa, (unsigned)mi, (unsigned)icl,
+                          (unsigned)rfi, (unsigned)rfm};
     nm->ncores = (int)cores;
     nm->nthreads = (int)threads;
     nm->ram_size = (uint32_t)(mem & ~3ull);

@@ -173,6 +173,7 @@ typedef struct nyz_core {
 typedef struct nyz_timing {
     unsigned int_lat, fp_lat, load_lat, branch_penalty, l2_lat, mem_lat, store_lat;
     unsigned io_lat, sync_lat, store_interval, fetch_ahead, mem_interval, icache_lead;
+    unsigned rb_fetch_int, rb_fetch_mem; /* fetch run-on past a rollback (instructions) */
 } nyz_timing;
 
 typedef struct nyz_machine {

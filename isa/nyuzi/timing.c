@@ -221,6 +221,43 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
     return 0;
 }
 
+/* The fetch unit keeps fetching sequentially past an instruction until its rollback
+ * arrives (RTL ifetch_tag_stage: "If a rollback occurs while a thread is waiting, wait
+ * until that miss to be filled"). Measured on the RTL: a cold line that begins at most
+ * rb_fetch_int instructions after a taken branch or trap, or rb_fetch_mem after a load
+ * miss, device or sync access, is requested when sequential fetch reaches it (one
+ * instruction per cycle after the issue), and the thread restarts only when that fill
+ * has arrived. Returns the thread's new restart cycle. */
+static uint64_t rollback_fetch_wait(nyz_machine *nm, nyz_core *c, nyz_thread *t,
+                                    const nyz_effect *ef, uint32_t pc,
+                                    uint64_t now, uint64_t ready)
+{
+    unsigned ahead;
+    if (ef->taken || ef->trapped)
+        ahead = nm->tm.rb_fetch_int;
+    else if (ef->mem == 1 || ef->mem == 3 || ef->mem == 4)
+        ahead = nm->tm.rb_fetch_mem;
+    else
+        return ready;
+    uint32_t next = (pc | 63u) + 1;
+    unsigned d = (next - pc) / 4;
+    if (d > ahead || (next & ~0xfffu) != (pc & ~0xfffu))
+        return ready; /* too far, or on another page (its translation is not known) */
+    uint32_t pa = (t->cur_pa | 63u) + 1;
+    if (pa >= nm->ram_size)
+        return ready;
+    /* a line still being filled (another thread's miss) also makes the thread wait */
+    uint64_t q = now + d + 1;
+    int hit = nyz_cache_probe(&c->l1i, pa);
+    unsigned lat = l1_access(nm, &c->l1i, pa, q);
+    if (lat == 0)
+        return ready;
+    if (!hit)
+        c->events[5]++;
+    uint64_t avail = q + (lat > nm->tm.icache_lead ? lat - nm->tm.icache_lead : 0);
+    return avail > ready ? avail : ready;
+}
+
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
@@ -411,6 +448,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             if (in->wr != 0xff)
                 t->reg_ready[in->wr] = now + lat;
         }
+        if (ready > now + 1)
+            ready = rollback_fetch_wait(nm, c, t, &ef, pc, now, ready);
         if (st->state == SIM_T_READY && st->ready_at < ready)
             st->ready_at = ready;
         /* fetch model: when could the next instruction issue if its line were cached */
