@@ -40,8 +40,9 @@ static int fault(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t cod
     d->faulted = 1;
     d->fault_code = code;
     d->t[tid].wait = DPU_W_STOPPED;
-    sim_set_stop(m, SIM_STOP_FAULT, u->index, tid, d->t[tid].pc, "dpu%d tasklet %d: %s (address 0x%x) at pc %u",
-                 u->index, tid, what, addr, d->t[tid].pc);
+    /* the tasklet's own issue cycle: the unit's last_issue is only synced at burst ends */
+    sim_set_stop_at(m, SIM_STOP_FAULT, u->index, tid, d->t[tid].pc, d->t[tid].last_issue,
+                    "dpu%d tasklet %d: %s (address 0x%x) at pc %u", u->index, tid, what, addr, d->t[tid].pc);
     return 1;
 }
 
@@ -53,8 +54,8 @@ static __attribute__((noinline)) int wram_slow(sim_machine *m, sim_unit *u, dpu_
     if (addr & (n - 1))
         return fault(m, u, d, tid, 0, "misaligned WRAM access", addr);
     if (d->wram->nwatch && mem_watch_check(d->wram, addr, n, kind))
-        sim_set_stop(m, SIM_STOP_WATCH, u->index, tid, d->t[tid].pc, "watchpoint %d at wram 0x%x",
-                     d->wram->watch_hit_id, addr);
+        sim_set_stop_at(m, SIM_STOP_WATCH, u->index, tid, d->t[tid].pc, d->t[tid].last_issue,
+                        "watchpoint %d at wram 0x%x", d->wram->watch_hit_id, addr);
     return 0;
 }
 
@@ -244,7 +245,8 @@ static __attribute__((noinline)) int illegal(sim_machine *m, sim_unit *u, dpu_un
              (unsigned long long)(pc < d->dm->iram_words ? mem_ld64le(d->iram_p + 8 * pc) : 0));
     d->faulted = 1;
     d->t[tid].wait = DPU_W_STOPPED;
-    sim_set_stop(m, SIM_STOP_ILLEGAL, u->index, tid, pc, "dpu%d tasklet %d: %s at pc %u", u->index, tid, what, pc);
+    sim_set_stop_at(m, SIM_STOP_ILLEGAL, u->index, tid, pc, d->t[tid].last_issue, "dpu%d tasklet %d: %s at pc %u",
+                    u->index, tid, what, pc);
     return 1;
 }
 
@@ -656,6 +658,8 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
         }
         dpu_tasklet *tk = &d->t[tid];
         uint16_t pc = tk->pc;
+        if (m->slow)
+            u->last_issue = t; /* the hooks (trace, history, stops) read the instruction's cycle */
         if (m->slow && dbg_before_insn(m, u, tid, pc)) {
             dpu_sync_stats(u, last, u->rr);
             return t;
@@ -683,7 +687,7 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
         if (m->slow)
             dbg_after_insn(m, u, tid, pc);
         if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
-            sim_set_stop(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, "instruction limit reached");
+            sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, tid, tk->pc, tk->last_issue, "instruction limit reached");
         if (sim_stopped(m)) {
             dpu_sync_stats(u, last, u->rr);
             return t;
