@@ -190,9 +190,9 @@ int mem_read(mem_space *s, uint64_t addr, unsigned nbytes, uint64_t *val) { retu
 int mem_write(mem_space *s, uint64_t addr, unsigned nbytes, uint64_t val) { return mem_access(s, addr, nbytes, &val, MEM_W); }
 int mem_fetch(mem_space *s, uint64_t addr, unsigned nbytes, uint64_t *val) { return mem_access(s, addr, nbytes, val, MEM_X); }
 
-int mem_host_read(const mem_space *s, uint64_t addr, void *buf, size_t len)
+/* Copy between a host buffer and RAM/ROM regions, crossing region boundaries. */
+static int mem_host_copy(const mem_space *s, uint64_t addr, uint8_t *buf, size_t len, int to_mem)
 {
-    uint8_t *out = buf;
     while (len) {
         size_t off;
         mem_region *r = mem_locate(s, addr, 1, &off);
@@ -200,30 +200,22 @@ int mem_host_read(const mem_space *s, uint64_t addr, void *buf, size_t len)
             return r ? MEM_FAULT_DEVICE : MEM_FAULT_UNMAPPED;
         size_t avail = (size_t)(r->size * s->addr_unit) - off;
         size_t n = len < avail ? len : avail;
-        memcpy(out, r->data + off, n);
-        out += n;
+        if (to_mem)
+            memcpy(r->data + off, buf, n);
+        else
+            memcpy(buf, r->data + off, n);
+        buf += n;
         len -= n;
         addr += (n + s->addr_unit - 1) / s->addr_unit;
     }
     return MEM_OK;
 }
 
+int mem_host_read(const mem_space *s, uint64_t addr, void *buf, size_t len) { return mem_host_copy(s, addr, buf, len, 0); }
+
 int mem_host_write(mem_space *s, uint64_t addr, const void *buf, size_t len)
 {
-    const uint8_t *in = buf;
-    while (len) {
-        size_t off;
-        mem_region *r = mem_locate(s, addr, 1, &off);
-        if (!r || !r->data)
-            return r ? MEM_FAULT_DEVICE : MEM_FAULT_UNMAPPED;
-        size_t avail = (size_t)(r->size * s->addr_unit) - off;
-        size_t n = len < avail ? len : avail;
-        memcpy(r->data + off, in, n);
-        in += n;
-        len -= n;
-        addr += (n + s->addr_unit - 1) / s->addr_unit;
-    }
-    return MEM_OK;
+    return mem_host_copy(s, addr, (uint8_t *)(uintptr_t)buf, len, 1); /* only read from when copying in */
 }
 
 uint8_t *mem_ptr(const mem_space *s, uint64_t addr, size_t nbytes)

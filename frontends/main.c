@@ -359,37 +359,27 @@ static int cmd_run(cli_args *a)
     return rc;
 }
 
-static int cmd_debug(cli_args *a)
+/* Build the machine with the debugger state attached and hand it to an interactive
+ * frontend (the readline debugger or the GDB server). */
+static int cmd_interactive(cli_args *a, int (*frontend)(cli_session *s, cli_args *a))
 {
     cli_session s;
-    if (cli_session_open(&s, a)) {
+    if (cli_session_open(&s, a) || dbg_attach(&s.m)) {
         cli_session_close(&s);
         return 1;
     }
-    if (dbg_attach(&s.m)) {
-        cli_session_close(&s);
-        return 1;
-    }
-    int rc = dbg_cli_main(&s);
+    int rc = frontend(&s, a);
     cli_session_close(&s);
     return rc;
 }
 
-static int cmd_gdbserver(cli_args *a)
+static int run_debugger(cli_session *s, cli_args *a)
 {
-    cli_session s;
-    if (cli_session_open(&s, a)) {
-        cli_session_close(&s);
-        return 1;
-    }
-    if (dbg_attach(&s.m)) {
-        cli_session_close(&s);
-        return 1;
-    }
-    int rc = gdb_serve(&s, a->listen);
-    cli_session_close(&s);
-    return rc;
+    (void)a;
+    return dbg_cli_main(s);
 }
+
+static int run_gdbserver(cli_session *s, cli_args *a) { return gdb_serve(s, a->listen); }
 
 int main(int argc, char **argv)
 {
@@ -416,9 +406,9 @@ int main(int argc, char **argv)
     if (strcmp(a.cmd, "run") == 0)
         return cmd_run(&a);
     if (strcmp(a.cmd, "debug") == 0)
-        return cmd_debug(&a);
+        return cmd_interactive(&a, run_debugger);
     if (strcmp(a.cmd, "gdbserver") == 0)
-        return cmd_gdbserver(&a);
+        return cmd_interactive(&a, run_gdbserver);
     if (strcmp(a.cmd, "info") == 0)
         return cmd_info(&a);
     if (strcmp(a.cmd, "disasm") == 0)
