@@ -166,6 +166,8 @@ typedef struct nyz_core {
     uint64_t events[NYZ_NPERF];
     uint64_t wb_mask;            /* bit k: the writeback slot of cycle wb_base + k is taken */
     uint64_t wb_base;
+    uint64_t fs_mask;            /* bit k: the fetch port is used for issue cycle fs_base + k */
+    uint64_t fs_base;
     nyz_thread *t;
     int nthreads;
 } nyz_core;

@@ -154,6 +154,40 @@ static inline void wb_take(nyz_core *c, uint64_t now, uint64_t slot)
         c->wb_mask |= 1ull << (slot - c->wb_base);
 }
 
+/* Fetch port: the RTL's ifetch_tag_stage fetches for one thread per cycle (round robin
+ * among threads whose instruction FIFO has room). Slots are counted in issue cycles (a
+ * fetch for issue cycle x); a slot before the window is history and free. */
+static inline void fs_slide(nyz_core *c, uint64_t now)
+{
+    if (now > c->fs_base) {
+        uint64_t d = now - c->fs_base;
+        c->fs_mask = d >= 64 ? 0 : c->fs_mask >> d;
+        c->fs_base = now;
+    }
+}
+
+/* The first free slot at or after cycle at, taken. */
+static inline uint64_t fs_take(nyz_core *c, uint64_t at)
+{
+    if (at < c->fs_base)
+        return at;
+    while (at - c->fs_base < 64 && ((c->fs_mask >> (at - c->fs_base)) & 1))
+        at++;
+    if (at - c->fs_base < 64)
+        c->fs_mask |= 1ull << (at - c->fs_base);
+    return at;
+}
+
+/* Wrong-path fetches after a rollback at now: the slots in (now, now + k] still free. */
+static inline void fs_waste(nyz_core *c, uint64_t now, unsigned k)
+{
+    for (unsigned i = 1; i <= k; i++) {
+        uint64_t s = now + i - c->fs_base;
+        if (s < 64)
+            c->fs_mask |= 1ull << s;
+    }
+}
+
 /* Fetch the thread's next instruction: 0 ready (*out set), 1 waiting (ready_at moved),
  * -1 stopped or trapped at fetch (thread state already updated). */
 static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t now,
@@ -302,6 +336,11 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                     st->stalls[ST_ROLLBACK] += tm->branch_penalty;
                 }
                 next = next < st->ready_at ? next : st->ready_at;
+                continue;
+            }
+            if (t->ft_pc == t->pc && t->ft > now) { /* not yet through the fetch port */
+                st->ready_at = t->ft;
+                next = next < t->ft ? next : t->ft;
                 continue;
             }
             /* Scoreboard: sources and destination (WAW); checked on the first subcycle. */
@@ -457,8 +496,10 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
         if (t->pc == pc) {
             /* next subcycle of a gather/scatter: same fetch */
         } else if (ef.taken || ef.trapped || t->pc != pc + 4) {
+            fs_slide(c, now);
+            fs_waste(c, now, ef.taken || ef.trapped ? tm->rb_fetch_int : 0);
             t->ft_pc = t->pc;
-            t->ft = st->ready_at;
+            t->ft = fs_take(c, st->ready_at);
             t->niss = 0;
         } else {
             uint64_t f = (t->ft_pc == pc ? t->ft : now) + 1;
@@ -468,8 +509,14 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 if (s > f)
                     f = s;
             }
+            if (ready > now + 1) { /* rolled back: the thread refetches this pc */
+                fs_slide(c, now);
+                fs_waste(c, now, tm->rb_fetch_mem);
+                f = st->ready_at;
+            }
+            fs_slide(c, now);
             t->ft_pc = t->pc;
-            t->ft = f;
+            t->ft = fs_take(c, f);
         }
         if (m->slow)
             dbg_after_insn(m, u, pick, pc);
