@@ -34,12 +34,19 @@ typedef struct cli_args {
     int stats_json;
     const char *stats_file;
     const char *trace;
-    const char *trace_cosim;          /* ISA option cosim=FILE, for ISAs that declare it */
+    const char *trace_cosim;
+    const char *profile;              /* --profile FILE (callgrind format) */          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;
     const char *script;               /* debug -x */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
     int headless, quiet, wait_window;
 } cli_args;
+
+/* A symbol placed in the code space, in the PC's units (see cli_code_symbols). */
+typedef struct cli_csym {
+    const char *name;
+    uint64_t addr;
+} cli_csym;
 
 typedef struct cli_session {
     cli_args *args;
@@ -47,6 +54,8 @@ typedef struct cli_session {
     const isa_ops *isa;
     sim_machine m;
     int have_machine;
+    cli_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
+    int ncsyms;
 } cli_session;
 
 /* Load the program, pick the ISA, build the machine, apply --load/--set and --trace.
@@ -63,6 +72,15 @@ int cli_report(cli_session *s);
 int cli_parse_u64(const char *s, uint64_t *out);
 /* Resolve a debugger/CLI address: number, SYMBOL or SYMBOL+OFF. -1 with a message. */
 int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err, size_t errlen);
+
+/* Symbols are ELF values; an ISA whose PC does not count in those units (DPU: IRAM index vs
+ * byte address) places them through symbol_location. cli_code_symbols keeps those that land
+ * in the code space, in PC units, so PCs are named by code symbols only. 0 ok, -1 no memory. */
+int cli_code_symbols(cli_session *s);
+/* Name of the code symbol at or below addr (offset in *off), or NULL. */
+const char *cli_code_symbol_at(const cli_session *s, uint64_t addr, uint64_t *off);
+/* Write a per-PC profile (callgrind format) of the run; see core/profile.h. */
+int cli_write_profile(cli_session *s, const char *path);
 
 /* Subcommands implemented in their own files. */
 int dbg_cli_main(cli_session *s);           /* frontends/debugger.c */

@@ -171,52 +171,12 @@ int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr
 
 /* ---- showing code ---- */
 
-/* Symbols of a program are ELF values; an ISA whose PC does not count in those units (DPU:
- * IRAM instruction index vs byte address 0x80000000 + 8 * index) places them through
- * symbol_location. Then the debugger keeps the symbols that land in the code space, in PC
- * units, for breakpoints and for naming PCs, so data symbols never label code. */
-static int dbg_code_symbols(dbg_cli *c)
-{
-    const ld_image *img = &c->s->img;
-    const char *code = c->isa->code_space;
-    if (!c->isa->symbol_location || !code || !img->nsyms)
-        return 0;
-    c->csyms = calloc((size_t)img->nsyms, sizeof *c->csyms);
-    if (!c->csyms)
-        return -1;
-    size_t cl = strlen(code);
-    for (int i = 0; i < img->nsyms; i++) {
-        const ld_symbol *sym = &img->syms[i];
-        mem_space *sp;
-        uint64_t addr;
-        if (!sym->name || !*sym->name || sym->shndx == 0 || sym->type > 2 ||
-            c->isa->symbol_location(c->m, 0, sym, &sp, &addr) || !sp)
-            continue;
-        if (strncmp(sp->name, code, cl) || (sp->name[cl] && sp->name[cl] != '.'))
-            continue;
-        c->csyms[c->ncsyms++] = (dbg_csym){sym->name, addr};
-    }
-    return 0;
-}
-
-const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off)
-{
-    if (!c->csyms) {
-        const ld_symbol *sym = c->s->img.nsyms ? ld_symbol_at(&c->s->img, addr, off) : NULL;
-        return sym ? sym->name : NULL;
-    }
-    const dbg_csym *best = NULL;
-    for (int i = 0; i < c->ncsyms; i++)
-        if (c->csyms[i].addr <= addr && (!best || c->csyms[i].addr > best->addr))
-            best = &c->csyms[i];
-    if (best)
-        *off = addr - best->addr;
-    return best ? best->name : NULL;
-}
+const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off) { return cli_code_symbol_at(c->s, addr, off); }
 
 int dbg_resolve_code(dbg_cli *c, const char *text, uint64_t *addr, char *err, size_t errlen)
 {
-    if (!c->csyms || cli_parse_u64(text, addr) == 0)
+    const cli_session *cs = c->s;
+    if (!cs->csyms || cli_parse_u64(text, addr) == 0)
         return cli_resolve_addr(c->s, text, addr, err, errlen);
     char name[256];
     uint64_t off = 0;
@@ -229,9 +189,9 @@ int dbg_resolve_code(dbg_cli *c, const char *text, uint64_t *addr, char *err, si
             return -1;
         }
     }
-    for (int i = 0; i < c->ncsyms; i++)
-        if (strcmp(c->csyms[i].name, name) == 0) {
-            *addr = c->csyms[i].addr + off;
+    for (int i = 0; i < cs->ncsyms; i++)
+        if (strcmp(cs->csyms[i].name, name) == 0) {
+            *addr = cs->csyms[i].addr + off;
             return 0;
         }
     snprintf(err, errlen, "'%s': not a number and no code symbol of that name%s", text,
@@ -855,7 +815,7 @@ int dbg_cli_main(cli_session *s)
     }
     c.m->dbg->history_on = 1;
     dbg_update_slow(c.m);
-    if (dbg_code_symbols(&c)) {
+    if (cli_code_symbols(s)) {
         fprintf(stderr, "xpusim debug: out of memory\n");
         return 1;
     }
@@ -891,7 +851,6 @@ int dbg_cli_main(cli_session *s)
     dbg_sigint_machine = NULL;
     if (c.ran && !c.finished && c.isa->finish)
         c.isa->finish(c.m);
-    free(c.csyms);
     fflush(stdout);
     if (c.assert_failed)
         return 1;

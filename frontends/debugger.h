@@ -8,12 +8,6 @@
 #define XPUSIM_DEBUGGER_H
 #include "cli.h"
 
-/* A symbol placed in the code space, in the PC's units (see dbg_code_symbols). */
-typedef struct dbg_csym {
-    const char *name;
-    uint64_t addr;
-} dbg_csym;
-
 typedef struct dbg_cli {
     cli_session *s;
     sim_machine *m;
@@ -31,8 +25,6 @@ typedef struct dbg_cli {
     int seen_unit, seen_thread; /* the thread the last stop was reported for (-1: none) */
     uint64_t seen_pc;     /* and the PC it was shown at */
     view *view;           /* the framebuffer window of an interactive session, or NULL */
-    dbg_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
-    int ncsyms;
 } dbg_cli;
 
 /* debugger.c: helpers. dbg_err prints "error: ..." (after flushing stdout) and returns -1. */

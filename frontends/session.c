@@ -77,6 +77,8 @@ int cli_session_open(cli_session *s, cli_args *a)
 
 void cli_session_close(cli_session *s)
 {
+    free(s->csyms);
+    s->csyms = NULL;
     if (s->have_machine)
         sim_destroy(&s->m);
     ld_free(&s->img);
@@ -546,4 +548,43 @@ int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err
     }
     *addr = sym->value + off;
     return 0;
+}
+
+int cli_code_symbols(cli_session *s)
+{
+    const ld_image *img = &s->img;
+    const char *code = s->isa->code_space;
+    if (s->csyms || !s->isa->symbol_location || !code || !img->nsyms)
+        return 0;
+    s->csyms = calloc((size_t)img->nsyms, sizeof *s->csyms);
+    if (!s->csyms)
+        return -1;
+    size_t cl = strlen(code);
+    for (int i = 0; i < img->nsyms; i++) {
+        const ld_symbol *sym = &img->syms[i];
+        mem_space *sp;
+        uint64_t addr;
+        if (!sym->name || !*sym->name || sym->shndx == 0 || sym->type > 2 ||
+            s->isa->symbol_location(&s->m, 0, sym, &sp, &addr) || !sp)
+            continue;
+        if (strncmp(sp->name, code, cl) || (sp->name[cl] && sp->name[cl] != '.'))
+            continue; /* data symbols never name code */
+        s->csyms[s->ncsyms++] = (cli_csym){sym->name, addr};
+    }
+    return 0;
+}
+
+const char *cli_code_symbol_at(const cli_session *s, uint64_t addr, uint64_t *off)
+{
+    if (!s->csyms) {
+        const ld_symbol *sym = s->img.nsyms ? ld_symbol_at(&s->img, addr, off) : NULL;
+        return sym ? sym->name : NULL;
+    }
+    const cli_csym *best = NULL;
+    for (int i = 0; i < s->ncsyms; i++)
+        if (s->csyms[i].addr <= addr && (!best || s->csyms[i].addr > best->addr))
+            best = &s->csyms[i];
+    if (best)
+        *off = addr - best->addr;
+    return best ? best->name : NULL;
 }
