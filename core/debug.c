@@ -4,8 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "debug.h"
+#include "profile.h"
 #include "../isa/isa.h"
 #include "../loaders/loader.h"
+
+int dbg_profile_on(sim_machine *m)
+{
+    if (dbg_attach(m))
+        return -1;
+    if (!m->dbg->prof && !(m->dbg->prof = prof_new(m)))
+        return -1;
+    dbg_update_slow(m);
+    return 0;
+}
 
 static void dbg_trace_close(dbg_state *d)
 {
@@ -40,6 +51,7 @@ void dbg_detach(sim_machine *m)
     if (!d)
         return;
     dbg_trace_close(d);
+    prof_free(d->prof);
     free(d->hist);
     free(d);
     m->dbg = NULL;
@@ -53,7 +65,7 @@ void dbg_update_slow(sim_machine *m)
     for (int i = 0; i < m->nspaces; i++)
         watches += m->spaces[i]->nwatch;
     m->slow = d && (d->nbrk || d->step_left || d->until_active || d->trace || d->history_on || watches ||
-                    d->nskip);
+                    d->nskip || d->prof);
 }
 
 int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label)
@@ -210,6 +222,8 @@ void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     h->pc = pc;
     h->unit = (int16_t)u->index;
     h->thread = (int16_t)thread;
+    if (d->prof && prof_record(d->prof, u->index, thread, pc, u->last_issue))
+        sim_set_stop(m, SIM_STOP_ERROR, u->index, thread, pc, "out of memory for the profile");
     if (d->trace) {
         char text[160] = "?";
         uint8_t bytes[16];

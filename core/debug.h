@@ -49,6 +49,7 @@ typedef struct dbg_state {
     dbg_hist *hist;     /* ring of the last DBG_HISTORY instructions */
     uint64_t nhist;
     FILE *trace;        /* instruction trace sink, NULL when off */
+    struct prof_state *prof; /* per-PC profile, NULL when off (core/profile.h) */
     int history_on;
 } dbg_state;
 
@@ -64,6 +65,7 @@ void dbg_step(sim_machine *m, int unit, int thread, uint64_t n);
 void dbg_until(sim_machine *m, uint64_t pc);
 void dbg_clear_run_targets(sim_machine *m);
 int dbg_trace_open(sim_machine *m, const char *path);
+int dbg_profile_on(sim_machine *m);     /* start a per-PC profile; 0 ok */
 
 /* Hooks for executors; call only when m->slow. Return 1 from before = do not execute. */
 int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);

@@ -34,6 +34,7 @@ static void usage(FILE *f)
           "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
           "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
           "  --trace FILE             instruction trace ('-' = stdout)\n"
+          "  --profile FILE           per-PC instructions and cycles, callgrind format (kcachegrind)\n"
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
           "  --headless               no window              --quiet  no summary\n",
@@ -79,7 +80,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
-                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--frame-dump", "-x", "-I",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--profile", "--frame-dump", "-x", "-I",
                                          "--port", "--listen", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
@@ -155,6 +156,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->script = val;
         else if (strcmp(name, "--trace-cosim") == 0)
             a->trace_cosim = val;
+        else if (strcmp(name, "--profile") == 0)
+            a->profile = val;
         else if (strcmp(name, "-I") == 0) {
             /* asm: an extra include directory, passed to the ISA's assembler as -o include= */
             if (opt_set(&a->opts, "include", val)) {
@@ -318,6 +321,11 @@ static int cmd_run(cli_args *a)
     sim_machine *m = &s.m;
     view *v = NULL;
     isa_framebuffer fb;
+    if (a->profile && dbg_profile_on(m)) {
+        fprintf(stderr, "xpusim: --profile: out of memory\n");
+        cli_session_close(&s);
+        return 1;
+    }
     if (!a->headless && getenv("DISPLAY") && m->isa->framebuffer && m->isa->framebuffer(m, &fb) == 0)
         v = view_open(m);
     sigint_machine = m;
@@ -345,6 +353,8 @@ static int cmd_run(cli_args *a)
     fflush(m->out);
     int rc = sim_stop_exit_code(m->stop.kind);
     if (cli_apply_outputs(&s))
+        rc = rc ? rc : 1;
+    if (a->profile && cli_write_profile(&s, a->profile))
         rc = rc ? rc : 1;
     if (a->frame_dump && cli_write_frame(m, a->frame_dump))
         rc = rc ? rc : 1;
