@@ -99,10 +99,48 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
             c->tag[set * c->ways + w] = 0xffffffffu;
 }
 
+/* The reference board's SDRAM controller (fpga/common/sdram_controller.sv, as the RTL
+ * testbench instantiates it: 4 banks, 1 KiB rows, word address = {row, bank, column}):
+ * mem_latency is a line read from an open row. Reading from a closed bank first opens the
+ * row (ACTIVATE + tRCD: 2 cycles), from another row of an open bank also closes it
+ * (PRECHARGE + tRP: 2 more). The controller is ready SD_INIT cycles after reset
+ * (power-up wait and initialisation); the request reaches it SD_PATH cycles after the L2
+ * miss. Every SD_REFRESH cycles it precharges all banks (2 cycles if any is open) and
+ * auto-refreshes (4 cycles); the timer restarts at the refresh. Returns the extra cycles
+ * of an access whose request leaves the L2 at cycle t. */
+/* A data line from memory reaches the L1D this much sooner than an instruction line
+ * reaches the L1I (measured: a cold load followed by a dependent add, open SDRAM row:
+ * 51 cycles load to add on the RTL, mem_latency + load_latency = 51 + 4 here before). */
+enum { DMEM_LEAD = 4 };
+enum { SD_INIT = 17, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 4 };
+
+static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
+{
+    uint64_t at = t + SD_PATH, ready = SD_INIT;
+    if (nm->sd_refresh == 0)
+        nm->sd_refresh = SD_REFRESH;
+    while (nm->sd_refresh <= at) { /* refreshes since the last access */
+        int open = nm->sd_row[0] | nm->sd_row[1] | nm->sd_row[2] | nm->sd_row[3];
+        uint64_t r = nm->sd_refresh, end = r + (open ? SD_PRE : 0) + SD_AREF;
+        memset(nm->sd_row, 0, sizeof nm->sd_row);
+        ready = end;
+        nm->sd_refresh = r + (open ? SD_PRE : 0) + SD_REFRESH;
+        if (at - r > 4ull * SD_REFRESH) /* long idle: skip whole periods */
+            nm->sd_refresh += (at - r) / SD_REFRESH * SD_REFRESH - 2ull * SD_REFRESH;
+    }
+    unsigned extra = ready > at ? (unsigned)(ready - at) : 0;
+    unsigned bank = (pa >> 10) & 3, row = (pa >> 12) + 1;
+    if (nm->sd_row[bank] != row) {
+        extra += (nm->sd_row[bank] ? SD_PRE : 0) + SD_ACT;
+        nm->sd_row[bank] = row;
+    }
+    return extra;
+}
+
 /* Extra cycles beyond an L1 hit for a line fetched from L2 / memory at cycle now. A line
  * whose fill is still in flight makes a later request wait for the same fill (the L1 and
  * L2 miss queues merge requests to one line). */
-static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now)
+static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead)
 {
     nyz_cache *l2 = &nm->l2;
     if (nyz_cache_access(l2, pa, 1, write)) {
@@ -112,21 +150,22 @@ static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t n
     /* Memory is one bus: a line transfer occupies it for mem_interval cycles, so
      * overlapping misses (an instruction line and a data line) queue. */
     uint64_t start = now > nm->mem_free ? now : nm->mem_free;
-    nm->mem_free = start + nm->tm.mem_interval;
-    uint64_t done = start + nm->tm.mem_lat;
+    unsigned sd = sdram_extra(nm, pa, start);
+    nm->mem_free = start + sd + nm->tm.mem_interval;
+    uint64_t done = start + sd + nm->tm.mem_lat - lead;
     l2->ready[l2->last_way] = done;
     return (unsigned)(done - now);
 }
 
 /* L1 lookup with allocation: 0 if the data is there now, else the cycles until it is. */
-static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now)
+static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead)
 {
     if (nyz_cache_access(c, pa, 1, 0)) {
         uint64_t r = c->ready[c->last_way];
         return r > now ? (unsigned)(r - now) : 0;
     }
     int way = c->last_way;
-    unsigned lat = fill_latency(nm, pa, 0, now);
+    unsigned lat = fill_latency(nm, pa, 0, now, lead);
     c->ready[way] = now + lat;
     return lat;
 }
@@ -225,7 +264,7 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
     if (line != t->icache_line) {
         t->icache_line = line;
         uint64_t q = t->ft_pc == pc ? t->ft : now;
-        unsigned lat = l1_access(nm, &c->l1i, pa, q);
+        unsigned lat = l1_access(nm, &c->l1i, pa, q, 0);
         if (lat == 0)
             c->events[6]++;
         else {
@@ -262,6 +301,10 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
  * miss, device or sync access, is requested when sequential fetch reaches it (one
  * instruction per cycle after the issue), and the thread restarts only when that fill
  * has arrived. Returns the thread's new restart cycle. */
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+enum { FETCH_FIFO = 8 }; /* RTL thread_select_stage THREAD_FIFO_SIZE */
+
 static uint64_t rollback_fetch_wait(nyz_machine *nm, nyz_core *c, nyz_thread *t,
                                     const nyz_effect *ef, uint32_t pc,
                                     uint64_t now, uint64_t ready)
@@ -275,15 +318,25 @@ static uint64_t rollback_fetch_wait(nyz_machine *nm, nyz_core *c, nyz_thread *t,
         return ready;
     uint32_t next = (pc | 63u) + 1;
     unsigned d = (next - pc) / 4;
-    if (d > ahead || (next & ~0xfffu) != (pc & ~0xfffu))
+    if (d > FETCH_FIFO || (next & ~0xfffu) != (pc & ~0xfffu))
         return ready; /* too far, or on another page (its translation is not known) */
+    /* Fetch reaches the line d instructions after this one's fetch (it runs on while the
+     * thread waits on the scoreboard), but at most FETCH_FIFO instructions ahead of issue;
+     * the miss counts only if fetch gets there before the rollback does. */
+    uint64_t base = t->ft_pc == pc ? max64(t->ft, t->ft_hold) : now;
+    if (base > now)
+        base = now;
+    uint64_t q = base + d + 1;
+    if (q + FETCH_FIFO < now + d + 1)
+        q = now + d + 1 - FETCH_FIFO;
+    if (q > now + ahead + 1)
+        return ready;
     uint32_t pa = (t->cur_pa | 63u) + 1;
     if (pa >= nm->ram_size)
         return ready;
     /* a line still being filled (another thread's miss) also makes the thread wait */
-    uint64_t q = now + d + 1;
     int hit = nyz_cache_probe(&c->l1i, pa);
-    unsigned lat = l1_access(nm, &c->l1i, pa, q);
+    unsigned lat = l1_access(nm, &c->l1i, pa, q, 0);
     if (lat == 0)
         return ready;
     if (!hit)
@@ -291,8 +344,6 @@ static uint64_t rollback_fetch_wait(nyz_machine *nm, nyz_core *c, nyz_thread *t,
     uint64_t avail = q + (lat > nm->tm.icache_lead ? lat - nm->tm.icache_lead : 0);
     return avail > ready ? avail : ready;
 }
-
-static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
@@ -411,7 +462,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             switch (ef.mem) {
             case 1: { /* load (or block/gather lane) */
                 lat = tm->load_lat;
-                unsigned extra = l1_access(nm, &c->l1d, ef.paddr, now);
+                unsigned extra = l1_access(nm, &c->l1d, ef.paddr, now, DMEM_LEAD);
                 if (extra == 0)
                     c->events[9]++;
                 else {
@@ -468,6 +519,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                         uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
                         if (*dirty) {
                             uint64_t start = acc > nm->mem_free ? acc : nm->mem_free;
+                            start += sdram_extra(nm, ef.paddr, start);
                             nm->mem_free = start + tm->mem_interval;
                             t->store_done = start + tm->mem_lat + tm->store_lat;
                             *dirty = 0;
@@ -502,7 +554,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             t->ft = fs_take(c, st->ready_at);
             t->niss = 0;
         } else {
-            uint64_t f = (t->ft_pc == pc ? t->ft : now) + 1;
+            uint64_t f = max64(t->ft_pc == pc ? t->ft : now, t->ft_hold) + 1;
             unsigned fa = nm->tm.fetch_ahead;
             if (fa < 8 && t->niss >= fa) { /* the FIFO is full until an older one issues */
                 uint64_t s = t->iss[(t->niss - fa) & 7] + 1;
