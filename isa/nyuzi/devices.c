@@ -1,7 +1,7 @@
 /* isa/nyuzi/devices.c: the device space at 0xFFFF0000 and thread control.
  * Serial console (status 0x40, TX 0x48 to the machine's output), VGA enable/base/length
  * (0x180/0x188/0x18C) for the framebuffer, the timer (0x240: counts down one per cycle and
- * raises interrupt line 1 at zero), and suspend/resume of hardware threads through CR 20/21
+ * raises interrupt line 1 while it is zero, as after reset), and suspend/resume of hardware threads through CR 20/21
  * (global thread bitmaps). Unknown registers read as all ones, as on the reference. */
 #include "nyuzi.h"
 #include "../../core/sched.h"
@@ -35,12 +35,17 @@ int nyz_dev_write(nyz_machine *nm, uint32_t pa, uint32_t val)
     case 0x188: nm->fb_base = val; return 0;
     case 0x240:
         nm->timer_count = val;
-        nm->int_levels &= ~(1u << 1);
         if (val) {
+            nm->int_levels &= ~(1u << 1);
             sim_schedule(nm->m, &nm->timer_ev, nm->cur_cycle + val);
             nm->resched = 1;
-        } else if (ev_pending(&nm->timer_ev))
-            ev_cancel(&nm->m->q, &nm->timer_ev);
+        } else {
+            /* counter 0: the interrupt output is high again (an edge if it was low) */
+            if (ev_pending(&nm->timer_ev))
+                ev_cancel(&nm->m->q, &nm->timer_ev);
+            if (!(nm->int_levels & 2))
+                nyz_raise_interrupt(nm, 2);
+        }
         return 0;
     default:
         return 0;

@@ -33,6 +33,7 @@ static const isa_option nyz_options[] = {
     {"icache_lead", "6", "cycles of an instruction miss hidden by the fetch stages"},
     {"rollback_fetch_int", "5", "instructions fetched past a taken branch or trap before the rollback"},
     {"rollback_fetch_mem", "6", "instructions fetched past a rolled-back load, device or sync access"},
+    {"int_delay", "5", "instructions issued after an interrupt is pending before it is taken"},
     {"io_latency", "9", "cycles between the two issues of a device access"},
     {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
@@ -75,7 +76,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     m->isa_state = nm;
     nm->m = m;
     uint64_t cores, threads, mem, l1is, l1iw, l1ds, l1dw, l2s, l2w, tlbe, tlbw;
-    uint64_t il, fl, ll, bp, l2l, ml, sl, iol, syl, sti, fa, mi, icl, rfi, rfm;
+    uint64_t il, fl, ll, bp, l2l, ml, sl, iol, syl, sti, fa, mi, icl, rfi, rfm, itd;
     if (getopt_u(m, "cores", 1, 1, NYZ_MAX_CORES, &cores, err, errlen) ||
         getopt_u(m, "threads", 4, 1, NYZ_MAX_THREADS, &threads, err, errlen) ||
         getopt_u(m, "mem", 0x1000000, 0x10000, 0xFFFF0000u, &mem, err, errlen) ||
@@ -101,7 +102,8 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "icache_lead", 6, 0, 1000, &icl, err, errlen) ||
         getopt_u(m, "mem_interval", 30, 0, 100000, &mi, err, errlen) ||
         getopt_u(m, "rollback_fetch_int", 5, 0, 15, &rfi, err, errlen) ||
-        getopt_u(m, "rollback_fetch_mem", 6, 0, 15, &rfm, err, errlen))
+        getopt_u(m, "rollback_fetch_mem", 6, 0, 15, &rfm, err, errlen) ||
+        getopt_u(m, "int_delay", 5, 0, 1000, &itd, err, errlen))
         return -1;
     if (cores * threads > 32) {
         snprintf(err, errlen, "cores*threads = %llu exceeds 32 (CR 20/21 thread bitmaps are 32 bits)",
@@ -114,7 +116,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     }
     nm->tm = (nyz_timing){(unsigned)il, (unsigned)fl, (unsigned)ll, (unsigned)bp, (unsigned)l2l,
                           (unsigned)ml, (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)fa, (unsigned)mi, (unsigned)icl,
-                          (unsigned)rfi, (unsigned)rfm};
+                          (unsigned)rfi, (unsigned)rfm, (unsigned)itd};
     nm->ncores = (int)cores;
     nm->nthreads = (int)threads;
     nm->ram_size = (uint32_t)(mem & ~3ull);
@@ -180,6 +182,10 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     for (uint32_t i = 0; i <= nm->dc_mask; i++)
         nm->dc[i].pa = 1; /* never a valid instruction address */
     nm->fb_base = 0x200000;
+    /* The timer's counter is 0 after reset and its interrupt output is (counter == 0), so
+     * line 1 rises one cycle after reset: every thread has the edge latched (CR 16 reads 2
+     * before the program writes the timer, measured on the RTL). */
+    nyz_raise_interrupt(nm, 2);
     if (sim_register_event(m, &nm->timer_ev, "nyuzi-timer", timer_fire, nm, 0) < 0) {
         snprintf(err, errlen, "cannot register timer event");
         return -1;

@@ -120,6 +120,7 @@ typedef struct nyz_thread {
     /* timing */
     uint64_t reg_ready[64];      /* cycle the register may be read by a new issue */
     uint64_t store_done;         /* cycle the pending store is acknowledged */
+    uint64_t int_arm;            /* cycle a pending interrupt may be taken (0: not seen) */
     uint32_t icache_line;        /* last fetched line (fast path) */
     uint64_t ft;                 /* fetch model: cycle the instruction at ft_pc could issue */
     uint32_t ft_pc;
@@ -176,6 +177,7 @@ typedef struct nyz_timing {
     unsigned int_lat, fp_lat, load_lat, branch_penalty, l2_lat, mem_lat, store_lat;
     unsigned io_lat, sync_lat, store_interval, fetch_ahead, mem_interval, icache_lead;
     unsigned rb_fetch_int, rb_fetch_mem; /* fetch run-on past a rollback (instructions) */
+    unsigned int_delay;                  /* pending interrupt to delivery (decode) */
 } nyz_timing;
 
 typedef struct nyz_machine {
