@@ -112,6 +112,11 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
  * reaches the L1I (measured: a cold load followed by a dependent add, open SDRAM row:
  * 51 cycles load to add on the RTL, mem_latency + load_latency = 51 + 4 here before). */
 enum { DMEM_LEAD = 4 };
+/* Store and flush acknowledgements (probes: store + membar to a line in L2 15 cycles on
+ * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds mem_latency - 14;
+ * dflush + membar 36 (dirty line) and 38 (clean) on the RTL, i.e. store_latency + 22
+ * whether or not the line is dirty: the write-back is posted). */
+enum { STORE_MISS_LEAD = 14, DFLUSH_EXTRA = 22 };
 enum { SD_INIT = 17, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 4 };
 
 static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
@@ -497,7 +502,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                  * threads storing in step get one store acknowledged per ~4 cycles). */
                 uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
                 nm->l2_store_free = acc + tm->store_interval;
-                t->store_done = acc + tm->store_lat + (nyz_cache_probe(&nm->l2, ef.paddr) ? 0 : tm->mem_lat);
+                t->store_done = acc + tm->store_lat +
+                                (nyz_cache_probe(&nm->l2, ef.paddr) ? 0 : tm->mem_lat - STORE_MISS_LEAD);
                 nyz_cache_access(&nm->l2, ef.paddr, 1, 1);
                 break;
             }
@@ -527,7 +533,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                      * a flush of a dirty line writes it to memory first */
                     uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
                     nm->l2_store_free = acc + tm->store_interval;
-                    t->store_done = acc + tm->store_lat;
+                    t->store_done = acc + tm->store_lat + (in->kind == K_DFLUSH ? DFLUSH_EXTRA : 0);
                     if (in->kind == K_IINVALIDATE) {
                         nyz_cache_invalidate(&c->l1i, ef.paddr);
                         t->icache_line = 0xffffffffu;
@@ -538,7 +544,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                             uint64_t start = acc > nm->mem_free ? acc : nm->mem_free;
                             start += sdram_extra(nm, ef.paddr, start);
                             nm->mem_free = start + tm->mem_interval;
-                            t->store_done = start + tm->mem_lat + tm->store_lat;
+                            /* the write is posted: acknowledged once the bus takes it */
+                            t->store_done = start + tm->store_lat + DFLUSH_EXTRA;
                             *dirty = 0;
                         }
                     }
