@@ -191,15 +191,30 @@ static int cmd_isas(void)
     return 0;
 }
 
-static int cmd_info(cli_args *a)
+/* info and disasm work on the file alone: load it and name its ISA (--isa, else probing;
+ * NULL when nothing recognises it). */
+static int load_listing(cli_args *a, ld_image *img, const isa_ops **isa)
 {
     char err[512];
-    ld_image img;
-    if (ld_load(a->program, &img, err, sizeof err)) {
+    if (ld_load(a->program, img, err, sizeof err)) {
         fprintf(stderr, "xpusim: %s\n", err);
-        return 1;
+        return -1;
     }
-    const isa_ops *isa = a->isa_name ? isa_find(a->isa_name) : isa_probe(&img);
+    *isa = a->isa_name ? isa_find(a->isa_name) : isa_probe(img);
+    if (a->isa_name && !*isa) {
+        fprintf(stderr, "xpusim: unknown ISA '%s'\n", a->isa_name);
+        ld_free(img);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_info(cli_args *a)
+{
+    ld_image img;
+    const isa_ops *isa;
+    if (load_listing(a, &img, &isa))
+        return 1;
     printf("file: %s (%zu bytes)\nformat: %s\nisa: %s\n", img.path, img.file_size, ld_format_name(img.fmt),
            isa ? isa->name : "unknown (use --isa)");
     if (img.fmt == LD_ELF) {
@@ -238,11 +253,9 @@ static int cmd_disasm(cli_args *a)
 {
     char err[512];
     ld_image img;
-    if (ld_load(a->program, &img, err, sizeof err)) {
-        fprintf(stderr, "xpusim: %s\n", err);
+    const isa_ops *isa;
+    if (load_listing(a, &img, &isa))
         return 1;
-    }
-    const isa_ops *isa = a->isa_name ? isa_find(a->isa_name) : isa_probe(&img);
     int rc = 0;
     if (!isa) {
         fprintf(stderr, "xpusim: %s: cannot tell the ISA; use --isa NAME\n", a->program);
