@@ -277,8 +277,7 @@ static void run_script_isa(const isa_ops *isa, const uint32_t *prog, size_t nwor
     close(ofd);
     unlink(spath);
     unlink(opath);
-    sim_destroy(&s->m);
-    ld_free(&s->img);
+    cli_session_close(s); /* the machine, the image and what the session built (code symbols) */
     free(s);
     printf("---- transcript (exit %d) ----\n%s", res->rc, res->out);
 }
