@@ -366,6 +366,13 @@ static inline int int_armed(nyz_thread *t, const sim_thread *st, unsigned delay)
     return 1;
 }
 
+/* Kinds that wait for the thread's store queue to drain (one bit per nyz_kind). */
+#define KBIT(k) (1ull << (k))
+static const uint64_t STORE_QUEUE_KINDS =
+    KBIT(K_STORE) | KBIT(K_STORE_V) | KBIT(K_STORE_SCAT) | KBIT(K_STORE_SYNC) |
+    KBIT(K_MEMBAR) | KBIT(K_DFLUSH) | KBIT(K_IINVALIDATE);
+_Static_assert(K_ERET < 64, "nyz_kind must fit the STORE_QUEUE_KINDS mask");
+
 static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     nyz_machine *nm = m->isa_state;
@@ -426,9 +433,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                     rdy = max64(rdy, t->reg_ready[x->wr]);
             }
             int cause = ST_SCOREBOARD;
-            if ((x->kind == K_STORE || x->kind == K_STORE_V || x->kind == K_STORE_SCAT ||
-                 x->kind == K_STORE_SYNC || x->kind == K_MEMBAR || x->kind == K_DFLUSH ||
-                 x->kind == K_IINVALIDATE) && t->store_done > rdy) {
+            if (((STORE_QUEUE_KINDS >> x->kind) & 1) && t->store_done > rdy) {
                 rdy = t->store_done;
                 cause = ST_STORE;
                 if (x->kind != K_MEMBAR)
