@@ -118,7 +118,10 @@ typedef struct nyz_thread {
     nyz_trapsave ts[2];
     int gid;                     /* global thread id */
     /* timing */
-    uint64_t reg_ready[64];      /* cycle the register may be read by a new issue */
+    /* cycle the register (0..63) may be read by a new issue; indexed by any nyz_insn rd/wr
+     * byte so that the scoreboard needs no test for 0xff (none), whose entry is never
+     * written and stays 0 */
+    uint64_t reg_ready[256];
     uint64_t store_done;         /* cycle the pending store is acknowledged */
     uint64_t int_arm;            /* cycle a pending interrupt may be taken (0: not seen) */
     uint32_t icache_line;        /* last fetched line (fast path) */

@@ -425,12 +425,10 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             }
             /* Scoreboard: sources and destination (WAW); checked on the first subcycle. */
             uint64_t rdy = 0;
-            if (t->subcycle == 0) {
-                for (int j = 0; j < 4; j++)
-                    if (x->rd[j] != 0xff)
-                        rdy = max64(rdy, t->reg_ready[x->rd[j]]);
-                if (x->wr != 0xff)
-                    rdy = max64(rdy, t->reg_ready[x->wr]);
+            if (t->subcycle == 0) { /* no branches: reg_ready[0xff] ("none") stays 0 */
+                const uint64_t *rr = t->reg_ready;
+                rdy = max64(max64(max64(rr[x->rd[0]], rr[x->rd[1]]), max64(rr[x->rd[2]], rr[x->rd[3]])),
+                            rr[x->wr]);
             }
             int cause = ST_SCOREBOARD;
             if (((STORE_QUEUE_KINDS >> x->kind) & 1) && t->store_done > rdy) {
