@@ -183,8 +183,8 @@ static const unsigned pipe_depth[3] = {1, 2, 5};
 
 static inline int wb_slot_busy(const nyz_core *c, uint64_t slot)
 {
-    uint64_t k = slot - c->wb_base;
-    return slot >= c->wb_base && k < 64 && ((c->wb_mask >> k) & 1);
+    uint64_t k = slot - c->wb_base; /* slot < wb_base wraps to a huge k: free */
+    return k < 64 && ((c->wb_mask >> k) & 1);
 }
 
 static inline void wb_take(nyz_core *c, uint64_t now, uint64_t slot)
