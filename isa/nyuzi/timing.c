@@ -379,14 +379,21 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
     nyz_core *c = u->isa;
     const nyz_timing *tm = &nm->tm;
     int n = u->nthreads;
+    /* The scan covers threads 0..ns-1: the ones above the last ready thread stay not ready
+     * for this call (a thread becomes ready only through sched_start/sched_wake, which set
+     * nm->resched or happen between calls), so the round-robin order among ready threads
+     * is unchanged. Under the debugger (which stops the run to change states) all of them. */
+    int ns = n;
+    while (!m->slow && ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
+        ns--;
     while (now < horizon) {
         if (sim_stopped(m))
             return now;
         int pick = -1;
         const nyz_insn *in = NULL;
-        int i = u->rr;
+        int i = u->rr < ns ? u->rr : 0;
         uint64_t next = SIM_NEVER;
-        for (int k = 0; k < n; k++, i = (i + 1 == n ? 0 : i + 1)) {
+        for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
             sim_thread *st = &u->threads[i];
             if (st->state != SIM_T_READY)
                 continue;
