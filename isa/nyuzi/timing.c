@@ -286,7 +286,7 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
     }
     uint32_t w = mem_ld32le(nm->ram + pa);
     nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
-    if (e->pa != pa || e->raw != w || e->in.raw != w) {
+    if (e->pa != pa || e->raw != w) { /* (e->in.raw == e->raw: both set together) */
         nyz_decode(w, &e->in);
         e->pa = pa;
         e->raw = w;
