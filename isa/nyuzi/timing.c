@@ -255,7 +255,7 @@ static int fetch(nyz_machine *nm, sim_unit *u, nyz_core *c, int tid, uint64_t no
             return -1;
     } else
         pa = pc;
-    if (pa >= nm->ram_size || pa + 4 > nm->ram_size) {
+    if (pa > nm->ram_size - 4) { /* = pa + 4 > ram_size, no wrap-around (ram >= 64 KiB) */
         sim_set_stop(nm->m, SIM_STOP_FAULT, c->index, tid, pc,
                      "instruction fetch from 0x%08x outside memory (0x%x bytes)", pa, nm->ram_size);
         return -1;
