@@ -491,6 +491,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             ready = now + tm->branch_penalty;
             st->stalls[ST_ROLLBACK] += tm->branch_penalty - 1;
         } else {
+            if (ef.mem) /* most instructions touch no memory: skip the jump table */
             switch (ef.mem) {
             case 1: { /* load (or block/gather lane) */
                 lat = tm->load_lat;
