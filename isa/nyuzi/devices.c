@@ -70,6 +70,8 @@ void nyz_resume_threads(nyz_machine *nm, uint32_t mask)
         if (u->threads[tid].state == SIM_T_HALTED) {
             sim_unit_resume(nm->m, u); /* a core whose threads were all suspended runs again */
             sched_start(u, tid, nm->cur_cycle + 1);
+            nm->cores[g / nm->nthreads].t[tid].fe_sync = 1; /* fetch restarts at its pc */
+            nm->cores[g / nm->nthreads].due = 0;
             nm->resched = 1;
         }
     }

@@ -111,6 +111,9 @@ void nyz_thread_reset(nyz_thread *t, int gid)
     t->flags = NYZ_F_S;
     t->ts[0].flags = NYZ_F_S;
     t->sync_line = 1;
+    t->fe_sync = 1;
+    t->icache_line = 0xffffffffu;
+    t->why = 0xff;
 }
 
 uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t)
@@ -190,6 +193,33 @@ int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint
     c->events[is_data ? 10 : 7]++;
     nyz_raise_trap(nm, c, t, pc, NYZ_TT_TLB_MISS, is_store, is_data, va, 0);
     return -1;
+}
+
+/* Instruction fetch without side effects (the front end's L1I lookup): 0 and the physical
+ * address if pc can be fetched, -1 if fetching it would fault (the fault is raised when the
+ * instruction issues). */
+int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t pc,
+                   uint32_t *pa)
+{
+    if (pc & 3)
+        return -1;
+    if (t->flags & NYZ_F_M) {
+        unsigned set = (pc / NYZ_PAGE) % c->tlb_sets;
+        const nyz_tlb_entry *e = c->itlb + set * c->tlb_ways;
+        uint32_t page = pc & ~(NYZ_PAGE - 1), f = 0;
+        unsigned w;
+        for (w = 0; w < c->tlb_ways; w++)
+            if (e[w].va == page && ((e[w].pa_flags & 0x10) || e[w].asid == t->asid))
+                break;
+        if (w == c->tlb_ways)
+            return -1;
+        f = e[w].pa_flags;
+        if (!(f & 1) || ((f & 8) && !(t->flags & NYZ_F_S)) || !(f & 4))
+            return -1;
+        *pa = (f & ~(NYZ_PAGE - 1)) | (pc & (NYZ_PAGE - 1));
+    } else
+        *pa = pc;
+    return *pa > nm->ram_size - 4 ? -1 : 0;
 }
 
 static void invalidate_sync(nyz_machine *nm, uint32_t pa)

@@ -23,17 +23,11 @@ static const isa_option nyz_options[] = {
     {"int_latency", "5", "issue-to-issue cycles for a dependent integer op"},
     {"fp_latency", "9", "issue-to-issue cycles for a dependent FP/multiply op"},
     {"load_latency", "6", "load-to-use cycles on an L1 hit"},
-    {"branch_penalty", "8", "cycles from a taken branch (rollback) to the next issue"},
     {"l2_latency", "12", "extra cycles of an L1 miss that hits L2"},
     {"mem_latency", "45", "extra cycles of an L2 miss"},
     {"store_latency", "10", "cycles until a store is acknowledged (one per thread)"},
     {"l2_store_interval", "4", "cycles between stores the L2 accepts"},
     {"mem_interval", "30", "cycles a line transfer occupies the memory bus"},
-    {"fetch_ahead", "3", "instructions fetch may run ahead of issue (1-7)"},
-    {"icache_lead", "6", "cycles of an instruction miss hidden by the fetch stages"},
-    {"rollback_fetch_int", "5", "instructions fetched past a taken branch or trap before the rollback"},
-    {"rollback_fetch_mem", "6", "instructions fetched past a rolled-back load, device or sync access"},
-    {"int_delay", "5", "instructions issued after an interrupt is pending before it is taken"},
     {"io_latency", "9", "cycles between the two issues of a device access"},
     {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
@@ -41,7 +35,8 @@ static const isa_option nyz_options[] = {
     {NULL, NULL, NULL}};
 
 static const char *const nyz_stalls[] = {"scoreboard", "icache_miss", "dcache_miss", "store_wait",
-                                         "rollback", "writeback_conflict", "io_wait", NULL};
+                                         "rollback", "writeback_conflict", "io_wait",
+                                         "arbitration", NULL};
 
 static const char *const nyz_counter_names[NYZ_NPERF] = {
     "interrupt", "store_rollback", "store", "instr_retire", "instr_issue", "icache_miss",
@@ -76,7 +71,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     m->isa_state = nm;
     nm->m = m;
     uint64_t cores, threads, mem, l1is, l1iw, l1ds, l1dw, l2s, l2w, tlbe, tlbw;
-    uint64_t il, fl, ll, bp, l2l, ml, sl, iol, syl, sti, fa, mi, icl, rfi, rfm, itd;
+    uint64_t il, fl, ll, l2l, ml, sl, iol, syl, sti, mi;
     if (getopt_u(m, "cores", 1, 1, NYZ_MAX_CORES, &cores, err, errlen) ||
         getopt_u(m, "threads", 4, 1, NYZ_MAX_THREADS, &threads, err, errlen) ||
         getopt_u(m, "mem", 0x1000000, 0x10000, 0xFFFF0000u, &mem, err, errlen) ||
@@ -91,19 +86,13 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "int_latency", 5, 1, 1000, &il, err, errlen) ||
         getopt_u(m, "fp_latency", 9, 1, 1000, &fl, err, errlen) ||
         getopt_u(m, "load_latency", 6, 1, 1000, &ll, err, errlen) ||
-        getopt_u(m, "branch_penalty", 8, 1, 1000, &bp, err, errlen) ||
         getopt_u(m, "l2_latency", 12, 0, 100000, &l2l, err, errlen) ||
         getopt_u(m, "mem_latency", 45, 0, 100000, &ml, err, errlen) ||
         getopt_u(m, "store_latency", 10, 1, 100000, &sl, err, errlen) ||
         getopt_u(m, "io_latency", 9, 1, 100000, &iol, err, errlen) ||
         getopt_u(m, "sync_latency", 10, 1, 100000, &syl, err, errlen) ||
         getopt_u(m, "l2_store_interval", 4, 1, 1000, &sti, err, errlen) ||
-        getopt_u(m, "fetch_ahead", 3, 1, 7, &fa, err, errlen) ||
-        getopt_u(m, "icache_lead", 6, 0, 1000, &icl, err, errlen) ||
-        getopt_u(m, "mem_interval", 30, 0, 100000, &mi, err, errlen) ||
-        getopt_u(m, "rollback_fetch_int", 5, 0, 15, &rfi, err, errlen) ||
-        getopt_u(m, "rollback_fetch_mem", 6, 0, 15, &rfm, err, errlen) ||
-        getopt_u(m, "int_delay", 5, 0, 1000, &itd, err, errlen))
+        getopt_u(m, "mem_interval", 30, 0, 100000, &mi, err, errlen))
         return -1;
     if (cores * threads > 32) {
         snprintf(err, errlen, "cores*threads = %llu exceeds 32 (CR 20/21 thread bitmaps are 32 bits)",
@@ -114,9 +103,8 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         snprintf(err, errlen, "tlb_entries must be tlb_ways times a power of two");
         return -1;
     }
-    nm->tm = (nyz_timing){(unsigned)il, (unsigned)fl, (unsigned)ll, (unsigned)bp, (unsigned)l2l,
-                          (unsigned)ml, (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)fa, (unsigned)mi, (unsigned)icl,
-                          (unsigned)rfi, (unsigned)rfm, (unsigned)itd};
+    nm->tm = (nyz_timing){(unsigned)il, (unsigned)fl, (unsigned)ll, (unsigned)l2l, (unsigned)ml,
+                          (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)mi};
     nm->ncores = (int)cores;
     nm->nthreads = (int)threads;
     nm->ram_size = (uint32_t)(mem & ~3ull);
@@ -166,8 +154,6 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         }
         for (int i = 0; i < (int)threads; i++) {
             nyz_thread_reset(&c->t[i], ci * (int)threads + i);
-            c->t[i].icache_line = 0xffffffffu;
-            c->t[i].ft_pc = 1;
         }
         m->units[ci].isa = c;
         sim_unit_counters(&m->units[ci], nyz_counter_names, NYZ_NPERF);
@@ -391,7 +377,8 @@ static int nyz_reg_write(sim_machine *m, int unit, int thread, int reg, const ui
     else if (reg == REG_PC) {
         t->pc = mem_ld32le(buf);
         t->subcycle = 0;
-        t->icache_line = 0xffffffffu;
+        t->fe_sync = 1; /* the front end refetches from the new pc */
+        c->due = 0;
     } else if (reg < REG_CR0)
         for (int l = 0; l < NYZ_LANES; l++)
             t->v[reg - REG_V0][l] = mem_ld32le(buf + 4 * l);

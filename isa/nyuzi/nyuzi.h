@@ -123,13 +123,26 @@ typedef struct nyz_thread {
      * written and stays 0 */
     uint64_t reg_ready[256];
     uint64_t store_done;         /* cycle the pending store is acknowledged */
-    uint64_t int_arm;            /* cycle a pending interrupt may be taken (0: not seen) */
-    uint32_t icache_line;        /* last fetched line (fast path) */
-    uint64_t ft;                 /* fetch model: cycle the instruction at ft_pc could issue */
-    uint32_t ft_pc;
-    uint64_t ft_hold;            /* issue no earlier (instruction line being filled) */
-    uint64_t iss[8];             /* issue cycles of the last instructions since a redirect */
-    uint32_t niss;
+    /* front end (pipeline.c): the instructions fetched and not yet issued, in order from
+     * fe_pc; fe_vis is the cycle each can issue (fetch + 4), kept as a ring from fe_h */
+    uint64_t fe_vis[8];
+    uint32_t fe_pc, npc;         /* oldest fetched instruction; next pc to fetch */
+    uint8_t fe_h, fe_n;          /* ring head; fetched, not yet dequeued (<= 8) */
+    uint8_t fe_int;              /* ring bits: an interrupt was attached at decode */
+    uint8_t fe_sync;             /* restart fetch at pc (reset, resume) */
+    uint8_t ghost;               /* the next issue replays an access that was rolled back */
+    uint8_t ghost_wr;            /* ... and makes this register ready load_lat after it */
+    uint8_t why, block_why;      /* first stall cause since the last issue; cause of blocked */
+    uint64_t iwait;              /* waiting for an instruction line: fetch again from here */
+    uint64_t waste_at;           /* a fetch for this thread in this cycle is dropped */
+    uint64_t miss_at;            /* a fetch missed in L1I: the data stage sees it (0 none) */
+    uint32_t miss_pc, miss_pa;
+    uint64_t rb_at;              /* rollback due (writeback stage), 0 none */
+    uint32_t rb_pc;              /* where fetch restarts after it */
+    uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
+    uint64_t last_issue;
+    uint32_t icache_line;        /* line (virtual) of the last fetch that hit ... */
+    uint32_t icache_epoch;       /* ... while the L1I was in this state */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
 } nyz_thread;
@@ -149,6 +162,7 @@ typedef struct nyz_cache {
     int last_way;                /* set*ways+way touched by the last access, -1 none */
     uint64_t stamp;
     uint64_t hits, misses;
+    uint32_t epoch;              /* changes whenever a line is replaced or invalidated */
 } nyz_cache;
 
 /* Decoded-instruction cache entry keyed by physical address. */
@@ -170,17 +184,15 @@ typedef struct nyz_core {
     uint64_t events[NYZ_NPERF];
     uint64_t wb_mask;            /* bit k: the writeback slot of cycle wb_base + k is taken */
     uint64_t wb_base;
-    uint64_t fs_mask;            /* bit k: the fetch port is used for issue cycle fs_base + k */
-    uint64_t fs_base;
+    uint64_t due;                /* earliest rollback, fetch miss or restart to process */
+    int frr;                     /* fetch arbiter: thread with priority next */
     nyz_thread *t;
     int nthreads;
 } nyz_core;
 
 typedef struct nyz_timing {
-    unsigned int_lat, fp_lat, load_lat, branch_penalty, l2_lat, mem_lat, store_lat;
-    unsigned io_lat, sync_lat, store_interval, fetch_ahead, mem_interval, icache_lead;
-    unsigned rb_fetch_int, rb_fetch_mem; /* fetch run-on past a rollback (instructions) */
-    unsigned int_delay;                  /* pending interrupt to delivery (decode) */
+    unsigned int_lat, fp_lat, load_lat, l2_lat, mem_lat, store_lat;
+    unsigned io_lat, sync_lat, store_interval, mem_interval;
 } nyz_timing;
 
 typedef struct nyz_machine {
@@ -226,6 +238,8 @@ void nyz_raise_trap(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pc, in
                     int is_store, int is_data, uint32_t addr, uint32_t syscall);
 int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint32_t *pa,
                   int is_store, int is_data, uint32_t pc);
+int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t pc,
+                   uint32_t *pa);
 uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t);
 void nyz_thread_reset(nyz_thread *t, int gid);
 uint32_t nyz_read_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr);
@@ -239,14 +253,23 @@ uint64_t nyz_now(nyz_machine *nm);
 void nyz_resume_threads(nyz_machine *nm, uint32_t mask);
 void nyz_suspend_threads(nyz_machine *nm, uint32_t mask);
 
-/* timing.c */
+/* Stall causes (the unit's stall_names order). */
+enum { NYZ_ST_SCOREBOARD, NYZ_ST_ICACHE, NYZ_ST_DCACHE, NYZ_ST_STORE, NYZ_ST_ROLLBACK, NYZ_ST_WB,
+       NYZ_ST_IO, NYZ_ST_ISSUE, NYZ_ST_NONE = 0xff };
+
+/* timing.c: caches, memory, and the memory side of an executed instruction */
 int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line);
 void nyz_cache_free(nyz_cache *c);
 int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write);
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
-uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead);
+uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,
+                        const nyz_effect *ef, uint64_t now, unsigned *lat, uint8_t *why);
 void nyz_perf_event(nyz_core *c, int ev);
+
+/* pipeline.c */
+uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
 
 /* cosim.c */
 void nyz_cosim_swb(nyz_machine *nm, uint32_t pc, int tid, int reg, uint32_t val);

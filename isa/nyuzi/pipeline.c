@@ -1,0 +1,474 @@
+/* isa/nyuzi/pipeline.c: the Nyuzi core pipeline, cycle by cycle, in the structure of the
+ * RTL (jbush001/NyuziProcessor hardware/core). Front end: each cycle ifetch_tag_stage picks
+ * one thread, round robin among those whose instruction FIFO is not almost full and that
+ * are not waiting for an instruction line; that instruction can issue FE_DEPTH cycles
+ * later (tag, data, decode, FIFO). The data stage finds a miss: the thread then waits for
+ * the line and refetches from it. Back end: each cycle thread_select_stage issues one
+ * instruction, round robin among the threads whose FIFO head can go (scoreboard, writeback
+ * port, not suspended). Taken branches, traps and rolled-back accesses act in the
+ * writeback stage, RB_INT or RB_MEM cycles after issue: until then the thread goes on
+ * issuing the instructions behind them, which are squashed but take issue and writeback
+ * slots; then its FIFO is flushed and fetch restarts. A pending interrupt is attached to
+ * the instruction being decoded. Semantics run when an instruction issues (exec.c); the
+ * memory system is timing.c. Why the model is built this way: docs/isa/nyuzi.md. */
+#include <string.h>
+#include "nyuzi.h"
+#include "../../core/debug.h"
+
+enum {
+    FE_DEPTH = 4,    /* fetch to issue: ifetch_tag, ifetch_data, instruction_decode, FIFO */
+    FIFO_ALMOST = 5, /* thread_select_stage: 8-entry FIFO, fetch stops at almost full (8 - 3) */
+    RB_INT = 3,      /* issue to writeback of the integer pipe (operand fetch, execute) */
+    RB_MEM = 4,      /* ... of the memory pipe (operand fetch, dcache tag, dcache data) */
+    /* An instruction line miss: the request's time for the memory model, and how much of
+     * the fill latency the fetch stages hide (calibrated on the RTL: a cold line in
+     * straight-line code, docs/validation/nyuzi.md section 5) */
+    ICACHE_REQ = 3,
+    ICACHE_HIDE = 10,
+};
+
+/* Kinds of replay (nyz_thread.ghost): after a cache miss (an interrupt may take its place),
+ * after the first issue of a device or synchronized access (interrupts wait for it). */
+enum { GHOST_INT = 1, GHOST_NOINT = 2 };
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Writeback port: one result per cycle. A pipe of depth d issued at t writes back in the
+ * slot of cycle t + d (integer 1, memory 2, floating point 5), so an integer op cannot
+ * issue one cycle after a memory op or four after an FP op, nor a memory op three after
+ * an FP op. Slots are kept as a bit mask relative to wb_base. */
+static const unsigned pipe_depth[3] = {1, 2, 5};
+
+static inline int wb_slot_busy(const nyz_core *c, uint64_t slot)
+{
+    uint64_t k = slot - c->wb_base; /* slot < wb_base wraps to a huge k: free */
+    return k < 64 && ((c->wb_mask >> k) & 1);
+}
+
+static inline void wb_take(nyz_core *c, uint64_t now, uint64_t slot)
+{
+    if (now > c->wb_base) {
+        uint64_t d = now - c->wb_base;
+        c->wb_mask = d >= 64 ? 0 : c->wb_mask >> d;
+        c->wb_base = now;
+    }
+    if (slot - c->wb_base < 64)
+        c->wb_mask |= 1ull << (slot - c->wb_base);
+}
+
+/* The thread's FIFO: entries already enqueued at cycle now (the ones still in the fetch
+ * stages do not count towards almost full). */
+static inline unsigned fifo_count(const nyz_thread *t, uint64_t now)
+{
+    unsigned n = t->fe_n;
+    while (n && t->fe_vis[(t->fe_h + n - 1) & 7] > now)
+        n--;
+    return n;
+}
+
+static inline void fe_flush(nyz_thread *t, uint32_t pc)
+{
+    t->fe_n = 0;
+    t->fe_int = 0;
+    t->fe_pc = t->npc = pc;
+    t->miss_at = 0;
+}
+
+static inline void fe_pop(nyz_thread *t)
+{
+    t->fe_int &= (uint8_t)~(1u << t->fe_h);
+    t->fe_h = (t->fe_h + 1) & 7;
+    t->fe_n--;
+    t->fe_pc += 4;
+}
+
+static inline void set_due(nyz_core *c, uint64_t at)
+{
+    if (at < c->due)
+        c->due = at;
+}
+
+/* Decoded instruction at physical address pa (the decode cache). */
+static const nyz_insn *decode_at(nyz_machine *nm, uint32_t pa)
+{
+    uint32_t w = mem_ld32le(nm->ram + pa);
+    nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
+    if (e->pa != pa || e->raw != w) { /* (e->in.raw == e->raw: both set together) */
+        nyz_decode(w, &e->in);
+        e->pa = pa;
+        e->raw = w;
+    }
+    return &e->in;
+}
+
+/* The thread's instruction at pc for execution: 0 and *out, or -1 after raising the fetch
+ * fault (alignment, TLB, outside memory: the thread state is already updated). */
+static int fetch(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn **out)
+{
+    uint32_t pc = t->pc, pa;
+    /* A thread retried at the same PC (it could not issue last time) reuses its fetch. */
+    if (t->cur && t->cur_pc == pc && t->cur_flags == t->flags && t->cur->pa == t->cur_pa) {
+        *out = &t->cur->in;
+        return 0;
+    }
+    t->cur = NULL;
+    if (pc & 3) {
+        nyz_raise_trap(nm, c, t, pc, NYZ_TT_UNALIGNED, 0, 0, pc, 0);
+        return -1;
+    }
+    if (t->flags & NYZ_F_M) {
+        if (nyz_translate(nm, c, t, pc, &pa, 0, 0, pc) < 0)
+            return -1;
+    } else
+        pa = pc;
+    if (pa > nm->ram_size - 4) { /* = pa + 4 > ram_size, no wrap-around (ram >= 64 KiB) */
+        sim_set_stop(nm->m, SIM_STOP_FAULT, c->index, (int)(t - c->t), pc,
+                     "instruction fetch from 0x%08x outside memory (0x%x bytes)", pa, nm->ram_size);
+        return -1;
+    }
+    *out = decode_at(nm, pa);
+    t->cur = (const nyz_dcache_ent *)((const char *)*out - offsetof(nyz_dcache_ent, in));
+    t->cur_pa = pa;
+    t->cur_pc = pc;
+    t->cur_flags = t->flags;
+    return 0;
+}
+
+/* An instruction line missing in L1I, seen by ifetch_data at cycle now: requested from
+ * the L2; returns the cycle the thread may fetch from it again (l2i_icache_wake_bitmap).
+ * The L1I's ready time of a line is that cycle, so a thread whose fetch finds a line
+ * still being filled waits for the same fill. */
+static uint64_t icache_fill(nyz_machine *nm, nyz_core *c, uint32_t pa, uint64_t now)
+{
+    nyz_cache *l1i = &c->l1i;
+    if (nyz_cache_probe(l1i, pa)) {
+        nyz_cache_access(l1i, pa, 0, 0);
+        return l1i->ready[l1i->last_way];
+    }
+    unsigned lat = nyz_l1_access(nm, l1i, pa, now + ICACHE_REQ, 0);
+    uint64_t w = now + ICACHE_REQ + lat;
+    w = w > ICACHE_HIDE ? w - ICACHE_HIDE : 0;
+    l1i->ready[l1i->last_way] = w;
+    return w;
+}
+
+/* Start of cycle now: rollbacks reaching the writeback stage, fetch misses reaching the
+ * data stage, threads (re)started. */
+static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
+{
+    uint64_t due = SIM_NEVER;
+    for (int i = 0; i < c->nthreads; i++) {
+        nyz_thread *t = &c->t[i];
+        if (t->fe_sync) { /* reset, resume or a new pc: fetch from pc from now on */
+            t->fe_sync = 0;
+            fe_flush(t, t->pc);
+            t->rb_at = 0;
+            t->ghost = 0;
+            t->blocked = 0;
+            t->iwait = max64(now, u->threads[i].ready_at == SIM_NEVER ? now : u->threads[i].ready_at);
+            t->last_issue = now;
+            t->waste_at = SIM_NEVER;
+        }
+        if (t->rb_at && t->rb_at == now) { /* flush; the fetch selected this cycle is dropped */
+            t->rb_at = 0;
+            fe_flush(t, t->rb_pc);
+            t->waste_at = now;
+            t->why = t->why == NYZ_ST_NONE ? NYZ_ST_ROLLBACK : t->why;
+        }
+        if (t->miss_at && t->miss_at == now) { /* the last fetch missed: wait for the line */
+            t->miss_at = 0;
+            t->fe_n--;
+            t->fe_int &= (uint8_t)~(1u << ((t->fe_h + t->fe_n) & 7));
+            t->npc = t->miss_pc;
+            c->events[5]++;
+            t->iwait = max64(icache_fill(nm, c, t->miss_pa, now), now + 1);
+            t->waste_at = now;
+        }
+        if (t->rb_at)
+            due = min64(due, t->rb_at);
+        if (t->miss_at)
+            due = min64(due, t->miss_at);
+    }
+    c->due = due;
+}
+
+/* ifetch_tag_stage: one fetch per cycle. Returns 1 if a thread was selected, else 0 and
+ * *next the earliest cycle one could be. */
+static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now,
+                       uint64_t *next)
+{
+    int i = c->frr < ns ? c->frr : 0, pick = -1;
+    for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
+        nyz_thread *t = &c->t[i];
+        if (u->threads[i].state != SIM_T_READY)
+            continue;
+        if (t->iwait > now && t->waste_at != now) {
+            *next = min64(*next, t->iwait);
+            continue;
+        }
+        if (fifo_count(t, now) >= FIFO_ALMOST)
+            continue;
+        pick = i;
+        break;
+    }
+    if (pick < 0)
+        return 0;
+    c->frr = pick + 1 == u->nthreads ? 0 : pick + 1;
+    nyz_thread *t = &c->t[pick];
+    if (t->waste_at == now) /* rolled back or missed this cycle: the request is dropped */
+        return 1;
+    unsigned idx = (t->fe_h + t->fe_n) & 7;
+    t->fe_vis[idx] = now + FE_DEPTH;
+    t->fe_n++;
+    /* instruction_decode_stage turns the instruction into an interrupt if one is pending,
+     * but not while a device or synchronized access waits for its second issue */
+    if ((t->flags & NYZ_F_I) && t->ghost != GHOST_NOINT && (nm->int_levels | t->latched) &&
+        nyz_pending_ints(nm, c, t))
+        t->fe_int |= (uint8_t)(1u << idx);
+    uint32_t pc = t->npc, pa;
+    t->npc += 4;
+    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch) {
+        c->events[6]++;
+        return 1;
+    }
+    if (nyz_fetch_peek(nm, c, t, pc, &pa) < 0) /* faults when it issues; no cache access */
+        return 1;
+    if (nyz_cache_access(&c->l1i, pa, 0, 0) && c->l1i.ready[c->l1i.last_way] <= now) {
+        t->icache_line = pc >> 6;
+        t->icache_epoch = c->l1i.epoch;
+        c->events[6]++;
+        return 1;
+    }
+    t->miss_at = now + 1; /* seen by ifetch_data next cycle */
+    t->miss_pc = pc;
+    t->miss_pa = pa;
+    set_due(c, now + 1);
+    return 1;
+}
+
+/* Kinds that go through the thread's one-entry store queue: issued while an earlier
+ * request is pending, they roll back and wait for its acknowledgement (l1_store_queue). */
+#define KBIT(k) (1ull << (k))
+static const uint64_t STORE_QUEUE_KINDS =
+    KBIT(K_STORE) | KBIT(K_STORE_V) | KBIT(K_STORE_SCAT) | KBIT(K_STORE_SYNC) |
+    KBIT(K_MEMBAR) | KBIT(K_DFLUSH) | KBIT(K_IINVALIDATE);
+static const uint64_t MULTI_SUBCYCLE_KINDS = KBIT(K_LOAD_GATH) | KBIT(K_STORE_SCAT);
+_Static_assert(K_ERET < 64, "nyz_kind must fit the kind masks");
+
+/* What the FIFO head of a thread is. */
+enum { H_SQUASHED, H_GHOST, H_TRAP, H_REAL };
+
+static inline void stall(nyz_thread *t, uint8_t why)
+{
+    if (t->why == NYZ_ST_NONE)
+        t->why = why;
+}
+
+static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    nyz_machine *nm = m->isa_state;
+    nyz_core *c = u->isa;
+    const nyz_timing *tm = &nm->tm;
+    int n = u->nthreads;
+    /* Threads above the last ready one stay not ready for this call (a thread becomes
+     * ready only through sched_start/sched_wake, which set nm->resched or happen between
+     * calls). Under the debugger (which changes states between calls) all of them. */
+    int ns = n;
+    while (!m->slow && ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
+        ns--;
+    while (now < horizon) {
+        if (sim_stopped(m))
+            return now;
+        if (c->due <= now)
+            due_events(nm, u, c, now);
+        /* thread_select_stage: which thread issues this cycle */
+        int pick = -1, kind = H_REAL;
+        const nyz_insn *in = NULL;
+        uint64_t next = c->due;
+        int i = u->rr < ns ? u->rr : 0;
+        for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
+            sim_thread *st = &u->threads[i];
+            if (st->state != SIM_T_READY)
+                continue;
+            nyz_thread *t = &c->t[i];
+            if (t->fe_n == 0 || t->fe_vis[t->fe_h] > now) {
+                stall(t, t->iwait > now ? NYZ_ST_ICACHE : NYZ_ST_ROLLBACK);
+                if (t->fe_n)
+                    next = min64(next, t->fe_vis[t->fe_h]);
+                continue;
+            }
+            if (t->blocked > now) {
+                stall(t, t->block_why);
+                next = min64(next, t->blocked);
+                continue;
+            }
+            const nyz_insn *x = NULL;
+            int hk;
+            unsigned pipe = NYZ_PIPE_INT;
+            if (t->rb_at) { /* behind a rollback: issued and squashed */
+                uint32_t pa;
+                hk = H_SQUASHED;
+                if (nyz_fetch_peek(nm, c, t, t->fe_pc, &pa) == 0)
+                    x = decode_at(nm, pa);
+            } else if (t->ghost) { /* an interrupt attached to a replay takes its place */
+                hk = (t->fe_int >> t->fe_h) & 1 ? H_TRAP : H_GHOST;
+                pipe = hk == H_GHOST ? NYZ_PIPE_MEM : NYZ_PIPE_INT;
+            } else if (t->fe_pc != t->pc) { /* pc changed outside the pipeline: refetch */
+                fe_flush(t, t->pc);
+                continue;
+            } else if ((t->fe_int >> t->fe_h) & 1) {
+                hk = H_TRAP;
+            } else {
+                uint32_t pa;
+                hk = nyz_fetch_peek(nm, c, t, t->pc, &pa) < 0 ? H_TRAP : H_REAL;
+                if (hk == H_REAL && fetch(nm, c, t, &x) < 0)
+                    return now; /* cannot happen: peek said it is fetchable */
+            }
+            if (x) {
+                pipe = x->pipe;
+                /* scoreboard: sources and destination (WAW); checked on the first subcycle */
+                if (t->subcycle == 0 || hk == H_SQUASHED) {
+                    const uint64_t *rr = t->reg_ready;
+                    uint64_t rdy = max64(max64(max64(rr[x->rd[0]], rr[x->rd[1]]),
+                                               max64(rr[x->rd[2]], rr[x->rd[3]])), rr[x->wr]);
+                    if (rdy > now) {
+                        stall(t, NYZ_ST_SCOREBOARD);
+                        next = min64(next, rdy);
+                        continue;
+                    }
+                }
+            }
+            if (wb_slot_busy(c, now + pipe_depth[pipe])) {
+                stall(t, NYZ_ST_WB);
+                next = min64(next, now + 1);
+                continue;
+            }
+            pick = i;
+            kind = hk;
+            in = x;
+            break;
+        }
+        if (pick >= 0 && kind == H_REAL && m->slow && dbg_before_insn(m, u, pick, c->t[pick].pc))
+            return now;
+        /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
+        int fetched = fetch_cycle(nm, u, c, ns, now, &next);
+        if (pick < 0) {
+            if (fetched) {
+                now++;
+                continue;
+            }
+            if (next == SIM_NEVER)
+                return SIM_NEVER;
+            now = next > now ? next : now + 1;
+            continue;
+        }
+        u->rr = pick + 1 == n ? 0 : pick + 1;
+        nyz_thread *t = &c->t[pick];
+        sim_thread *st = &u->threads[pick];
+        /* stall accounting: the cycles since the thread's last issue, by the first cause */
+        if (now > t->last_issue + 1)
+            st->stalls[t->why == NYZ_ST_NONE ? NYZ_ST_ISSUE : t->why] += now - t->last_issue - 1;
+        t->why = NYZ_ST_NONE;
+        t->last_issue = now;
+        u->last_issue = now;
+        st->issue_cycles++;
+        c->events[4]++;
+        wb_take(c, now, now + pipe_depth[kind == H_GHOST ? NYZ_PIPE_MEM : in ? in->pipe : NYZ_PIPE_INT]);
+        uint32_t pc = t->fe_pc;
+        if (kind == H_SQUASHED) {
+            if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
+                fe_pop(t);
+        } else if (kind == H_GHOST) { /* the replayed access hits now; its result follows */
+            t->ghost = 0;
+            if (t->ghost_wr != 0xff)
+                t->reg_ready[t->ghost_wr] = now + tm->load_lat;
+            if (t->pc != pc || t->subcycle == 0)
+                fe_pop(t);
+        } else if (kind == H_TRAP) { /* interrupt, or a fetch fault carried by decode */
+            nm->cur_cycle = now;
+            if ((t->fe_int >> t->fe_h) & 1) {
+                /* on a replay, the access is issued again after eret (as the RTL does) */
+                uint32_t ipc = t->ghost ? pc : t->pc;
+                t->ghost = 0;
+                if (nm->cosim)
+                    fprintf(nm->cosim, "interrupt %d %08x\n", t->gid, ipc);
+                nyz_raise_trap(nm, c, t, ipc, NYZ_TT_INTERRUPT, 0, 0, 0, 0);
+            } else {
+                const nyz_insn *x;
+                if (sim_stopped(m) || (fetch(nm, c, t, &x) < 0 && sim_stopped(m)))
+                    return now; /* outside memory: stopped with the reason */
+            }
+            fe_pop(t);
+            t->rb_at = now + RB_INT;
+            t->rb_pc = t->pc;
+            set_due(c, t->rb_at);
+        } else if (((STORE_QUEUE_KINDS >> in->kind) & 1) && t->store_done > now) {
+            /* the store queue entry is busy: roll back and wait for its acknowledgement */
+            if (in->kind != K_MEMBAR)
+                c->events[1]++;
+            fe_pop(t);
+            t->rb_at = now + RB_MEM;
+            t->rb_pc = pc;
+            t->blocked = t->store_done;
+            t->block_why = NYZ_ST_STORE;
+            set_due(c, t->rb_at);
+        } else {
+            nm->cur_cycle = now;
+            nyz_effect ef = {0};
+            nyz_exec(nm, c, t, in, &ef);
+            t->cur = NULL;
+            if (sim_stopped(m) && !ef.retired) /* stopped by a fault inside the instruction */
+                return now;
+            if (ef.retired) {
+                st->instructions++;
+                c->events[3]++;
+            }
+            unsigned lat = in->pipe == NYZ_PIPE_FP ? tm->fp_lat : tm->int_lat;
+            uint64_t block = 0;
+            if (ef.trapped) {
+                t->rb_at = now + (in->pipe == NYZ_PIPE_MEM ? RB_MEM : RB_INT);
+                t->rb_pc = t->pc;
+            } else {
+                if (ef.mem)
+                    block = nyz_mem_timing(nm, c, t, in, &ef, now, &lat, &t->block_why);
+                if (block) { /* rolled back: replayed after the suspension */
+                    t->rb_at = now + RB_MEM;
+                    t->rb_pc = pc;
+                    t->blocked = block;
+                    t->ghost = ef.mem == 1 ? GHOST_INT : GHOST_NOINT;
+                    t->ghost_wr = in->wr;
+                } else if (ef.taken || (t->pc != pc + 4 && t->pc != pc)) {
+                    t->rb_at = now + RB_INT;
+                    t->rb_pc = t->pc;
+                    if (in->wr != 0xff)
+                        t->reg_ready[in->wr] = now + lat;
+                } else if (in->wr != 0xff)
+                    t->reg_ready[in->wr] = now + lat;
+            }
+            if (t->rb_at)
+                set_due(c, t->rb_at);
+            if (t->pc != pc || ef.retired || t->rb_at)
+                fe_pop(t); /* dequeued at its last subcycle */
+            if (m->slow)
+                dbg_after_insn(m, u, pick, pc);
+            if (sim_stopped(m))
+                return now + 1;
+            if (nm->resched) { /* a timer was set or threads resumed: let the loop see it */
+                nm->resched = 0;
+                return now + 1;
+            }
+        }
+        now++;
+    }
+    return now;
+}
+
+uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    uint64_t next = run_core(m, u, now, horizon);
+    const nyz_core *c = u->isa;
+    for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++) /* the unit's event counters */
+        u->counters[i].value = c->events[i];
+    return next;
+}
