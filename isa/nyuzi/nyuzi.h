@@ -126,10 +126,13 @@ typedef struct nyz_thread {
     /* front end (pipeline.c): the instructions fetched and not yet issued, in order from
      * fe_pc; fe_vis is the cycle each can issue (fetch + 4), kept as a ring from fe_h */
     uint64_t fe_vis[8];
+    const struct nyz_dcache_ent *fe_ent[8]; /* its decoded instruction (NULL: fetch faults) */
+    uint32_t fe_pa[8];           /* its physical address (the decode entry may be reused) */
     uint32_t fe_pc, npc;         /* oldest fetched instruction; next pc to fetch */
     uint8_t fe_h, fe_n;          /* ring head; fetched, not yet dequeued (<= 8) */
     uint8_t fe_int;              /* ring bits: an interrupt was attached at decode */
     uint8_t fe_sync;             /* restart fetch at pc (reset, resume) */
+    uint8_t fetch_full;          /* FIFO almost full: no fetch until an issue or flush */
     uint8_t ghost;               /* the next issue replays an access that was rolled back */
     uint8_t ghost_wr;            /* ... and makes this register ready load_lat after it */
     uint8_t why, block_why;      /* first stall cause since the last issue; cause of blocked */
@@ -142,6 +145,7 @@ typedef struct nyz_thread {
     uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
     uint64_t last_issue;
     uint32_t icache_line;        /* line (virtual) of the last fetch that hit ... */
+    uint32_t icache_pline;       /* ... its physical address ... */
     uint32_t icache_epoch;       /* ... while the L1I was in this state */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
@@ -182,8 +186,7 @@ typedef struct nyz_core {
     uint32_t perf_sel[2];
     uint64_t perf_count[2];
     uint64_t events[NYZ_NPERF];
-    uint64_t wb_mask;            /* bit k: the writeback slot of cycle wb_base + k is taken */
-    uint64_t wb_base;
+    uint64_t wb_slot[8];         /* writeback port: cycle c's slot is taken if wb_slot[c & 7] == c */
     uint64_t due;                /* earliest rollback, fetch miss or restart to process */
     int frr;                     /* fetch arbiter: thread with priority next */
     nyz_thread *t;

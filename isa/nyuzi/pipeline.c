@@ -37,24 +37,17 @@ static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 /* Writeback port: one result per cycle. A pipe of depth d issued at t writes back in the
  * slot of cycle t + d (integer 1, memory 2, floating point 5), so an integer op cannot
  * issue one cycle after a memory op or four after an FP op, nor a memory op three after
- * an FP op. Slots are kept as a bit mask relative to wb_base. */
+ * an FP op. Slots within the next 8 cycles are kept by cycle number in a ring. */
 static const unsigned pipe_depth[3] = {1, 2, 5};
 
 static inline int wb_slot_busy(const nyz_core *c, uint64_t slot)
 {
-    uint64_t k = slot - c->wb_base; /* slot < wb_base wraps to a huge k: free */
-    return k < 64 && ((c->wb_mask >> k) & 1);
+    return c->wb_slot[slot & 7] == slot;
 }
 
-static inline void wb_take(nyz_core *c, uint64_t now, uint64_t slot)
+static inline void wb_take(nyz_core *c, uint64_t slot)
 {
-    if (now > c->wb_base) {
-        uint64_t d = now - c->wb_base;
-        c->wb_mask = d >= 64 ? 0 : c->wb_mask >> d;
-        c->wb_base = now;
-    }
-    if (slot - c->wb_base < 64)
-        c->wb_mask |= 1ull << (slot - c->wb_base);
+    c->wb_slot[slot & 7] = slot;
 }
 
 /* The thread's FIFO: entries already enqueued at cycle now (the ones still in the fetch
@@ -62,13 +55,18 @@ static inline void wb_take(nyz_core *c, uint64_t now, uint64_t slot)
 static inline unsigned fifo_count(const nyz_thread *t, uint64_t now)
 {
     unsigned n = t->fe_n;
+    if (n < FIFO_ALMOST)
+        return n;
     while (n && t->fe_vis[(t->fe_h + n - 1) & 7] > now)
         n--;
     return n;
 }
 
-static inline void fe_flush(nyz_thread *t, uint32_t pc)
+/* Empty the FIFO (rollback): the thread cannot issue until fetch brings the next one. */
+static inline void fe_flush(nyz_thread *t, sim_thread *st, uint32_t pc)
 {
+    st->ready_at = SIM_NEVER;
+    t->fetch_full = 0;
     t->fe_n = 0;
     t->fe_int = 0;
     t->fe_pc = t->npc = pc;
@@ -77,6 +75,7 @@ static inline void fe_flush(nyz_thread *t, uint32_t pc)
 
 static inline void fe_pop(nyz_thread *t)
 {
+    t->fetch_full = 0;
     t->fe_int &= (uint8_t)~(1u << t->fe_h);
     t->fe_h = (t->fe_h + 1) & 7;
     t->fe_n--;
@@ -90,7 +89,7 @@ static inline void set_due(nyz_core *c, uint64_t at)
 }
 
 /* Decoded instruction at physical address pa (the decode cache). */
-static const nyz_insn *decode_at(nyz_machine *nm, uint32_t pa)
+static const nyz_dcache_ent *decode_at(nyz_machine *nm, uint32_t pa)
 {
     uint32_t w = mem_ld32le(nm->ram + pa);
     nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
@@ -99,7 +98,7 @@ static const nyz_insn *decode_at(nyz_machine *nm, uint32_t pa)
         e->pa = pa;
         e->raw = w;
     }
-    return &e->in;
+    return e;
 }
 
 /* The thread's instruction at pc for execution: 0 and *out, or -1 after raising the fetch
@@ -127,8 +126,8 @@ static int fetch(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn **o
                      "instruction fetch from 0x%08x outside memory (0x%x bytes)", pa, nm->ram_size);
         return -1;
     }
-    *out = decode_at(nm, pa);
-    t->cur = (const nyz_dcache_ent *)((const char *)*out - offsetof(nyz_dcache_ent, in));
+    t->cur = decode_at(nm, pa);
+    *out = &t->cur->in;
     t->cur_pa = pa;
     t->cur_pc = pc;
     t->cur_flags = t->flags;
@@ -160,25 +159,27 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
     uint64_t due = SIM_NEVER;
     for (int i = 0; i < c->nthreads; i++) {
         nyz_thread *t = &c->t[i];
+        sim_thread *st = &u->threads[i];
         if (t->fe_sync) { /* reset, resume or a new pc: fetch from pc from now on */
             t->fe_sync = 0;
-            fe_flush(t, t->pc);
+            t->iwait = max64(now, st->ready_at == SIM_NEVER ? now : st->ready_at);
+            fe_flush(t, st, t->pc);
             t->rb_at = 0;
             t->ghost = 0;
             t->blocked = 0;
-            t->iwait = max64(now, u->threads[i].ready_at == SIM_NEVER ? now : u->threads[i].ready_at);
             t->last_issue = now;
             t->waste_at = SIM_NEVER;
         }
         if (t->rb_at && t->rb_at == now) { /* flush; the fetch selected this cycle is dropped */
             t->rb_at = 0;
-            fe_flush(t, t->rb_pc);
+            fe_flush(t, st, t->rb_pc);
             t->waste_at = now;
             t->why = t->why == NYZ_ST_NONE ? NYZ_ST_ROLLBACK : t->why;
         }
         if (t->miss_at && t->miss_at == now) { /* the last fetch missed: wait for the line */
             t->miss_at = 0;
-            t->fe_n--;
+            if (--t->fe_n == 0)
+                st->ready_at = SIM_NEVER;
             t->fe_int &= (uint8_t)~(1u << ((t->fe_h + t->fe_n) & 7));
             t->npc = t->miss_pc;
             c->events[5]++;
@@ -201,14 +202,16 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
     int i = c->frr < ns ? c->frr : 0, pick = -1;
     for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
         nyz_thread *t = &c->t[i];
-        if (u->threads[i].state != SIM_T_READY)
+        if (u->threads[i].state != SIM_T_READY || t->fetch_full)
             continue;
         if (t->iwait > now && t->waste_at != now) {
             *next = min64(*next, t->iwait);
             continue;
         }
-        if (fifo_count(t, now) >= FIFO_ALMOST)
+        if (fifo_count(t, now) >= FIFO_ALMOST) {
+            t->fetch_full = 1;
             continue;
+        }
         pick = i;
         break;
     }
@@ -220,7 +223,8 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         return 1;
     unsigned idx = (t->fe_h + t->fe_n) & 7;
     t->fe_vis[idx] = now + FE_DEPTH;
-    t->fe_n++;
+    if (t->fe_n++ == 0 && u->threads[pick].ready_at > now + FE_DEPTH)
+        u->threads[pick].ready_at = now + FE_DEPTH; /* the new FIFO head */
     /* instruction_decode_stage turns the instruction into an interrupt if one is pending,
      * but not while a device or synchronized access waits for its second issue */
     if ((t->flags & NYZ_F_I) && t->ghost != GHOST_NOINT && (nm->int_levels | t->latched) &&
@@ -228,18 +232,24 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         t->fe_int |= (uint8_t)(1u << idx);
     uint32_t pc = t->npc, pa;
     t->npc += 4;
-    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch) {
-        c->events[6]++;
-        return 1;
-    }
-    if (nyz_fetch_peek(nm, c, t, pc, &pa) < 0) /* faults when it issues; no cache access */
-        return 1;
-    if (nyz_cache_access(&c->l1i, pa, 0, 0) && c->l1i.ready[c->l1i.last_way] <= now) {
+    t->fe_ent[idx] = NULL;
+    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch && !(t->flags & NYZ_F_M)) {
+        c->events[6]++; /* the same line as the last fetch, cache unchanged */
+        pa = t->icache_pline | (pc & 63);
+    } else {
+        if (nyz_fetch_peek(nm, c, t, pc, &pa) < 0) /* faults when it issues; no cache access */
+            return 1;
+        if (!nyz_cache_access(&c->l1i, pa, 0, 0) || c->l1i.ready[c->l1i.last_way] > now)
+            goto miss;
         t->icache_line = pc >> 6;
+        t->icache_pline = pa & ~63u;
         t->icache_epoch = c->l1i.epoch;
         c->events[6]++;
-        return 1;
     }
+    t->fe_ent[idx] = decode_at(nm, pa);
+    t->fe_pa[idx] = pa;
+    return 1;
+miss:
     t->miss_at = now + 1; /* seen by ifetch_data next cycle */
     t->miss_pc = pc;
     t->miss_pa = pa;
@@ -291,34 +301,45 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             sim_thread *st = &u->threads[i];
             if (st->state != SIM_T_READY)
                 continue;
+            /* st->ready_at: no issue before it (FIFO head not there, suspended, scoreboard);
+             * every change that could make it sooner resets it */
+            if (st->ready_at > now) {
+                next = min64(next, st->ready_at);
+                continue;
+            }
             nyz_thread *t = &c->t[i];
             if (t->fe_n == 0 || t->fe_vis[t->fe_h] > now) {
                 stall(t, t->iwait > now ? NYZ_ST_ICACHE : NYZ_ST_ROLLBACK);
-                if (t->fe_n)
-                    next = min64(next, t->fe_vis[t->fe_h]);
+                st->ready_at = t->fe_n ? t->fe_vis[t->fe_h] : SIM_NEVER;
+                next = min64(next, st->ready_at);
                 continue;
             }
             if (t->blocked > now) {
                 stall(t, t->block_why);
+                st->ready_at = t->blocked;
                 next = min64(next, t->blocked);
                 continue;
             }
             const nyz_insn *x = NULL;
             int hk;
             unsigned pipe = NYZ_PIPE_INT;
+            const nyz_dcache_ent *e = t->fe_ent[t->fe_h];
+            if (e && e->pa != t->fe_pa[t->fe_h])
+                e = NULL; /* its decode entry was reused since: decode again below */
             if (t->rb_at) { /* behind a rollback: issued and squashed */
-                uint32_t pa;
                 hk = H_SQUASHED;
-                if (nyz_fetch_peek(nm, c, t, t->fe_pc, &pa) == 0)
-                    x = decode_at(nm, pa);
+                x = e ? &e->in : NULL;
             } else if (t->ghost) { /* an interrupt attached to a replay takes its place */
                 hk = (t->fe_int >> t->fe_h) & 1 ? H_TRAP : H_GHOST;
                 pipe = hk == H_GHOST ? NYZ_PIPE_MEM : NYZ_PIPE_INT;
             } else if (t->fe_pc != t->pc) { /* pc changed outside the pipeline: refetch */
-                fe_flush(t, t->pc);
+                fe_flush(t, st, t->pc);
                 continue;
             } else if ((t->fe_int >> t->fe_h) & 1) {
                 hk = H_TRAP;
+            } else if (e) { /* the instruction fetched (as the RTL, not re-read) */
+                hk = H_REAL;
+                x = &e->in;
             } else {
                 uint32_t pa;
                 hk = nyz_fetch_peek(nm, c, t, t->pc, &pa) < 0 ? H_TRAP : H_REAL;
@@ -334,6 +355,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                                                max64(rr[x->rd[2]], rr[x->rd[3]])), rr[x->wr]);
                     if (rdy > now) {
                         stall(t, NYZ_ST_SCOREBOARD);
+                        st->ready_at = rdy;
                         next = min64(next, rdy);
                         continue;
                     }
@@ -341,6 +363,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             }
             if (wb_slot_busy(c, now + pipe_depth[pipe])) {
                 stall(t, NYZ_ST_WB);
+                st->ready_at = now + 1;
                 next = min64(next, now + 1);
                 continue;
             }
@@ -371,10 +394,11 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             st->stalls[t->why == NYZ_ST_NONE ? NYZ_ST_ISSUE : t->why] += now - t->last_issue - 1;
         t->why = NYZ_ST_NONE;
         t->last_issue = now;
+        st->ready_at = now + 1;
         u->last_issue = now;
         st->issue_cycles++;
         c->events[4]++;
-        wb_take(c, now, now + pipe_depth[kind == H_GHOST ? NYZ_PIPE_MEM : in ? in->pipe : NYZ_PIPE_INT]);
+        wb_take(c, now + pipe_depth[kind == H_GHOST ? NYZ_PIPE_MEM : in ? in->pipe : NYZ_PIPE_INT]);
         uint32_t pc = t->fe_pc;
         if (kind == H_SQUASHED) {
             if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
