@@ -196,13 +196,15 @@ int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint
 }
 
 /* Instruction fetch without side effects (the front end's L1I lookup): 0 and the physical
- * address if pc can be fetched, -1 if fetching it would fault (the fault is raised when the
- * instruction issues). */
+ * address if pc can be fetched; 1 and the address of its line if fetching it faults but
+ * the RTL still looks the line up (misaligned pc, or a TLB entry without permission);
+ * -1 if there is nothing to look up (TLB miss, outside memory). Faults are raised when the
+ * instruction issues. */
 int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t pc,
                    uint32_t *pa)
 {
-    if (pc & 3)
-        return -1;
+    int r = (pc & 3) != 0;
+    pc &= ~3u;
     if (t->flags & NYZ_F_M) {
         unsigned set = (pc / NYZ_PAGE) % c->tlb_sets;
         const nyz_tlb_entry *e = c->itlb + set * c->tlb_ways;
@@ -215,11 +217,11 @@ int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t
             return -1;
         f = e[w].pa_flags;
         if (!(f & 1) || ((f & 8) && !(t->flags & NYZ_F_S)) || !(f & 4))
-            return -1;
+            r = 1;
         *pa = (f & ~(NYZ_PAGE - 1)) | (pc & (NYZ_PAGE - 1));
     } else
         *pa = pc;
-    return *pa > nm->ram_size - 4 ? -1 : 0;
+    return *pa > nm->ram_size - 4 ? -1 : r;
 }
 
 static void invalidate_sync(nyz_machine *nm, uint32_t pa)

@@ -140,6 +140,7 @@ typedef struct nyz_thread {
     uint64_t waste_at;           /* a fetch for this thread in this cycle is dropped */
     uint64_t miss_at;            /* a fetch missed in L1I: the data stage sees it (0 none) */
     uint32_t miss_pc, miss_pa;
+    uint8_t miss_fault;          /* ... and that fetch faults (it goes on as a trap) */
     uint64_t rb_at;              /* rollback due (writeback stage), 0 none */
     uint32_t rb_pc;              /* where fetch restarts after it */
     uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
@@ -160,7 +161,8 @@ typedef struct nyz_tlb_entry {
 typedef struct nyz_cache {
     unsigned sets, ways, line_shift;
     uint32_t *tag;               /* sets*ways: line address, 0xffffffff invalid */
-    uint64_t *lru;               /* last use stamp */
+    uint64_t *lru;               /* last use stamp (ways other than 2, 4, 8) */
+    uint8_t *plru;               /* pseudo-LRU flag bits per set (2, 4, 8 ways) */
     uint8_t *dirty;
     uint64_t *ready;             /* cycle the line's fill completes (miss merging) */
     int last_way;                /* set*ways+way touched by the last access, -1 none */

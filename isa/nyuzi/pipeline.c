@@ -178,9 +178,13 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
         }
         if (t->miss_at && t->miss_at == now) { /* the last fetch missed: wait for the line */
             t->miss_at = 0;
-            if (--t->fe_n == 0)
-                st->ready_at = SIM_NEVER;
-            t->fe_int &= (uint8_t)~(1u << ((t->fe_h + t->fe_n) & 7));
+            /* a faulting fetch goes on down the pipeline as a trap (ifetch_data_stage sets
+             * the fault whether or not the line hit); any other is dropped */
+            if (!t->miss_fault) {
+                if (--t->fe_n == 0)
+                    st->ready_at = SIM_NEVER;
+                t->fe_int &= (uint8_t)~(1u << ((t->fe_h + t->fe_n) & 7));
+            }
             t->npc = t->miss_pc;
             c->events[5]++;
             t->iwait = max64(icache_fill(nm, c, t->miss_pa, now), now + 1);
@@ -237,14 +241,20 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         c->events[6]++; /* the same line as the last fetch, cache unchanged */
         pa = t->icache_pline | (pc & 63);
     } else {
-        if (nyz_fetch_peek(nm, c, t, pc, &pa) < 0) /* faults when it issues; no cache access */
+        /* a fetch that faults (when it issues) still looks its line up, unless there is no
+         * translation (ifetch_data_stage: the miss needs only a TLB hit) */
+        int pk = nyz_fetch_peek(nm, c, t, pc, &pa);
+        if (pk < 0)
             return 1;
+        t->miss_fault = pk > 0;
         if (!nyz_cache_access(&c->l1i, pa, 0, 0) || c->l1i.ready[c->l1i.last_way] > now)
             goto miss;
+        c->events[6]++;
+        if (pk > 0)
+            return 1;
         t->icache_line = pc >> 6;
         t->icache_pline = pa & ~63u;
         t->icache_epoch = c->l1i.epoch;
-        c->events[6]++;
     }
     t->fe_ent[idx] = decode_at(nm, pa);
     t->fe_pa[idx] = pa;
@@ -342,7 +352,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 x = &e->in;
             } else {
                 uint32_t pa;
-                hk = nyz_fetch_peek(nm, c, t, t->pc, &pa) < 0 ? H_TRAP : H_REAL;
+                hk = nyz_fetch_peek(nm, c, t, t->pc, &pa) != 0 ? H_TRAP : H_REAL;
                 if (hk == H_REAL && fetch(nm, c, t, &x) < 0)
                     return now; /* cannot happen: peek said it is fetchable */
             }

@@ -144,7 +144,88 @@ static int32_t sext(uint32_t v, int bits)
 #define SREG(r) ((uint8_t)(r))
 #define VREG(r) ((uint8_t)(32 + (r)))
 
-/* Fill operand fields, pipeline and scoreboard sets from the entry's syntax. */
+/* The registers the RTL's scoreboard checks (rd: sources, wr: destination, 0-31 scalar,
+ * 32-63 vector, 0xff none), taken from instruction_decode_stage.sv's decode table: by the
+ * top seven bits, a field is read whether or not the operation uses it, so an immediate
+ * move waits for s[4:0], a scalar load or getcr also for v[4:0], an unmasked vector-vector
+ * op for s[14:10] (measured on the RTL: docs/validation/nyuzi.md). Timing only. */
+static void rtl_scoreboard(uint32_t w, nyz_insn *in)
+{
+    enum { F4_0 = 1, F14_10, F19_15, F9_5 };
+    int s1 = 0, s2 = 0, v1 = 0, v2 = 0, dest = 0, dvec = 0, call = 0, mask_s1 = 0;
+    unsigned top = w >> 25, op;
+    int fmt_r = (top >> 4) == 6, fmt_i = !(top >> 6);
+    if (fmt_r) {
+        switch ((top >> 1) & 7) {
+        case 0: dest = 1; s1 = F4_0; s2 = F19_15; break;
+        case 1: dest = dvec = 1; s1 = F4_0; s2 = F19_15; v1 = 1; break;
+        case 2: dest = dvec = 1; s1 = F14_10; s2 = F19_15; v1 = 1; mask_s1 = 1; break;
+        case 4: dest = dvec = 1; s1 = F14_10; v1 = v2 = F19_15; break;
+        case 5: dest = dvec = 1; s1 = F4_0; s2 = F14_10; v1 = 1; v2 = F19_15; break;
+        default: return; /* illegal */
+        }
+        op = (w >> 20) & 63;
+    } else if (fmt_i) {
+        dest = 1; s1 = F4_0;
+        switch ((top >> 4) & 3) {
+        case 1: dvec = v1 = 1; break;
+        case 3: dvec = v1 = 1; s2 = F14_10; break;
+        default: break;
+        }
+        op = (w >> 24) & 31;
+    } else if ((top >> 5) == 2) { /* memory: bit 29 load, bits 28:25 the access */
+        op = top & 15;
+        s1 = F4_0;
+        if (top & 16) { /* load */
+            dest = v1 = 1;
+            if (op == 7 || op == 8 || op == 13 || op == 14) dvec = 1;
+            else if (op > 6) return;
+            if (op == 8 || op == 14) s2 = F14_10;
+            if (op >= 13) v2 = F19_15;
+        } else { /* store */
+            if (op <= 6) s2 = F9_5;
+            else if (op == 7 || op == 13) v2 = F9_5;
+            else if (op == 8 || op == 14) { s2 = F14_10; v2 = F9_5; }
+            else return;
+            if (op == 2 || op >= 13) v1 = 1;
+            if (op == 5) dest = 1;
+        }
+        op = 0xff;
+    } else if ((top >> 3) == 14) { /* cache control */
+        op = top & 7;
+        if (op != 4 && op != 6) s1 = F4_0;
+        if (op == 0 || op == 7) s2 = F9_5;
+        op = 0xff;
+    } else { /* branches */
+        op = top & 7;
+        if (op == 5) return;
+        if (op != 3 && op != 4) s1 = F4_0;
+        if (op >= 4) dest = 1;
+        call = op == 4 || op == 6;
+        op = 0xff;
+    }
+    if (w == 0 || in->kind == K_ILLEGAL || (fmt_i && op == 2) || (fmt_r && op == 0x3e))
+        return; /* nop; a trap (illegal, syscall, breakpoint) carries no operands */
+    int unary = fmt_r && !mask_s1 && (op == 0x0c || op == 0x0e || op == 0x0f || op == 0x1b ||
+                                      op == 0x1c || op == 0x1d || op == 0x1e || op == 0x2a);
+    int compare = (fmt_r || fmt_i) && ((op >= 0x10 && op <= 0x19) || (op >= 0x2c && op <= 0x31));
+    if (compare || ((fmt_r || fmt_i) && op == 0x1a))
+        dvec = 0; /* compares and getlane write a scalar */
+    static const uint8_t shift[5] = {0, 0, 10, 15, 5};
+    int k = 0;
+    if (s1 && !unary)
+        in->rd[k++] = SREG((w >> shift[s1]) & 31);
+    if (s2)
+        in->rd[k++] = SREG((w >> shift[s2]) & 31);
+    if (v1)
+        in->rd[k++] = VREG(w & 31);
+    if (v2)
+        in->rd[k++] = VREG((w >> shift[v2]) & 31);
+    if (dest)
+        in->wr = call ? 31 : dvec ? VREG((w >> 5) & 31) : SREG((w >> 5) & 31);
+}
+
+/* Fill operand fields and the pipeline from the entry's syntax. */
 int nyz_decode(uint32_t w, nyz_insn *in)
 {
     memset(in, 0, sizeof *in);
@@ -170,102 +251,47 @@ int nyz_decode(uint32_t w, nyz_insn *in)
     in->s2 = (w >> 15) & 31;
     in->pipe = NYZ_PIPE_INT;
     switch ((nyz_syn)d->syn) {
-    case SYN_R_SSS: case SYN_C_SSS:
-        in->rd[0] = SREG(in->s1); in->rd[1] = SREG(in->s2); in->wr = SREG(in->dst); break;
-    case SYN_R_VVS:
-        in->rd[0] = VREG(in->s1); in->rd[1] = SREG(in->s2); in->wr = VREG(in->dst); break;
-    case SYN_R_VSVS:
-        in->rd[0] = VREG(in->s1); in->rd[1] = SREG(in->s2); in->rd[2] = SREG(in->mreg);
-        in->rd[3] = VREG(in->dst); in->wr = VREG(in->dst); in->masked = 1; break;
-    case SYN_R_VVV:
-        in->rd[0] = VREG(in->s1); in->rd[1] = VREG(in->s2); in->wr = VREG(in->dst); break;
-    case SYN_R_VSVV:
-        in->rd[0] = VREG(in->s1); in->rd[1] = VREG(in->s2); in->rd[2] = SREG(in->mreg);
-        in->rd[3] = VREG(in->dst); in->wr = VREG(in->dst); in->masked = 1; break;
-    case SYN_R1_SS: in->rd[0] = SREG(in->s2); in->wr = SREG(in->dst); break;
-    case SYN_R1_VS: in->rd[0] = SREG(in->s2); in->wr = VREG(in->dst); break;
-    case SYN_R1_VSS:
-        in->rd[0] = SREG(in->s2); in->rd[1] = SREG(in->mreg); in->rd[2] = VREG(in->dst);
-        in->wr = VREG(in->dst); in->masked = 1; break;
-    case SYN_R1_VV: in->rd[0] = VREG(in->s2); in->wr = VREG(in->dst); break;
-    case SYN_R1_VSV:
-        in->rd[0] = VREG(in->s2); in->rd[1] = SREG(in->mreg); in->rd[2] = VREG(in->dst);
-        in->wr = VREG(in->dst); in->masked = 1; break;
-    case SYN_C_SVS: case SYN_GL_SVS:
-        in->rd[0] = VREG(in->s1); in->rd[1] = SREG(in->s2); in->wr = SREG(in->dst); break;
-    case SYN_C_SVV:
-        in->rd[0] = VREG(in->s1); in->rd[1] = VREG(in->s2); in->wr = SREG(in->dst); break;
-    case SYN_I_SSI: case SYN_C_SSI:
-        in->imm = sext(w >> 10, 14); in->rd[0] = SREG(in->s1); in->wr = SREG(in->dst); break;
-    case SYN_I_VVI: case SYN_C_SVI: case SYN_GL_SVI:
-        in->imm = sext(w >> 10, 14); in->rd[0] = VREG(in->s1);
-        in->wr = d->syn == SYN_I_VVI ? VREG(in->dst) : SREG(in->dst); break;
-    case SYN_I_VSVI:
-        in->imm = sext(w >> 15, 9); in->rd[0] = VREG(in->s1); in->rd[1] = SREG(in->mreg);
-        in->rd[2] = VREG(in->dst); in->wr = VREG(in->dst); in->masked = 1; break;
-    case SYN_I_SI: in->imm = sext(w >> 10, 14); in->wr = SREG(in->dst); break;
-    case SYN_I_VI: in->imm = sext(w >> 10, 14); in->wr = VREG(in->dst); break;
-    case SYN_I_VSI:
-        in->imm = sext(w >> 15, 9); in->rd[0] = SREG(in->mreg); in->rd[1] = VREG(in->dst);
-        in->wr = VREG(in->dst); in->masked = 1; break;
+    case SYN_R_VSVS: case SYN_R_VSVV: case SYN_R1_VSS: case SYN_R1_VSV:
+        in->masked = 1; break;
+    case SYN_I_SSI: case SYN_C_SSI: case SYN_I_VVI: case SYN_C_SVI: case SYN_GL_SVI:
+    case SYN_I_SI: case SYN_I_VI:
+        in->imm = sext(w >> 10, 14); break;
+    case SYN_I_VSVI: case SYN_I_VSI:
+        in->imm = sext(w >> 15, 9); in->masked = 1; break;
     case SYN_MOVEHI:
         in->imm = (int32_t)((((w >> 10) & 0x3fff) << 18) | ((w & 31) << 13));
-        in->wr = SREG(in->dst); break;
+        break;
     case SYN_SYSCALL: in->imm = (int32_t)((w >> 10) & 0x3fff); break;
     case SYN_M_S:
-        in->imm = sext(w >> 10, 15); in->rd[0] = SREG(in->s1); in->pipe = NYZ_PIPE_MEM;
+        in->imm = sext(w >> 10, 15); in->pipe = NYZ_PIPE_MEM;
         in->width = (d->alu <= 1) ? 1 : (d->alu <= 3) ? 2 : 4;
         in->sext = d->alu == 1 || d->alu == 3;
-        if (d->kind == K_LOAD || d->kind == K_LOAD_SYNC)
-            in->wr = SREG(in->dst);
-        else {
-            in->rd[1] = SREG(in->dst);
-            if (d->kind == K_STORE_SYNC)
-                in->wr = SREG(in->dst);
-        }
         break;
     case SYN_M_CR:
-        /* The RTL's scoreboard treats the CR-number field like the pointer register of
-         * every memory op: it waits for s[4:0] (measured: docs/validation/nyuzi.md). */
-        in->pipe = NYZ_PIPE_MEM;
-        in->rd[1] = SREG(in->s1);
-        in->rd[2] = VREG(in->s1); /* it also waits for a vector register of that number */
-        if (d->kind == K_GETCR) in->wr = SREG(in->dst); else in->rd[0] = SREG(in->dst);
-        break;
+        in->pipe = NYZ_PIPE_MEM; break;
     case SYN_M_V: case SYN_M_VM: case SYN_M_G: case SYN_M_GM: {
         int masked = d->syn == SYN_M_VM || d->syn == SYN_M_GM;
-        int gath = d->syn == SYN_M_G || d->syn == SYN_M_GM;
         in->imm = masked ? sext(w >> 15, 10) : sext(w >> 10, 15);
         in->masked = (uint8_t)masked;
         in->pipe = NYZ_PIPE_MEM;
         in->width = 4;
-        in->rd[0] = gath ? VREG(in->s1) : SREG(in->s1);
-        if (masked) in->rd[1] = SREG(in->mreg);
-        if (d->kind == K_LOAD_V || d->kind == K_LOAD_GATH) {
-            in->wr = VREG(in->dst);
-            if (masked || gath) in->rd[2] = VREG(in->dst);
-        } else
-            in->rd[2] = VREG(in->dst);
         break;
     }
     case SYN_CC_PTR:
-        in->imm = sext(w >> 15, 10); in->rd[0] = SREG(in->s1); in->pipe = NYZ_PIPE_MEM; break;
+        in->imm = sext(w >> 15, 10); in->pipe = NYZ_PIPE_MEM; break;
     case SYN_CC_2REG:
-        in->rd[0] = SREG(in->s1); in->rd[1] = SREG(in->dst); in->pipe = NYZ_PIPE_MEM; break;
-    case SYN_B_REG:
-        in->rd[0] = SREG(in->s1);
-        if (d->kind == K_CALL_REG) in->wr = 31;
-        break;
-    case SYN_B_COND: in->imm = sext(w >> 5, 20) * 4; in->rd[0] = SREG(in->s1); break;
+        in->pipe = NYZ_PIPE_MEM; break;
+    case SYN_B_COND: in->imm = sext(w >> 5, 20) * 4; break;
     case SYN_B_OFF:
         in->imm = sext(w, 25) * 4;
-        if (d->kind == K_CALL) in->wr = 31;
         break;
     case SYN_NONE:
-        if (d->kind == K_B_REG) in->rd[0] = 31;
         if (d->kind == K_MEMBAR || d->kind == K_TLBINVALALL) in->pipe = NYZ_PIPE_MEM;
         break;
+    default:
+        break;
     }
+    rtl_scoreboard(w, in);
     if (d->kind >= K_ALU_SS && d->kind <= K_SHUFFLE && nyz_alu_is_fp_pipe(d->alu))
         in->pipe = NYZ_PIPE_FP;
     return 0;

@@ -20,8 +20,9 @@ int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
     c->tag = malloc(sizeof *c->tag * c->sets * ways);
     c->lru = calloc(c->sets * ways, sizeof *c->lru);
     c->dirty = calloc(c->sets * ways, 1);
+    c->plru = calloc(c->sets, 1);
     c->ready = calloc(c->sets * ways, sizeof *c->ready);
-    if (!c->tag || !c->lru || !c->dirty || !c->ready)
+    if (!c->tag || !c->lru || !c->dirty || !c->ready || !c->plru)
         return -1;
     memset(c->tag, 0xff, sizeof *c->tag * c->sets * ways);
     return 0;
@@ -33,7 +34,9 @@ void nyz_cache_free(nyz_cache *c)
     free(c->lru);
     free(c->dirty);
     free(c->ready);
+    free(c->plru);
     c->ready = NULL;
+    c->plru = NULL;
     c->tag = NULL;
     c->lru = NULL;
     c->dirty = NULL;
@@ -49,6 +52,46 @@ int nyz_cache_probe(const nyz_cache *c, uint32_t addr)
     return 0;
 }
 
+/* Replacement as the RTL's cache_lru.sv: a pseudo-LRU tree of flag bits per set for 2, 4
+ * and 8 ways (bit layouts and update rules as there, including that a fill takes the way
+ * the flags point to even if another way is invalid); true LRU for other way counts. */
+static unsigned plru_victim(unsigned f, unsigned ways)
+{
+    if (ways == 2)
+        return !(f & 1);
+    if (ways == 4)
+        return !(f & 2) ? ((f & 4) ? 1 : 0) : ((f & 1) ? 3 : 2);
+    /* 8 ways: bits 6..0 */
+#define B(n) ((f >> (n)) & 1)
+    if (!B(3))
+        return !B(5) ? (B(6) ? 1 : 0) : (B(4) ? 3 : 2);
+    return !B(1) ? (B(2) ? 5 : 4) : (B(0) ? 7 : 6);
+#undef B
+}
+
+static unsigned plru_touch(unsigned f, unsigned way, unsigned ways)
+{
+    if (ways == 2)
+        return !way;
+    if (ways == 4) {
+        static const uint8_t set[4] = {6, 2, 1, 0}, keep[4] = {1, 1, 4, 4};
+        return set[way] | (f & keep[way]);
+    }
+    unsigned f5 = (f >> 5) & 1;
+    switch (way) {
+    case 0: return 0x60 | (f5 << 4) | 0x08 | (f & 7);
+    case 1: return 0x20 | (f5 << 4) | 0x08 | (f & 7);
+    case 2: return (f & 0x40) | 0x18 | (f & 7);
+    case 3: return (f & 0x40) | 0x08 | (f & 7);
+    case 4: return (f & 0x70) | 0x06 | (f & 1);
+    case 5: return (f & 0x70) | 0x02 | (f & 1);
+    case 6: return (f & 0x70) | (f & 4) | 0x01;
+    default: return (f & 0x70) | (f & 4);
+    }
+}
+
+static inline int plru_ways(unsigned ways) { return ways == 2 || ways == 4 || ways == 8; }
+
 /* 1 hit, 0 miss (the line is filled when allocate). */
 int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
 {
@@ -56,10 +99,13 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
     unsigned set = line & (c->sets - 1);
     uint32_t *tag = c->tag + set * c->ways;
     uint64_t *lru = c->lru + set * c->ways;
+    int pl = plru_ways(c->ways);
     c->stamp++;
     for (unsigned w = 0; w < c->ways; w++)
         if (tag[w] == line) {
             lru[w] = c->stamp;
+            if (pl)
+                c->plru[set] = (uint8_t)plru_touch(c->plru[set], w, c->ways);
             if (write)
                 c->dirty[set * c->ways + w] = 1;
             c->hits++;
@@ -70,9 +116,13 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
     c->last_way = -1;
     if (allocate) {
         unsigned v = 0;
-        for (unsigned w = 1; w < c->ways; w++)
-            if (lru[w] < lru[v])
-                v = w;
+        if (pl) {
+            v = plru_victim(c->plru[set], c->ways);
+            c->plru[set] = (uint8_t)plru_touch(c->plru[set], v, c->ways);
+        } else
+            for (unsigned w = 1; w < c->ways; w++)
+                if (lru[w] < lru[v])
+                    v = w;
         tag[v] = line;
         lru[v] = c->stamp;
         c->epoch++;
@@ -188,7 +238,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         }
         c->events[8]++;
         *why = NYZ_ST_DCACHE;
-        return now + extra;
+        return now + extra - 1;
     }
     case 2: { /* store: write-through to L2, one outstanding per thread */
         c->events[2]++;
