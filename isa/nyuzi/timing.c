@@ -160,7 +160,7 @@ enum { DMEM_LEAD = 4 };
  * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds mem_latency - 14;
  * dflush + membar 36 (dirty line) and 38 (clean) on the RTL, i.e. store_latency + 22
  * whether or not the line is dirty: the write-back is posted). */
-enum { STORE_MISS_LEAD = 14, DFLUSH_EXTRA = 22 };
+enum { STORE_MISS_LEAD = 14, DFLUSH_EXTRA = 24 };
 enum { SD_INIT = 17, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 4 };
 
 static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
@@ -256,10 +256,13 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * for the round trip; the replay picks up the result */
     case 4: { /* device access: the same protocol through the I/O request queue */
         unsigned rt = ef->mem == 4 ? tm->io_lat : tm->sync_lat;
-        if (ef->mem == 3) {
-            if (!nyz_cache_probe(&nm->l2, ef->paddr))
-                rt += tm->mem_lat;
-            nyz_cache_access(&nm->l2, ef->paddr, 1, in->kind == K_STORE_SYNC);
+        if (ef->mem == 3) { /* through the L2 (memory if it misses there) */
+            unsigned f = fill_latency(nm, ef->paddr, in->kind == K_STORE_SYNC, now, DMEM_LEAD);
+            rt += f > tm->l2_lat ? f - tm->l2_lat : 0;
+            if (in->kind == K_LOAD_SYNC) { /* the response fills the L1D as a load miss does */
+                if (!nyz_cache_access(&c->l1d, ef->paddr, 1, 0))
+                    c->l1d.ready[c->l1d.last_way] = now + rt;
+            }
         }
         *lat = tm->load_lat;
         *why = ef->mem == 4 ? NYZ_ST_IO : NYZ_ST_DCACHE;
@@ -276,7 +279,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * dirty line writes it to memory first */
             uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
             nm->l2_store_free = acc + tm->store_interval;
-            t->store_done = acc + tm->store_lat + (in->kind == K_DFLUSH ? DFLUSH_EXTRA : 0);
+            t->store_done = acc + tm->store_lat; /* a line that is not dirty: acknowledged */
             if (in->kind == K_IINVALIDATE)
                 nyz_cache_invalidate(&c->l1i, ef->paddr);
             else if (nyz_cache_probe(&nm->l2, ef->paddr)) {
