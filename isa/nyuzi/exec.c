@@ -557,6 +557,7 @@ void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, n
             if (mask & (1u << l))
                 mem_st32le(p + 4 * l, t->v[in->dst][l]);
         invalidate_sync(nm, pa);
+        ef->full_line = mask == 0xffff;
         return;
     }
     case K_LOAD_GATH: case K_STORE_SCAT: {

@@ -135,6 +135,8 @@ typedef struct nyz_thread {
     uint8_t fetch_full;          /* FIFO almost full: no fetch until an issue or flush */
     uint8_t ghost;               /* the next issue replays an access that was rolled back */
     uint8_t ghost_wr;            /* ... and makes this register ready load_lat after it */
+    uint32_t ghost_pa;           /* ... or enters the store queue with this address */
+    uint8_t ghost_full;          /* ... writing the whole line */
     uint8_t why, block_why;      /* first stall cause since the last issue; cause of blocked */
     uint64_t iwait;              /* waiting for an instruction line: fetch again from here */
     uint64_t waste_at;           /* a fetch for this thread in this cycle is dropped */
@@ -234,6 +236,7 @@ typedef struct nyz_effect {
     uint8_t taken;               /* control transfer: PC not PC+4 */
     uint8_t mem;                 /* 1 load, 2 store, 3 sync, 4 io, 5 cache op */
     uint8_t retired;             /* instruction completed (last subcycle of gathers) */
+    uint8_t full_line;           /* a store that writes a whole cache line */
     uint32_t paddr;              /* physical address touched */
 } nyz_effect;
 
@@ -269,6 +272,8 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write);
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
 unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead);
+void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
+                      uint64_t now);
 uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,
                         const nyz_effect *ef, uint64_t now, unsigned *lat, uint8_t *why);
 void nyz_perf_event(nyz_core *c, int ev);

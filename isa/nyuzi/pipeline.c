@@ -28,8 +28,9 @@ enum {
 };
 
 /* Kinds of replay (nyz_thread.ghost): after a cache miss (an interrupt may take its place),
- * after the first issue of a device or synchronized access (interrupts wait for it). */
-enum { GHOST_INT = 1, GHOST_NOINT = 2 };
+ * after the first issue of a device or synchronized access (interrupts wait for it), a
+ * store that found the store queue busy (it enters the queue when replayed). */
+enum { GHOST_INT = 1, GHOST_NOINT = 2, GHOST_STORE = 3 };
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -268,11 +269,12 @@ miss:
 }
 
 /* Kinds that go through the thread's one-entry store queue: issued while an earlier
- * request is pending, they roll back and wait for its acknowledgement (l1_store_queue). */
+ * request is pending, they roll back and wait for its acknowledgement (l1_store_queue).
+ * Plain stores do too, but only to memory (a device store goes to the I/O queue): they are
+ * checked once executed, when the address is known. */
 #define KBIT(k) (1ull << (k))
 static const uint64_t STORE_QUEUE_KINDS =
-    KBIT(K_STORE) | KBIT(K_STORE_V) | KBIT(K_STORE_SCAT) | KBIT(K_STORE_SYNC) |
-    KBIT(K_MEMBAR) | KBIT(K_DFLUSH) | KBIT(K_IINVALIDATE);
+    KBIT(K_STORE_SYNC) | KBIT(K_MEMBAR) | KBIT(K_DFLUSH) | KBIT(K_IINVALIDATE);
 static const uint64_t MULTI_SUBCYCLE_KINDS = KBIT(K_LOAD_GATH) | KBIT(K_STORE_SCAT);
 _Static_assert(K_ERET < 64, "nyz_kind must fit the kind masks");
 
@@ -414,6 +416,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
                 fe_pop(t);
         } else if (kind == H_GHOST) { /* the replayed access hits now; its result follows */
+            if (t->ghost == GHOST_STORE)
+                nyz_store_timing(nm, c, t, t->ghost_pa, t->ghost_full, now);
             t->ghost = 0;
             if (t->ghost_wr != 0xff)
                 t->reg_ready[t->ghost_wr] = now + tm->load_lat;
@@ -464,9 +468,19 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 t->rb_at = now + (in->pipe == NYZ_PIPE_MEM ? RB_MEM : RB_INT);
                 t->rb_pc = t->pc;
             } else {
-                if (ef.mem)
-                    block = nyz_mem_timing(nm, c, t, in, &ef, now, &lat, &t->block_why);
-                if (block) { /* rolled back: replayed after the suspension */
+                if (ef.mem == 2 && t->store_done > now) { /* store queue busy */
+                    c->events[1]++;
+                    t->rb_at = now + RB_MEM;
+                    t->rb_pc = pc;
+                    t->blocked = t->store_done;
+                    t->block_why = NYZ_ST_STORE;
+                    t->ghost = GHOST_STORE;
+                    t->ghost_wr = 0xff;
+                    t->ghost_pa = ef.paddr;
+                    t->ghost_full = ef.full_line;
+                } else if (ef.mem && (block = nyz_mem_timing(nm, c, t, in, &ef, now, &lat,
+                                                             &t->block_why))) {
+                    /* rolled back: replayed after the suspension */
                     t->rb_at = now + RB_MEM;
                     t->rb_pc = pc;
                     t->blocked = block;
