@@ -195,17 +195,18 @@ int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint
     return -1;
 }
 
-/* Instruction fetch without side effects (the front end's L1I lookup): 0 and the physical
+/* Instruction fetch without side effects (the front end's L1I lookup) with the given flags
+ * (MMU, supervisor): 0 and the physical
  * address if pc can be fetched; 1 and the address of its line if fetching it faults but
  * the RTL still looks the line up (misaligned pc, or a TLB entry without permission);
  * -1 if there is nothing to look up (TLB miss, outside memory). Faults are raised when the
  * instruction issues. */
-int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t pc,
-                   uint32_t *pa)
+int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t flags,
+                   uint32_t pc, uint32_t *pa)
 {
     int r = (pc & 3) != 0;
     pc &= ~3u;
-    if (t->flags & NYZ_F_M) {
+    if (flags & NYZ_F_M) {
         unsigned set = (pc / NYZ_PAGE) % c->tlb_sets;
         const nyz_tlb_entry *e = c->itlb + set * c->tlb_ways;
         uint32_t page = pc & ~(NYZ_PAGE - 1), f = 0;
@@ -216,7 +217,7 @@ int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t
         if (w == c->tlb_ways)
             return -1;
         f = e[w].pa_flags;
-        if (!(f & 1) || ((f & 8) && !(t->flags & NYZ_F_S)) || !(f & 4))
+        if (!(f & 1) || ((f & 8) && !(flags & NYZ_F_S)) || !(f & 4))
             r = 1;
         *pa = (f & ~(NYZ_PAGE - 1)) | (pc & (NYZ_PAGE - 1));
     } else

@@ -144,6 +144,7 @@ typedef struct nyz_thread {
     uint32_t miss_pc, miss_pa;
     uint8_t miss_fault;          /* ... and that fetch faults (it goes on as a trap) */
     uint64_t rb_at;              /* rollback due (writeback stage), 0 none */
+    uint32_t rb_flags;           /* until then fetch goes on with these flags (MMU, mode) */
     uint32_t rb_pc;              /* where fetch restarts after it */
     uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
     uint64_t last_issue;
@@ -246,8 +247,8 @@ void nyz_raise_trap(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pc, in
                     int is_store, int is_data, uint32_t addr, uint32_t syscall);
 int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint32_t *pa,
                   int is_store, int is_data, uint32_t pc);
-int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t pc,
-                   uint32_t *pa);
+int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t flags,
+                   uint32_t pc, uint32_t *pa);
 uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t);
 void nyz_thread_reset(nyz_thread *t, int gid);
 uint32_t nyz_read_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr);

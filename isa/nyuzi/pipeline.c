@@ -236,15 +236,18 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         nyz_pending_ints(nm, c, t))
         t->fe_int |= (uint8_t)(1u << idx);
     uint32_t pc = t->npc, pa;
+    /* behind a trap or eret fetch still runs with the flags from before it (they change in
+     * the writeback stage) */
+    uint32_t flags = t->rb_at ? t->rb_flags : t->flags;
     t->npc += 4;
     t->fe_ent[idx] = NULL;
-    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch && !(t->flags & NYZ_F_M)) {
+    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch && !(flags & NYZ_F_M)) {
         c->events[6]++; /* the same line as the last fetch, cache unchanged */
         pa = t->icache_pline | (pc & 63);
     } else {
         /* a fetch that faults (when it issues) still looks its line up, unless there is no
          * translation (ifetch_data_stage: the miss needs only a TLB hit) */
-        int pk = nyz_fetch_peek(nm, c, t, pc, &pa);
+        int pk = nyz_fetch_peek(nm, c, t, flags, pc, &pa);
         if (pk < 0)
             return 1;
         t->miss_fault = pk > 0;
@@ -354,7 +357,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 x = &e->in;
             } else {
                 uint32_t pa;
-                hk = nyz_fetch_peek(nm, c, t, t->pc, &pa) != 0 ? H_TRAP : H_REAL;
+                hk = nyz_fetch_peek(nm, c, t, t->flags, t->pc, &pa) != 0 ? H_TRAP : H_REAL;
                 if (hk == H_REAL && fetch(nm, c, t, &x) < 0)
                     return now; /* cannot happen: peek said it is fetchable */
             }
@@ -425,6 +428,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 fe_pop(t);
         } else if (kind == H_TRAP) { /* interrupt, or a fetch fault carried by decode */
             nm->cur_cycle = now;
+            t->rb_flags = t->flags;
             if ((t->fe_int >> t->fe_h) & 1) {
                 /* on a replay, the access is issued again after eret (as the RTL does) */
                 uint32_t ipc = t->ghost ? pc : t->pc;
@@ -453,6 +457,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             set_due(c, t->rb_at);
         } else {
             nm->cur_cycle = now;
+            t->rb_flags = t->flags;
             nyz_effect ef = {0};
             nyz_exec(nm, c, t, in, &ef);
             t->cur = NULL;
