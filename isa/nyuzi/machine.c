@@ -23,7 +23,7 @@ static const isa_option nyz_options[] = {
     {"int_latency", "5", "issue-to-issue cycles for a dependent integer op"},
     {"fp_latency", "9", "issue-to-issue cycles for a dependent FP/multiply op"},
     {"load_latency", "6", "load-to-use cycles on an L1 hit"},
-    {"l2_latency", "12", "extra cycles of an L1 miss that hits L2"},
+    {"l2_latency", "11", "extra cycles of an L1 miss that hits L2"},
     {"mem_latency", "45", "extra cycles of an L2 miss"},
     {"store_latency", "10", "cycles until a store is acknowledged (one per thread)"},
     {"l2_store_interval", "4", "cycles between stores the L2 accepts"},
@@ -86,7 +86,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "int_latency", 5, 1, 1000, &il, err, errlen) ||
         getopt_u(m, "fp_latency", 9, 1, 1000, &fl, err, errlen) ||
         getopt_u(m, "load_latency", 6, 1, 1000, &ll, err, errlen) ||
-        getopt_u(m, "l2_latency", 12, 0, 100000, &l2l, err, errlen) ||
+        getopt_u(m, "l2_latency", 11, 0, 100000, &l2l, err, errlen) ||
         getopt_u(m, "mem_latency", 45, 0, 100000, &ml, err, errlen) ||
         getopt_u(m, "store_latency", 10, 1, 100000, &sl, err, errlen) ||
         getopt_u(m, "io_latency", 9, 1, 100000, &iol, err, errlen) ||
