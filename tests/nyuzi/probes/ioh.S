@@ -1,0 +1,62 @@
+// tests/nyuzi/probes/ioh.S: RTL timing probe: the io_interrupt handler body: device stores and control registers.
+// Reads CR 6 (cycles) at each mark and prints the values in hex at the end; the RTL's
+// values are in expected.txt (rtl_probes.t.sh compares the differences between marks).
+	.text
+	.globl _start
+_start:
+	move s20, 2
+lp:
+	getcr s13, 6
+	getcr s24, 16
+	and s24, s24, 2
+	bnz s24, 1f
+1:
+	li s24, 0xffff0048
+	move s25, 42
+	store_32 s25, (s24)
+	move s25, 2
+	setcr s25, 15
+	li s24, 1000
+	li s25, 0xffff0240
+	store_32 s24, (s25)
+	getcr s14, 6
+	li s1, 0xffff0048
+	move s0, 48
+	store_32 s0, (s1)
+	add_i s0, s0, 1
+	cmpgt_i s2, s0, 122
+	bz s2, 3f
+3:
+	getcr s15, 6
+	sub_i s20, s20, 1
+	bnz s20, lp
+	li s5, 0xffff0048
+	move s12, s13
+	call phex
+	move s12, s14
+	call phex
+	move s12, s15
+	call phex
+	move s4, 10
+	store_32 s4, (s5)
+	move s0, 1
+	setcr s0, 20
+9:	b 9b
+phex:	move s6, 8
+2:	shr s4, s12, 28
+	cmplt_u s7, s4, 10
+	bz s7, 3f
+	add_i s4, s4, 48
+	b 4f
+3:	add_i s4, s4, 87
+4:	store_32 s4, (s5)
+	shl s12, s12, 4
+	sub_i s6, s6, 1
+	bnz s6, 2b
+	move s4, 32
+	store_32 s4, (s5)
+	ret
+	.data
+	.align 64
+buf:	.space 4096
+

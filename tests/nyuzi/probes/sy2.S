@@ -1,0 +1,73 @@
+// tests/nyuzi/probes/sy2.S: RTL timing probe: load_sync/store_sync and plain accesses to one line, warm.
+// Reads CR 6 (cycles) at each mark and prints the values in hex at the end; the RTL's
+// values are in expected.txt (rtl_probes.t.sh compares the differences between marks).
+	.text
+	.globl _start
+_start:
+	move s20, 2
+	lea s0, sbuf
+	li s2, 5
+lp:
+	getcr s13, 6
+	load_sync s1, (s0)
+	getcr s14, 6
+	store_sync s2, (s0)
+	getcr s15, 6
+	load_32 s1, (s0)
+	getcr s16, 6
+	load_sync s1, (s0)
+	getcr s17, 6
+	store_32 s4, 4(s0)
+	getcr s18, 6
+	store_sync s2, (s0)
+	getcr s19, 6
+	load_32 s1, (s0)
+	move s5, s1
+	getcr s21, 6
+	sub_i s20, s20, 1
+	bnz s20, lp
+	b 2f
+.align 64
+sbuf:
+.long 0, 0, 0, 0
+2:
+	li s5, 0xffff0048
+	move s12, s13
+	call phex
+	move s12, s14
+	call phex
+	move s12, s15
+	call phex
+	move s12, s16
+	call phex
+	move s12, s17
+	call phex
+	move s12, s18
+	call phex
+	move s12, s19
+	call phex
+	move s12, s21
+	call phex
+	move s4, 10
+	store_32 s4, (s5)
+	move s0, 1
+	setcr s0, 20
+9:	b 9b
+phex:	move s6, 8
+2:	shr s4, s12, 28
+	cmplt_u s7, s4, 10
+	bz s7, 3f
+	add_i s4, s4, 48
+	b 4f
+3:	add_i s4, s4, 87
+4:	store_32 s4, (s5)
+	shl s12, s12, 4
+	sub_i s6, s6, 1
+	bnz s6, 2b
+	move s4, 32
+	store_32 s4, (s5)
+	ret
+	.data
+	.align 64
+buf:	.space 4096
+
