@@ -166,6 +166,8 @@ typedef struct nyz_cache {
     uint32_t *tag;               /* sets*ways: line address, 0xffffffff invalid */
     uint64_t *lru;               /* last use stamp (ways other than 2, 4, 8) */
     uint8_t *plru;               /* pseudo-LRU flag bits per set (2, 4, 8 ways) */
+    struct { uint32_t line, way; } *mru; /* per set: the line touched last (a repeat touch
+                                             leaves the pseudo-LRU bits as they are) */
     uint8_t *dirty;
     uint64_t *ready;             /* cycle the line's fill completes (miss merging) */
     int last_way;                /* set*ways+way touched by the last access, -1 none */

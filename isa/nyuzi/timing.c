@@ -21,8 +21,11 @@ int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
     c->lru = calloc(c->sets * ways, sizeof *c->lru);
     c->dirty = calloc(c->sets * ways, 1);
     c->plru = calloc(c->sets, 1);
+    c->mru = malloc(sizeof *c->mru * c->sets);
+    if (c->mru)
+        memset(c->mru, 0xff, sizeof *c->mru * c->sets);
     c->ready = calloc(c->sets * ways, sizeof *c->ready);
-    if (!c->tag || !c->lru || !c->dirty || !c->ready || !c->plru)
+    if (!c->tag || !c->lru || !c->dirty || !c->ready || !c->plru || !c->mru)
         return -1;
     memset(c->tag, 0xff, sizeof *c->tag * c->sets * ways);
     return 0;
@@ -35,8 +38,10 @@ void nyz_cache_free(nyz_cache *c)
     free(c->dirty);
     free(c->ready);
     free(c->plru);
+    free(c->mru);
     c->ready = NULL;
     c->plru = NULL;
+    c->mru = NULL;
     c->tag = NULL;
     c->lru = NULL;
     c->dirty = NULL;
@@ -100,12 +105,23 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
     uint32_t *tag = c->tag + set * c->ways;
     uint64_t *lru = c->lru + set * c->ways;
     int pl = plru_ways(c->ways);
+    if (pl && c->mru[set].line == line) { /* the set's last touch again: state unchanged */
+        unsigned w = c->mru[set].way;
+        if (write)
+            c->dirty[set * c->ways + w] = 1;
+        c->hits++;
+        c->last_way = (int)(set * c->ways + w);
+        return 1;
+    }
     c->stamp++;
     for (unsigned w = 0; w < c->ways; w++)
         if (tag[w] == line) {
             lru[w] = c->stamp;
-            if (pl)
+            if (pl) {
                 c->plru[set] = (uint8_t)plru_touch(c->plru[set], w, c->ways);
+                c->mru[set].line = line;
+                c->mru[set].way = w;
+            }
             if (write)
                 c->dirty[set * c->ways + w] = 1;
             c->hits++;
@@ -119,6 +135,8 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
         if (pl) {
             v = plru_victim(c->plru[set], c->ways);
             c->plru[set] = (uint8_t)plru_touch(c->plru[set], v, c->ways);
+            c->mru[set].line = line;
+            c->mru[set].way = v;
         } else
             for (unsigned w = 1; w < c->ways; w++)
                 if (lru[w] < lru[v])
@@ -140,6 +158,8 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
         if (c->tag[set * c->ways + w] == line) {
             c->tag[set * c->ways + w] = 0xffffffffu;
             c->epoch++;
+            if (c->mru[set].line == line)
+                c->mru[set].line = 0xffffffffu;
         }
 }
 
