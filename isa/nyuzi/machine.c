@@ -27,7 +27,7 @@ static const isa_option nyz_options[] = {
     {"mem_latency", "45", "extra cycles of an L2 miss"},
     {"store_latency", "10", "cycles until a store is acknowledged (one per thread)"},
     {"l2_store_interval", "4", "cycles between stores the L2 accepts"},
-    {"mem_interval", "30", "cycles a line transfer occupies the memory bus"},
+    {"mem_interval", "28", "cycles a line transfer occupies the memory bus"},
     {"io_latency", "9", "cycles between the two issues of a device access"},
     {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
@@ -92,7 +92,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "io_latency", 9, 1, 100000, &iol, err, errlen) ||
         getopt_u(m, "sync_latency", 10, 1, 100000, &syl, err, errlen) ||
         getopt_u(m, "l2_store_interval", 4, 1, 1000, &sti, err, errlen) ||
-        getopt_u(m, "mem_interval", 30, 0, 100000, &mi, err, errlen))
+        getopt_u(m, "mem_interval", 28, 0, 100000, &mi, err, errlen))
         return -1;
     if (cores * threads > 32) {
         snprintf(err, errlen, "cores*threads = %llu exceeds 32 (CR 20/21 thread bitmaps are 32 bits)",

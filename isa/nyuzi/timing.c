@@ -181,6 +181,10 @@ enum { DMEM_LEAD = 4 };
  * 10; dflush + membar 12 for a line that is not dirty and 36 for a dirty one, whose
  * write-back is posted once the memory bus takes it). */
 enum { STORE_MISS_LEAD = 10, DFLUSH_EXTRA = 24 };
+/* A line written back holds the memory bus this much longer than a line read (measured:
+ * reads every 28 cycles, from four threads' cold loads and loop4.S's thread phases; dflush.S
+ * writes 4096 dirty lines at one per 30). */
+enum { MEM_WRITE_EXTRA = 2 };
 enum { SD_INIT = 17, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 4 };
 
 static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
@@ -321,7 +325,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                 if (*dirty) {
                     uint64_t start = acc > nm->mem_free ? acc : nm->mem_free;
                     start += sdram_extra(nm, ef->paddr, start);
-                    nm->mem_free = start + tm->mem_interval;
+                    nm->mem_free = start + tm->mem_interval + MEM_WRITE_EXTRA;
                     /* the write is posted: acknowledged once the bus takes it */
                     t->store_done = start + tm->store_lat + DFLUSH_EXTRA;
                     *dirty = 0;
