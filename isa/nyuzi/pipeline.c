@@ -277,7 +277,8 @@ miss:
  * checked once executed, when the address is known. */
 #define KBIT(k) (1ull << (k))
 static const uint64_t STORE_QUEUE_KINDS =
-    KBIT(K_STORE_SYNC) | KBIT(K_MEMBAR) | KBIT(K_DFLUSH) | KBIT(K_IINVALIDATE);
+    KBIT(K_STORE_SYNC) | KBIT(K_MEMBAR) | KBIT(K_DFLUSH) | KBIT(K_IINVALIDATE) |
+    KBIT(K_DINVALIDATE);
 static const uint64_t MULTI_SUBCYCLE_KINDS = KBIT(K_LOAD_GATH) | KBIT(K_STORE_SCAT);
 _Static_assert(K_ERET < 64, "nyz_kind must fit the kind masks");
 
@@ -445,8 +446,10 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             t->rb_at = now + RB_INT;
             t->rb_pc = t->pc;
             set_due(c, t->rb_at);
-        } else if (((STORE_QUEUE_KINDS >> in->kind) & 1) && t->store_done > now) {
-            /* the store queue entry is busy: roll back and wait for its acknowledgement */
+        } else if (((STORE_QUEUE_KINDS >> in->kind) & 1) && t->store_done > now &&
+                   !(in->kind == K_DINVALIDATE && !(t->flags & NYZ_F_S))) {
+            /* the store queue entry is busy: roll back and wait for its acknowledgement (a
+             * dinvalidate in user mode faults first) */
             if (in->kind != K_MEMBAR)
                 c->events[1]++;
             fe_pop(t);

@@ -307,8 +307,11 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
     }
     case 5:
         if (in->kind == K_DINVALIDATE) {
-            /* the line is dropped from L1 and L2 (measured: the next load of it costs a
-             * memory access on the RTL) */
+            /* through the store queue to the L2, acknowledged like a store; the line is
+             * dropped from L1 and L2 (measured: the next load of it costs a memory access) */
+            uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
+            nm->l2_store_free = acc + tm->store_interval;
+            t->store_done = acc + tm->store_lat;
             nyz_cache_invalidate(&c->l1d, ef->paddr);
             nyz_cache_invalidate(&nm->l2, ef->paddr);
         } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
