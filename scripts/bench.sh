@@ -4,7 +4,8 @@
 # empty; it runs from the repository root with $X set, e.g. to assemble the program). Every
 # benchmark runs 3 times and the best host time is reported with the simulated instructions
 # and cycles, host MIPS, simulated Mcycles/s of the machine, and the sum over units (for
-# many independent DPUs, the aggregate simulated cycles per second).
+# many independent DPUs, the aggregate simulated cycles per second). Then each
+# programs/*/bench/reference.sh adds rows for a reference simulator if it is built.
 X=${1:-build/xpusim}
 export X
 out=build/bench; mkdir -p $out
@@ -33,4 +34,9 @@ for f in programs/*/bench/*.bench; do
         awk -v n="$name" -v i="$insns" -v c="$cycles" -v u="$ucycles" -v s="$best" 'BEGIN{ if (s < 1e-9) s = 1e-9;
             printf "%-38s %12d %12d %8.3f %8.1f %10.1f %14.1f\n", n, i, c, s, i/s/1e6, c/s/1e6, u/s/1e6 }'
     done < "$f"
+done
+# Reference simulators, where a benchmark directory has a script for them (they print rows
+# in the same format, or nothing when the reference is not built).
+for r in programs/*/bench/reference.sh; do
+    [ -x "$r" ] && sh "$r"
 done
