@@ -13,7 +13,7 @@ fail=0; n=0
 while IFS='|' read -r name want mode tol; do
     case "$name" in '#'*|'') continue ;; esac
     name=$(echo $name); mode=$(echo $mode); tol=$(echo $tol)
-    "$XPUSIM" asm --isa nyuzi "tests/nyuzi/probes/$name.S" -o "$T/p.elf" &&
+    "$XPUSIM" asm --isa nyuzi -o include=tests/nyuzi/probes "tests/nyuzi/probes/$name.S" -o "$T/p.elf" &&
         python3 tests/nyuzi/tools/elf2hex.py "$T/p.elf" "$T/p.hex" ||
         { echo "FAIL build $name"; fail=1; continue; }
     got=$("$XPUSIM" run "$T/p.hex" --isa nyuzi --max-cycles 1000000 2>/dev/null | tr -d '\000' |
