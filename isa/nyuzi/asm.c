@@ -775,8 +775,24 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     else
         snprintf(dir, sizeof dir, ".");
     const char *inc = opts ? opt_get(opts, "include", NULL) : NULL;
-    snprintf(cmd, sizeof cmd, "cpp -x assembler-with-cpp -nostdinc -D__NYUZI__=1 -I'%s'%s%s%s '%s' 2>&1",
-             dir, inc ? " -I'" : "", inc ? inc : "", inc ? "'" : "", path);
+    const char *def = opts ? opt_get(opts, "define", NULL) : NULL;
+    char defs[512] = "";
+    if (def && def[0]) { /* NAME[=VALUE][,NAME[=VALUE]...] -> -D'NAME=VALUE' ... */
+        size_t n = 0;
+        for (const char *d = def; *d;) {
+            size_t k = strcspn(d, ",");
+            if (k == 0 || k > 200 || n + k + 8 >= sizeof defs || strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                "abcdefghijklmnopqrstuvwxyz0123456789_=.-+x") < k || !(isalpha((unsigned char)d[0]) || d[0] == '_')) {
+                snprintf(a->err, sizeof a->err, "-o define=%s: expected NAME or NAME=VALUE (letters, "
+                         "digits, _ . - +), separated by commas", def);
+                return -1;
+            }
+            n += (size_t)snprintf(defs + n, sizeof defs - n, " -D'%.*s'", (int)k, d);
+            d += k + (d[k] == ',');
+        }
+    }
+    snprintf(cmd, sizeof cmd, "cpp -x assembler-with-cpp -nostdinc -D__NYUZI__=1%s -I'%s'%s%s%s '%s' 2>&1",
+             defs, dir, inc ? " -I'" : "", inc ? inc : "", inc ? "'" : "", path);
     FILE *p = popen(cmd, "r");
     if (!p) {
         snprintf(a->err, sizeof a->err, "%s: cannot run the C preprocessor (cpp)", path);

@@ -32,6 +32,7 @@ static const isa_option nyz_options[] = {
     {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
     {"cosim", "", "write the cosimulation event stream to FILE"},
     {"include", "", "asm: extra #include directory for the C preprocessor"},
+    {"define", "", "asm: NAME[=VALUE] macros for the C preprocessor, separated by commas"},
     {NULL, NULL, NULL}};
 
 static const char *const nyz_stalls[] = {"scoreboard", "icache_miss", "dcache_miss", "store_wait",

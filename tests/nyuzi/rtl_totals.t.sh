@@ -9,10 +9,10 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 0; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0; n=0
-while IFS='|' read -r src want tol; do
+while IFS='|' read -r src want tol opt; do
     case "$src" in '#'*|'') continue ;; esac
-    src=$(echo $src); want=$(echo $want); tol=$(echo $tol)
-    "$XPUSIM" asm --isa nyuzi -o include=tests/nyuzi/progs "tests/nyuzi/$src" -o "$T/p.elf" &&
+    src=$(echo $src); want=$(echo $want); tol=$(echo $tol); opt=$(echo $opt)
+    "$XPUSIM" asm --isa nyuzi -o include=tests/nyuzi/progs ${opt:+-o "$opt"} "tests/nyuzi/$src" -o "$T/p.elf" &&
         python3 tests/nyuzi/tools/elf2hex.py "$T/p.elf" "$T/p.hex" ||
         { echo "FAIL build $src"; fail=1; continue; }
     got=$("$XPUSIM" run "$T/p.hex" --isa nyuzi --max-cycles 1000000 2>&1 | sed -n 's/^cycles: \([0-9]*\).*/\1/p' | head -1)

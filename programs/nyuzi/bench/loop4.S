@@ -1,11 +1,15 @@
 # programs/nyuzi/bench/loop4.S: speed benchmark, four threads running the same loop of
-# integer, vector, multiply, load and store ops on their own buffers.
+# integer, vector, multiply, load and store ops on their own buffers. ITERATIONS (per thread)
+# can be set when assembling: xpusim asm -o define=ITERATIONS=100 (tests/nyuzi/rtl/totals.txt).
+#ifndef ITERATIONS
+#define ITERATIONS 200000
+#endif
                 .text
                 .globl _start
 _start:         li s0, 0xffffffff
                 setcr s0, 21            # resume all threads
                 getcr s12, 0            # thread id
-                li s10, 200000
+                li s10, ITERATIONS
                 lea s11, buf
                 shl s13, s12, 6
                 add_i s11, s11, s13
