@@ -89,7 +89,8 @@ typedef struct nyz_insn {
     uint8_t kind, alu, pipe, masked;
     uint8_t dst, s1, s2, mreg;   /* raw field values */
     int32_t imm;
-    /* scoreboard: registers read (ids 0..63, 0xff none) and written */
+    /* the RTL scoreboard's registers (table.c rtl_scoreboard): checked before issue (ids
+     * 0..63, 0xff none) and made pending by it */
     uint8_t rd[4], wr;
     uint16_t def;                /* index into nyz_optab, for disassembly */
     uint8_t width;               /* memory access width in bytes (1,2,4) */
@@ -279,7 +280,6 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
                       uint64_t now);
 uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,
                         const nyz_effect *ef, uint64_t now, unsigned *lat, uint8_t *why);
-void nyz_perf_event(nyz_core *c, int ev);
 
 /* pipeline.c */
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
