@@ -53,20 +53,7 @@ handler:
 	li s27, 0xffff0240
 	store_32 s26, (s27)
 3:	eret
-phex:	move s9, 8
-4:	shr s4, s12, 28
-	cmplt_u s10, s4, 10
-	bz s10, 5f
-	add_i s4, s4, 48
-	b 6f
-5:	add_i s4, s4, 87
-6:	store_32 s4, (s5)
-	shl s12, s12, 4
-	sub_i s9, s9, 1
-	bnz s9, 4b
-	move s4, 32
-	store_32 s4, (s5)
-	ret
+#include "phex.h"
 	.data
 	.align 64
 times:	.space 64

@@ -30,20 +30,7 @@
 	move s0, 1
 	setcr s0, 20
 9:	b 9b
-phex:	move s6, 8
-2:	shr s4, s12, 28
-	cmplt_u s7, s4, 10
-	bz s7, 3f
-	add_i s4, s4, 48
-	b 4f
-3:	add_i s4, s4, 87
-4:	store_32 s4, (s5)
-	shl s12, s12, 4
-	sub_i s6, s6, 1
-	bnz s6, 2b
-	move s4, 32
-	store_32 s4, (s5)
-	ret
+#include "phex.h"
 	.data
 	.align 64
 buf:	.space 4096
