@@ -256,7 +256,8 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         c->events[6]++;
         if (pk > 0)
             return 1;
-        t->icache_line = pc >> 6;
+        /* the fast path above is for untranslated fetches only */
+        t->icache_line = flags & NYZ_F_M ? 0xffffffffu : pc >> 6;
         t->icache_pline = pa & ~63u;
         t->icache_epoch = c->l1i.epoch;
     }
