@@ -175,6 +175,11 @@ typedef struct nyz_cache {
     uint64_t stamp;
     uint64_t hits, misses;
     uint32_t epoch;              /* changes whenever a line is replaced or invalidated */
+    /* L1 caches: misses in flight; the line gets its way when the fill arrives (as
+     * cache_lru.sv picks the victim on the fill), until then the old line stays */
+    struct { uint32_t line; uint64_t at; } fill[16];
+    unsigned nfill;
+    uint64_t next_fill;          /* earliest fill in flight (SIM_NEVER: none) */
 } nyz_cache;
 
 /* Decoded-instruction cache entry keyed by physical address. */
@@ -276,6 +281,10 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write);
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
 unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead);
+unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead);
+void nyz_l1_settle(nyz_cache *c, uint64_t now);
+int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at);
+void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at);
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
                       uint64_t now);
 uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,

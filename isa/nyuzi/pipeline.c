@@ -142,14 +142,16 @@ static int fetch(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn **o
 static uint64_t icache_fill(nyz_machine *nm, nyz_core *c, uint32_t pa, uint64_t now)
 {
     nyz_cache *l1i = &c->l1i;
-    if (nyz_cache_probe(l1i, pa)) {
-        nyz_cache_access(l1i, pa, 0, 0);
-        return l1i->ready[l1i->last_way];
-    }
-    unsigned lat = nyz_l1_access(nm, l1i, pa, now + ICACHE_REQ, 0);
+    uint64_t at;
+    nyz_l1_settle(l1i, now);
+    if (nyz_cache_access(l1i, pa, 0, 0)) /* arrived since (a near miss) */
+        return now;
+    if (nyz_l1_fill_pending(l1i, pa, &at))
+        return at;
+    unsigned lat = nyz_fill_latency(nm, pa, 0, now + ICACHE_REQ, 0);
     uint64_t w = now + ICACHE_REQ + lat;
     w = w > ICACHE_HIDE ? w - ICACHE_HIDE : 0;
-    l1i->ready[l1i->last_way] = w;
+    nyz_l1_fill_add(l1i, pa, w);
     return w;
 }
 
@@ -241,7 +243,8 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
     uint32_t flags = t->rb_at ? t->rb_flags : t->flags;
     t->npc += 4;
     t->fe_ent[idx] = NULL;
-    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch && !(flags & NYZ_F_M)) {
+    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch && !(flags & NYZ_F_M) &&
+        c->l1i.next_fill > now) {
         c->events[6]++; /* the same line as the last fetch, cache unchanged */
         pa = t->icache_pline | (pc & 63);
     } else {
@@ -251,7 +254,8 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         if (pk < 0)
             return 1;
         t->miss_fault = pk > 0;
-        if (!nyz_cache_access(&c->l1i, pa, 0, 0) || c->l1i.ready[c->l1i.last_way] > now)
+        nyz_l1_settle(&c->l1i, now);
+        if (!nyz_cache_access(&c->l1i, pa, 0, 0))
             goto miss;
         c->events[6]++;
         if (pk > 0)

@@ -21,6 +21,7 @@ int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
     c->lru = calloc(c->sets * ways, sizeof *c->lru);
     c->dirty = calloc(c->sets * ways, 1);
     c->plru = calloc(c->sets, 1);
+    c->next_fill = UINT64_MAX;
     c->mru = malloc(sizeof *c->mru * c->sets);
     if (c->mru)
         memset(c->mru, 0xff, sizeof *c->mru * c->sets);
@@ -213,7 +214,7 @@ static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
 /* Extra cycles beyond an L1 hit for a line fetched from L2 / memory at cycle now. A line
  * whose fill is still in flight makes a later request wait for the same fill (the L1 and
  * L2 miss queues merge requests to one line). */
-static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead)
+unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead)
 {
     nyz_cache *l2 = &nm->l2;
     if (nyz_cache_access(l2, pa, 1, write)) {
@@ -230,19 +231,67 @@ static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t n
     return (unsigned)(done - now);
 }
 
-/* L1 lookup with allocation: 0 if the data is there now, else the cycles until it is. */
-unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead)
+/* Install the L1 fills that have arrived by cycle now, in arrival order: each takes the
+ * way the replacement state points to at that moment. */
+void nyz_l1_settle(nyz_cache *c, uint64_t now)
 {
-    if (nyz_cache_access(c, pa, 1, 0)) {
-        uint64_t r = c->ready[c->last_way];
-        return r > now ? (unsigned)(r - now) : 0;
+    while (c->next_fill <= now) {
+        unsigned k = 0;
+        for (unsigned i = 1; i < c->nfill; i++)
+            if (c->fill[i].at < c->fill[k].at)
+                k = i;
+        uint32_t line = c->fill[k].line;
+        uint64_t at = c->fill[k].at;
+        c->fill[k] = c->fill[--c->nfill];
+        c->next_fill = UINT64_MAX;
+        for (unsigned i = 0; i < c->nfill; i++)
+            if (c->fill[i].at < c->next_fill)
+                c->next_fill = c->fill[i].at;
+        if (!nyz_cache_probe(c, line << c->line_shift)) {
+            nyz_cache_access(c, line << c->line_shift, 1, 0);
+            c->misses--; /* counted when the miss was seen */
+            c->ready[c->last_way] = at;
+        }
     }
-    int way = c->last_way;
-    unsigned lat = fill_latency(nm, pa, 0, now, lead);
-    c->ready[way] = now + lat;
-    return lat;
 }
 
+/* 1 and the arrival cycle if a fill of pa's line is in flight. */
+int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at)
+{
+    uint32_t line = pa >> c->line_shift;
+    for (unsigned i = 0; i < c->nfill; i++)
+        if (c->fill[i].line == line) {
+            *at = c->fill[i].at;
+            return 1;
+        }
+    return 0;
+}
+
+void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at)
+{
+    if (c->nfill == sizeof c->fill / sizeof c->fill[0]) /* full: the earliest lands now */
+        nyz_l1_settle(c, c->next_fill);
+    c->fill[c->nfill].line = pa >> c->line_shift;
+    c->fill[c->nfill].at = at;
+    c->nfill++;
+    if (at < c->next_fill)
+        c->next_fill = at;
+}
+
+/* L1 lookup: 0 if the data is there now, else the cycles until it is (a miss starts a fill,
+ * a line already being filled is waited for). */
+unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead)
+{
+    nyz_l1_settle(c, now);
+    if (nyz_cache_access(c, pa, 0, 0))
+        return 0;
+    uint64_t at;
+    if (nyz_l1_fill_pending(c, pa, &at))
+        return at > now ? (unsigned)(at - now) : 0;
+    unsigned lat = nyz_fill_latency(nm, pa, 0, now, lead);
+    nyz_l1_fill_add(c, pa, now + lat);
+    return lat;
+}
 
 /* A store enters the thread's store queue at cycle now (write-through to the L2). */
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
@@ -250,6 +299,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
 {
     const nyz_timing *tm = &nm->tm;
     c->events[2]++;
+    nyz_l1_settle(&c->l1d, now);
     nyz_cache_access(&c->l1d, pa, 0, 0);
     /* The L2 takes a store every store_interval cycles (measured: four threads storing in
      * step get one store acknowledged per ~4 cycles). */
@@ -262,7 +312,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
      * load miss, so a load behind it waits (measured: a cold load right after a cold store
      * 83 cycles on the RTL, 48 alone) */
-    unsigned f = fill_latency(nm, pa, 1, acc, DMEM_LEAD);
+    unsigned f = nyz_fill_latency(nm, pa, 1, acc, DMEM_LEAD);
     t->store_done = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
 }
 
@@ -294,11 +344,14 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
     case 4: { /* device access: the same protocol through the I/O request queue */
         unsigned rt = ef->mem == 4 ? tm->io_lat : tm->sync_lat;
         if (ef->mem == 3) { /* through the L2 (memory if it misses there) */
-            unsigned f = fill_latency(nm, ef->paddr, in->kind == K_STORE_SYNC, now, DMEM_LEAD);
+            unsigned f = nyz_fill_latency(nm, ef->paddr, in->kind == K_STORE_SYNC, now, DMEM_LEAD);
             rt += f > tm->l2_lat ? f - tm->l2_lat : 0;
             if (in->kind == K_LOAD_SYNC) { /* the response fills the L1D as a load miss does */
-                if (!nyz_cache_access(&c->l1d, ef->paddr, 1, 0))
-                    c->l1d.ready[c->l1d.last_way] = now + rt;
+                uint64_t at;
+                nyz_l1_settle(&c->l1d, now);
+                if (!nyz_cache_access(&c->l1d, ef->paddr, 0, 0) &&
+                    !nyz_l1_fill_pending(&c->l1d, ef->paddr, &at))
+                    nyz_l1_fill_add(&c->l1d, ef->paddr, now + rt);
             }
         }
         *lat = tm->load_lat;
@@ -312,6 +365,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
             nm->l2_store_free = acc + tm->store_interval;
             t->store_done = acc + tm->store_lat;
+            nyz_l1_settle(&c->l1d, now);
             nyz_cache_invalidate(&c->l1d, ef->paddr);
             nyz_cache_invalidate(&nm->l2, ef->paddr);
         } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
@@ -320,8 +374,10 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
             nm->l2_store_free = acc + tm->store_interval;
             t->store_done = acc + tm->store_lat; /* a line that is not dirty: acknowledged */
-            if (in->kind == K_IINVALIDATE)
+            if (in->kind == K_IINVALIDATE) {
+                nyz_l1_settle(&c->l1i, now);
                 nyz_cache_invalidate(&c->l1i, ef->paddr);
+            }
             else if (nyz_cache_probe(&nm->l2, ef->paddr)) {
                 nyz_cache_access(&nm->l2, ef->paddr, 0, 0);
                 uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
