@@ -112,7 +112,6 @@ void nyz_thread_reset(nyz_thread *t, int gid)
     t->ts[0].flags = NYZ_F_S;
     t->sync_line = 1;
     t->fe_sync = 1;
-    t->icache_line = 0xffffffffu;
     t->why = 0xff;
 }
 

@@ -149,9 +149,6 @@ typedef struct nyz_thread {
     uint32_t rb_pc;              /* where fetch restarts after it */
     uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
     uint64_t last_issue;
-    uint32_t icache_line;        /* line (virtual) of the last fetch that hit ... */
-    uint32_t icache_pline;       /* ... its physical address ... */
-    uint32_t icache_epoch;       /* ... while the L1I was in this state */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
 } nyz_thread;
@@ -167,6 +164,7 @@ typedef struct nyz_cache {
     uint32_t *tag;               /* sets*ways: line address, 0xffffffff invalid */
     uint64_t *lru;               /* last use stamp (ways other than 2, 4, 8) */
     uint8_t *plru;               /* pseudo-LRU flag bits per set (2, 4, 8 ways) */
+    int plru_on;                 /* ways is 2, 4 or 8: plru and mru are kept */
     struct { uint32_t line, way; } *mru; /* per set: the line touched last (a repeat touch
                                              leaves the pseudo-LRU bits as they are) */
     uint8_t *dirty;
@@ -174,7 +172,6 @@ typedef struct nyz_cache {
     int last_way;                /* set*ways+way touched by the last access, -1 none */
     uint64_t stamp;
     uint64_t hits, misses;
-    uint32_t epoch;              /* changes whenever a line is replaced or invalidated */
     /* L1 caches: misses in flight; the line gets its way when the fill arrives (as
      * cache_lru.sv picks the victim on the fill), until then the old line stays */
     struct { uint32_t line; uint64_t at; } fill[16];

@@ -243,10 +243,15 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
     uint32_t flags = t->rb_at ? t->rb_flags : t->flags;
     t->npc += 4;
     t->fe_ent[idx] = NULL;
-    if ((pc >> 6) == t->icache_line && t->icache_epoch == c->l1i.epoch && !(flags & NYZ_F_M) &&
-        c->l1i.next_fill > now) {
-        c->events[6]++; /* the same line as the last fetch, cache unchanged */
-        pa = t->icache_pline | (pc & 63);
+    /* Fast path: an untranslated, aligned fetch from the line its L1I set touched last is a
+     * hit that leaves the replacement state as it is (no fill due either) */
+    uint32_t line = pc >> 6;
+    nyz_cache *l1i = &c->l1i;
+    if (!(flags & NYZ_F_M) && !(pc & 3) && l1i->plru_on && l1i->mru[line & (l1i->sets - 1)].line == line &&
+        l1i->next_fill > now) {
+        l1i->hits++;
+        c->events[6]++;
+        pa = pc;
     } else {
         /* a fetch that faults (when it issues) still looks its line up, unless there is no
          * translation (ifetch_data_stage: the miss needs only a TLB hit) */
@@ -254,16 +259,12 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         if (pk < 0)
             return 1;
         t->miss_fault = pk > 0;
-        nyz_l1_settle(&c->l1i, now);
-        if (!nyz_cache_access(&c->l1i, pa, 0, 0))
+        nyz_l1_settle(l1i, now);
+        if (!nyz_cache_access(l1i, pa, 0, 0))
             goto miss;
         c->events[6]++;
         if (pk > 0)
             return 1;
-        /* the fast path above is for untranslated fetches only */
-        t->icache_line = flags & NYZ_F_M ? 0xffffffffu : pc >> 6;
-        t->icache_pline = pa & ~63u;
-        t->icache_epoch = c->l1i.epoch;
     }
     t->fe_ent[idx] = decode_at(nm, pa);
     t->fe_pa[idx] = pa;

@@ -21,6 +21,7 @@ int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
     c->lru = calloc(c->sets * ways, sizeof *c->lru);
     c->dirty = calloc(c->sets * ways, 1);
     c->plru = calloc(c->sets, 1);
+    c->plru_on = ways == 2 || ways == 4 || ways == 8;
     c->next_fill = UINT64_MAX;
     c->mru = malloc(sizeof *c->mru * c->sets);
     if (c->mru)
@@ -96,8 +97,6 @@ static unsigned plru_touch(unsigned f, unsigned way, unsigned ways)
     }
 }
 
-static inline int plru_ways(unsigned ways) { return ways == 2 || ways == 4 || ways == 8; }
-
 /* 1 hit, 0 miss (the line is filled when allocate). */
 int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
 {
@@ -105,7 +104,7 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
     unsigned set = line & (c->sets - 1);
     uint32_t *tag = c->tag + set * c->ways;
     uint64_t *lru = c->lru + set * c->ways;
-    int pl = plru_ways(c->ways);
+    int pl = c->plru_on;
     if (pl && c->mru[set].line == line) { /* the set's last touch again: state unchanged */
         unsigned w = c->mru[set].way;
         if (write)
@@ -144,7 +143,6 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
                     v = w;
         tag[v] = line;
         lru[v] = c->stamp;
-        c->epoch++;
         c->dirty[set * c->ways + v] = (uint8_t)write;
         c->last_way = (int)(set * c->ways + v);
     }
@@ -158,7 +156,6 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
     for (unsigned w = 0; w < c->ways; w++)
         if (c->tag[set * c->ways + w] == line) {
             c->tag[set * c->ways + w] = 0xffffffffu;
-            c->epoch++;
             if (c->mru[set].line == line)
                 c->mru[set].line = 0xffffffffu;
         }
