@@ -5,19 +5,19 @@
 # loop body (first and second pass); the second (I-cache warm) pass must equal the RTL's
 # number, or be within the stated tolerance for the few known deviations.
 set -u
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 0; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0; n=0
-# the programs are gen.py's output: a drift between generator and files is a failure
-for f in tests/nyuzi/rtl/*.S; do
-    b=$(basename "$f" .S)
-    python3 tests/nyuzi/rtl/gen.py "${b%.*}" "${b##*.}" > "$T/gen.S" 2>&1 && cmp -s "$T/gen.S" "$f" ||
-        { echo "FAIL $f is not what gen.py ${b%.*} ${b##*.} writes"; fail=1; }
+# every program the RTL ran must still come out of gen.py byte for byte
+for p in $(awk '!/^#/ {sub(/\.S$/, "", $2); print $2}' tests/nyuzi/rtl/programs.sha256); do
+    sh tests/nyuzi/rtl/make_program.sh "$p" "$T/gen.S" || fail=1
 done
 while IFS='|' read -r name want tol; do
     case "$name" in '#'*|'') continue ;; esac
     name=$(echo $name); tol=$(echo $tol)
-    "$XPUSIM" asm --isa nyuzi "tests/nyuzi/rtl/$name.S" -o "$T/p.elf" || { echo "FAIL asm $name"; fail=1; continue; }
+    sh tests/nyuzi/rtl/make_program.sh "$name" "$T/p.S" &&
+        "$XPUSIM" asm --isa nyuzi "$T/p.S" -o "$T/p.elf" || { echo "FAIL build $name"; fail=1; continue; }
     got=$("$XPUSIM" run "$T/p.elf" --quiet --max-cycles 200000 | awk '{print $2}' | tr '\n' ' ')
     ok=1; i=0
     for w in $want; do

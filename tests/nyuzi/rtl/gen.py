@@ -1,4 +1,5 @@
-# tests/nyuzi/rtl/gen.py: generates the timing micro-benchmarks (python3 gen.py NAME THREADS > NAME.THREADS.S).
+# tests/nyuzi/rtl/gen.py: generates the timing micro-benchmarks (python3 gen.py NAME THREADS > NAME.THREADS.S;
+# the tests generate them through make_program.sh, which checks them against programs.sha256).
 # Each times its body twice between two "getcr sN, 6" (cycle counter) and prints the
 # deltas per thread on the serial port; the same program runs on xpusim and on the RTL.
 import sys
