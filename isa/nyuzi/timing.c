@@ -97,56 +97,55 @@ static unsigned plru_touch(unsigned f, unsigned way, unsigned ways)
     }
 }
 
+/* Record a use of way w of set, which now holds line, for replacement. */
+static inline void touch(nyz_cache *c, unsigned set, unsigned w, uint32_t line)
+{
+    if (c->plru_on) {
+        c->plru[set] = (uint8_t)plru_touch(c->plru[set], w, c->ways);
+        c->mru[set].line = line;
+        c->mru[set].way = w;
+    } else
+        c->lru[set * c->ways + w] = ++c->stamp;
+}
+
 /* 1 hit, 0 miss (the line is filled when allocate). */
 int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
 {
     uint32_t line = addr >> c->line_shift;
-    unsigned set = line & (c->sets - 1);
-    uint32_t *tag = c->tag + set * c->ways;
-    uint64_t *lru = c->lru + set * c->ways;
-    int pl = c->plru_on;
-    if (pl && c->mru[set].line == line) { /* the set's last touch again: state unchanged */
-        unsigned w = c->mru[set].way;
-        if (write)
-            c->dirty[set * c->ways + w] = 1;
-        c->hits++;
-        c->last_way = (int)(set * c->ways + w);
-        return 1;
-    }
-    c->stamp++;
-    for (unsigned w = 0; w < c->ways; w++)
-        if (tag[w] == line) {
-            lru[w] = c->stamp;
-            if (pl) {
-                c->plru[set] = (uint8_t)plru_touch(c->plru[set], w, c->ways);
-                c->mru[set].line = line;
-                c->mru[set].way = w;
+    unsigned set = line & (c->sets - 1), base = set * c->ways, w;
+    const uint32_t *tag = c->tag + base;
+    if (c->plru_on && c->mru[set].line == line) /* the set's last touch again: no change */
+        w = c->mru[set].way;
+    else {
+        for (w = 0; w < c->ways && tag[w] != line; w++)
+            ;
+        if (w == c->ways) {
+            c->misses++;
+            c->last_way = -1;
+            if (!allocate)
+                return 0;
+            if (c->plru_on)
+                w = plru_victim(c->plru[set], c->ways);
+            else {
+                const uint64_t *lru = c->lru + base;
+                w = 0;
+                for (unsigned k = 1; k < c->ways; k++)
+                    if (lru[k] < lru[w])
+                        w = k;
             }
-            if (write)
-                c->dirty[set * c->ways + w] = 1;
-            c->hits++;
-            c->last_way = (int)(set * c->ways + w);
-            return 1;
+            c->tag[base + w] = line;
+            c->dirty[base + w] = (uint8_t)write;
+            c->last_way = (int)(base + w);
+            touch(c, set, w, line);
+            return 0;
         }
-    c->misses++;
-    c->last_way = -1;
-    if (allocate) {
-        unsigned v = 0;
-        if (pl) {
-            v = plru_victim(c->plru[set], c->ways);
-            c->plru[set] = (uint8_t)plru_touch(c->plru[set], v, c->ways);
-            c->mru[set].line = line;
-            c->mru[set].way = v;
-        } else
-            for (unsigned w = 1; w < c->ways; w++)
-                if (lru[w] < lru[v])
-                    v = w;
-        tag[v] = line;
-        lru[v] = c->stamp;
-        c->dirty[set * c->ways + v] = (uint8_t)write;
-        c->last_way = (int)(set * c->ways + v);
+        touch(c, set, w, line);
     }
-    return 0;
+    if (write)
+        c->dirty[base + w] = 1;
+    c->hits++;
+    c->last_way = (int)(base + w);
+    return 1;
 }
 
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
