@@ -1,8 +1,12 @@
 # programs/nyuzi/bench/loop1.S: speed benchmark, one thread. A loop of independent
-# integer and vector ops with a load and a store per iteration; about 20M cycles.
+# integer and vector ops with a load and a store per iteration (10 instructions). ITERATIONS
+# can be set when assembling: xpusim asm -o define=ITERATIONS=N (make bench does).
+#ifndef ITERATIONS
+#define ITERATIONS 400000
+#endif
                 .text
                 .globl _start
-_start:         li s10, 400000          # iterations
+_start:         li s10, ITERATIONS      # iterations
                 lea s11, buf
                 move s1, 1
 1:              add_i s2, s2, s1
