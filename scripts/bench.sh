@@ -66,14 +66,14 @@ tool_path() {
 
 # One timed run: appends "id run wall inloop instructions cycles result status" to runs.txt.
 # status is ok, or what went wrong (no spaces).
-run_one() { # id tool path args run-number
-    id=$1; tool=$2; path=$3; args=$4; n=$5
+run_one() { # id tool path args run-number (sh has no locals: r_ names, not the caller's)
+    r_id=$1; r_tool=$2; r_path=$3; r_args=$4; r_n=$5
     rm -f "$B/s.json" "$B/t"
-    eval "set -- $args"
-    case "$tool" in
-    xpusim) "$W" "$B/t" "$path" run "$@" --quiet --stats=json --stats-file "$B/s.json" >"$B/out.log" 2>&1 ;;
-    ceiling) "$W" "$B/t" "$path" "$@" --stats-file "$B/s.json" >"$B/out.log" 2>&1 ;;
-    *) "$W" "$B/t" "$path" "$@" >"$B/out.log" 2>&1 ;;
+    eval "set -- $r_args"
+    case "$r_tool" in
+    xpusim) "$W" "$B/t" "$r_path" run "$@" --quiet --stats=json --stats-file "$B/s.json" >"$B/out.log" 2>&1 ;;
+    ceiling) "$W" "$B/t" "$r_path" "$@" --stats-file "$B/s.json" >"$B/out.log" 2>&1 ;;
+    *) "$W" "$B/t" "$r_path" "$@" >"$B/out.log" 2>&1 ;;
     esac
     rc=$?
     wall=$(cat "$B/t" 2>/dev/null); [ -n "$wall" ] || wall=-
@@ -90,9 +90,9 @@ run_one() { # id tool path args run-number
     st=ok
     if [ $rc -ne 0 ]; then
         st="exit-$rc"
-        echo "bench: $id run $n: exit status $rc: $(head -c 300 "$B/out.log")" >&2
+        echo "bench: $r_id run $r_n: exit status $rc: $(head -c 300 "$B/out.log")" >&2
     else
-        st=$(echo "$stats" | awk -v id="$id" -v f="$expect" '
+        st=$(echo "$stats" | awk -v id="$r_id" -v f="$expect" '
             BEGIN { while ((getline l < f) > 0) { split(l, w, /[ \t]+/); if (w[1] == id) line = l } }
             { got["inloop"] = $1; got["instructions"] = $2; got["cycles"] = $3; got["result"] = $4 }
             END {
@@ -105,9 +105,9 @@ run_one() { # id tool path args run-number
                     if (got[kv[1]] != kv[2]) { s = kv[1] "=" got[kv[1]] "-expected-" kv[2]; break }
                 }
                 print s }')
-        [ "$st" = ok ] || echo "bench: $id run $n: $st" >&2
+        [ "$st" = ok ] || echo "bench: $r_id run $r_n: $st" >&2
     fi
-    echo "$id $n $wall $stats $st" >> "$B/runs.txt"
+    echo "$r_id $r_n $wall $stats $st" >> "$B/runs.txt"
 }
 
 # 2. Run: each row with its peer, interleaved.
