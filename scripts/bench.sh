@@ -15,7 +15,8 @@
 # CSV line per row to the history file and writes the table of docs/performance.md.
 # Usage: sh scripts/bench.sh XPUSIM BENCH-DIR (BENCH-DIR holds the built ceiling and walltime).
 # Environment: BENCH_RUNS (5), BENCH_HISTORY (BENCH-DIR/history.csv), BENCH_DOC
-# (docs/performance.md; empty: leave it), BENCH_ONLY (row IDs to run; the doc is then left).
+# (docs/performance.md; empty: leave it; also left with BENCH_ONLY, fewer than 5 runs or a
+# failure), BENCH_ONLY (row IDs to run, e.g. "dpu16 nyuzi4"; the ceiling always runs).
 X=${1:-build/xpusim}
 B=${2:-build/bench}
 RUNS=${BENCH_RUNS:-5}
@@ -167,7 +168,7 @@ awk -v date="$date" -v commit="$commit" -v cpu="$cpu" -v ncpu="$ncpu" -v runs="$
     -v notes="$B/notes.txt" -f scripts/bench/report.awk "$defs" "$B/runs.txt"
 status=$?
 [ $status -eq 0 ] || echo "bench: FAIL: some rows failed their runs or their expected-result check" >&2
-if [ -n "$DOC" ] && [ -z "$BENCH_ONLY" ] && [ $status -eq 0 ]; then
+if [ -n "$DOC" ] && [ -z "$BENCH_ONLY" ] && [ "$RUNS" -ge 5 ] && [ $status -eq 0 ]; then
     begin='<!-- bench-table-begin: written by make bench (scripts/bench.sh); edits here are lost -->'
     end='<!-- bench-table-end -->'
     grep -qxF "$begin" "$DOC" && grep -qxF "$end" "$DOC" || die "$DOC has no table markers"
@@ -177,6 +178,8 @@ if [ -n "$DOC" ] && [ -z "$BENCH_ONLY" ] && [ $status -eq 0 ]; then
     echo "bench: wrote the table of $DOC" >&2
 elif [ -n "$DOC" ] && [ -n "$BENCH_ONLY" ]; then
     echo "bench: $DOC left as it was (BENCH_ONLY is set)" >&2
+elif [ -n "$DOC" ] && [ "$RUNS" -lt 5 ]; then
+    echo "bench: $DOC left as it was (fewer than 5 runs per row)" >&2
 elif [ -n "$DOC" ]; then
     echo "bench: $DOC left as it was (a row failed)" >&2
 fi
