@@ -83,6 +83,9 @@ int dpu_decode_exec(uint64_t w);
 /* Encode form i with operand values (in assembly order); 0 ok, -1 value out of range. */
 int dpu_encode(int form, const int64_t *vals, uint64_t *w, char *err, size_t errlen);
 
+/* dpu_printf.c: format the runtime's printf records (guest data: never a host format) */
+void dpu_printf_buffer(FILE *out, const uint8_t *buf, size_t len);
+
 /* dpu_disasm.c */
 int dpu_disasm_word(uint64_t w, char *buf, size_t n);
 extern const char *const dpu_reg_names[32];

@@ -314,54 +314,7 @@ static void drain_stdout(sim_machine *m, dpu_unit *d, FILE *out)
     uint32_t base = (uint32_t)(buf->value - 0x08000000u), size = (uint32_t)buf->size;
     if (!size || wp > size || (uint64_t)base + size > d->dm->mram_size)
         return;
-    const uint8_t *p = d->mram_p + base, *end = p + wp;
-    /* records: a format in which literal text runs became %s, NUL, then the arguments */
-    while (p < end) {
-        if (!*p) { p++; continue; }
-        const uint8_t *fmt = p;
-        while (p < end && *p) p++;
-        if (p >= end) break;
-        p++;
-        for (const uint8_t *f = fmt; *f; f++) {
-            if (*f != '%') { continue; }
-            f++;
-            int l64 = 0;
-            char spec[16] = "%";
-            size_t sn = 1;
-            while (*f && !((*f | 32) >= 'a' && (*f | 32) <= 'z' && *f != 'l')) {
-                if (sn < 12) spec[sn++] = (char)*f;
-                f++;
-            }
-            while (*f == 'l') { l64 = 1; f++; }
-            if (!*f) break;
-            char conv = (char)*f;
-            if (conv == 's') {
-                const uint8_t *s = p;
-                while (p < end && *p) p++;
-                fprintf(out, "%.*s", (int)(p - s), (const char *)s);
-                if (p < end) p++;
-            } else if (conv == 'c') {
-                if (p < end) fputc(*p++, out);
-            } else if (conv == 'f' || conv == 'e' || conv == 'E' || conv == 'g' || conv == 'G') {
-                double v;
-                if (end - p < 8) break;
-                memcpy(&v, p, 8);
-                p += 8;
-                spec[sn++] = conv; spec[sn] = 0;
-                fprintf(out, spec, v);
-            } else {
-                unsigned n = l64 ? 8 : 4;
-                if ((size_t)(end - p) < n) break;
-                uint64_t v = n == 8 ? mem_ld64le(p) : mem_ld32le(p);
-                p += n;
-                spec[sn++] = 'l'; spec[sn++] = 'l'; spec[sn++] = conv; spec[sn] = 0;
-                if (conv == 'd' || conv == 'i')
-                    fprintf(out, spec, n == 8 ? (long long)v : (long long)(int32_t)v);
-                else
-                    fprintf(out, spec, (unsigned long long)v);
-            }
-        }
-    }
+    dpu_printf_buffer(out, d->mram_p + base, wp);
 }
 
 static void dpu_finish(sim_machine *m)
