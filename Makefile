@@ -32,7 +32,7 @@ LIBS = $(ELF_LIBS) $(RL_LIBS) $(SDL_LIBS) -lm -pthread $(LDSAN)
 # one ISA never waits for another to compile.
 ISAS ?= $(sort $(patsubst isa/%/,%,$(wildcard isa/*/)))
 ISA_DIRS := $(ISAS)
-LIB_SRC := $(wildcard core/*.c) $(wildcard loaders/*.c) isa/registry.c \
+LIB_SRC := $(wildcard core/*.c) $(wildcard core/asm/*.c) $(wildcard loaders/*.c) isa/registry.c \
            $(foreach d,$(ISA_DIRS),$(wildcard isa/$(d)/*.c)) \
            $(filter-out frontends/main.c,$(wildcard frontends/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "nyuzi.h"
 #include "asm.h"
+#include "../../core/asm/cpp.h"
 
 int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_lookup_fn look,
                void *ctx, uint32_t *word, char *err, size_t errlen);
@@ -763,41 +764,52 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
         return -1;
     }
     fclose(f);
-    if (strchr(path, '\'')) {
-        snprintf(a->err, sizeof a->err, "%s: file names with quotes are not supported", path);
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "-I%s", path) >= (int)sizeof dir) {
+        snprintf(a->err, sizeof a->err, "%.200s...: path too long", path);
         return -1;
     }
-    char dir[512], cmd[2048];
-    snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
-    if (slash)
+    if (slash == dir + 2)
+        slash[1] = 0;           /* a source in / */
+    else if (slash)
         *slash = 0;
     else
-        snprintf(dir, sizeof dir, ".");
+        snprintf(dir, sizeof dir, "-I.");
     const char *inc = opts ? opt_get(opts, "include", NULL) : NULL;
     const char *def = opts ? opt_get(opts, "define", NULL) : NULL;
-    char defs[512] = "";
-    if (def && def[0]) { /* NAME[=VALUE][,NAME[=VALUE]...] -> -D'NAME=VALUE' ... */
-        size_t n = 0;
-        for (const char *d = def; *d;) {
-            size_t k = strcspn(d, ",");
-            if (k == 0 || k > 200 || n + k + 8 >= sizeof defs || strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                "abcdefghijklmnopqrstuvwxyz0123456789_=.-+x") < k || !(isalpha((unsigned char)d[0]) || d[0] == '_')) {
-                snprintf(a->err, sizeof a->err, "-o define=%s: expected NAME or NAME=VALUE (letters, "
-                         "digits, _ . - +), separated by commas", def);
-                return -1;
-            }
-            n += (size_t)snprintf(defs + n, sizeof defs - n, " -D'%.*s'", (int)k, d);
-            d += k + (d[k] == ',');
+    /* cpp's arguments, one element each: never a shell command line (a directory named
+     * it's, or one holding "; cmd", is only a name) */
+    const char *args[ASM_CPP_MAX_ARGS + 1];
+    char defs[ASM_CPP_MAX_ARGS][256], incarg[4096];
+    int na = 0;
+    args[na++] = "-D__NYUZI__=1";
+    for (const char *d = def; d && *d;) { /* NAME[=VALUE][,NAME[=VALUE]...] -> -DNAME=VALUE ... */
+        size_t k = strcspn(d, ",");
+        if (k == 0 || k > 200 || na >= ASM_CPP_MAX_ARGS - 3 || strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            "abcdefghijklmnopqrstuvwxyz0123456789_=.-+x") < k || !(isalpha((unsigned char)d[0]) || d[0] == '_')) {
+            snprintf(a->err, sizeof a->err, "-o define=%s: expected NAME or NAME=VALUE (letters, "
+                     "digits, _ . - +), separated by commas", def);
+            return -1;
         }
+        snprintf(defs[na], sizeof defs[na], "-D%.*s", (int)k, d);
+        args[na] = defs[na];
+        na++;
+        d += k + (d[k] == ',');
     }
-    snprintf(cmd, sizeof cmd, "cpp -x assembler-with-cpp -nostdinc -D__NYUZI__=1%s -I'%s'%s%s%s '%s' 2>&1",
-             defs, dir, inc ? " -I'" : "", inc ? inc : "", inc ? "'" : "", path);
-    FILE *p = popen(cmd, "r");
-    if (!p) {
-        snprintf(a->err, sizeof a->err, "%s: cannot run the C preprocessor (cpp)", path);
+    args[na++] = dir;
+    if (inc && inc[0]) {
+        if (snprintf(incarg, sizeof incarg, "-I%s", inc) >= (int)sizeof incarg) {
+            snprintf(a->err, sizeof a->err, "-o include=%.200s...: path too long", inc);
+            return -1;
+        }
+        args[na++] = incarg;
+    }
+    args[na] = NULL;
+    asm_cpp cpp;
+    if (asm_cpp_open(&cpp, path, args, a->err, sizeof a->err))
         return -1;
-    }
+    FILE *p = cpp.out;
     char line[4096];
     a->cur_file = file_index(a, path);
     a->cur_line = 0;
@@ -821,7 +833,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
         if (rc == 0 && process_line(a, line) < 0)
             rc = -1;
     }
-    int st = pclose(p);
+    int st = asm_cpp_close(&cpp);
     if (st != 0) {
         if (!a->err[0] || cpperr[0])
             snprintf(a->err, sizeof a->err, "%s", cpperr[0] ? cpperr : "C preprocessor failed");
