@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include "../core/sim.h"
 #include "../isa/isa.h"
+
+/* the most bytes one --get/--gather transfer may move (a host buffer is allocated for it) */
+#define CLI_MAX_TRANSFER (1ULL << 30)
 #include "../loaders/loader.h"
 
 #define CLI_MAX_XFER 64

@@ -151,9 +151,12 @@ static const char *strip_unit(cli_session *s, const char *spec, int *unit)
     return end + 1;
 }
 
-/* SYMBOL[+OFF][:LEN] -> space, address (and LEN if present). */
+/* SYMBOL[+OFF][:LEN] -> space, address (and LEN if present). need: the bytes the caller
+ * will transfer (0: *len, from :LEN or the rest of the symbol). A symbol with a size bounds
+ * OFF and the transfer (writing past it would silently change the next variable), and every
+ * sum is checked: a huge OFF must not wrap around to a small address. */
 static int resolve_symbol(cli_session *s, const char *spec, int unit, mem_space **sp, uint64_t *addr, uint64_t *len,
-                          const char **file)
+                          const char **file, uint64_t need)
 {
     char name[256];
     const char *eq = strchr(spec, '=');
@@ -188,8 +191,19 @@ static int resolve_symbol(cli_session *s, const char *spec, int unit, mem_space 
         fprintf(stderr, "xpusim: '%s': no symbol '%s' in %s\n", spec, name, s->img.path);
         return -1;
     }
+    if (sym->size && off > sym->size) {
+        fprintf(stderr, "xpusim: '%s': offset %llu is past the end of '%s' (%llu bytes)\n", spec,
+                (unsigned long long)off, name, (unsigned long long)sym->size);
+        return -1;
+    }
     if (!*len)
         *len = sym->size > off ? sym->size - off : 0;
+    uint64_t moved = need ? need : *len;
+    if (sym->size && moved > sym->size - off) {
+        fprintf(stderr, "xpusim: '%s': %llu bytes at offset %llu do not fit in '%s' (%llu bytes)\n", spec,
+                (unsigned long long)moved, (unsigned long long)off, name, (unsigned long long)sym->size);
+        return -1;
+    }
     if (s->isa->symbol_location) {
         if (s->isa->symbol_location(&s->m, unit, sym, sp, addr)) {
             fprintf(stderr, "xpusim: '%s': symbol '%s' (0x%llx) is not in any memory of this machine\n", spec, name,
@@ -200,7 +214,10 @@ static int resolve_symbol(cli_session *s, const char *spec, int unit, mem_space 
         *sp = s->m.spaces[0];
         *addr = sym->value;
     }
-    *addr += off / (*sp)->addr_unit;
+    if (__builtin_add_overflow(*addr, off / (*sp)->addr_unit, addr)) {
+        fprintf(stderr, "xpusim: '%s': offset %llu wraps around the address space\n", spec, (unsigned long long)off);
+        return -1;
+    }
     return 0;
 }
 
@@ -239,7 +256,7 @@ int cli_apply_loads(cli_session *s)
         const char *file;
         mem_space *sp;
         uint64_t addr, slen;
-        if (resolve_symbol(s, spec, only < 0 ? 0 : only, &sp, &addr, &slen, &file))
+        if (resolve_symbol(s, spec, only < 0 ? 0 : only, &sp, &addr, &slen, &file, 1))
             return -1;
         if (!file || !*file) {
             fprintf(stderr, "xpusim: --set '%s': expected [@UNIT:]SYMBOL[+OFFSET]=FILE\n", a->sets.v[i]);
@@ -254,7 +271,7 @@ int cli_apply_loads(cli_session *s)
         int rc = 0;
         mem_space *prev = NULL;
         for (int u = only < 0 ? 0 : only; u < (only < 0 ? s->m.nunits : only + 1) && !rc; u++) {
-            if (resolve_symbol(s, spec, u, &sp, &addr, &slen, &file)) {
+            if (resolve_symbol(s, spec, u, &sp, &addr, &slen, &file, len)) {
                 rc = -1;
                 break;
             }
@@ -270,7 +287,7 @@ int cli_apply_loads(cli_session *s)
         const char *spec = a->scatters.v[i], *file;
         mem_space *sp;
         uint64_t addr, slen, chunk = 0;
-        if (resolve_symbol(s, spec, 0, &sp, &addr, &slen, &file))
+        if (resolve_symbol(s, spec, 0, &sp, &addr, &slen, &file, 1))
             return -1;
         if (!file || !*file) {
             fprintf(stderr, "xpusim: --scatter '%s': expected SYMBOL[+OFFSET]=FILE[:CHUNK]\n", spec);
@@ -302,7 +319,8 @@ int cli_apply_loads(cli_session *s)
             }
             chunk = len / n;
         }
-        if (chunk * n != len) {
+        uint64_t total;
+        if (__builtin_mul_overflow(chunk, n, &total) || total != len) {
             fprintf(stderr, "xpusim: --scatter '%s': %zu bytes are not %llu chunks of %llu bytes (one per unit)\n", spec,
                     len, (unsigned long long)n, (unsigned long long)chunk);
             free(buf);
@@ -310,7 +328,7 @@ int cli_apply_loads(cli_session *s)
         }
         int rc = 0;
         for (int u = 0; u < s->m.nunits && !rc; u++) {
-            rc = resolve_symbol(s, spec, u, &sp, &addr, &slen, &file);
+            rc = resolve_symbol(s, spec, u, &sp, &addr, &slen, &file, chunk);
             if (!rc)
                 rc = host_write(spec, sp, addr, buf + (size_t)(chunk * (uint64_t)u), (size_t)chunk);
         }
@@ -356,10 +374,15 @@ static int read_symbol(cli_session *s, const char *spec, int unit, const char *w
     mem_space *sp;
     uint64_t addr, len;
     const char *file;
-    if (resolve_symbol(s, spec, unit, &sp, &addr, &len, &file))
+    if (resolve_symbol(s, spec, unit, &sp, &addr, &len, &file, 0))
         return -1;
     if (!len) {
         fprintf(stderr, "xpusim: '%s': the symbol has size 0; give :LEN\n", what);
+        return -1;
+    }
+    if (len > CLI_MAX_TRANSFER) {
+        fprintf(stderr, "xpusim: '%s': %llu bytes is over the %llu-byte limit of one transfer\n", what,
+                (unsigned long long)len, (unsigned long long)CLI_MAX_TRANSFER);
         return -1;
     }
     uint8_t *buf = malloc(len);

@@ -61,3 +61,4 @@ vecadd_bufb:
 	.p2align	3
 vecadd_n:
 	.long	0
+	.size	vecadd_n, 4
