@@ -22,6 +22,7 @@
 #include <readline/history.h>
 #include "debugger.h"
 #include "../core/debug.h"
+#include "../core/file.h"
 #include "../core/stats.h"
 
 #define DBG_MAX_ARGS 16
@@ -578,9 +579,10 @@ static int dbg_cmd_source(dbg_cli *c, int argc, char **argv)
         return dbg_err(c, "source: give a FILE");
     if (c->depth >= DBG_MAX_DEPTH)
         return dbg_err(c, "source: nested too deeply (%d)", DBG_MAX_DEPTH);
-    FILE *f = fopen(argv[1], "r");
+    char err[512];
+    FILE *f = file_open_read(argv[1], FILE_MAX_INPUT, err, sizeof err);
     if (!f)
-        return dbg_err(c, "source: cannot open %s: %s", argv[1], strerror(errno));
+        return dbg_err(c, "source: %s", err);
     c->depth++;
     int rc = dbg_run_file(c, f);
     c->depth--;
@@ -830,9 +832,10 @@ int dbg_cli_main(cli_session *s)
     printf("xpusim debugger: %s on %s, %d unit(s) x %d thread(s); `help` lists the commands\n",
            s->img.path[0] ? s->img.path : "(no program)", c.isa->name, c.m->nunits, c.m->units[0].nthreads);
     if (script) {
-        FILE *f = fopen(script, "r");
+        char err[512];
+        FILE *f = file_open_read(script, FILE_MAX_INPUT, err, sizeof err);
         if (!f) {
-            fprintf(stderr, "xpusim debug: cannot open script %s: %s\n", script, strerror(errno));
+            fprintf(stderr, "xpusim debug: script %s\n", err);
             return 1;
         }
         dbg_run_file(&c, f);

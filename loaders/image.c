@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ld_internal.h"
+#include "../core/file.h"
 
 
 int ld_err(char *err, size_t errlen, const char *fmt, ...)
@@ -22,37 +23,7 @@ int ld_err(char *err, size_t errlen, const char *fmt, ...)
 
 static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ld_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *b = malloc(cap + 1);
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        uint8_t *nb = realloc(b, cap * 2 + 1);
-        if (!nb) {
-            free(b);
-            b = NULL;
-            break;
-        }
-        b = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!b)
-        return ld_err(err, errlen, "%s: out of memory", path);
-    if (bad) {
-        free(b);
-        return ld_err(err, errlen, "%s: read error", path);
-    }
-    b[n] = 0; /* text parsers may rely on a terminator */
-    *buf = b;
-    *len = n;
-    return 0;
+    return file_read_all(path, FILE_MAX_INPUT, buf, len, err, errlen);
 }
 
 static int push_word(ld_image *img, size_t *cap, uint32_t w)

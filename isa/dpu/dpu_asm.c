@@ -15,6 +15,7 @@
 #include <string.h>
 #include "dpu_isa.h"
 #include "../isa.h"
+#include "../../core/file.h"
 
 enum { RG_TEXT, RG_WRAM, RG_MRAM, RG_ATOMIC, RG_DROP };
 
@@ -228,9 +229,10 @@ static int data_size(const char *d, const char *args, uint32_t *unit)
 
 static int pass1_file(asm_ctx *c, int file)
 {
-    FILE *f = fopen(c->srcs[file], "r");
+    char ferr[400];
+    FILE *f = file_open_read(c->srcs[file], FILE_MAX_INPUT, ferr, sizeof ferr);
     if (!f)
-        return fail(c, -1, 0, "cannot open %s", c->srcs[file]);
+        return fail(c, -1, 0, "%s", ferr);
     c->cur_file = file;
     int sec = sec_get(c, ".text"), prev = sec;
     char raw[4096];

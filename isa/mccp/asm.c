@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mccp.h"
+#include "../../core/file.h"
 
 #define TOKLEN 128
 #define MAXTOK 16
@@ -899,32 +900,11 @@ done:
 
 static char *read_all(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    uint8_t *raw;
+    size_t n;
+    if (file_read_all(path, FILE_MAX_INPUT, &raw, &n, err, errlen))
         return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (n + 1 < cap)
-            break;
-        cap *= 2;
-        char *nb = realloc(buf, cap);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf = nb;
-        }
-    }
-    fclose(f);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
+    char *buf = (char *)raw;
     buf[n] = 0;
     if (memchr(buf, 0, n)) {
         snprintf(err, errlen, "%s: contains a NUL byte; expected MCCP assembly text", path);

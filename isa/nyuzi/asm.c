@@ -14,6 +14,7 @@
 #include "nyuzi.h"
 #include "asm.h"
 #include "../../core/asm/cpp.h"
+#include "../../core/file.h"
 
 int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_lookup_fn look,
                void *ctx, uint32_t *word, char *err, size_t errlen);
@@ -758,11 +759,9 @@ static int file_index(actx *a, const char *name)
 
 static int read_source(actx *a, const char *path, const sim_opts *opts)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(a->err, sizeof a->err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = file_open_read(path, FILE_MAX_INPUT, a->err, sizeof a->err);
+    if (!f)
         return -1;
-    }
     fclose(f);
     char dir[4096];
     if (snprintf(dir, sizeof dir, "-I%s", path) >= (int)sizeof dir) {

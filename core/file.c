@@ -1,0 +1,141 @@
+/* core/file.c: bounded, non-blocking input files and checked outputs (see file.h). The
+ * open is O_NONBLOCK so that opening a FIFO without a writer returns at once; the stream
+ * is switched back to blocking once fstat has shown a regular file. The size is checked
+ * from fstat before reading and again while reading (a file that grows is cut at limit). */
+#include "file.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void size_text(uint64_t n, char *buf, size_t len)
+{
+    if (n >= (1ULL << 30))
+        snprintf(buf, len, "%.1f GiB", (double)n / (double)(1ULL << 30));
+    else if (n >= (1ULL << 20))
+        snprintf(buf, len, "%.1f MiB", (double)n / (double)(1ULL << 20));
+    else
+        snprintf(buf, len, "%llu bytes", (unsigned long long)n);
+}
+
+static int too_big(const char *path, uint64_t size, uint64_t limit, char *err, size_t errlen)
+{
+    char a[32], b[32];
+    size_text(size, a, sizeof a);
+    size_text(limit, b, sizeof b);
+    snprintf(err, errlen, "%s: %s is over the %s limit for input files", path, a, b);
+    return -1;
+}
+
+FILE *file_open_read(const char *path, uint64_t limit, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st)) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (%s): xpusim reads programs, data and scripts from files",
+                 path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a pipe" :
+                 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file");
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > limit) {
+        too_big(path, (uint64_t)st.st_size, limit, err, errlen);
+        close(fd);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+int file_read_all(const char *path, uint64_t limit, uint8_t **buf, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = file_open_read(path, limit, err, errlen);
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *b = malloc(cap + 1);
+    while (b) {
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        if (n > limit) {    /* grew while we read it */
+            free(b);
+            fclose(f);
+            return too_big(path, n, limit, err, errlen);
+        }
+        uint8_t *nb = realloc(b, cap * 2 + 1);
+        if (!nb) {
+            free(b);
+            b = NULL;
+            break;
+        }
+        b = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!b) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    if (bad || n > limit) {
+        free(b);
+        if (n > limit)
+            return too_big(path, n, limit, err, errlen);
+        snprintf(err, errlen, "%s: read error", path);
+        return -1;
+    }
+    b[n] = 0; /* text parsers may rely on a terminator */
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+int file_check_out(FILE *f, const char *name, char *err, size_t errlen)
+{
+    int e = 0;
+    if (fflush(f))
+        e = errno;
+    if (!e && ferror(f))
+        e = EIO;
+    if (e) {
+        snprintf(err, errlen, "%s: %s", name, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+int file_close_out(FILE *f, const char *path, char *err, size_t errlen)
+{
+    int e = 0;
+    if (fflush(f))
+        e = errno;
+    if (!e && ferror(f))
+        e = EIO;
+    if (fclose(f) && !e)
+        e = errno;
+    if (e) {
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        return -1;
+    }
+    return 0;
+}

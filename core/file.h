@@ -1,0 +1,25 @@
+/* core/file.h: files the user names, read with bounds and written with every error seen.
+ * A simulator reads programs, data and scripts nobody vetted: every input file is opened
+ * without blocking (a FIFO with no writer must not hang the run), must be a regular file
+ * (a device like /dev/zero never ends), and is refused with its size when it is over the
+ * limit. Every output is closed through file_close_out, which reports a failed write,
+ * flush or close (a full disk, /dev/full) as "PATH: reason" instead of losing it. */
+#ifndef XPUSIM_FILE_H
+#define XPUSIM_FILE_H
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+/* The largest program, data or script file xpusim reads (documented in docs/user-guide.md). */
+#define FILE_MAX_INPUT (1ULL << 30)
+
+/* Open a regular file for reading, checked as above. NULL with err filled. */
+FILE *file_open_read(const char *path, uint64_t limit, char *err, size_t errlen);
+/* Read a whole file (plus a NUL terminator not counted in *len). 0 ok, -1 with err. */
+int file_read_all(const char *path, uint64_t limit, uint8_t **buf, size_t *len, char *err, size_t errlen);
+/* Flush, check and close an output stream. 0 ok, -1 with "PATH: reason" in err. */
+int file_close_out(FILE *f, const char *path, char *err, size_t errlen);
+/* Flush and check a stream that stays open (stdout). 0 ok, -1 with "NAME: reason". */
+int file_check_out(FILE *f, const char *name, char *err, size_t errlen);
+
+#endif
