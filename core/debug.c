@@ -1,6 +1,7 @@
 /* core/debug.c: breakpoints, step/until targets, the instruction history ring, the trace
  * sink and watchpoint reporting. Everything here runs only when m->slow is set, which
  * dbg_update_slow() keeps equal to "some feature is on", so a plain run pays nothing. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "debug.h"
@@ -129,6 +130,28 @@ void dbg_clear_run_targets(sim_machine *m)
     m->dbg->step_left = 0;
     m->dbg->until_active = 0;
     dbg_update_slow(m);
+}
+
+int dbg_trace_end(sim_machine *m)
+{
+    dbg_state *d = m->dbg;
+    if (!d || !d->trace)
+        return 0;
+    FILE *f = d->trace;
+    d->trace = NULL;
+    dbg_update_slow(m);
+    int e = 0;
+    if (fflush(f))
+        e = errno;
+    if (!e && ferror(f))
+        e = EIO;
+    if (f != stdout && f != stderr && fclose(f) && !e)
+        e = errno;
+    if (e) {
+        errno = e;
+        return -1;
+    }
+    return 0;
 }
 
 int dbg_trace_open(sim_machine *m, const char *path)

@@ -65,6 +65,8 @@ void dbg_step(sim_machine *m, int unit, int thread, uint64_t n);
 void dbg_until(sim_machine *m, uint64_t pc);
 void dbg_clear_run_targets(sim_machine *m);
 int dbg_trace_open(sim_machine *m, const char *path);
+/* Stop tracing and close the sink: 0 ok, -1 (errno set) if any trace output was lost. */
+int dbg_trace_end(sim_machine *m);
 int dbg_profile_on(sim_machine *m);     /* start a per-PC profile; 0 ok */
 
 /* Hooks for executors; call only when m->slow. Return 1 from before = do not execute. */

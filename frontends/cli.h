@@ -73,6 +73,10 @@ int cli_write_frame(sim_machine *m, const char *path); /* PPM (P6) */
 int cli_report(cli_session *s);
 /* Parse "NUMBER" (decimal or 0x) fully; -1 if malformed. */
 int cli_parse_u64(const char *s, uint64_t *out);
+/* Output files: open for writing ("xpusim: WHAT PATH: reason" on failure), and close with
+ * every write, flush and close error reported as "xpusim: PATH: reason". -1 on error. */
+FILE *cli_open_out(const char *path, const char *what);
+int cli_close_out(FILE *f, const char *path);
 /* Resolve a debugger/CLI address: number, SYMBOL or SYMBOL+OFF. -1 with a message. */
 int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err, size_t errlen);
 

@@ -2,6 +2,7 @@
  * Parses options into cli_args and dispatches; the work lives in session.c (machine and
  * host transfers), debugger.c and view.c. Exit status: 0 on a clean halt, 1 on bad input
  * or host errors, 2 on a simulated fault or illegal instruction, 3 on a limit or deadlock. */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "cli.h"
 #include "../core/debug.h"
 #include "../core/stats.h"
+#include "../core/file.h"
 
 static void usage(FILE *f)
 {
@@ -371,6 +373,10 @@ static int cmd_run(cli_args *a)
         rc = rc ? rc : 1;
     if (a->frame_dump && cli_write_frame(m, a->frame_dump))
         rc = rc ? rc : 1;
+    if (a->trace && dbg_trace_end(m)) {
+        fprintf(stderr, "xpusim: %s: %s\n", a->trace, strerror(errno));
+        rc = rc ? rc : 1;
+    }
     if (cli_report(&s))
         rc = rc ? rc : 1;
     if (v) {
@@ -404,6 +410,32 @@ static int run_debugger(cli_session *s, cli_args *a)
 
 static int run_gdbserver(cli_session *s, cli_args *a) { return gdb_serve(s, a->listen); }
 
+/* Run the subcommand; returns the exit status. */
+static int dispatch(cli_args *a)
+{
+    if (strcmp(a->cmd, "isas") == 0)
+        return cmd_isas();
+    if (strcmp(a->cmd, "asm") == 0)
+        return cmd_asm(a);
+    if (!a->program) {
+        fprintf(stderr, "xpusim %s: missing PROGRAM\n", a->cmd);
+        usage(stderr);
+        return 1;
+    }
+    if (strcmp(a->cmd, "run") == 0)
+        return cmd_run(a);
+    if (strcmp(a->cmd, "debug") == 0)
+        return cmd_interactive(a, run_debugger);
+    if (strcmp(a->cmd, "gdbserver") == 0)
+        return cmd_interactive(a, run_gdbserver);
+    if (strcmp(a->cmd, "info") == 0)
+        return cmd_info(a);
+    if (strcmp(a->cmd, "disasm") == 0)
+        return cmd_disasm(a);
+    fprintf(stderr, "xpusim: unknown command '%s' (run, debug, gdbserver, asm, disasm, info, isas)\n", a->cmd);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -417,25 +449,13 @@ int main(int argc, char **argv)
     cli_args a;
     if (parse_args(argc, argv, &a))
         return 1;
-    if (strcmp(a.cmd, "isas") == 0)
-        return cmd_isas();
-    if (strcmp(a.cmd, "asm") == 0)
-        return cmd_asm(&a);
-    if (!a.program) {
-        fprintf(stderr, "xpusim %s: missing PROGRAM\n", a.cmd);
-        usage(stderr);
-        return 1;
+    int rc = dispatch(&a);
+    /* program output, listings and reports on stdout must not be lost silently (a full
+     * disk, /dev/full): a failed flush is an error like any other output file */
+    char err[300];
+    if (file_check_out(stdout, "standard output", err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        rc = rc ? rc : 1;
     }
-    if (strcmp(a.cmd, "run") == 0)
-        return cmd_run(&a);
-    if (strcmp(a.cmd, "debug") == 0)
-        return cmd_interactive(&a, run_debugger);
-    if (strcmp(a.cmd, "gdbserver") == 0)
-        return cmd_interactive(&a, run_gdbserver);
-    if (strcmp(a.cmd, "info") == 0)
-        return cmd_info(&a);
-    if (strcmp(a.cmd, "disasm") == 0)
-        return cmd_disasm(&a);
-    fprintf(stderr, "xpusim: unknown command '%s' (run, debug, gdbserver, asm, disasm, info, isas)\n", a.cmd);
-    return 1;
+    return rc;
 }

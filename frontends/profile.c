@@ -20,9 +20,8 @@ int cli_write_profile(cli_session *s, const char *path)
         fprintf(stderr, "xpusim: --profile: out of memory\n");
         return -1;
     }
-    FILE *f = fopen(path, "w");
+    FILE *f = cli_open_out(path, "--profile");
     if (!f) {
-        fprintf(stderr, "xpusim: --profile %s: %s\n", path, strerror(errno));
         free(v);
         return -1;
     }
@@ -50,5 +49,5 @@ int cli_write_profile(cli_session *s, const char *path)
                 (unsigned long long)v[i].cycles);
     }
     free(v);
-    return fclose(f) ? -1 : 0;
+    return cli_close_out(f, path);
 }

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "../core/debug.h"
 #include "../core/stats.h"
+#include "../core/file.h"
 
 int cli_parse_u64(const char *s, uint64_t *out) { return opt_parse_u64(s, out); }
 
@@ -355,16 +356,31 @@ static void print_words(mem_space *sp, uint64_t addr, const uint8_t *buf, size_t
     fputc('\n', out);
 }
 
-static int write_raw(const char *path, const uint8_t *buf, size_t len)
+int cli_close_out(FILE *f, const char *path)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(buf, 1, len, f) != len) {
-        fprintf(stderr, "xpusim: cannot write %s: %s\n", path, strerror(errno));
-        if (f)
-            fclose(f);
+    char err[600];
+    if (file_close_out(f, path, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
         return -1;
     }
-    return fclose(f) ? -1 : 0;
+    return 0;
+}
+
+FILE *cli_open_out(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fprintf(stderr, "xpusim: %s %s: %s\n", what, path, strerror(errno));
+    return f;
+}
+
+static int write_raw(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *f = cli_open_out(path, "cannot write");
+    if (!f)
+        return -1;
+    fwrite(buf, 1, len, f);
+    return cli_close_out(f, path);
 }
 
 /* Read a symbol's bytes of one unit: into 'raw' if given (appending), else to its =FILE,
@@ -477,8 +493,7 @@ int cli_apply_outputs(cli_session *s)
             rc = -1;
             continue;
         }
-        if (eq && eq[1] && !(f = fopen(eq + 1, "wb"))) {
-            fprintf(stderr, "xpusim: --gather: cannot write %s: %s\n", eq + 1, strerror(errno));
+        if (eq && eq[1] && !(f = cli_open_out(eq + 1, "--gather"))) {
             rc = -1;
             continue;
         }
@@ -489,7 +504,7 @@ int cli_apply_outputs(cli_session *s)
                 rc = -1;
                 break;
             }
-        if (f && fclose(f))
+        if (f && cli_close_out(f, eq + 1))
             rc = -1;
     }
     return rc;
@@ -502,11 +517,9 @@ int cli_write_frame(sim_machine *m, const char *path)
         fprintf(stderr, "xpusim: --frame-dump: ISA %s has no framebuffer\n", m->isa->name);
         return -1;
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "xpusim: --frame-dump %s: %s\n", path, strerror(errno));
+    FILE *f = cli_open_out(path, "--frame-dump");
+    if (!f)
         return -1;
-    }
     fprintf(f, "P6\n%u %u\n255\n", fb.width, fb.height);
     for (unsigned y = 0; y < fb.height; y++)
         for (unsigned x = 0; x < fb.width; x++) {
@@ -514,7 +527,7 @@ int cli_write_frame(sim_machine *m, const char *path)
             uint8_t rgb[3] = {(uint8_t)(p >> 16), (uint8_t)(p >> 8), (uint8_t)p};
             fwrite(rgb, 1, 3, f);
         }
-    return fclose(f) ? -1 : 0;
+    return cli_close_out(f, path);
 }
 
 int cli_report(cli_session *s)
@@ -523,11 +536,9 @@ int cli_report(cli_session *s)
     sim_machine *m = &s->m;
     FILE *f = stderr;
     if (a->stats_file) {
-        f = fopen(a->stats_file, "w");
-        if (!f) {
-            fprintf(stderr, "xpusim: --stats-file %s: %s\n", a->stats_file, strerror(errno));
+        f = cli_open_out(a->stats_file, "--stats-file");
+        if (!f)
             return -1;
-        }
     }
     if (a->stats_json) {
         stats_write_json(m, f);
@@ -535,8 +546,7 @@ int cli_report(cli_session *s)
         stats_write_text(m, f);
         stats_write_speed(m, f);
     }
-    if (f != stderr)
-        fclose(f);
+    int out_rc = f != stderr ? cli_close_out(f, a->stats_file) : 0;
     if (m->stop.kind != SIM_STOP_HALT) {
         fprintf(stderr, "xpusim: stopped: %s", sim_stop_name(m->stop.kind));
         if (m->stop.unit >= 0)
@@ -546,7 +556,7 @@ int cli_report(cli_session *s)
     } else if (!a->quiet && (a->stats_json || a->stats_file)) {
         stats_write_speed(m, stderr);
     }
-    return 0;
+    return out_rc;
 }
 
 int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err, size_t errlen)

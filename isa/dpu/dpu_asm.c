@@ -8,6 +8,7 @@
  * ELF32 e_machine 0xF5 file with LOAD segments and symbols, as the SDK produces.
  * In instruction operands IRAM symbols count in instructions (the PC unit); in data they do
  * too, so code pointers stored in data can be called (docs/isa/dpu.md). */
+#include <errno.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -827,9 +828,15 @@ static int write_elf(asm_ctx *c, const char *out)
     for (int i = 0; i < nph; i++)
         for (int k = 0; k < 8; k++) put32(h + 52 + 32 * i + 4 * k, ph[i][k]);
     FILE *o = fopen(out, "wb");
-    if (!o) { fail(c, -1, 0, "cannot write %s", out); goto out; }
-    if (fwrite(f.p, 1, f.n, o) != f.n) { fclose(o); fail(c, -1, 0, "cannot write %s", out); goto out; }
-    if (fclose(o)) { fail(c, -1, 0, "cannot write %s", out); goto out; }
+    char werr[400];
+    if (!o) { snprintf(werr, sizeof werr, "%s: cannot create: %s", out, strerror(errno)); fail(c, -1, 0, "%s", werr); goto out; }
+    if (fwrite(f.p, 1, f.n, o) != f.n) {
+        snprintf(werr, sizeof werr, "%s: %s", out, strerror(errno));
+        fclose(o);
+        fail(c, -1, 0, "%s", werr);
+        goto out;
+    }
+    if (file_close_out(o, out, werr, sizeof werr)) { fail(c, -1, 0, "%s", werr); goto out; }
     rc = 0;
 out:
     free(f.p); free(strtab.p); free(shstr.p); free(symtab.p);

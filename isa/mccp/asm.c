@@ -954,9 +954,5 @@ int mccp_assemble(int nsrc, const char *const *srcs, const char *out, const sim_
         fputs(line, f);
     }
     free(w);
-    if (fclose(f)) {
-        snprintf(err, errlen, "%s: write error: %s", out, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return file_close_out(f, out, err, errlen);
 }

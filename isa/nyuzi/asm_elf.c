@@ -2,10 +2,12 @@
  * for e_machine 9999 (EM_NYUZI): one PT_LOAD segment holding .text and .data (plus .bss as
  * memory beyond the file image), section headers and a symbol table so the debugger and
  * the disassembler see labels. Written by hand: the layout is small and fixed. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "asm.h"
+#include "../../core/file.h"
 
 typedef struct buf { uint8_t *p; size_t n, cap; } buf;
 
@@ -102,13 +104,12 @@ int nyz_write_elf(const char *path, const nyz_elf_out *o, char *err, size_t errl
     free(h.p);
     FILE *fp = fopen(path, "wb");
     int rc = 0;
-    if (!fp || fwrite(f.p, 1, f.n, fp) != f.n) {
-        snprintf(err, errlen, "%s: cannot write output", path);
+    if (!fp) {
+        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
         rc = -1;
-    }
-    if (fp && fclose(fp) != 0 && rc == 0) {
-        snprintf(err, errlen, "%s: cannot write output", path);
-        rc = -1;
+    } else {
+        fwrite(f.p, 1, f.n, fp);
+        rc = file_close_out(fp, path, err, errlen);
     }
     free(f.p); free(strtab.p); free(shstr.p); free(symtab.p);
     return rc;
