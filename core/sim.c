@@ -278,7 +278,7 @@ uint64_t sim_end_cycle(const sim_machine *m)
         const sim_unit *u = &m->units[i];
         if (!u->enabled)
             continue;
-        uint64_t c = u->halted ? u->halted_at : m->now;
+        uint64_t c = u->halted ? u->halted_at : m->now > u->reached ? m->now : u->reached;
         if (c > end)
             end = c;
     }
@@ -311,7 +311,15 @@ static void unit_event(ev_event *e, void *ctx)
     sim_machine *m = u->m;
     if (u->halted || !u->enabled)
         return;
-    uint64_t next = m->isa->unit_run(m, u, m->now, horizon_for(m));
+    uint64_t h = horizon_for(m);
+    uint64_t next = m->isa->unit_run(m, u, m->now, h);
+    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
+     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
+    if (next != SIM_NEVER) {
+        uint64_t r = (next < h ? next : h);
+        if (r && r - 1 > u->reached)
+            u->reached = r - 1;
+    }
     if (next != SIM_NEVER && !u->halted && u->enabled)
         sim_unit_wake(m, u, next);
 }
@@ -340,6 +348,8 @@ static void *sim_job_main(void *arg)
         u->ev.when = t; /* rescheduled on the shared queue after the join */
         /* the cycle this unit's simulation reached: its halt, else the limit it ran to */
         uint64_t reached = u->halted ? u->halted_at : t == SIM_NEVER ? 0 : t > m->limit ? m->limit : t;
+        if (reached > u->reached && !u->halted)
+            u->reached = reached;
         if (reached > j->last)
             j->last = reached;
     }
@@ -405,7 +415,10 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     }
     m->stop.kind = SIM_STOP_NONE;
     m->stop.msg[0] = 0;
-    if (m->jobs > 1 && m->isa->independent_units && !m->slow && only_unit_events(m))
+    /* an instruction limit counts the machine's total in simulated-time order, which host
+     * threads cannot keep: with one set, the units run on this thread, so the stop point is
+     * the same for every -o jobs= (and the same from run to run) */
+    if (m->jobs > 1 && m->isa->independent_units && !m->slow && !m->max_instructions && only_unit_events(m))
         sim_run_parallel(m);
     while (!sim_stopped(m)) {
         ev_event *e = ev_peek(&m->q);
@@ -434,8 +447,9 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         }
     }
     if (m->stop.kind != SIM_STOP_HALT) {
-        if (m->stop.unit < 0 && m->stop.cycle < m->now)
-            m->stop.cycle = m->now; /* limits, deadlocks, interrupts: where the machine is */
+        uint64_t end = sim_end_cycle(m);
+        if (m->stop.unit < 0 && m->stop.cycle < end)
+            m->stop.cycle = end; /* limits, deadlocks, interrupts: where the machine is */
         if (m->stop.cycle > m->now)
             m->now = m->stop.cycle; /* statistics of a stopped machine end where it stopped */
     }

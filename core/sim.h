@@ -76,6 +76,7 @@ typedef struct sim_unit {
     ev_event ev;            /* the unit's run event */
     uint8_t enabled, halted;
     uint64_t halted_at;
+    uint64_t reached;       /* last cycle this unit has simulated through (it may run ahead of m->now) */
     double clock_hz;
     sim_counter *counters;  /* ISA-defined per-unit counters (DMA bytes, cache misses...) */
     int ncounters;

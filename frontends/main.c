@@ -362,7 +362,7 @@ static int cmd_run(cli_args *a)
     signal(SIGINT, SIG_DFL);
     sigint_machine = NULL;
     if (m->stop.kind == SIM_STOP_USER)
-        snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted by the user at cycle %llu", (unsigned long long)m->now);
+        snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted by the user at cycle %llu", (unsigned long long)m->stop.cycle);
     if (m->isa->finish)
         m->isa->finish(m);
     fflush(m->out);
