@@ -22,6 +22,25 @@ static double host_now(void)
 static void unit_event(ev_event *e, void *ctx);
 static mem_space *sim_space_registered(const sim_machine *m, const char *name);
 
+/* The watchdog: an event every `watchdog` cycles, after everything else of its cycle (the
+ * coupled units' bursts end at it, as at any event). If no thread retired an instruction
+ * since the last check, the threads are not waiting for anything that will come (that is
+ * a deadlock, found when the queue empties) but the model keeps stepping without progress:
+ * a livelock, which would otherwise spin for ever. */
+static void watchdog_event(ev_event *e, void *ctx)
+{
+    sim_machine *m = ctx;
+    uint64_t n = sim_total_instructions(m);
+    if (n == m->wd_insns && m->nhalted < m->nenabled) {
+        sim_set_stop_at(m, SIM_STOP_DEADLOCK, -1, -1, 0, m->now,
+                        "livelock: no instruction retired in cycles %llu-%llu; -o watchdog=0 turns this check off",
+                        (unsigned long long)(m->now - m->watchdog), (unsigned long long)m->now);
+        return;
+    }
+    m->wd_insns = n;
+    sim_schedule(m, e, m->now + m->watchdog);
+}
+
 int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -48,9 +67,21 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
         return -1;
     }
     m->jobs = (int)jobs;
+    if (opt_get_u64(&m->opts, "watchdog", SIM_WATCHDOG_DEFAULT, 0, UINT64_MAX / 4, &m->watchdog, err, errlen)) {
+        sim_destroy(m);
+        return -1;
+    }
     if (isa->create(m, err, errlen)) {
         sim_destroy(m);
         return -1;
+    }
+    if (m->watchdog) {
+        if (sim_register_event(m, &m->wd_ev, "watchdog", watchdog_event, m, INT32_MAX)) {
+            snprintf(err, errlen, "out of memory");
+            sim_destroy(m);
+            return -1;
+        }
+        sim_schedule(m, &m->wd_ev, m->watchdog);
     }
     return 0;
 }
@@ -296,6 +327,8 @@ static uint64_t horizon_for(const sim_machine *m)
         if (m->now + left < lim)
             lim = m->now + left;
     }
+    if (m->watchdog && m->now + m->watchdog < lim)
+        lim = m->now + m->watchdog; /* bursts end in time for the watchdog to look */
     if (m->isa->independent_units)
         return lim;
     uint64_t h = ev_next_time(&m->q);
@@ -398,7 +431,7 @@ static int only_unit_events(const sim_machine *m)
 {
     for (uint32_t i = 0; i < m->q.n; i++) {
         const ev_event *e = m->q.heap[i];
-        if (e->fn != unit_event)
+        if (e->fn != unit_event && e != &m->wd_ev)
             return 0;
     }
     return 1;
@@ -422,7 +455,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         sim_run_parallel(m);
     while (!sim_stopped(m)) {
         ev_event *e = ev_peek(&m->q);
-        if (!e) {
+        if (!e || (e == &m->wd_ev && m->q.n == 1)) { /* the watchdog alone wakes nobody */
             if (m->nhalted >= m->nenabled)
                 sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
             else

@@ -18,6 +18,10 @@
 #define SIM_NEVER EV_NEVER
 #define SIM_MAX_STALLS 12
 #define SIM_MAX_SPACES 16
+/* A run in which no thread retires an instruction for this many cycles stops as a livelock
+ * (-o watchdog=CYCLES, 0 = off): a model or a program that spins without progress, which
+ * the deadlock check (nothing left to wake anyone) cannot see. */
+#define SIM_WATCHDOG_DEFAULT 100000000ULL
 
 struct isa_ops;
 struct ld_image;
@@ -92,6 +96,9 @@ typedef struct sim_machine {
     uint64_t limit;         /* last cycle a run may reach (max_cycles) */
     uint64_t max_instructions; /* 0 = no limit */
     int jobs;               /* host threads for independent units (-o jobs=N) */
+    uint64_t watchdog;      /* cycles without any retired instruction that end a run (0 = off) */
+    uint64_t wd_insns;      /* instructions retired at the last watchdog check */
+    ev_event wd_ev;         /* the watchdog's check, every `watchdog` cycles */
     sim_unit *units;
     int nunits;
     int nhalted;            /* enabled units that have halted */

@@ -530,6 +530,34 @@ int cli_write_frame(sim_machine *m, const char *path)
     return cli_close_out(f, path);
 }
 
+/* After a run that did not end by itself: what each thread still running was doing or
+ * waiting for, so a deadlock, a livelock or a limit says why (at most 32 lines). */
+static void report_waiting(sim_machine *m, FILE *f)
+{
+    if (!m->isa->thread_state)
+        return;
+    int shown = 0, more = 0;
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        if (!u->enabled || u->halted)
+            continue;
+        for (int t = 0; t < u->nthreads; t++) {
+            if (!sim_thread_active(&u->threads[t]))
+                continue;
+            if (shown == 32) {
+                more++;
+                continue;
+            }
+            char st[200];
+            m->isa->thread_state(m, i, t, st, sizeof st);
+            fprintf(f, "  %s thread %d: %s\n", u->name, t, st);
+            shown++;
+        }
+    }
+    if (more)
+        fprintf(f, "  (%d more threads not shown)\n", more);
+}
+
 int cli_report(cli_session *s)
 {
     cli_args *a = s->args;
@@ -553,6 +581,8 @@ int cli_report(cli_session *s)
             fprintf(stderr, " in %s thread %d at pc 0x%llx", m->units[m->stop.unit].name, m->stop.thread,
                     (unsigned long long)m->stop.pc);
         fprintf(stderr, " (cycle %llu): %s\n", (unsigned long long)m->stop.cycle, m->stop.msg);
+        if (m->stop.kind == SIM_STOP_DEADLOCK || m->stop.kind == SIM_STOP_LIMIT || m->stop.kind == SIM_STOP_USER)
+            report_waiting(m, stderr);
     } else if (!a->quiet && (a->stats_json || a->stats_file)) {
         stats_write_speed(m, stderr);
     }

@@ -51,6 +51,7 @@ int isa_reg_find(const isa_ops *isa, const char *name)
 /* Options the core itself reads (core/sim.c), valid for every ISA. */
 const isa_option isa_core_options[] = {
     {"jobs", "1", "host threads for ISAs whose units run independently (results identical to jobs=1)"},
+    {"watchdog", "100000000", "stop as a livelock after this many cycles in which no thread retires an instruction (0 = off)"},
     {NULL, NULL, NULL},
 };
 

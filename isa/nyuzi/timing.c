@@ -222,7 +222,11 @@ unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now,
     uint64_t start = now > nm->mem_free ? now : nm->mem_free;
     unsigned sd = sdram_extra(nm, pa, start);
     nm->mem_free = start + sd + nm->tm.mem_interval;
-    uint64_t done = start + sd + nm->tm.mem_lat - lead;
+    /* a data line arrives `lead` cycles before an instruction line (measured on the RTL);
+     * with a memory latency below that (-o mem_latency=0..3, an ideal memory) it arrives
+     * as soon as the bus takes the request, never before it: an unsigned wrap here made
+     * a load wait 2^32 cycles */
+    uint64_t done = start + sd + (nm->tm.mem_lat > lead ? nm->tm.mem_lat - lead : 0);
     l2->ready[l2->last_way] = done;
     return (unsigned)(done - now);
 }

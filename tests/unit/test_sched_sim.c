@@ -240,6 +240,31 @@ static void test_deadlock(void **state)
     sim_destroy(&m);
 }
 
+/* The watchdog (-o watchdog=N): a run in which no thread retires for N cycles stops as a
+ * livelock. One thread, 10 instructions, after instruction 3 (issued at cycle 3: one per
+ * cycle from 0) it is ready only 5000 cycles later. With a 1000-cycle watchdog the run
+ * stops there with 4 instructions retired; with the watchdog off, or longer than the wait,
+ * it runs to its end: instruction 4 issues at 3 + 5000 = 5003, instructions 5-9 at
+ * 5004-5008, and the thread halts the cycle after its last issue: 10 instructions, 5009. */
+static void test_watchdog_livelock(void **state)
+{
+    (void)state;
+    sim_machine m;
+    fake_make(&m, &fake_isa, KV("threads=1", "insns=10", "long_at=3", "long_lat=5000", "watchdog=1000"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_DEADLOCK);
+    assert_non_null(strstr(m.stop.msg, "livelock: no instruction retired"));
+    assert_int_equal(m.units[0].threads[0].instructions, 4);
+    sim_destroy(&m);
+    const char *const offs[] = {"watchdog=0", "watchdog=10000"};
+    for (int i = 0; i < 2; i++) {
+        fake_make(&m, &fake_isa, KV("threads=1", "insns=10", "long_at=3", "long_lat=5000", offs[i]));
+        assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+        assert_int_equal(m.units[0].threads[0].instructions, 10);
+        assert_int_equal(m.units[0].halted_at, 5009);
+        sim_destroy(&m);
+    }
+}
+
 static void test_halted_machine_run_again(void **state)
 {
     (void)state;
@@ -690,6 +715,7 @@ static void test_disable_halted_unit(void **state)
 
 XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_skip_ahead_start),
+             cmocka_unit_test(test_watchdog_livelock),
              cmocka_unit_test(test_skip_ahead_long_latency),
              cmocka_unit_test(test_revolver_11),
              cmocka_unit_test(test_barrel_6),
