@@ -187,6 +187,10 @@ static int cmd_isas(void)
         const isa_ops *isa = isa_at(i);
         printf("%-8s %s\n", isa->name, isa->description);
         print_options(isa->options);
+        if (isa->asm_options) {
+            printf("  xpusim asm --isa %s:\n", isa->name);
+            print_options(isa->asm_options);
+        }
     }
     printf("every ISA\n");
     print_options(isa_core_options);
@@ -310,6 +314,10 @@ static int cmd_asm(cli_args *a)
         return 1;
     }
     char err[1024];
+    if (isa_check_asm_options(isa, &a->opts, err, sizeof err)) {
+        fprintf(stderr, "xpusim asm: %s\n", err);
+        return 1;
+    }
     if (isa->assemble(a->srcs.n, a->srcs.v, a->output, &a->opts, err, sizeof err)) {
         fprintf(stderr, "xpusim: %s\n", err);
         return 1;

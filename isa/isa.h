@@ -82,6 +82,8 @@ typedef struct isa_ops {
     /* Assemble (and link) source files into OUT. 0 ok; errors name file:line. May be NULL. */
     int (*assemble)(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
                     char *err, size_t errlen);
+    /* The assembler's -o options (NULL-terminated by name == NULL; NULL: none). */
+    const isa_option *asm_options;
 
     /* Host protocol: where an ELF symbol's value lives (space name, address in it).
      * May be NULL: then the first space and the value itself. */
@@ -105,5 +107,7 @@ const isa_ops *isa_at(int i);
 int isa_reg_find(const isa_ops *isa, const char *name);
 /* Check that every key in opts is known to the ISA (or to the core); -1 with err if not. */
 int isa_check_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen);
+/* The same for `xpusim asm -o KEY=VALUE` against isa->asm_options. */
+int isa_check_asm_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen);
 
 #endif

@@ -55,22 +55,36 @@ const isa_option isa_core_options[] = {
     {NULL, NULL, NULL},
 };
 
-int isa_check_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
+/* Every key in opts must be in one of the two tables (core may be NULL). */
+static int check_keys(const isa_option *own, const isa_option *core, const char *what, const isa_ops *isa,
+                      const sim_opts *opts, char *err, size_t errlen)
 {
     for (int i = 0; i < opts->n; i++) {
         int known = 0;
-        for (const isa_option *o = isa->options; o && o->name; o++)
+        for (const isa_option *o = own; o && o->name; o++)
             if (strcmp(o->name, opts->key[i]) == 0)
                 known = 1;
-        for (const isa_option *o = isa_core_options; o->name; o++)
+        for (const isa_option *o = core; o && o->name; o++)
             if (strcmp(o->name, opts->key[i]) == 0)
                 known = 1;
         if (!known) {
-            int len = snprintf(err, errlen, "unknown option '%s' for ISA %s; known:", opts->key[i], isa->name);
-            for (const isa_option *o = isa->options; o && o->name && len > 0 && (size_t)len < errlen; o++)
+            int len = snprintf(err, errlen, "unknown %soption '%s' for ISA %s; known:", what, opts->key[i], isa->name);
+            if (!own || !own->name)
+                len += snprintf(err + len, errlen - (size_t)len, " (none)");
+            for (const isa_option *o = own; o && o->name && len > 0 && (size_t)len < errlen; o++)
                 len += snprintf(err + len, errlen - (size_t)len, " %s", o->name);
             return -1;
         }
     }
     return 0;
+}
+
+int isa_check_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
+{
+    return check_keys(isa->options, isa_core_options, "", isa, opts, err, errlen);
+}
+
+int isa_check_asm_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
+{
+    return check_keys(isa->asm_options, NULL, "assembler ", isa, opts, err, errlen);
 }

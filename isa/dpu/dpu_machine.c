@@ -335,6 +335,15 @@ static void dpu_finish(sim_machine *m)
     fflush(m->out);
 }
 
+/* `xpusim asm -o` options of the DPU linker (dpu_asm.c) */
+static const isa_option dpu_asm_options[] = {
+    {"tasklets", "16", "NR_TASKLETS: tasklets the runtime starts and stacks it lays out, 1-24"},
+    {"stack", "1024", "stack bytes per tasklet, a multiple of 8 in 8-65536"},
+    {"gc", "1", "1: drop sections nothing references, 0: keep every section"},
+    {"lib", "", "DIR[:DIR...]: every .s/.S file there is linked too (unused sections dropped)"},
+    {NULL, NULL, NULL},
+};
+
 /* ---- registers ---- */
 #define R(n) {n, 32, ISA_REG_THREAD, 0, "general"}
 static const isa_reg dpu_regs[] = {
@@ -577,6 +586,7 @@ const isa_ops isa_dpu = {
     .disasm = dpu_disasm,
     .disasm_image = dpu_disasm_image,
     .assemble = dpu_assemble_files,
+    .asm_options = dpu_asm_options,
     .symbol_location = dpu_symbol_location,
     .unit_space = dpu_unit_space,
 };

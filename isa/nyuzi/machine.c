@@ -8,6 +8,13 @@
 #include "nyuzi.h"
 #include "../../core/sched.h"
 
+/* `xpusim asm -o` options of the Nyuzi assembler (asm.c) */
+static const isa_option nyz_asm_options[] = {
+    {"define", "", "NAME[=VALUE],... for the C preprocessor"},
+    {"include", "", "one more include directory for the C preprocessor"},
+    {NULL, NULL, NULL},
+};
+
 static const isa_option nyz_options[] = {
     {"cores", "1", "number of cores (units), 1-16"},
     {"threads", "4", "hardware threads per core, 1-16"},
@@ -562,6 +569,7 @@ const isa_ops isa_nyuzi = {
     .disasm = nyz_disasm,
     .disasm_image = nyz_disasm_image,
     .assemble = nyz_assemble,
+    .asm_options = nyz_asm_options,
     .symbol_location = NULL,
     .framebuffer = nyz_framebuffer,
     .frame_period = 1000000,

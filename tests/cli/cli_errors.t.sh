@@ -35,6 +35,9 @@ expect 1 "expected text or json" -- run x --stats=xml
 expect 1 "max-cycles 'ten': expected a number" -- run x --max-cycles ten
 expect 1 "-o 'cores': expected KEY=VALUE" -- run x -o cores
 expect 1 "usage: xpusim asm" -- asm foo.s
+# assembler options are checked against the ISA's table: a typo is an error, not the default
+expect 1 "unknown assembler option 'taskelts' for ISA dpu; known: tasklets stack gc lib" -- asm --isa dpu programs/dpu/vecadd.s -o "$T/x.elf" -o taskelts=4
+expect 1 "unknown assembler option 'foo' for ISA mccp; known: (none)" -- asm --isa mccp programs/mccp/demo.mccp -o "$T/x.out" -o foo=1
 "$X" --help | grep -q "xpusim run PROGRAM" || { echo "FAIL: --help"; fail=1; }
 "$X" isas >"$T/isas" || { echo "FAIL: isas"; fail=1; }
 exit $fail
