@@ -91,6 +91,8 @@ test: deps
 	@$(MAKE) --no-print-directory check
 	@echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@$(MAKE) --no-print-directory check BUILD=build/asan SAN=1 OPT=-O1
+	@echo "== every libFuzzer harness over its committed corpus (ASan + UBSan) =="
+	@$(MAKE) --no-print-directory fuzz-corpus
 
 # The ceiling interpreter and the whole-process timer are built with the simulator's flags.
 bench: deps
@@ -107,5 +109,7 @@ install: $(XPUSIM)
 
 clean:
 	rm -rf build
+
+include tests/fuzz/fuzz.mk
 
 -include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)

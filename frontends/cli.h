@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include "../core/sim.h"
 #include "../isa/isa.h"
+#include "../loaders/loader.h"
 
 /* the most bytes one --get/--gather transfer may move (a host buffer is allocated for it) */
 #define CLI_MAX_TRANSFER (1ULL << 30)
-#include "../loaders/loader.h"
 
 #define CLI_MAX_XFER 64
 
@@ -93,6 +93,9 @@ int cli_write_profile(cli_session *s, const char *path);
 int dbg_cli_main(cli_session *s);           /* frontends/debugger.c */
 /* GDB remote protocol server on listen_spec ("PORT", "HOST:PORT"; NULL: 127.0.0.1:1234). */
 int gdb_serve(cli_session *s, const char *listen_spec); /* frontends/gdbstub.c */
+/* Serve one connected GDB client on fd (closed at the end): the stub without the socket
+ * set-up, for tests and the fuzz harness. 0 ok, 1 error. */
+int gdb_serve_fd(cli_session *s, int fd);
 
 /* Optional SDL2 window (frontends/view.c); all are no-ops without SDL or a display. */
 typedef struct view view;

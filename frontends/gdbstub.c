@@ -743,17 +743,18 @@ static int gdb_listen(const char *spec)
     return fd;
 }
 
-int gdb_serve(cli_session *s, const char *listen_spec)
+int gdb_serve_fd(cli_session *s, int fd)
 {
     gdb_stub *g = calloc(1, sizeof *g);
     if (!g) {
         fprintf(stderr, "xpusim gdbserver: out of memory\n");
+        close(fd);
         return 1;
     }
     g->s = s;
     g->m = &s->m;
     g->isa = s->isa;
-    g->fd = -1;
+    g->fd = fd;
     g->cunit = g->cthread = -1;
     g->seen_unit = g->seen_thread = -1;
     g->next_watch_id = 1;
@@ -773,18 +774,6 @@ int gdb_serve(cli_session *s, const char *listen_spec)
     }
     gdb_first_live(g, &g->gunit, &g->gthread);
     m->stop.kind = SIM_STOP_NONE;
-    int lfd = gdb_listen(listen_spec);
-    if (lfd < 0)
-        goto out;
-    g->fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-    close(lfd);
-    if (g->fd < 0) {
-        fprintf(stderr, "xpusim gdbserver: accept: %s\n", strerror(errno));
-        goto out;
-    }
-    int one = 1;
-    setsockopt(g->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    fprintf(stderr, "xpusim gdbserver: connected\n");
     while (!g->quit) {
         long n = gdb_recv(g);
         if (n < 0)
@@ -811,4 +800,21 @@ out:
     free(g);
     fflush(stdout);
     return rc;
+}
+
+int gdb_serve(cli_session *s, const char *listen_spec)
+{
+    int lfd = gdb_listen(listen_spec);
+    if (lfd < 0)
+        return 1;
+    int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+    close(lfd);
+    if (fd < 0) {
+        fprintf(stderr, "xpusim gdbserver: accept: %s\n", strerror(errno));
+        return 1;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    fprintf(stderr, "xpusim gdbserver: connected\n");
+    return gdb_serve_fd(s, fd);
 }

@@ -1,0 +1,31 @@
+#!/bin/sh
+# tests/fuzz/run.sh MODE SECONDS NAME...: run libFuzzer harnesses (built by tests/fuzz/fuzz.mk).
+#   corpus: each harness once over its committed corpus tests/fuzz/corpus/NAME (make test);
+#   long:   each harness for SECONDS, starting from its corpus, new inputs in build/fuzz/corpus.
+# A crash, leak, timeout or sanitizer report fails the run; the harness's last lines and the
+# reproducer's path are printed. Logs: build/fuzz/logs/NAME.log.
+mode=$1; secs=$2; shift 2
+B=build/fuzz
+mkdir -p "$B/logs"
+fail=0
+for n in "$@"; do
+    bin="$B/fuzz_$n"
+    corpus="tests/fuzz/corpus/$n"
+    log="$B/logs/$n.log"
+    [ -x "$bin" ] || { echo "FAIL $n: $bin not built"; fail=1; continue; }
+    mkdir -p "$corpus"
+    if [ "$mode" = corpus ]; then
+        "$bin" -runs=0 -timeout=20 -rss_limit_mb=2048 "$corpus" >"$log" 2>&1
+    else
+        mkdir -p "$B/corpus/$n" "$B/crashes"
+        "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
+            -artifact_prefix="$B/crashes/$n-" -print_final_stats=1 "$B/corpus/$n" "$corpus" >"$log" 2>&1
+    fi
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "ok $n: $(grep -Eo '(cov|ft|exec/s|stat::number_of_executed_units): *[0-9]+' "$log" | tail -4 | tr '\n' ' ')"
+    else
+        echo "FAIL $n (exit $rc, log $log)"; tail -n 25 "$log" | sed 's/^/    /'; fail=1
+    fi
+done
+exit $fail
