@@ -59,13 +59,17 @@ long gdb_get_hex_bytes(const char *h, uint8_t *b, size_t max)
     return (long)n;
 }
 
-/* A hex number; *end after it. -1 if there are no digits. */
+/* A hex number; *end after it. -1 if there are no digits or the value does not fit in 64
+ * bits (a client's number that wrapped would name another address or thread). */
 int gdb_get_hex_u64(const char *p, uint64_t *v, const char **end)
 {
     uint64_t x = 0;
     const char *q = p;
-    for (int d; (d = gdb_hexval(*q)) >= 0; q++)
+    for (int d; (d = gdb_hexval(*q)) >= 0; q++) {
+        if (x >> 60)
+            return -1;
         x = x << 4 | (uint64_t)d;
+    }
     if (q == p)
         return -1;
     *v = x;
@@ -531,6 +535,10 @@ static int gdb_mem(gdb_stub *g, char op, const char *p, long pktlen)
     if (*q != ':')
         return gdb_send_str(g, "E01");
     q++;
+    /* the data must be in this packet: a length beyond the packet size is an error before
+     * anything is allocated (a client's number is never a host size) */
+    if (len > GDB_PKT_MAX)
+        return gdb_send_str(g, "E01");
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf)
         return gdb_send_str(g, "E0c");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dpu_isa.h"
+#include "../../core/asm/arith.h"
 
 /* ---- expressions ---- */
 typedef struct ex_state {
@@ -38,7 +39,7 @@ static int64_t ex_prim(ex_state *e)
         e->p++;
         return v;
     }
-    if (c == '-') { e->p++; return -ex_prim(e); }
+    if (c == '-') { e->p++; return asm_negate(ex_prim(e)); }
     if (c == '+') { e->p++; return ex_prim(e); }
     if (c == '~') { e->p++; return ~ex_prim(e); }
     if (isdigit((unsigned char)c)) {
@@ -71,13 +72,15 @@ static int64_t ex_mul(ex_state *e)
     for (;;) {
         ex_skip(e);
         char c = *e->p;
-        if (c == '*') { e->p++; v *= ex_prim(e); }
-        else if (c == '/' || c == '%') {
-            e->p++;
-            int64_t d = ex_prim(e);
-            if (!d) { if (!e->bad) snprintf(e->err, e->errlen, "division by zero"); e->bad = 1; d = 1; }
-            v = c == '/' ? v / d : v % d;
-        } else return v;
+        if (c != '*' && c != '/' && c != '%')
+            return v;
+        e->p++;
+        const char *why = asm_arith(c, v, ex_prim(e), &v);
+        if (why) {
+            if (!e->bad) snprintf(e->err, e->errlen, "%s", why);
+            e->bad = 1;
+            v = 0;
+        }
     }
 }
 static int64_t ex_add(ex_state *e)
@@ -85,9 +88,11 @@ static int64_t ex_add(ex_state *e)
     int64_t v = ex_mul(e);
     for (;;) {
         ex_skip(e);
-        if (*e->p == '+') { e->p++; v += ex_mul(e); }
-        else if (*e->p == '-') { e->p++; v -= ex_mul(e); }
-        else return v;
+        char c = *e->p;
+        if (c != '+' && c != '-')
+            return v;
+        e->p++;
+        asm_arith(c, v, ex_mul(e), &v);
     }
 }
 static int64_t ex_shift(ex_state *e)
@@ -95,9 +100,11 @@ static int64_t ex_shift(ex_state *e)
     int64_t v = ex_add(e);
     for (;;) {
         ex_skip(e);
-        if (e->p[0] == '<' && e->p[1] == '<') { e->p += 2; v = (int64_t)((uint64_t)v << (ex_add(e) & 63)); }
-        else if (e->p[0] == '>' && e->p[1] == '>') { e->p += 2; v >>= (ex_add(e) & 63); }
-        else return v;
+        if ((e->p[0] != '<' && e->p[0] != '>') || e->p[1] != e->p[0])
+            return v;
+        char c = e->p[0];
+        e->p += 2;
+        asm_arith(c, v, ex_add(e), &v);
     }
 }
 static int64_t ex_or(ex_state *e)

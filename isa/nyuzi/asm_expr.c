@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "asm.h"
+#include "../../core/asm/arith.h"
 
 int nyz_asm_reg(const char *s, int *is_vector)
 {
@@ -58,7 +59,7 @@ static int64_t parse_primary(ep *e)
         e->p++;
         return v;
     }
-    if (*p == '-') { e->p++; return -parse_primary(e); }
+    if (*p == '-') { e->p++; return asm_negate(parse_primary(e)); }
     if (*p == '+') { e->p++; return parse_primary(e); }
     if (*p == '~') { e->p++; return ~parse_primary(e); }
     if (*p == '!') { e->p++; return !parse_primary(e); }
@@ -145,17 +146,12 @@ static int64_t parse_binary(ep *e, int prec)
         char op0 = e->p[0];
         e->p += len;
         int64_t rhs = parse_binary(e, pr + 1);
-        switch (op0) {
-        case '*': lhs *= rhs; break;
-        case '/': if (rhs == 0) { if (!e->unresolved) e->err = "division by zero"; lhs = 0; } else lhs /= rhs; break;
-        case '%': if (rhs == 0) { if (!e->unresolved) e->err = "division by zero"; lhs = 0; } else lhs %= rhs; break;
-        case '+': lhs += rhs; break;
-        case '-': lhs -= rhs; break;
-        case '&': lhs &= rhs; break;
-        case '^': lhs ^= rhs; break;
-        case '|': lhs |= rhs; break;
-        case '<': lhs = (int64_t)((uint64_t)lhs << (rhs & 63)); break;
-        case '>': lhs >>= (rhs & 63); break;
+        /* an unresolved symbol (pass 1) reads as 0: its division is not an error yet */
+        const char *why = asm_arith(op0, lhs, rhs, &lhs);
+        if (why) {
+            if (!e->unresolved)
+                e->err = why;
+            lhs = 0;
         }
     }
 }

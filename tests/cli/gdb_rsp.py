@@ -331,6 +331,45 @@ def mccp_interrupt(xpusim, prog, flag):
 
 
 @scenario
+def hostile(xpusim, prog):
+    """Every packet is untrusted (issue 8): bad checksums are NAKed, bad hex, huge lengths in
+    m/M/X, unknown queries and packets, over-long packets and stray bytes get an error or an
+    empty reply, never a crash, a hang or an allocation sized by the client; the session
+    still works afterwards and the server exits cleanly (a sanitizer report would not)."""
+    s = _server(xpusim, prog)
+    try:
+        s.sock.sendall(b"$g#00")                      # bad checksum: '-' (resend)
+        check(s._byte() == ord("-"), "bad checksum is NAKed")
+        check(s.ask("mzz,4").startswith("E"), "m with bad hex: error")
+        r = s.ask("m0,ffffffffffffffff")              # huge read length: capped, not allocated
+        check(r.startswith("E") or (len(r) % 2 == 0 and len(r) <= 16384), "m with a 2^64 length: %d chars" % len(r))
+        check(s.ask("M0,ffffffffffff:00").startswith("E"), "M with a 2^48 length: error, nothing allocated")
+        check(s.ask("M0,4:0g0g0g0g").startswith("E"), "M with bad hex data: error")
+        check(s.ask(b"X0,ffffffffff:" + b"a").startswith("E"), "X with a length beyond the packet: error")
+        check(s.ask("mffffffffffffffff,4").startswith("E"), "m at the end of the address space: error")
+        check(s.ask("qNoSuchQuery") == "", "unknown query: empty reply")
+        check(s.ask("\x01\x02junk") == "", "unknown packet: empty reply")
+        r = s.ask("Hg99999999999999999999")
+        check(r.startswith("E"), "Hg with a thread id beyond 64 bits: error (%s)" % r)
+        r = s.ask("Hg7fffffff")
+        check(r.startswith("E"), "Hg with a thread that does not exist: error (%s)" % r)
+        r = s.ask("Z0,ffffffffffffffff,4")
+        check(r in ("OK", "") or r.startswith("E"), "Z0 at a wild address answered (%s)" % r)
+        s.sock.sendall(b"$" + b"m0,4" * 8000 + b"#00")  # longer than PacketSize: dropped or NAKed
+        b = s._byte()
+        check(b in (ord("-"), ord("+"), ord("$")), "over-long packet answered (%r)" % chr(b))
+        if b == ord("$"):
+            s.buf = b"$" + s.buf
+            s.recv()
+        s.sock.sendall(b"garbage without a dollar")
+        check(s.ask("?") != "", "the session works after all of it")
+        s.send("k")
+        s.close()
+    finally:
+        s.kill()
+
+
+@scenario
 def mccp_run(xpusim, prog, end_cycle):
     """A continue of several GDB_SLICE slices ends at the plain run's cycle."""
     s = _server(xpusim, prog)

@@ -51,6 +51,7 @@ if "$X" isas | grep -q '^mccp'; then
     end=$(end_cycle "$T/draw.out" --headless)
     echo "plain run of draw ends at cycle $end"
     timeout 60 "$PY" "$HERE/gdb_rsp.py" mccp_run "$X" "$T/draw.out" "$end" || fail=1
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" hostile "$X" "$T/draw.out" || fail=1
 
     # every core spins on RAM[300] until the client writes it: only Ctrl-C stops a continue
     printf 'movl reg1 300\nspin:\nload reg0 reg1\ncmp reg0 0\nje spin\nint 0\n' >"$T/spin.asm"
