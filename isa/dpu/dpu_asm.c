@@ -228,6 +228,16 @@ static int data_size(const char *d, const char *args, uint32_t *unit)
     return count_items(args) * (int)*unit;
 }
 
+/* A section may not grow past 256 MiB (more than any DPU memory): checked before the
+ * addition, so its size never wraps around. */
+static int sec_grow(asm_sec *S, uint64_t n)
+{
+    if (n > (1u << 28) - (uint64_t)S->size)
+        return -1;
+    S->size += (uint32_t)n;
+    return 0;
+}
+
 static int pass1_file(asm_ctx *c, int file)
 {
     char ferr[400];
@@ -292,7 +302,7 @@ static int pass1_file(asm_ctx *c, int file)
             int t = sec; sec = prev; prev = t;
         } else if ((n = data_size(word, args, &unit)) >= 0) {
             if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
-            S->size += (uint32_t)n;
+            if (sec_grow(S, (uint64_t)n)) { fclose(f); return fail(c, file, line, "section grows past 256 MiB at '%s'", s); }
         } else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {
             int64_t v;
             char e[200], a0[128];
@@ -301,13 +311,16 @@ static int pass1_file(asm_ctx *c, int file)
             if (comma) *comma = 0; /* ".zero SIZE, FILL" */
             if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > (1 << 26)) { fclose(f); return fail(c, file, line, "bad size in '%s'", s); }
             if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
-            S->size += (uint32_t)v;
+            if (sec_grow(S, (uint64_t)v)) { fclose(f); return fail(c, file, line, "section grows past 256 MiB at '%s'", s); }
         } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
             char tmp[1];
             size_t len;
             if (str_literal(args, tmp, 0, &len)) { fclose(f); return fail(c, file, line, "bad string in '%s'", s); }
             if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
-            S->size += (uint32_t)len + (word[2] != 's' || !strcmp(word, ".asciz") || !strcmp(word, ".string") ? (strcmp(word, ".ascii") ? 1 : 0) : 0);
+            if (sec_grow(S, (uint64_t)len + (word[2] != 's' || !strcmp(word, ".asciz") || !strcmp(word, ".string") ? (strcmp(word, ".ascii") ? 1 : 0) : 0))) {
+                fclose(f);
+                return fail(c, file, line, "section grows past 256 MiB at '%s'", s);
+            }
         } else if (!strcmp(word, ".p2align") || !strcmp(word, ".balign") || !strcmp(word, ".align")) {
             int64_t v;
             char e[200];
@@ -316,9 +329,9 @@ static int pass1_file(asm_ctx *c, int file)
             char *comma = strchr(a0, ',');
             if (comma) *comma = 0;
             int bal = !strcmp(word, ".balign");
-            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12)) {
+            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12) || (bal && v & (v - 1))) {
                 fclose(f);
-                return fail(c, file, line, "bad alignment in '%s' (at most 4096 bytes)", s);
+                return fail(c, file, line, "bad alignment in '%s' (a power of two, at most 4096 bytes)", s);
             }
             uint32_t al = bal ? (uint32_t)v : 1u << v;
             if (!al) al = 1;

@@ -132,11 +132,25 @@ static int const_lookup(void *ctx, const char *name, int64_t *val)
     return -1;
 }
 
+/* A section may not grow past this (the image must fit Nyuzi's 32-bit address space with
+ * room to spare); checked before the addition, so a size can never wrap around. */
+#define NYZ_ASM_MAX_SECTION (1u << 30)
+
 static stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const char *ops)
 {
+    if (size > NYZ_ASM_MAX_SECTION - a->size[a->sec]) {
+        fail(a, "section grows past %u bytes", NYZ_ASM_MAX_SECTION);
+        return NULL;
+    }
     if (a->nst == a->capst) {
-        a->capst = a->capst ? a->capst * 2 : 1024;
-        a->st = realloc(a->st, sizeof *a->st * (size_t)a->capst);
+        int cap = a->capst ? a->capst * 2 : 1024;
+        stmt *st = realloc(a->st, sizeof *a->st * (size_t)cap);
+        if (!st) {
+            fail(a, "out of memory");
+            return NULL;
+        }
+        a->st = st;
+        a->capst = cap;
     }
     stmt *s = &a->st[a->nst++];
     memset(s, 0, sizeof *s);
@@ -266,8 +280,10 @@ static int parse_string(actx *a, const char *s, char *out, size_t *len, size_t c
 
 static int process_line(actx *a, char *line);
 
-static int expand_macro(actx *a, macro *m, char *args)
+static int expand_macro(actx *a, int mi, char *args)
 {
+    /* by index, not pointer: the body may define another macro, which can move the table */
+    macro *m = &a->mac[mi];
     char *vals[16] = {0};
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", args);
@@ -298,7 +314,8 @@ static int expand_macro(actx *a, macro *m, char *args)
         return fail(a, "macro '%s' takes %d arguments, got %d", m->name, m->nparams, n);
     if (++a->depth > 64)
         return fail(a, "macro expansion too deep (recursive macro '%s'?)", m->name);
-    for (int i = 0; i < m->nlines; i++) {
+    for (int i = 0; i < a->mac[mi].nlines; i++) {
+        m = &a->mac[mi];
         char out[2048];
         size_t o = 0;
         for (const char *p = m->lines[i]; *p && o + 1 < sizeof out;) {
@@ -312,7 +329,8 @@ static int expand_macro(actx *a, macro *m, char *args)
                     size_t l = strlen(m->params[k]);
                     if (strncmp(p + 1, m->params[k], l) == 0 && !(isalnum((unsigned char)p[1 + l]) || p[1 + l] == '_')) {
                         const char *v = k < n && vals[k][0] ? vals[k] : (m->defs[k] ? m->defs[k] : "");
-                        o += (size_t)snprintf(out + o, sizeof out - o, "%s", v);
+                        int w = snprintf(out + o, sizeof out - o, "%s", v);
+                        o = w < 0 || (size_t)w >= sizeof out - o ? sizeof out - 1 : o + (size_t)w;
                         p += 1 + l;
                         hit = 1;
                         break;
@@ -370,8 +388,11 @@ static int directive(actx *a, const char *d, char *rest)
         int64_t al, fill = 0;
         if (n < 1 || eval_now(a, ops[0], &al, 1))
             return n < 1 ? fail(a, "%s needs an alignment", d) : -1;
-        if (!strcmp(d, ".p2align"))
+        if (!strcmp(d, ".p2align")) {
+            if (al < 0 || al > 16)
+                return fail(a, ".p2align %lld: expected 0..16 (alignment up to 65536)", (long long)al);
             al = 1ll << al;
+        }
         if (al <= 0 || (al & (al - 1)) || al > 65536)
             return fail(a, "alignment %lld is not a power of two up to 65536", (long long)al);
         if (n > 1 && eval_now(a, ops[1], &fill, 1))
@@ -380,6 +401,8 @@ static int directive(actx *a, const char *d, char *rest)
             a->maxalign[a->sec] = (uint32_t)al;
         uint32_t pad = (uint32_t)(-(int64_t)a->size[a->sec] & (al - 1));
         stmt *s = add_stmt(a, ST_ALIGN, pad, d, NULL);
+        if (!s)
+            return -1;
         s->width = (int)(fill & 0xff);
         return 0;
     }
@@ -393,6 +416,8 @@ static int directive(actx *a, const char *d, char *rest)
         if (sz < 0 || sz > (1 << 28))
             return fail(a, "bad size %lld", (long long)sz);
         stmt *s = add_stmt(a, ST_SPACE, (uint32_t)sz, d, NULL);
+        if (!s)
+            return -1;
         s->width = (int)(fill & 0xff);
         return 0;
     }
@@ -404,6 +429,8 @@ static int directive(actx *a, const char *d, char *rest)
         snprintf(tmp, sizeof tmp, "%s", rest);
         int n = split_ops(tmp, ops, 256);
         stmt *s = add_stmt(a, ST_DATA, (uint32_t)(n * width), d, rest);
+        if (!s)
+            return -1;
         s->width = width;
         return 0;
     }
@@ -412,8 +439,7 @@ static int directive(actx *a, const char *d, char *rest)
         size_t len;
         if (parse_string(a, rest, buf, &len, sizeof buf) < 0)
             return -1;
-        add_stmt(a, ST_DATA, (uint32_t)(len + (strcmp(d, ".ascii") ? 1 : 0)), d, rest);
-        return 0;
+        return add_stmt(a, ST_DATA, (uint32_t)(len + (strcmp(d, ".ascii") ? 1 : 0)), d, rest) ? 0 : -1;
     }
     return fail(a, "unknown directive '%s'", d);
 }
@@ -431,9 +457,15 @@ static int statement(actx *a, char *s)
     mn[k] = 0;
     char *rest = s;
     if (!strcmp(mn, ".macro")) {
+        if (a->defining)
+            return fail(a, ".macro inside the definition of '%s'", a->defining->name);
         if (a->nmac == a->capmac) {
-            a->capmac = a->capmac ? a->capmac * 2 : 32;
-            a->mac = realloc(a->mac, sizeof *a->mac * (size_t)a->capmac);
+            int cap = a->capmac ? a->capmac * 2 : 32;
+            macro *mm = realloc(a->mac, sizeof *a->mac * (size_t)cap);
+            if (!mm)
+                return fail(a, "out of memory");
+            a->mac = mm;
+            a->capmac = cap;
         }
         macro *m = &a->mac[a->nmac++];
         memset(m, 0, sizeof *m);
@@ -456,7 +488,7 @@ static int statement(actx *a, char *s)
         return directive(a, mn, rest);
     for (int i = a->nmac - 1; i >= 0; i--)
         if (!strcmp(a->mac[i].name, mn))
-            return expand_macro(a, &a->mac[i], rest);
+            return expand_macro(a, i, rest);
     char ren[1024];
     rename_locals(a, rest, ren, sizeof ren);
     if (!strcmp(mn, "li") || !strcmp(mn, "lea")) {
@@ -469,8 +501,7 @@ static int statement(actx *a, char *s)
         nyz_operand o;
         nyz_asm_operand(ops[1], &o);
         if (!strcmp(mn, "lea") && o.kind == OPK_SMEM) {
-            add_stmt(a, ST_INSN, 4, mn, ren);
-            return 0;
+            return add_stmt(a, ST_INSN, 4, mn, ren) ? 0 : -1;
         }
         int64_t v;
         int unres;
@@ -486,11 +517,9 @@ static int statement(actx *a, char *s)
             int32_t x = (int32_t)v;
             size = (x >= -8192 && x <= 8191) || (x & 0x1fff) == 0 ? 4 : 8;
         }
-        add_stmt(a, ST_LI, size, mn, ren);
-        return 0;
+        return add_stmt(a, ST_LI, size, mn, ren) ? 0 : -1;
     }
-    add_stmt(a, ST_INSN, 4, mn, ren);
-    return 0;
+    return add_stmt(a, ST_INSN, 4, mn, ren) ? 0 : -1;
 }
 
 static void strip_comment(char *s)

@@ -1,0 +1,21 @@
+#!/bin/sh
+# tests/dpu/asm_hostile.t.sh: DPU assembler inputs that used to misbehave (issue 8), each
+# refused with file:line and a reason: .zero sizes that add up past 4 GiB (the section
+# size, a 32-bit sum, wrapped around to a small section), .balign by a number that is not a
+# power of two (silently a wrong mask), and the most negative number divided by -1
+# (undefined behaviour; the second pass of make test runs this under UBSan).
+X=${XPUSIM:-build/xpusim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+run() { # NAME PATTERN
+    "$X" asm --isa dpu "$T/$1.s" -o "$T/$1.elf" >"$T/$1.out" 2>&1; rc=$?
+    if [ $rc -eq 1 ] && grep -q -- "$2" "$T/$1.out"; then echo "ok $1: $(cat "$T/$1.out")"
+    else echo "FAIL $1: exit $rc, expected '$2': $(head -c 300 "$T/$1.out")"; fail=1; fi
+}
+{ printf '.data\n'; i=0; while [ $i -lt 70 ]; do printf '.zero 0x4000000\n'; i=$((i + 1)); done; } > "$T/zero.s"
+run zero "zero.s:6: section grows past 256 MiB"
+printf '.data\n.balign 3\n' > "$T/balign.s"
+run balign "balign.s:2: bad alignment in '.balign 3' (a power of two"
+printf '.data\n.long (-9223372036854775807 - 1) / -1\n' > "$T/divide.s"
+run divide "divide.s:2: overflow: the most negative number divided by -1"
+exit $fail
