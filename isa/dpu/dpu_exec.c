@@ -241,8 +241,10 @@ static void dma_transfer(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wr
 static __attribute__((noinline)) int illegal(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint32_t pc)
 {
     char what[96];
-    snprintf(what, sizeof what, "illegal instruction %012llx",
-             (unsigned long long)(pc < d->dm->iram_words ? mem_ld64le(d->iram_p + 8 * pc) : 0));
+    if (pc >= d->dm->iram_words) /* a jump or fall-through past IRAM: no word to show */
+        snprintf(what, sizeof what, "pc past the end of IRAM (%u instructions)", d->dm->iram_words);
+    else
+        snprintf(what, sizeof what, "illegal instruction %012llx", (unsigned long long)mem_ld64le(d->iram_p + 8 * pc));
     d->faulted = 1;
     d->t[tid].wait = DPU_W_STOPPED;
     sim_set_stop_at(m, SIM_STOP_ILLEGAL, u->index, tid, pc, d->t[tid].last_issue, "dpu%d tasklet %d: %s at pc %u",

@@ -1,0 +1,27 @@
+#!/bin/sh
+# tests/dpu/hostile.t.sh: guest programs that try to leave the DPU (issue 8). Each must stop
+# with a clear reason and the right exit status, never touch host memory (the second pass
+# of make test runs this under ASan + UBSan): DMA from wild and end-of-MRAM addresses, WRAM
+# loads at and past its end, a jump past IRAM, an endless loop (stopped by --max-cycles,
+# exit 3), unbounded recursion that pushes past the end of WRAM, and ldmai (the DPU's
+# self-modifying code: it loads IRAM from MRAM) beyond IRAM.
+X=${XPUSIM:-build/xpusim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+prog() { # NAME EXIT PATTERN BODY
+    printf '\t.section .text.__bootstrap,"ax",@progbits\n\t.globl __bootstrap\n__bootstrap:\n%b' "$4" > "$T/$1.s"
+    "$X" asm --isa dpu "$T/$1.s" -o "$T/$1.elf" >"$T/$1.out" 2>&1 || { echo "FAIL $1: asm: $(cat "$T/$1.out")"; fail=1; return; }
+    timeout 60 "$X" run "$T/$1.elf" --quiet --max-cycles 2000000 >"$T/$1.out" 2>&1; rc=$?
+    if [ $rc -eq "$2" ] && { [ -z "$3" ] || grep -q -- "$3" "$T/$1.out"; }; then echo "ok $1: $(head -1 "$T/$1.out" | cut -c1-150)"
+    else echo "FAIL $1: exit $rc (expected $2), '$3' not in: $(head -c 300 "$T/$1.out")"; fail=1; fi
+}
+# r1 = -8: the MRAM address wraps to the top of the 26-bit MRAM space; 2048 bytes from there
+prog dma_wild 2 "DMA beyond MRAM" '\tmove r0, -1\n\tmove r1, -8\n\tldma r0, r1, 255\n\tstop\n'
+prog dma_mram_end 2 "DMA beyond MRAM (address 0x3fffff8)" '\tmove r0, 0\n\tmove r1, 0x3fffff8\n\tldma r0, r1, 255\n\tstop\n'
+prog dma_mram_last 0 "" '\tmove r0, 0\n\tmove r1, 0x3fffff8\n\tldma r0, r1, 0\n\tstop\n'
+prog wram_end 2 "WRAM access out of range (address 0x10000)" '\tmove r0, 0xfffc\n\tlw r1, r0, 0\n\tlw r1, r0, 4\n\tstop\n'
+prog jump_past 2 "pc past the end of IRAM" '\tjump 0xffff\n'
+prog endless 3 "cycle limit 2000000 reached" '.L:\n\tjump .L\n'
+prog recurse 2 "WRAM access out of range" 'f:\n\tsd r22, 0, d22\n\tadd r22, r22, 8\n\tcall r23, f\n'
+prog ldmai_past 2 "ldmai beyond IRAM" '\tmove r0, 0xff00\n\tmove r1, 0\n\tldmai r0, r1, 255\n\tstop\n'
+exit $fail
