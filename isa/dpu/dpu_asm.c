@@ -17,6 +17,7 @@
 #include "dpu_isa.h"
 #include "../isa.h"
 #include "../../core/file.h"
+#include "../../core/asm/limits.h"
 
 enum { RG_TEXT, RG_WRAM, RG_MRAM, RG_ATOMIC, RG_DROP };
 
@@ -250,6 +251,11 @@ static int pass1_file(asm_ctx *c, int file)
     int line = 0;
     while (fgets(raw, sizeof raw, f)) {
         line++;
+        size_t rl = strlen(raw);
+        if (rl >= ASM_MAX_LINE && raw[rl - 1] != '\n' && !feof(f)) {
+            fclose(f);
+            return fail(c, file, line, "line longer than %s characters", "4095");
+        }
         strip_comment(raw);
         char *s = trim(raw);
         /* labels (possibly several) at the start of the line */
@@ -258,6 +264,7 @@ static int pass1_file(asm_ctx *c, int file)
             while (*colon && (isalnum((unsigned char)*colon) || strchr("_.$", *colon))) colon++;
             if (colon == s || *colon != ':')
                 break;
+            if (colon - s > ASM_MAX_IDENT) { fclose(f); return fail(c, file, line, "label longer than %s characters", "255"); }
             *colon = 0;
             asm_sym *y = sym_get(c, s, file);
             if (!y) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
@@ -339,14 +346,14 @@ static int pass1_file(asm_ctx *c, int file)
             if (al > S->align) S->align = al;
             S->size = (S->size + al - 1) & ~(al - 1);
         } else if (!strcmp(word, ".globl") || !strcmp(word, ".global") || !strcmp(word, ".weak")) {
-            char nm[96];
+            char nm[ASM_MAX_LINE + 1];
             snprintf(nm, sizeof nm, "%s", args);
             asm_sym *y = sym_get(c, trim(nm), file);
             if (!y) { fclose(f); return -1; }
             y->global = 1;
             y->weak |= !strcmp(word, ".weak");
         } else if (!strcmp(word, ".set") || !strcmp(word, ".equ")) {
-            char nm[96];
+            char nm[ASM_MAX_LINE + 1];
             snprintf(nm, sizeof nm, "%s", args);
             char *comma = strchr(nm, ',');
             if (!comma) { fclose(f); return fail(c, file, line, "expected '.set NAME, VALUE' in '%s'", s); }
@@ -357,7 +364,7 @@ static int pass1_file(asm_ctx *c, int file)
             y->sec = -1;
             snprintf(y->expr, sizeof y->expr, "%s", trim(comma + 1));
         } else if (!strcmp(word, ".size")) {
-            char nm[96];
+            char nm[ASM_MAX_LINE + 1];
             snprintf(nm, sizeof nm, "%s", args);
             char *comma = strchr(nm, ',');
             if (comma) {
@@ -472,7 +479,7 @@ static void gc_ref(asm_ctx *c, const char *name, int file, char *mark, int *queu
         const char *p = y->expr;
         while (*p) {
             if (is_ident_start((unsigned char)*p)) {
-                char nm[96];
+                char nm[ASM_MAX_LINE + 1];
                 size_t n = 0;
                 while (is_ident((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
                 nm[n] = 0;
@@ -528,7 +535,7 @@ static int gc_sections(asm_ctx *c)
                     while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
                     if (*p) p++;
                 } else if (is_ident_start((unsigned char)*p) && (p == c->st[k].text || !is_ident((unsigned char)p[-1]))) {
-                    char nm[96];
+                    char nm[ASM_MAX_LINE + 1];
                     size_t n = 0;
                     while (is_ident((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
                     nm[n] = 0;

@@ -14,6 +14,7 @@
 #include "nyuzi.h"
 #include "asm.h"
 #include "../../core/asm/cpp.h"
+#include "../../core/asm/limits.h"
 #include "../../core/file.h"
 
 int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_lookup_fn look,
@@ -574,8 +575,10 @@ static int process_line(actx *a, char *line)
             }
             if (namend == s || *q != ':')
                 break;
+            if (namend - s > ASM_MAX_IDENT)
+                return fail(a, "label longer than %d characters", ASM_MAX_IDENT);
             *namend = 0;
-            char name[160];
+            char name[ASM_MAX_IDENT + 32];
             if (isdigit((unsigned char)*s)) {
                 int num = atoi(s);
                 if (num < 0 || num >= 1000)
@@ -845,6 +848,13 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     char cpperr[512] = "";
     while (fgets(line, sizeof line, p)) {
         size_t l = strlen(line);
+        if (l >= ASM_MAX_LINE && line[l - 1] != '\n' && !feof(p)) {
+            if (rc == 0) {
+                a->cur_line++;
+                rc = fail(a, "line longer than %d characters", ASM_MAX_LINE);
+            }
+            continue;   /* cpp's output is read to its end, so cpp can exit */
+        }
         if (l && line[l - 1] == '\n')
             line[--l] = 0;
         a->cur_line++;

@@ -3,7 +3,8 @@
 # refused with file:line and a reason: .zero sizes that add up past 4 GiB (the section
 # size, a 32-bit sum, wrapped around to a small section), .balign by a number that is not a
 # power of two (silently a wrong mask), and the most negative number divided by -1
-# (undefined behaviour; the second pass of make test runs this under UBSan).
+# (undefined behaviour; the second pass of make test runs this under UBSan), a 300-character
+# label and a line longer than the 4096-byte line buffer (it was split into two lines).
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -18,4 +19,8 @@ printf '.data\n.balign 3\n' > "$T/balign.s"
 run balign "balign.s:2: bad alignment in '.balign 3' (a power of two"
 printf '.data\n.long (-9223372036854775807 - 1) / -1\n' > "$T/divide.s"
 run divide "divide.s:2: overflow: the most negative number divided by -1"
+{ head -c 300 /dev/zero | tr '\0' 'a'; printf ':\n\tnop\n'; } > "$T/longname.s"
+run longname "longname.s:1: label longer than 255 characters"
+{ printf '\tnop '; head -c 5000 /dev/zero | tr '\0' ' '; printf '\n'; } > "$T/longline.s"
+run longline "longline.s:1: line longer than 4095 characters"
 exit $fail
