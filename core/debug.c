@@ -41,6 +41,7 @@ int dbg_attach(sim_machine *m)
         return -1;
     }
     d->next_id = 1;
+    m->dbg_free = dbg_detach;
     d->step_unit = d->step_thread = -1;
     m->dbg = d;
     return 0;

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include "sim.h"
-#include "debug.h"
 #include "../isa/isa.h"
 
 static double host_now(void)
@@ -90,7 +89,8 @@ void sim_destroy(sim_machine *m)
 {
     if (m->isa && m->isa->destroy && m->isa_state)
         m->isa->destroy(m);
-    dbg_detach(m);
+    if (m->dbg_free)
+        m->dbg_free(m);
     for (int i = 0; i < m->nunits; i++) {
         free(m->units[i].threads);
         free(m->units[i].counters);

@@ -108,6 +108,9 @@ typedef struct sim_machine {
     sim_stop stop;
     int slow;               /* non-zero: ISA must call the dbg hooks around each instruction */
     struct dbg_state *dbg;
+    /* set by dbg_attach: frees dbg when the machine goes (so sim.c need not call into
+     * debug.c, which calls sim.c: the core's files depend on each other one way only) */
+    void (*dbg_free)(struct sim_machine *m);
     const struct ld_image *image; /* the loaded program (symbols), may be NULL */
     FILE *out;              /* program console output (stdout by default) */
     FILE *err;              /* warnings (stderr by default) */

@@ -12,14 +12,6 @@
 #include "../core/file.h"
 
 
-int ld_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
