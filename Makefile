@@ -57,9 +57,9 @@ $(BUILD)/isa_list.h: FORCE
 
 $(BUILD)/obj/isa/registry.o: $(BUILD)/isa_list.h
 
-# The Nyuzi cycle model steps every cycle; -O3 gains it ~10% (docs/performance.md). An OPT
-# given on the command line (the sanitizer pass) still wins.
-$(BUILD)/obj/isa/nyuzi/pipeline.o $(BUILD)/obj/isa/nyuzi/exec.o $(BUILD)/obj/isa/nyuzi/timing.o: OPT = -O3
+# Each ISA may add rules of its own (flags for its hot files, generated sources) in
+# isa/<name>/isa.mk; only the ISAs being built are included.
+-include $(foreach d,$(ISA_DIRS),isa/$(d)/isa.mk)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -6,7 +6,7 @@
 #define DPU_HARNESS_H
 #include <unistd.h>
 #include "../../isa/isa.h"
-#include "../../isa/dpu/dpu_isa.h"
+#include "../../isa/dpu/dpu.h"
 #include "../../core/stats.h"
 
 extern const isa_ops isa_dpu;

@@ -4,7 +4,7 @@
  * must recognise it (as the form or an alias with the same execution form), the
  * disassembly must assemble back to the same word, and illegal words must be rejected. */
 #include "../testlib.h"
-#include "../../isa/dpu/dpu_isa.h"
+#include "../../isa/dpu/dpu.h"
 
 typedef struct vec { const char *text; uint64_t word; } vec;
 static const vec vecs[] = {

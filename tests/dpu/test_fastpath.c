@@ -1,5 +1,5 @@
-/* tests/dpu/test_fastpath.c: the DPU's specialised run loop (isa/dpu/dpu_fast.c) against the
- * reference loop (dpu_exec.c). The same program runs twice: plainly (fast loop) and with a
+/* tests/dpu/test_fastpath.c: the DPU's specialised run loop (isa/dpu/fast.c) against the
+ * reference loop (exec.c). The same program runs twice: plainly (fast loop) and with a
  * breakpoint that can never hit, which turns the debugger's slow path on (m->slow) and so
  * the reference loop (sched_pick, every instruction through the generic executor). Both
  * runs must agree on everything observable: stop reason and message, cycle counts, every

@@ -6,7 +6,7 @@
  * supported conversions. The hostile cases (%n, %lln, '*', huge widths, cut records) must
  * print text and never act as host formats: under ASan a host %n would be a wild write. */
 #include "../testlib.h"
-#include "../../isa/dpu/dpu_isa.h"
+#include "../../isa/dpu/dpu.h"
 
 typedef struct rec { uint8_t b[512]; size_t n; } rec;
 

@@ -3,7 +3,7 @@
 #   corpus: each harness once over its committed corpus tests/fuzz/corpus/NAME (make test);
 #   long:   each harness for SECONDS, starting from its corpus, new inputs in build/fuzz/corpus.
 # A crash, leak, timeout or sanitizer report fails the run; the harness's last lines and the
-# reproducer's path are printed. Logs: build/fuzz/logs/NAME.log.
+# reproducer's path are printed. Logs: build/fuzz/logs/NAME.MODE.log.
 mode=$1; secs=$2; shift 2
 B=build/fuzz
 mkdir -p "$B/logs"
@@ -11,7 +11,7 @@ fail=0
 for n in "$@"; do
     bin="$B/fuzz_$n"
     corpus="tests/fuzz/corpus/$n"
-    log="$B/logs/$n.log"
+    log="$B/logs/$n.$mode.log"
     [ -x "$bin" ] || { echo "FAIL $n: $bin not built"; fail=1; continue; }
     mkdir -p "$corpus"
     if [ "$mode" = corpus ]; then

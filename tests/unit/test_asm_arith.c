@@ -4,7 +4,7 @@
  * Expected values are two's complement arithmetic on 64 bits, worked by hand below. */
 #include "../testlib.h"
 #include "../../core/asm/arith.h"
-#include "../../isa/dpu/dpu_isa.h"
+#include "../../isa/dpu/dpu.h"
 #include "../../isa/nyuzi/asm.h"
 
 static void test_arith(void **state)

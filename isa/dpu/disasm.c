@@ -1,11 +1,11 @@
-/* isa/dpu/dpu_disasm.c: instruction text from the table, in the SDK assembler syntax
+/* isa/dpu/disasm.c: instruction text from the table, in the SDK assembler syntax
  * (operands in encoder order; "zero" first for z forms; "false" last for f forms; pairs as
  * dN; stack-register operands as sN; endianness as !little / !big; conditions by name in
  * the form's condition class; PCs as instruction indices). The assembler reads this text
  * back, which the round-trip test checks for every form. */
 #include <stdio.h>
 #include <string.h>
-#include "dpu_isa.h"
+#include "dpu.h"
 
 const char *const dpu_reg_names[32] = {
     "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",

@@ -1,11 +1,11 @@
-/* isa/dpu/dpu_predecode.c: DPU words to execution records, once per IRAM word at load (or
+/* isa/dpu/predecode.c: DPU words to execution records, once per IRAM word at load (or
  * after ldmai / host writes). The execution form is the table's most specific non-alias
  * form; its operand fields become register numbers, the immediate, the branch target, the
  * destination kind (32-bit, sign/zero-extended pair, 64-bit), the canonical condition (the
  * meaning of a condition value depends on the form's condition class), the access width,
  * the registers read and written (bank-penalty option) and a specialised-path tag. */
 #include <string.h>
-#include "dpu_isa.h"
+#include "dpu.h"
 
 /* canonical condition of value v in class cls */
 static uint8_t canon_cond(int cls, int v)
@@ -88,7 +88,7 @@ static void set_fast(dpu_insn *in, int store)
         case DPU_OP_ADDC: in->fast = DPU_FAST_ADDC; break;
         case DPU_OP_SUBC: in->fast = DPU_FAST_SUBC; break;
         case DPU_OP_LSL_ADD:
-            /* the added register is read as 0 when it is a constant register (dpu_exec.c) */
+            /* the added register is read as 0 when it is a constant register (exec.c) */
             if (in->rb < 24 && in->shift < 32) in->fast = DPU_FAST_LSLADD;
             break;
         default: break;

@@ -1,4 +1,4 @@
-/* isa/dpu/dpu_asm.c: assembler and linker for the SDK assembly syntax (what
+/* isa/dpu/asm.c: assembler and linker for the SDK assembly syntax (what
  * `dpu-upmem-dpurte-clang -S` emits). All source files are read into statements, laid out
  * with the SDK linker-script order (dpu.lds: .text.__bootstrap first at 0x80000000; WRAM
  * from 0: .data.__sys_zero, .data.immediate_memory*, .rodata*, .bss*, .data.__sys_keep,
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dpu_isa.h"
+#include "dpu.h"
 #include "../isa.h"
 #include "../../core/file.h"
 #include "../../core/asm/limits.h"

@@ -1,7 +1,7 @@
-/* isa/dpu/dpu_isa.h: internal interface of the UPMEM DPU model.
- * The instruction table (dpu_table.inc, 1,080 forms) drives decoding, disassembly and
- * assembly; dpu_exec.c turns decoded words into predecoded records and executes them;
- * dpu_machine.c holds the DPU state (IRAM/WRAM/MRAM, atomic bits, RUN bits, the DMA engine)
+/* isa/dpu/dpu.h: internal interface of the UPMEM DPU model.
+ * The instruction table (table.inc, 1,080 forms) drives decoding, disassembly and
+ * assembly; exec.c turns decoded words into predecoded records and executes them;
+ * machine.c holds the DPU state (IRAM/WRAM/MRAM, atomic bits, RUN bits, the DMA engine)
  * and the revolver scheduler. Names are prefixed dpu_. */
 #ifndef XPUSIM_DPU_ISA_H
 #define XPUSIM_DPU_ISA_H
@@ -60,7 +60,7 @@ typedef struct dpu_form {
     uint64_t fixed;    /* bits fixed by the form: (w & fixed) == base */
 } dpu_form;
 
-/* dpu_table.c */
+/* table.c */
 const dpu_form *dpu_form_at(int i);
 const dpu_field *dpu_field_at(int i);
 const dpu_cc_class *dpu_class_at(int i);
@@ -83,14 +83,14 @@ int dpu_decode_exec(uint64_t w);
 /* Encode form i with operand values (in assembly order); 0 ok, -1 value out of range. */
 int dpu_encode(int form, const int64_t *vals, uint64_t *w, char *err, size_t errlen);
 
-/* dpu_printf.c: format the runtime's printf records (guest data: never a host format) */
+/* printf.c: format the runtime's printf records (guest data: never a host format) */
 void dpu_printf_buffer(FILE *out, const uint8_t *buf, size_t len);
 
-/* dpu_disasm.c */
+/* disasm.c */
 int dpu_disasm_word(uint64_t w, char *buf, size_t n);
 extern const char *const dpu_reg_names[32];
 
-/* dpu_asmline.c: one instruction line to a word (labels already resolved to numbers). */
+/* asmline.c: one instruction line to a word (labels already resolved to numbers). */
 typedef struct dpu_sym_resolver {
     /* 0 and *val if name is known. code != 0: the operand of an instruction, where IRAM
      * symbols count in instructions (indices), not bytes. */
@@ -130,10 +130,10 @@ _Static_assert(sizeof(dpu_insn) == 32, "dpu_insn is indexed per instruction: kee
 
 enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
 
-/* Common instructions get a specialised path in dpu_run_fast (dpu_fast.c); everything else
+/* Common instructions get a specialised path in dpu_run_fast (fast.c); everything else
  * (and any access that faults or may hit a watchpoint) goes through the generic executor.
  * ALU forms: 32-bit destination, no condition (or "false"), operands not reversed. Every
- * value needs its case in dpu_fast.c (checked there with -Wswitch-enum). */
+ * value needs its case in fast.c (checked there with -Wswitch-enum). */
 enum dpu_fast { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU_FAST_XOR,
        DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_ASR, DPU_FAST_ADDC, DPU_FAST_SUBC, DPU_FAST_LSLADD,
        DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_LBS, DPU_FAST_LHU, DPU_FAST_LHS, DPU_FAST_SW,
@@ -232,13 +232,13 @@ typedef struct dpu_machine {
 enum { DPU_STALL_DMA = 0, DPU_STALL_REVOLVER = 1, DPU_STALL_BANK = 2 };
 enum { DPU_CNT_DMA_RD = 0, DPU_CNT_DMA_WR = 1, DPU_CNT_DMA_N = 2 };
 
-/* dpu_exec.c: execute one predecoded instruction of tasklet tid at cycle now.
+/* exec.c: execute one predecoded instruction of tasklet tid at cycle now.
  * Returns 0 normally, 1 when the tasklet stopped/slept (the caller handles scheduling). */
 int dpu_execute(sim_machine *m, sim_unit *u, dpu_unit *d, int tid, uint64_t now);
 /* Run the unit's tasklets for cycles in [now, horizon) (isa_ops.unit_run): the reference
  * loop while the debugger or an instruction limit is on, else dpu_run_fast. */
 uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon);
-/* dpu_fast.c: the same revolver without the debugger hooks, O(1) pick, specialised paths. */
+/* fast.c: the same revolver without the debugger hooks, O(1) pick, specialised paths. */
 uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon);
 /* Publish the per-stretch statistics (issue cycles, revolver stalls), the round-robin cursor
  * and the last issue cycle to the core's thread records. */

@@ -1,10 +1,10 @@
-/* isa/dpu/dpu_cond.h: the DPU's condition meanings, shared by the generic executor
- * (dpu_exec.c) and the specialised run loop (dpu_fast.c) so both read one definition.
+/* isa/dpu/cond.h: the DPU's condition meanings, shared by the generic executor
+ * (exec.c) and the specialised run loop (fast.c) so both read one definition.
  * Condition meanings follow uPIMulator's Set*Cc rules (reference §1.7), with comparisons
  * read from the subtraction flags (docs/isa/dpu.md). */
 #ifndef XPUSIM_DPU_COND_H
 #define XPUSIM_DPU_COND_H
-#include "dpu_isa.h"
+#include "dpu.h"
 
 typedef struct cc_in {
     uint32_t res, a, b;

@@ -1,5 +1,5 @@
-/* isa/dpu/dpu_exec.c: DPU instruction semantics and the revolver run loop. Each predecoded
- * record (dpu_predecode.c) executes for one tasklet: ALU result, Zero/Carry flags, condition
+/* isa/dpu/exec.c: DPU instruction semantics and the revolver run loop. Each predecoded
+ * record (predecode.c) executes for one tasklet: ALU result, Zero/Carry flags, condition
  * (set forms write it as 0/1, branch forms jump), loads/stores on WRAM, DMA on the DPU's
  * engine (data lands when the transfer is done), atomic bits, tasklet control
  * (boot/resume/stop) and the performance counter. dpu_run issues one instruction per cycle
@@ -8,8 +8,8 @@
  * comparisons read from the subtraction flags (docs/isa/dpu.md). */
 #include <stdlib.h>
 #include <string.h>
-#include "dpu_isa.h"
-#include "dpu_cond.h"
+#include "dpu.h"
+#include "cond.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
 
@@ -621,7 +621,7 @@ void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
  * cycle, the next tasklet in round-robin order whose 11-cycle slot has come issues (R1:
  * ready_at = issue + 11; R2: one issue per cycle) as core/sched.h's sched_pick chooses it,
  * every instruction through the generic executor, the debugger hooks around each; idle
- * stretches are skipped. dpu_run_fast (dpu_fast.c) must issue in exactly the same order with
+ * stretches are skipped. dpu_run_fast (fast.c) must issue in exactly the same order with
  * the same results; tests/dpu/test_fastpath.c compares the two. The optional bank penalty
  * (off by default) also runs here. */
 static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)

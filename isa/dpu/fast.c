@@ -1,6 +1,6 @@
-/* isa/dpu/dpu_fast.c: the DPU's revolver run loop for plain runs (no debugger hooks, no
+/* isa/dpu/fast.c: the DPU's revolver run loop for plain runs (no debugger hooks, no
  * instruction limit, no bank penalty). It issues in exactly the order of the reference loop
- * in dpu_exec.c (core/sched.h's rule: each cycle, the next tasklet in round-robin order
+ * in exec.c (core/sched.h's rule: each cycle, the next tasklet in round-robin order
  * whose ready_at has come; ready_at = issue + 11), with less work per instruction:
  *  - bursts: after an issue at cycle t the next candidate is the following tasklet at
  *    t + 1, which is the pick whenever it is ready (always so with 11 or more running
@@ -10,15 +10,15 @@
  *    earliest ready_at on the way to skip idle cycles;
  *  - the ring holds only the DPU's tasklets (threads beyond NR_TASKLETS never become
  *    ready, so skipping them changes no pick), and the cursor the core sees is restored;
- *  - the common instructions (dpu_predecode.c's set_fast) run inline from their predecoded
+ *  - the common instructions (predecode.c's set_fast) run inline from their predecoded
  *    operands; anything else, and any access that would fault, goes through the generic
  *    executor (dpu_execute), so faults and their messages are unchanged;
- *  - statistics stay per stretch (dpu_exec.c): per instruction only the retired count,
+ *  - statistics stay per stretch (exec.c): per instruction only the retired count,
  *    the last issue cycle and ready_at are written.
  * tests/dpu/test_fastpath.c runs programs here and in the reference loop and compares
  * cycles, statistics, registers and memory. */
-#include "dpu_isa.h"
-#include "dpu_cond.h"
+#include "dpu.h"
+#include "cond.h"
 
 /* cycles between looks at the machine's stop flag (another DPU's job may have faulted, or
  * the user interrupted); a unit never changes it without returning at once */
@@ -202,7 +202,7 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
             break;
         }
         /* compare and branch: for a plain sub the comparison conditions are those of
-         * the two operands (dpu_cond.h reads them from the subtraction's flags) */
+         * the two operands (cond.h reads them from the subtraction's flags) */
         case DPU_FAST_JEQ: take = fa == fb; goto jcmp;
         case DPU_FAST_JNEQ: take = fa != fb; goto jcmp;
         case DPU_FAST_JLTU: take = fa < fb; goto jcmp;

@@ -1,4 +1,4 @@
-/* isa/dpu/dpu_printf.c: the DPU runtime's printf records, formatted on the host.
+/* isa/dpu/printf.c: the DPU runtime's printf records, formatted on the host.
  * A DPU program's printf does not format: it appends to the MRAM buffer __stdout_buffer a
  * record made of the format (literal text already turned into %s arguments), a NUL, then the
  * raw arguments; the SDK host library (dpulog_read_*) formats them afterwards. The format
@@ -12,7 +12,7 @@
  * a guest cannot write host memory, read host varargs or ask for unbounded output. */
 #include <stdio.h>
 #include <string.h>
-#include "dpu_isa.h"
+#include "dpu.h"
 #include "../../core/mem.h"
 
 /* widths and precisions above this are not formatted (a guest could ask for gigabytes) */

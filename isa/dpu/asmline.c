@@ -1,13 +1,13 @@
-/* isa/dpu/dpu_asmline.c: one DPU instruction in SDK assembler syntax to its 48-bit word.
+/* isa/dpu/asmline.c: one DPU instruction in SDK assembler syntax to its 48-bit word.
  * The mnemonic selects the candidate forms of the instruction table; the operand list
  * (registers, pairs dN, stack registers sN, condition names of the form's class, !little /
  * !big, expressions) picks the form whose operand kinds match and whose fields can hold the
- * values. Also the expression evaluator shared with the directive parser of dpu_asm.c. */
+ * values. Also the expression evaluator shared with the directive parser of asm.c. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dpu_isa.h"
+#include "dpu.h"
 #include "../../core/asm/arith.h"
 
 /* ---- expressions ---- */

@@ -1,13 +1,13 @@
-/* isa/dpu/dpu_table.c: access to the one DPU instruction table (dpu_table.inc): field
+/* isa/dpu/table.c: access to the one DPU instruction table (table.inc): field
  * extraction and insertion, form matching with the decoding rules of the reference
  * (register escapes, most specific form first, condition class decides between forms that
  * share their bits), and encoding with range checks. Decoder, disassembler, assembler and
  * predecoder all go through here. */
 #include <string.h>
 #include <stdio.h>
-#include "dpu_isa.h"
+#include "dpu.h"
 
-#include "dpu_table.inc"
+#include "table.inc"
 
 const dpu_form *dpu_form_at(int i) { return i >= 0 && i < DPU_NFORMS ? &dpu_forms[i] : NULL; }
 const dpu_field *dpu_field_at(int i) { return &dpu_fields[i]; }

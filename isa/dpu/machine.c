@@ -1,4 +1,4 @@
-/* isa/dpu/dpu_machine.c: the UPMEM DPU as an xpusim machine. Each DPU is one unit with its
+/* isa/dpu/machine.c: the UPMEM DPU as an xpusim machine. Each DPU is one unit with its
  * own IRAM (predecoded at load), WRAM, MRAM and 256 atomic bits; its tasklets are the
  * unit's threads. Timing (reference §3): the revolver lets a tasklet issue at most once
  * every 11 cycles and the DPU at most once per cycle; taken branches, carries and load-use
@@ -7,7 +7,7 @@
  * them on several host threads (-o jobs=N). isa_dpu is defined here. */
 #include <stdlib.h>
 #include <string.h>
-#include "dpu_isa.h"
+#include "dpu.h"
 #include "../isa.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
@@ -335,7 +335,7 @@ static void dpu_finish(sim_machine *m)
     fflush(m->out);
 }
 
-/* `xpusim asm -o` options of the DPU linker (dpu_asm.c) */
+/* `xpusim asm -o` options of the DPU linker (asm.c) */
 static const isa_option dpu_asm_options[] = {
     {"tasklets", "16", "NR_TASKLETS: tasklets the runtime starts and stacks it lays out, 1-24"},
     {"stack", "1024", "stack bytes per tasklet, a multiple of 8 in 8-65536"},

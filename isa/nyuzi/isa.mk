@@ -1,0 +1,4 @@
+# isa/nyuzi/isa.mk: Nyuzi's make rules (included by the top-level Makefile).
+# The cycle model steps every cycle; -O3 gains it ~10% (docs/performance.md). An OPT given on
+# the command line (the sanitizer pass) still wins.
+$(BUILD)/obj/isa/nyuzi/pipeline.o $(BUILD)/obj/isa/nyuzi/exec.o $(BUILD)/obj/isa/nyuzi/timing.o: OPT = -O3
