@@ -11,12 +11,11 @@
 /* the most bytes one --get/--gather transfer may move (a host buffer is allocated for it) */
 #define CLI_MAX_TRANSFER (1ULL << 30)
 
-#define CLI_MAX_XFER 64
-
-/* A repeatable option's values, in command-line order. */
+/* A repeatable option's values, in command-line order (as many as the command line holds;
+ * freed by cli_args_free). */
 typedef struct cli_list {
-    const char *v[CLI_MAX_XFER];
-    int n;
+    const char **v;
+    int n, cap;
 } cli_list;
 
 typedef struct cli_args {
@@ -44,6 +43,9 @@ typedef struct cli_args {
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
     int headless, quiet, wait_window;
 } cli_args;
+
+/* Free what parsing the command line allocated (the repeatable options' lists). */
+void cli_args_free(cli_args *a);
 
 /* A symbol placed in the code space, in the PC's units (see cli_code_symbols). */
 typedef struct cli_csym {

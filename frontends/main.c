@@ -66,9 +66,15 @@ static int take(int argc, char **argv, int *i, const char *name, const char **va
 
 static int add_xfer(cli_list *l, const char *v, const char *opt)
 {
-    if (l->n >= CLI_MAX_XFER) {
-        fprintf(stderr, "xpusim: too many %s options (at most %d)\n", opt, CLI_MAX_XFER);
-        return -1;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        const char **nv = realloc(l->v, sizeof *nv * (size_t)cap);
+        if (!nv) {
+            fprintf(stderr, "xpusim: out of memory for %s options\n", opt);
+            return -1;
+        }
+        l->v = nv;
+        l->cap = cap;
     }
     l->v[l->n++] = v;
     return 0;
@@ -455,9 +461,12 @@ int main(int argc, char **argv)
         return 0;
     }
     cli_args a;
-    if (parse_args(argc, argv, &a))
+    if (parse_args(argc, argv, &a)) {
+        cli_args_free(&a);
         return 1;
+    }
     int rc = dispatch(&a);
+    cli_args_free(&a);
     /* program output, listings and reports on stdout must not be lost silently (a full
      * disk, /dev/full): a failed flush is an error like any other output file */
     char err[300];

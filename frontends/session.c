@@ -12,6 +12,15 @@
 
 int cli_parse_u64(const char *s, uint64_t *out) { return opt_parse_u64(s, out); }
 
+void cli_args_free(cli_args *a)
+{
+    cli_list *l[] = {&a->loads, &a->dumps, &a->sets, &a->gets, &a->scatters, &a->gathers, &a->srcs};
+    for (size_t i = 0; i < sizeof l / sizeof l[0]; i++) {
+        free(l[i]->v);
+        *l[i] = (cli_list){0};
+    }
+}
+
 int cli_session_open(cli_session *s, cli_args *a)
 {
     char err[512];

@@ -35,4 +35,9 @@ expect_err "offset wrapping the address space" "wraps around the address space" 
 # the legitimate transfers still work
 "$X" run "$T/va.elf" --quiet --set "vecadd_n=$T/n4.bin" --get "vecadd_n:4" >"$T/out" 2>"$T/err" || bad "plain --set/--get: $(cat "$T/err")"
 grep -q "^40 00 00 00" "$T/out" && ok "plain --set/--get" || bad "plain --set/--get output: $(cat "$T/out")"
+# as many --get options as the command line holds (they were limited to 64)
+args=""; i=0; while [ $i -lt 100 ]; do args="$args --get vecadd_n:4"; i=$((i + 1)); done
+"$X" run "$T/va.elf" --quiet --set "vecadd_n=$T/n4.bin" $args >"$T/out" 2>"$T/err"; rc=$?
+n=$(grep -c "^40 00 00 00" "$T/out")
+[ $rc -eq 0 ] && [ "$n" -eq 100 ] && ok "100 --get options" || bad "100 --get options: exit $rc, $n outputs: $(head -c 200 "$T/err")"
 exit $fail

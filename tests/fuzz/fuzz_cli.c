@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *saved = stderr;
     stderr = fopen("/dev/null", "w");
     parse_args(argc, argv, &a);
+    cli_args_free(&a);
     fclose(stderr);
     stderr = saved;
     return 0;
