@@ -511,33 +511,74 @@ static int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
     return 0;
 }
 
+/* Every memory space of the machine, the units' own copies included: an ISA may keep those
+ * out of m->spaces (the DPU makes wram.7 on demand through isa_ops.unit_space), and a
+ * watchpoint set there must still be listed and deleted. Returns the count; *out is
+ * malloc'd (NULL and -1 if out of memory). */
+static int dbg_all_spaces(sim_machine *m, mem_space ***out)
+{
+    size_t cap = (size_t)m->nspaces * ((size_t)m->nunits + 1) + 1;
+    mem_space **v = malloc(sizeof *v * cap);
+    int n = 0;
+    if (!v)
+        return *out = NULL, -1;
+    for (int i = 0; i < m->nspaces; i++) {
+        char base[sizeof m->spaces[0]->name];
+        snprintf(base, sizeof base, "%s", m->spaces[i]->name);
+        char *dot = strchr(base, '.');
+        if (dot)
+            *dot = 0;
+        for (int u = -1; u < m->nunits; u++) {
+            mem_space *sp = u < 0 ? m->spaces[i] : sim_unit_space(m, u, base);
+            int seen = !sp;
+            for (int k = 0; k < n && !seen; k++)
+                seen = v[k] == sp;
+            if (!seen && (size_t)n < cap)
+                v[n++] = sp;
+        }
+    }
+    *out = v;
+    return n;
+}
+
 static int dbg_cmd_delete(dbg_cli *c, int argc, char **argv)
 {
     sim_machine *m = c->m;
+    mem_space **all;
+    int nall = dbg_all_spaces(m, &all);
+    if (nall < 0)
+        return dbg_err(c, "delete: out of memory");
     if (argc < 2) {
         dbg_break_delete(m, -1);
-        for (int i = 0; i < m->nspaces; i++)
-            mem_watch_remove(m->spaces[i], -1);
+        for (int i = 0; i < nall; i++)
+            mem_watch_remove(all[i], -1);
+        free(all);
         dbg_update_slow(m);
         printf("deleted all breakpoints and watchpoints\n");
         return 0;
     }
     uint64_t id;
-    if (argv[1][0] == 'w') {
-        if (cli_parse_u64(argv[1] + 1, &id))
-            return dbg_err(c, "delete: '%s' is not a watchpoint id (wN)", argv[1]);
-        for (int i = 0; i < m->nspaces; i++)
-            if (mem_watch_remove(m->spaces[i], (int)id) == 0) {
-                dbg_update_slow(m);
-                printf("deleted watchpoint %llu\n", (unsigned long long)id);
-                return 0;
-            }
-        return dbg_err(c, "delete: no watchpoint %llu", (unsigned long long)id);
+    int watch_only = argv[1][0] == 'w';
+    if (cli_parse_u64(argv[1] + watch_only, &id) || id > 1u << 30) {
+        free(all);
+        return dbg_err(c, "delete: '%s' is not a breakpoint id (N) or a watchpoint id (wN)", argv[1]);
     }
-    if (cli_parse_u64(argv[1], &id) || id > 1u << 30 || dbg_break_delete(m, (int)id))
-        return dbg_err(c, "delete: no breakpoint %s (`info break` lists them)", argv[1]);
-    printf("deleted breakpoint %llu\n", (unsigned long long)id);
-    return 0;
+    if (!watch_only && dbg_break_delete(m, (int)id) == 0) {
+        free(all);
+        printf("deleted breakpoint %llu\n", (unsigned long long)id);
+        return 0;
+    }
+    /* `watch` says "watchpoint N": `delete N` finds it when no breakpoint has that id */
+    for (int i = 0; i < nall; i++)
+        if (mem_watch_remove(all[i], (int)id) == 0) {
+            free(all);
+            dbg_update_slow(m);
+            printf("deleted watchpoint %llu\n", (unsigned long long)id);
+            return 0;
+        }
+    free(all);
+    return dbg_err(c, "delete: no %s %s (`info break` lists them)", watch_only ? "watchpoint" : "breakpoint or watchpoint",
+                   argv[1]);
 }
 
 void dbg_info_break(dbg_cli *c)
@@ -556,8 +597,10 @@ void dbg_info_break(dbg_cli *c)
         printf("%-4d %-11s %-26s %llu\n", b->id, b->temporary ? "tbreak" : "breakpoint", where,
                (unsigned long long)b->hits);
     }
-    for (int s = 0; s < c->m->nspaces; s++) {
-        const mem_space *sp = c->m->spaces[s];
+    mem_space **all;
+    int nall = dbg_all_spaces(c->m, &all);
+    for (int s = 0; s < nall; s++) {
+        const mem_space *sp = all[s];
         for (int i = 0; i < sp->nwatch; i++, n++) {
             if (!n)
                 printf("Id   Type        Where                      Hits\n");
@@ -567,6 +610,7 @@ void dbg_info_break(dbg_cli *c)
             printf("w%-3d watch %-5s %s\n", sp->watches[i].id, dbg_kind_name(sp->watches[i].kind), where);
         }
     }
+    free(all);
     if (!n)
         printf("no breakpoints or watchpoints\n");
 }

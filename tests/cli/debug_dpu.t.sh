@@ -62,4 +62,19 @@ check "thread #0: dpu0 thread 0"
 check "halted at cycle"
 n=$(grep -c "assert ok" "$T/out")
 [ "$n" -eq 7 ] || { echo "FAIL: $n asserts passed, want 7"; fail=1; }
+# issue 11: with 8 DPUs, wram.7 is not a registered space (the ISA makes it on demand); a
+# watchpoint there must be listed by `info break` and found by `delete N` and `delete wN`
+cat > "$T/w8.gdb" <<'EOS'
+watch wram.7:0x100
+watch mram.5:0x40,8
+info break
+delete 1
+delete w2
+info break
+EOS
+"$X" debug "$T/vecadd.elf" -o dpus=8 -o mram=1 -x "$T/w8.gdb" > "$T/w8.out" 2>&1
+for want in "w1   watch w     wram.7:0x100,4" "w2   watch w     mram.5:0x40,8" "deleted watchpoint 1" \
+            "deleted watchpoint 2" "no breakpoints or watchpoints"; do
+    grep -qF -- "$want" "$T/w8.out" || { echo "FAIL: no '$want' with 8 DPUs: $(cat "$T/w8.out")"; fail=1; }
+done
 exit $fail
