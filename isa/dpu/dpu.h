@@ -248,7 +248,7 @@ void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t);
 /* Make sure d's predecoded IRAM matches its raw IRAM bytes (after host writes or ldmai). */
 void dpu_iram_sync(dpu_unit *d);
 /* Land the DMA transfers done by cycle t. */
-void dpu_dma_complete(dpu_unit *d, uint64_t t);
+void dpu_dma_complete(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t t);
 /* Clear r0..r23 and set the constant registers of tasklet tid. */
 void dpu_reset_regs(dpu_tasklet *t, int tid);
 

@@ -154,17 +154,32 @@ static uint32_t start_tasklet(sim_unit *u, dpu_unit *d, int k, int boot, uint64_
     return 0;
 }
 
-/* Move the data of a finished transfer. */
-static void dma_land(dpu_unit *d, const dpu_dma_rec *r)
+/* Move the data of a finished transfer. A watchpoint on the bytes it writes stops the run
+ * at the cycle the data lands, naming the DMA and the tasklet that issued it (the engine,
+ * not an instruction, writes: the debugger and the GDB stub must still see it). */
+static void dma_land(sim_machine *m, sim_unit *u, dpu_unit *d, const dpu_dma_rec *r)
 {
+    mem_space *dst;
+    uint32_t at;
     if (r->dir == 2) {
         uint32_t first = r->wram >> 3;
         memcpy(d->iram_p + 8 * (size_t)first, d->mram_p + r->mram, r->bytes);
         dpu_iram_sync(d);
-    } else if (r->dir == 0)
+        dst = d->iram_space, at = r->wram;
+    } else if (r->dir == 0) {
         memcpy(d->wram_p + r->wram, d->mram_p + r->mram, r->bytes);
-    else
+        dst = d->wram, at = r->wram;
+    } else {
         memcpy(d->mram_p + r->mram, d->wram_p + r->wram, r->bytes);
+        dst = d->mram, at = r->mram;
+    }
+    if (dst && dst->nwatch && mem_watch_check(dst, at, r->bytes, MEM_W)) {
+        sim_set_stop_at(m, SIM_STOP_WATCH, u->index, r->tasklet, d->t[r->tasklet].pc, r->done,
+                        "watchpoint %d: DMA write of %s:0x%llx (%u bytes at 0x%x) by tasklet %d's %s issued at cycle %llu",
+                        dst->watch_hit_id, dst->name, (unsigned long long)dst->watch_hit_addr, r->bytes, at, r->tasklet,
+                        r->dir == 0 ? "ldma" : r->dir == 1 ? "sdma" : "ldmai", (unsigned long long)r->issue);
+        dst->watch_hit_id = 0; /* reported here: the next instruction did not make this write */
+    }
 }
 
 void dpu_iram_sync(dpu_unit *d)
@@ -198,10 +213,10 @@ void dpu_iram_sync(dpu_unit *d)
 }
 
 /* Land every transfer done by cycle t (all of them with t == SIM_NEVER). */
-void dpu_dma_complete(dpu_unit *d, uint64_t t)
+void dpu_dma_complete(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t t)
 {
     while (d->pend_n && d->pend[d->pend_head].done <= t) {
-        dma_land(d, &d->pend[d->pend_head]);
+        dma_land(m, u, d, &d->pend[d->pend_head]);
         d->pend_head = (d->pend_head + 1) % DPU_NTHREADS_MAX;
         d->pend_n--;
     }
@@ -636,8 +651,12 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
         return SIM_NEVER;
     while (t < horizon) {
         if (t >= d->pend_next) {
-            dpu_dma_complete(d, t);
+            dpu_dma_complete(m, u, d, t);
             iram = d->iram; /* ldmai may have given this DPU its own IRAM */
+            if (sim_stopped(m)) { /* a watchpoint on the DMA's bytes */
+                dpu_sync_stats(u, last, u->rr);
+                return t;
+            }
         }
         int tid = sched_pick(u, t);
         if (tid < 0) {

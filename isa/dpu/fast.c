@@ -345,8 +345,10 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
             if (t >= horizon)
                 return leave(u, d, issued, rr, nt, t);
             if (t >= d->pend_next) {
-                dpu_dma_complete(d, t);
+                dpu_dma_complete(m, u, d, t);
                 iram = d->iram; /* ldmai may have given this DPU its own IRAM */
+                if (sim_stopped(m)) /* a watchpoint on the DMA's bytes */
+                    return leave(u, d, issued, rr, nt, t);
             }
             if (t >= poll) {
                 if (sim_stopped(m))

@@ -77,4 +77,13 @@ for want in "w1   watch w     wram.7:0x100,4" "w2   watch w     mram.5:0x40,8" "
             "deleted watchpoint 2" "no breakpoints or watchpoints"; do
     grep -qF -- "$want" "$T/w8.out" || { echo "FAIL: no '$want' with 8 DPUs: $(cat "$T/w8.out")"; fail=1; }
 done
+# issue 11: DMA writes are checked against watchpoints and say where they come from; the
+# stop does not change the timing (the run ends at the plain run's cycle)
+printf '\100\000\000\000' > "$T/n64.bin"
+printf 'watch wram:0x0\nrun\ndelete\ncontinue\n' > "$T/dma.gdb"
+"$X" debug "$T/vecadd.elf" --set vecadd_n="$T/n64.bin" -x "$T/dma.gdb" > "$T/dma.out" 2>&1
+plain=$("$X" run "$T/vecadd.elf" --set vecadd_n="$T/n64.bin" 2>&1 | sed -n 's/^cycles: \([0-9]*\).*/\1/p')
+grep -q "dpu0 thread 0 stopped at cycle [0-9]*: watchpoint 1: DMA write of wram:0x0 (256 bytes at 0x0) by tasklet 0's ldma issued at cycle" "$T/dma.out" \
+    || { echo "FAIL: no DMA watchpoint stop: $(head -c 400 "$T/dma.out")"; fail=1; }
+grep -q "halted at cycle $plain: " "$T/dma.out" || { echo "FAIL: after the DMA stop the run did not end at cycle $plain: $(tail -3 "$T/dma.out")"; fail=1; }
 exit $fail
