@@ -32,10 +32,23 @@ static int push_word(ld_image *img, size_t *cap, uint32_t w)
     return 0;
 }
 
+/* Word `at` of the image becomes w; words skipped by an '@' address are zero. */
+static int put_word_at(ld_image *img, size_t *cap, size_t at, uint32_t w)
+{
+    while (img->nwords < at)
+        if (push_word(img, cap, 0))
+            return -1;
+    if (at < img->nwords) {
+        img->words[at] = w;
+        return 0;
+    }
+    return push_word(img, cap, w);
+}
+
 /* Iterate over lines; strips '\r' and trailing blanks. */
 static int parse_lines(ld_image *img, ld_format fmt, char *err, size_t errlen)
 {
-    size_t cap = 0, lineno = 0;
+    size_t cap = 0, lineno = 0, at = 0;
     char *p = (char *)img->file, *end = p + img->file_size;
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -67,11 +80,11 @@ static int parse_lines(ld_image *img, ld_format fmt, char *err, size_t errlen)
         } else if (fmt == LD_HEX) {
             if (len == 0 || *s == '#' || (len >= 2 && s[0] == '/' && s[1] == '/'))
                 continue;
-            if (*s == '@')
-                return ld_err(err, errlen, "%s:%zu: address directives ('@') are not supported; expected one hex word per line",
-                              img->path, lineno);
-            if (len > 8)
-                return ld_err(err, errlen, "%s:%zu: expected at most 8 hex digits, found %zu characters", img->path, lineno, len);
+            int addr = *s == '@'; /* "@hhhhhhhh": the next word's address, in words ($readmemh) */
+            s += addr, len -= (size_t)addr;
+            if (len == 0 || len > 8)
+                return ld_err(err, errlen, "%s:%zu: expected 1 to 8 hex digits%s, found %zu characters", img->path, lineno,
+                              addr ? " after '@'" : "", len);
             uint32_t w = 0;
             for (size_t i = 0; i < len; i++) {
                 int c = tolower((unsigned char)s[i]);
@@ -82,7 +95,16 @@ static int parse_lines(ld_image *img, ld_format fmt, char *err, size_t errlen)
                                   isprint(c) ? c : '?');
                 w = w << 4 | (uint32_t)v;
             }
-            if (push_word(img, &cap, w))
+            if (addr) {
+                if (w >= LD_HEX_MAX_WORDS)
+                    return ld_err(err, errlen, "%s:%zu: address @%x is beyond word %u (the largest image is %u MiB)",
+                                  img->path, lineno, w, LD_HEX_MAX_WORDS - 1, LD_HEX_MAX_WORDS / (1u << 18));
+                at = w;
+                continue;
+            }
+            if (at >= LD_HEX_MAX_WORDS)
+                return ld_err(err, errlen, "%s:%zu: the image grows past word %u", img->path, lineno, LD_HEX_MAX_WORDS - 1);
+            if (put_word_at(img, &cap, at++, w))
                 return ld_err(err, errlen, "%s: out of memory", img->path);
         } else { /* LD_TXT: several words per line allowed */
             while (s < q) {

@@ -13,9 +13,13 @@ typedef enum ld_format {
     LD_ELF,
     LD_OUT,    /* MCCP ROM: "0101..." lines */
     LD_TXT,    /* whitespace-separated decimal int32/uint32 words */
-    LD_HEX,    /* one hexadecimal 32-bit word per line */
+    LD_HEX,    /* one hexadecimal 32-bit word per line; "@hhhhhhhh" sets the next word's address */
     LD_RAW     /* raw bytes */
 } ld_format;
+
+/* The largest word address an '@' line of a hex image may name (64 MiB of words): the
+ * file's number sizes a host allocation, so it is bounded before it is used. */
+#define LD_HEX_MAX_WORDS (1u << 24)
 
 typedef struct ld_segment {
     uint64_t vaddr, paddr, memsz, filesz, offset;

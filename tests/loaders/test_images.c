@@ -170,8 +170,21 @@ static void test_hex(void **state)
     expect_err("p.hex", "12\n123456789\n", LD_HEX, "p.hex:2:", "8 hex digits");
     expect_err("p.hex", "12\n1\n12g4\n", LD_HEX, "p.hex:3:", "column 3");
     expect_err("p.hex", "0x12\n", LD_HEX, "p.hex:1:", "column 2");
-    expect_err("p.hex", "@100\n", LD_HEX, "p.hex:1:", "@");
     expect_err("p.hex", "12 34\n", LD_HEX, "p.hex:1:", "column 3");
+    /* "@hhhh" sets the next word's address, as $readmemh does (issue 15: the RTL's and the
+     * emulator's images use it): words skipped are zero, a lower address overwrites */
+    if (parse("a.hex", "@2\n11\n22\n@0\n55\n@6\n66\n", LD_HEX, &img, err, sizeof err))
+        fail_msg("%s", err);
+    const uint32_t placed[] = {0x55, 0, 0x11, 0x22, 0, 0, 0x66};
+    assert_int_equal(img.nwords, 7);
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(img.words[i], placed[i]);
+    ld_free(&img);
+    /* a file's number sizes a host allocation: bounded before it is used */
+    expect_err("a.hex", "1\n@1000000\n2\n", LD_HEX, "a.hex:2:", "beyond word 16777215");
+    expect_err("a.hex", "@ffffffff\n", LD_HEX, "a.hex:1:", "beyond word");
+    expect_err("a.hex", "@\n", LD_HEX, "a.hex:1:", "1 to 8 hex digits after '@'");
+    expect_err("a.hex", "@12g\n", LD_HEX, "a.hex:1:", "column 4");
 }
 
 /* ---- raw and detection ---- */
