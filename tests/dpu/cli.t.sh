@@ -45,19 +45,8 @@ msg:
 	.asciz "%s"
 	.asciz "hi from the DPU\n"
 	.zero 8
-	.section .data.immediate_memory.st,"aw",@progbits
-	.p2align 3
-	.globl __stdout_buffer_state
-__stdout_buffer_state:
-	.zero 8
-	.section .mram.noinit,"aw",@progbits
-	.p2align 3
-	.globl __stdout_buffer
-__stdout_buffer:
-	.zero 1024
-	.size __stdout_buffer, 1024
 S
-"$X" asm --isa dpu "$T/p.s" -o "$T/p.elf" -o tasklets=1 && "$X" run "$T/p.elf" --quiet > "$T/out" 2>&1
+"$X" asm --isa dpu "$T/p.s" tests/dpu/stdout_buffer.s -o "$T/p.elf" -o tasklets=1 && "$X" run "$T/p.elf" --quiet > "$T/out" 2>&1
 grep -q '^hi from the DPU$' "$T/out" && ok "printf buffer drained" || bad "printf: $(cat "$T/out")"
 
 # disassembly of the linked file starts with the bootstrap at 0x80000000

@@ -9,12 +9,11 @@
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
-prog() { # NAME EXIT PATTERN BODY
+SUFFIX=s OUT=elf
+. tests/hostile_lib.sh
+prog() { # NAME EXIT PATTERN BODY: BODY after the bootstrap label
     printf '\t.section .text.__bootstrap,"ax",@progbits\n\t.globl __bootstrap\n__bootstrap:\n%b' "$4" > "$T/$1.s"
-    "$X" asm --isa dpu "$T/$1.s" -o "$T/$1.elf" >"$T/$1.out" 2>&1 || { echo "FAIL $1: asm: $(cat "$T/$1.out")"; fail=1; return; }
-    timeout 60 "$X" run "$T/$1.elf" --quiet --max-cycles 2000000 >"$T/$1.out" 2>&1; rc=$?
-    if [ $rc -eq "$2" ] && { [ -z "$3" ] || grep -q -- "$3" "$T/$1.out"; }; then echo "ok $1: $(head -1 "$T/$1.out" | cut -c1-150)"
-    else echo "FAIL $1: exit $rc (expected $2), '$3' not in: $(head -c 300 "$T/$1.out")"; fail=1; fi
+    hostile_case "$1" "$2" "$3" --isa dpu -- --quiet --max-cycles 2000000
 }
 # r1 = -8: the MRAM address wraps to the top of the 26-bit MRAM space; 2048 bytes from there
 prog dma_wild 2 "DMA beyond MRAM" '\tmove r0, -1\n\tmove r1, -8\n\tldma r0, r1, 255\n\tstop\n'
@@ -49,19 +48,8 @@ rec:
 	.asciz "|"
 	.byte 42, 0, 0, 0
 	.zero 8
-	.section .data.immediate_memory.st,"aw",@progbits
-	.p2align 3
-	.globl __stdout_buffer_state
-__stdout_buffer_state:
-	.zero 8
-	.section .mram.noinit,"aw",@progbits
-	.p2align 3
-	.globl __stdout_buffer
-__stdout_buffer:
-	.zero 1024
-	.size __stdout_buffer, 1024
 S
-if "$X" asm --isa dpu "$T/printf.s" -o "$T/printf.elf" -o tasklets=1 >"$T/printf.out" 2>&1 &&
+if "$X" asm --isa dpu "$T/printf.s" tests/dpu/stdout_buffer.s -o "$T/printf.elf" -o tasklets=1 >"$T/printf.out" 2>&1 &&
    "$X" run "$T/printf.elf" --quiet >"$T/printf.out" 2>&1 && grep -qx '%n|%lln|%99999d|42' "$T/printf.out"; then
     echo "ok printf: hostile conversions printed as text: $(cat "$T/printf.out")"
 else

@@ -14,12 +14,19 @@ for n in "$@"; do
     log="$B/logs/$n.$mode.log"
     [ -x "$bin" ] || { echo "FAIL $n: $bin not built"; fail=1; continue; }
     mkdir -p "$corpus"
+    # the assemblers' seeds are the project's own sources, read where they are (not copied)
+    case $n in
+        asm_dpu) seeds="programs/dpu programs/dpu/rt programs/dpu/bench" ;;
+        asm_nyuzi) seeds="tests/nyuzi/progs programs/nyuzi/bench tests/nyuzi/probes" ;;
+        asm_mccp) seeds="programs/mccp programs/mccp/bench" ;;
+        *) seeds="" ;;
+    esac
     if [ "$mode" = corpus ]; then
-        "$bin" -runs=0 -timeout=20 -rss_limit_mb=2048 "$corpus" >"$log" 2>&1
+        "$bin" -runs=0 -timeout=20 -rss_limit_mb=2048 "$corpus" $seeds >"$log" 2>&1
     else
         mkdir -p "$B/corpus/$n" "$B/crashes"
         "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
-            -artifact_prefix="$B/crashes/$n-" -print_final_stats=1 "$B/corpus/$n" "$corpus" >"$log" 2>&1
+            -artifact_prefix="$B/crashes/$n-" -print_final_stats=1 "$B/corpus/$n" "$corpus" $seeds >"$log" 2>&1
     fi
     rc=$?
     if [ $rc -eq 0 ]; then

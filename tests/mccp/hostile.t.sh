@@ -8,12 +8,11 @@
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
+SUFFIX=mccp OUT=out
+. tests/hostile_lib.sh
 prog() { # NAME EXIT PATTERN BODY
     printf '%b' "$4" > "$T/$1.mccp"
-    "$X" asm --isa mccp "$T/$1.mccp" -o "$T/$1.out" >"$T/$1.log" 2>&1 || { echo "FAIL $1: asm: $(cat "$T/$1.log")"; fail=1; return; }
-    timeout 60 "$X" run "$T/$1.out" -o cores=0 --headless --quiet --max-cycles 2000000 >"$T/$1.log" 2>&1; rc=$?
-    if [ $rc -eq "$2" ] && grep -q -- "$3" "$T/$1.log"; then echo "ok $1: $(head -1 "$T/$1.log" | cut -c1-150)"
-    else echo "FAIL $1: exit $rc (expected $2), '$3' not in: $(head -c 300 "$T/$1.log")"; fail=1; fi
+    hostile_case "$1" "$2" "$3" --isa mccp -- -o cores=0 --headless --quiet --max-cycles 2000000
 }
 prog ram_end 2 "stack protection fault: core 0 load from address 0x0000ffff" 'movimm reg1 65535\nload reg2 reg1\nstore reg2 reg1\nint 1\n'
 prog endless 3 "core0 thread 0: running" 'L:\njmp L\n'

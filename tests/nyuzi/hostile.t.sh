@@ -8,12 +8,11 @@
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
-prog() { # NAME EXIT PATTERN BODY
+SUFFIX=S OUT=elf
+. tests/hostile_lib.sh
+prog() { # NAME EXIT PATTERN BODY: BODY after _start
     printf '.globl _start\n_start:\n%b' "$4" > "$T/$1.S"
-    "$X" asm --isa nyuzi "$T/$1.S" -o "$T/$1.elf" >"$T/$1.log" 2>&1 || { echo "FAIL $1: asm: $(cat "$T/$1.log")"; fail=1; return; }
-    timeout 60 "$X" run "$T/$1.elf" --quiet --max-cycles 2000000 >"$T/$1.log" 2>&1; rc=$?
-    if [ $rc -eq "$2" ] && grep -q -- "$3" "$T/$1.log"; then echo "ok $1: $(head -1 "$T/$1.log" | cut -c1-150)"
-    else echo "FAIL $1: exit $rc (expected $2), '$3' not in: $(head -c 300 "$T/$1.log")"; fail=1; fi
+    hostile_case "$1" "$2" "$3" --isa nyuzi -- --quiet --max-cycles 2000000
 }
 prog mem_end 2 "out of range at physical address 0x01000000 (memory is 0x1000000 bytes" \
     '  li s0, 0xffffc\n  load_32 s1, (s0)\n  li s0, 0x1000000\n  load_32 s1, (s0)\n'
