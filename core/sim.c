@@ -19,6 +19,7 @@ static double host_now(void)
 }
 
 static void unit_event(ev_event *e, void *ctx);
+static int unit_watchdog(sim_machine *m, sim_unit *u, uint64_t reached);
 static mem_space *sim_space_registered(const sim_machine *m, const char *name);
 
 /* The watchdog: an event every `watchdog` cycles, after everything else of its cycle (the
@@ -74,7 +75,9 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
         sim_destroy(m);
         return -1;
     }
-    if (m->watchdog) {
+    for (int i = 0; i < m->nunits; i++)
+        m->units[i].wd_next = m->watchdog;
+    if (m->watchdog && !isa->independent_units) {
         if (sim_register_event(m, &m->wd_ev, "watchdog", watchdog_event, m, INT32_MAX)) {
             snprintf(err, errlen, "out of memory");
             sim_destroy(m);
@@ -327,10 +330,8 @@ static uint64_t horizon_for(const sim_machine *m)
         if (m->now + left < lim)
             lim = m->now + left;
     }
-    if (m->watchdog && m->now + m->watchdog < lim)
-        lim = m->now + m->watchdog; /* bursts end in time for the watchdog to look */
     if (m->isa->independent_units)
-        return lim;
+        return lim; /* each unit is watched on its own (unit_event, unit_watchdog) */
     uint64_t h = ev_next_time(&m->q);
     if (h <= m->now)
         h = m->now + 1; /* always simulate at least the current cycle */
@@ -344,7 +345,11 @@ static void unit_event(ev_event *e, void *ctx)
     sim_machine *m = u->m;
     if (u->halted || !u->enabled)
         return;
+    if (m->isa->independent_units && unit_watchdog(m, u, m->now))
+        return; /* it slept past a boundary without retiring anything since the one before */
     uint64_t h = horizon_for(m);
+    if (m->isa->independent_units && m->watchdog && u->wd_next < h)
+        h = u->wd_next; /* the unit's own watchdog boundary (unit_watchdog) */
     uint64_t next = m->isa->unit_run(m, u, m->now, h);
     /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
      * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
@@ -353,6 +358,8 @@ static void unit_event(ev_event *e, void *ctx)
         if (r && r - 1 > u->reached)
             u->reached = r - 1;
     }
+    if (m->isa->independent_units && unit_watchdog(m, u, next < h ? next : h))
+        return;
     if (next != SIM_NEVER && !u->halted && u->enabled)
         sim_unit_wake(m, u, next);
 }
@@ -364,19 +371,56 @@ typedef struct sim_job {
     uint64_t last; /* latest cycle reached by this job's units */
 } sim_job;
 
+static uint64_t unit_instructions(const sim_unit *u)
+{
+    uint64_t n = 0;
+    for (int t = 0; t < u->nthreads; t++)
+        n += u->threads[t].instructions;
+    return n;
+}
+
+/* Independent units are watched one by one, at boundaries every `watchdog` cycles that are
+ * the same whether the unit runs on this thread or another (so the stop is the same for
+ * every -o jobs=): a unit that has passed a boundary (reached: the cycle it simulated up
+ * to, or beyond which it only sleeps) without retiring an instruction since the one before
+ * is a livelock. Returns 1 when it stopped the run. */
+static int unit_watchdog(sim_machine *m, sim_unit *u, uint64_t reached)
+{
+    if (!m->watchdog || u->halted || reached == SIM_NEVER)
+        return 0;
+    while (reached >= u->wd_next) {
+        uint64_t n = unit_instructions(u);
+        if (n == u->wd_insns) {
+            sim_set_stop_at(m, SIM_STOP_DEADLOCK, u->index, -1, 0, u->wd_next,
+                            "livelock: %s retired no instruction in cycles %llu-%llu; -o watchdog=0 turns this check off",
+                            u->name, (unsigned long long)(u->wd_next - m->watchdog), (unsigned long long)u->wd_next);
+            return 1;
+        }
+        u->wd_insns = n;
+        u->wd_next += m->watchdog;
+    }
+    return 0;
+}
+
 static void *sim_job_main(void *arg)
 {
     sim_job *j = arg;
     sim_machine *m = j->m;
     uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    const uint64_t wd = m->watchdog;
     for (int i = j->first; i < m->nunits && !sim_stopped(m); i += j->step) {
         sim_unit *u = &m->units[i];
         uint64_t t = u->ev.when;
-        while (t < lim && !u->halted && !sim_stopped(m)) {
-            uint64_t next = m->isa->unit_run(m, u, t, lim);
+        while (t < lim && !u->halted && !sim_stopped(m) && !unit_watchdog(m, u, t)) {
+            /* bursts end at the unit's watchdog boundaries, as in a sequential run (burst
+             * ends change nothing simulated) */
+            uint64_t h = wd && u->wd_next < lim ? u->wd_next : lim;
+            uint64_t next = m->isa->unit_run(m, u, t, h);
             if (next <= t && !sim_stopped(m))
                 next = t + 1;
             t = next;
+            if (unit_watchdog(m, u, t < h ? t : h))
+                break;
         }
         u->ev.when = t; /* rescheduled on the shared queue after the join */
         /* the cycle this unit's simulation reached: its halt, else the limit it ran to */

@@ -81,6 +81,7 @@ typedef struct sim_unit {
     uint8_t enabled, halted;
     uint64_t halted_at;
     uint64_t reached;       /* last cycle this unit has simulated through (it may run ahead of m->now) */
+    uint64_t wd_next, wd_insns; /* independent units: next watchdog boundary, instructions at the last */
     double clock_hz;
     sim_counter *counters;  /* ISA-defined per-unit counters (DMA bytes, cache misses...) */
     int ncounters;

@@ -366,7 +366,8 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
         c->finished = 1;
     }
     fflush(m->out);
-    if (m->stop.unit >= 0 && m->stop.unit < m->nunits && m->units[m->stop.unit].last_issue != SIM_NEVER)
+    if (m->stop.unit >= 0 && m->stop.thread >= 0 && m->stop.unit < m->nunits &&
+        m->units[m->stop.unit].last_issue != SIM_NEVER)
         m->stop.cycle = m->units[m->stop.unit].last_issue; /* the unit ran ahead of m->now */
     if (m->stop.kind == SIM_STOP_USER && !m->stop.msg[0]) {
         m->stop.unit = m->stop.thread = -1;

@@ -389,7 +389,8 @@ static int gdb_resume(gdb_stub *g, int step_unit, int step_thread)
         g->finished = 1;
     }
     fflush(m->out);
-    if (m->stop.unit >= 0 && m->stop.unit < m->nunits && m->units[m->stop.unit].last_issue != SIM_NEVER)
+    if (m->stop.unit >= 0 && m->stop.thread >= 0 && m->stop.unit < m->nunits &&
+        m->units[m->stop.unit].last_issue != SIM_NEVER)
         m->stop.cycle = m->units[m->stop.unit].last_issue;
     if (g->quit)
         return -1;

@@ -586,9 +586,11 @@ int cli_report(cli_session *s)
     int out_rc = f != stderr ? cli_close_out(f, a->stats_file) : 0;
     if (m->stop.kind != SIM_STOP_HALT) {
         fprintf(stderr, "xpusim: stopped: %s", sim_stop_name(m->stop.kind));
-        if (m->stop.unit >= 0)
+        if (m->stop.unit >= 0 && m->stop.thread >= 0)
             fprintf(stderr, " in %s thread %d at pc 0x%llx", m->units[m->stop.unit].name, m->stop.thread,
                     (unsigned long long)m->stop.pc);
+        else if (m->stop.unit >= 0) /* a unit's stop that no one thread caused (a livelock) */
+            fprintf(stderr, " in %s", m->units[m->stop.unit].name);
         fprintf(stderr, " (cycle %llu): %s\n", (unsigned long long)m->stop.cycle, m->stop.msg);
         if (m->stop.kind == SIM_STOP_DEADLOCK || m->stop.kind == SIM_STOP_LIMIT || m->stop.kind == SIM_STOP_USER)
             report_waiting(m, stderr);

@@ -255,6 +255,22 @@ static void test_watchdog_livelock(void **state)
     assert_non_null(strstr(m.stop.msg, "livelock: no instruction retired"));
     assert_int_equal(m.units[0].threads[0].instructions, 4);
     sim_destroy(&m);
+    /* independent units (DPUs) are watched one by one at the same boundaries whatever
+     * -o jobs= says: 3 units, unit 1 (jitter: 10 + 1 instructions) is the same thread; all
+     * three wait 5000 cycles after their 4th instruction, so each retired nothing in
+     * cycles 1000-2000: the stop is the same livelock for jobs=1 and jobs=2 */
+    const char *const jobs[] = {"jobs=1", "jobs=2"};
+    char msg[2][256];
+    for (int j = 0; j < 2; j++) {
+        fake_make(&m, &fake_isa_indep, KV("units=3", "threads=1", "insns=10", "long_at=3", "long_lat=5000",
+                                          "watchdog=1000", jobs[j]));
+        assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_DEADLOCK);
+        assert_non_null(strstr(m.stop.msg, "livelock: fake0 retired no instruction in cycles 1000-2000"));
+        assert_int_equal(m.stop.cycle, 2000);
+        snprintf(msg[j], sizeof msg[j], "%s", m.stop.msg);
+        sim_destroy(&m);
+    }
+    assert_string_equal(msg[0], msg[1]);
     const char *const offs[] = {"watchdog=0", "watchdog=10000"};
     for (int i = 0; i < 2; i++) {
         fake_make(&m, &fake_isa, KV("threads=1", "insns=10", "long_at=3", "long_lat=5000", offs[i]));
