@@ -46,6 +46,11 @@ void dbg_print_where(dbg_cli *c);                        /* the selected thread'
 uint64_t dbg_now(const sim_machine *m);                  /* the cycle the user sees */
 void dbg_info_break(dbg_cli *c);
 
+/* debugger_break.c: breakpoint and watchpoint commands. */
+int dbg_cmd_break(dbg_cli *c, int argc, char **argv);
+int dbg_cmd_watch(dbg_cli *c, int argc, char **argv);
+int dbg_cmd_delete(dbg_cli *c, int argc, char **argv);
+
 /* debugger_views.c: command handlers (argv[0] is the command name). */
 int dbg_cmd_regs(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_set(dbg_cli *c, int argc, char **argv);

@@ -1,0 +1,183 @@
+/* frontends/debugger_break.c: the debugger's breakpoint and watchpoint commands (break,
+ * tbreak, watch, delete, info break). Breakpoints live in the core (core/debug.h), watchpoints
+ * in the memory spaces (core/mem.h), including the spaces an ISA makes per unit on demand
+ * (wram.7 of DPU 7), which the listing and deletion must find too. */
+#include <stdlib.h>
+#include <string.h>
+#include "debugger.h"
+#include "../core/debug.h"
+
+int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "%s: give an ADDRESS or SYMBOL[+OFF]", argv[0]);
+    uint64_t addr;
+    char err[256];
+    if (dbg_resolve_code(c, argv[1], &addr, err, sizeof err))
+        return dbg_err(c, "%s: %s", argv[0], err);
+    int unit = -1;
+    if (argc > 2 && (unit = dbg_parse_unit(c->m, argv[2])) < 0)
+        return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[2], c->m->nunits - 1);
+    int temp = argv[0][0] == 't';
+    uint64_t num;
+    int id = dbg_break_add(c->m, addr, unit, temp, cli_parse_u64(argv[1], &num) ? argv[1] : "");
+    if (id < 0)
+        return dbg_err(c, "%s: too many breakpoints (at most %d)", argv[0], DBG_MAX_BREAK);
+    char sym[160];
+    dbg_symbolize(c, addr, sym, sizeof sym);
+    printf("%s %d at 0x%llx%s%s%s%s\n", temp ? "temporary breakpoint" : "breakpoint", id, (unsigned long long)addr,
+           *sym ? " " : "", sym, unit >= 0 ? " on " : "", unit >= 0 ? c->m->units[unit].name : "");
+    return 0;
+}
+
+static const char *dbg_kind_name(unsigned k)
+{
+    return k == MEM_RW ? "rw" : k == MEM_R ? "r" : "w";
+}
+
+int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "watch: give [SPACE:]ADDR[,LEN] [r|w|rw]");
+    char text[160];
+    snprintf(text, sizeof text, "%s", argv[1]);
+    uint64_t len = 0, addr;
+    char *comma = strchr(text, ',');
+    if (comma) {
+        *comma = 0;
+        if (cli_parse_u64(comma + 1, &len) || len == 0)
+            return dbg_err(c, "watch: bad length '%s'", comma + 1);
+    }
+    unsigned kind = MEM_W;
+    if (argc > 2) {
+        const char *k = argv[2];
+        kind = strcmp(k, "r") == 0 ? MEM_R : strcmp(k, "w") == 0 ? MEM_W : strcmp(k, "rw") == 0 ? MEM_RW : 0;
+        if (!kind)
+            return dbg_err(c, "watch: access kind must be r, w or rw, not '%s'", k);
+    }
+    mem_space *sp;
+    if (dbg_resolve_mem(c, text, &sp, &addr))
+        return -1;
+    if (!len) /* one word of the space by default */
+        len = sp->word_bytes > sp->addr_unit ? sp->word_bytes / sp->addr_unit : 1;
+    if (!mem_find(sp, addr) || !mem_find(sp, addr + len - 1))
+        return dbg_err(c, "watch: %s:0x%llx,%llu is not all mapped memory", sp->name, (unsigned long long)addr,
+                       (unsigned long long)len);
+    /* the spaces number their watches independently; starting each new watch at the
+     * debugger's counter keeps ids unique, so `delete wN` and the stop messages agree */
+    if (c->next_watch_id > sp->next_watch_id)
+        sp->next_watch_id = c->next_watch_id;
+    int id = mem_watch_add(sp, addr, len, kind);
+    if (id < 0)
+        return dbg_err(c, "watch: too many watchpoints in %s (at most %d)", sp->name, MEM_MAX_WATCH);
+    c->next_watch_id = id + 1;
+    if (dbg_attach(c->m) == 0)
+        dbg_update_slow(c->m);
+    printf("watchpoint %d: %s:0x%llx,%llu %s\n", id, sp->name, (unsigned long long)addr, (unsigned long long)len,
+           dbg_kind_name(kind));
+    return 0;
+}
+
+/* Every memory space of the machine, the units' own copies included: an ISA may keep those
+ * out of m->spaces (the DPU makes wram.7 on demand through isa_ops.unit_space), and a
+ * watchpoint set there must still be listed and deleted. Returns the count; *out is
+ * malloc'd (NULL and -1 if out of memory). */
+static int dbg_all_spaces(sim_machine *m, mem_space ***out)
+{
+    size_t cap = (size_t)m->nspaces * ((size_t)m->nunits + 1) + 1;
+    mem_space **v = malloc(sizeof *v * cap);
+    int n = 0;
+    if (!v)
+        return *out = NULL, -1;
+    for (int i = 0; i < m->nspaces; i++) {
+        char base[sizeof m->spaces[0]->name];
+        snprintf(base, sizeof base, "%s", m->spaces[i]->name);
+        char *dot = strchr(base, '.');
+        if (dot)
+            *dot = 0;
+        for (int u = -1; u < m->nunits; u++) {
+            mem_space *sp = u < 0 ? m->spaces[i] : sim_unit_space(m, u, base);
+            int seen = !sp;
+            for (int k = 0; k < n && !seen; k++)
+                seen = v[k] == sp;
+            if (!seen && (size_t)n < cap)
+                v[n++] = sp;
+        }
+    }
+    *out = v;
+    return n;
+}
+
+int dbg_cmd_delete(dbg_cli *c, int argc, char **argv)
+{
+    sim_machine *m = c->m;
+    mem_space **all;
+    int nall = dbg_all_spaces(m, &all);
+    if (nall < 0)
+        return dbg_err(c, "delete: out of memory");
+    if (argc < 2) {
+        dbg_break_delete(m, -1);
+        for (int i = 0; i < nall; i++)
+            mem_watch_remove(all[i], -1);
+        free(all);
+        dbg_update_slow(m);
+        printf("deleted all breakpoints and watchpoints\n");
+        return 0;
+    }
+    uint64_t id;
+    int watch_only = argv[1][0] == 'w';
+    if (cli_parse_u64(argv[1] + watch_only, &id) || id > 1u << 30) {
+        free(all);
+        return dbg_err(c, "delete: '%s' is not a breakpoint id (N) or a watchpoint id (wN)", argv[1]);
+    }
+    if (!watch_only && dbg_break_delete(m, (int)id) == 0) {
+        free(all);
+        printf("deleted breakpoint %llu\n", (unsigned long long)id);
+        return 0;
+    }
+    /* `watch` says "watchpoint N": `delete N` finds it when no breakpoint has that id */
+    for (int i = 0; i < nall; i++)
+        if (mem_watch_remove(all[i], (int)id) == 0) {
+            free(all);
+            dbg_update_slow(m);
+            printf("deleted watchpoint %llu\n", (unsigned long long)id);
+            return 0;
+        }
+    free(all);
+    return dbg_err(c, "delete: no %s %s (`info break` lists them)", watch_only ? "watchpoint" : "breakpoint or watchpoint",
+                   argv[1]);
+}
+
+void dbg_info_break(dbg_cli *c)
+{
+    const dbg_state *d = c->m->dbg;
+    int n = 0;
+    for (int i = 0; d && i < d->nbrk; i++, n++) {
+        const dbg_break *b = &d->brk[i];
+        if (!n)
+            printf("Id   Type        Where                      Hits\n");
+        char where[200], sym[160];
+        dbg_symbolize(c, b->addr, sym, sizeof sym);
+        snprintf(where, sizeof where, "0x%llx%s%s%s%s", (unsigned long long)b->addr, *sym ? " " : "", sym,
+                 b->unit >= 0 ? " on " : "",
+                 b->unit >= 0 ? c->m->units[b->unit].name : "");
+        printf("%-4d %-11s %-26s %llu\n", b->id, b->temporary ? "tbreak" : "breakpoint", where,
+               (unsigned long long)b->hits);
+    }
+    mem_space **all;
+    int nall = dbg_all_spaces(c->m, &all);
+    for (int s = 0; s < nall; s++) {
+        const mem_space *sp = all[s];
+        for (int i = 0; i < sp->nwatch; i++, n++) {
+            if (!n)
+                printf("Id   Type        Where                      Hits\n");
+            char where[200];
+            snprintf(where, sizeof where, "%s:0x%llx,%llu", sp->name, (unsigned long long)sp->watches[i].addr,
+                     (unsigned long long)sp->watches[i].len);
+            printf("w%-3d watch %-5s %s\n", sp->watches[i].id, dbg_kind_name(sp->watches[i].kind), where);
+        }
+    }
+    free(all);
+    if (!n)
+        printf("no breakpoints or watchpoints\n");
+}
