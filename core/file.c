@@ -110,32 +110,28 @@ int file_read_all(const char *path, uint64_t limit, uint8_t **buf, size_t *len, 
     return 0;
 }
 
+/* The error a stream's buffered or earlier writes met, 0 if none. */
+static int out_error(FILE *f)
+{
+    if (fflush(f))
+        return errno ? errno : EIO;
+    return ferror(f) ? EIO : 0;
+}
+
 int file_check_out(FILE *f, const char *name, char *err, size_t errlen)
 {
-    int e = 0;
-    if (fflush(f))
-        e = errno;
-    if (!e && ferror(f))
-        e = EIO;
-    if (e) {
+    int e = out_error(f);
+    if (e)
         snprintf(err, errlen, "%s: %s", name, strerror(e));
-        return -1;
-    }
-    return 0;
+    return e ? -1 : 0;
 }
 
 int file_close_out(FILE *f, const char *path, char *err, size_t errlen)
 {
-    int e = 0;
-    if (fflush(f))
-        e = errno;
-    if (!e && ferror(f))
-        e = EIO;
+    int e = out_error(f);
     if (fclose(f) && !e)
         e = errno;
-    if (e) {
+    if (e)
         snprintf(err, errlen, "%s: %s", path, strerror(e));
-        return -1;
-    }
-    return 0;
+    return e ? -1 : 0;
 }

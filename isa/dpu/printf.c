@@ -27,6 +27,18 @@ typedef struct spec {
     char conv;
 } spec;
 
+/* Decimal digits at s[*i] into *v (none: 0); -1 past the width limit. */
+static int parse_count(const char *s, size_t n, size_t *i, int *v)
+{
+    *v = 0;
+    while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
+        *v = *v * 10 + (s[(*i)++] - '0');
+        if (*v > DPU_PRINTF_MAX_WIDTH)
+            return -1;
+    }
+    return 0;
+}
+
 /* Parse s[0..n) (without the leading '%', ending with the conversion). 0 ok, -1 if it is
  * not a conversion we format. */
 static int parse_spec(const char *s, size_t n, spec *sp)
@@ -39,23 +51,10 @@ static int parse_spec(const char *s, size_t n, spec *sp)
             sp->flags[sp->nflags++] = s[i];
         i++;
     }
-    if (i < n && s[i] >= '0' && s[i] <= '9') {
-        sp->width = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9') {
-            sp->width = sp->width * 10 + (s[i++] - '0');
-            if (sp->width > DPU_PRINTF_MAX_WIDTH)
-                return -1;
-        }
-    }
-    if (i < n && s[i] == '.') {
-        i++;
-        sp->prec = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9') {
-            sp->prec = sp->prec * 10 + (s[i++] - '0');
-            if (sp->prec > DPU_PRINTF_MAX_WIDTH)
-                return -1;
-        }
-    }
+    if (i < n && s[i] >= '0' && s[i] <= '9' && parse_count(s, n, &i, &sp->width))
+        return -1;
+    if (i < n && s[i] == '.' && (i++, parse_count(s, n, &i, &sp->prec)))
+        return -1;
     if (i < n && s[i] == 'h') {
         sp->h = 1, i++;
         if (i < n && s[i] == 'h')
