@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/unit/layering.t.sh: the architecture as the linker sees it. From the built objects
 # (nm: who defines and who uses each symbol): no circle between files of core/ or of
-# loaders/ (tsort reports a loop), core/ calls nothing in isa/, loaders/ or frontends/, and
-# loaders/ calls nothing in isa/ or frontends/ (loaders only turn files into images).
+# loaders/ (tsort reports a loop), core/ calls nothing in isa/, loaders/ or frontends/,
+# loaders/ call nothing in isa/ or frontends/ (loaders only turn files into images), and
+# frontends/ call nothing inside an ISA (only isa/registry.c and the isa_ops tables).
 B=${XPUSIM_BUILD:-build}
 O=$B/obj
 [ -d "$O/core" ] || { echo "FAIL: no objects under $O"; exit 1; }
@@ -32,4 +33,11 @@ bad=$(awk 'index($2, "isa/") == 1 && $2 != "isa/registry.o" || index($2, "fronte
 [ -z "$bad" ] && echo "ok: core/ calls nothing in isa/, loaders/ or frontends/" || { echo "FAIL: core/ calls out:"; echo "$bad"; fail=1; }
 bad=$(awk 'index($2, "isa/") == 1 || index($2, "frontends/") == 1' "$T/uses.loaders")
 [ -z "$bad" ] && echo "ok: loaders/ call nothing in isa/ or frontends/" || { echo "FAIL: loaders/ call out:"; echo "$bad"; fail=1; }
+for f in $(find "$O/frontends" -name '*.o' | sort); do
+    n=${f#$O/}
+    nm -u "$f" | awk '{ print $NF }' | while read -r sym; do
+        awk -v s="$sym" -v n="$n" '$1 == s && index($2, "isa/") == 1 && $2 != "isa/registry.o" { print n, "->", $2, s }' "$T/defs"
+    done
+done > "$T/front"
+[ -s "$T/front" ] && { echo "FAIL: frontends/ reach into an ISA:"; cat "$T/front"; fail=1; } || echo "ok: frontends/ reach ISAs only through isa/registry.c and isa_ops"
 exit $fail
