@@ -8,8 +8,8 @@
  * ELF32 e_machine 0xF5 file with LOAD segments and symbols, as the SDK produces.
  * In instruction operands IRAM symbols count in instructions (the PC unit); in data they do
  * too, so code pointers stored in data can be called (docs/isa/dpu.md). */
-#include <errno.h>
 #include <ctype.h>
+#include <elf.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 #include "dpu.h"
 #include "../isa.h"
 #include "../../core/file.h"
+#include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
 
 enum { RG_TEXT, RG_WRAM, RG_MRAM, RG_ATOMIC, RG_DROP };
@@ -728,30 +729,9 @@ static int pass2(asm_ctx *c)
     return 0;
 }
 
-/* ---- ELF32 output ---- */
-typedef struct obuf { uint8_t *p; size_t n, cap; } obuf;
-static int ob_put(obuf *b, const void *d, size_t n)
-{
-    if (b->n + n > b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 4096;
-        while (nc < b->n + n) nc *= 2;
-        uint8_t *q = realloc(b->p, nc);
-        if (!q) return -1;
-        b->p = q;
-        b->cap = nc;
-    }
-    if (d) memcpy(b->p + b->n, d, n); else memset(b->p + b->n, 0, n);
-    b->n += n;
-    return 0;
-}
-static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { mem_st32le(p, v); }
-static int ob_align(obuf *b, size_t a) { return b->n % a ? ob_put(b, NULL, a - b->n % a) : 0; }
-
+/* ---- ELF32 output (the SDK linker's file layout; bytes by core/asm/elf_write.c) ---- */
 static int write_elf(asm_ctx *c, const char *out)
 {
-    obuf f = {0}, strtab = {0}, shstr = {0}, symtab = {0};
-    int rc = -1;
     uint32_t mram_init = c->mram_end; /* .mram.noinit stays out of the file */
     for (int i = 0; i < c->nsecs; i++)
         if (c->secs[i].region == RG_MRAM && strncmp(c->secs[i].name, ".mram.noinit", 12) && c->secs[i].size &&
@@ -759,107 +739,47 @@ static int write_elf(asm_ctx *c, const char *out)
             mram_init = c->secs[i].base - 0x08000000u;
     uint32_t mram_len = c->mram_end - mram_init;
     int nph = 2 + (mram_len > 0);
-    /* section names */
-    const char *names[] = {"", ".text", ".atomic", ".data", ".mram.noinit", ".mram", ".symtab", ".strtab", ".shstrtab"};
-    uint32_t nameoff[9];
-    for (int i = 0; i < 9; i++) {
-        nameoff[i] = (uint32_t)shstr.n;
-        if (ob_put(&shstr, names[i], strlen(names[i]) + 1)) goto out;
+    uint32_t cur = asm_elf_headers_size(nph);
+    uint32_t off_text = asm_elf_place(&cur, 8, c->text_size);
+    uint32_t off_data = asm_elf_place(&cur, 8, c->wram_end);
+    uint32_t off_mram = asm_elf_place(&cur, 8, mram_len);
+    asm_elf_symbol *syms = calloc((size_t)c->nsyms + 1, sizeof *syms);
+    if (!syms)
+        return fail(c, -1, 0, "out of memory%s", "");
+    int nsyms = 1;
+    for (int i = 0; i < c->nsyms; i++) {
+        asm_sym *y = &c->syms[i];
+        int glob = y->global || y->file < 0;
+        if (!y->defined || !strncmp(y->name, ".L", 2))
+            continue;
+        int64_t v = 0;
+        int rg = y->sec >= 0 ? c->secs[y->sec].region : -1;
+        if (rg == RG_DROP)
+            continue;
+        if (y->sec >= 0) v = c->secs[y->sec].base + y->value;
+        else if (sym_value(c, y, 0, &v)) continue;
+        uint16_t shn = rg == RG_TEXT ? 1 : rg == RG_ATOMIC ? 2 : rg == RG_WRAM ? 3 : rg == RG_MRAM ? 5 : SHN_ABS;
+        if (rg == RG_MRAM && (uint32_t)(v - 0x08000000u) < mram_init) shn = 4;
+        syms[nsyms++] = (asm_elf_symbol){y->name, (uint32_t)v, y->size, glob ? STB_GLOBAL : STB_LOCAL,
+                                         rg == RG_TEXT ? STT_FUNC : rg >= 0 ? STT_OBJECT : STT_NOTYPE, shn};
     }
-    /* symbols */
-    if (ob_put(&strtab, "", 1) || ob_put(&symtab, NULL, 16)) goto out;
-    int nlocal = 1;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < c->nsyms; i++) {
-            asm_sym *y = &c->syms[i];
-            int glob = y->global || y->file < 0;
-            if (!y->defined || glob != pass || !strncmp(y->name, ".L", 2))
-                continue;
-            int64_t v = 0;
-            int rg = y->sec >= 0 ? c->secs[y->sec].region : -1;
-            if (rg == RG_DROP)
-                continue;
-            if (y->sec >= 0) v = c->secs[y->sec].base + y->value;
-            else if (sym_value(c, y, 0, &v)) continue;
-            uint8_t e[16] = {0};
-            put32(e, (uint32_t)strtab.n);
-            put32(e + 4, (uint32_t)v);
-            put32(e + 8, y->size);
-            e[12] = (uint8_t)((glob ? 1 : 0) << 4 | (rg == RG_TEXT ? 2 : rg >= 0 ? 1 : 0));
-            uint16_t shn = rg == RG_TEXT ? 1 : rg == RG_ATOMIC ? 2 : rg == RG_WRAM ? 3 : rg == RG_MRAM ? 5 : 0xfff1;
-            if (rg == RG_MRAM && (uint32_t)(v - 0x08000000u) < mram_init) shn = 4;
-            put16(e + 14, shn);
-            if (ob_put(&strtab, y->name, strlen(y->name) + 1) || ob_put(&symtab, e, 16)) goto out;
-            if (!pass) nlocal++;
-        }
-    /* layout: header, program headers, contents, tables, section headers */
-    uint8_t eh[52] = {0x7f, 'E', 'L', 'F', 1, 1, 1, 0};
-    if (ob_put(&f, eh, 52) || ob_put(&f, NULL, 32 * (size_t)nph) || ob_align(&f, 8)) goto out;
-    uint32_t off_text = (uint32_t)f.n;
-    if (ob_put(&f, c->text, c->text_size) || ob_align(&f, 8)) goto out;
-    uint32_t off_data = (uint32_t)f.n;
-    if (ob_put(&f, c->wram, c->wram_end) || ob_align(&f, 8)) goto out;
-    uint32_t off_mram = (uint32_t)f.n;
-    if (ob_put(&f, c->mram + mram_init, mram_len) || ob_align(&f, 4)) goto out;
-    uint32_t off_sym = (uint32_t)f.n;
-    if (ob_put(&f, symtab.p, symtab.n)) goto out;
-    uint32_t off_str = (uint32_t)f.n;
-    if (ob_put(&f, strtab.p, strtab.n)) goto out;
-    uint32_t off_shs = (uint32_t)f.n;
-    if (ob_put(&f, shstr.p, shstr.n) || ob_align(&f, 4)) goto out;
-    uint32_t off_sh = (uint32_t)f.n;
-    struct { uint32_t name, type, flags, addr, off, size, link, info, align, entsize; } sh[9] = {
-        {0},
-        {nameoff[1], 1, 6, 0x80000000u, off_text, c->text_size, 0, 0, 8, 0},
-        {nameoff[2], 8, 3, 0xF0000000u, off_mram, c->atomic_size, 0, 0, 1, 0},
-        {nameoff[3], 1, 3, 0, off_data, c->wram_end, 0, 0, 8, 0},
-        {nameoff[4], 8, 3, 0x08000000u, off_mram, mram_init, 0, 0, 8, 0},
-        {nameoff[5], 1, 3, 0x08000000u + mram_init, off_mram, mram_len, 0, 0, 8, 0},
-        {nameoff[6], 2, 0, 0, off_sym, (uint32_t)symtab.n, 7, (uint32_t)nlocal, 4, 16},
-        {nameoff[7], 3, 0, 0, off_str, (uint32_t)strtab.n, 0, 0, 1, 0},
-        {nameoff[8], 3, 0, 0, off_shs, (uint32_t)shstr.n, 0, 0, 1, 0},
+    asm_elf_section secs[5] = {
+        {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x80000000u, 8, 0, c->text, c->text_size, off_text, NULL, 0},
+        {".atomic", SHT_NOBITS, SHF_ALLOC | SHF_WRITE, 0xF0000000u, 1, 0, NULL, c->atomic_size, off_mram, NULL, 0},
+        {".data", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 8, 0, c->wram, c->wram_end, off_data, NULL, 0},
+        {".mram.noinit", SHT_NOBITS, SHF_ALLOC | SHF_WRITE, 0x08000000u, 8, 0, NULL, mram_init, off_mram, NULL, 0},
+        {".mram", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0x08000000u + mram_init, 8, 0, c->mram + mram_init, mram_len,
+         off_mram, NULL, 0},
     };
-    for (int i = 0; i < 9; i++) {
-        uint8_t e[40];
-        uint32_t v[10] = {sh[i].name, sh[i].type, sh[i].flags, sh[i].addr, sh[i].off, sh[i].size,
-                          sh[i].link, sh[i].info, sh[i].align, sh[i].entsize};
-        for (int k = 0; k < 10; k++) put32(e + 4 * k, v[k]);
-        if (ob_put(&f, e, 40)) goto out;
-    }
-    uint8_t *h = f.p;
-    put16(h + 16, 2);           /* ET_EXEC */
-    put16(h + 18, 0xF5);        /* EM_DPU */
-    put32(h + 20, 1);
-    put32(h + 24, 0x80000000u); /* entry: __bootstrap */
-    put32(h + 28, 52);
-    put32(h + 32, off_sh);
-    put32(h + 36, 0x2800000u);  /* ABI version 2 (bit 23 + bits 24..31), as SDK binaries */
-    put16(h + 40, 52);
-    put16(h + 42, 32);
-    put16(h + 44, (uint32_t)nph);
-    put16(h + 46, 40);
-    put16(h + 48, 9);
-    put16(h + 50, 8);
-    uint32_t ph[3][8] = {
-        {1, off_text, 0x80000000u, 0x80000000u, c->text_size, c->text_size, 5, 8},
-        {1, off_data, 0, 0, c->wram_end, c->wram_end, 6, 8},
-        {1, off_mram, 0x08000000u + mram_init, 0x08000000u + mram_init, mram_len, mram_len, 6, 8},
+    asm_elf_phdr ph[3] = {
+        {PT_LOAD, off_text, 0x80000000u, 0x80000000u, c->text_size, c->text_size, PF_R | PF_X, 8},
+        {PT_LOAD, off_data, 0, 0, c->wram_end, c->wram_end, PF_R | PF_W, 8},
+        {PT_LOAD, off_mram, 0x08000000u + mram_init, 0x08000000u + mram_init, mram_len, mram_len, PF_R | PF_W, 8},
     };
-    for (int i = 0; i < nph; i++)
-        for (int k = 0; k < 8; k++) put32(h + 52 + 32 * i + 4 * k, ph[i][k]);
-    FILE *o = fopen(out, "wb");
-    char werr[400];
-    if (!o) { snprintf(werr, sizeof werr, "%s: cannot create: %s", out, strerror(errno)); fail(c, -1, 0, "%s", werr); goto out; }
-    if (fwrite(f.p, 1, f.n, o) != f.n) {
-        snprintf(werr, sizeof werr, "%s: %s", out, strerror(errno));
-        fclose(o);
-        fail(c, -1, 0, "%s", werr);
-        goto out;
-    }
-    if (file_close_out(o, out, werr, sizeof werr)) { fail(c, -1, 0, "%s", werr); goto out; }
-    rc = 0;
-out:
-    free(f.p); free(strtab.p); free(shstr.p); free(symtab.p);
+    /* entry: __bootstrap; flags: ABI version 2 (bit 23 + bits 24..31), as SDK binaries */
+    asm_elf_image im = {ET_EXEC, 0xF5 /* EM_DPU */, 0x80000000u, 0x2800000u, ph, nph, secs, 5, syms, nsyms, cur};
+    int rc = asm_elf_write(out, &im, c->err, c->errlen);
+    free(syms);
     return rc;
 }
 
