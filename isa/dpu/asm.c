@@ -317,7 +317,7 @@ static int pass1_file(asm_ctx *c, int file)
             snprintf(a0, sizeof a0, "%s", args);
             char *comma = strchr(a0, ',');
             if (comma) *comma = 0; /* ".zero SIZE, FILL" */
-            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > (1 << 26)) { fclose(f); return fail(c, file, line, "bad size in '%s'", s); }
+            if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (1 << 26)) { fclose(f); return fail(c, file, line, "bad size in '%s'", s); }
             if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
             if (sec_grow(S, (uint64_t)v)) { fclose(f); return fail(c, file, line, "section grows past 256 MiB at '%s'", s); }
         } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
@@ -337,7 +337,7 @@ static int pass1_file(asm_ctx *c, int file)
             char *comma = strchr(a0, ',');
             if (comma) *comma = 0;
             int bal = !strcmp(word, ".balign");
-            if (dpu_eval_expr(a0, NULL, 0, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12) || (bal && v & (v - 1))) {
+            if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12) || (bal && v & (v - 1))) {
                 fclose(f);
                 return fail(c, file, line, "bad alignment in '%s' (a power of two, at most 4096 bytes)", s);
             }
@@ -373,7 +373,7 @@ static int pass1_file(asm_ctx *c, int file)
                 int64_t v;
                 char e[200];
                 asm_sym *y = sym_get(c, trim(nm), file);
-                if (y && !dpu_eval_expr(trim(comma + 1), NULL, 0, &v, e, sizeof e))
+                if (y && !dpu_eval_expr(trim(comma + 1), NULL, &v, e, sizeof e))
                     y->size = (uint32_t)v;
             }
         } else {
@@ -385,20 +385,19 @@ static int pass1_file(asm_ctx *c, int file)
 }
 
 /* ---- symbol values ---- */
-static int sym_value(asm_ctx *c, asm_sym *y, int code, int64_t *v);
+static int sym_value(asm_ctx *c, asm_sym *y, int64_t *v);
 
-static int lookup(void *ctx, const char *name, int code, int64_t *val)
+static int lookup(void *ctx, const char *name, int64_t *val)
 {
     asm_ctx *c = ctx;
     asm_sym *y = sym_find(c, name, c->pass2_file);
     if (!y || !y->defined)
         return -1;
-    return sym_value(c, y, code, val);
+    return sym_value(c, y, val);
 }
 
-static int sym_value(asm_ctx *c, asm_sym *y, int code, int64_t *v)
+static int sym_value(asm_ctx *c, asm_sym *y, int64_t *v)
 {
-    (void)code;
     if (y->expr[0]) {
         if (y->resolving)
             return -1;
@@ -407,7 +406,7 @@ static int sym_value(asm_ctx *c, asm_sym *y, int code, int64_t *v)
         char e[200];
         int save = c->pass2_file;
         c->pass2_file = y->file < 0 ? save : y->file;
-        int rc = dpu_eval_expr(y->expr, &r, 1, v, e, sizeof e);
+        int rc = dpu_eval_expr(y->expr, &r, v, e, sizeof e);
         c->pass2_file = save;
         y->resolving = 0;
         return rc;
@@ -694,7 +693,7 @@ static int pass2(asm_ctx *c)
                     char endc = *p;
                     *p = 0;
                     int64_t v;
-                    if (dpu_eval_expr(trim(item), &r, 0, &v, e, sizeof e))
+                    if (dpu_eval_expr(trim(item), &r, &v, e, sizeof e))
                         return fail(c, s->file, s->line, "%s", e);
                     uint8_t *b = region_buf(c, S->region, at, unit);
                     if (!b) return fail(c, s->file, s->line, "data outside its section: %s", s->text);
@@ -718,7 +717,7 @@ static int pass2(asm_ctx *c)
             int64_t n, fill;
             if (comma) {
                 *comma = 0;
-                if (dpu_eval_expr(args, &r, 0, &n, e, sizeof e) || dpu_eval_expr(comma + 1, &r, 0, &fill, e, sizeof e))
+                if (dpu_eval_expr(args, &r, &n, e, sizeof e) || dpu_eval_expr(comma + 1, &r, &fill, e, sizeof e))
                     return fail(c, s->file, s->line, "%s", e);
                 uint8_t *b = region_buf(c, S->region, addr, (uint32_t)n);
                 if (n && !b) return fail(c, s->file, s->line, "fill outside its section%s", "");
@@ -757,7 +756,7 @@ static int write_elf(asm_ctx *c, const char *out)
         if (rg == RG_DROP)
             continue;
         if (y->sec >= 0) v = c->secs[y->sec].base + y->value;
-        else if (sym_value(c, y, 0, &v)) continue;
+        else if (sym_value(c, y, &v)) continue;
         uint16_t shn = rg == RG_TEXT ? 1 : rg == RG_ATOMIC ? 2 : rg == RG_WRAM ? 3 : rg == RG_MRAM ? 5 : SHN_ABS;
         if (rg == RG_MRAM && (uint32_t)(v - 0x08000000u) < mram_init) shn = 4;
         syms[nsyms++] = (asm_elf_symbol){y->name, (uint32_t)v, y->size, glob ? STB_GLOBAL : STB_LOCAL,

@@ -2,134 +2,28 @@
  * The mnemonic selects the candidate forms of the instruction table; the operand list
  * (registers, pairs dN, stack registers sN, condition names of the form's class, !little /
  * !big, expressions) picks the form whose operand kinds match and whose fields can hold the
- * values. Also the expression evaluator shared with the directive parser of asm.c. */
+ * values. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dpu.h"
-#include "../../core/asm/arith.h"
+#include "../../core/asm/expr.h"
 
-/* ---- expressions ---- */
-typedef struct ex_state {
-    const char *p;
-    const dpu_sym_resolver *res;
-    int code;
-    char *err;
-    size_t errlen;
-    int bad;
-} ex_state;
-
-static void ex_skip(ex_state *e) { while (*e->p == ' ' || *e->p == '\t') e->p++; }
-static int64_t ex_or(ex_state *e);
-
-static int64_t ex_prim(ex_state *e)
+/* ---- expressions: the shared evaluator; every symbol must be known ---- */
+int dpu_eval_expr(const char *s, const dpu_sym_resolver *res, int64_t *val, char *err, size_t errlen)
 {
-    ex_skip(e);
-    char c = *e->p;
-    if (c == '(') {
-        e->p++;
-        int64_t v = ex_or(e);
-        ex_skip(e);
-        if (*e->p != ')') {
-            if (!e->bad) snprintf(e->err, e->errlen, "missing ')'");
-            e->bad = 1;
-            return 0;
-        }
-        e->p++;
-        return v;
+    asm_expr_result r;
+    if (asm_expr_eval(s, NULL, res ? res->lookup : NULL, res ? res->ctx : NULL, &r, err, errlen)) {
+        *val = 0;
+        return -1;
     }
-    if (c == '-') { e->p++; return asm_negate(ex_prim(e)); }
-    if (c == '+') { e->p++; return ex_prim(e); }
-    if (c == '~') { e->p++; return ~ex_prim(e); }
-    if (isdigit((unsigned char)c)) {
-        char *end;
-        int64_t v = (int64_t)strtoull(e->p, &end, 0);
-        e->p = end;
-        return v;
+    *val = r.value;
+    if (r.unresolved) {
+        snprintf(err, errlen, "undefined symbol '%s'", r.first_unresolved);
+        return -1;
     }
-    if (isalpha((unsigned char)c) || c == '_' || c == '.' || c == '$') {
-        char name[256];
-        size_t n = 0;
-        while ((isalnum((unsigned char)*e->p) || *e->p == '_' || *e->p == '.' || *e->p == '$') && n + 1 < sizeof name)
-            name[n++] = *e->p++;
-        name[n] = 0;
-        int64_t v = 0;
-        if (!e->res || !e->res->lookup || e->res->lookup(e->res->ctx, name, e->code, &v)) {
-            if (!e->bad) snprintf(e->err, e->errlen, "undefined symbol '%s'", name);
-            e->bad = 1;
-        }
-        return v;
-    }
-    if (!e->bad) snprintf(e->err, e->errlen, "expected a number or symbol at '%s'", e->p);
-    e->bad = 1;
     return 0;
-}
-
-static int64_t ex_mul(ex_state *e)
-{
-    int64_t v = ex_prim(e);
-    for (;;) {
-        ex_skip(e);
-        char c = *e->p;
-        if (c != '*' && c != '/' && c != '%')
-            return v;
-        e->p++;
-        const char *why = asm_arith(c, v, ex_prim(e), &v);
-        if (why) {
-            if (!e->bad) snprintf(e->err, e->errlen, "%s", why);
-            e->bad = 1;
-            v = 0;
-        }
-    }
-}
-static int64_t ex_add(ex_state *e)
-{
-    int64_t v = ex_mul(e);
-    for (;;) {
-        ex_skip(e);
-        char c = *e->p;
-        if (c != '+' && c != '-')
-            return v;
-        e->p++;
-        asm_arith(c, v, ex_mul(e), &v);
-    }
-}
-static int64_t ex_shift(ex_state *e)
-{
-    int64_t v = ex_add(e);
-    for (;;) {
-        ex_skip(e);
-        if ((e->p[0] != '<' && e->p[0] != '>') || e->p[1] != e->p[0])
-            return v;
-        char c = e->p[0];
-        e->p += 2;
-        asm_arith(c, v, ex_add(e), &v);
-    }
-}
-static int64_t ex_or(ex_state *e)
-{
-    int64_t v = ex_shift(e);
-    for (;;) {
-        ex_skip(e);
-        if (*e->p == '&') { e->p++; v &= ex_shift(e); }
-        else if (*e->p == '|') { e->p++; v |= ex_shift(e); }
-        else if (*e->p == '^') { e->p++; v ^= ex_shift(e); }
-        else return v;
-    }
-}
-
-int dpu_eval_expr(const char *s, const dpu_sym_resolver *res, int code, int64_t *val, char *err, size_t errlen)
-{
-    ex_state e = {s, res, code, err, errlen, 0};
-    int64_t v = ex_or(&e);
-    ex_skip(&e);
-    if (!e.bad && *e.p) {
-        snprintf(err, errlen, "unexpected '%s' in expression", e.p);
-        e.bad = 1;
-    }
-    *val = v;
-    return e.bad ? -1 : 0;
 }
 
 /* ---- operands ---- */
@@ -176,7 +70,6 @@ static int try_form(int fi, char **ops, int nops, const dpu_sym_resolver *res, u
     if (n != f->nops)
         return 1;
     int64_t vals[6];
-    int code = f->op == DPU_OP_CALL || f->op == DPU_OP_JUMP;
     for (int k = 0; k < n; k++) {
         const char *o = ops[k0 + k];
         const dpu_field *d = dpu_field_at(f->ops[k]);
@@ -213,8 +106,7 @@ static int try_form(int fi, char **ops, int nops, const dpu_sym_resolver *res, u
             if (isalpha((unsigned char)o[0]) && f->cls >= 0 && dpu_cc_value(f->cls, o) >= 0)
                 return 1;
             int64_t x;
-            int c = code || d->role == DPU_R_PC;
-            if (dpu_eval_expr(o, res, c, &x, err, errlen))
+            if (dpu_eval_expr(o, res, &x, err, errlen))
                 return -1;
             vals[k] = x;
             break;

@@ -92,13 +92,12 @@ extern const char *const dpu_reg_names[32];
 
 /* asmline.c: one instruction line to a word (labels already resolved to numbers). */
 typedef struct dpu_sym_resolver {
-    /* 0 and *val if name is known. code != 0: the operand of an instruction, where IRAM
-     * symbols count in instructions (indices), not bytes. */
-    int (*lookup)(void *ctx, const char *name, int code, int64_t *val);
+    /* 0 and *val if name is known (IRAM symbols count in instructions, not bytes) */
+    int (*lookup)(void *ctx, const char *name, int64_t *val);
     void *ctx;
 } dpu_sym_resolver;
-/* Evaluate an expression (numbers, symbols, + - * / % << >> & | ^ ~, parentheses). */
-int dpu_eval_expr(const char *s, const dpu_sym_resolver *res, int code, int64_t *val, char *err, size_t errlen);
+/* Evaluate an expression (core/asm/expr.c); a symbol res does not know is an error. */
+int dpu_eval_expr(const char *s, const dpu_sym_resolver *res, int64_t *val, char *err, size_t errlen);
 int dpu_assemble_line(const char *text, const dpu_sym_resolver *res, uint64_t *w, char *err, size_t errlen);
 
 /* ---- execution ---- */

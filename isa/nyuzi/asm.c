@@ -109,9 +109,9 @@ static int lookup(void *ctx, const char *name, int64_t *val)
             return -1;
         s->busy = 1;
         int unres;
-        const char *e;
+        char e[200];
         int64_t v;
-        int r = nyz_asm_eval(s->expr, lookup, a, &v, &unres, &e);
+        int r = nyz_asm_eval(s->expr, lookup, a, &v, &unres, e, sizeof e);
         s->busy = 0;
         if (r < 0 || unres)
             return -1;
@@ -239,8 +239,8 @@ static int split_ops(char *s, char **ops, int max)
 static int eval_now(actx *a, const char *text, int64_t *v, int need)
 {
     int unres;
-    const char *e;
-    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, &unres, &e) < 0)
+    char e[200];
+    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, &unres, e, sizeof e) < 0)
         return fail(a, "bad expression '%s': %s", text, e);
     if (unres && need)
         return a->pass == 2 ? fail(a, "undefined symbol in '%s'", text)
@@ -506,10 +506,10 @@ static int statement(actx *a, char *s)
         }
         int64_t v;
         int unres;
-        const char *e;
+        char e[200];
         if (o.kind != OPK_EXPR)
             return fail(a, "%s: expected a value, got '%s'", mn, ops[1]);
-        if (nyz_asm_eval(o.text, const_lookup, a, &v, &unres, &e) < 0)
+        if (nyz_asm_eval(o.text, const_lookup, a, &v, &unres, e, sizeof e) < 0)
             return fail(a, "bad expression '%s': %s", o.text, e);
         uint32_t size = 8;
         if (!unres && !strcmp(mn, "li")) {

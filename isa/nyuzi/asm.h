@@ -13,8 +13,8 @@ typedef struct nyz_operand {
 
 typedef int (*nyz_asm_lookup_fn)(void *ctx, const char *name, int64_t *val);
 int nyz_asm_reg(const char *s, int *is_vector);
-int nyz_asm_eval(const char *text, nyz_asm_lookup_fn look, void *ctx, int64_t *out, int *unresolved,
-                 const char **err);
+int nyz_asm_eval(const char *text, nyz_asm_lookup_fn look, void *ctx, int64_t *out, int *unresolved, char *err,
+                 size_t errlen);
 int nyz_asm_operand(char *s, nyz_operand *o);
 
 /* ELF output: sections text/data (bytes) and bss (size) at given addresses. */

@@ -80,12 +80,12 @@ static int range(int64_t v, int bits, int is_signed, const char *what, char *err
 static int eval(const nyz_operand *o, nyz_asm_lookup_fn look, void *ctx, int64_t *v, char *err, size_t errlen)
 {
     int unres = 0;
-    const char *e = NULL;
+    char e[200];
     if ((o->kind == OPK_SMEM || o->kind == OPK_VMEM) && !o->has_off) {
         *v = 0;
         return 0;
     }
-    if (nyz_asm_eval(o->text, look, ctx, v, &unres, &e) < 0) {
+    if (nyz_asm_eval(o->text, look, ctx, v, &unres, e, sizeof e) < 0) {
         snprintf(err, errlen, "bad expression '%s': %s", o->text, e);
         return -1;
     }
