@@ -6,5 +6,6 @@
 
 #define ASM_MAX_IDENT 255   /* characters in a label or symbol name */
 #define ASM_MAX_LINE 4095   /* characters in a source line */
+#define ASM_MAX_OPERANDS (ASM_MAX_LINE / 2 + 1) /* the most comma-separated items a line can hold */
 
 #endif

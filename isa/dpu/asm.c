@@ -19,6 +19,7 @@
 #include "../../core/file.h"
 #include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/text.h"
 
 enum { RG_TEXT, RG_WRAM, RG_MRAM, RG_ATOMIC, RG_DROP };
 
@@ -150,60 +151,14 @@ static asm_sym *sym_get(asm_ctx *c, const char *name, int file)
 }
 
 /* ---- pass 1: statements, sections, label offsets ---- */
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s)) s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
-    return s;
-}
-
-/* strip // comments (outside strings) */
-static void strip_comment(char *s)
-{
-    int q = 0;
-    for (char *p = s; *p; p++) {
-        if (*p == '"' && (p == s || p[-1] != '\\')) q = !q;
-        if (!q && p[0] == '/' && p[1] == '/') { *p = 0; return; }
-        if (!q && *p == '#' && (p == s || isspace((unsigned char)p[-1]))) { *p = 0; return; }
-    }
-}
-
-static int str_literal(const char *s, char *out, size_t cap, size_t *n)
-{
-    const char *p = strchr(s, '"');
-    if (!p) return -1;
-    p++;
-    *n = 0;
-    while (*p && *p != '"') {
-        int ch = (unsigned char)*p++;
-        if (ch == '\\') {
-            char e = *p++;
-            if (e == 'n') ch = '\n';
-            else if (e == 't') ch = '\t';
-            else if (e == 'r') ch = '\r';
-            else if (e == '0' || (e >= '1' && e <= '7')) {
-                ch = e - '0';
-                for (int k = 0; k < 2 && *p >= '0' && *p <= '7'; k++) ch = ch * 8 + (*p++ - '0');
-            } else if (e == 'x') {
-                ch = (int)strtol(p, (char **)&p, 16);
-            } else ch = e;
-        }
-        if (*n < cap) out[*n] = (char)ch;
-        (*n)++;
-    }
-    return *p == '"' ? 0 : -1;
-}
+/* SDK assembly: `//` comments anywhere, `#` at the line start or after a blank */
+static const asm_comment_syntax dpu_comments = {{"//"}, {"#"}};
 
 static int count_items(const char *s)
 {
-    int n = 1, depth = 0;
-    for (; *s; s++) {
-        if (*s == '(') depth++;
-        else if (*s == ')') depth--;
-        else if (*s == ',' && !depth) n++;
-    }
-    return n;
+    char tmp[ASM_MAX_LINE + 1];
+    snprintf(tmp, sizeof tmp, "%s", s);
+    return asm_split_operands(tmp, NULL, 0);
 }
 
 static int add_stmt(asm_ctx *c, int line, int sec, uint32_t off, const char *text, int kind)
@@ -257,8 +212,8 @@ static int pass1_file(asm_ctx *c, int file)
             fclose(f);
             return fail(c, file, line, "line longer than %s characters", "4095");
         }
-        strip_comment(raw);
-        char *s = trim(raw);
+        asm_strip_comment(raw, &dpu_comments);
+        char *s = asm_trim(raw);
         /* labels (possibly several) at the start of the line */
         for (;;) {
             char *colon = s;
@@ -275,15 +230,12 @@ static int pass1_file(asm_ctx *c, int file)
             y->value = c->secs[sec].size;
             if (!strcmp(s, "__sys_used_mram_end"))
                 c->secs[sec].has_sys_end = 1;
-            s = trim(colon + 1);
+            s = asm_trim(colon + 1);
         }
         if (!*s)
             continue;
         char word[64];
-        size_t wl = 0;
-        while (s[wl] && !isspace((unsigned char)s[wl]) && wl + 1 < sizeof word) { word[wl] = s[wl]; wl++; }
-        word[wl] = 0;
-        char *args = trim(s + wl);
+        char *args = asm_first_word(s, word, sizeof word);
         asm_sec *S = &c->secs[sec];
         if (word[0] != '.') {
             if (S->region != RG_TEXT) { fclose(f); return fail(c, file, line, "instruction outside a text section: %s", s); }
@@ -321,11 +273,14 @@ static int pass1_file(asm_ctx *c, int file)
             if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
             if (sec_grow(S, (uint64_t)v)) { fclose(f); return fail(c, file, line, "section grows past 256 MiB at '%s'", s); }
         } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
-            char tmp[1];
             size_t len;
-            if (str_literal(args, tmp, 0, &len)) { fclose(f); return fail(c, file, line, "bad string in '%s'", s); }
+            char e[200];
+            if (asm_string_list(args, strcmp(word, ".ascii") != 0, NULL, 0, &len, e, sizeof e)) {
+                fclose(f);
+                return fail(c, file, line, "%s", e);
+            }
             if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
-            if (sec_grow(S, (uint64_t)len + (word[2] != 's' || !strcmp(word, ".asciz") || !strcmp(word, ".string") ? (strcmp(word, ".ascii") ? 1 : 0) : 0))) {
+            if (sec_grow(S, (uint64_t)len)) {
                 fclose(f);
                 return fail(c, file, line, "section grows past 256 MiB at '%s'", s);
             }
@@ -349,7 +304,7 @@ static int pass1_file(asm_ctx *c, int file)
         } else if (!strcmp(word, ".globl") || !strcmp(word, ".global") || !strcmp(word, ".weak")) {
             char nm[ASM_MAX_LINE + 1];
             snprintf(nm, sizeof nm, "%s", args);
-            asm_sym *y = sym_get(c, trim(nm), file);
+            asm_sym *y = sym_get(c, asm_trim(nm), file);
             if (!y) { fclose(f); return -1; }
             y->global = 1;
             y->weak |= !strcmp(word, ".weak");
@@ -359,11 +314,11 @@ static int pass1_file(asm_ctx *c, int file)
             char *comma = strchr(nm, ',');
             if (!comma) { fclose(f); return fail(c, file, line, "expected '.set NAME, VALUE' in '%s'", s); }
             *comma = 0;
-            asm_sym *y = sym_get(c, trim(nm), file);
+            asm_sym *y = sym_get(c, asm_trim(nm), file);
             if (!y) { fclose(f); return -1; }
             y->defined = 1;
             y->sec = -1;
-            snprintf(y->expr, sizeof y->expr, "%s", trim(comma + 1));
+            snprintf(y->expr, sizeof y->expr, "%s", asm_trim(comma + 1));
         } else if (!strcmp(word, ".size")) {
             char nm[ASM_MAX_LINE + 1];
             snprintf(nm, sizeof nm, "%s", args);
@@ -372,8 +327,8 @@ static int pass1_file(asm_ctx *c, int file)
                 *comma = 0;
                 int64_t v;
                 char e[200];
-                asm_sym *y = sym_get(c, trim(nm), file);
-                if (y && !dpu_eval_expr(trim(comma + 1), NULL, &v, e, sizeof e))
+                asm_sym *y = sym_get(c, asm_trim(nm), file);
+                if (y && !dpu_eval_expr(asm_trim(comma + 1), NULL, &v, e, sizeof e))
                     y->size = (uint32_t)v;
             }
         } else {
@@ -460,8 +415,6 @@ static int check_duplicates(asm_ctx *c)
 }
 
 /* ---- section garbage collection (as the SDK links with --gc-sections) ---- */
-static int is_ident_start(int ch) { return isalpha(ch) || ch == '_' || ch == '.' || ch == '$'; }
-static int is_ident(int ch) { return isalnum(ch) || ch == '_' || ch == '.' || ch == '$'; }
 
 /* Mark the section defining name (as seen from file) and queue it. */
 static void gc_ref(asm_ctx *c, const char *name, int file, char *mark, int *queue, int *nq)
@@ -478,10 +431,10 @@ static void gc_ref(asm_ctx *c, const char *name, int file, char *mark, int *queu
         y->resolving = 1;
         const char *p = y->expr;
         while (*p) {
-            if (is_ident_start((unsigned char)*p)) {
+            if (asm_is_ident_start((unsigned char)*p)) {
                 char nm[ASM_MAX_LINE + 1];
                 size_t n = 0;
-                while (is_ident((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
+                while (asm_is_ident_char((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
                 nm[n] = 0;
                 gc_ref(c, nm, y->file < 0 ? file : y->file, mark, queue, nq);
             } else
@@ -534,10 +487,10 @@ static int gc_sections(asm_ctx *c)
                     p++;
                     while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
                     if (*p) p++;
-                } else if (is_ident_start((unsigned char)*p) && (p == c->st[k].text || !is_ident((unsigned char)p[-1]))) {
+                } else if (asm_is_ident_start((unsigned char)*p) && (p == c->st[k].text || !asm_is_ident_char((unsigned char)p[-1]))) {
                     char nm[ASM_MAX_LINE + 1];
                     size_t n = 0;
-                    while (is_ident((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
+                    while (asm_is_ident_char((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
                     nm[n] = 0;
                     gc_ref(c, nm, c->st[k].file, mark, queue, &nq);
                 } else
@@ -674,42 +627,29 @@ static int pass2(asm_ctx *c)
             continue;
         }
         char word[32];
-        size_t wl = 0;
-        const char *t = s->text;
-        while (t[wl] && !isspace((unsigned char)t[wl]) && wl + 1 < sizeof word) { word[wl] = t[wl]; wl++; }
-        word[wl] = 0;
-        char args[4096];
-        snprintf(args, sizeof args, "%s", t + wl);
+        char args[ASM_MAX_LINE + 1];
+        snprintf(args, sizeof args, "%s", s->text);
+        char *rest = asm_first_word(args, word, sizeof word);
+        memmove(args, rest, strlen(rest) + 1);
         uint32_t unit;
         if (data_size(word, args, &unit) >= 0) {
-            char *p = args;
-            int depth = 0;
-            char *item = p;
-            uint32_t at = addr;
-            for (;; p++) {
-                if (*p == '(') depth++;
-                if (*p == ')') depth--;
-                if ((*p == ',' && !depth) || !*p) {
-                    char endc = *p;
-                    *p = 0;
-                    int64_t v;
-                    if (dpu_eval_expr(trim(item), &r, &v, e, sizeof e))
-                        return fail(c, s->file, s->line, "%s", e);
-                    uint8_t *b = region_buf(c, S->region, at, unit);
-                    if (!b) return fail(c, s->file, s->line, "data outside its section: %s", s->text);
-                    for (uint32_t k = 0; k < unit; k++) b[k] = (uint8_t)((uint64_t)v >> (8 * k)); /* truncated like R_DPU_8/16 */
-                    at += unit;
-                    if (!endc) break;
-                    item = p + 1;
-                }
+            char *items[ASM_MAX_OPERANDS];
+            int n = asm_split_operands(args, items, ASM_MAX_OPERANDS);
+            for (int k = 0; k < n; k++) {
+                int64_t v;
+                if (dpu_eval_expr(items[k], &r, &v, e, sizeof e))
+                    return fail(c, s->file, s->line, "%s", e);
+                uint8_t *b = region_buf(c, S->region, addr + unit * (uint32_t)k, unit);
+                if (!b) return fail(c, s->file, s->line, "data outside its section: %s", s->text);
+                for (uint32_t i = 0; i < unit; i++) b[i] = (uint8_t)((uint64_t)v >> (8 * i)); /* truncated like R_DPU_8/16 */
             }
         } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
             size_t len;
-            char tmp[4096];
-            str_literal(args, tmp, sizeof tmp, &len);
+            char tmp[ASM_MAX_LINE + 1];
+            if (asm_string_list(args, strcmp(word, ".ascii") != 0, tmp, sizeof tmp, &len, e, sizeof e))
+                return fail(c, s->file, s->line, "%s", e);
             uint8_t *b = region_buf(c, S->region, addr, (uint32_t)len);
             if (len && !b) return fail(c, s->file, s->line, "string outside its section%s", "");
-            if (len > sizeof tmp) return fail(c, s->file, s->line, "string too long%s", "");
             if (len) memcpy(b, tmp, len);
         }
         else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include "dpu.h"
 #include "../../core/asm/expr.h"
+#include "../../core/asm/limits.h"
+#include "../../core/asm/text.h"
 
 /* ---- expressions: the shared evaluator; every symbol must be known ---- */
 int dpu_eval_expr(const char *s, const dpu_sym_resolver *res, int64_t *val, char *err, size_t errlen)
@@ -116,42 +118,20 @@ static int try_form(int fi, char **ops, int nops, const dpu_sym_resolver *res, u
     return dpu_encode(fi, vals, w, err, errlen) ? -1 : 0;
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s)) s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
-    return s;
-}
-
 int dpu_assemble_line(const char *text, const dpu_sym_resolver *res, uint64_t *w, char *err, size_t errlen)
 {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", text);
-    char *s = trim(buf);
-    char *sp = s;
-    while (*sp && !isspace((unsigned char)*sp)) sp++;
-    char *rest = "";
-    if (*sp) { *sp = 0; rest = sp + 1; }
+    char buf[ASM_MAX_LINE + 1];
+    if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf) {
+        snprintf(err, errlen, "line longer than %d characters", ASM_MAX_LINE);
+        return -1;
+    }
     char mn[64];
-    snprintf(mn, sizeof mn, "%s", s);
+    char *rest = asm_first_word(buf, mn, sizeof mn);
     char *ops[8];
-    int nops = 0;
-    rest = trim(rest);
-    if (*rest) {
-        char *p = rest;
-        int depth = 0;
-        ops[nops++] = p;
-        for (; *p; p++) {
-            if (*p == '(') depth++;
-            else if (*p == ')') depth--;
-            else if (*p == ',' && depth == 0) {
-                *p = 0;
-                if (nops == 8) { snprintf(err, errlen, "too many operands"); return -1; }
-                ops[nops++] = p + 1;
-            }
-        }
-        for (int i = 0; i < nops; i++) ops[i] = trim(ops[i]);
+    int nops = asm_split_operands(rest, ops, 8);
+    if (nops > 8) {
+        snprintf(err, errlen, "too many operands");
+        return -1;
     }
     int any = 0, rc = 1;
     char e1[256] = "";

@@ -15,6 +15,7 @@
 #include "asm.h"
 #include "../../core/asm/cpp.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/text.h"
 #include "../../core/file.h"
 
 int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_lookup_fn look,
@@ -203,39 +204,6 @@ static void rename_locals(actx *a, const char *in, char *out, size_t n)
     out[o] = 0;
 }
 
-static int split_ops(char *s, char **ops, int max)
-{
-    int n = 0, depth = 0, q = 0;
-    char *start = s;
-    while (*s == ' ' || *s == '\t')
-        s++, start++;
-    if (!*s)
-        return 0;
-    for (char *p = s;; p++) {
-        if (*p == '"' && (p == s || p[-1] != '\\'))
-            q = !q;
-        if (!q && *p == '(') depth++;
-        if (!q && *p == ')') depth--;
-        if (*p == 0 || (!q && depth == 0 && *p == ',')) {
-            int end = *p == 0;
-            *p = 0;
-            if (n < max)
-                ops[n++] = start;
-            if (end)
-                break;
-            start = p + 1;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        while (isspace((unsigned char)*ops[i]))
-            ops[i]++;
-        size_t l = strlen(ops[i]);
-        while (l && isspace((unsigned char)ops[i][l - 1]))
-            ops[i][--l] = 0;
-    }
-    return n;
-}
-
 static int eval_now(actx *a, const char *text, int64_t *v, int need)
 {
     int unres;
@@ -248,34 +216,11 @@ static int eval_now(actx *a, const char *text, int64_t *v, int need)
     return unres ? 1 : 0;
 }
 
-static int parse_string(actx *a, const char *s, char *out, size_t *len, size_t cap)
+static int parse_string(actx *a, const char *s, int nul_each, char *out, size_t *len, size_t cap)
 {
-    while (isspace((unsigned char)*s))
-        s++;
-    if (*s != '"')
-        return fail(a, "expected a string in quotes");
-    s++;
-    size_t n = 0;
-    while (*s && *s != '"') {
-        int c = (unsigned char)*s++;
-        if (c == '\\') {
-            c = (unsigned char)*s++;
-            switch (c) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case '0': c = 0; break;
-            case '\\': case '"': break;
-            case 'x': c = (int)strtol(s, (char **)&s, 16); break;
-            default: break;
-            }
-        }
-        if (n < cap)
-            out[n++] = (char)c;
-    }
-    if (*s != '"')
-        return fail(a, "unterminated string");
-    *len = n;
+    char e[200];
+    if (asm_string_list(s, nul_each, out, cap, len, e, sizeof e))
+        return fail(a, "%s", e);
     return 0;
 }
 
@@ -288,7 +233,9 @@ static int expand_macro(actx *a, int mi, char *args)
     char *vals[16] = {0};
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", args);
-    int n = split_ops(buf, vals, 16);
+    int n = asm_split_operands(buf, vals, 16);
+    if (n > 16)
+        return fail(a, "macro '%s' takes %d arguments, got %d", m->name, m->nparams, n);
     /* GNU as also separates macro arguments by blanks ("m op a, b"): split pieces at
      * their first top-level blank while there are fewer pieces than parameters. */
     for (int i = 0; i < n && n < m->nparams; i++) {
@@ -352,7 +299,7 @@ static int expand_macro(actx *a, int mi, char *args)
 
 static int directive(actx *a, const char *d, char *rest)
 {
-    char *ops[256];
+    char *ops[ASM_MAX_OPERANDS];
     if (!strcmp(d, ".text")) { a->sec = SEC_TEXT; return 0; }
     if (!strcmp(d, ".data") || !strcmp(d, ".rodata")) { a->sec = SEC_DATA; return 0; }
     if (!strcmp(d, ".bss")) { a->sec = SEC_BSS; return 0; }
@@ -364,7 +311,7 @@ static int directive(actx *a, const char *d, char *rest)
         return 0;
     }
     if (!strcmp(d, ".globl") || !strcmp(d, ".global")) {
-        int n = split_ops(rest, ops, 256);
+        int n = asm_split_operands(rest, ops, ASM_MAX_OPERANDS);
         for (int i = 0; i < n; i++)
             sym_get(a, ops[i])->global = 1;
         return 0;
@@ -373,7 +320,7 @@ static int directive(actx *a, const char *d, char *rest)
         !strcmp(d, ".local") || !strcmp(d, ".weak") || !strncmp(d, ".cfi_", 5) || !strcmp(d, ".loc"))
         return 0;
     if (!strcmp(d, ".set") || !strcmp(d, ".equ") || !strcmp(d, ".equiv")) {
-        int n = split_ops(rest, ops, 2);
+        int n = asm_split_operands(rest, ops, 2);
         if (n != 2)
             return fail(a, "%s needs NAME, VALUE", d);
         if (a->pass == 1) {
@@ -385,7 +332,9 @@ static int directive(actx *a, const char *d, char *rest)
         return 0;
     }
     if (!strcmp(d, ".align") || !strcmp(d, ".balign") || !strcmp(d, ".p2align")) {
-        int n = split_ops(rest, ops, 3);
+        int n = asm_split_operands(rest, ops, 3);
+        if (n > 3)
+            return fail(a, "%s takes at most 3 operands (alignment, fill, limit)", d);
         int64_t al, fill = 0;
         if (n < 1 || eval_now(a, ops[0], &al, 1))
             return n < 1 ? fail(a, "%s needs an alignment", d) : -1;
@@ -408,8 +357,10 @@ static int directive(actx *a, const char *d, char *rest)
         return 0;
     }
     if (!strcmp(d, ".space") || !strcmp(d, ".skip") || !strcmp(d, ".zero")) {
-        int n = split_ops(rest, ops, 2);
+        int n = asm_split_operands(rest, ops, 2);
         int64_t sz, fill = 0;
+        if (n > 2)
+            return fail(a, "%s takes at most 2 operands (size, fill)", d);
         if (n < 1 || eval_now(a, ops[0], &sz, 1))
             return n < 1 ? fail(a, "%s needs a size", d) : -1;
         if (n > 1 && eval_now(a, ops[1], &fill, 1))
@@ -426,9 +377,9 @@ static int directive(actx *a, const char *d, char *rest)
               : (!strcmp(d, ".long") || !strcmp(d, ".word") || !strcmp(d, ".int") || !strcmp(d, ".4byte") || !strcmp(d, ".float")) ? 4
               : !strcmp(d, ".quad") ? 8 : 0;
     if (width) {
-        char tmp[2048];
+        char tmp[ASM_MAX_LINE + 1];
         snprintf(tmp, sizeof tmp, "%s", rest);
-        int n = split_ops(tmp, ops, 256);
+        int n = asm_split_operands(tmp, ops, ASM_MAX_OPERANDS);
         stmt *s = add_stmt(a, ST_DATA, (uint32_t)(n * width), d, rest);
         if (!s)
             return -1;
@@ -436,11 +387,10 @@ static int directive(actx *a, const char *d, char *rest)
         return 0;
     }
     if (!strcmp(d, ".ascii") || !strcmp(d, ".asciz") || !strcmp(d, ".string")) {
-        char buf[4096];
         size_t len;
-        if (parse_string(a, rest, buf, &len, sizeof buf) < 0)
+        if (parse_string(a, rest, strcmp(d, ".ascii") != 0, NULL, &len, 0) < 0)
             return -1;
-        return add_stmt(a, ST_DATA, (uint32_t)(len + (strcmp(d, ".ascii") ? 1 : 0)), d, rest) ? 0 : -1;
+        return add_stmt(a, ST_DATA, (uint32_t)len, d, rest) ? 0 : -1;
     }
     return fail(a, "unknown directive '%s'", d);
 }
@@ -496,7 +446,7 @@ static int statement(actx *a, char *s)
         char tmp[1024];
         char *ops[4];
         snprintf(tmp, sizeof tmp, "%s", ren);
-        int n = split_ops(tmp, ops, 4);
+        int n = asm_split_operands(tmp, ops, 4);
         if (n != 2)
             return fail(a, "%s needs a register and a value", mn);
         nyz_operand o;
@@ -523,18 +473,8 @@ static int statement(actx *a, char *s)
     return add_stmt(a, ST_INSN, 4, mn, ren) ? 0 : -1;
 }
 
-static void strip_comment(char *s)
-{
-    int q = 0;
-    for (char *p = s; *p; p++) {
-        if (*p == '"' && (p == s || p[-1] != '\\'))
-            q = !q;
-        if (!q && (*p == '#' || (p[0] == '/' && p[1] == '/'))) {
-            *p = 0;
-            return;
-        }
-    }
-}
+/* after cpp: `#` and `//` start a comment anywhere outside a string */
+static const asm_comment_syntax nyz_comments = {{"#", "//"}, {NULL}};
 
 static int process_line(actx *a, char *line)
 {
@@ -549,7 +489,7 @@ static int process_line(actx *a, char *line)
         m->lines[m->nlines++] = strdup(line);
         return 0;
     }
-    strip_comment(line);
+    asm_strip_comment(line, &nyz_comments);
     /* statements separated by ';' */
     char *p = line;
     while (p) {
@@ -623,8 +563,8 @@ static int reg_operand(actx *a, const char *text, int *reg)
 
 static int encode_stmt(actx *a, stmt *st)
 {
-    char tmp[2048];
-    char *ops[256];
+    char tmp[ASM_MAX_LINE + 1];
+    char *ops[ASM_MAX_OPERANDS];
     uint32_t pc = a->base[st->sec] + st->off;
     a->sec = st->sec;
     a->size[st->sec] = st->off;
@@ -639,17 +579,15 @@ static int encode_stmt(actx *a, stmt *st)
         return 0;
     case ST_DATA: {
         if (!strncmp(st->mn, ".asc", 4) || !strcmp(st->mn, ".string")) {
-            char buf[4096];
+            char buf[ASM_MAX_LINE + 1];
             size_t len;
-            if (parse_string(a, st->ops, buf, &len, sizeof buf) < 0)
+            if (parse_string(a, st->ops, strcmp(st->mn, ".ascii") != 0, buf, &len, sizeof buf) < 0)
                 return -1;
             emit(a, st, st->off, buf, len);
-            if (strcmp(st->mn, ".ascii"))
-                emit(a, st, st->off + (uint32_t)len, "", 1);
             return 0;
         }
         snprintf(tmp, sizeof tmp, "%s", st->ops);
-        int n = split_ops(tmp, ops, 256);
+        int n = asm_split_operands(tmp, ops, ASM_MAX_OPERANDS);
         for (int i = 0; i < n; i++) {
             uint8_t b[8];
             uint64_t v;
@@ -681,7 +619,7 @@ static int encode_stmt(actx *a, stmt *st)
     }
     case ST_LI: {
         snprintf(tmp, sizeof tmp, "%s", st->ops);
-        int n = split_ops(tmp, ops, 4), rd;
+        int n = asm_split_operands(tmp, ops, 4), rd;
         (void)n;
         if (reg_operand(a, ops[0], &rd) < 0)
             return -1;
@@ -720,7 +658,7 @@ static int encode_stmt(actx *a, stmt *st)
     }
     case ST_INSN: {
         snprintf(tmp, sizeof tmp, "%s", st->ops);
-        int n = split_ops(tmp, ops, 8);
+        int n = asm_split_operands(tmp, ops, 8);
         if (n > 6)
             return fail(a, "too many operands");
         nyz_operand o[8];
@@ -953,7 +891,7 @@ int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_
     a->pass = 2;
     char buf[1024], mn[64];
     snprintf(buf, sizeof buf, "%s", text);
-    strip_comment(buf);
+    asm_strip_comment(buf, &nyz_comments);
     char *s = buf;
     while (isspace((unsigned char)*s))
         s++;
