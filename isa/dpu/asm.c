@@ -19,12 +19,13 @@
 #include "../../core/file.h"
 #include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
 
 enum { RG_TEXT, RG_WRAM, RG_MRAM, RG_ATOMIC, RG_DROP };
 
 typedef struct asm_sec {
-    char name[96];
+    char name[ASM_MAX_IDENT + 1];
     int region;
     int rank;            /* order inside its region */
     uint32_t size, align;
@@ -33,15 +34,8 @@ typedef struct asm_sec {
     int has_sys_end;     /* defines __sys_used_mram_end */
 } asm_sec;
 
-typedef struct asm_sym {
-    char name[96];
-    int file;            /* -1 global */
-    int sec;             /* -1 absolute */
-    int64_t value;       /* offset in section, or absolute value */
-    char expr[160];      /* .set with a symbolic expression, resolved lazily */
-    int defined, global, weak, resolving;
-    uint32_t size;
-} asm_sym;
+/* symbols: core/asm/symtab.c; scope is the defining file (-1: linker-defined) */
+typedef asm_symbol asm_sym;
 
 typedef struct asm_stmt {
     int file, line, sec;
@@ -53,7 +47,7 @@ typedef struct asm_stmt {
 typedef struct asm_ctx {
     const char *const *srcs;
     asm_sec *secs; int nsecs, capsecs;
-    asm_sym *syms; int nsyms, capsyms;
+    asm_symtab syms;
     asm_stmt *st; int nst, capst;
     int cur_file;
     char *err; size_t errlen;
@@ -118,17 +112,17 @@ static int sec_get(asm_ctx *c, const char *name)
     return c->nsecs++;
 }
 
+/* The definition file sees for name: its own, else a global one (a strong definition wins
+ * over a weak one), else its own undefined reference. */
 static asm_sym *sym_find(asm_ctx *c, const char *name, int file)
 {
     asm_sym *own = NULL, *g = NULL;
-    for (int i = 0; i < c->nsyms; i++) {
-        asm_sym *s = &c->syms[i];
-        if (strcmp(s->name, name))
-            continue;
-        if (s->file == file)
+    for (int i = asm_sym_first(&c->syms, name); i >= 0; i = c->syms.v[i].next_same) {
+        asm_sym *s = &c->syms.v[i];
+        if (s->scope == file)
             own = s;
-        else if ((s->global || s->file < 0) && s->defined && (!g || (g->weak && !s->weak)))
-            g = s; /* a strong definition wins over a weak one */
+        else if ((s->global || s->scope < 0) && s->defined && (!g || (g->weak && !s->weak)))
+            g = s;
     }
     if (own && (own->defined || !own->global))
         return own->defined || !g ? own : g;
@@ -137,17 +131,7 @@ static asm_sym *sym_find(asm_ctx *c, const char *name, int file)
 
 static asm_sym *sym_get(asm_ctx *c, const char *name, int file)
 {
-    for (int i = 0; i < c->nsyms; i++)
-        if (!strcmp(c->syms[i].name, name) && c->syms[i].file == file)
-            return &c->syms[i];
-    if (grow((void **)&c->syms, &c->capsyms, c->nsyms, sizeof *c->syms))
-        return NULL;
-    asm_sym *s = &c->syms[c->nsyms++];
-    memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
-    s->file = file;
-    s->sec = -1;
-    return s;
+    return asm_sym_get(&c->syms, name, file);
 }
 
 /* ---- pass 1: statements, sections, label offsets ---- */
@@ -226,7 +210,7 @@ static int pass1_file(asm_ctx *c, int file)
             if (!y) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
             if (y->defined) { fclose(f); return fail(c, file, line, "symbol '%s' defined twice", s); }
             y->defined = 1;
-            y->sec = sec;
+            y->section = sec;
             y->value = c->secs[sec].size;
             if (!strcmp(s, "__sys_used_mram_end"))
                 c->secs[sec].has_sys_end = 1;
@@ -247,12 +231,13 @@ static int pass1_file(asm_ctx *c, int file)
         int n;
         if (!strcmp(word, ".section") || !strcmp(word, ".text") || !strcmp(word, ".data") || !strcmp(word, ".bss") ||
             !strcmp(word, ".rodata")) {
-            char name[96];
+            char name[ASM_MAX_IDENT + 1];
             if (word[1] == 's') {
-                size_t k = 0;
-                while (args[k] && args[k] != ',' && !isspace((unsigned char)args[k]) && k + 1 < sizeof name) { name[k] = args[k]; k++; }
-                name[k] = 0;
+                size_t k = strcspn(args, ", \t\r\v\f");
                 if (!k) { fclose(f); return fail(c, file, line, "expected a section name after .section%s", ""); }
+                if (k > ASM_MAX_IDENT) { fclose(f); return fail(c, file, line, "section name longer than %s characters", "255"); }
+                memcpy(name, args, k);
+                name[k] = 0;
             } else
                 snprintf(name, sizeof name, "%s", word);
             prev = sec;
@@ -317,8 +302,8 @@ static int pass1_file(asm_ctx *c, int file)
             asm_sym *y = sym_get(c, asm_trim(nm), file);
             if (!y) { fclose(f); return -1; }
             y->defined = 1;
-            y->sec = -1;
-            snprintf(y->expr, sizeof y->expr, "%s", asm_trim(comma + 1));
+            y->section = -1;
+            if (asm_sym_set_expr(y, asm_trim(comma + 1))) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
         } else if (!strcmp(word, ".size")) {
             char nm[ASM_MAX_LINE + 1];
             snprintf(nm, sizeof nm, "%s", args);
@@ -353,24 +338,24 @@ static int lookup(void *ctx, const char *name, int64_t *val)
 
 static int sym_value(asm_ctx *c, asm_sym *y, int64_t *v)
 {
-    if (y->expr[0]) {
-        if (y->resolving)
+    if (y->expr) {
+        if (y->busy)
             return -1;
-        y->resolving = 1;
+        y->busy = 1;
         dpu_sym_resolver r = {lookup, c};
         char e[200];
         int save = c->pass2_file;
-        c->pass2_file = y->file < 0 ? save : y->file;
+        c->pass2_file = y->scope < 0 ? save : y->scope;
         int rc = dpu_eval_expr(y->expr, &r, v, e, sizeof e);
         c->pass2_file = save;
-        y->resolving = 0;
+        y->busy = 0;
         return rc;
     }
-    if (y->sec < 0) {
+    if (y->section < 0) {
         *v = y->value;
         return 0;
     }
-    asm_sec *s = &c->secs[y->sec];
+    asm_sec *s = &c->secs[y->section];
     uint32_t addr = s->base + (uint32_t)y->value;
     if (s->region == RG_TEXT)
         *v = (addr - 0x80000000u) / 8; /* IRAM symbols count in instructions */
@@ -390,7 +375,7 @@ static asm_sym *define_abs(asm_ctx *c, const char *name, int64_t v)
     if (!y) return NULL;
     y->defined = 1;
     y->global = 1;
-    y->sec = -1;
+    y->section = -1;
     y->value = v;
     return y;
 }
@@ -398,15 +383,15 @@ static asm_sym *define_abs(asm_ctx *c, const char *name, int64_t v)
 /* Two files may not both define a global symbol, unless one of them is weak. */
 static int check_duplicates(asm_ctx *c)
 {
-    for (int i = 0; i < c->nsyms; i++) {
-        asm_sym *a = &c->syms[i];
-        if (!a->defined || !a->global || a->weak || a->file < 0)
+    for (int i = 0; i < c->syms.n; i++) {
+        asm_sym *a = &c->syms.v[i];
+        if (!a->defined || !a->global || a->weak || a->scope < 0)
             continue;
-        for (int j = i + 1; j < c->nsyms; j++) {
-            asm_sym *b = &c->syms[j];
-            if (b->defined && b->global && !b->weak && b->file >= 0 && b->file != a->file && !strcmp(a->name, b->name)) {
-                snprintf(c->err, c->errlen, "symbol '%s' is defined in %s and in %s", a->name, c->srcs[a->file],
-                         c->srcs[b->file]);
+        for (int j = a->next_same; j >= 0; j = c->syms.v[j].next_same) {
+            asm_sym *b = &c->syms.v[j];
+            if (b->defined && b->global && !b->weak && b->scope >= 0 && b->scope != a->scope) {
+                snprintf(c->err, c->errlen, "symbol '%s' is defined in %s and in %s", a->name, c->srcs[a->scope],
+                         c->srcs[b->scope]);
                 return -1;
             }
         }
@@ -422,13 +407,13 @@ static void gc_ref(asm_ctx *c, const char *name, int file, char *mark, int *queu
     asm_sym *y = sym_find(c, name, file);
     if (!y || !y->defined)
         return;
-    if (y->sec >= 0 && !mark[y->sec]) {
-        mark[y->sec] = 1;
-        queue[(*nq)++] = y->sec;
+    if (y->section >= 0 && !mark[y->section]) {
+        mark[y->section] = 1;
+        queue[(*nq)++] = y->section;
     }
-    if (y->expr[0] && !y->resolving) {
+    if (y->expr && !y->busy) {
         /* a .set alias keeps what its expression names */
-        y->resolving = 1;
+        y->busy = 1;
         const char *p = y->expr;
         while (*p) {
             if (asm_is_ident_start((unsigned char)*p)) {
@@ -436,11 +421,11 @@ static void gc_ref(asm_ctx *c, const char *name, int file, char *mark, int *queu
                 size_t n = 0;
                 while (asm_is_ident_char((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
                 nm[n] = 0;
-                gc_ref(c, nm, y->file < 0 ? file : y->file, mark, queue, nq);
+                gc_ref(c, nm, y->scope < 0 ? file : y->scope, mark, queue, nq);
             } else
                 p++;
         }
-        y->resolving = 0;
+        y->busy = 0;
     }
 }
 
@@ -543,7 +528,7 @@ static int layout(asm_ctx *c)
             for (int i = 0; i < n; i++) {
                 asm_sec *sx = &c->secs[ord[i]];
                 if (sx->rank <= 10 && sx->base + sx->size > 2048) {
-                    char what[160];
+                    char what[ASM_MAX_IDENT + 40];
                     snprintf(what, sizeof what, "%s ends at %u", sx->name, sx->base + sx->size);
                     free(ord);
                     return fail(c, -1, 0, "immediate memory must end below 2048 bytes: %s", what);
@@ -682,20 +667,20 @@ static int write_elf(asm_ctx *c, const char *out)
     uint32_t off_text = asm_elf_place(&cur, 8, c->text_size);
     uint32_t off_data = asm_elf_place(&cur, 8, c->wram_end);
     uint32_t off_mram = asm_elf_place(&cur, 8, mram_len);
-    asm_elf_symbol *syms = calloc((size_t)c->nsyms + 1, sizeof *syms);
+    asm_elf_symbol *syms = calloc((size_t)c->syms.n + 1, sizeof *syms);
     if (!syms)
         return fail(c, -1, 0, "out of memory%s", "");
     int nsyms = 1;
-    for (int i = 0; i < c->nsyms; i++) {
-        asm_sym *y = &c->syms[i];
-        int glob = y->global || y->file < 0;
+    for (int i = 0; i < c->syms.n; i++) {
+        asm_sym *y = &c->syms.v[i];
+        int glob = y->global || y->scope < 0;
         if (!y->defined || !strncmp(y->name, ".L", 2))
             continue;
         int64_t v = 0;
-        int rg = y->sec >= 0 ? c->secs[y->sec].region : -1;
+        int rg = y->section >= 0 ? c->secs[y->section].region : -1;
         if (rg == RG_DROP)
             continue;
-        if (y->sec >= 0) v = c->secs[y->sec].base + y->value;
+        if (y->section >= 0) v = c->secs[y->section].base + y->value;
         else if (sym_value(c, y, &v)) continue;
         uint16_t shn = rg == RG_TEXT ? 1 : rg == RG_ATOMIC ? 2 : rg == RG_WRAM ? 3 : rg == RG_MRAM ? 5 : SHN_ABS;
         if (rg == RG_MRAM && (uint32_t)(v - 0x08000000u) < mram_init) shn = 4;
@@ -805,7 +790,7 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     free(all);
     free(srcv);
     for (int i = 0; i < c.nst; i++) free(c.st[i].text);
-    free(c.st); free(c.secs); free(c.syms);
+    free(c.st); free(c.secs); asm_symtab_free(&c.syms);
     free(c.text); free(c.wram); free(c.mram); free(c.atomic);
     return rc;
 }

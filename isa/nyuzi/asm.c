@@ -15,6 +15,7 @@
 #include "asm.h"
 #include "../../core/asm/cpp.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
 #include "../../core/file.h"
 
@@ -29,11 +30,8 @@ typedef struct stmt {
     uint32_t off, size;
     char *mn, *ops;
 } stmt;
-typedef struct sym {
-    char *name, *expr;
-    int sec, defined, global, busy;
-    uint32_t off;
-} sym;
+/* symbols: core/asm/symtab.c, one scope (0); section is a SEC_*, value the offset in it */
+typedef asm_symbol sym;
 typedef struct macro {
     char *name;
     int nparams;
@@ -44,7 +42,7 @@ typedef struct macro {
 
 typedef struct actx {
     stmt *st; int nst, capst;
-    sym *sy; int nsy, capsy;
+    asm_symtab syms;
     macro *mac; int nmac, capmac;
     char *files[64]; int nfiles;
     int sec;
@@ -74,24 +72,15 @@ static int fail(actx *a, const char *fmt, ...)
 
 static sym *sym_find(actx *a, const char *name)
 {
-    for (int i = 0; i < a->nsy; i++)
-        if (strcmp(a->sy[i].name, name) == 0)
-            return &a->sy[i];
-    return NULL;
+    return asm_sym_find(&a->syms, name, 0);
 }
 
+/* NULL (with the error set) only when out of memory. */
 static sym *sym_get(actx *a, const char *name)
 {
-    sym *s = sym_find(a, name);
-    if (s)
-        return s;
-    if (a->nsy == a->capsy) {
-        a->capsy = a->capsy ? a->capsy * 2 : 256;
-        a->sy = realloc(a->sy, sizeof *a->sy * (size_t)a->capsy);
-    }
-    s = &a->sy[a->nsy++];
-    memset(s, 0, sizeof *s);
-    s->name = strdup(name);
+    sym *s = asm_sym_get(&a->syms, name, 0);
+    if (!s)
+        fail(a, "out of memory in the symbol table");
     return s;
 }
 
@@ -121,7 +110,7 @@ static int lookup(void *ctx, const char *name, int64_t *val)
     }
     if (a->pass < 2)
         return -1; /* label addresses are final only in pass 2 */
-    *val = (int64_t)a->base[s->sec] + s->off;
+    *val = (int64_t)a->base[s->section] + s->value;
     return 0;
 }
 
@@ -312,8 +301,12 @@ static int directive(actx *a, const char *d, char *rest)
     }
     if (!strcmp(d, ".globl") || !strcmp(d, ".global")) {
         int n = asm_split_operands(rest, ops, ASM_MAX_OPERANDS);
-        for (int i = 0; i < n; i++)
-            sym_get(a, ops[i])->global = 1;
+        for (int i = 0; i < n; i++) {
+            sym *y = sym_get(a, ops[i]);
+            if (!y)
+                return -1;
+            y->global = 1;
+        }
         return 0;
     }
     if (!strcmp(d, ".type") || !strcmp(d, ".size") || !strcmp(d, ".file") || !strcmp(d, ".ident") ||
@@ -325,8 +318,10 @@ static int directive(actx *a, const char *d, char *rest)
             return fail(a, "%s needs NAME, VALUE", d);
         if (a->pass == 1) {
             sym *s = sym_get(a, ops[0]);
-            free(s->expr);
-            s->expr = strdup(ops[1]);
+            if (!s)
+                return -1;
+            if (asm_sym_set_expr(s, ops[1]))
+                return fail(a, "out of memory");
             s->defined = 1;
         }
         return 0;
@@ -528,11 +523,13 @@ static int process_line(actx *a, char *line)
                 snprintf(name, sizeof name, "%s", s);
             if (a->pass == 1) {
                 sym *y = sym_get(a, name);
+                if (!y)
+                    return -1;
                 if (y->defined)
                     return fail(a, "symbol '%s' defined twice", name);
                 y->defined = 1;
-                y->sec = a->sec;
-                y->off = a->size[a->sec];
+                y->section = a->sec;
+                y->value = a->size[a->sec];
             }
             p = q + 1;
         }
@@ -694,11 +691,7 @@ static void actx_free(actx *a)
         free(a->st[i].ops);
     }
     free(a->st);
-    for (int i = 0; i < a->nsy; i++) {
-        free(a->sy[i].name);
-        free(a->sy[i].expr);
-    }
-    free(a->sy);
+    asm_symtab_free(&a->syms);
     for (int i = 0; i < a->nmac; i++) {
         free(a->mac[i].name);
         for (int k = 0; k < a->mac[i].nparams; k++) {
@@ -851,11 +844,11 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         memcpy(a->size, end, sizeof end);
     }
     if (rc == 0) {
-        nyz_elf_sym *syms = calloc((size_t)a->nsy + 1, sizeof *syms);
+        nyz_elf_sym *syms = calloc((size_t)a->syms.n + 1, sizeof *syms);
         int ns = 0;
         uint32_t entry = 0;
-        for (int i = 0; i < a->nsy; i++) {
-            sym *y = &a->sy[i];
+        for (int i = 0; i < a->syms.n; i++) {
+            sym *y = &a->syms.v[i];
             if (!y->defined) {
                 if (y->global)
                     continue;
@@ -864,8 +857,8 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
             if (y->expr || !strncmp(y->name, ".L", 2))
                 continue;
             syms[ns].name = y->name;
-            syms[ns].value = a->base[y->sec] + y->off;
-            syms[ns].section = y->sec + 1;
+            syms[ns].value = a->base[y->section] + (uint32_t)y->value;
+            syms[ns].section = y->section + 1;
             syms[ns].global = y->global;
             if (!strcmp(y->name, "_start"))
                 entry = syms[ns].value;

@@ -5,6 +5,8 @@
 # power of two (silently a wrong mask), and the most negative number divided by -1
 # (undefined behaviour; the second pass of make test runs this under UBSan), a 300-character
 # label and a line longer than the 4096-byte line buffer (it was split into two lines).
+# Names between 96 and 255 characters were cut to 95 (symbols, sections) and .set
+# expressions to 159, so distinct long names merged silently: they must stay distinct.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -23,4 +25,25 @@ run divide "divide.s:2: overflow: the most negative number divided by -1"
 run longname "longname.s:1: label longer than 255 characters"
 { printf '\tnop '; head -c 5000 /dev/zero | tr '\0' ' '; printf '\n'; } > "$T/longline.s"
 run longline "longline.s:1: line longer than 4095 characters"
+# two 200-character labels that differ only in their last character, and a .set whose
+# expression (40 terms) is longer than 160 characters: the words must be 1, 2 and 42
+L=$(head -c 199 /dev/zero | tr '\0' 'x')
+E=$(i=0; while [ $i -lt 40 ]; do printf '1 + '; i=$((i + 1)); done; printf '2')
+cat > "$T/long.s" <<EOS
+.section .text.__bootstrap,"ax",@progbits
+__bootstrap:
+	stop
+.section .dpu_host,"aw",@progbits
+.globl out
+out:
+	.long ${L}a, ${L}b, longset
+.set ${L}a, 1
+.set ${L}b, 2
+.set longset, $E
+EOS
+if "$X" asm --isa dpu "$T/long.s" -o "$T/long.elf" >"$T/long.out" 2>&1 &&
+   "$X" run "$T/long.elf" --quiet --get out:12="$T/out.bin" >>"$T/long.out" 2>&1 &&
+   [ "$(od -An -tu4 "$T/out.bin" | tr -s ' ')" = " 1 2 42" ]; then
+    echo "ok long names and expressions: words $(od -An -tu4 "$T/out.bin" | tr -s ' ')"
+else echo "FAIL long names: $(head -c 300 "$T/long.out") $(od -An -tu4 "$T/out.bin" 2>/dev/null)"; fail=1; fi
 exit $fail
