@@ -19,6 +19,7 @@
 #include "../../core/file.h"
 #include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
 
@@ -49,7 +50,8 @@ typedef struct asm_ctx {
     asm_sec *secs; int nsecs, capsecs;
     asm_symtab syms;
     asm_stmt *st; int nst, capst;
-    int cur_file;
+    int cur_file, cur_line, cur_sec, prev_sec;
+    asm_macros macros;
     char *err; size_t errlen;
     int ntasklets;
     uint32_t stack_size;
@@ -179,6 +181,156 @@ static int sec_grow(asm_sec *S, uint64_t n)
     return 0;
 }
 
+static int pass1_line(asm_ctx *c, char *raw);
+static int pass1_line_cb(void *ctx, char *line) { return pass1_line(ctx, line); }
+
+/* One source line, or one line of a macro expansion, in pass 1: labels, then a directive, a
+ * macro use or an instruction. The current section lives in c (a macro may switch it). */
+static int pass1_line(asm_ctx *c, char *raw)
+{
+    if (c->macros.defining >= 0)
+        return asm_macro_record(&c->macros, raw) ? fail(c, c->cur_file, c->cur_line, "out of memory%s", "") : 0;
+    int sec = c->cur_sec, prev = c->prev_sec;
+    asm_strip_comment(raw, &dpu_comments);
+    char *s = asm_trim(raw);
+    /* labels (possibly several) at the start of the line */
+    for (;;) {
+        char *colon = s;
+        while (*colon && (isalnum((unsigned char)*colon) || strchr("_.$", *colon))) colon++;
+        if (colon == s || *colon != ':')
+            break;
+        if (colon - s > ASM_MAX_IDENT) { return fail(c, c->cur_file, c->cur_line, "label longer than %s characters", "255"); }
+        *colon = 0;
+        asm_sym *y = sym_get(c, s, c->cur_file);
+        if (!y) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
+        if (y->defined) { return fail(c, c->cur_file, c->cur_line, "symbol '%s' defined twice", s); }
+        y->defined = 1;
+        y->section = sec;
+        y->value = c->secs[sec].size;
+        if (!strcmp(s, "__sys_used_mram_end"))
+            c->secs[sec].has_sys_end = 1;
+        s = asm_trim(colon + 1);
+    }
+    if (!*s)
+        return 0;
+    char word[64];
+    char *args = asm_first_word(s, word, sizeof word);
+    asm_sec *S = &c->secs[sec];
+    if (!strcmp(word, ".macro")) {
+        char e[300];
+        return asm_macro_begin(&c->macros, args, e, sizeof e) ? fail(c, c->cur_file, c->cur_line, "%s", e) : 0;
+    }
+    int mi = asm_macro_find(&c->macros, word);
+    if (mi >= 0) {
+        char e[300];
+        int line = c->cur_line;
+        int rc = asm_macro_expand(&c->macros, mi, args, pass1_line_cb, c, e, sizeof e);
+        if (rc && e[0])
+            return fail(c, c->cur_file, line, "%s", e);
+        return rc;
+    }
+    if (word[0] != '.') {
+        if (S->region != RG_TEXT) { return fail(c, c->cur_file, c->cur_line, "instruction outside a text section: %s", s); }
+        if (add_stmt(c, c->cur_line, sec, S->size, s, 0)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
+        S->size += 8;
+        return 0;
+    }
+    uint32_t unit;
+    int n;
+    if (!strcmp(word, ".section") || !strcmp(word, ".text") || !strcmp(word, ".data") || !strcmp(word, ".bss") ||
+        !strcmp(word, ".rodata")) {
+        char name[ASM_MAX_IDENT + 1];
+        if (word[1] == 's') {
+            size_t k = strcspn(args, ", \t\r\v\f");
+            if (!k) { return fail(c, c->cur_file, c->cur_line, "expected a section name after .section%s", ""); }
+            if (k > ASM_MAX_IDENT) { return fail(c, c->cur_file, c->cur_line, "section name longer than %s characters", "255"); }
+            memcpy(name, args, k);
+            name[k] = 0;
+        } else
+            snprintf(name, sizeof name, "%s", word);
+        prev = sec;
+        sec = sec_get(c, name);
+        c->cur_sec = sec;
+        c->prev_sec = prev;
+        if (sec < 0) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
+    } else if (!strcmp(word, ".previous")) {
+        int t = sec; sec = prev; prev = t;
+        c->cur_sec = sec;
+        c->prev_sec = prev;
+    } else if ((n = data_size(word, args, &unit)) >= 0) {
+        if (add_stmt(c, c->cur_line, sec, S->size, s, 1)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
+        if (sec_grow(S, (uint64_t)n)) { return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s); }
+    } else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {
+        int64_t v;
+        char e[200], a0[128];
+        snprintf(a0, sizeof a0, "%s", args);
+        char *comma = strchr(a0, ',');
+        if (comma) *comma = 0; /* ".zero SIZE, FILL" */
+        if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (1 << 26)) { return fail(c, c->cur_file, c->cur_line, "bad size in '%s'", s); }
+        if (add_stmt(c, c->cur_line, sec, S->size, s, 1)) { return -1; }
+        if (sec_grow(S, (uint64_t)v)) { return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s); }
+    } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
+        size_t len;
+        char e[200];
+        if (asm_string_list(args, strcmp(word, ".ascii") != 0, NULL, 0, &len, e, sizeof e)) {
+            return fail(c, c->cur_file, c->cur_line, "%s", e);
+        }
+        if (add_stmt(c, c->cur_line, sec, S->size, s, 1)) { return -1; }
+        if (sec_grow(S, (uint64_t)len)) {
+            return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s);
+        }
+    } else if (!strcmp(word, ".p2align") || !strcmp(word, ".balign") || !strcmp(word, ".align")) {
+        int64_t v;
+        char e[200];
+        char a0[64];
+        snprintf(a0, sizeof a0, "%s", args);
+        char *comma = strchr(a0, ',');
+        if (comma) *comma = 0;
+        int bal = !strcmp(word, ".balign");
+        if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12) || (bal && v & (v - 1))) {
+            return fail(c, c->cur_file, c->cur_line, "bad alignment in '%s' (a power of two, at most 4096 bytes)", s);
+        }
+        uint32_t al = bal ? (uint32_t)v : 1u << v;
+        if (!al) al = 1;
+        if (S->region == RG_TEXT && al < 8) al = 8;
+        if (al > S->align) S->align = al;
+        S->size = (S->size + al - 1) & ~(al - 1);
+    } else if (!strcmp(word, ".globl") || !strcmp(word, ".global") || !strcmp(word, ".weak")) {
+        char nm[ASM_MAX_LINE + 1];
+        snprintf(nm, sizeof nm, "%s", args);
+        asm_sym *y = sym_get(c, asm_trim(nm), c->cur_file);
+        if (!y) { return -1; }
+        y->global = 1;
+        y->weak |= !strcmp(word, ".weak");
+    } else if (!strcmp(word, ".set") || !strcmp(word, ".equ")) {
+        char nm[ASM_MAX_LINE + 1];
+        snprintf(nm, sizeof nm, "%s", args);
+        char *comma = strchr(nm, ',');
+        if (!comma) { return fail(c, c->cur_file, c->cur_line, "expected '.set NAME, VALUE' in '%s'", s); }
+        *comma = 0;
+        asm_sym *y = sym_get(c, asm_trim(nm), c->cur_file);
+        if (!y) { return -1; }
+        y->defined = 1;
+        y->section = -1;
+        if (asm_sym_set_expr(y, asm_trim(comma + 1))) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
+    } else if (!strcmp(word, ".size")) {
+        char nm[ASM_MAX_LINE + 1];
+        snprintf(nm, sizeof nm, "%s", args);
+        char *comma = strchr(nm, ',');
+        if (comma) {
+            *comma = 0;
+            int64_t v;
+            char e[200];
+            asm_sym *y = sym_get(c, asm_trim(nm), c->cur_file);
+            if (y && !dpu_eval_expr(asm_trim(comma + 1), NULL, &v, e, sizeof e))
+                y->size = (uint32_t)v;
+        }
+    } else {
+        /* .file .loc .type .cfi_* .addrsig* .ident ...: no effect on the image */
+    }
+    return 0;
+}
+
 static int pass1_file(asm_ctx *c, int file)
 {
     char ferr[400];
@@ -186,142 +338,26 @@ static int pass1_file(asm_ctx *c, int file)
     if (!f)
         return fail(c, -1, 0, "%s", ferr);
     c->cur_file = file;
-    int sec = sec_get(c, ".text"), prev = sec;
-    char raw[4096];
-    int line = 0;
-    while (fgets(raw, sizeof raw, f)) {
-        line++;
+    c->cur_sec = c->prev_sec = sec_get(c, ".text");
+    if (c->cur_sec < 0) {
+        fclose(f);
+        return fail(c, -1, 0, "out of memory%s", "");
+    }
+    char raw[ASM_MAX_LINE + 2];
+    int rc = 0;
+    c->cur_line = 0;
+    while (rc == 0 && fgets(raw, sizeof raw, f)) {
+        c->cur_line++;
         size_t rl = strlen(raw);
-        if (rl >= ASM_MAX_LINE && raw[rl - 1] != '\n' && !feof(f)) {
-            fclose(f);
-            return fail(c, file, line, "line longer than %s characters", "4095");
-        }
-        asm_strip_comment(raw, &dpu_comments);
-        char *s = asm_trim(raw);
-        /* labels (possibly several) at the start of the line */
-        for (;;) {
-            char *colon = s;
-            while (*colon && (isalnum((unsigned char)*colon) || strchr("_.$", *colon))) colon++;
-            if (colon == s || *colon != ':')
-                break;
-            if (colon - s > ASM_MAX_IDENT) { fclose(f); return fail(c, file, line, "label longer than %s characters", "255"); }
-            *colon = 0;
-            asm_sym *y = sym_get(c, s, file);
-            if (!y) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
-            if (y->defined) { fclose(f); return fail(c, file, line, "symbol '%s' defined twice", s); }
-            y->defined = 1;
-            y->section = sec;
-            y->value = c->secs[sec].size;
-            if (!strcmp(s, "__sys_used_mram_end"))
-                c->secs[sec].has_sys_end = 1;
-            s = asm_trim(colon + 1);
-        }
-        if (!*s)
-            continue;
-        char word[64];
-        char *args = asm_first_word(s, word, sizeof word);
-        asm_sec *S = &c->secs[sec];
-        if (word[0] != '.') {
-            if (S->region != RG_TEXT) { fclose(f); return fail(c, file, line, "instruction outside a text section: %s", s); }
-            if (add_stmt(c, line, sec, S->size, s, 0)) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
-            S->size += 8;
-            continue;
-        }
-        uint32_t unit;
-        int n;
-        if (!strcmp(word, ".section") || !strcmp(word, ".text") || !strcmp(word, ".data") || !strcmp(word, ".bss") ||
-            !strcmp(word, ".rodata")) {
-            char name[ASM_MAX_IDENT + 1];
-            if (word[1] == 's') {
-                size_t k = strcspn(args, ", \t\r\v\f");
-                if (!k) { fclose(f); return fail(c, file, line, "expected a section name after .section%s", ""); }
-                if (k > ASM_MAX_IDENT) { fclose(f); return fail(c, file, line, "section name longer than %s characters", "255"); }
-                memcpy(name, args, k);
-                name[k] = 0;
-            } else
-                snprintf(name, sizeof name, "%s", word);
-            prev = sec;
-            sec = sec_get(c, name);
-            if (sec < 0) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
-        } else if (!strcmp(word, ".previous")) {
-            int t = sec; sec = prev; prev = t;
-        } else if ((n = data_size(word, args, &unit)) >= 0) {
-            if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
-            if (sec_grow(S, (uint64_t)n)) { fclose(f); return fail(c, file, line, "section grows past 256 MiB at '%s'", s); }
-        } else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {
-            int64_t v;
-            char e[200], a0[128];
-            snprintf(a0, sizeof a0, "%s", args);
-            char *comma = strchr(a0, ',');
-            if (comma) *comma = 0; /* ".zero SIZE, FILL" */
-            if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (1 << 26)) { fclose(f); return fail(c, file, line, "bad size in '%s'", s); }
-            if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
-            if (sec_grow(S, (uint64_t)v)) { fclose(f); return fail(c, file, line, "section grows past 256 MiB at '%s'", s); }
-        } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
-            size_t len;
-            char e[200];
-            if (asm_string_list(args, strcmp(word, ".ascii") != 0, NULL, 0, &len, e, sizeof e)) {
-                fclose(f);
-                return fail(c, file, line, "%s", e);
-            }
-            if (add_stmt(c, line, sec, S->size, s, 1)) { fclose(f); return -1; }
-            if (sec_grow(S, (uint64_t)len)) {
-                fclose(f);
-                return fail(c, file, line, "section grows past 256 MiB at '%s'", s);
-            }
-        } else if (!strcmp(word, ".p2align") || !strcmp(word, ".balign") || !strcmp(word, ".align")) {
-            int64_t v;
-            char e[200];
-            char a0[64];
-            snprintf(a0, sizeof a0, "%s", args);
-            char *comma = strchr(a0, ',');
-            if (comma) *comma = 0;
-            int bal = !strcmp(word, ".balign");
-            if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12) || (bal && v & (v - 1))) {
-                fclose(f);
-                return fail(c, file, line, "bad alignment in '%s' (a power of two, at most 4096 bytes)", s);
-            }
-            uint32_t al = bal ? (uint32_t)v : 1u << v;
-            if (!al) al = 1;
-            if (S->region == RG_TEXT && al < 8) al = 8;
-            if (al > S->align) S->align = al;
-            S->size = (S->size + al - 1) & ~(al - 1);
-        } else if (!strcmp(word, ".globl") || !strcmp(word, ".global") || !strcmp(word, ".weak")) {
-            char nm[ASM_MAX_LINE + 1];
-            snprintf(nm, sizeof nm, "%s", args);
-            asm_sym *y = sym_get(c, asm_trim(nm), file);
-            if (!y) { fclose(f); return -1; }
-            y->global = 1;
-            y->weak |= !strcmp(word, ".weak");
-        } else if (!strcmp(word, ".set") || !strcmp(word, ".equ")) {
-            char nm[ASM_MAX_LINE + 1];
-            snprintf(nm, sizeof nm, "%s", args);
-            char *comma = strchr(nm, ',');
-            if (!comma) { fclose(f); return fail(c, file, line, "expected '.set NAME, VALUE' in '%s'", s); }
-            *comma = 0;
-            asm_sym *y = sym_get(c, asm_trim(nm), file);
-            if (!y) { fclose(f); return -1; }
-            y->defined = 1;
-            y->section = -1;
-            if (asm_sym_set_expr(y, asm_trim(comma + 1))) { fclose(f); return fail(c, file, line, "out of memory%s", ""); }
-        } else if (!strcmp(word, ".size")) {
-            char nm[ASM_MAX_LINE + 1];
-            snprintf(nm, sizeof nm, "%s", args);
-            char *comma = strchr(nm, ',');
-            if (comma) {
-                *comma = 0;
-                int64_t v;
-                char e[200];
-                asm_sym *y = sym_get(c, asm_trim(nm), file);
-                if (y && !dpu_eval_expr(asm_trim(comma + 1), NULL, &v, e, sizeof e))
-                    y->size = (uint32_t)v;
-            }
-        } else {
-            /* .file .loc .type .cfi_* .addrsig* .ident ...: no effect on the image */
-        }
+        if (rl >= ASM_MAX_LINE && raw[rl - 1] != '\n' && !feof(f))
+            rc = fail(c, file, c->cur_line, "line longer than %s characters", "4095");
+        else
+            rc = pass1_line(c, raw);
     }
     fclose(f);
-    return 0;
+    if (rc == 0 && c->macros.defining >= 0)
+        rc = fail(c, file, c->cur_line, "missing .endm for macro '%s'", c->macros.v[c->macros.defining].name);
+    return rc;
 }
 
 /* ---- symbol values ---- */
@@ -714,6 +750,7 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
 {
     asm_ctx c;
     memset(&c, 0, sizeof c);
+    asm_macros_init(&c.macros);
     c.srcs = srcs;
     c.err = err;
     c.errlen = errlen;
@@ -790,7 +827,7 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     free(all);
     free(srcv);
     for (int i = 0; i < c.nst; i++) free(c.st[i].text);
-    free(c.st); free(c.secs); asm_symtab_free(&c.syms);
+    free(c.st); free(c.secs); asm_symtab_free(&c.syms); asm_macros_free(&c.macros);
     free(c.text); free(c.wram); free(c.mram); free(c.atomic);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "asm.h"
 #include "../../core/asm/cpp.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
 #include "../../core/file.h"
@@ -32,24 +33,16 @@ typedef struct stmt {
 } stmt;
 /* symbols: core/asm/symtab.c, one scope (0); section is a SEC_*, value the offset in it */
 typedef asm_symbol sym;
-typedef struct macro {
-    char *name;
-    int nparams;
-    char *params[16], *defs[16];
-    char **lines;
-    int nlines;
-} macro;
 
 typedef struct actx {
     stmt *st; int nst, capst;
     asm_symtab syms;
-    macro *mac; int nmac, capmac;
+    asm_macros macros;
     char *files[64]; int nfiles;
     int sec;
     uint32_t size[NSEC], maxalign[NSEC], base[NSEC];
-    int lcount[1000];
+    asm_locals locals;
     int pass, depth;
-    macro *defining;
     char err[512];
     int cur_file, cur_line;
     uint8_t *out[NSEC];
@@ -157,40 +150,13 @@ static stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const ch
     return s;
 }
 
-/* Rename numeric local label references (1b, 2f) in operand text. */
-static void rename_locals(actx *a, const char *in, char *out, size_t n)
+/* Rename numeric local label references (1b, 2f) in operand text (out: ASM_RENAMED bytes). */
+#define ASM_RENAMED (4 * ASM_MAX_LINE)
+static int rename_locals(actx *a, const char *in, char *out)
 {
-    size_t o = 0;
-    const char *p = in;
-    while (*p && o + 24 < n) {
-        if (isdigit((unsigned char)*p) && (p == in || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.'))) {
-            const char *q = p;
-            while (isdigit((unsigned char)*q))
-                q++;
-            if ((*q == 'b' || *q == 'f') && !(isalnum((unsigned char)q[1]) || q[1] == '_') && q - p < 4) {
-                int num = atoi(p);
-                int idx = *q == 'b' ? a->lcount[num] - 1 : a->lcount[num];
-                if (idx < 0)
-                    o += (size_t)snprintf(out + o, n - o, "no_earlier_local_label_%d", num);
-                else
-                    o += (size_t)snprintf(out + o, n - o, ".Llocal_label_%d_%d", num, idx);
-                p = q + 1;
-                continue;
-            }
-            while (p < q)
-                out[o++] = *p++;
-            while (isalnum((unsigned char)*p) || *p == '_')
-                out[o++] = *p++;
-            continue;
-        }
-        if (isalpha((unsigned char)*p) || *p == '_' || *p == '.') {
-            while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$')
-                out[o++] = *p++;
-            continue;
-        }
-        out[o++] = *p++;
-    }
-    out[o] = 0;
+    if (asm_local_rename(&a->locals, in, out, ASM_RENAMED))
+        return fail(a, "line too long once local labels are renamed");
+    return 0;
 }
 
 static int eval_now(actx *a, const char *text, int64_t *v, int need)
@@ -215,75 +181,15 @@ static int parse_string(actx *a, const char *s, int nul_each, char *out, size_t 
 
 static int process_line(actx *a, char *line);
 
+static int process_line_cb(void *ctx, char *line) { return process_line(ctx, line); }
+
 static int expand_macro(actx *a, int mi, char *args)
 {
-    /* by index, not pointer: the body may define another macro, which can move the table */
-    macro *m = &a->mac[mi];
-    char *vals[16] = {0};
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", args);
-    int n = asm_split_operands(buf, vals, 16);
-    if (n > 16)
-        return fail(a, "macro '%s' takes %d arguments, got %d", m->name, m->nparams, n);
-    /* GNU as also separates macro arguments by blanks ("m op a, b"): split pieces at
-     * their first top-level blank while there are fewer pieces than parameters. */
-    for (int i = 0; i < n && n < m->nparams; i++) {
-        int depth = 0;
-        for (char *p = vals[i]; *p; p++) {
-            if (*p == '(') depth++;
-            if (*p == ')') depth--;
-            if (depth == 0 && (*p == ' ' || *p == '\t')) {
-                char *rest = p + 1;
-                while (*rest == ' ' || *rest == '\t')
-                    rest++;
-                /* blanks around a binary operator belong to one expression */
-                if (strchr("+-*/|&^<>", *rest) || strchr("+-*/|&^<>", p[-1]))
-                    continue;
-                *p = 0;
-                memmove(&vals[i + 2], &vals[i + 1], sizeof vals[0] * (size_t)(n - i - 1));
-                vals[i + 1] = rest;
-                n++;
-                break;
-            }
-        }
-    }
-    if (n > m->nparams)
-        return fail(a, "macro '%s' takes %d arguments, got %d", m->name, m->nparams, n);
-    if (++a->depth > 64)
-        return fail(a, "macro expansion too deep (recursive macro '%s'?)", m->name);
-    for (int i = 0; i < a->mac[mi].nlines; i++) {
-        m = &a->mac[mi];
-        char out[2048];
-        size_t o = 0;
-        for (const char *p = m->lines[i]; *p && o + 1 < sizeof out;) {
-            if (*p == '\\') {
-                if (p[1] == '(' && p[2] == ')') {
-                    p += 3;
-                    continue;
-                }
-                int hit = 0;
-                for (int k = 0; k < m->nparams; k++) {
-                    size_t l = strlen(m->params[k]);
-                    if (strncmp(p + 1, m->params[k], l) == 0 && !(isalnum((unsigned char)p[1 + l]) || p[1 + l] == '_')) {
-                        const char *v = k < n && vals[k][0] ? vals[k] : (m->defs[k] ? m->defs[k] : "");
-                        int w = snprintf(out + o, sizeof out - o, "%s", v);
-                        o = w < 0 || (size_t)w >= sizeof out - o ? sizeof out - 1 : o + (size_t)w;
-                        p += 1 + l;
-                        hit = 1;
-                        break;
-                    }
-                }
-                if (hit)
-                    continue;
-            }
-            out[o++] = *p++;
-        }
-        out[o] = 0;
-        if (process_line(a, out) < 0)
-            return -1;
-    }
-    a->depth--;
-    return 0;
+    char e[300];
+    int rc = asm_macro_expand(&a->macros, mi, args, process_line_cb, a, e, sizeof e);
+    if (rc && e[0])
+        return fail(a, "%s", e);
+    return rc;
 }
 
 static int directive(actx *a, const char *d, char *rest)
@@ -372,10 +278,12 @@ static int directive(actx *a, const char *d, char *rest)
               : (!strcmp(d, ".long") || !strcmp(d, ".word") || !strcmp(d, ".int") || !strcmp(d, ".4byte") || !strcmp(d, ".float")) ? 4
               : !strcmp(d, ".quad") ? 8 : 0;
     if (width) {
-        char tmp[ASM_MAX_LINE + 1];
-        snprintf(tmp, sizeof tmp, "%s", rest);
+        char ren[ASM_RENAMED], tmp[ASM_RENAMED];
+        if (rename_locals(a, rest, ren))
+            return -1;
+        snprintf(tmp, sizeof tmp, "%s", ren);
         int n = asm_split_operands(tmp, ops, ASM_MAX_OPERANDS);
-        stmt *s = add_stmt(a, ST_DATA, (uint32_t)(n * width), d, rest);
+        stmt *s = add_stmt(a, ST_DATA, (uint32_t)(n * width), d, ren);
         if (!s)
             return -1;
         s->width = width;
@@ -390,55 +298,38 @@ static int directive(actx *a, const char *d, char *rest)
     return fail(a, "unknown directive '%s'", d);
 }
 
+static int instruction(actx *a, const char *mn, char *rest);
+
+/* One statement: a directive, a macro use or an instruction. Kept free of large buffers:
+ * macro expansion recurses through here (ASM_MACRO_MAX_DEPTH levels). */
 static int statement(actx *a, char *s)
 {
-    while (isspace((unsigned char)*s))
-        s++;
-    if (!*s)
-        return 0;
     char mn[64];
-    size_t k = 0;
-    while (*s && !isspace((unsigned char)*s) && k + 1 < sizeof mn)
-        mn[k++] = *s++;
-    mn[k] = 0;
-    char *rest = s;
+    char *rest = asm_first_word(s, mn, sizeof mn);
+    if (!mn[0])
+        return 0;
     if (!strcmp(mn, ".macro")) {
-        if (a->defining)
-            return fail(a, ".macro inside the definition of '%s'", a->defining->name);
-        if (a->nmac == a->capmac) {
-            int cap = a->capmac ? a->capmac * 2 : 32;
-            macro *mm = realloc(a->mac, sizeof *a->mac * (size_t)cap);
-            if (!mm)
-                return fail(a, "out of memory");
-            a->mac = mm;
-            a->capmac = cap;
-        }
-        macro *m = &a->mac[a->nmac++];
-        memset(m, 0, sizeof *m);
-        char *t = strtok(rest, " \t,");
-        if (!t)
-            return fail(a, ".macro needs a name");
-        m->name = strdup(t);
-        while ((t = strtok(NULL, " \t,")) && m->nparams < 16) {
-            char *eq = strchr(t, '=');
-            if (eq) {
-                *eq = 0;
-                m->defs[m->nparams] = strdup(eq + 1);
-            }
-            m->params[m->nparams++] = strdup(t);
-        }
-        a->defining = m;
+        char e[300];
+        if (asm_macro_begin(&a->macros, rest, e, sizeof e))
+            return fail(a, "%s", e);
         return 0;
     }
     if (mn[0] == '.')
         return directive(a, mn, rest);
-    for (int i = a->nmac - 1; i >= 0; i--)
-        if (!strcmp(a->mac[i].name, mn))
-            return expand_macro(a, i, rest);
-    char ren[1024];
-    rename_locals(a, rest, ren, sizeof ren);
+    int mi = asm_macro_find(&a->macros, mn);
+    if (mi >= 0)
+        return expand_macro(a, mi, rest);
+    return instruction(a, mn, rest);
+}
+
+/* An instruction or pseudo-instruction: sized now, encoded in pass 2. */
+__attribute__((noinline)) static int instruction(actx *a, const char *mn, char *rest)
+{
+    char ren[ASM_RENAMED];
+    if (rename_locals(a, rest, ren))
+        return -1;
     if (!strcmp(mn, "li") || !strcmp(mn, "lea")) {
-        char tmp[1024];
+        char tmp[ASM_RENAMED];
         char *ops[4];
         snprintf(tmp, sizeof tmp, "%s", ren);
         int n = asm_split_operands(tmp, ops, 4);
@@ -473,15 +364,9 @@ static const asm_comment_syntax nyz_comments = {{"#", "//"}, {NULL}};
 
 static int process_line(actx *a, char *line)
 {
-    if (a->defining) {
-        char tmp[64];
-        if (sscanf(line, " %63s", tmp) == 1 && (!strcmp(tmp, ".endm") || !strcmp(tmp, ".endmacro"))) {
-            a->defining = NULL;
-            return 0;
-        }
-        macro *m = a->defining;
-        m->lines = realloc(m->lines, sizeof *m->lines * (size_t)(m->nlines + 1));
-        m->lines[m->nlines++] = strdup(line);
+    if (a->macros.defining >= 0) {
+        if (asm_macro_record(&a->macros, line))
+            return fail(a, "out of memory");
         return 0;
     }
     asm_strip_comment(line, &nyz_comments);
@@ -504,7 +389,7 @@ static int process_line(actx *a, char *line)
                 q++;
             if (namend != s && *q == '=' && q[1] != '=') { /* NAME = EXPR */
                 *namend = 0;
-                char setline[1024];
+                char setline[ASM_MAX_LINE + 8];
                 snprintf(setline, sizeof setline, ".set %s, %s", s, q + 1);
                 return statement(a, setline);
             }
@@ -515,10 +400,11 @@ static int process_line(actx *a, char *line)
             *namend = 0;
             char name[ASM_MAX_IDENT + 32];
             if (isdigit((unsigned char)*s)) {
-                int num = atoi(s);
-                if (num < 0 || num >= 1000)
+                int r = asm_local_define(&a->locals, s, name, sizeof name);
+                if (r == -2)
+                    return fail(a, "label '%s' starts with a digit: a local label is digits only", s);
+                if (r)
                     return fail(a, "local label %s too large", s);
-                snprintf(name, sizeof name, ".Llocal_label_%d_%d", num, a->lcount[num]++);
             } else
                 snprintf(name, sizeof name, "%s", s);
             if (a->pass == 1) {
@@ -560,7 +446,7 @@ static int reg_operand(actx *a, const char *text, int *reg)
 
 static int encode_stmt(actx *a, stmt *st)
 {
-    char tmp[ASM_MAX_LINE + 1];
+    char tmp[ASM_RENAMED];
     char *ops[ASM_MAX_OPERANDS];
     uint32_t pc = a->base[st->sec] + st->off;
     a->sec = st->sec;
@@ -599,9 +485,7 @@ static int encode_stmt(actx *a, stmt *st)
                     u = 0x7fffffffu;
                 v = u;
             } else {
-                char ren[512];
                 int64_t x;
-                rename_locals(a, ops[i], ren, sizeof ren);
                 if (eval_now(a, ops[i], &x, 1))
                     return -1;
                 if (st->width < 8 && (x < -(1ll << (st->width * 8 - 1)) || x >= (1ll << (st->width * 8))))
@@ -692,17 +576,7 @@ static void actx_free(actx *a)
     }
     free(a->st);
     asm_symtab_free(&a->syms);
-    for (int i = 0; i < a->nmac; i++) {
-        free(a->mac[i].name);
-        for (int k = 0; k < a->mac[i].nparams; k++) {
-            free(a->mac[i].params[k]);
-            free(a->mac[i].defs[k]);
-        }
-        for (int k = 0; k < a->mac[i].nlines; k++)
-            free(a->mac[i].lines[k]);
-        free(a->mac[i].lines);
-    }
-    free(a->mac);
+    asm_macros_free(&a->macros);
     for (int i = 0; i < a->nfiles; i++)
         free(a->files[i]);
     for (int i = 0; i < NSEC; i++)
@@ -821,12 +695,13 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    asm_macros_init(&a->macros);
     a->pass = 1;
     int rc = 0;
     for (int i = 0; i < nsrc && rc == 0; i++)
         rc = read_source(a, srcs[i], opts);
-    if (rc == 0 && a->defining)
-        rc = fail(a, "missing .endm for macro '%s'", a->defining->name);
+    if (rc == 0 && a->macros.defining >= 0)
+        rc = fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
     if (rc == 0) {
         for (int s = 0; s < NSEC; s++)
             if (a->maxalign[s] < 64)
@@ -881,9 +756,15 @@ int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_
     actx *a = calloc(1, sizeof *a);
     if (!a)
         return -1;
+    asm_macros_init(&a->macros);
     a->pass = 2;
-    char buf[1024], mn[64];
-    snprintf(buf, sizeof buf, "%s", text);
+    char buf[ASM_MAX_LINE + 1], mn[64];
+    if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf) {
+        snprintf(err, errlen, "line longer than %d characters", ASM_MAX_LINE);
+        asm_macros_free(&a->macros);
+        free(a);
+        return -1;
+    }
     asm_strip_comment(buf, &nyz_comments);
     char *s = buf;
     while (isspace((unsigned char)*s))
