@@ -96,6 +96,26 @@ int asm_split_operands(char *s, char **ops, int max)
     return n;
 }
 
+int asm_count_operands(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return 0;
+    int n = 1, depth = 0, q = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '"' && (p == s || p[-1] != '\\'))
+            q = !q;
+        else if (!q && *p == '(')
+            depth++;
+        else if (!q && *p == ')')
+            depth--;
+        else if (!q && depth == 0 && *p == ',')
+            n++;
+    }
+    return n;
+}
+
 static int hexval(int c)
 {
     return isdigit(c) ? c - '0' : isxdigit(c) ? (tolower(c) - 'a' + 10) : -1;

@@ -31,6 +31,9 @@ char *asm_first_word(char *s, char *word, size_t cap);
  * the caller reports "too many"). An empty s has 0 operands; "a," has two, the second empty. */
 int asm_split_operands(char *s, char **ops, int max);
 
+/* How many operands asm_split_operands would find in s (s is not changed). */
+int asm_count_operands(const char *s);
+
 /* One or more comma-separated string literals at s ("a", "b"), escapes as in GNU as (\n \t
  * \r \b \f \\ \" \NNN octal, \xHH...). The bytes go to out (up to cap; *len counts all of
  * them, so cap 0 measures); with nul_each a 0 byte follows each string (.asciz). 0 ok, -1

@@ -17,6 +17,7 @@
 #include "dpu.h"
 #include "../isa.h"
 #include "../../core/file.h"
+#include "../../core/asm/data.h"
 #include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
 #include "../../core/asm/macro.h"
@@ -40,9 +41,10 @@ typedef asm_symbol asm_sym;
 
 typedef struct asm_stmt {
     int file, line, sec;
-    uint32_t off;        /* offset in its section */
-    char *text;          /* instruction or directive text */
+    uint32_t off, size;  /* offset in its section, bytes */
+    char *text;          /* instruction, or a data directive's operands */
     int kind;            /* 0 instruction, 1 data directive */
+    asm_data data;       /* kind 1: what the directive holds */
 } asm_stmt;
 
 typedef struct asm_ctx {
@@ -140,14 +142,7 @@ static asm_sym *sym_get(asm_ctx *c, const char *name, int file)
 /* SDK assembly: `//` comments anywhere, `#` at the line start or after a blank */
 static const asm_comment_syntax dpu_comments = {{"//"}, {"#"}};
 
-static int count_items(const char *s)
-{
-    char tmp[ASM_MAX_LINE + 1];
-    snprintf(tmp, sizeof tmp, "%s", s);
-    return asm_split_operands(tmp, NULL, 0);
-}
-
-static int add_stmt(asm_ctx *c, int line, int sec, uint32_t off, const char *text, int kind)
+static int add_stmt(asm_ctx *c, int line, int sec, uint32_t off, const char *text, int kind, const asm_data *d)
 {
     if (grow((void **)&c->st, &c->capst, c->nst, sizeof *c->st))
         return -1;
@@ -157,19 +152,26 @@ static int add_stmt(asm_ctx *c, int line, int sec, uint32_t off, const char *tex
     s->sec = sec;
     s->off = off;
     s->kind = kind;
+    s->size = kind == 0 ? 8 : 0;
+    if (d)
+        s->data = *d;
     s->text = strdup(text);
     return s->text ? 0 : -1;
 }
 
-static int data_size(const char *d, const char *args, uint32_t *unit)
+/* SDK data: `.align N` is 2^N bytes, values are cut to their width as the R_DPU_8/16/32
+ * relocations do, alignments go up to 4 KiB. */
+static const asm_data_rules dpu_data_rules = {1, 4096, 1u << 26, 0, 0};
+
+/* A value needed in pass 1 (sizes, fills, alignments): numbers only, as SDK output has. */
+static int dpu_const(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
 {
-    if (!strcmp(d, ".byte")) *unit = 1;
-    else if (!strcmp(d, ".short") || !strcmp(d, ".hword") || !strcmp(d, ".2byte")) *unit = 2;
-    else if (!strcmp(d, ".long") || !strcmp(d, ".word") || !strcmp(d, ".int") || !strcmp(d, ".4byte")) *unit = 4;
-    else if (!strcmp(d, ".quad") || !strcmp(d, ".8byte")) *unit = 8;
-    else return -1;
-    return count_items(args) * (int)*unit;
+    (void)ctx;
+    return dpu_eval_expr(text, NULL, v, err, errlen);
 }
+
+/* A data value in pass 2, with every symbol's final value. */
+static int dpu_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen);
 
 /* A section may not grow past 256 MiB (more than any DPU memory): checked before the
  * addition, so its size never wraps around. */
@@ -231,12 +233,13 @@ static int pass1_line(asm_ctx *c, char *raw)
     }
     if (word[0] != '.') {
         if (S->region != RG_TEXT) { return fail(c, c->cur_file, c->cur_line, "instruction outside a text section: %s", s); }
-        if (add_stmt(c, c->cur_line, sec, S->size, s, 0)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
+        if (add_stmt(c, c->cur_line, sec, S->size, s, 0, NULL)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
         S->size += 8;
         return 0;
     }
-    uint32_t unit;
     int n;
+    asm_data data;
+    char e[300];
     if (!strcmp(word, ".section") || !strcmp(word, ".text") || !strcmp(word, ".data") || !strcmp(word, ".bss") ||
         !strcmp(word, ".rodata")) {
         char name[ASM_MAX_IDENT + 1];
@@ -257,44 +260,20 @@ static int pass1_line(asm_ctx *c, char *raw)
         int t = sec; sec = prev; prev = t;
         c->cur_sec = sec;
         c->prev_sec = prev;
-    } else if ((n = data_size(word, args, &unit)) >= 0) {
-        if (add_stmt(c, c->cur_line, sec, S->size, s, 1)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
-        if (sec_grow(S, (uint64_t)n)) { return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s); }
-    } else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {
-        int64_t v;
-        char e[200], a0[128];
-        snprintf(a0, sizeof a0, "%s", args);
-        char *comma = strchr(a0, ',');
-        if (comma) *comma = 0; /* ".zero SIZE, FILL" */
-        if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (1 << 26)) { return fail(c, c->cur_file, c->cur_line, "bad size in '%s'", s); }
-        if (add_stmt(c, c->cur_line, sec, S->size, s, 1)) { return -1; }
-        if (sec_grow(S, (uint64_t)v)) { return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s); }
-    } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
-        size_t len;
-        char e[200];
-        if (asm_string_list(args, strcmp(word, ".ascii") != 0, NULL, 0, &len, e, sizeof e)) {
+    } else if ((n = asm_data_size(&dpu_data_rules, word, args, dpu_const, c, &data, e, sizeof e)) <= 0) {
+        if (n < 0)
             return fail(c, c->cur_file, c->cur_line, "%s", e);
+        uint32_t size = data.size;
+        if (data.kind == ASM_DATA_ALIGN) {
+            if (S->region == RG_TEXT && data.align < 8)
+                data.align = 8; /* instructions stay 8-byte aligned */
+            if (data.align > S->align)
+                S->align = data.align;
+            size = asm_data_pad(&data, S->size);
         }
-        if (add_stmt(c, c->cur_line, sec, S->size, s, 1)) { return -1; }
-        if (sec_grow(S, (uint64_t)len)) {
-            return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s);
-        }
-    } else if (!strcmp(word, ".p2align") || !strcmp(word, ".balign") || !strcmp(word, ".align")) {
-        int64_t v;
-        char e[200];
-        char a0[64];
-        snprintf(a0, sizeof a0, "%s", args);
-        char *comma = strchr(a0, ',');
-        if (comma) *comma = 0;
-        int bal = !strcmp(word, ".balign");
-        if (dpu_eval_expr(a0, NULL, &v, e, sizeof e) || v < 0 || v > (bal ? 4096 : 12) || (bal && v & (v - 1))) {
-            return fail(c, c->cur_file, c->cur_line, "bad alignment in '%s' (a power of two, at most 4096 bytes)", s);
-        }
-        uint32_t al = bal ? (uint32_t)v : 1u << v;
-        if (!al) al = 1;
-        if (S->region == RG_TEXT && al < 8) al = 8;
-        if (al > S->align) S->align = al;
-        S->size = (S->size + al - 1) & ~(al - 1);
+        if (add_stmt(c, c->cur_line, sec, S->size, args, 1, &data)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
+        c->st[c->nst - 1].size = size;
+        if (sec_grow(S, (uint64_t)size)) { return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s); }
     } else if (!strcmp(word, ".globl") || !strcmp(word, ".global") || !strcmp(word, ".weak")) {
         char nm[ASM_MAX_LINE + 1];
         snprintf(nm, sizeof nm, "%s", args);
@@ -499,10 +478,8 @@ static int gc_sections(asm_ctx *c)
             if (c->st[k].sec != sec)
                 continue;
             const char *p = c->st[k].text;
-            if (c->st[k].kind == 1) /* skip the directive word */
+            if (c->st[k].kind == 0) /* skip the mnemonic; data statements hold operands only */
                 while (*p && !isspace((unsigned char)*p)) p++;
-            else
-                while (*p && !isspace((unsigned char)*p)) p++; /* the mnemonic */
             while (*p) {
                 if (*p == '"') { /* strings name nothing */
                     p++;
@@ -610,6 +587,12 @@ static int layout(asm_ctx *c)
 }
 
 /* ---- pass 2 ---- */
+static int dpu_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
+{
+    dpu_sym_resolver r = {lookup, ctx};
+    return dpu_eval_expr(text, &r, v, err, errlen);
+}
+
 static uint8_t *region_buf(asm_ctx *c, int rg, uint32_t addr, uint32_t n)
 {
     switch (rg) {
@@ -647,44 +630,11 @@ static int pass2(asm_ctx *c)
             mem_st64le(p, w);
             continue;
         }
-        char word[32];
-        char args[ASM_MAX_LINE + 1];
-        snprintf(args, sizeof args, "%s", s->text);
-        char *rest = asm_first_word(args, word, sizeof word);
-        memmove(args, rest, strlen(rest) + 1);
-        uint32_t unit;
-        if (data_size(word, args, &unit) >= 0) {
-            char *items[ASM_MAX_OPERANDS];
-            int n = asm_split_operands(args, items, ASM_MAX_OPERANDS);
-            for (int k = 0; k < n; k++) {
-                int64_t v;
-                if (dpu_eval_expr(items[k], &r, &v, e, sizeof e))
-                    return fail(c, s->file, s->line, "%s", e);
-                uint8_t *b = region_buf(c, S->region, addr + unit * (uint32_t)k, unit);
-                if (!b) return fail(c, s->file, s->line, "data outside its section: %s", s->text);
-                for (uint32_t i = 0; i < unit; i++) b[i] = (uint8_t)((uint64_t)v >> (8 * i)); /* truncated like R_DPU_8/16 */
-            }
-        } else if (!strcmp(word, ".ascii") || !strcmp(word, ".asciz") || !strcmp(word, ".string")) {
-            size_t len;
-            char tmp[ASM_MAX_LINE + 1];
-            if (asm_string_list(args, strcmp(word, ".ascii") != 0, tmp, sizeof tmp, &len, e, sizeof e))
-                return fail(c, s->file, s->line, "%s", e);
-            uint8_t *b = region_buf(c, S->region, addr, (uint32_t)len);
-            if (len && !b) return fail(c, s->file, s->line, "string outside its section%s", "");
-            if (len) memcpy(b, tmp, len);
-        }
-        else if (!strcmp(word, ".zero") || !strcmp(word, ".space") || !strcmp(word, ".skip")) {
-            char *comma = strchr(args, ',');
-            int64_t n, fill;
-            if (comma) {
-                *comma = 0;
-                if (dpu_eval_expr(args, &r, &n, e, sizeof e) || dpu_eval_expr(comma + 1, &r, &fill, e, sizeof e))
-                    return fail(c, s->file, s->line, "%s", e);
-                uint8_t *b = region_buf(c, S->region, addr, (uint32_t)n);
-                if (n && !b) return fail(c, s->file, s->line, "fill outside its section%s", "");
-                if (n) memset(b, (int)(fill & 0xff), (size_t)n);
-            }
-        }
+        uint8_t *b = region_buf(c, S->region, addr, s->size);
+        if (s->size && !b)
+            return fail(c, s->file, s->line, "data outside its section: %s", s->text);
+        if (s->size && asm_data_emit(&dpu_data_rules, &s->data, s->text, s->size, dpu_value, c, b, e, sizeof e))
+            return fail(c, s->file, s->line, "%s", e);
     }
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "nyuzi.h"
 #include "asm.h"
 #include "../../core/asm/cpp.h"
+#include "../../core/asm/data.h"
 #include "../../core/asm/limits.h"
 #include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
@@ -24,9 +25,10 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
                void *ctx, uint32_t *word, char *err, size_t errlen);
 
 enum { SEC_TEXT, SEC_DATA, SEC_BSS, NSEC };
-enum { ST_INSN, ST_LI, ST_LEA2, ST_DATA, ST_ALIGN, ST_SPACE };
+enum { ST_INSN, ST_LI, ST_LEA2, ST_DATA };
 
 typedef struct stmt {
+    asm_data data;       /* ST_DATA: what the directive holds */
     int kind, sec, file, line, width;
     uint32_t off, size;
     char *mn, *ops;
@@ -171,14 +173,6 @@ static int eval_now(actx *a, const char *text, int64_t *v, int need)
     return unres ? 1 : 0;
 }
 
-static int parse_string(actx *a, const char *s, int nul_each, char *out, size_t *len, size_t cap)
-{
-    char e[200];
-    if (asm_string_list(s, nul_each, out, cap, len, e, sizeof e))
-        return fail(a, "%s", e);
-    return 0;
-}
-
 static int process_line(actx *a, char *line);
 
 static int process_line_cb(void *ctx, char *line) { return process_line(ctx, line); }
@@ -190,6 +184,31 @@ static int expand_macro(actx *a, int mi, char *args)
     if (rc && e[0])
         return fail(a, "%s", e);
     return rc;
+}
+
+/* Nyuzi data: `.align N` is N bytes (LLVM's Nyuzi target), values must fit their width, and
+ * `.float nan` is the canonical NaN the FP pipeline produces. */
+static const asm_data_rules nyz_data_rules = {0, 65536, 1u << 28, 1, 0x7fffffffu};
+
+/* A value for a data directive: known symbols only in pass 1 (.set constants), every symbol
+ * in pass 2. */
+static int nyz_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
+{
+    actx *a = ctx;
+    int unres;
+    char e[200];
+    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, &unres, e, sizeof e) < 0) {
+        snprintf(err, errlen, "bad expression '%s': %s", text, e);
+        return -1;
+    }
+    if (unres) {
+        if (a->pass == 2)
+            snprintf(err, errlen, "undefined symbol in '%s'", text);
+        else
+            snprintf(err, errlen, "'%s' must be a constant known at this point", text);
+        return -1;
+    }
+    return 0;
 }
 
 static int directive(actx *a, const char *d, char *rest)
@@ -232,68 +251,30 @@ static int directive(actx *a, const char *d, char *rest)
         }
         return 0;
     }
-    if (!strcmp(d, ".align") || !strcmp(d, ".balign") || !strcmp(d, ".p2align")) {
-        int n = asm_split_operands(rest, ops, 3);
-        if (n > 3)
-            return fail(a, "%s takes at most 3 operands (alignment, fill, limit)", d);
-        int64_t al, fill = 0;
-        if (n < 1 || eval_now(a, ops[0], &al, 1))
-            return n < 1 ? fail(a, "%s needs an alignment", d) : -1;
-        if (!strcmp(d, ".p2align")) {
-            if (al < 0 || al > 16)
-                return fail(a, ".p2align %lld: expected 0..16 (alignment up to 65536)", (long long)al);
-            al = 1ll << al;
+    asm_data data;
+    char e[300];
+    int r = asm_data_size(&nyz_data_rules, d, rest, nyz_value, a, &data, e, sizeof e);
+    if (r < 0)
+        return fail(a, "%s", e);
+    if (r == 0) {
+        uint32_t size = data.size;
+        if (data.kind == ASM_DATA_ALIGN) {
+            if (data.align > a->maxalign[a->sec])
+                a->maxalign[a->sec] = data.align;
+            size = asm_data_pad(&data, a->size[a->sec]);
         }
-        if (al <= 0 || (al & (al - 1)) || al > 65536)
-            return fail(a, "alignment %lld is not a power of two up to 65536", (long long)al);
-        if (n > 1 && eval_now(a, ops[1], &fill, 1))
-            return -1;
-        if ((uint32_t)al > a->maxalign[a->sec])
-            a->maxalign[a->sec] = (uint32_t)al;
-        uint32_t pad = (uint32_t)(-(int64_t)a->size[a->sec] & (al - 1));
-        stmt *s = add_stmt(a, ST_ALIGN, pad, d, NULL);
+        const char *text = rest;
+        char ren[ASM_RENAMED];
+        if (data.kind == ASM_DATA_VALUES) { /* local-label references resolve in pass-1 order */
+            if (rename_locals(a, rest, ren))
+                return -1;
+            text = ren;
+        }
+        stmt *s = add_stmt(a, ST_DATA, size, d, text);
         if (!s)
             return -1;
-        s->width = (int)(fill & 0xff);
+        s->data = data;
         return 0;
-    }
-    if (!strcmp(d, ".space") || !strcmp(d, ".skip") || !strcmp(d, ".zero")) {
-        int n = asm_split_operands(rest, ops, 2);
-        int64_t sz, fill = 0;
-        if (n > 2)
-            return fail(a, "%s takes at most 2 operands (size, fill)", d);
-        if (n < 1 || eval_now(a, ops[0], &sz, 1))
-            return n < 1 ? fail(a, "%s needs a size", d) : -1;
-        if (n > 1 && eval_now(a, ops[1], &fill, 1))
-            return -1;
-        if (sz < 0 || sz > (1 << 28))
-            return fail(a, "bad size %lld", (long long)sz);
-        stmt *s = add_stmt(a, ST_SPACE, (uint32_t)sz, d, NULL);
-        if (!s)
-            return -1;
-        s->width = (int)(fill & 0xff);
-        return 0;
-    }
-    int width = !strcmp(d, ".byte") ? 1 : (!strcmp(d, ".short") || !strcmp(d, ".hword") || !strcmp(d, ".2byte")) ? 2
-              : (!strcmp(d, ".long") || !strcmp(d, ".word") || !strcmp(d, ".int") || !strcmp(d, ".4byte") || !strcmp(d, ".float")) ? 4
-              : !strcmp(d, ".quad") ? 8 : 0;
-    if (width) {
-        char ren[ASM_RENAMED], tmp[ASM_RENAMED];
-        if (rename_locals(a, rest, ren))
-            return -1;
-        snprintf(tmp, sizeof tmp, "%s", ren);
-        int n = asm_split_operands(tmp, ops, ASM_MAX_OPERANDS);
-        stmt *s = add_stmt(a, ST_DATA, (uint32_t)(n * width), d, ren);
-        if (!s)
-            return -1;
-        s->width = width;
-        return 0;
-    }
-    if (!strcmp(d, ".ascii") || !strcmp(d, ".asciz") || !strcmp(d, ".string")) {
-        size_t len;
-        if (parse_string(a, rest, strcmp(d, ".ascii") != 0, NULL, &len, 0) < 0)
-            return -1;
-        return add_stmt(a, ST_DATA, (uint32_t)len, d, rest) ? 0 : -1;
     }
     return fail(a, "unknown directive '%s'", d);
 }
@@ -453,49 +434,17 @@ static int encode_stmt(actx *a, stmt *st)
     a->size[st->sec] = st->off;
     a->cur_file = st->file;
     a->cur_line = st->line;
-    if (st->sec == SEC_BSS && (st->kind == ST_INSN || st->kind == ST_LI || (st->kind == ST_DATA)))
+    int fills = st->kind == ST_DATA && (st->data.kind == ASM_DATA_FILL || st->data.kind == ASM_DATA_ALIGN);
+    if (st->sec == SEC_BSS && !fills)
         return fail(a, "code or data in .bss");
     switch (st->kind) {
-    case ST_ALIGN: case ST_SPACE:
-        if (st->sec != SEC_BSS)
-            memset(a->out[st->sec] + st->off, st->width, st->size);
-        return 0;
     case ST_DATA: {
-        if (!strncmp(st->mn, ".asc", 4) || !strcmp(st->mn, ".string")) {
-            char buf[ASM_MAX_LINE + 1];
-            size_t len;
-            if (parse_string(a, st->ops, strcmp(st->mn, ".ascii") != 0, buf, &len, sizeof buf) < 0)
-                return -1;
-            emit(a, st, st->off, buf, len);
+        char e[300];
+        if (st->sec == SEC_BSS)
             return 0;
-        }
-        snprintf(tmp, sizeof tmp, "%s", st->ops);
-        int n = asm_split_operands(tmp, ops, ASM_MAX_OPERANDS);
-        for (int i = 0; i < n; i++) {
-            uint8_t b[8];
-            uint64_t v;
-            if (!strcmp(st->mn, ".float")) {
-                char *end;
-                float f = strtof(ops[i], &end);
-                if (*end)
-                    return fail(a, "bad floating-point number '%s'", ops[i]);
-                uint32_t u;
-                memcpy(&u, &f, 4);
-                if (f != f) /* "nan": the canonical NaN the FP pipeline produces */
-                    u = 0x7fffffffu;
-                v = u;
-            } else {
-                int64_t x;
-                if (eval_now(a, ops[i], &x, 1))
-                    return -1;
-                if (st->width < 8 && (x < -(1ll << (st->width * 8 - 1)) || x >= (1ll << (st->width * 8))))
-                    return fail(a, "value %lld does not fit in %d byte(s)", (long long)x, st->width);
-                v = (uint64_t)x;
-            }
-            for (int k = 0; k < st->width; k++)
-                b[k] = (uint8_t)(v >> (8 * k));
-            emit(a, st, st->off + (uint32_t)(i * st->width), b, (size_t)st->width);
-        }
+        if (asm_data_emit(&nyz_data_rules, &st->data, st->ops, st->size, nyz_value, a, a->out[st->sec] + st->off, e,
+                          sizeof e))
+            return fail(a, "%s", e);
         return 0;
     }
     case ST_LI: {
@@ -773,7 +722,7 @@ int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_
     while (*s && !isspace((unsigned char)*s) && k + 1 < sizeof mn)
         mn[k++] = *s++;
     mn[k] = 0;
-    stmt st = {ST_INSN, SEC_TEXT, 0, 0, 0, 0, 4, mn, s};
+    stmt st = {.kind = ST_INSN, .sec = SEC_TEXT, .size = 4, .mn = mn, .ops = s};
     a->out[SEC_TEXT] = calloc(8, 1);
     a->base[SEC_TEXT] = pc;
     int rc = encode_stmt(a, &st);

@@ -18,7 +18,7 @@ run() { # NAME PATTERN
 { printf '.data\n'; i=0; while [ $i -lt 70 ]; do printf '.zero 0x4000000\n'; i=$((i + 1)); done; } > "$T/zero.s"
 run zero "zero.s:6: section grows past 256 MiB"
 printf '.data\n.balign 3\n' > "$T/balign.s"
-run balign "balign.s:2: bad alignment in '.balign 3' (a power of two"
+run balign "balign.s:2: .balign 3: the alignment must be a power of two up to 4096 bytes"
 printf '.data\n.long (-9223372036854775807 - 1) / -1\n' > "$T/divide.s"
 run divide "divide.s:2: overflow: the most negative number divided by -1"
 { head -c 300 /dev/zero | tr '\0' 'a'; printf ':\n\tnop\n'; } > "$T/longname.s"

@@ -66,7 +66,7 @@ printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tlsl r1, r2,
 
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tnop\n\t.p2align 99\n' > "$T/e4.s"
 "$X" asm --isa dpu "$T/e4.s" -o "$T/e4.elf" 2> "$T/err"; rc=$?
-[ $rc -ne 0 ] && grep -q 'e4.s:4: bad alignment' "$T/err" && ok "alignment error" || bad "alignment: $rc $(cat "$T/err")"
+[ $rc -ne 0 ] && grep -q 'e4.s:4: .p2align 99: expected 0..12' "$T/err" && ok "alignment error" || bad "alignment: $rc $(cat "$T/err")"
 "$X" asm --isa dpu "$T/missing.s" -o "$T/m.elf" 2> "$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'cannot open' "$T/err" && ok "missing source" || bad "missing: $rc $(cat "$T/err")"
 
