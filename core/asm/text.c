@@ -96,6 +96,18 @@ int asm_split_operands(char *s, char **ops, int max)
     return n;
 }
 
+int asm_is_annotation(const char *d)
+{
+    static const char *const names[] = {".file", ".loc", ".type", ".ident", ".addrsig", ".addrsig_sym", ".hidden",
+                                        ".protected", ".internal", ".extern", ".end", ".loc_mark_labels"};
+    if (!strncmp(d, ".cfi_", 5))
+        return 1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(d, names[i]))
+            return 1;
+    return 0;
+}
+
 int asm_count_operands(const char *s)
 {
     while (isspace((unsigned char)*s))

@@ -31,6 +31,10 @@ char *asm_first_word(char *s, char *word, size_t cap);
  * the caller reports "too many"). An empty s has 0 operands; "a," has two, the second empty. */
 int asm_split_operands(char *s, char **ops, int max);
 
+/* Directives that describe the source for debuggers and linkers but put nothing in the image
+ * (.file .loc .type .ident .cfi_* .addrsig* .hidden .protected .internal .extern .end). */
+int asm_is_annotation(const char *directive);
+
 /* How many operands asm_split_operands would find in s (s is not changed). */
 int asm_count_operands(const char *s);
 

@@ -304,8 +304,9 @@ static int pass1_line(asm_ctx *c, char *raw)
             if (y && !dpu_eval_expr(asm_trim(comma + 1), NULL, &v, e, sizeof e))
                 y->size = (uint32_t)v;
         }
-    } else {
-        /* .file .loc .type .cfi_* .addrsig* .ident ...: no effect on the image */
+    } else if (!asm_is_annotation(word) && strcmp(word, ".local")) {
+        /* anything else would change the image in a way we do not model: say so */
+        return fail(c, c->cur_file, c->cur_line, "unknown directive '%s'", word);
     }
     return 0;
 }

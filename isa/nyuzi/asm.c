@@ -234,8 +234,7 @@ static int directive(actx *a, const char *d, char *rest)
         }
         return 0;
     }
-    if (!strcmp(d, ".type") || !strcmp(d, ".size") || !strcmp(d, ".file") || !strcmp(d, ".ident") ||
-        !strcmp(d, ".local") || !strcmp(d, ".weak") || !strncmp(d, ".cfi_", 5) || !strcmp(d, ".loc"))
+    if (asm_is_annotation(d) || !strcmp(d, ".size") || !strcmp(d, ".local") || !strcmp(d, ".weak"))
         return 0;
     if (!strcmp(d, ".set") || !strcmp(d, ".equ") || !strcmp(d, ".equiv")) {
         int n = asm_split_operands(rest, ops, 2);

@@ -23,6 +23,8 @@ printf '.data\n.long (-9223372036854775807 - 1) / -1\n' > "$T/divide.s"
 run divide "divide.s:2: overflow: the most negative number divided by -1"
 { head -c 300 /dev/zero | tr '\0' 'a'; printf ':\n\tnop\n'; } > "$T/longname.s"
 run longname "longname.s:1: label longer than 255 characters"
+printf '.data\n.lnog 5\n' > "$T/typo.s"   # a typo used to be ignored: 4 bytes silently missing
+run typo "typo.s:2: unknown directive '.lnog'"
 { printf '\tnop '; head -c 5000 /dev/zero | tr '\0' ' '; printf '\n'; } > "$T/longline.s"
 run longline "longline.s:1: line longer than 4095 characters"
 # two 200-character labels that differ only in their last character, and a .set whose
