@@ -18,6 +18,7 @@
 #include "../isa.h"
 #include "../../core/file.h"
 #include "../../core/asm/data.h"
+#include "../../core/asm/directive.h"
 #include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
 #include "../../core/asm/macro.h"
@@ -183,6 +184,120 @@ static int sec_grow(asm_sec *S, uint64_t n)
     return 0;
 }
 
+/* ---- directives: the DPU's own rows; data, alignment and annotations are shared ---- */
+#define DFAIL(...) fail(c, c->cur_file, c->cur_line, __VA_ARGS__)
+
+static int dir_section(void *ctx, const char *d, char *args)
+{
+    asm_ctx *c = ctx;
+    char name[ASM_MAX_IDENT + 1];
+    if (!strcmp(d, ".section")) {
+        size_t k = strcspn(args, ", \t\r\v\f");
+        if (!k)
+            return DFAIL("expected a section name after .section%s", "");
+        if (k > ASM_MAX_IDENT)
+            return DFAIL("section name longer than %s characters", "255");
+        memcpy(name, args, k);
+        name[k] = 0;
+    } else
+        snprintf(name, sizeof name, "%s", d);
+    int sec = sec_get(c, name);
+    if (sec < 0)
+        return DFAIL("out of memory%s", "");
+    c->prev_sec = c->cur_sec;
+    c->cur_sec = sec;
+    return 0;
+}
+
+static int dir_previous(void *ctx, const char *d, char *args)
+{
+    asm_ctx *c = ctx;
+    (void)d, (void)args;
+    int t = c->cur_sec;
+    c->cur_sec = c->prev_sec;
+    c->prev_sec = t;
+    return 0;
+}
+
+static int dir_global(void *ctx, const char *d, char *args)
+{
+    asm_ctx *c = ctx;
+    char *names[ASM_MAX_OPERANDS];
+    int n = asm_split_operands(args, names, ASM_MAX_OPERANDS);
+    for (int i = 0; i < n; i++) {
+        asm_sym *y = sym_get(c, names[i], c->cur_file);
+        if (!y)
+            return DFAIL("out of memory%s", "");
+        y->global = 1;
+        y->weak |= !strcmp(d, ".weak");
+    }
+    return 0;
+}
+
+static int dir_set(void *ctx, const char *d, char *args)
+{
+    asm_ctx *c = ctx;
+    char *comma = strchr(args, ',');
+    if (!comma)
+        return DFAIL("expected '%s NAME, VALUE'", d);
+    *comma = 0;
+    asm_sym *y = sym_get(c, asm_trim(args), c->cur_file);
+    if (!y || (y->defined = 1, y->section = -1, asm_sym_set_expr(y, asm_trim(comma + 1))))
+        return DFAIL("out of memory%s", "");
+    return 0;
+}
+
+static int dir_size(void *ctx, const char *d, char *args)
+{
+    asm_ctx *c = ctx;
+    (void)d;
+    char *comma = strchr(args, ',');
+    if (comma) { /* .size NAME, EXPR: kept when EXPR is a number (`.-NAME` sizes are not needed) */
+        *comma = 0;
+        int64_t v;
+        char e[200];
+        asm_sym *y = sym_get(c, asm_trim(args), c->cur_file);
+        if (y && !dpu_eval_expr(asm_trim(comma + 1), NULL, &v, e, sizeof e))
+            y->size = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int dir_local(void *ctx, const char *d, char *args)
+{
+    (void)ctx, (void)d, (void)args; /* symbols are local unless .globl */
+    return 0;
+}
+
+static int dir_data(void *ctx, const char *d, char *args, const asm_data *given)
+{
+    asm_ctx *c = ctx;
+    asm_sec *S = &c->secs[c->cur_sec];
+    asm_data data = *given;
+    uint32_t size = data.size;
+    if (data.kind == ASM_DATA_ALIGN) {
+        if (S->region == RG_TEXT && data.align < 8)
+            data.align = 8; /* instructions stay 8-byte aligned */
+        if (data.align > S->align)
+            S->align = data.align;
+        size = asm_data_pad(&data, S->size);
+    }
+    if (add_stmt(c, c->cur_line, c->cur_sec, S->size, args, 1, &data))
+        return DFAIL("out of memory%s", "");
+    c->st[c->nst - 1].size = size;
+    if (sec_grow(S, (uint64_t)size))
+        return DFAIL("section grows past 256 MiB at '%s'", d);
+    return 0;
+}
+
+static const asm_directive dpu_directive_rows[] = {
+    {".section", dir_section}, {".text", dir_section}, {".data", dir_section}, {".bss", dir_section},
+    {".rodata", dir_section},  {".previous", dir_previous}, {".globl", dir_global}, {".global", dir_global},
+    {".weak", dir_global},     {".set", dir_set},        {".equ", dir_set},       {".size", dir_size},
+    {".local", dir_local},     {NULL, NULL},
+};
+static const asm_directives dpu_directives = {dpu_directive_rows, &dpu_data_rules, dpu_const, dir_data};
+
 static int pass1_line(asm_ctx *c, char *raw);
 static int pass1_line_cb(void *ctx, char *line) { return pass1_line(ctx, line); }
 
@@ -192,7 +307,7 @@ static int pass1_line(asm_ctx *c, char *raw)
 {
     if (c->macros.defining >= 0)
         return asm_macro_record(&c->macros, raw) ? fail(c, c->cur_file, c->cur_line, "out of memory%s", "") : 0;
-    int sec = c->cur_sec, prev = c->prev_sec;
+    int sec = c->cur_sec;
     asm_strip_comment(raw, &dpu_comments);
     char *s = asm_trim(raw);
     /* labels (possibly several) at the start of the line */
@@ -237,78 +352,11 @@ static int pass1_line(asm_ctx *c, char *raw)
         S->size += 8;
         return 0;
     }
-    int n;
-    asm_data data;
     char e[300];
-    if (!strcmp(word, ".section") || !strcmp(word, ".text") || !strcmp(word, ".data") || !strcmp(word, ".bss") ||
-        !strcmp(word, ".rodata")) {
-        char name[ASM_MAX_IDENT + 1];
-        if (word[1] == 's') {
-            size_t k = strcspn(args, ", \t\r\v\f");
-            if (!k) { return fail(c, c->cur_file, c->cur_line, "expected a section name after .section%s", ""); }
-            if (k > ASM_MAX_IDENT) { return fail(c, c->cur_file, c->cur_line, "section name longer than %s characters", "255"); }
-            memcpy(name, args, k);
-            name[k] = 0;
-        } else
-            snprintf(name, sizeof name, "%s", word);
-        prev = sec;
-        sec = sec_get(c, name);
-        c->cur_sec = sec;
-        c->prev_sec = prev;
-        if (sec < 0) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
-    } else if (!strcmp(word, ".previous")) {
-        int t = sec; sec = prev; prev = t;
-        c->cur_sec = sec;
-        c->prev_sec = prev;
-    } else if ((n = asm_data_size(&dpu_data_rules, word, args, dpu_const, c, &data, e, sizeof e)) <= 0) {
-        if (n < 0)
-            return fail(c, c->cur_file, c->cur_line, "%s", e);
-        uint32_t size = data.size;
-        if (data.kind == ASM_DATA_ALIGN) {
-            if (S->region == RG_TEXT && data.align < 8)
-                data.align = 8; /* instructions stay 8-byte aligned */
-            if (data.align > S->align)
-                S->align = data.align;
-            size = asm_data_pad(&data, S->size);
-        }
-        if (add_stmt(c, c->cur_line, sec, S->size, args, 1, &data)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
-        c->st[c->nst - 1].size = size;
-        if (sec_grow(S, (uint64_t)size)) { return fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", s); }
-    } else if (!strcmp(word, ".globl") || !strcmp(word, ".global") || !strcmp(word, ".weak")) {
-        char nm[ASM_MAX_LINE + 1];
-        snprintf(nm, sizeof nm, "%s", args);
-        asm_sym *y = sym_get(c, asm_trim(nm), c->cur_file);
-        if (!y) { return -1; }
-        y->global = 1;
-        y->weak |= !strcmp(word, ".weak");
-    } else if (!strcmp(word, ".set") || !strcmp(word, ".equ")) {
-        char nm[ASM_MAX_LINE + 1];
-        snprintf(nm, sizeof nm, "%s", args);
-        char *comma = strchr(nm, ',');
-        if (!comma) { return fail(c, c->cur_file, c->cur_line, "expected '.set NAME, VALUE' in '%s'", s); }
-        *comma = 0;
-        asm_sym *y = sym_get(c, asm_trim(nm), c->cur_file);
-        if (!y) { return -1; }
-        y->defined = 1;
-        y->section = -1;
-        if (asm_sym_set_expr(y, asm_trim(comma + 1))) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
-    } else if (!strcmp(word, ".size")) {
-        char nm[ASM_MAX_LINE + 1];
-        snprintf(nm, sizeof nm, "%s", args);
-        char *comma = strchr(nm, ',');
-        if (comma) {
-            *comma = 0;
-            int64_t v;
-            char e[200];
-            asm_sym *y = sym_get(c, asm_trim(nm), c->cur_file);
-            if (y && !dpu_eval_expr(asm_trim(comma + 1), NULL, &v, e, sizeof e))
-                y->size = (uint32_t)v;
-        }
-    } else if (!asm_is_annotation(word) && strcmp(word, ".local")) {
-        /* anything else would change the image in a way we do not model: say so */
-        return fail(c, c->cur_file, c->cur_line, "unknown directive '%s'", word);
-    }
-    return 0;
+    int rc = asm_directive_run(&dpu_directives, c, word, args, e, sizeof e);
+    if (rc && e[0])
+        return fail(c, c->cur_file, c->cur_line, "%s", e);
+    return rc;
 }
 
 static int pass1_file(asm_ctx *c, int file)

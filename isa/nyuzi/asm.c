@@ -15,6 +15,7 @@
 #include "asm.h"
 #include "../../core/asm/cpp.h"
 #include "../../core/asm/data.h"
+#include "../../core/asm/directive.h"
 #include "../../core/asm/limits.h"
 #include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
@@ -211,71 +212,102 @@ static int nyz_value(void *ctx, const char *text, int64_t *v, char *err, size_t 
     return 0;
 }
 
-static int directive(actx *a, const char *d, char *rest)
+/* ---- directives: Nyuzi's own rows; data, alignment and annotations are shared ---- */
+static int dir_section(void *ctx, const char *d, char *rest)
 {
-    char *ops[ASM_MAX_OPERANDS];
-    if (!strcmp(d, ".text")) { a->sec = SEC_TEXT; return 0; }
-    if (!strcmp(d, ".data") || !strcmp(d, ".rodata")) { a->sec = SEC_DATA; return 0; }
-    if (!strcmp(d, ".bss")) { a->sec = SEC_BSS; return 0; }
-    if (!strcmp(d, ".section")) {
-        char nm[64] = "";
-        if (sscanf(rest, " %63[^, \t]", nm) != 1 || !nm[0])
+    actx *a = ctx;
+    if (!strcmp(d, ".text"))
+        a->sec = SEC_TEXT;
+    else if (!strcmp(d, ".data") || !strcmp(d, ".rodata"))
+        a->sec = SEC_DATA;
+    else if (!strcmp(d, ".bss"))
+        a->sec = SEC_BSS;
+    else { /* .section NAME[, flags]: placed by its prefix, as the Nyuzi linker script does */
+        char *nm = asm_trim(rest);
+        size_t k = strcspn(nm, ", \t");
+        if (!k)
             return fail(a, ".section needs a name");
-        a->sec = strncmp(nm, ".text", 5) == 0 ? SEC_TEXT : strncmp(nm, ".bss", 4) == 0 ? SEC_BSS : SEC_DATA;
-        return 0;
+        a->sec = !strncmp(nm, ".text", 5) ? SEC_TEXT : !strncmp(nm, ".bss", 4) ? SEC_BSS : SEC_DATA;
     }
-    if (!strcmp(d, ".globl") || !strcmp(d, ".global")) {
-        int n = asm_split_operands(rest, ops, ASM_MAX_OPERANDS);
-        for (int i = 0; i < n; i++) {
-            sym *y = sym_get(a, ops[i]);
-            if (!y)
-                return -1;
-            y->global = 1;
-        }
-        return 0;
+    return 0;
+}
+
+static int dir_global(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    char *ops[ASM_MAX_OPERANDS];
+    (void)d;
+    int n = asm_split_operands(rest, ops, ASM_MAX_OPERANDS);
+    for (int i = 0; i < n; i++) {
+        sym *y = sym_get(a, ops[i]);
+        if (!y)
+            return -1;
+        y->global = 1;
     }
-    if (asm_is_annotation(d) || !strcmp(d, ".size") || !strcmp(d, ".local") || !strcmp(d, ".weak"))
-        return 0;
-    if (!strcmp(d, ".set") || !strcmp(d, ".equ") || !strcmp(d, ".equiv")) {
-        int n = asm_split_operands(rest, ops, 2);
-        if (n != 2)
-            return fail(a, "%s needs NAME, VALUE", d);
-        if (a->pass == 1) {
-            sym *s = sym_get(a, ops[0]);
-            if (!s)
-                return -1;
-            if (asm_sym_set_expr(s, ops[1]))
-                return fail(a, "out of memory");
-            s->defined = 1;
-        }
-        return 0;
-    }
-    asm_data data;
-    char e[300];
-    int r = asm_data_size(&nyz_data_rules, d, rest, nyz_value, a, &data, e, sizeof e);
-    if (r < 0)
-        return fail(a, "%s", e);
-    if (r == 0) {
-        uint32_t size = data.size;
-        if (data.kind == ASM_DATA_ALIGN) {
-            if (data.align > a->maxalign[a->sec])
-                a->maxalign[a->sec] = data.align;
-            size = asm_data_pad(&data, a->size[a->sec]);
-        }
-        const char *text = rest;
-        char ren[ASM_RENAMED];
-        if (data.kind == ASM_DATA_VALUES) { /* local-label references resolve in pass-1 order */
-            if (rename_locals(a, rest, ren))
-                return -1;
-            text = ren;
-        }
-        stmt *s = add_stmt(a, ST_DATA, size, d, text);
+    return 0;
+}
+
+static int dir_ignore(void *ctx, const char *d, char *rest)
+{
+    (void)ctx, (void)d, (void)rest; /* .size .local .weak: one image, nothing to link */
+    return 0;
+}
+
+static int dir_set(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    char *ops[2];
+    if (asm_split_operands(rest, ops, 2) != 2)
+        return fail(a, "%s needs NAME, VALUE", d);
+    if (a->pass == 1) {
+        sym *s = sym_get(a, ops[0]);
         if (!s)
             return -1;
-        s->data = data;
-        return 0;
+        if (asm_sym_set_expr(s, ops[1]))
+            return fail(a, "out of memory");
+        s->defined = 1;
     }
-    return fail(a, "unknown directive '%s'", d);
+    return 0;
+}
+
+static int dir_data(void *ctx, const char *d, char *rest, const asm_data *data)
+{
+    actx *a = ctx;
+    uint32_t size = data->size;
+    if (data->kind == ASM_DATA_ALIGN) {
+        if (data->align > a->maxalign[a->sec])
+            a->maxalign[a->sec] = data->align;
+        size = asm_data_pad(data, a->size[a->sec]);
+    }
+    const char *text = rest;
+    char ren[ASM_RENAMED];
+    if (data->kind == ASM_DATA_VALUES) { /* local-label references resolve in pass-1 order */
+        if (rename_locals(a, rest, ren))
+            return -1;
+        text = ren;
+    }
+    stmt *s = add_stmt(a, ST_DATA, size, d, text);
+    if (!s)
+        return -1;
+    s->data = *data;
+    return 0;
+}
+
+static const asm_directive nyz_directive_rows[] = {
+    {".text", dir_section}, {".data", dir_section}, {".rodata", dir_section}, {".bss", dir_section},
+    {".section", dir_section}, {".globl", dir_global}, {".global", dir_global}, {".set", dir_set},
+    {".equ", dir_set}, {".equiv", dir_set}, {".size", dir_ignore}, {".local", dir_ignore},
+    {".weak", dir_ignore}, {NULL, NULL},
+};
+static const asm_directives nyz_directives = {nyz_directive_rows, &nyz_data_rules, nyz_value, dir_data};
+
+static int directive(actx *a, const char *d, char *rest)
+{
+    char e[300];
+    int rc = asm_directive_run(&nyz_directives, a, d, rest, e, sizeof e);
+    if (rc && e[0])
+        return fail(a, "%s", e);
+    return rc;
 }
 
 static int instruction(actx *a, const char *mn, char *rest);
