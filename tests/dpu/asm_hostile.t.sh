@@ -23,6 +23,12 @@ printf '.data\n.long (-9223372036854775807 - 1) / -1\n' > "$T/divide.s"
 run divide "divide.s:2: overflow: the most negative number divided by -1"
 { head -c 300 /dev/zero | tr '\0' 'a'; printf ':\n\tnop\n'; } > "$T/longname.s"
 run longname "longname.s:1: label longer than 255 characters"
+printf '.section .text.__bootstrap,"ax",@progbits\n.globl __bootstrap, other\n__bootstrap:\nother:\n\tstop\n' > "$T/globl.s"
+# `.globl a, b` declared one symbol named "a, b"; both must be global symbols now
+if "$X" asm --isa dpu "$T/globl.s" -o "$T/globl.elf" 2>"$T/globl.err" &&
+   [ "$(readelf -sW "$T/globl.elf" | awk '$5 == "GLOBAL" && ($8 == "__bootstrap" || $8 == "other")' | wc -l)" = 2 ]; then
+    echo "ok .globl with two names"
+else echo "FAIL .globl with two names: $(cat "$T/globl.err"; readelf -sW "$T/globl.elf" 2>&1 | tail -4)"; fail=1; fi
 printf '.data\n.lnog 5\n' > "$T/typo.s"   # a typo used to be ignored: 4 bytes silently missing
 run typo "typo.s:2: unknown directive '.lnog'"
 { printf '\tnop '; head -c 5000 /dev/zero | tr '\0' ' '; printf '\n'; } > "$T/longline.s"
