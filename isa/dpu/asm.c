@@ -21,6 +21,7 @@
 #include "../../core/asm/directive.h"
 #include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/source.h"
 #include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
@@ -361,28 +362,19 @@ static int pass1_line(asm_ctx *c, char *raw)
 
 static int pass1_file(asm_ctx *c, int file)
 {
-    char ferr[400];
-    FILE *f = file_open_read(c->srcs[file], FILE_MAX_INPUT, ferr, sizeof ferr);
-    if (!f)
-        return fail(c, -1, 0, "%s", ferr);
+    char e[400];
+    asm_source src;
+    if (asm_source_open(&src, c->srcs[file], NULL, e, sizeof e))
+        return fail(c, -1, 0, "%s", e);
     c->cur_file = file;
     c->cur_sec = c->prev_sec = sec_get(c, ".text");
-    if (c->cur_sec < 0) {
-        fclose(f);
-        return fail(c, -1, 0, "out of memory%s", "");
+    int rc = c->cur_sec < 0 ? fail(c, -1, 0, "out of memory%s", "") : 0, r;
+    char *line;
+    while (rc == 0 && (r = asm_source_next(&src, &line, e, sizeof e)) != 0) {
+        c->cur_line = src.line;
+        rc = r < 0 ? fail(c, file, c->cur_line, "%s", e) : pass1_line(c, line);
     }
-    char raw[ASM_MAX_LINE + 2];
-    int rc = 0;
-    c->cur_line = 0;
-    while (rc == 0 && fgets(raw, sizeof raw, f)) {
-        c->cur_line++;
-        size_t rl = strlen(raw);
-        if (rl >= ASM_MAX_LINE && raw[rl - 1] != '\n' && !feof(f))
-            rc = fail(c, file, c->cur_line, "line longer than %s characters", "4095");
-        else
-            rc = pass1_line(c, raw);
-    }
-    fclose(f);
+    asm_source_close(&src, e, sizeof e);
     if (rc == 0 && c->macros.defining >= 0)
         rc = fail(c, file, c->cur_line, "missing .endm for macro '%s'", c->macros.v[c->macros.defining].name);
     return rc;

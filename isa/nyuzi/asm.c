@@ -17,6 +17,7 @@
 #include "../../core/asm/data.h"
 #include "../../core/asm/directive.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/source.h"
 #include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
@@ -41,7 +42,7 @@ typedef struct actx {
     stmt *st; int nst, capst;
     asm_symtab syms;
     asm_macros macros;
-    char *files[64]; int nfiles;
+    char **files; int nfiles, capfiles;
     int sec;
     uint32_t size[NSEC], maxalign[NSEC], base[NSEC];
     asm_locals locals;
@@ -559,107 +560,65 @@ static void actx_free(actx *a)
     asm_macros_free(&a->macros);
     for (int i = 0; i < a->nfiles; i++)
         free(a->files[i]);
+    free(a->files);
     for (int i = 0; i < NSEC; i++)
         free(a->out[i]);
 }
 
+/* Index of a file name in a->files (added if new); -1 out of memory. Messages and pass-2
+ * statements name files by index. */
 static int file_index(actx *a, const char *name)
 {
     for (int i = 0; i < a->nfiles; i++)
         if (!strcmp(a->files[i], name))
             return i;
-    if (a->nfiles == 64)
-        return 0;
-    a->files[a->nfiles] = strdup(name);
+    if (a->nfiles == a->capfiles) {
+        int cap = a->capfiles ? a->capfiles * 2 : 16;
+        char **f = realloc(a->files, sizeof *f * (size_t)cap);
+        if (!f)
+            return -1;
+        a->files = f;
+        a->capfiles = cap;
+    }
+    if (!(a->files[a->nfiles] = strdup(name)))
+        return -1;
     return a->nfiles++;
 }
 
+/* One source through cpp (`#include`, `#define`; -o include=DIR, -o define=NAME=VALUE,...). */
 static int read_source(actx *a, const char *path, const sim_opts *opts)
 {
-    FILE *f = file_open_read(path, FILE_MAX_INPUT, a->err, sizeof a->err);
-    if (!f)
+    static const char *const fixed[] = {"-D__NYUZI__=1", NULL};
+    asm_cpp_args args;
+    if (asm_cpp_args_build(&args, path, fixed, opts ? opt_get(opts, "define", NULL) : NULL,
+                           opts ? opt_get(opts, "include", NULL) : NULL, a->err, sizeof a->err))
         return -1;
-    fclose(f);
-    char dir[4096];
-    if (snprintf(dir, sizeof dir, "-I%s", path) >= (int)sizeof dir) {
-        snprintf(a->err, sizeof a->err, "%.200s...: path too long", path);
+    asm_source src;
+    if (asm_source_open(&src, path, args.argv, a->err, sizeof a->err))
+        return -1;
+    if ((a->cur_file = file_index(a, path)) < 0) {
+        asm_source_close(&src, a->err, sizeof a->err);
+        snprintf(a->err, sizeof a->err, "out of memory");
         return -1;
     }
-    char *slash = strrchr(dir, '/');
-    if (slash == dir + 2)
-        slash[1] = 0;           /* a source in / */
-    else if (slash)
-        *slash = 0;
-    else
-        snprintf(dir, sizeof dir, "-I.");
-    const char *inc = opts ? opt_get(opts, "include", NULL) : NULL;
-    const char *def = opts ? opt_get(opts, "define", NULL) : NULL;
-    /* cpp's arguments, one element each: never a shell command line (a directory named
-     * it's, or one holding "; cmd", is only a name) */
-    const char *args[ASM_CPP_MAX_ARGS + 1];
-    char defs[ASM_CPP_MAX_ARGS][256], incarg[4096];
-    int na = 0;
-    args[na++] = "-D__NYUZI__=1";
-    for (const char *d = def; d && *d;) { /* NAME[=VALUE][,NAME[=VALUE]...] -> -DNAME=VALUE ... */
-        size_t k = strcspn(d, ",");
-        if (k == 0 || k > 200 || na >= ASM_CPP_MAX_ARGS - 3 || strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-            "abcdefghijklmnopqrstuvwxyz0123456789_=.-+x") < k || !(isalpha((unsigned char)d[0]) || d[0] == '_')) {
-            snprintf(a->err, sizeof a->err, "-o define=%s: expected NAME or NAME=VALUE (letters, "
-                     "digits, _ . - +), separated by commas", def);
-            return -1;
+    int rc = 0, r;
+    char *line, e[200];
+    while (rc == 0 && (r = asm_source_next(&src, &line, e, sizeof e)) != 0) {
+        if (strcmp(src.file, a->files[a->cur_file]) && (a->cur_file = file_index(a, src.file)) < 0) {
+            rc = fail(a, "out of memory");
+            break;
         }
-        snprintf(defs[na], sizeof defs[na], "-D%.*s", (int)k, d);
-        args[na] = defs[na];
-        na++;
-        d += k + (d[k] == ',');
-    }
-    args[na++] = dir;
-    if (inc && inc[0]) {
-        if (snprintf(incarg, sizeof incarg, "-I%s", inc) >= (int)sizeof incarg) {
-            snprintf(a->err, sizeof a->err, "-o include=%.200s...: path too long", inc);
-            return -1;
-        }
-        args[na++] = incarg;
-    }
-    args[na] = NULL;
-    asm_cpp cpp;
-    if (asm_cpp_open(&cpp, path, args, a->err, sizeof a->err))
-        return -1;
-    FILE *p = cpp.out;
-    char line[4096];
-    a->cur_file = file_index(a, path);
-    a->cur_line = 0;
-    int rc = 0;
-    char cpperr[512] = "";
-    while (fgets(line, sizeof line, p)) {
-        size_t l = strlen(line);
-        if (l >= ASM_MAX_LINE && line[l - 1] != '\n' && !feof(p)) {
-            if (rc == 0) {
-                a->cur_line++;
-                rc = fail(a, "line longer than %d characters", ASM_MAX_LINE);
-            }
-            continue;   /* cpp's output is read to its end, so cpp can exit */
-        }
-        if (l && line[l - 1] == '\n')
-            line[--l] = 0;
-        a->cur_line++;
-        int ln;
-        char fn[512];
-        if (line[0] == '#' && sscanf(line, "# %d \"%511[^\"]\"", &ln, fn) == 2) {
-            a->cur_file = file_index(a, fn);
-            a->cur_line = ln - 1;
-            continue;
-        }
-        if (!cpperr[0] && strstr(line, "error:") && strncmp(line, "# ", 2) != 0) {
-            snprintf(cpperr, sizeof cpperr, "%.500s", line); /* a long cpp message is cut */
-        }
-        if (rc == 0 && process_line(a, line) < 0)
+        a->cur_line = src.line;
+        if (r < 0)
+            rc = fail(a, "%s", e);
+        else if (process_line(a, line) < 0)
             rc = -1;
     }
-    int st = asm_cpp_close(&cpp);
-    if (st != 0) {
-        if (!a->err[0] || cpperr[0])
-            snprintf(a->err, sizeof a->err, "%s", cpperr[0] ? cpperr : "C preprocessor failed");
+    char cpperr[512];
+    if (asm_source_close(&src, cpperr, sizeof cpperr)) {
+        /* cpp's own message explains the failure better than what its output led to */
+        if (!a->err[0] || src.cpp_error[0])
+            snprintf(a->err, sizeof a->err, "%s", cpperr);
         return -1;
     }
     return rc;

@@ -1,0 +1,124 @@
+/* core/asm/source.c: the assemblers' line reader (see source.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include "source.h"
+#include "../file.h"
+
+int asm_source_open(asm_source *s, const char *path, const char *const *cpp_args, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    FILE *f = file_open_read(path, FILE_MAX_INPUT, err, errlen);
+    if (!f)
+        return -1;
+    snprintf(s->file, sizeof s->file, "%s", path);
+    if (!cpp_args) {
+        s->f = f;
+        return 0;
+    }
+    fclose(f); /* checked (kind, size); cpp reads it */
+    if (asm_cpp_open(&s->cpp, path, cpp_args, err, errlen))
+        return -1;
+    s->use_cpp = 1;
+    s->f = s->cpp.out;
+    return 0;
+}
+
+int asm_source_next(asm_source *s, char **line, char *err, size_t errlen)
+{
+    for (;;) {
+        if (!fgets(s->buf, sizeof s->buf, s->f))
+            return 0;
+        size_t l = strlen(s->buf);
+        s->line++;
+        if (l > ASM_MAX_LINE && s->buf[l - 1] != '\n') {
+            snprintf(err, errlen, "line longer than %d characters", ASM_MAX_LINE);
+            return -1;
+        }
+        if (l && s->buf[l - 1] == '\n')
+            s->buf[--l] = 0;
+        if (s->use_cpp) {
+            int ln;
+            char fn[sizeof s->file];
+            if (s->buf[0] == '#' && sscanf(s->buf, "# %d \"%4095[^\"]\"", &ln, fn) == 2) {
+                s->file_changed = strcmp(fn, s->file) != 0;
+                snprintf(s->file, sizeof s->file, "%s", fn);
+                s->line = ln - 1;
+                continue;
+            }
+            if (!s->cpp_error[0] && strstr(s->buf, "error:"))
+                snprintf(s->cpp_error, sizeof s->cpp_error, "%.500s", s->buf);
+        }
+        *line = s->buf;
+        return 1;
+    }
+}
+
+int asm_source_close(asm_source *s, char *err, size_t errlen)
+{
+    if (!s->f)
+        return 0;
+    if (!s->use_cpp) {
+        fclose(s->f);
+        s->f = NULL;
+        return 0;
+    }
+    /* read cpp's output to its end (it may still be writing, and its messages come last) */
+    while (fgets(s->buf, sizeof s->buf, s->f))
+        if (!s->cpp_error[0] && strstr(s->buf, "error:") && strncmp(s->buf, "# ", 2) != 0)
+            snprintf(s->cpp_error, sizeof s->cpp_error, "%.500s", s->buf);
+    s->f = NULL;
+    if (asm_cpp_close(&s->cpp)) {
+        size_t l = strlen(s->cpp_error);
+        while (l && isspace((unsigned char)s->cpp_error[l - 1]))
+            s->cpp_error[--l] = 0;
+        snprintf(err, errlen, "%s", s->cpp_error[0] ? s->cpp_error : "C preprocessor failed");
+        return -1;
+    }
+    return 0;
+}
+
+int asm_cpp_args_build(asm_cpp_args *a, const char *src, const char *const *fixed, const char *defines,
+                       const char *include, char *err, size_t errlen)
+{
+    int n = 0;
+    for (int i = 0; fixed && fixed[i]; i++)
+        if (n < ASM_CPP_MAX_ARGS - 3)
+            a->argv[n++] = fixed[i];
+    for (const char *d = defines; d && *d;) { /* NAME[=VALUE][,NAME[=VALUE]...] -> -DNAME=VALUE ... */
+        size_t k = strcspn(d, ",");
+        if (k == 0 || k > 200 || n >= ASM_CPP_MAX_ARGS - 3 ||
+            strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_=.-+x") < k ||
+            !(isalpha((unsigned char)d[0]) || d[0] == '_')) {
+            snprintf(err, errlen, "-o define=%s: expected NAME or NAME=VALUE (letters, digits, _ . - +), separated by "
+                     "commas", defines);
+            return -1;
+        }
+        snprintf(a->store[n], sizeof a->store[n], "-D%.*s", (int)k, d);
+        a->argv[n] = a->store[n];
+        n++;
+        d += k + (d[k] == ',');
+    }
+    /* the source's own directory first, as cpp does for #include "..." */
+    if (snprintf(a->srcdir, sizeof a->srcdir, "-I%s", src) >= (int)sizeof a->srcdir) {
+        snprintf(err, errlen, "%.200s...: path too long", src);
+        return -1;
+    }
+    char *slash = strrchr(a->srcdir, '/');
+    if (slash == a->srcdir + 2)
+        slash[1] = 0; /* a source in / */
+    else if (slash)
+        *slash = 0;
+    else
+        snprintf(a->srcdir, sizeof a->srcdir, "-I.");
+    a->argv[n++] = a->srcdir;
+    if (include && include[0]) {
+        if (snprintf(a->incdir, sizeof a->incdir, "-I%s", include) >= (int)sizeof a->incdir) {
+            snprintf(err, errlen, "-o include=%.200s...: path too long", include);
+            return -1;
+        }
+        a->argv[n++] = a->incdir;
+    }
+    a->argv[n] = NULL;
+    return 0;
+}
