@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "text.h"
+#include "limits.h"
 
 static int starts(const char *p, const char *m)
 {
@@ -66,6 +67,28 @@ char *asm_first_word(char *s, char *word, size_t cap)
     while (isspace((unsigned char)*s))
         s++;
     return s;
+}
+
+int asm_take_label(char **p, char **name)
+{
+    char *s = *p;
+    while (isspace((unsigned char)*s))
+        s++;
+    char *q = s;
+    while (asm_is_ident_char((unsigned char)*q))
+        q++;
+    char *end = q;
+    while (*q == ' ' || *q == '\t')
+        q++;
+    int kind = *q == ':' ? 1 : (*q == '=' && q[1] != '=') ? 2 : 0;
+    if (end == s || !kind)
+        return 0;
+    if (end - s > ASM_MAX_IDENT)
+        return -1;
+    *end = 0;
+    *name = s;
+    *p = q + 1;
+    return kind;
 }
 
 int asm_split_operands(char *s, char **ops, int max)

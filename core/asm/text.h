@@ -26,6 +26,12 @@ size_t asm_ident_len(const char *s);
  * rest of the line after the word and its following blanks. */
 char *asm_first_word(char *s, char *word, size_t cap);
 
+/* A label or an assignment at the start of *p (after blanks), as LLVM MC reads them:
+ * `NAME:` (blanks before the colon allowed; NAME may be digits, a numeric local label) gives
+ * 1, NAME cut out in place at *name and *p just past the colon; `NAME = EXPR` gives 2 with
+ * *p at EXPR; 0: neither (nothing changed); -1: the name is longer than ASM_MAX_IDENT. */
+int asm_take_label(char **p, char **name);
+
 /* Split s in place at commas outside parentheses and "strings"; each operand is trimmed.
  * Stores at most max pointers and returns how many operands there are (may exceed max:
  * the caller reports "too many"). An empty s has 0 operands; "a," has two, the second empty. */

@@ -311,23 +311,28 @@ static int pass1_line(asm_ctx *c, char *raw)
     int sec = c->cur_sec;
     asm_strip_comment(raw, &dpu_comments);
     char *s = asm_trim(raw);
-    /* labels (possibly several) at the start of the line */
+    /* labels (possibly several) at the start of the line, or NAME = EXPR */
     for (;;) {
-        char *colon = s;
-        while (*colon && (isalnum((unsigned char)*colon) || strchr("_.$", *colon))) colon++;
-        if (colon == s || *colon != ':')
+        char *name;
+        int k = asm_take_label(&s, &name);
+        if (k < 0)
+            return fail(c, c->cur_file, c->cur_line, "label longer than %s characters", "255");
+        if (k == 2) {
+            char set[ASM_MAX_LINE + 8];
+            snprintf(set, sizeof set, "%s, %s", name, s);
+            return dir_set(c, ".set", set);
+        }
+        if (k == 0)
             break;
-        if (colon - s > ASM_MAX_IDENT) { return fail(c, c->cur_file, c->cur_line, "label longer than %s characters", "255"); }
-        *colon = 0;
-        asm_sym *y = sym_get(c, s, c->cur_file);
+        asm_sym *y = sym_get(c, name, c->cur_file);
         if (!y) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
-        if (y->defined) { return fail(c, c->cur_file, c->cur_line, "symbol '%s' defined twice", s); }
+        if (y->defined) { return fail(c, c->cur_file, c->cur_line, "symbol '%s' defined twice", name); }
         y->defined = 1;
         y->section = sec;
         y->value = c->secs[sec].size;
-        if (!strcmp(s, "__sys_used_mram_end"))
+        if (!strcmp(name, "__sys_used_mram_end"))
             c->secs[sec].has_sys_end = 1;
-        s = asm_trim(colon + 1);
+        s = asm_trim(s);
     }
     if (!*s)
         return 0;

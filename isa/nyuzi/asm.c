@@ -389,28 +389,22 @@ static int process_line(actx *a, char *line)
         char *semi = strchr(p, ';');
         if (semi)
             *semi = 0;
-        /* labels */
+        /* labels, or NAME = EXPR */
         for (;;) {
-            char *s = p;
-            while (isspace((unsigned char)*s))
-                s++;
-            char *q = s;
-            while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '$')
-                q++;
-            char *namend = q;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (namend != s && *q == '=' && q[1] != '=') { /* NAME = EXPR */
-                *namend = 0;
-                char setline[ASM_MAX_LINE + 8];
-                snprintf(setline, sizeof setline, ".set %s, %s", s, q + 1);
-                return statement(a, setline);
-            }
-            if (namend == s || *q != ':')
-                break;
-            if (namend - s > ASM_MAX_IDENT)
+            char *s;
+            int k = asm_take_label(&p, &s);
+            if (k < 0)
                 return fail(a, "label longer than %d characters", ASM_MAX_IDENT);
-            *namend = 0;
+            if (k == 2) { /* the rest of this statement is the expression */
+                char setline[ASM_MAX_LINE + 8];
+                snprintf(setline, sizeof setline, ".set %s, %s", s, p);
+                if (statement(a, setline) < 0)
+                    return -1;
+                p = NULL;
+                break;
+            }
+            if (k == 0)
+                break;
             char name[ASM_MAX_IDENT + 32];
             if (isdigit((unsigned char)*s)) {
                 int r = asm_local_define(&a->locals, s, name, sizeof name);
@@ -430,9 +424,8 @@ static int process_line(actx *a, char *line)
                 y->section = a->sec;
                 y->value = a->size[a->sec];
             }
-            p = q + 1;
         }
-        if (statement(a, p) < 0)
+        if (p && statement(a, p) < 0)
             return -1;
         p = semi ? semi + 1 : NULL;
     }
