@@ -73,9 +73,36 @@ static void test_strings(void **state)
     assert_non_null(strstr(err, "unexpected 'junk' after a string"));
 }
 
+static void test_labels(void **state)
+{
+    (void)state;
+    char l1[] = "  loop :  add s0, s0, 1", *p = l1, *name;
+    assert_int_equal(asm_take_label(&p, &name), 1);   /* blanks before the colon: LLVM MC */
+    assert_string_equal(name, "loop");
+    assert_string_equal(asm_trim(p), "add s0, s0, 1");
+    char l2[] = "1: nop", *q = l2;
+    assert_int_equal(asm_take_label(&q, &name), 1);
+    assert_string_equal(name, "1");
+    char l3[] = "size = 4 * 8", *r = l3;
+    assert_int_equal(asm_take_label(&r, &name), 2);
+    assert_string_equal(name, "size");
+    assert_string_equal(asm_trim(r), "4 * 8");
+    char l4[] = "x == y", *t = l4;
+    assert_int_equal(asm_take_label(&t, &name), 0);  /* a comparison, not an assignment */
+    assert_ptr_equal(t, l4);
+    char l5[] = "move r0, 1", *u = l5;
+    assert_int_equal(asm_take_label(&u, &name), 0);
+    char l6[300];
+    memset(l6, 'a', 260);
+    strcpy(l6 + 260, ":");
+    char *v = l6;
+    assert_int_equal(asm_take_label(&v, &name), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_labels),
         cmocka_unit_test(test_comments),
         cmocka_unit_test(test_words_and_operands),
         cmocka_unit_test(test_strings),
