@@ -17,6 +17,7 @@
 #include "../../core/asm/data.h"
 #include "../../core/asm/directive.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/section.h"
 #include "../../core/asm/source.h"
 #include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
@@ -27,24 +28,20 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
                void *ctx, uint32_t *word, char *err, size_t errlen);
 
 enum { SEC_TEXT, SEC_DATA, SEC_BSS, NSEC };
-enum { ST_INSN, ST_LI, ST_LEA2, ST_DATA };
-
-typedef struct stmt {
-    asm_data data;       /* ST_DATA: what the directive holds */
-    int kind, sec, file, line, width;
-    uint32_t off, size;
-    char *mn, *ops;
-} stmt;
+/* statements: core/asm/section.c's; data statements are the shared kind */
+enum { ST_DATA = ASM_STMT_DATA, ST_INSN, ST_LI };
+typedef asm_stmt stmt;
 /* symbols: core/asm/symtab.c, one scope (0); section is a SEC_*, value the offset in it */
 typedef asm_symbol sym;
 
 typedef struct actx {
-    stmt *st; int nst, capst;
+    asm_stmts stmts;
+    asm_sections secs;      /* .text .data .bss, in SEC_* order */
     asm_symtab syms;
     asm_macros macros;
     char **files; int nfiles, capfiles;
     int sec;
-    uint32_t size[NSEC], maxalign[NSEC], base[NSEC];
+    uint32_t dot;           /* pass 2: the address of the statement being encoded */
     asm_locals locals;
     int pass, depth;
     char err[512];
@@ -85,7 +82,7 @@ static int lookup(void *ctx, const char *name, int64_t *val)
 {
     actx *a = ctx;
     if (strcmp(name, ".") == 0 && a->pass == 2) {
-        *val = a->base[a->sec] + a->size[a->sec];
+        *val = a->dot;
         return 0;
     }
     sym *s = sym_find(a, name);
@@ -107,7 +104,7 @@ static int lookup(void *ctx, const char *name, int64_t *val)
     }
     if (a->pass < 2)
         return -1; /* label addresses are final only in pass 2 */
-    *val = (int64_t)a->base[s->section] + s->value;
+    *val = (int64_t)a->secs.v[s->section].base + s->value;
     return 0;
 }
 
@@ -124,33 +121,20 @@ static int const_lookup(void *ctx, const char *name, int64_t *val)
  * room to spare); checked before the addition, so a size can never wrap around. */
 #define NYZ_ASM_MAX_SECTION (1u << 30)
 
-static stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const char *ops)
+static stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const char *ops, const asm_data *d)
 {
-    if (size > NYZ_ASM_MAX_SECTION - a->size[a->sec]) {
-        fail(a, "section grows past %u bytes", NYZ_ASM_MAX_SECTION);
+    int fills = kind == ST_DATA && (d->kind == ASM_DATA_FILL || d->kind == ASM_DATA_ALIGN);
+    if (a->sec == SEC_BSS && !fills) {
+        fail(a, "code or data in .bss");
         return NULL;
     }
-    if (a->nst == a->capst) {
-        int cap = a->capst ? a->capst * 2 : 1024;
-        stmt *st = realloc(a->st, sizeof *a->st * (size_t)cap);
-        if (!st) {
-            fail(a, "out of memory");
-            return NULL;
-        }
-        a->st = st;
-        a->capst = cap;
-    }
-    stmt *s = &a->st[a->nst++];
-    memset(s, 0, sizeof *s);
-    s->kind = kind;
-    s->sec = a->sec;
-    s->off = a->size[a->sec];
-    s->size = size;
-    s->file = a->cur_file;
-    s->line = a->cur_line;
-    s->mn = strdup(mn ? mn : "");
-    s->ops = strdup(ops ? ops : "");
-    a->size[a->sec] += size;
+    stmt proto = {.kind = kind, .file = a->cur_file, .line = a->cur_line, .size = size};
+    if (d)
+        proto.data = *d;
+    int too_big;
+    stmt *s = asm_stmt_add(&a->stmts, &a->secs, a->sec, &proto, mn, ops, &too_big);
+    if (!s)
+        fail(a, too_big ? "section grows past %u bytes" : "out of memory", NYZ_ASM_MAX_SECTION);
     return s;
 }
 
@@ -276,9 +260,9 @@ static int dir_data(void *ctx, const char *d, char *rest, const asm_data *data)
     actx *a = ctx;
     uint32_t size = data->size;
     if (data->kind == ASM_DATA_ALIGN) {
-        if (data->align > a->maxalign[a->sec])
-            a->maxalign[a->sec] = data->align;
-        size = asm_data_pad(data, a->size[a->sec]);
+        if (data->align > a->secs.v[a->sec].align)
+            a->secs.v[a->sec].align = data->align;
+        size = asm_data_pad(data, a->secs.v[a->sec].size);
     }
     const char *text = rest;
     char ren[ASM_RENAMED];
@@ -287,11 +271,7 @@ static int dir_data(void *ctx, const char *d, char *rest, const asm_data *data)
             return -1;
         text = ren;
     }
-    stmt *s = add_stmt(a, ST_DATA, size, d, text);
-    if (!s)
-        return -1;
-    s->data = *data;
-    return 0;
+    return add_stmt(a, ST_DATA, size, d, text, data) ? 0 : -1;
 }
 
 static const asm_directive nyz_directive_rows[] = {
@@ -351,7 +331,7 @@ __attribute__((noinline)) static int instruction(actx *a, const char *mn, char *
         nyz_operand o;
         nyz_asm_operand(ops[1], &o);
         if (!strcmp(mn, "lea") && o.kind == OPK_SMEM) {
-            return add_stmt(a, ST_INSN, 4, mn, ren) ? 0 : -1;
+            return add_stmt(a, ST_INSN, 4, mn, ren, NULL) ? 0 : -1;
         }
         int64_t v;
         int unres;
@@ -367,9 +347,9 @@ __attribute__((noinline)) static int instruction(actx *a, const char *mn, char *
             int32_t x = (int32_t)v;
             size = (x >= -8192 && x <= 8191) || (x & 0x1fff) == 0 ? 4 : 8;
         }
-        return add_stmt(a, ST_LI, size, mn, ren) ? 0 : -1;
+        return add_stmt(a, ST_LI, size, mn, ren, NULL) ? 0 : -1;
     }
-    return add_stmt(a, ST_INSN, 4, mn, ren) ? 0 : -1;
+    return add_stmt(a, ST_INSN, 4, mn, ren, NULL) ? 0 : -1;
 }
 
 /* after cpp: `#` and `//` start a comment anywhere outside a string */
@@ -422,7 +402,7 @@ static int process_line(actx *a, char *line)
                     return fail(a, "symbol '%s' defined twice", name);
                 y->defined = 1;
                 y->section = a->sec;
-                y->value = a->size[a->sec];
+                y->value = a->secs.v[a->sec].size;
             }
         }
         if (p && statement(a, p) < 0)
@@ -433,11 +413,6 @@ static int process_line(actx *a, char *line)
 }
 
 
-static void emit(actx *a, const stmt *st, uint32_t at, const void *p, size_t n)
-{
-    if (st->sec != SEC_BSS)
-        memcpy(a->out[st->sec] + at, p, n);
-}
 
 static int reg_operand(actx *a, const char *text, int *reg)
 {
@@ -450,30 +425,28 @@ static int reg_operand(actx *a, const char *text, int *reg)
     return 0;
 }
 
-static int encode_stmt(actx *a, stmt *st)
+/* Pass 2: where a statement's bytes go (nowhere in .bss); "." is its address meanwhile. */
+static uint8_t *place(void *ctx, const stmt *st)
 {
-    char tmp[ASM_RENAMED];
-    char *ops[ASM_MAX_OPERANDS];
-    uint32_t pc = a->base[st->sec] + st->off;
-    a->sec = st->sec;
-    a->size[st->sec] = st->off;
+    actx *a = ctx;
+    a->dot = (uint32_t)a->secs.v[st->sec].base + st->off;
     a->cur_file = st->file;
     a->cur_line = st->line;
-    int fills = st->kind == ST_DATA && (st->data.kind == ASM_DATA_FILL || st->data.kind == ASM_DATA_ALIGN);
-    if (st->sec == SEC_BSS && !fills)
-        return fail(a, "code or data in .bss");
+    return st->sec == SEC_BSS ? NULL : a->out[st->sec] + st->off;
+}
+
+/* Pass 2: an instruction or pseudo-instruction into out (errors recorded with fail). */
+static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_t errlen)
+{
+    actx *a = ctx;
+    char tmp[ASM_RENAMED];
+    char *ops[ASM_MAX_OPERANDS];
+    uint32_t pc = a->dot;
+    err[0] = 0;
+    (void)errlen;
     switch (st->kind) {
-    case ST_DATA: {
-        char e[300];
-        if (st->sec == SEC_BSS)
-            return 0;
-        if (asm_data_emit(&nyz_data_rules, &st->data, st->ops, st->size, nyz_value, a, a->out[st->sec] + st->off, e,
-                          sizeof e))
-            return fail(a, "%s", e);
-        return 0;
-    }
     case ST_LI: {
-        snprintf(tmp, sizeof tmp, "%s", st->ops);
+        snprintf(tmp, sizeof tmp, "%s", st->text);
         int n = asm_split_operands(tmp, ops, 4), rd;
         (void)n;
         if (reg_operand(a, ops[0], &rd) < 0)
@@ -504,15 +477,12 @@ static int encode_stmt(actx *a, stmt *st)
                     return fail(a, "%s", e);
             }
         }
-        for (int i = 0; i < nw; i++) {
-            uint8_t b[4];
-            mem_st32le(b, w[i]);
-            emit(a, st, st->off + 4u * (uint32_t)i, b, 4);
-        }
+        for (int i = 0; i < nw; i++)
+            mem_st32le(out + 4 * i, w[i]);
         return 0;
     }
     case ST_INSN: {
-        snprintf(tmp, sizeof tmp, "%s", st->ops);
+        snprintf(tmp, sizeof tmp, "%s", st->text);
         int n = asm_split_operands(tmp, ops, 8);
         if (n > 6)
             return fail(a, "too many operands");
@@ -533,9 +503,7 @@ static int encode_stmt(actx *a, stmt *st)
         char e[256];
         if (nyz_encode(mn, o, n, pc, lookup, a, &w, e, sizeof e) < 0)
             return fail(a, "%s", e);
-        uint8_t b[4];
-        mem_st32le(b, w);
-        emit(a, st, st->off, b, 4);
+        mem_st32le(out, w);
         return 0;
     }
     }
@@ -544,11 +512,8 @@ static int encode_stmt(actx *a, stmt *st)
 
 static void actx_free(actx *a)
 {
-    for (int i = 0; i < a->nst; i++) {
-        free(a->st[i].mn);
-        free(a->st[i].ops);
-    }
-    free(a->st);
+    asm_stmts_free(&a->stmts);
+    asm_sections_free(&a->secs);
     asm_symtab_free(&a->syms);
     asm_macros_free(&a->macros);
     for (int i = 0; i < a->nfiles; i++)
@@ -619,6 +584,17 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
 
 static uint32_t align_up(uint32_t v, uint32_t al) { return (v + al - 1) & ~(al - 1); }
 
+/* The three sections, in SEC_* order. */
+static int make_sections(actx *a)
+{
+    static const char *const names[NSEC] = {".text", ".data", ".bss"};
+    a->secs.max_size = NYZ_ASM_MAX_SECTION;
+    for (int i = 0; i < NSEC; i++)
+        if (asm_section_get(&a->secs, names[i], -1, NULL) != i)
+            return fail(a, "out of memory");
+    return 0;
+}
+
 int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
                  char *err, size_t errlen)
 {
@@ -629,26 +605,28 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
     }
     asm_macros_init(&a->macros);
     a->pass = 1;
-    int rc = 0;
+    int rc = make_sections(a);
     for (int i = 0; i < nsrc && rc == 0; i++)
         rc = read_source(a, srcs[i], opts);
     if (rc == 0 && a->macros.defining >= 0)
         rc = fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
     if (rc == 0) {
         for (int s = 0; s < NSEC; s++)
-            if (a->maxalign[s] < 64)
-                a->maxalign[s] = 64;
-        a->base[SEC_TEXT] = 0x1000; /* where ld.lld places .text for Nyuzi (image base 0, 4 KiB pages) */
-        a->base[SEC_DATA] = align_up(a->base[SEC_TEXT] + a->size[SEC_TEXT], a->maxalign[SEC_DATA]);
-        a->base[SEC_BSS] = align_up(a->base[SEC_DATA] + a->size[SEC_DATA], a->maxalign[SEC_BSS]);
+            if (a->secs.v[s].align < 64)
+                a->secs.v[s].align = 64;
+        a->secs.v[SEC_TEXT].base = 0x1000; /* where ld.lld places .text for Nyuzi (image base 0, 4 KiB pages) */
+        a->secs.v[SEC_DATA].base = align_up(a->secs.v[SEC_TEXT].base + a->secs.v[SEC_TEXT].size, a->secs.v[SEC_DATA].align);
+        a->secs.v[SEC_BSS].base = align_up(a->secs.v[SEC_DATA].base + a->secs.v[SEC_DATA].size, a->secs.v[SEC_BSS].align);
         for (int s = 0; s < NSEC; s++)
-            a->out[s] = calloc(a->size[s] + 1, 1);
-        uint32_t end[NSEC];
-        memcpy(end, a->size, sizeof end);
+            a->out[s] = calloc(a->secs.v[s].size + 1, 1);
         a->pass = 2;
-        for (int i = 0; i < a->nst && rc == 0; i++)
-            rc = encode_stmt(a, &a->st[i]);
-        memcpy(a->size, end, sizeof end);
+        const stmt *bad;
+        char e[300];
+        if (asm_stmts_emit(&a->stmts, &nyz_data_rules, place, encode_stmt, nyz_value, a, &bad, e, sizeof e)) {
+            if (e[0]) /* a data statement's error; an instruction's is recorded already */
+                fail(a, "%s", e);
+            rc = -1;
+        }
     }
     if (rc == 0) {
         nyz_elf_sym *syms = calloc((size_t)a->syms.n + 1, sizeof *syms);
@@ -664,16 +642,16 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
             if (y->expr || !strncmp(y->name, ".L", 2))
                 continue;
             syms[ns].name = y->name;
-            syms[ns].value = a->base[y->section] + (uint32_t)y->value;
+            syms[ns].value = a->secs.v[y->section].base + (uint32_t)y->value;
             syms[ns].section = y->section + 1;
             syms[ns].global = y->global;
             if (!strcmp(y->name, "_start"))
                 entry = syms[ns].value;
             ns++;
         }
-        nyz_elf_out o = {a->out[SEC_TEXT], a->base[SEC_TEXT], a->size[SEC_TEXT],
-                         a->out[SEC_DATA], a->base[SEC_DATA], a->size[SEC_DATA],
-                         a->base[SEC_BSS], a->size[SEC_BSS], entry, syms, ns};
+        nyz_elf_out o = {a->out[SEC_TEXT], a->secs.v[SEC_TEXT].base, a->secs.v[SEC_TEXT].size,
+                         a->out[SEC_DATA], a->secs.v[SEC_DATA].base, a->secs.v[SEC_DATA].size,
+                         a->secs.v[SEC_BSS].base, a->secs.v[SEC_BSS].size, entry, syms, ns};
         rc = nyz_write_elf(out, &o, err, errlen);
         free(syms);
     } else
@@ -698,23 +676,16 @@ int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_
         return -1;
     }
     asm_strip_comment(buf, &nyz_comments);
-    char *s = buf;
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t k = 0;
-    while (*s && !isspace((unsigned char)*s) && k + 1 < sizeof mn)
-        mn[k++] = *s++;
-    mn[k] = 0;
-    stmt st = {.kind = ST_INSN, .sec = SEC_TEXT, .size = 4, .mn = mn, .ops = s};
-    a->out[SEC_TEXT] = calloc(8, 1);
-    a->base[SEC_TEXT] = pc;
-    int rc = encode_stmt(a, &st);
+    char *s = asm_first_word(buf, mn, sizeof mn);
+    stmt st = {.kind = ST_INSN, .sec = SEC_TEXT, .size = 4, .mn = mn, .text = s};
+    uint8_t out[8] = {0};
+    char e[8];
+    a->dot = pc;
+    int rc = encode_stmt(a, &st, out, e, sizeof e);
     if (rc == 0)
-        *word = mem_ld32le(a->out[SEC_TEXT]);
+        *word = mem_ld32le(out);
     else
         snprintf(err, errlen, "%s", a->err);
-    free(a->out[SEC_TEXT]);
-    a->out[SEC_TEXT] = NULL;
     actx_free(a);
     free(a);
     return rc;

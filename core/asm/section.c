@@ -1,0 +1,110 @@
+/* core/asm/section.c: sections and deferred statements (see section.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "section.h"
+
+int asm_section_get(asm_sections *s, const char *name, int scope, int *created)
+{
+    if (created)
+        *created = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i].scope == scope && !strcmp(s->v[i].name, name))
+            return i;
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        asm_section *v = realloc(s->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = cap;
+    }
+    asm_section *x = &s->v[s->n];
+    memset(x, 0, sizeof *x);
+    if (!(x->name = strdup(name)))
+        return -1;
+    x->scope = scope;
+    x->align = 1;
+    if (created)
+        *created = 1;
+    return s->n++;
+}
+
+int asm_section_grow(asm_sections *s, int i, uint64_t n)
+{
+    asm_section *x = &s->v[i];
+    if (n > (uint64_t)s->max_size - x->size)
+        return -1;
+    x->size += (uint32_t)n;
+    return 0;
+}
+
+void asm_sections_free(asm_sections *s)
+{
+    for (int i = 0; i < s->n; i++)
+        free(s->v[i].name);
+    free(s->v);
+    s->v = NULL;
+    s->n = s->cap = 0;
+}
+
+asm_stmt *asm_stmt_add(asm_stmts *t, asm_sections *s, int sec, const asm_stmt *proto, const char *mn,
+                       const char *text, int *too_big)
+{
+    *too_big = 0;
+    if (proto->size > (uint64_t)s->max_size - s->v[sec].size) {
+        *too_big = 1;
+        return NULL;
+    }
+    if (t->n == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 1024;
+        asm_stmt *v = realloc(t->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return NULL;
+        t->v = v;
+        t->cap = cap;
+    }
+    asm_stmt *st = &t->v[t->n];
+    *st = *proto;
+    st->sec = sec;
+    st->off = s->v[sec].size;
+    st->text = strdup(text ? text : "");
+    st->mn = mn ? strdup(mn) : NULL;
+    if (!st->text || (mn && !st->mn)) {
+        free(st->text);
+        free(st->mn);
+        return NULL;
+    }
+    s->v[sec].size += proto->size;
+    t->n++;
+    return st;
+}
+
+void asm_stmts_free(asm_stmts *t)
+{
+    for (int i = 0; i < t->n; i++) {
+        free(t->v[i].text);
+        free(t->v[i].mn);
+    }
+    free(t->v);
+    t->v = NULL;
+    t->n = t->cap = 0;
+}
+
+int asm_stmts_emit(const asm_stmts *t, const asm_data_rules *rules, asm_place_fn place, asm_encode_fn encode,
+                   asm_value_fn value, void *ctx, const asm_stmt **failed, char *err, size_t errlen)
+{
+    for (int i = 0; i < t->n; i++) {
+        const asm_stmt *st = &t->v[i];
+        *failed = st;
+        uint8_t *out = place(ctx, st);
+        int rc;
+        if (st->kind != ASM_STMT_DATA)
+            rc = encode(ctx, st, out, err, errlen);
+        else
+            rc = out && st->size ? asm_data_emit(rules, &st->data, st->text, st->size, value, ctx, out, err, errlen) : 0;
+        if (rc)
+            return -1;
+    }
+    *failed = NULL;
+    return 0;
+}
