@@ -21,6 +21,7 @@
 #include "../../core/asm/directive.h"
 #include "../../core/asm/elf_write.h"
 #include "../../core/asm/limits.h"
+#include "../../core/asm/section.h"
 #include "../../core/asm/source.h"
 #include "../../core/asm/macro.h"
 #include "../../core/asm/symtab.h"
@@ -28,32 +29,23 @@
 
 enum { RG_TEXT, RG_WRAM, RG_MRAM, RG_ATOMIC, RG_DROP };
 
-typedef struct asm_sec {
-    char name[ASM_MAX_IDENT + 1];
-    int region;
-    int rank;            /* order inside its region */
-    uint32_t size, align;
-    uint32_t base;       /* final address */
-    int file;            /* sections are per file (like object files) */
-    int has_sys_end;     /* defines __sys_used_mram_end */
-} asm_sec;
+/* sections: core/asm/section.c's, per source file (scope) as in object files; the DPU's
+ * fields: tag = memory region (RG_*), rank = order inside it, flags = SEC_SYS_END when the
+ * section defines __sys_used_mram_end */
+typedef asm_section asm_sec;
+#define SEC_SYS_END 1u
 
 /* symbols: core/asm/symtab.c; scope is the defining file (-1: linker-defined) */
 typedef asm_symbol asm_sym;
 
-typedef struct asm_stmt {
-    int file, line, sec;
-    uint32_t off, size;  /* offset in its section, bytes */
-    char *text;          /* instruction, or a data directive's operands */
-    int kind;            /* 0 instruction, 1 data directive */
-    asm_data data;       /* kind 1: what the directive holds */
-} asm_stmt;
+/* statements: core/asm/section.c's; DPU_ST_INSN is an instruction (8 bytes, its text) */
+enum { DPU_ST_INSN = 1 };
 
 typedef struct asm_ctx {
     const char *const *srcs;
-    asm_sec *secs; int nsecs, capsecs;
+    asm_sections secs;
     asm_symtab syms;
-    asm_stmt *st; int nst, capst;
+    asm_stmts stmts;
     int cur_file, cur_line, cur_sec, prev_sec;
     asm_macros macros;
     char *err; size_t errlen;
@@ -63,17 +55,6 @@ typedef struct asm_ctx {
     uint8_t *text, *wram, *mram, *atomic;
     int pass2_file;      /* file whose local symbols apply */
 } asm_ctx;
-
-static int grow(void **p, int *cap, int n, size_t sz)
-{
-    if (n < *cap) return 0;
-    int nc = *cap ? *cap * 2 : 64;
-    void *q = realloc(*p, (size_t)nc * sz);
-    if (!q) return -1;
-    *p = q;
-    *cap = nc;
-    return 0;
-}
 
 static int fail(asm_ctx *c, int file, int line, const char *fmt, const char *a)
 {
@@ -104,18 +85,13 @@ static int region_of(const char *n, int *rank)
 
 static int sec_get(asm_ctx *c, const char *name)
 {
-    for (int i = 0; i < c->nsecs; i++)
-        if (c->secs[i].file == c->cur_file && !strcmp(c->secs[i].name, name))
-            return i;
-    if (grow((void **)&c->secs, &c->capsecs, c->nsecs, sizeof *c->secs))
-        return -1;
-    asm_sec *s = &c->secs[c->nsecs];
-    memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
-    s->region = region_of(name, &s->rank);
-    s->align = s->region == RG_TEXT ? 8 : 1;
-    s->file = c->cur_file;
-    return c->nsecs++;
+    int created, i = asm_section_get(&c->secs, name, c->cur_file, &created);
+    if (i >= 0 && created) {
+        asm_sec *x = &c->secs.v[i];
+        x->tag = region_of(name, &x->rank);
+        x->align = x->tag == RG_TEXT ? 8 : 1;
+    }
+    return i;
 }
 
 /* The definition file sees for name: its own, else a global one (a strong definition wins
@@ -144,21 +120,17 @@ static asm_sym *sym_get(asm_ctx *c, const char *name, int file)
 /* SDK assembly: `//` comments anywhere, `#` at the line start or after a blank */
 static const asm_comment_syntax dpu_comments = {{"//"}, {"#"}};
 
-static int add_stmt(asm_ctx *c, int line, int sec, uint32_t off, const char *text, int kind, const asm_data *d)
+/* A statement at the end of the current section, which grows by size. */
+static int add_stmt(asm_ctx *c, int kind, uint32_t size, const char *text, const asm_data *d)
 {
-    if (grow((void **)&c->st, &c->capst, c->nst, sizeof *c->st))
-        return -1;
-    asm_stmt *s = &c->st[c->nst++];
-    s->file = c->cur_file;
-    s->line = line;
-    s->sec = sec;
-    s->off = off;
-    s->kind = kind;
-    s->size = kind == 0 ? 8 : 0;
+    asm_stmt proto = {.kind = kind, .file = c->cur_file, .line = c->cur_line, .size = size};
     if (d)
-        s->data = *d;
-    s->text = strdup(text);
-    return s->text ? 0 : -1;
+        proto.data = *d;
+    int too_big;
+    if (asm_stmt_add(&c->stmts, &c->secs, c->cur_sec, &proto, NULL, text, &too_big))
+        return 0;
+    return too_big ? fail(c, c->cur_file, c->cur_line, "section grows past 256 MiB at '%s'", text)
+                   : fail(c, c->cur_file, c->cur_line, "out of memory%s", "");
 }
 
 /* SDK data: `.align N` is 2^N bytes, values are cut to their width as the R_DPU_8/16/32
@@ -175,15 +147,6 @@ static int dpu_const(void *ctx, const char *text, int64_t *v, char *err, size_t 
 /* A data value in pass 2, with every symbol's final value. */
 static int dpu_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen);
 
-/* A section may not grow past 256 MiB (more than any DPU memory): checked before the
- * addition, so its size never wraps around. */
-static int sec_grow(asm_sec *S, uint64_t n)
-{
-    if (n > (1u << 28) - (uint64_t)S->size)
-        return -1;
-    S->size += (uint32_t)n;
-    return 0;
-}
 
 /* ---- directives: the DPU's own rows; data, alignment and annotations are shared ---- */
 #define DFAIL(...) fail(c, c->cur_file, c->cur_line, __VA_ARGS__)
@@ -273,22 +236,18 @@ static int dir_local(void *ctx, const char *d, char *args)
 static int dir_data(void *ctx, const char *d, char *args, const asm_data *given)
 {
     asm_ctx *c = ctx;
-    asm_sec *S = &c->secs[c->cur_sec];
+    asm_sec *S = &c->secs.v[c->cur_sec];
     asm_data data = *given;
     uint32_t size = data.size;
     if (data.kind == ASM_DATA_ALIGN) {
-        if (S->region == RG_TEXT && data.align < 8)
+        if (S->tag == RG_TEXT && data.align < 8)
             data.align = 8; /* instructions stay 8-byte aligned */
         if (data.align > S->align)
             S->align = data.align;
         size = asm_data_pad(&data, S->size);
     }
-    if (add_stmt(c, c->cur_line, c->cur_sec, S->size, args, 1, &data))
-        return DFAIL("out of memory%s", "");
-    c->st[c->nst - 1].size = size;
-    if (sec_grow(S, (uint64_t)size))
-        return DFAIL("section grows past 256 MiB at '%s'", d);
-    return 0;
+    (void)d;
+    return add_stmt(c, ASM_STMT_DATA, size, args, &data);
 }
 
 static const asm_directive dpu_directive_rows[] = {
@@ -329,16 +288,16 @@ static int pass1_line(asm_ctx *c, char *raw)
         if (y->defined) { return fail(c, c->cur_file, c->cur_line, "symbol '%s' defined twice", name); }
         y->defined = 1;
         y->section = sec;
-        y->value = c->secs[sec].size;
+        y->value = c->secs.v[sec].size;
         if (!strcmp(name, "__sys_used_mram_end"))
-            c->secs[sec].has_sys_end = 1;
+            c->secs.v[sec].flags |= SEC_SYS_END;
         s = asm_trim(s);
     }
     if (!*s)
         return 0;
     char word[64];
     char *args = asm_first_word(s, word, sizeof word);
-    asm_sec *S = &c->secs[sec];
+    asm_sec *S = &c->secs.v[sec];
     if (!strcmp(word, ".macro")) {
         char e[300];
         return asm_macro_begin(&c->macros, args, e, sizeof e) ? fail(c, c->cur_file, c->cur_line, "%s", e) : 0;
@@ -353,10 +312,8 @@ static int pass1_line(asm_ctx *c, char *raw)
         return rc;
     }
     if (word[0] != '.') {
-        if (S->region != RG_TEXT) { return fail(c, c->cur_file, c->cur_line, "instruction outside a text section: %s", s); }
-        if (add_stmt(c, c->cur_line, sec, S->size, s, 0, NULL)) { return fail(c, c->cur_file, c->cur_line, "out of memory%s", ""); }
-        S->size += 8;
-        return 0;
+        if (S->tag != RG_TEXT) { return fail(c, c->cur_file, c->cur_line, "instruction outside a text section: %s", s); }
+        return add_stmt(c, DPU_ST_INSN, 8, s, NULL);
     }
     char e[300];
     int rc = asm_directive_run(&dpu_directives, c, word, args, e, sizeof e);
@@ -416,11 +373,11 @@ static int sym_value(asm_ctx *c, asm_sym *y, int64_t *v)
         *v = y->value;
         return 0;
     }
-    asm_sec *s = &c->secs[y->section];
+    asm_sec *s = &c->secs.v[y->section];
     uint32_t addr = s->base + (uint32_t)y->value;
-    if (s->region == RG_TEXT)
+    if (s->tag == RG_TEXT)
         *v = (addr - 0x80000000u) / 8; /* IRAM symbols count in instructions */
-    else if (s->region == RG_ATOMIC)
+    else if (s->tag == RG_ATOMIC)
         *v = addr - 0xF0000000u;      /* atomic bits are numbered from 0 (as in SDK binaries) */
     else
         *v = addr;
@@ -496,23 +453,23 @@ static void gc_ref(asm_ctx *c, const char *name, int file, char *mark, int *queu
 static int gc_sections(asm_ctx *c)
 {
     int boot = -1;
-    for (int i = 0; i < c->nsecs; i++)
-        if (!strcmp(c->secs[i].name, ".text.__bootstrap") && c->secs[i].size)
+    for (int i = 0; i < c->secs.n; i++)
+        if (!strcmp(c->secs.v[i].name, ".text.__bootstrap") && c->secs.v[i].size)
             boot = i;
     if (boot < 0)
         return 0;
-    char *mark = calloc((size_t)c->nsecs + 1, 1);
-    int *queue = malloc(sizeof(int) * ((size_t)c->nsecs + 1));
+    char *mark = calloc((size_t)c->secs.n + 1, 1);
+    int *queue = malloc(sizeof(int) * ((size_t)c->secs.n + 1));
     if (!mark || !queue) {
         free(mark);
         free(queue);
         return fail(c, -1, 0, "out of memory%s", "");
     }
     int nq = 0;
-    for (int i = 0; i < c->nsecs; i++) {
-        const char *n = c->secs[i].name;
+    for (int i = 0; i < c->secs.n; i++) {
+        const char *n = c->secs.v[i].name;
         if (i == boot || !strcmp(n, ".data.__sys_zero") || !strncmp(n, ".data.__sys_keep", 16) ||
-            !strcmp(n, ".dpu_host") || !strcmp(n, ".atomic") || strstr(n, ".keep") || c->secs[i].has_sys_end) {
+            !strcmp(n, ".dpu_host") || !strcmp(n, ".atomic") || strstr(n, ".keep") || c->secs.v[i].flags) {
             mark[i] = 1;
             queue[nq++] = i;
         }
@@ -520,31 +477,32 @@ static int gc_sections(asm_ctx *c)
     /* statements by section, scanned for the names they use */
     for (int qi = 0; qi < nq; qi++) {
         int sec = queue[qi];
-        for (int k = 0; k < c->nst; k++) {
-            if (c->st[k].sec != sec)
+        for (int k = 0; k < c->stmts.n; k++) {
+            const asm_stmt *st = &c->stmts.v[k];
+            if (st->sec != sec)
                 continue;
-            const char *p = c->st[k].text;
-            if (c->st[k].kind == 0) /* skip the mnemonic; data statements hold operands only */
+            const char *p = st->text;
+            if (st->kind == DPU_ST_INSN) /* skip the mnemonic; data statements hold operands only */
                 while (*p && !isspace((unsigned char)*p)) p++;
             while (*p) {
                 if (*p == '"') { /* strings name nothing */
                     p++;
                     while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
                     if (*p) p++;
-                } else if (asm_is_ident_start((unsigned char)*p) && (p == c->st[k].text || !asm_is_ident_char((unsigned char)p[-1]))) {
+                } else if (asm_is_ident_start((unsigned char)*p) && (p == st->text || !asm_is_ident_char((unsigned char)p[-1]))) {
                     char nm[ASM_MAX_LINE + 1];
                     size_t n = 0;
                     while (asm_is_ident_char((unsigned char)*p) && n + 1 < sizeof nm) nm[n++] = *p++;
                     nm[n] = 0;
-                    gc_ref(c, nm, c->st[k].file, mark, queue, &nq);
+                    gc_ref(c, nm, st->file, mark, queue, &nq);
                 } else
                     p++;
             }
         }
     }
-    for (int i = 0; i < c->nsecs; i++)
-        if (!mark[i] && c->secs[i].region != RG_DROP)
-            c->secs[i].region = RG_DROP;
+    for (int i = 0; i < c->secs.n; i++)
+        if (!mark[i] && c->secs.v[i].tag != RG_DROP)
+            c->secs.v[i].tag = RG_DROP;
     free(mark);
     free(queue);
     return 0;
@@ -553,21 +511,21 @@ static int gc_sections(asm_ctx *c)
 /* ---- layout ---- */
 static int cmp_rank(asm_ctx *c, int a, int b)
 {
-    asm_sec *x = &c->secs[a], *y = &c->secs[b];
+    asm_sec *x = &c->secs.v[a], *y = &c->secs.v[b];
     if (x->rank != y->rank) return x->rank - y->rank;
-    if (x->has_sys_end != y->has_sys_end) return x->has_sys_end - y->has_sys_end;
+    if (x->flags != y->flags) return x->flags - y->flags;
     return a - b;
 }
 
 static int layout(asm_ctx *c)
 {
-    int *ord = malloc(sizeof(int) * (size_t)(c->nsecs + 1));
+    int *ord = malloc(sizeof(int) * (size_t)(c->secs.n + 1));
     if (!ord) return fail(c, -1, 0, "out of memory%s", "");
     uint32_t base[4] = {0x80000000u, 0, 0x08000000u, 0xF0000000u};
     for (int rg = 0; rg < 4; rg++) {
         int n = 0;
-        for (int i = 0; i < c->nsecs; i++)
-            if (c->secs[i].region == rg && (c->secs[i].size || c->secs[i].has_sys_end))
+        for (int i = 0; i < c->secs.n; i++)
+            if (c->secs.v[i].tag == rg && (c->secs.v[i].size || c->secs.v[i].flags))
                 ord[n++] = i;
         for (int i = 1; i < n; i++)
             for (int j = i; j > 0 && cmp_rank(c, ord[j - 1], ord[j]) > 0; j--) {
@@ -577,7 +535,7 @@ static int layout(asm_ctx *c)
         if (rg == RG_ATOMIC)
             at += 200; /* dpu.lds reserves the first 200 atomic bits (__atomic_start_addr) */
         for (int i = 0; i < n; i++) {
-            asm_sec *s = &c->secs[ord[i]];
+            asm_sec *s = &c->secs.v[ord[i]];
             at = (at + s->align - 1) & ~(s->align - 1);
             s->base = at;
             at += s->size;
@@ -585,10 +543,10 @@ static int layout(asm_ctx *c)
         if (rg == RG_WRAM) {
             /* dpu.lds: immediate memory must end below 2,048 (11-bit immediate addresses) */
             for (int i = 0; i < n; i++) {
-                asm_sec *sx = &c->secs[ord[i]];
+                asm_sec *sx = &c->secs.v[ord[i]];
                 if (sx->rank <= 10 && sx->base + sx->size > 2048) {
                     char what[ASM_MAX_IDENT + 40];
-                    snprintf(what, sizeof what, "%s ends at %u", sx->name, sx->base + sx->size);
+                    snprintf(what, sizeof what, "%s ends at %u", sx->name, (uint32_t)(sx->base + sx->size));
                     free(ord);
                     return fail(c, -1, 0, "immediate memory must end below 2048 bytes: %s", what);
                 }
@@ -633,6 +591,7 @@ static int layout(asm_ctx *c)
 }
 
 /* ---- pass 2 ---- */
+
 static int dpu_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
 {
     dpu_sym_resolver r = {lookup, ctx};
@@ -650,6 +609,35 @@ static uint8_t *region_buf(asm_ctx *c, int rg, uint32_t addr, uint32_t n)
     return NULL;
 }
 
+/* Where a statement's bytes go: its region's image at its final address; NULL if its
+ * section was dropped (garbage collection) or it has no bytes. */
+static uint8_t *place(void *ctx, const asm_stmt *st)
+{
+    asm_ctx *c = ctx;
+    const asm_sec *S = &c->secs.v[st->sec];
+    c->pass2_file = st->file;
+    if (S->tag == RG_DROP || !st->size)
+        return NULL;
+    return region_buf(c, S->tag, (uint32_t)S->base + st->off, st->size);
+}
+
+static int encode(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size_t errlen)
+{
+    asm_ctx *c = ctx;
+    if (c->secs.v[st->sec].tag == RG_DROP)
+        return 0;
+    if (!out) {
+        snprintf(err, errlen, "internal: instruction outside the text image");
+        return -1;
+    }
+    dpu_sym_resolver r = {lookup, c};
+    uint64_t w;
+    if (dpu_assemble_line(st->text, &r, &w, err, errlen) < 0)
+        return -1;
+    mem_st64le(out, w);
+    return 0;
+}
+
 static int pass2(asm_ctx *c)
 {
     c->text = calloc(1, c->text_size + 8);
@@ -658,30 +646,10 @@ static int pass2(asm_ctx *c)
     c->atomic = calloc(1, c->atomic_size + 8);
     if (!c->text || !c->wram || !c->mram || !c->atomic)
         return fail(c, -1, 0, "out of memory%s", "");
-    dpu_sym_resolver r = {lookup, c};
-    for (int i = 0; i < c->nst; i++) {
-        asm_stmt *s = &c->st[i];
-        asm_sec *S = &c->secs[s->sec];
-        if (S->region == RG_DROP)
-            continue;
-        c->pass2_file = s->file;
-        uint32_t addr = S->base + s->off;
-        char e[300];
-        if (s->kind == 0) {
-            uint64_t w;
-            if (dpu_assemble_line(s->text, &r, &w, e, sizeof e) < 0)
-                return fail(c, s->file, s->line, "%s", e);
-            uint8_t *p = region_buf(c, RG_TEXT, addr, 8);
-            if (!p) return fail(c, s->file, s->line, "internal: text offset%s", "");
-            mem_st64le(p, w);
-            continue;
-        }
-        uint8_t *b = region_buf(c, S->region, addr, s->size);
-        if (s->size && !b)
-            return fail(c, s->file, s->line, "data outside its section: %s", s->text);
-        if (s->size && asm_data_emit(&dpu_data_rules, &s->data, s->text, s->size, dpu_value, c, b, e, sizeof e))
-            return fail(c, s->file, s->line, "%s", e);
-    }
+    const asm_stmt *bad;
+    char e[300];
+    if (asm_stmts_emit(&c->stmts, &dpu_data_rules, place, encode, dpu_value, c, &bad, e, sizeof e))
+        return fail(c, bad->file, bad->line, "%s", e);
     return 0;
 }
 
@@ -689,10 +657,10 @@ static int pass2(asm_ctx *c)
 static int write_elf(asm_ctx *c, const char *out)
 {
     uint32_t mram_init = c->mram_end; /* .mram.noinit stays out of the file */
-    for (int i = 0; i < c->nsecs; i++)
-        if (c->secs[i].region == RG_MRAM && strncmp(c->secs[i].name, ".mram.noinit", 12) && c->secs[i].size &&
-            c->secs[i].base - 0x08000000u < mram_init)
-            mram_init = c->secs[i].base - 0x08000000u;
+    for (int i = 0; i < c->secs.n; i++)
+        if (c->secs.v[i].tag == RG_MRAM && strncmp(c->secs.v[i].name, ".mram.noinit", 12) && c->secs.v[i].size &&
+            c->secs.v[i].base - 0x08000000u < mram_init)
+            mram_init = c->secs.v[i].base - 0x08000000u;
     uint32_t mram_len = c->mram_end - mram_init;
     int nph = 2 + (mram_len > 0);
     uint32_t cur = asm_elf_headers_size(nph);
@@ -709,10 +677,10 @@ static int write_elf(asm_ctx *c, const char *out)
         if (!y->defined || !strncmp(y->name, ".L", 2))
             continue;
         int64_t v = 0;
-        int rg = y->section >= 0 ? c->secs[y->section].region : -1;
+        int rg = y->section >= 0 ? c->secs.v[y->section].tag : -1;
         if (rg == RG_DROP)
             continue;
-        if (y->section >= 0) v = c->secs[y->section].base + y->value;
+        if (y->section >= 0) v = c->secs.v[y->section].base + y->value;
         else if (sym_value(c, y, &v)) continue;
         uint16_t shn = rg == RG_TEXT ? 1 : rg == RG_ATOMIC ? 2 : rg == RG_WRAM ? 3 : rg == RG_MRAM ? 5 : SHN_ABS;
         if (rg == RG_MRAM && (uint32_t)(v - 0x08000000u) < mram_init) shn = 4;
@@ -747,6 +715,7 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     asm_ctx c;
     memset(&c, 0, sizeof c);
     asm_macros_init(&c.macros);
+    c.secs.max_size = 1u << 28; /* 256 MiB: more than any DPU memory */
     c.srcs = srcs;
     c.err = err;
     c.errlen = errlen;
@@ -822,8 +791,10 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     for (int i = 0; i < nall; i++) free(all[i]);
     free(all);
     free(srcv);
-    for (int i = 0; i < c.nst; i++) free(c.st[i].text);
-    free(c.st); free(c.secs); asm_symtab_free(&c.syms); asm_macros_free(&c.macros);
+    asm_stmts_free(&c.stmts);
+    asm_sections_free(&c.secs);
+    asm_symtab_free(&c.syms);
+    asm_macros_free(&c.macros);
     free(c.text); free(c.wram); free(c.mram); free(c.atomic);
     return rc;
 }
