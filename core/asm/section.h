@@ -36,7 +36,7 @@ enum { ASM_STMT_DATA = 0 }; /* other kinds are the ISA's (instructions, pseudo-i
 
 typedef struct asm_stmt {
     int kind;           /* ASM_STMT_DATA or the ISA's */
-    int sec, file, line;
+    int sec, file, line, col; /* col: 1-based column of the statement in its line */
     uint32_t off, size; /* where in its section, bytes */
     char *text;         /* the operands (data) or the whole instruction (the ISA's) */
     char *mn;           /* the ISA's mnemonic, if it keeps one (may be NULL) */

@@ -46,7 +46,7 @@ typedef struct asm_ctx {
     asm_sections secs;
     asm_symtab syms;
     asm_stmts stmts;
-    int cur_file, cur_line, cur_sec, prev_sec;
+    int cur_file, cur_line, cur_col, cur_sec, prev_sec;  /* cur_col: of the statement, 1-based */
     asm_macros macros;
     char *err; size_t errlen;
     int ntasklets;
@@ -61,7 +61,7 @@ static int fail(asm_ctx *c, int file, int line, const char *fmt, const char *a)
     char msg[512];
     snprintf(msg, sizeof msg, fmt, a);
     if (file >= 0)
-        snprintf(c->err, c->errlen, "%s:%d: %s", c->srcs[file], line, msg);
+        snprintf(c->err, c->errlen, "%s:%d:%d: %s", c->srcs[file], line, c->cur_col > 0 ? c->cur_col : 1, msg);
     else
         snprintf(c->err, c->errlen, "%s", msg);
     return -1;
@@ -123,7 +123,7 @@ static const asm_comment_syntax dpu_comments = {{"//"}, {"#"}};
 /* A statement at the end of the current section, which grows by size. */
 static int add_stmt(asm_ctx *c, int kind, uint32_t size, const char *text, const asm_data *d)
 {
-    asm_stmt proto = {.kind = kind, .file = c->cur_file, .line = c->cur_line, .size = size};
+    asm_stmt proto = {.kind = kind, .file = c->cur_file, .line = c->cur_line, .col = c->cur_col, .size = size};
     if (d)
         proto.data = *d;
     int too_big;
@@ -270,6 +270,7 @@ static int pass1_line(asm_ctx *c, char *raw)
     int sec = c->cur_sec;
     asm_strip_comment(raw, &dpu_comments);
     char *s = asm_trim(raw);
+    c->cur_col = (int)(s - raw) + 1;
     /* labels (possibly several) at the start of the line, or NAME = EXPR */
     for (;;) {
         char *name;
@@ -295,6 +296,7 @@ static int pass1_line(asm_ctx *c, char *raw)
     }
     if (!*s)
         return 0;
+    c->cur_col = (int)(s - raw) + 1;
     char word[64];
     char *args = asm_first_word(s, word, sizeof word);
     asm_sec *S = &c->secs.v[sec];
@@ -334,9 +336,11 @@ static int pass1_file(asm_ctx *c, int file)
     char *line;
     while (rc == 0 && (r = asm_source_next(&src, &line, e, sizeof e)) != 0) {
         c->cur_line = src.line;
+        c->cur_col = 1;
         rc = r < 0 ? fail(c, file, c->cur_line, "%s", e) : pass1_line(c, line);
     }
     asm_source_close(&src, e, sizeof e);
+    c->cur_col = 1;
     if (rc == 0 && c->macros.defining >= 0)
         rc = fail(c, file, c->cur_line, "missing .endm for macro '%s'", c->macros.v[c->macros.defining].name);
     return rc;
@@ -616,6 +620,7 @@ static uint8_t *place(void *ctx, const asm_stmt *st)
     asm_ctx *c = ctx;
     const asm_sec *S = &c->secs.v[st->sec];
     c->pass2_file = st->file;
+    c->cur_col = st->col;
     if (S->tag == RG_DROP || !st->size)
         return NULL;
     return region_buf(c, S->tag, (uint32_t)S->base + st->off, st->size);
@@ -648,8 +653,10 @@ static int pass2(asm_ctx *c)
         return fail(c, -1, 0, "out of memory%s", "");
     const asm_stmt *bad;
     char e[300];
-    if (asm_stmts_emit(&c->stmts, &dpu_data_rules, place, encode, dpu_value, c, &bad, e, sizeof e))
+    if (asm_stmts_emit(&c->stmts, &dpu_data_rules, place, encode, dpu_value, c, &bad, e, sizeof e)) {
+        c->cur_col = bad->col;
         return fail(c, bad->file, bad->line, "%s", e);
+    }
     return 0;
 }
 

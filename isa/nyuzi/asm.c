@@ -45,7 +45,7 @@ typedef struct actx {
     asm_locals locals;
     int pass, depth;
     char err[512];
-    int cur_file, cur_line;
+    int cur_file, cur_line, cur_col;   /* cur_col: of the statement, 1-based */
     uint8_t *out[NSEC];
 } actx;
 
@@ -59,8 +59,8 @@ static int fail(actx *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(a->err, sizeof a->err, "%s:%d: error: %s", a->nfiles ? a->files[a->cur_file] : "?",
-             a->cur_line, msg);
+    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", a->nfiles ? a->files[a->cur_file] : "?",
+             a->cur_line, a->cur_col > 0 ? a->cur_col : 1, msg);
     return -1;
 }
 
@@ -128,7 +128,7 @@ static stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const ch
         fail(a, "code or data in .bss");
         return NULL;
     }
-    stmt proto = {.kind = kind, .file = a->cur_file, .line = a->cur_line, .size = size};
+    stmt proto = {.kind = kind, .file = a->cur_file, .line = a->cur_line, .col = a->cur_col, .size = size};
     if (d)
         proto.data = *d;
     int too_big;
@@ -369,6 +369,7 @@ static int process_line(actx *a, char *line)
         char *semi = strchr(p, ';');
         if (semi)
             *semi = 0;
+        a->cur_col = (int)(p + strspn(p, " \t") - line) + 1;
         /* labels, or NAME = EXPR */
         for (;;) {
             char *s;
@@ -405,6 +406,11 @@ static int process_line(actx *a, char *line)
                 y->value = a->secs.v[a->sec].size;
             }
         }
+        if (p) {
+            while (isspace((unsigned char)*p))
+                p++;
+            a->cur_col = (int)(p - line) + 1;
+        }
         if (p && statement(a, p) < 0)
             return -1;
         p = semi ? semi + 1 : NULL;
@@ -432,6 +438,7 @@ static uint8_t *place(void *ctx, const stmt *st)
     a->dot = (uint32_t)a->secs.v[st->sec].base + st->off;
     a->cur_file = st->file;
     a->cur_line = st->line;
+    a->cur_col = st->col;
     return st->sec == SEC_BSS ? NULL : a->out[st->sec] + st->off;
 }
 
@@ -567,6 +574,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
             break;
         }
         a->cur_line = src.line;
+        a->cur_col = 1;
         if (r < 0)
             rc = fail(a, "%s", e);
         else if (process_line(a, line) < 0)
@@ -608,6 +616,7 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
     int rc = make_sections(a);
     for (int i = 0; i < nsrc && rc == 0; i++)
         rc = read_source(a, srcs[i], opts);
+    a->cur_col = 1;
     if (rc == 0 && a->macros.defining >= 0)
         rc = fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
     if (rc == 0) {

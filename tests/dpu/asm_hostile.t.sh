@@ -16,13 +16,13 @@ run() { # NAME PATTERN
     else echo "FAIL $1: exit $rc, expected '$2': $(head -c 300 "$T/$1.out")"; fail=1; fi
 }
 { printf '.data\n'; i=0; while [ $i -lt 70 ]; do printf '.zero 0x4000000\n'; i=$((i + 1)); done; } > "$T/zero.s"
-run zero "zero.s:6: section grows past 256 MiB"
+run zero "zero.s:6:1: section grows past 256 MiB"
 printf '.data\n.balign 3\n' > "$T/balign.s"
-run balign "balign.s:2: .balign 3: the alignment must be a power of two up to 4096 bytes"
+run balign "balign.s:2:1: .balign 3: the alignment must be a power of two up to 4096 bytes"
 printf '.data\n.long (-9223372036854775807 - 1) / -1\n' > "$T/divide.s"
-run divide "divide.s:2: overflow: the most negative number divided by -1"
+run divide "divide.s:2:1: overflow: the most negative number divided by -1"
 { head -c 300 /dev/zero | tr '\0' 'a'; printf ':\n\tnop\n'; } > "$T/longname.s"
-run longname "longname.s:1: label longer than 255 characters"
+run longname "longname.s:1:1: label longer than 255 characters"
 printf '.section .text.__bootstrap,"ax",@progbits\n.globl __bootstrap, other\n__bootstrap:\nother:\n\tstop\n' > "$T/globl.s"
 # `.globl a, b` declared one symbol named "a, b"; both must be global symbols now
 if "$X" asm --isa dpu "$T/globl.s" -o "$T/globl.elf" 2>"$T/globl.err" &&
@@ -30,9 +30,9 @@ if "$X" asm --isa dpu "$T/globl.s" -o "$T/globl.elf" 2>"$T/globl.err" &&
     echo "ok .globl with two names"
 else echo "FAIL .globl with two names: $(cat "$T/globl.err"; readelf -sW "$T/globl.elf" 2>&1 | tail -4)"; fail=1; fi
 printf '.data\n.lnog 5\n' > "$T/typo.s"   # a typo used to be ignored: 4 bytes silently missing
-run typo "typo.s:2: unknown directive '.lnog'"
+run typo "typo.s:2:1: unknown directive '.lnog'"
 { printf '\tnop '; head -c 5000 /dev/zero | tr '\0' ' '; printf '\n'; } > "$T/longline.s"
-run longline "longline.s:1: line longer than 4095 characters"
+run longline "longline.s:1:1: line longer than 4095 characters"
 # two 200-character labels that differ only in their last character, and a .set whose
 # expression (40 terms) is longer than 160 characters: the words must be 1, 2 and 42
 L=$(head -c 199 /dev/zero | tr '\0' 'x')

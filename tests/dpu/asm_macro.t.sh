@@ -37,6 +37,6 @@ else echo "FAIL macros: $(head -c 400 "$T/out.txt")"; fail=1; fi
 # a macro left open is an error naming it
 printf '.macro open x\n\tnop\n' > "$T/open.s"
 if "$X" asm --isa dpu "$T/open.s" -o "$T/open.elf" 2>"$T/err.txt"; then echo "FAIL: open macro accepted"; fail=1
-elif grep -q "open.s:2: missing .endm for macro 'open'" "$T/err.txt"; then echo "ok: $(cat "$T/err.txt")"
+elif grep -q "open.s:2:1: missing .endm for macro 'open'" "$T/err.txt"; then echo "ok: $(cat "$T/err.txt")"
 else echo "FAIL open macro: $(cat "$T/err.txt")"; fail=1; fi
 exit $fail

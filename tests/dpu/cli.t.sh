@@ -56,17 +56,17 @@ grep -q '80000000 \[   0\].*move r0, ' "$T/dis" && ok "disasm" || bad "disasm: $
 # errors: file:line and what is wrong, non-zero exit
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tadd r1, r2\n' > "$T/e1.s"
 "$X" asm --isa dpu "$T/e1.s" -o "$T/e1.elf" 2> "$T/err"; rc=$?
-[ $rc -ne 0 ] && grep -q 'e1.s:3: no form of .add. takes these operands' "$T/err" && ok "asm operand error" || bad "asm error: $rc $(cat "$T/err")"
+[ $rc -ne 0 ] && grep -q 'e1.s:3:2: no form of .add. takes these operands' "$T/err" && ok "asm operand error" || bad "asm error: $rc $(cat "$T/err")"
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tjump nowhere\n' > "$T/e2.s"
 "$X" asm --isa dpu "$T/e2.s" -o "$T/e2.elf" 2> "$T/err"; rc=$?
-[ $rc -ne 0 ] && grep -q "e2.s:3: undefined symbol 'nowhere'" "$T/err" && ok "undefined symbol" || bad "undefined: $rc $(cat "$T/err")"
+[ $rc -ne 0 ] && grep -q "e2.s:3:2: undefined symbol 'nowhere'" "$T/err" && ok "undefined symbol" || bad "undefined: $rc $(cat "$T/err")"
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tlsl r1, r2, 40\n' > "$T/e3.s"
 "$X" asm --isa dpu "$T/e3.s" -o "$T/e3.elf" 2> "$T/err"; rc=$?
-[ $rc -ne 0 ] && grep -q 'e3.s:3: .*out of range' "$T/err" && ok "range error" || bad "range: $rc $(cat "$T/err")"
+[ $rc -ne 0 ] && grep -q 'e3.s:3:2: .*out of range' "$T/err" && ok "range error" || bad "range: $rc $(cat "$T/err")"
 
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tnop\n\t.p2align 99\n' > "$T/e4.s"
 "$X" asm --isa dpu "$T/e4.s" -o "$T/e4.elf" 2> "$T/err"; rc=$?
-[ $rc -ne 0 ] && grep -q 'e4.s:4: .p2align 99: expected 0..12' "$T/err" && ok "alignment error" || bad "alignment: $rc $(cat "$T/err")"
+[ $rc -ne 0 ] && grep -q 'e4.s:4:2: .p2align 99: expected 0..12' "$T/err" && ok "alignment error" || bad "alignment: $rc $(cat "$T/err")"
 "$X" asm --isa dpu "$T/missing.s" -o "$T/m.elf" 2> "$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'cannot open' "$T/err" && ok "missing source" || bad "missing: $rc $(cat "$T/err")"
 

@@ -44,15 +44,15 @@ EOS
 "$XPUSIM" asm --isa nyuzi "$T/mt.S" -o "$T/mt.elf" || fail=1
 out=$("$XPUSIM" run "$T/mt.elf" -o cores=2 -o threads=4 --quiet --max-cycles 1000000)
 [ "$out" = "ABCDEFGH" ] && echo "ok multicore" || { echo "FAIL multicore: '$out'"; fail=1; }
-# assembler error: file and line
+# assembler error: file, line and column (of the statement)
 printf 'nop\n  add_i s1, s2, 99999\n' > "$T/bad.S"
 if "$XPUSIM" asm --isa nyuzi "$T/bad.S" -o "$T/bad.elf" 2>"$T/bad.err"; then
     echo "FAIL: out-of-range immediate accepted"; fail=1
-elif grep -q "bad.S:2: error: immediate 99999 out of range" "$T/bad.err"; then echo "ok asm error"
+elif grep -q "bad.S:2:3: error: immediate 99999 out of range" "$T/bad.err"; then echo "ok asm error"
 else echo "FAIL asm error text: $(cat "$T/bad.err")"; fail=1; fi
 printf 'frob s1\n' > "$T/bad2.S"
 "$XPUSIM" asm --isa nyuzi "$T/bad2.S" -o "$T/bad2.elf" 2>"$T/bad2.err" && fail=1
-grep -q "bad2.S:1: error: unknown instruction 'frob'" "$T/bad2.err" && echo "ok unknown mnemonic" || { echo "FAIL: $(cat "$T/bad2.err")"; fail=1; }
+grep -q "bad2.S:1:1: error: unknown instruction 'frob'" "$T/bad2.err" && echo "ok unknown mnemonic" || { echo "FAIL: $(cat "$T/bad2.err")"; fail=1; }
 # elf2hex image: "@" word address, comments; a bad token is reported with its line
 printf '// image\n@00000400\n0f00400f /* move s2, 1 ... */\n0000a08c\n' > "$T/ok.hex"
 printf '00000000\nzz\n' > "$T/bad.hex"
