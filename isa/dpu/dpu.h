@@ -226,6 +226,9 @@ typedef struct dpu_machine {
     dpu_insn *shared_iram; /* predecoded program, shared by every DPU that runs it unchanged */
     uint8_t *shared_raw;   /* the raw words it was made from */
     int stdout_drained;
+    int exit_pc;           /* IRAM index of the runtime's __sys_end (a clean tasklet stops
+                              there), -1 if the program has none */
+    int built_tasklets;    /* the program's NR_TASKLETS, 0 if it has none */
 } dpu_machine;
 
 enum { DPU_STALL_DMA = 0, DPU_STALL_REVOLVER = 1, DPU_STALL_BANK = 2 };

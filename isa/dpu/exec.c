@@ -621,8 +621,37 @@ void dpu_sync_stats(sim_unit *u, uint64_t last, int rr)
         u->last_issue = last;
 }
 
+/* Every tasklet has stopped. With the SDK runtime a tasklet that finished stops at
+ * __sys_end; one stopped anywhere else (a barrier, a mutex wait, a handshake) was waiting
+ * for another tasklet to resume it, and none is left: the run did not end cleanly even
+ * though the DPU is idle, as on hardware where the host would read half-done results. */
+static void check_parked(sim_machine *m, sim_unit *u, const dpu_unit *d)
+{
+    const dpu_machine *dm = d->dm;
+    int first = -1, n = 0;
+    if (dm->exit_pc < 0)
+        return;
+    for (int k = 0; k < u->nthreads; k++)
+        if (u->threads[k].instructions && u->threads[k].state != SIM_T_DISABLED && d->t[k].pc != dm->exit_pc) {
+            if (first < 0)
+                first = k;
+            n++;
+        }
+    if (!n)
+        return;
+    char hint[160] = "";
+    if (dm->built_tasklets > d->ntasklets)
+        snprintf(hint, sizeof hint, "; the program was built for %d tasklets (NR_TASKLETS) and runs with %d",
+                 dm->built_tasklets, d->ntasklets);
+    sim_set_stop(m, SIM_STOP_DEADLOCK, u->index, first, d->t[first].pc,
+                 "%s: %d tasklet(s) stopped outside the exit path (__sys_end), first tasklet %d at pc %u, "
+                 "and no tasklet is left to resume them%s",
+                 u->name, n, first, d->t[first].pc, hint);
+}
+
 void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t)
 {
+    check_parked(m, u, u->isa);
     sim_unit_halt(m, u, t);
     for (int k = 0; k < u->nthreads; k++)
         if (u->threads[k].state != SIM_T_HALTED && u->threads[k].state != SIM_T_DISABLED) {

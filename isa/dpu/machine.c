@@ -249,6 +249,11 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
     /* without -o tasklets, the program's NR_TASKLETS says how many tasklets exist: the
      * others are disabled (they could never be booted by its bootstrap anyway) */
     const ld_symbol *nt = ld_symbol_find(img, "NR_TASKLETS");
+    const ld_symbol *end = ld_symbol_find(img, "__sys_end");
+    dm->built_tasklets = nt && nt->value <= 1024 ? (int)nt->value : 0;
+    dm->exit_pc = end && end->value >= 0x80000000u && end->value < 0x80000000u + 8ull * dm->iram_words
+                      ? (int)((end->value - 0x80000000u) / 8)
+                      : -1;
     int ntask = dm->ntasklets;
     if (nt && !opt_get(&m->opts, "tasklets", NULL) && nt->value >= 1 && nt->value <= (uint64_t)dm->ntasklets)
         ntask = (int)nt->value;
