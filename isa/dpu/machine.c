@@ -287,6 +287,20 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                 }
             }
         }
+        /* CLOCKS_PER_SEC (.dpu_host, 4 bytes, 0 in the binary): the SDK host library writes
+         * the DPU clock rate there at load; programs divide cycle counts by it */
+        const ld_symbol *cps = ld_symbol_find(img, "CLOCKS_PER_SEC");
+        if (cps && cps->size == 4 && cps->value < dm->wram_size) {
+            uint8_t hz[4];
+            uint64_t addr;
+            mem_st32le(hz, (uint32_t)m->units[i].clock_hz);
+            mem_space *sp = place(d, cps->value, &addr);
+            if (sp == d->wram && mem_host_write(sp, addr, hz, 4)) {
+                snprintf(err, errlen, "%s: CLOCKS_PER_SEC at 0x%llx is outside WRAM", img->path,
+                         (unsigned long long)cps->value);
+                return -1;
+            }
+        }
         predecode_all(d);
         boot_dpu(&m->units[i], d);
         for (int k = ntask; k < m->units[i].nthreads; k++)
