@@ -711,7 +711,9 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
         if (m->slow)
             u->last_issue = t; /* the hooks (trace, history, stops) read the instruction's cycle */
         if (m->slow && dbg_before_insn(m, u, tid, pc)) {
-            dpu_sync_stats(u, last, u->rr);
+            /* stopped before issuing: the cursor goes back to tid, so that on resume it
+             * issues in this very slot, as if the run had never stopped (issue 16) */
+            dpu_sync_stats(u, last, tid);
             return t;
         }
         tk->last_issue = t;
