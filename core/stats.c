@@ -35,6 +35,33 @@ void stats_write_speed(const sim_machine *m, FILE *f)
             (double)sim_total_instructions(m) / s / 1e6, (double)sim_end_cycle(m) / s / 1e6);
 }
 
+/* The model's options as this run used them (given, or the default), so that every cycle
+ * count names its assumptions. `jobs` is left out: it changes host threads, not results. */
+static void json_str(FILE *f, const char *s);
+
+static void write_options(const sim_machine *m, FILE *f, int json)
+{
+    char wd[32], buf[64];
+    snprintf(wd, sizeof wd, "%llu", (unsigned long long)m->watchdog);
+    const isa_option core_model[] = {{"watchdog", wd, ""}, {NULL, NULL, NULL}};
+    const isa_option *tables[2] = {m->isa->options, core_model};
+    int n = 0;
+    for (int k = 0; k < 2; k++)
+        for (const isa_option *o = tables[k]; o && o->name; o++) {
+            const char *v = k == 0 && m->isa->option_value ? m->isa->option_value(m, o->name, buf, sizeof buf) : NULL;
+            if (!v)
+                v = k == 1 ? o->def : opt_get(&m->opts, o->name, o->def);
+            if (json) {
+                fprintf(f, "%s", n ? ", " : "");
+                json_str(f, o->name);
+                fprintf(f, ": ");
+                json_str(f, v ? v : "");
+            } else
+                fprintf(f, "%s%s=%s", n ? " " : "", o->name, v ? v : "");
+            n++;
+        }
+}
+
 void stats_write_text(const sim_machine *m, FILE *f)
 {
     const char *const *stalls = m->isa->stall_names;
@@ -42,7 +69,9 @@ void stats_write_text(const sim_machine *m, FILE *f)
     double hz = machine_clock(m);
     fprintf(f, "== statistics (%s) ==\n", m->isa->name);
     fprintf(f, "stop: %s%s%s\n", sim_stop_name(m->stop.kind), m->stop.msg[0] ? ": " : "", m->stop.msg);
-    fprintf(f, "cycles: %llu", (unsigned long long)cyc);
+    fprintf(f, "model: ");
+    write_options(m, f, 0);
+    fprintf(f, "\ncycles: %llu", (unsigned long long)cyc);
     if (hz > 0)
         fprintf(f, " (%.6f s at %.0f MHz)", (double)cyc / hz, hz / 1e6);
     fprintf(f, "\ninstructions: %llu\n", (unsigned long long)sim_total_instructions(m));
@@ -114,6 +143,9 @@ void stats_write_json(const sim_machine *m, FILE *f)
     json_str(f, m->stop.msg);
     fprintf(f, ", \"unit\": %d, \"thread\": %d, \"cycle\": %llu},\n", m->stop.unit, m->stop.thread,
             (unsigned long long)m->stop.cycle);
+    fprintf(f, "  \"options\": {");
+    write_options(m, f, 1);
+    fprintf(f, "},\n");
     fprintf(f, "  \"cycles\": %llu,\n  \"instructions\": %llu,\n", (unsigned long long)cyc, (unsigned long long)insns);
     fprintf(f, "  \"clock_hz\": %.0f,\n  \"seconds\": %.9g,\n", hz, hz > 0 ? (double)cyc / hz : 0.0);
     fprintf(f, "  \"units\": [");

@@ -40,6 +40,10 @@ typedef struct isa_ops {
     /* Identify a program: 0 = not ours, higher = more certain (ELF e_machine match = 100). */
     int (*probe)(const ld_image *img);
     const isa_option *options; /* NULL-terminated by name == NULL */
+    /* Optional: the value option name actually has in this run when the program, not the
+     * command line, decided it (the DPU's tasklets from NR_TASKLETS); NULL: given or default.
+     * Printed in the statistics so that every cycle count names its assumptions. */
+    const char *(*option_value)(const sim_machine *m, const char *name, char *buf, size_t n);
     const char *const *stall_names; /* NULL-terminated, at most SIM_MAX_STALLS */
 
     /* Machine life cycle. create reads m->opts, adds units, spaces and events. */

@@ -354,6 +354,16 @@ static void dpu_finish(sim_machine *m)
     fflush(m->out);
 }
 
+/* tasklets: without -o tasklets, the program's NR_TASKLETS decided (dpu_load) */
+static const char *dpu_option_value(const sim_machine *m, const char *name, char *buf, size_t n)
+{
+    const dpu_machine *dm = m->isa_state;
+    if (strcmp(name, "tasklets") || !dm || !dm->ndpus)
+        return NULL;
+    snprintf(buf, n, "%d", dm->units[0].ntasklets);
+    return buf;
+}
+
 /* `xpusim asm -o` options of the DPU linker (asm.c) */
 static const isa_option dpu_asm_options[] = {
     {"tasklets", "16", "NR_TASKLETS: tasklets the runtime starts and stacks it lays out, 1-24"},
@@ -587,6 +597,7 @@ const isa_ops isa_dpu = {
     .description = "UPMEM DPU (v1A/v1B): 24 tasklets, revolver pipeline, MRAM DMA engine",
     .probe = dpu_probe,
     .options = dpu_options,
+    .option_value = dpu_option_value,
     .stall_names = dpu_stall_names,
     .create = dpu_create,
     .destroy = dpu_destroy,
