@@ -150,7 +150,7 @@ static int parse_source(actx *a, const char *text, aprog *out)
                 return masm_fail(a, l->src, "'$%s': no value label of that name (NAME=number)", d + 1);
             char nb[TOKLEN];
             *d = 0;
-            snprintf(nb, sizeof nb, "%s%lld", l->t[k], v->value);
+            snprintf(nb, sizeof nb, "%s%lld", l->t[k], (long long)v->value);
             if (masm_tok_set(a, l, k, nb))
                 return -1;
         }
@@ -659,8 +659,8 @@ done:
     prog_free(&p1);
     prog_free(&p2);
     prog_free(&p3);
-    free(a.jump.v);
-    free(a.val.v);
+    asm_symtab_free(&a.jump);
+    asm_symtab_free(&a.val);
     return rc;
 }
 

@@ -69,29 +69,16 @@ aline *masm_emit(actx *a, aprog *p, int src, const char *t0, const char *t1, con
 
 alabel *masm_lab_find(alabels *ls, const char *name)
 {
-    for (int i = 0; i < ls->n; i++)
-        if (strcmp(ls->v[i].name, name) == 0)
-            return &ls->v[i];
-    return NULL;
+    return asm_sym_find(ls, name, 0);
 }
 
 int masm_lab_set(actx *a, alabels *ls, const char *name, long long v, int src)
 {
-    alabel *l = masm_lab_find(ls, name);
-    if (!l) {
-        if (ls->n == ls->cap) {
-            int cap = ls->cap ? ls->cap * 2 : 64;
-            alabel *nv = realloc(ls->v, (size_t)cap * sizeof *nv);
-            if (!nv)
-                return masm_fail(a, src, "out of memory");
-            ls->v = nv;
-            ls->cap = cap;
-        }
-        l = &ls->v[ls->n++];
-        if (strlen(name) >= TOKLEN)
-            return masm_fail(a, src, "label name too long");
-        snprintf(l->name, TOKLEN, "%s", name);
-    }
+    if (strlen(name) >= TOKLEN)
+        return masm_fail(a, src, "label name too long");
+    alabel *l = asm_sym_get(ls, name, 0);
+    if (!l)
+        return masm_fail(a, src, "out of memory");
     l->value = v; /* a later definition replaces an earlier one, as in the original */
     return 0;
 }

@@ -5,6 +5,7 @@
 #ifndef XPUSIM_MCCP_ASM_UTIL_H
 #define XPUSIM_MCCP_ASM_UTIL_H
 #include <stddef.h>
+#include "../../core/asm/symtab.h"
 
 #define TOKLEN 128
 #define MAXTOK 16
@@ -20,15 +21,9 @@ typedef struct aprog {
     int n, cap;
 } aprog;
 
-typedef struct alabel {
-    char name[TOKLEN];
-    long long value;
-} alabel;
-
-typedef struct alabels {
-    alabel *v;
-    int n, cap;
-} alabels;
+/* labels: core/asm/symtab.c's table, one scope (0); value is the label's value */
+typedef asm_symbol alabel;
+typedef asm_symtab alabels;
 
 typedef struct actx {
     const char *file;
