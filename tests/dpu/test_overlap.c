@@ -40,6 +40,8 @@ static int check_word(uint64_t w, char *why, size_t n)
         } else if (bits == bestbits)
             ties++;
     }
+    if (best < 0)
+        return 0; /* an illegal word: nothing claims it */
     if (ties) {
         snprintf(why, n, "word %012llx: %d execution forms tie with %d fixed bits (first %s %s)",
                  (unsigned long long)w, ties + 1, bestbits, dpu_form_at(best)->mnem, dpu_form_at(best)->form);
