@@ -165,7 +165,7 @@ static int emit_items(const asm_data_rules *r, const asm_data *d, const char *ar
 {
     char buf[DATA_TEXT];
     char *local_ops[ASM_MAX_OPERANDS];
-    int n = split_copy(".data", args, buf, sizeof buf, local_ops, ASM_MAX_OPERANDS, err, errlen);
+    int n = split_copy("data", args, buf, sizeof buf, local_ops, ASM_MAX_OPERANDS, err, errlen);
     if (n < 0)
         return -1;
     if ((uint32_t)n * (uint32_t)d->width != size) {

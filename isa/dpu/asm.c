@@ -7,7 +7,10 @@
  * once every symbol has its final value, so no relocation records are needed. Output: an
  * ELF32 e_machine 0xF5 file with LOAD segments and symbols, as the SDK produces.
  * In instruction operands IRAM symbols count in instructions (the PC unit); in data they do
- * too, so code pointers stored in data can be called (docs/isa/dpu.md). */
+ * too, so code pointers stored in data can be called (docs/isa/dpu.md). Built on the shared
+ * framework (core/asm/, docs/assembler.md): this file holds the SDK's comment syntax, the
+ * DPU's directive rows and data rules, its sections' regions, linking, layout and ELF
+ * layout; asmline.c encodes one instruction through the table. */
 #include <ctype.h>
 #include <elf.h>
 #include <dirent.h>

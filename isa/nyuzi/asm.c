@@ -5,7 +5,9 @@
  * labels; the second evaluates expressions and encodes through the instruction table
  * (asm_enc.c). Sections .text, .data (and .rodata), .bss are laid out in that order from
  * address 0x1000 (as ld.lld links Nyuzi programs) and written as an ELF executable (asm_elf.c); the entry is _start if defined.
- * Pseudo-ops: li (move, or movehi + or), lea (add_i, or movehi + or for a symbol). */
+ * Pseudo-ops: li (move, or movehi + or), lea (add_i, or movehi + or for a symbol). Built on
+ * the shared framework (core/asm/, docs/assembler.md): this file holds Nyuzi's comment
+ * syntax, directive rows, data rules, section placement and pseudo-instructions. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <errno.h>
