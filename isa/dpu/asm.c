@@ -19,7 +19,6 @@
 #include <string.h>
 #include "dpu.h"
 #include "../isa.h"
-#include "../../core/file.h"
 #include "../../core/asm/data.h"
 #include "../../core/asm/directive.h"
 #include "../../core/asm/elf_write.h"

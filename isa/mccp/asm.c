@@ -12,7 +12,6 @@
  * name ending in ".prep" gets the preprocessed text (the original's -p) instead of words. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mccp.h"
