@@ -19,7 +19,7 @@ static void usage(FILE *f)
           "  xpusim debug PROGRAM [-x SCRIPT]   interactive debugger (-x: commands from a file)\n"
           "  xpusim gdbserver PROGRAM [--port N | --listen HOST:PORT]  GDB remote server\n"
           "                                     (default 127.0.0.1:1234; --port 0 picks a free port)\n"
-          "  xpusim asm --isa NAME [-I DIR] SRC... -o OUT\n"
+          "  xpusim asm --isa NAME [-c] [-I DIR] SRC... -o OUT   (-c: a relocatable object)\n"
           "  xpusim disasm PROGRAM [--isa NAME]\n"
           "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
           "  xpusim isas                        list ISAs and their -o options\n"
@@ -113,6 +113,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 a->headless = 1;
             else if (strcmp(o, "--quiet") == 0 || strcmp(o, "-q") == 0)
                 a->quiet = 1;
+            else if (strcmp(o, "-c") == 0 && strcmp(a->cmd, "asm") == 0) {
+                if (opt_set(&a->opts, "object", "1")) /* an object file, not a linked image */
+                    return -1;
+            }
             else if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
                 usage(stdout);
                 exit(0);

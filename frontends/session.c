@@ -30,6 +30,12 @@ int cli_session_open(cli_session *s, cli_args *a)
         fprintf(stderr, "xpusim: %s\n", err);
         return -1;
     }
+    if (s->img.fmt == LD_ELF && s->img.elf_type == 1 /* ET_REL */) {
+        fprintf(stderr, "xpusim: %s: a relocatable object file (ELF type ET_REL), not a program: link it first "
+                        "(xpusim asm without -c writes a linked executable)\n", a->program);
+        ld_free(&s->img);
+        return -1;
+    }
     if (a->isa_name) {
         s->isa = isa_find(a->isa_name);
         if (!s->isa) {

@@ -62,6 +62,7 @@ int ld_elf_parse(ld_image *img, char *err, size_t errlen)
         goto out;
     }
     img->machine = eh.e_machine;
+    img->elf_type = eh.e_type;
     img->eflags = eh.e_flags;
     img->elfclass = (uint8_t)cls;
     img->big_endian = data == ELFDATA2MSB;

@@ -49,6 +49,7 @@ typedef struct ld_image {
     size_t file_size;
     /* ELF */
     uint16_t machine;
+    uint16_t elf_type;  /* e_type: ET_EXEC, ET_REL (an object file: not runnable), ... */
     uint32_t eflags;
     uint8_t elfclass;   /* 1 = 32-bit, 2 = 64-bit */
     uint8_t big_endian;

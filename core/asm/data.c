@@ -160,8 +160,25 @@ static void store_le(uint8_t *p, uint64_t v, int width)
         p[k] = (uint8_t)(v >> (8 * k));
 }
 
+/* A relocatable value x (from base) in a width-byte field at byte at of the statement. */
+static int relocate(const asm_data_rules *r, const asm_reloc_site *site, int width, uint32_t at, int base, int64_t x,
+                    const char *text, char *err, size_t errlen)
+{
+    uint32_t type = width > 0 && width <= 8 ? r->reloc_abs[width] : 0;
+    if (!site || !type) {
+        snprintf(err, errlen, "'%.60s' needs a relocation, and there is none for a %d-byte value", text, width);
+        return -1;
+    }
+    asm_reloc x_rel = {site->sec, site->off + at, type, base, x};
+    if (asm_reloc_add(site->relocs, &x_rel)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 static int emit_items(const asm_data_rules *r, const asm_data *d, const char *args, asm_value_fn val, void *ctx,
-                      uint8_t *out, uint32_t size, char *err, size_t errlen)
+                      const asm_reloc_site *site, uint8_t *out, uint32_t size, char *err, size_t errlen)
 {
     char buf[DATA_TEXT];
     char *local_ops[ASM_MAX_OPERANDS];
@@ -193,8 +210,14 @@ static int emit_items(const asm_data_rules *r, const asm_data *d, const char *ar
                 memcpy(&bits, &f, 8);
         } else {
             int64_t x;
-            if (val(ctx, local_ops[i], &x, err, errlen))
+            int base = 0;
+            if (val(ctx, local_ops[i], &x, &base, err, errlen))
                 return -1;
+            if (base) { /* the field holds 0, the linker adds the value (RELA) */
+                if (relocate(r, site, d->width, (uint32_t)i * (uint32_t)d->width, base, x, local_ops[i], err, errlen))
+                    return -1;
+                x = 0;
+            }
             if (r->check_range && d->width < 8 &&
                 (x < -(1ll << (d->width * 8 - 1)) || x >= (1ll << (d->width * 8)))) {
                 snprintf(err, errlen, "value %lld does not fit in %d byte(s)", (long long)x, d->width);
@@ -208,12 +231,12 @@ static int emit_items(const asm_data_rules *r, const asm_data *d, const char *ar
 }
 
 int asm_data_emit(const asm_data_rules *r, const asm_data *d, const char *args, uint32_t size, asm_value_fn val,
-                  void *ctx, uint8_t *out, char *err, size_t errlen)
+                  void *ctx, const asm_reloc_site *site, uint8_t *out, char *err, size_t errlen)
 {
     switch (d->kind) {
     case ASM_DATA_VALUES:
     case ASM_DATA_FLOATS:
-        return emit_items(r, d, args, val, ctx, out, size, err, errlen);
+        return emit_items(r, d, args, val, ctx, site, out, size, err, errlen);
     case ASM_DATA_STRING: {
         size_t len;
         return asm_string_list(args, d->nul_each, (char *)out, size, &len, err, errlen);

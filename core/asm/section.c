@@ -38,10 +38,26 @@ int asm_section_grow(asm_sections *s, int i, uint64_t n)
     return 0;
 }
 
+int asm_sections_alloc(asm_sections *s, uint32_t nobits_mask, const char **name_of_failed)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (i < 32 && (nobits_mask >> i & 1))
+            continue;
+        /* one byte more: a section of size 0 still has a buffer to point at */
+        if (!s->v[i].bytes && !(s->v[i].bytes = calloc((size_t)s->v[i].size + 1, 1))) {
+            *name_of_failed = s->v[i].name;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void asm_sections_free(asm_sections *s)
 {
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->n; i++) {
         free(s->v[i].name);
+        free(s->v[i].bytes);
+    }
     free(s->v);
     s->v = NULL;
     s->n = s->cap = 0;
@@ -91,7 +107,8 @@ void asm_stmts_free(asm_stmts *t)
 }
 
 int asm_stmts_emit(const asm_stmts *t, const asm_data_rules *rules, asm_place_fn place, asm_encode_fn encode,
-                   asm_value_fn value, void *ctx, const asm_stmt **failed, char *err, size_t errlen)
+                   asm_value_fn value, void *ctx, asm_relocs *relocs, const asm_stmt **failed, char *err,
+                   size_t errlen)
 {
     for (int i = 0; i < t->n; i++) {
         const asm_stmt *st = &t->v[i];
@@ -100,8 +117,12 @@ int asm_stmts_emit(const asm_stmts *t, const asm_data_rules *rules, asm_place_fn
         int rc;
         if (st->kind != ASM_STMT_DATA)
             rc = encode(ctx, st, out, err, errlen);
-        else
-            rc = out && st->size ? asm_data_emit(rules, &st->data, st->text, st->size, value, ctx, out, err, errlen) : 0;
+        else if (out && st->size) {
+            asm_reloc_site site = {relocs, st->sec, st->off};
+            rc = asm_data_emit(rules, &st->data, st->text, st->size, value, ctx, relocs ? &site : NULL, out, err,
+                               errlen);
+        } else
+            rc = 0;
         if (rc)
             return -1;
     }

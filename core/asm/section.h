@@ -2,9 +2,10 @@
  * Pass 1 creates sections by name (per source file when sections behave as in object files,
  * or shared), grows them statement by statement with the size checked before each addition
  * (never wrapping), and records every statement whose bytes need final symbol values: the
- * fix-ups. The ISA then lays the sections out (its vendor linker's rules) and pass 2 runs
- * asm_stmts_emit: data statements are written by core/asm/data.c, instructions by the
- * ISA's encoder, each at the place the ISA names. Part of the shared assembler framework. */
+ * fix-ups. The ISA then lays the sections out (its vendor linker's rules), the sections'
+ * bytes are allocated (or the ISA keeps its own memory images, as the DPU's linker places
+ * sections into memories), and pass 2 runs asm_stmts_emit: data statements are written by
+ * core/asm/data.c, instructions by the ISA's encoder, each at the place the ISA names. Part of the shared assembler framework. */
 #ifndef XPUSIM_ASM_SECTION_H
 #define XPUSIM_ASM_SECTION_H
 #include <stdint.h>
@@ -18,6 +19,7 @@ typedef struct asm_section {
     uint64_t base;      /* the address the ISA's layout gives it */
     int tag, rank;      /* the ISA's: memory region, order inside it */
     unsigned flags;     /* the ISA's */
+    uint8_t *bytes;     /* pass 2: the contents (asm_sections_alloc), NULL for no-bits sections */
 } asm_section;
 
 typedef struct asm_sections {
@@ -30,6 +32,9 @@ typedef struct asm_sections {
 int asm_section_get(asm_sections *s, const char *name, int scope, int *created);
 /* Grow section i by n bytes; -1 if it would pass max_size (nothing changes then). */
 int asm_section_grow(asm_sections *s, int i, uint64_t n);
+/* After pass 1: zeroed contents for every section whose bit in nobits_mask is clear (bit i
+ * for section i; bits past 31 are taken as clear). -1 out of memory (name_of_failed set). */
+int asm_sections_alloc(asm_sections *s, uint32_t nobits_mask, const char **name_of_failed);
 void asm_sections_free(asm_sections *s);
 
 enum { ASM_STMT_DATA = 0 }; /* other kinds are the ISA's (instructions, pseudo-instructions) */
@@ -59,8 +64,10 @@ void asm_stmts_free(asm_stmts *t);
  * .bss), and the ISA's encoder for its own statement kinds (0 ok, -1 with err). */
 typedef uint8_t *(*asm_place_fn)(void *ctx, const asm_stmt *st);
 typedef int (*asm_encode_fn)(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size_t errlen);
-/* Pass 2 over every statement in order. 0 ok; -1 with *failed the statement and err set. */
+/* Pass 2 over every statement in order; data values that need relocations go to relocs
+ * (NULL when a linked image is written). 0 ok; -1 with *failed the statement and err set. */
 int asm_stmts_emit(const asm_stmts *t, const asm_data_rules *rules, asm_place_fn place, asm_encode_fn encode,
-                   asm_value_fn value, void *ctx, const asm_stmt **failed, char *err, size_t errlen);
+                   asm_value_fn value, void *ctx, asm_relocs *relocs, const asm_stmt **failed, char *err,
+                   size_t errlen);
 
 #endif

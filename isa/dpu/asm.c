@@ -137,7 +137,7 @@ static int add_stmt(asm_ctx *c, int kind, uint32_t size, const char *text, const
 
 /* SDK data: `.align N` is 2^N bytes, values are cut to their width as the R_DPU_8/16/32
  * relocations do, alignments go up to 4 KiB. */
-static const asm_data_rules dpu_data_rules = {1, 4096, 1u << 26, 0, 0};
+static const asm_data_rules dpu_data_rules = {1, 4096, 1u << 26, 0, 0, {0} /* links at once: no object files */};
 
 /* A value needed in pass 1 (sizes, fills, alignments): numbers only, as SDK output has. */
 static int dpu_const(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
@@ -147,7 +147,7 @@ static int dpu_const(void *ctx, const char *text, int64_t *v, char *err, size_t 
 }
 
 /* A data value in pass 2, with every symbol's final value. */
-static int dpu_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen);
+static int dpu_value(void *ctx, const char *text, int64_t *v, int *base, char *err, size_t errlen);
 
 
 /* ---- directives: the DPU's own rows; data, alignment and annotations are shared ---- */
@@ -598,9 +598,11 @@ static int layout(asm_ctx *c)
 
 /* ---- pass 2 ---- */
 
-static int dpu_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
+/* Data values: the DPU assembler links at once, so every value is absolute (base 0). */
+static int dpu_value(void *ctx, const char *text, int64_t *v, int *base, char *err, size_t errlen)
 {
     dpu_sym_resolver r = {lookup, ctx};
+    *base = 0;
     return dpu_eval_expr(text, &r, v, err, errlen);
 }
 
@@ -655,7 +657,7 @@ static int pass2(asm_ctx *c)
         return fail(c, -1, 0, "out of memory%s", "");
     const asm_stmt *bad;
     char e[300];
-    if (asm_stmts_emit(&c->stmts, &dpu_data_rules, place, encode, dpu_value, c, &bad, e, sizeof e)) {
+    if (asm_stmts_emit(&c->stmts, &dpu_data_rules, place, encode, dpu_value, c, NULL, &bad, e, sizeof e)) {
         c->cur_col = bad->col;
         return fail(c, bad->file, bad->line, "%s", e);
     }

@@ -22,12 +22,10 @@
 #include "../../core/asm/section.h"
 #include "../../core/asm/source.h"
 #include "../../core/asm/macro.h"
+#include "../../core/asm/reloc.h"
 #include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
 #include "../../core/file.h"
-
-int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_lookup_fn look,
-               void *ctx, uint32_t *word, char *err, size_t errlen);
 
 enum { SEC_TEXT, SEC_DATA, SEC_BSS, NSEC };
 /* statements: core/asm/section.c's; data statements are the shared kind */
@@ -48,8 +46,15 @@ typedef struct actx {
     int pass, depth;
     char err[512];
     int cur_file, cur_line, cur_col;   /* cur_col: of the statement, 1-based */
-    uint8_t *out[NSEC];
+    int object;             /* -c: a relocatable object (sections at 0, relocations) */
+    asm_symtab ext;         /* object files: symbols used but not defined here */
+    asm_relocs relocs;
 } actx;
+
+/* Relocatable bases in an object file (core/asm/expr.h): 1 + SEC_* for a value in one of
+ * the sections (labels, local or global: a static link resolves both alike), EXT_BASE + i for
+ * the i-th undefined symbol. */
+#define EXT_BASE 16
 
 static int fail(actx *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(actx *a, const char *fmt, ...)
@@ -80,14 +85,24 @@ static sym *sym_get(actx *a, const char *name)
     return s;
 }
 
-static int lookup(void *ctx, const char *name, int64_t *val)
+static int lookup(void *ctx, const char *name, int64_t *val, int *base)
 {
     actx *a = ctx;
+    *base = 0;
     if (strcmp(name, ".") == 0 && a->pass == 2) {
         *val = a->dot;
+        *base = a->object ? 1 + a->sec : 0;
         return 0;
     }
     sym *s = sym_find(a, name);
+    if ((!s || !s->defined) && a->object && a->pass == 2) { /* left to the linker */
+        asm_symbol *x = asm_sym_get(&a->ext, name, 0);
+        if (!x)
+            return -1;
+        *val = 0;
+        *base = EXT_BASE + (int)(x - a->ext.v);
+        return 0;
+    }
     if (!s || !s->defined)
         return -1;
     if (s->expr) {
@@ -97,8 +112,8 @@ static int lookup(void *ctx, const char *name, int64_t *val)
         int unres;
         char e[200];
         int64_t v;
-        int r = nyz_asm_eval(s->expr, lookup, a, &v, &unres, e, sizeof e);
-        s->busy = 0;
+        int r = nyz_asm_eval(s->expr, lookup, a, &v, base, &unres, e, sizeof e);
+        s->busy = 0; /* (the table does not move: expressions only look symbols up) */
         if (r < 0 || unres)
             return -1;
         *val = v;
@@ -107,15 +122,17 @@ static int lookup(void *ctx, const char *name, int64_t *val)
     if (a->pass < 2)
         return -1; /* label addresses are final only in pass 2 */
     *val = (int64_t)a->secs.v[s->section].base + s->value;
+    *base = a->object ? 1 + s->section : 0;
     return 0;
 }
 
-static int const_lookup(void *ctx, const char *name, int64_t *val)
+static int const_lookup(void *ctx, const char *name, int64_t *val, int *base)
 {
     actx *a = ctx;
     sym *s = sym_find(a, name);
+    *base = 0;
     if (s && s->defined && s->expr)
-        return lookup(ctx, name, val);
+        return lookup(ctx, name, val, base);
     return -1;
 }
 
@@ -149,12 +166,15 @@ static int rename_locals(actx *a, const char *in, char *out)
     return 0;
 }
 
-static int eval_now(actx *a, const char *text, int64_t *v, int need)
+/* A value now (base: NULL if it must be absolute). 0 known, 1 not yet (need 0), -1 error. */
+static int eval_now(actx *a, const char *text, int64_t *v, int *base, int need)
 {
-    int unres;
+    int unres, b;
     char e[200];
-    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, &unres, e, sizeof e) < 0)
+    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, base ? base : &b, &unres, e, sizeof e) < 0)
         return fail(a, "bad expression '%s': %s", text, e);
+    if (!base && b)
+        return fail(a, "'%s' must be a constant, not an address the linker decides", text);
     if (unres && need)
         return a->pass == 2 ? fail(a, "undefined symbol in '%s'", text)
                             : fail(a, "'%s' must be a constant known at this point", text);
@@ -176,16 +196,15 @@ static int expand_macro(actx *a, int mi, char *args)
 
 /* Nyuzi data: `.align N` is N bytes (LLVM's Nyuzi target), values must fit their width, and
  * `.float nan` is the canonical NaN the FP pipeline produces. */
-static const asm_data_rules nyz_data_rules = {0, 65536, 1u << 28, 1, 0x7fffffffu};
+static const asm_data_rules nyz_data_rules = {0, 65536, 1u << 28, 1, 0x7fffffffu, {[4] = R_NYUZI_ABS32}};
 
 /* A value for a data directive: known symbols only in pass 1 (.set constants), every symbol
- * in pass 2. */
-static int nyz_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
+ * in pass 2; relocatable only where base is given (pass-2 data in an object file). */
+static int value_of(actx *a, const char *text, int64_t *v, int *base, char *err, size_t errlen)
 {
-    actx *a = ctx;
-    int unres;
+    int unres, b;
     char e[200];
-    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, &unres, e, sizeof e) < 0) {
+    if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, base ? base : &b, &unres, e, sizeof e) < 0) {
         snprintf(err, errlen, "bad expression '%s': %s", text, e);
         return -1;
     }
@@ -196,7 +215,21 @@ static int nyz_value(void *ctx, const char *text, int64_t *v, char *err, size_t 
             snprintf(err, errlen, "'%s' must be a constant known at this point", text);
         return -1;
     }
+    if (!base && b) {
+        snprintf(err, errlen, "'%s' must be a constant, not an address the linker decides", text);
+        return -1;
+    }
     return 0;
+}
+
+static int nyz_value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
+{
+    return value_of(ctx, text, v, NULL, err, errlen);
+}
+
+static int nyz_data_value(void *ctx, const char *text, int64_t *v, int *base, char *err, size_t errlen)
+{
+    return value_of(ctx, text, v, base, err, errlen);
 }
 
 /* ---- directives: Nyuzi's own rows; data, alignment and annotations are shared ---- */
@@ -340,7 +373,8 @@ __attribute__((noinline)) static int instruction(actx *a, const char *mn, char *
         char e[200];
         if (o.kind != OPK_EXPR)
             return fail(a, "%s: expected a value, got '%s'", mn, ops[1]);
-        if (nyz_asm_eval(o.text, const_lookup, a, &v, &unres, e, sizeof e) < 0)
+        int base;
+        if (nyz_asm_eval(o.text, const_lookup, a, &v, &base, &unres, e, sizeof e) < 0)
             return fail(a, "bad expression '%s': %s", o.text, e);
         uint32_t size = 8;
         if (!unres && !strcmp(mn, "li")) {
@@ -438,10 +472,22 @@ static uint8_t *place(void *ctx, const stmt *st)
 {
     actx *a = ctx;
     a->dot = (uint32_t)a->secs.v[st->sec].base + st->off;
+    a->sec = st->sec;
     a->cur_file = st->file;
     a->cur_line = st->line;
     a->cur_col = st->col;
-    return st->sec == SEC_BSS ? NULL : a->out[st->sec] + st->off;
+    return st->sec == SEC_BSS ? NULL : a->secs.v[st->sec].bytes + st->off;
+}
+
+/* An instruction field at byte at of statement st left to the linker (fx->type 0: none). */
+static int add_fixup(actx *a, const stmt *st, uint32_t at, const nyz_fixup *fx)
+{
+    if (!fx->type)
+        return 0;
+    asm_reloc r = {st->sec, st->off + at, (uint32_t)fx->type, fx->base, fx->addend};
+    if (!a->object || asm_reloc_add(&a->relocs, &r))
+        return fail(a, a->object ? "out of memory" : "internal: a relocation in a linked image");
+    return 0;
 }
 
 /* Pass 2: an instruction or pseudo-instruction into out (errors recorded with fail). */
@@ -461,30 +507,39 @@ static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_
         if (reg_operand(a, ops[0], &rd) < 0)
             return -1;
         int64_t v;
-        if (eval_now(a, ops[1], &v, 1))
+        int base;
+        if (eval_now(a, ops[1], &v, &base, 1))
             return -1;
-        uint32_t x = (uint32_t)v, w[2];
+        /* an address the linker decides: movehi hi(x) + or lo(x), both left to it (the
+         * fields hold 0), as llvm-mc expands lea and li of a symbol */
+        uint32_t x = base ? 0 : (uint32_t)v, w[2];
         char e[256];
         nyz_operand o[3];
+        nyz_fixup fx;
         char num[32];
         o[0].kind = OPK_SREG; o[0].reg = rd;
         o[1].kind = OPK_EXPR; o[1].text = num;
         int nw = 0;
-        if (st->size == 4 && (int32_t)x >= -8192 && (int32_t)x <= 8191) {
+        if (st->size == 4 && (int32_t)x >= -8192 && (int32_t)x <= 8191 && !base) {
             snprintf(num, sizeof num, "%d", (int32_t)x);
-            if (nyz_encode("move", o, 2, pc, lookup, a, &w[nw++], e, sizeof e) < 0)
+            if (nyz_encode("move", o, 2, pc, 0, lookup, a, &w[nw++], &fx, e, sizeof e) < 0)
                 return fail(a, "%s", e);
         } else {
             snprintf(num, sizeof num, "%u", x >> 13);
-            if (nyz_encode("movehi", o, 2, pc, lookup, a, &w[nw++], e, sizeof e) < 0)
+            if (nyz_encode("movehi", o, 2, pc, 0, lookup, a, &w[nw++], &fx, e, sizeof e) < 0)
                 return fail(a, "%s", e);
+            if (base && add_fixup(a, st, 0, &(nyz_fixup){R_NYUZI_HI19, base, v}))
+                return -1;
             if (st->size == 8) {
                 o[1].kind = OPK_SREG; o[1].reg = rd;
                 o[2].kind = OPK_EXPR; o[2].text = num;
                 snprintf(num, sizeof num, "%u", x & 0x1fff);
-                if (nyz_encode("or", o, 3, pc + 4, lookup, a, &w[nw++], e, sizeof e) < 0)
+                if (nyz_encode("or", o, 3, pc + 4, 0, lookup, a, &w[nw++], &fx, e, sizeof e) < 0)
                     return fail(a, "%s", e);
-            }
+                if (base && add_fixup(a, st, 4, &(nyz_fixup){R_NYUZI_IMM_LO13, base, v}))
+                    return -1;
+            } else if (base)
+                return fail(a, "internal: a relocated li/lea sized as one word");
         }
         for (int i = 0; i < nw; i++)
             mem_st32le(out + 4 * i, w[i]);
@@ -510,8 +565,11 @@ static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_
         }
         uint32_t w;
         char e[256];
-        if (nyz_encode(mn, o, n, pc, lookup, a, &w, e, sizeof e) < 0)
+        nyz_fixup fx;
+        if (nyz_encode(mn, o, n, pc, a->object ? 1 + st->sec : 0, lookup, a, &w, &fx, e, sizeof e) < 0)
             return fail(a, "%s", e);
+        if (add_fixup(a, st, 0, &fx))
+            return -1;
         mem_st32le(out, w);
         return 0;
     }
@@ -524,12 +582,12 @@ static void actx_free(actx *a)
     asm_stmts_free(&a->stmts);
     asm_sections_free(&a->secs);
     asm_symtab_free(&a->syms);
+    asm_symtab_free(&a->ext);
+    asm_relocs_free(&a->relocs);
     asm_macros_free(&a->macros);
     for (int i = 0; i < a->nfiles; i++)
         free(a->files[i]);
     free(a->files);
-    for (int i = 0; i < NSEC; i++)
-        free(a->out[i]);
 }
 
 /* Index of a file name in a->files (added if new); -1 out of memory. Messages and pass-2
@@ -605,6 +663,51 @@ static int make_sections(actx *a)
     return 0;
 }
 
+/* The object file: named symbols (labels; .L* and .set constants stay inside), then the
+ * undefined ones, and each relocation against its symbol or its section's. */
+static int write_object(actx *a, const char *out, char *err, size_t errlen)
+{
+    size_t cap = (size_t)a->syms.n + (size_t)a->ext.n + 1;
+    nyz_elf_sym *syms = calloc(cap, sizeof *syms);
+    int *ext_index = calloc((size_t)a->ext.n + 1, sizeof *ext_index);
+    nyz_obj_rela *relas = calloc((size_t)a->relocs.n + 1, sizeof *relas);
+    int ns = 0, rc = -1;
+    if (!syms || !ext_index || !relas) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < a->syms.n; i++) {
+        sym *y = &a->syms.v[i];
+        if (y->defined && !y->expr && strncmp(y->name, ".L", 2))
+            syms[ns++] = (nyz_elf_sym){y->name, (uint32_t)y->value, y->section + 1, y->global};
+        else if (!y->defined && y->global && !asm_sym_find(&a->ext, y->name, 0)) /* .globl only */
+            syms[ns++] = (nyz_elf_sym){y->name, 0, -1, 1};
+    }
+    for (int i = 0; i < a->ext.n; i++) {
+        ext_index[i] = ns;
+        syms[ns++] = (nyz_elf_sym){a->ext.v[i].name, 0, -1, 1};
+    }
+    for (int i = 0; i < a->relocs.n; i++) {
+        const asm_reloc *r = &a->relocs.v[i];
+        if (r->addend < INT32_MIN || r->addend > INT32_MAX) {
+            snprintf(err, errlen, "%s: relocation at %s+0x%x: addend %lld does not fit in 32 bits", out,
+                     a->secs.v[r->sec].name, r->off, (long long)r->addend);
+            goto out;
+        }
+        relas[i] = (nyz_obj_rela){r->sec + 1, r->off, r->type,
+                                  r->base >= EXT_BASE ? ext_index[r->base - EXT_BASE] : -r->base, (int32_t)r->addend};
+    }
+    nyz_obj_out o = {a->secs.v[SEC_TEXT].bytes, a->secs.v[SEC_TEXT].size, a->secs.v[SEC_TEXT].align,
+                     a->secs.v[SEC_DATA].bytes, a->secs.v[SEC_DATA].size, a->secs.v[SEC_DATA].align,
+                     a->secs.v[SEC_BSS].size, a->secs.v[SEC_BSS].align, syms, ns, relas, a->relocs.n};
+    rc = nyz_write_object(out, &o, err, errlen);
+out:
+    free(syms);
+    free(ext_index);
+    free(relas);
+    return rc;
+}
+
 int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
                  char *err, size_t errlen)
 {
@@ -615,42 +718,47 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
     }
     asm_macros_init(&a->macros);
     a->pass = 1;
+    a->object = opts && !strcmp(opt_get(opts, "object", "0"), "1");
     int rc = make_sections(a);
     for (int i = 0; i < nsrc && rc == 0; i++)
         rc = read_source(a, srcs[i], opts);
     a->cur_col = 1;
     if (rc == 0 && a->macros.defining >= 0)
         rc = fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
-    if (rc == 0) {
+    if (rc == 0 && a->object) { /* every section at 0: the linker places them */
+        if (a->secs.v[SEC_TEXT].align < 4)
+            a->secs.v[SEC_TEXT].align = 4;
+    } else if (rc == 0) {
         for (int s = 0; s < NSEC; s++)
             if (a->secs.v[s].align < 64)
                 a->secs.v[s].align = 64;
         a->secs.v[SEC_TEXT].base = 0x1000; /* where ld.lld places .text for Nyuzi (image base 0, 4 KiB pages) */
         a->secs.v[SEC_DATA].base = align_up(a->secs.v[SEC_TEXT].base + a->secs.v[SEC_TEXT].size, a->secs.v[SEC_DATA].align);
         a->secs.v[SEC_BSS].base = align_up(a->secs.v[SEC_DATA].base + a->secs.v[SEC_DATA].size, a->secs.v[SEC_BSS].align);
-        for (int s = 0; s < NSEC; s++)
-            a->out[s] = calloc(a->secs.v[s].size + 1, 1);
+    }
+    const char *nomem;
+    if (rc == 0 && asm_sections_alloc(&a->secs, 1u << SEC_BSS, &nomem))
+        rc = fail(a, "out of memory for the contents of %s", nomem);
+    if (rc == 0) {
         a->pass = 2;
         const stmt *bad;
         char e[300];
-        if (asm_stmts_emit(&a->stmts, &nyz_data_rules, place, encode_stmt, nyz_value, a, &bad, e, sizeof e)) {
+        if (asm_stmts_emit(&a->stmts, &nyz_data_rules, place, encode_stmt, nyz_data_value, a,
+                           a->object ? &a->relocs : NULL, &bad, e, sizeof e)) {
             if (e[0]) /* a data statement's error; an instruction's is recorded already */
                 fail(a, "%s", e);
             rc = -1;
         }
     }
-    if (rc == 0) {
+    if (rc == 0 && a->object)
+        rc = write_object(a, out, err, errlen);
+    else if (rc == 0) {
         nyz_elf_sym *syms = calloc((size_t)a->syms.n + 1, sizeof *syms);
         int ns = 0;
         uint32_t entry = 0;
         for (int i = 0; i < a->syms.n; i++) {
             sym *y = &a->syms.v[i];
-            if (!y->defined) {
-                if (y->global)
-                    continue;
-                continue;
-            }
-            if (y->expr || !strncmp(y->name, ".L", 2))
+            if (!y->defined || y->expr || !strncmp(y->name, ".L", 2))
                 continue;
             syms[ns].name = y->name;
             syms[ns].value = a->secs.v[y->section].base + (uint32_t)y->value;
@@ -660,8 +768,8 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
                 entry = syms[ns].value;
             ns++;
         }
-        nyz_elf_out o = {a->out[SEC_TEXT], a->secs.v[SEC_TEXT].base, a->secs.v[SEC_TEXT].size,
-                         a->out[SEC_DATA], a->secs.v[SEC_DATA].base, a->secs.v[SEC_DATA].size,
+        nyz_elf_out o = {a->secs.v[SEC_TEXT].bytes, a->secs.v[SEC_TEXT].base, a->secs.v[SEC_TEXT].size,
+                         a->secs.v[SEC_DATA].bytes, a->secs.v[SEC_DATA].base, a->secs.v[SEC_DATA].size,
                          a->secs.v[SEC_BSS].base, a->secs.v[SEC_BSS].size, entry, syms, ns};
         rc = nyz_write_elf(out, &o, err, errlen);
         free(syms);
@@ -691,6 +799,7 @@ int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_
     stmt st = {.kind = ST_INSN, .sec = SEC_TEXT, .size = 4, .mn = mn, .text = s};
     uint8_t out[8] = {0};
     char e[8];
+    a->sec = SEC_TEXT;
     a->dot = pc;
     int rc = encode_stmt(a, &st, out, e, sizeof e);
     if (rc == 0)

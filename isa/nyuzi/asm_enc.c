@@ -2,12 +2,16 @@
  * walking the instruction table (table.c): the entries with the mnemonic are tried in
  * table order and the first whose operand syntax matches the operands is encoded, so the
  * assembler, decoder and disassembler share one description. Immediates and branch
- * displacements are range-checked with messages that say the allowed range. */
+ * displacements are range-checked with messages that say the allowed range. LLVM's operand
+ * modifiers hi(x) (bits 31..13, for movehi) and lo(x) (bits 12..0) are understood; in an
+ * object file they, branches to other sections or undefined symbols, are left to the
+ * linker as R_NYUZI_HI19, R_NYUZI_IMM_LO13 and R_NYUZI_BRANCH20/25 (as llvm-mc does). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nyuzi.h"
 #include "asm.h"
+#include "../../core/asm/limits.h"
 
 typedef struct pat { uint8_t syn; const char *ops; } pat;
 /* Operand kinds per syntax: S scalar reg, V vector reg, E expression, M off(sN), G off(vN),
@@ -77,15 +81,53 @@ static int range(int64_t v, int bits, int is_signed, const char *what, char *err
     return 0;
 }
 
-static int eval(const nyz_operand *o, nyz_asm_lookup_fn look, void *ctx, int64_t *v, char *err, size_t errlen)
+enum { MOD_NONE, MOD_HI, MOD_LO };
+
+/* hi(...) or lo(...) around the whole operand: the modifier, and the text inside in buf. */
+static int modifier(const char *t, char *buf, size_t n)
+{
+    while (isspace((unsigned char)*t))
+        t++;
+    int m = !strncmp(t, "hi", 2) ? MOD_HI : !strncmp(t, "lo", 2) ? MOD_LO : MOD_NONE;
+    if (!m)
+        return MOD_NONE;
+    const char *p = t + 2;
+    while (isspace((unsigned char)*p))
+        p++;
+    size_t len = strlen(p);
+    while (len && isspace((unsigned char)p[len - 1]))
+        len--;
+    if (*p != '(' || len < 2 || p[len - 1] != ')' || len - 2 >= n)
+        return MOD_NONE;
+    /* the parentheses must enclose the whole operand: hi(a) + lo(b) is not one modifier */
+    int depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        depth += p[i] == '(' ? 1 : p[i] == ')' ? -1 : 0;
+        if (depth == 0 && i + 1 < len)
+            return MOD_NONE;
+    }
+    memcpy(buf, p + 1, len - 2);
+    buf[len - 2] = 0;
+    return m;
+}
+
+/* An operand's value: *base as nyz_asm_eval's, *mod the modifier (applied here to an
+ * absolute value; a relocatable one keeps its offset, for the linker). */
+static int eval(const nyz_operand *o, nyz_asm_lookup_fn look, void *ctx, int64_t *v, int *base, int *mod, char *err,
+                size_t errlen)
 {
     int unres = 0;
-    char e[200];
+    char e[200], inner[ASM_MAX_LINE + 1];
+    *base = 0;
+    *mod = MOD_NONE;
     if ((o->kind == OPK_SMEM || o->kind == OPK_VMEM) && !o->has_off) {
         *v = 0;
         return 0;
     }
-    if (nyz_asm_eval(o->text, look, ctx, v, &unres, e, sizeof e) < 0) {
+    const char *text = o->text;
+    if (o->kind == OPK_EXPR && (*mod = modifier(text, inner, sizeof inner)) != MOD_NONE)
+        text = inner;
+    if (nyz_asm_eval(text, look, ctx, v, base, &unres, e, sizeof e) < 0) {
         snprintf(err, errlen, "bad expression '%s': %s", o->text, e);
         return -1;
     }
@@ -93,14 +135,35 @@ static int eval(const nyz_operand *o, nyz_asm_lookup_fn look, void *ctx, int64_t
         snprintf(err, errlen, "undefined symbol in '%s'", o->text);
         return -1;
     }
+    if (!*base && *mod == MOD_HI)
+        *v = (int64_t)((uint32_t)*v >> 13);
+    else if (!*base && *mod == MOD_LO)
+        *v = (int64_t)((uint32_t)*v & 0x1fff);
+    return 0;
+}
+
+/* A relocatable value in a field: the fixup if the field has the relocation the value's
+ * modifier asks for, else an error. */
+static int fixup(nyz_fixup *fx, int type, int want_mod, int mod, int base, int64_t v, const nyz_operand *o,
+                 char *err, size_t errlen)
+{
+    if (mod != want_mod) {
+        snprintf(err, errlen, "'%s' is not a constant (it needs a relocation): %s", o->text,
+                 want_mod == MOD_HI ? "use hi(...) in movehi"
+                 : want_mod == MOD_LO ? "use lo(...) in an immediate"
+                                      : "only a branch, movehi hi(...) or an immediate lo(...) can refer to it");
+        return -1;
+    }
+    *fx = (nyz_fixup){type, base, v};
     return 0;
 }
 
 /* 0 ok, -1 error (err set). */
-int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_lookup_fn look,
-               void *ctx, uint32_t *word, char *err, size_t errlen)
+int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, int pc_base, nyz_asm_lookup_fn look,
+               void *ctx, uint32_t *word, nyz_fixup *fx, char *err, size_t errlen)
 {
     int seen = 0;
+    *fx = (nyz_fixup){0, 0, 0};
     for (int i = 0; i < nyz_noptab; i++) {
         const nyz_opdef *d = &nyz_optab[i];
         if (!d->asm_ok || strcmp(d->name, mn) != 0)
@@ -116,8 +179,13 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
             continue;
         uint32_t w = d->match;
         int64_t v = 0;
+        int base = 0, mod = 0;
 #define R(j) ((uint32_t)ops[j].reg)
-#define EV(j) do { if (eval(&ops[j], look, ctx, &v, err, errlen) < 0) return -1; } while (0)
+/* the operand's value; a relocatable one only where a relocation exists (RELOC(...)) */
+#define EV(j) do { if (eval(&ops[j], look, ctx, &v, &base, &mod, err, errlen) < 0) return -1; \
+                   if (base && fixup(fx, R_NYUZI_NONE, -1, mod, base, v, &ops[j], err, errlen)) return -1; } while (0)
+#define EV_RELOC(j, type, want) do { if (eval(&ops[j], look, ctx, &v, &base, &mod, err, errlen) < 0) return -1; \
+                   if (base) { if (fixup(fx, type, want, mod, base, v, &ops[j], err, errlen)) return -1; v = 0; } } while (0)
         switch ((nyz_syn)d->syn) {
         case SYN_NONE: break;
         case SYN_R_SSS: case SYN_C_SSS: case SYN_R_VVS: case SYN_R_VVV: case SYN_C_SVS:
@@ -130,7 +198,7 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
         case SYN_R1_VSS: case SYN_R1_VSV:
             w |= R(0) << 5 | R(1) << 10 | R(2) << 15; break;
         case SYN_I_SSI: case SYN_C_SSI: case SYN_I_VVI: case SYN_C_SVI: case SYN_GL_SVI:
-            EV(2);
+            EV_RELOC(2, R_NYUZI_IMM_LO13, MOD_LO);
             if (range(v, 14, 1, "immediate", err, errlen)) return -1;
             w |= R(0) << 5 | R(1) | ((uint32_t)v & 0x3fff) << 10; break;
         case SYN_I_VSVI:
@@ -146,7 +214,7 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
             if (range(v, 9, 1, "immediate", err, errlen)) return -1;
             w |= R(0) << 5 | R(1) << 10 | ((uint32_t)v & 0x1ff) << 15; break;
         case SYN_MOVEHI:
-            EV(1);
+            EV_RELOC(1, R_NYUZI_HI19, MOD_HI);
             if (range(v, 19, 0, "movehi immediate", err, errlen)) return -1;
             w |= R(0) << 5 | ((uint32_t)v >> 5 & 0x3fff) << 10 | ((uint32_t)v & 31); break;
         case SYN_SYSCALL:
@@ -179,7 +247,13 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
             break;
         case SYN_B_COND: case SYN_B_OFF: {
             int j = d->syn == SYN_B_COND ? 1 : 0;
-            EV(j);
+            if (eval(&ops[j], look, ctx, &v, &base, &mod, err, errlen) < 0)
+                return -1;
+            if (base != pc_base) { /* another section or an undefined symbol: the linker's */
+                if (fixup(fx, j ? R_NYUZI_BRANCH20 : R_NYUZI_BRANCH25, MOD_NONE, mod, base, v, &ops[j], err, errlen))
+                    return -1;
+                break;
+            }
             int64_t disp = (int32_t)((uint32_t)v - pc); /* addresses wrap at 32 bits */
             if (disp & 3) {
                 snprintf(err, errlen, "branch target 0x%llx is not 4-byte aligned", (long long)v);
@@ -196,6 +270,7 @@ int nyz_encode(const char *mn, nyz_operand *ops, int nops, uint32_t pc, nyz_asm_
         }
 #undef R
 #undef EV
+#undef EV_RELOC
         *word = w;
         return 0;
     }

@@ -1,7 +1,8 @@
 /* isa/nyuzi/asm_expr.c: operand and expression parsing for the Nyuzi assembler.
  * Expressions are the shared evaluator's (core/asm/expr.c, LLVM MC syntax) with register
  * names reserved; an unresolved symbol in the first pass marks the value as not yet known.
- * Registers are s0-s31 (gp fp sp ra) and v0-v31. */
+ * Registers are s0-s31 (gp fp sp ra) and v0-v31. Values carry their relocatable base for
+ * object files. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +34,15 @@ static int is_register(const char *name)
     return nyz_asm_reg(name, &vec) >= 0;
 }
 
-int nyz_asm_eval(const char *text, nyz_asm_lookup_fn look, void *ctx, int64_t *out, int *unresolved, char *err,
-                 size_t errlen)
+int nyz_asm_eval(const char *text, nyz_asm_lookup_fn look, void *ctx, int64_t *out, int *base, int *unresolved,
+                 char *err, size_t errlen)
 {
     static const asm_expr_syntax syntax = {is_register};
     asm_expr_result r;
-    if (asm_expr_eval(text, &syntax, look, ctx, &r, err, errlen))
+    if (asm_expr_eval_rel(text, &syntax, look, ctx, &r, err, errlen))
         return -1;
     *out = r.value;
+    *base = r.base;
     *unresolved = r.unresolved;
     return 0;
 }

@@ -12,6 +12,7 @@
 static const isa_option nyz_asm_options[] = {
     {"define", "", "NAME[=VALUE],... for the C preprocessor"},
     {"include", "", "one more include directory for the C preprocessor"},
+    {"object", "0", "1: write a relocatable object file (ET_REL, .rela sections) instead of linking (same as -c)"},
     {NULL, NULL, NULL},
 };
 

@@ -31,9 +31,9 @@ static void test_arith(void **state)
     assert_int_equal(asm_negate(5), -5);
 }
 
-static int no_symbols(void *ctx, const char *name, int64_t *val)
+static int no_symbols(void *ctx, const char *name, int64_t *val, int *base)
 {
-    (void)ctx, (void)name, (void)val;
+    (void)ctx, (void)name, (void)val, (void)base;
     return -1;
 }
 
@@ -47,9 +47,9 @@ static void test_evaluators(void **state)
         char err[200] = "";
         assert_int_not_equal(dpu_eval_expr(bad[i], NULL, &v, err, sizeof err), 0);
         assert_true(strstr(err, "overflow") || strstr(err, "division by zero"));
-        int unresolved = 0;
+        int unresolved = 0, base = 0;
         char why[200] = "";
-        assert_int_not_equal(nyz_asm_eval(bad[i], no_symbols, NULL, &v, &unresolved, why, sizeof why), 0);
+        assert_int_not_equal(nyz_asm_eval(bad[i], no_symbols, NULL, &v, &base, &unresolved, why, sizeof why), 0);
         assert_true(strstr(why, "overflow") || strstr(why, "division by zero"));
     }
     int64_t v;

@@ -5,9 +5,10 @@
 #include "../testlib.h"
 #include "../../core/asm/data.h"
 
-static const asm_data_rules dpu = {1, 4096, 1u << 26, 0, 0};
-static const asm_data_rules nyz = {0, 65536, 1u << 28, 1, 0x7fffffffu};
+static const asm_data_rules dpu = {1, 4096, 1u << 26, 0, 0, {0}};
+static const asm_data_rules nyz = {0, 65536, 1u << 28, 1, 0x7fffffffu, {[4] = 1 /* R_NYUZI_ABS32 */}};
 
+/* Pass 1 values: "sym" is 0x1234; anything else is a constant expression. */
 static int val(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
 {
     (void)ctx;
@@ -23,6 +24,18 @@ static int val(void *ctx, const char *text, int64_t *v, char *err, size_t errlen
     return 0;
 }
 
+/* Pass 2 values: as val, and "ext" (plus a constant) is relocatable, base 7. */
+static int val2(void *ctx, const char *text, int64_t *v, int *base, char *err, size_t errlen)
+{
+    *base = 0;
+    if (!strncmp(text, "ext", 3)) {
+        *base = 7;
+        *v = text[3] == '+' ? strtoll(text + 4, NULL, 0) : 0;
+        return 0;
+    }
+    return val(ctx, text, v, err, errlen);
+}
+
 static void test_values(void **state)
 {
     (void)state;
@@ -32,23 +45,54 @@ static void test_values(void **state)
     assert_int_equal(asm_data_size(&nyz, ".short", "1, sym, -2", val, NULL, &d, err, sizeof err), 0);
     assert_int_equal(d.kind, ASM_DATA_VALUES);
     assert_int_equal(d.size, 6);
-    assert_int_equal(asm_data_emit(&nyz, &d, "1, sym, -2", d.size, val, NULL, out, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&nyz, &d, "1, sym, -2", d.size, val2, NULL, NULL, out, err, sizeof err), 0);
     assert_memory_equal(out, "\x01\x00\x34\x12\xfe\xff", 6);
     /* Nyuzi refuses 0x12345 in two bytes; the DPU keeps the low 16 bits (R_DPU_16) */
     assert_int_equal(asm_data_size(&nyz, ".2byte", "0x12345", val, NULL, &d, err, sizeof err), 0);
-    assert_int_equal(asm_data_emit(&nyz, &d, "0x12345", 2, val, NULL, out, err, sizeof err), -1);
+    assert_int_equal(asm_data_emit(&nyz, &d, "0x12345", 2, val2, NULL, NULL, out, err, sizeof err), -1);
     assert_string_equal(err, "value 74565 does not fit in 2 byte(s)");
-    assert_int_equal(asm_data_emit(&dpu, &d, "0x12345", 2, val, NULL, out, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&dpu, &d, "0x12345", 2, val2, NULL, NULL, out, err, sizeof err), 0);
     assert_memory_equal(out, "\x45\x23", 2);
     assert_int_equal(asm_data_size(&nyz, ".float", "1.5, nan", val, NULL, &d, err, sizeof err), 0);
     assert_int_equal(d.size, 8);
-    assert_int_equal(asm_data_emit(&nyz, &d, "1.5, nan", 8, val, NULL, out, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&nyz, &d, "1.5, nan", 8, val2, NULL, NULL, out, err, sizeof err), 0);
     assert_memory_equal(out, "\x00\x00\xc0\x3f\xff\xff\xff\x7f", 8);
-    assert_int_equal(asm_data_emit(&nyz, &d, "1.5x, 2", 8, val, NULL, out, err, sizeof err), -1);
+    assert_int_equal(asm_data_emit(&nyz, &d, "1.5x, 2", 8, val2, NULL, NULL, out, err, sizeof err), -1);
     assert_string_equal(err, "bad floating-point number '1.5x'");
     assert_int_equal(asm_data_size(&nyz, ".byte", "", val, NULL, &d, err, sizeof err), 0);
     assert_int_equal(d.size, 0);                 /* GNU as: no operands, no bytes */
     assert_int_equal(asm_data_size(&nyz, ".nosuch", "", val, NULL, &d, err, sizeof err), 1);
+}
+
+/* Object files: a relocatable value leaves 0 in its field and a RELA record behind (addend
+ * the constant part); a width without a relocation type, or no site (a linked image), is an
+ * error that names the value. */
+static void test_relocations(void **state)
+{
+    (void)state;
+    asm_data d;
+    char err[200];
+    uint8_t out[16];
+    asm_relocs rl = {0};
+    asm_reloc_site site = {&rl, 2, 0x40};
+    assert_int_equal(asm_data_size(&nyz, ".long", "5, ext+12, ext", val, NULL, &d, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&nyz, &d, "5, ext+12, ext", 12, val2, NULL, &site, out, err, sizeof err), 0);
+    assert_memory_equal(out, "\x05\0\0\0\0\0\0\0\0\0\0\0", 12);
+    assert_int_equal(rl.n, 2);
+    assert_int_equal(rl.v[0].sec, 2);
+    assert_int_equal(rl.v[0].off, 0x44);
+    assert_int_equal(rl.v[0].type, 1);
+    assert_int_equal(rl.v[0].base, 7);
+    assert_int_equal(rl.v[0].addend, 12);
+    assert_int_equal(rl.v[1].off, 0x48);
+    assert_int_equal(rl.v[1].addend, 0);
+    assert_int_equal(asm_data_size(&nyz, ".short", "ext", val, NULL, &d, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&nyz, &d, "ext", 2, val2, NULL, &site, out, err, sizeof err), -1);
+    assert_string_equal(err, "'ext' needs a relocation, and there is none for a 2-byte value");
+    assert_int_equal(asm_data_size(&nyz, ".long", "ext", val, NULL, &d, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&nyz, &d, "ext", 4, val2, NULL, NULL, out, err, sizeof err), -1);
+    assert_int_equal(rl.n, 2);
+    asm_relocs_free(&rl);
 }
 
 static void test_strings_and_fills(void **state)
@@ -59,11 +103,11 @@ static void test_strings_and_fills(void **state)
     uint8_t out[32];
     assert_int_equal(asm_data_size(&dpu, ".asciz", "\"hi\", \"x\"", val, NULL, &d, err, sizeof err), 0);
     assert_int_equal(d.size, 5);
-    assert_int_equal(asm_data_emit(&dpu, &d, "\"hi\", \"x\"", 5, val, NULL, out, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&dpu, &d, "\"hi\", \"x\"", 5, val2, NULL, NULL, out, err, sizeof err), 0);
     assert_memory_equal(out, "hi\0x\0", 5);
     assert_int_equal(asm_data_size(&dpu, ".zero", "3, 0x1ab", val, NULL, &d, err, sizeof err), 0);
     assert_int_equal(d.size, 3);
-    assert_int_equal(asm_data_emit(&dpu, &d, "3, 0x1ab", 3, val, NULL, out, err, sizeof err), 0);
+    assert_int_equal(asm_data_emit(&dpu, &d, "3, 0x1ab", 3, val2, NULL, NULL, out, err, sizeof err), 0);
     assert_memory_equal(out, "\xab\xab\xab", 3);  /* the fill's low byte */
     assert_int_equal(asm_data_size(&dpu, ".space", "1 << 27", val, NULL, &d, err, sizeof err), -1);
     assert_string_equal(err, ".space 134217728: the size must be 0..67108864");
@@ -98,6 +142,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_relocations),
         cmocka_unit_test(test_strings_and_fills),
         cmocka_unit_test(test_alignment),
     };

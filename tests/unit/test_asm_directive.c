@@ -36,7 +36,7 @@ static int cval(void *ctx, const char *text, int64_t *v, char *err, size_t errle
 static void test_dispatch(void **state)
 {
     (void)state;
-    static const asm_data_rules rules = {0, 64, 1024, 1, 0};
+    static const asm_data_rules rules = {0, 64, 1024, 1, 0, {0}};
     static const asm_directive rows[] = {{".section", row}, {".long", row}, {".mine_*", row}, {NULL, NULL}};
     static const asm_directives d = {rows, &rules, cval, data};
     log_t l = {0};

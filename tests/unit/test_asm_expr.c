@@ -99,6 +99,66 @@ static void test_unresolved(void **state)
     assert_int_equal(r.unresolved, 1);
 }
 
+/* Relocatable lookups: t1 and t2 lie in section 1 (offsets 8 and 20), d1 in section 2
+ * (offset 4), ext is undefined (its own base 100), four is absolute. */
+static int rel_table(void *ctx, const char *name, int64_t *v, int *base)
+{
+    (void)ctx;
+    static const struct { const char *name; int64_t v; int base; } syms[] = {
+        {"t1", 8, 1}, {"t2", 20, 1}, {"d1", 4, 2}, {"ext", 0, 100}, {"four", 4, 0}};
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+        if (!strcmp(name, syms[i].name)) {
+            *v = syms[i].v;
+            *base = syms[i].base;
+            return 0;
+        }
+    return -1;
+}
+
+static void rel_ok(const char *text, int64_t want, int want_base, const char *want_sym)
+{
+    asm_expr_result r;
+    char err[300] = "";
+    if (asm_expr_eval_rel(text, NULL, rel_table, NULL, &r, err, sizeof err))
+        fail_msg("'%s': %s", text, err);
+    if (r.value != want || r.base != want_base || strcmp(r.base_sym, want_sym))
+        fail_msg("'%s': got %lld base %d '%s', want %lld base %d '%s'", text, (long long)r.value, r.base,
+                 r.base_sym, (long long)want, want_base, want_sym);
+}
+
+static void rel_bad(const char *text, const char *want)
+{
+    asm_expr_result r;
+    char err[300] = "";
+    assert_int_equal(asm_expr_eval_rel(text, NULL, rel_table, NULL, &r, err, sizeof err), -1);
+    if (!strstr(err, want))
+        fail_msg("'%s': got '%s', want '%s'", text, err, want);
+}
+
+/* GNU as's rules for values in object files: one base plus a constant, or absolute. */
+static void test_relocatable(void **state)
+{
+    (void)state;
+    rel_ok("four * 2", 8, 0, "");
+    rel_ok("t1", 8, 1, "t1");
+    rel_ok("t1 + four", 12, 1, "t1");
+    rel_ok("four + t1", 12, 1, "t1");
+    rel_ok("t1 - 2", 6, 1, "t1");
+    rel_ok("t2 - t1", 12, 0, "");              /* same section: a constant */
+    rel_ok("d1 + (t2 - t1)", 16, 2, "d1");
+    rel_ok("t2 - t1 + d1", 16, 2, "d1");       /* the base comes from the last operand */
+    rel_ok("ext + 4", 4, 100, "ext");
+    rel_ok("ext - ext", 0, 0, "");
+    rel_bad("t1 + d1", "cannot be combined at '+ d1'");
+    rel_bad("d1 - t1", "cannot be combined at '- t1'");
+    rel_bad("4 - t1", "cannot be combined");
+    rel_bad("t1 * 2", "cannot be combined");
+    rel_bad("-ext", "'-' of a relocatable value");
+    rel_bad("~t1", "'~' of a relocatable value");
+    /* the plain evaluator is unchanged by bases: its lookup has none */
+    assert_int_equal(ok("four + 1"), 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -106,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_unresolved),
+        cmocka_unit_test(test_relocatable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,9 +25,10 @@ static int encode(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size_t
     return 0;
 }
 
-static int value(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
+static int value(void *ctx, const char *text, int64_t *v, int *base, char *err, size_t errlen)
 {
     (void)ctx, (void)err, (void)errlen;
+    *base = 0;
     *v = strtoll(text, NULL, 0);
     return 0;
 }
@@ -35,7 +36,7 @@ static int value(void *ctx, const char *text, int64_t *v, char *err, size_t errl
 static void test_sections_and_statements(void **state)
 {
     (void)state;
-    static const asm_data_rules rules = {0, 64, 1024, 1, 0};
+    static const asm_data_rules rules = {0, 64, 1024, 1, 0, {0}};
     asm_sections s = {.max_size = 64};
     asm_stmts t = {0};
     int created;
@@ -64,14 +65,35 @@ static void test_sections_and_statements(void **state)
     assert_int_equal(asm_section_grow(&s, 2, 32), -1);          /* would wrap */
     const asm_stmt *failed;
     char err[100];
-    assert_int_equal(asm_stmts_emit(&t, &rules, place, encode, value, NULL, &failed, err, sizeof err), 0);
+    assert_int_equal(asm_stmts_emit(&t, &rules, place, encode, value, NULL, NULL, &failed, err, sizeof err), 0);
     assert_memory_equal(image, "\xee\xee\xee\xee\x12\x34", 6);
     asm_stmt *c = asm_stmt_add(&t, &s, 0, &insn, "op", "bad", &big);
     assert_non_null(c);
-    assert_int_equal(asm_stmts_emit(&t, &rules, place, encode, value, NULL, &failed, err, sizeof err), -1);
+    assert_int_equal(asm_stmts_emit(&t, &rules, place, encode, value, NULL, NULL, &failed, err, sizeof err), -1);
     assert_ptr_equal(failed, &t.v[3]);
     assert_string_equal(err, "cannot encode 'bad'");
     asm_stmts_free(&t);
+    asm_sections_free(&s);
+}
+
+/* Contents: zeroed buffers of each section's final size, none for a no-bits section
+ * (.bss), freed with the sections. */
+static void test_contents(void **state)
+{
+    (void)state;
+    asm_sections s = {.max_size = 1024};
+    assert_int_equal(asm_section_get(&s, ".text", -1, NULL), 0);
+    assert_int_equal(asm_section_get(&s, ".bss", -1, NULL), 1);
+    assert_int_equal(asm_section_get(&s, ".data", -1, NULL), 2);
+    assert_int_equal(asm_section_grow(&s, 0, 12), 0);
+    assert_int_equal(asm_section_grow(&s, 1, 100), 0);
+    const char *bad = NULL;
+    assert_int_equal(asm_sections_alloc(&s, 1u << 1, &bad), 0);
+    assert_non_null(s.v[0].bytes);
+    assert_null(s.v[1].bytes);
+    assert_non_null(s.v[2].bytes);            /* empty, but there to point at */
+    static const uint8_t zero[12];
+    assert_memory_equal(s.v[0].bytes, zero, 12);
     asm_sections_free(&s);
 }
 
@@ -79,6 +101,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sections_and_statements),
+        cmocka_unit_test(test_contents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
