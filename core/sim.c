@@ -11,6 +11,13 @@
 #include "sim.h"
 #include "../isa/isa.h"
 
+/* Watchdog: UINT64_MAX / 4 at most, so that adding it to a cycle count cannot wrap. */
+const opt_desc sim_core_options[] = {
+    OPT_U("jobs", "1", 1, 1024, "host threads for ISAs whose units run independently (results identical to jobs=1)"),
+    OPT_U("watchdog", "100000000", 0, UINT64_MAX / 4,
+          "stop as a livelock after this many cycles in which no thread retires an instruction (0 = off)"),
+    OPT_END};
+
 static double host_now(void)
 {
     struct timespec ts;
@@ -62,12 +69,12 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
     pthread_mutex_init(lk, NULL);
     m->lock = lk;
     uint64_t jobs;
-    if (opt_get_u64(&m->opts, "jobs", 1, 1, 1024, &jobs, err, errlen)) {
+    if (opt_uint(&m->opts, sim_core_options, "jobs", &jobs, err, errlen)) {
         sim_destroy(m);
         return -1;
     }
     m->jobs = (int)jobs;
-    if (opt_get_u64(&m->opts, "watchdog", SIM_WATCHDOG_DEFAULT, 0, UINT64_MAX / 4, &m->watchdog, err, errlen)) {
+    if (opt_uint(&m->opts, sim_core_options, "watchdog", &m->watchdog, err, errlen)) {
         sim_destroy(m);
         return -1;
     }

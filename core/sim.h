@@ -22,6 +22,8 @@
  * (-o watchdog=CYCLES, 0 = off): a model or a program that spins without progress, which
  * the deadlock check (nothing left to wake anyone) cannot see. */
 #define SIM_WATCHDOG_DEFAULT 100000000ULL
+/* The options the core itself reads, valid for every ISA (core/opts.h). */
+extern const opt_desc sim_core_options[];
 
 struct isa_ops;
 struct ld_image;

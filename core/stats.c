@@ -43,11 +43,11 @@ static void write_options(const sim_machine *m, FILE *f, int json)
 {
     char wd[32], buf[64];
     snprintf(wd, sizeof wd, "%llu", (unsigned long long)m->watchdog);
-    const isa_option core_model[] = {{"watchdog", wd, ""}, {NULL, NULL, NULL}};
-    const isa_option *tables[2] = {m->isa->options, core_model};
+    const opt_desc core_model[] = {OPT_T("watchdog", wd, ""), OPT_END};
+    const opt_desc *tables[2] = {m->isa->options, core_model};
     int n = 0;
     for (int k = 0; k < 2; k++)
-        for (const isa_option *o = tables[k]; o && o->name; o++) {
+        for (const opt_desc *o = tables[k]; o && o->name; o++) {
             const char *v = k == 0 && m->isa->option_value ? m->isa->option_value(m, o->name, buf, sizeof buf) : NULL;
             if (!v)
                 v = k == 1 ? o->def : opt_get(&m->opts, o->name, o->def);

@@ -183,11 +183,15 @@ static int parse_args(int argc, char **argv, cli_args *a)
     return 0;
 }
 
-static void print_options(const isa_option *o)
+/* One line per declared option: name=default, its type and range, and what it does. */
+static void print_options(const opt_desc *o)
 {
     for (; o && o->name; o++) {
-        int pad = 24 - (int)(strlen(o->name) + strlen(o->def));
-        printf("    -o %s=%s%*s%s\n", o->name, o->def, pad > 0 ? pad : 1, "", o->help);
+        char type[96];
+        opt_describe(o, type, sizeof type);
+        const char *def = o->def ? o->def : "";
+        int pad = 24 - (int)(strlen(o->name) + strlen(def));
+        printf("    -o %s=%s%*s%s (%s)\n", o->name, def, pad > 0 ? pad : 1, "", o->help, type);
     }
 }
 
@@ -203,7 +207,7 @@ static int cmd_isas(void)
         }
     }
     printf("every ISA\n");
-    print_options(isa_core_options);
+    print_options(sim_core_options);
     return 0;
 }
 

@@ -59,7 +59,7 @@ int cli_session_open(cli_session *s, cli_args *a)
     }
     if (a->trace_cosim) {
         int has = 0;
-        for (const isa_option *o = s->isa->options; o && o->name; o++)
+        for (const opt_desc *o = s->isa->options; o && o->name; o++)
             has |= strcmp(o->name, "cosim") == 0;
         if (!has) {
             fprintf(stderr, "xpusim: --trace-cosim: ISA %s has no cosimulation stream\n", s->isa->name);

@@ -12,11 +12,6 @@
 #include "../core/sim.h"
 #include "../loaders/loader.h"
 
-typedef struct isa_option {
-    const char *name;
-    const char *def;     /* shown in help; the ISA applies it */
-    const char *help;
-} isa_option;
 
 enum { ISA_REG_THREAD = 0, ISA_REG_UNIT = 1 }; /* per hardware thread, or shared by the unit */
 enum { ISA_REG_PC = 1, ISA_REG_RO = 2 };
@@ -39,7 +34,7 @@ typedef struct isa_ops {
     const char *description;
     /* Identify a program: 0 = not ours, higher = more certain (ELF e_machine match = 100). */
     int (*probe)(const ld_image *img);
-    const isa_option *options; /* NULL-terminated by name == NULL */
+    const opt_desc *options; /* NULL-terminated by name == NULL */
     /* Optional: the value option name actually has in this run when the program, not the
      * command line, decided it (the DPU's tasklets from NR_TASKLETS); NULL: given or default.
      * Printed in the statistics so that every cycle count names its assumptions. */
@@ -87,7 +82,7 @@ typedef struct isa_ops {
     int (*assemble)(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
                     char *err, size_t errlen);
     /* The assembler's -o options (NULL-terminated by name == NULL; NULL: none). */
-    const isa_option *asm_options;
+    const opt_desc *asm_options;
 
     /* Host protocol: where an ELF symbol's value lives (space name, address in it).
      * May be NULL: then the first space and the value itself. */
@@ -103,7 +98,6 @@ typedef struct isa_ops {
 } isa_ops;
 
 /* Registry (isa/registry.c). */
-extern const isa_option isa_core_options[]; /* options every ISA accepts (NULL-terminated) */
 const isa_ops *isa_find(const char *name);
 const isa_ops *isa_probe(const ld_image *img);
 int isa_count(void);

@@ -48,40 +48,33 @@ int isa_reg_find(const isa_ops *isa, const char *name)
     return -1;
 }
 
-/* Options the core itself reads (core/sim.c), valid for every ISA. */
-const isa_option isa_core_options[] = {
-    {"jobs", "1", "host threads for ISAs whose units run independently (results identical to jobs=1)"},
-    {"watchdog", "100000000", "stop as a livelock after this many cycles in which no thread retires an instruction (0 = off)"},
-    {NULL, NULL, NULL},
-};
 
-/* Every key in opts must be in one of the two tables (core may be NULL). */
-static int check_keys(const isa_option *own, const isa_option *core, const char *what, const isa_ops *isa,
+/* Every key in opts must be declared in one of the two tables (core may be NULL), and its
+ * value must parse as the declared type, in range: checked before anything is built. */
+static int check_keys(const opt_desc *own, const opt_desc *core, const char *what, const isa_ops *isa,
                       const sim_opts *opts, char *err, size_t errlen)
 {
     for (int i = 0; i < opts->n; i++) {
-        int known = 0;
-        for (const isa_option *o = own; o && o->name; o++)
-            if (strcmp(o->name, opts->key[i]) == 0)
-                known = 1;
-        for (const isa_option *o = core; o && o->name; o++)
-            if (strcmp(o->name, opts->key[i]) == 0)
-                known = 1;
-        if (!known) {
+        const opt_desc *d = opt_desc_find(own, opts->key[i]);
+        if (!d)
+            d = opt_desc_find(core, opts->key[i]);
+        if (!d) {
             int len = snprintf(err, errlen, "unknown %soption '%s' for ISA %s; known:", what, opts->key[i], isa->name);
             if (!own || !own->name)
                 len += snprintf(err + len, errlen - (size_t)len, " (none)");
-            for (const isa_option *o = own; o && o->name && len > 0 && (size_t)len < errlen; o++)
+            for (const opt_desc *o = own; o && o->name && len > 0 && (size_t)len < errlen; o++)
                 len += snprintf(err + len, errlen - (size_t)len, " %s", o->name);
             return -1;
         }
+        if (opt_value_check(d, opts->val[i], err, errlen))
+            return -1;
     }
     return 0;
 }
 
 int isa_check_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)
 {
-    return check_keys(isa->options, isa_core_options, "", isa, opts, err, errlen);
+    return check_keys(isa->options, sim_core_options, "", isa, opts, err, errlen);
 }
 
 int isa_check_asm_options(const isa_ops *isa, const sim_opts *opts, char *err, size_t errlen)

@@ -718,6 +718,15 @@ static int write_elf(asm_ctx *c, const char *out)
     return rc;
 }
 
+/* `xpusim asm -o` options of the DPU assembler and linker, declared once (core/opts.h). */
+const opt_desc dpu_asm_options[] = {
+    OPT_U("tasklets", "16", 1, 24, "NR_TASKLETS: tasklets the runtime starts and stacks it lays out"),
+    OPT_U("stack", "1024", 8, 65536, "stack bytes per tasklet, a multiple of 8"),
+    OPT_U("gc", "1", 0, 1, "1: drop sections nothing references, 0: keep every section"),
+    OPT_T("lib", NULL, "DIR[:DIR...]: every .s/.S file there is linked too (unused sections dropped)"),
+    OPT_END,
+};
+
 int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err,
                        size_t errlen);
 int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err,
@@ -730,10 +739,14 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     c.srcs = srcs;
     c.err = err;
     c.errlen = errlen;
-    uint64_t nt = 16, ss = 1024, gc = 1;
-    if (opts && (opt_get_u64(opts, "tasklets", 16, 1, 24, &nt, err, errlen) ||
-                 opt_get_u64(opts, "stack", 1024, 8, 65536, &ss, err, errlen) ||
-                 opt_get_u64(opts, "gc", 1, 0, 1, &gc, err, errlen)))
+    uint64_t nt, ss, gc;
+    sim_opts none;
+    opt_init(&none);
+    if (!opts)
+        opts = &none;
+    if (opt_uint(opts, dpu_asm_options, "tasklets", &nt, err, errlen) ||
+        opt_uint(opts, dpu_asm_options, "stack", &ss, err, errlen) ||
+        opt_uint(opts, dpu_asm_options, "gc", &gc, err, errlen))
         return -1;
     if (ss % 8) {
         snprintf(err, errlen, "-o stack=%llu: must be a multiple of 8", (unsigned long long)ss);
@@ -744,7 +757,7 @@ int dpu_assemble_files(int nsrc, const char *const *srcs, const char *out, const
     /* -o lib=DIR[:DIR...]: every .s/.S file there is linked too (unused sections dropped) */
     char **all = NULL;
     int nall = 0, rc = 0;
-    const char *lib = opts ? opt_get(opts, "lib", NULL) : NULL;
+    const char *lib = opt_text(opts, dpu_asm_options, "lib");
     if (lib && *lib) {
         char dirs[512];
         snprintf(dirs, sizeof dirs, "%s", lib);

@@ -109,6 +109,8 @@ typedef struct dpu_sym_resolver {
 } dpu_sym_resolver;
 /* Evaluate an expression (core/asm/expr.c); a symbol res does not know is an error. */
 int dpu_eval_expr(const char *s, const dpu_sym_resolver *res, int64_t *val, char *err, size_t errlen);
+/* The DPU assembler's and linker's -o options (asm.c). */
+extern const opt_desc dpu_asm_options[];
 int dpu_assemble_line(const char *text, const dpu_sym_resolver *res, uint64_t *w, char *err, size_t errlen);
 
 /* ---- execution ---- */

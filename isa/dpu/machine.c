@@ -12,17 +12,19 @@
 #include "../../core/sched.h"
 #include "../../core/debug.h"
 
-static const isa_option dpu_options[] = {
-    {"dpus", "1", "number of DPUs (a rank is 64, a full system 2560); each has its own MRAM"},
-    {"tasklets", "24", "hardware threads per DPU (24 on v1A, 16 on v1B)"},
-    {"chip", "v1a", "v1a (350 MHz, 24 tasklets, 4096-instruction IRAM, 64 KB WRAM) or v1b (400 MHz, 16, 3968, 62 KB)"},
-    {"mram", "64", "MRAM size per DPU in MB (power of two, 1..64)"},
-    {"dma_read_alpha", "77", "MRAM->WRAM DMA fixed latency, cycles"},
-    {"dma_read_beta", "0.5", "MRAM->WRAM DMA cycles per byte"},
-    {"dma_write_alpha", "61", "WRAM->MRAM DMA fixed latency, cycles"},
-    {"dma_write_beta", "0.5", "WRAM->MRAM DMA cycles per byte"},
-    {"bank_penalty", "0", "1: register-file bank penalty (uPIMulator's rule; unconfirmed by hardware)"},
-    {NULL, NULL, NULL}};
+static const opt_desc dpu_options[] = {
+    OPT_U("dpus", "1", 1, 2560, "number of DPUs (a rank is 64, a full system 2560); each has its own MRAM"),
+    OPT_U("tasklets", NULL, 1, 24, "hardware threads per DPU (default: 24 on v1a, 16 on v1b, at most that; "
+                                   "the program's NR_TASKLETS if it has one)"),
+    OPT_C("chip", "v1a", ((const char *const[]){"v1a", "v1b", NULL}),
+          "v1a (350 MHz, 24 tasklets, 4096-instruction IRAM, 64 KB WRAM) or v1b (400 MHz, 16, 3968, 62 KB)"),
+    OPT_U("mram", "64", 1, 64, "MRAM size per DPU in MB (a power of two)"),
+    OPT_R("dma_read_alpha", "77", 0, 1000000, "MRAM->WRAM DMA fixed latency, cycles"),
+    OPT_R("dma_read_beta", "0.5", 0, 1000000, "MRAM->WRAM DMA cycles per byte"),
+    OPT_R("dma_write_alpha", "61", 0, 1000000, "WRAM->MRAM DMA fixed latency, cycles"),
+    OPT_R("dma_write_beta", "0.5", 0, 1000000, "WRAM->MRAM DMA cycles per byte"),
+    OPT_U("bank_penalty", "0", 0, 1, "1: register-file bank penalty (uPIMulator's rule; unconfirmed by hardware)"),
+    OPT_END};
 
 static const char *const dpu_stall_names[] = {"dma", "revolver", "bank", NULL};
 static const char *const dpu_counter_names[] = {"dma_read_bytes", "dma_write_bytes"};
@@ -61,16 +63,22 @@ static void dpu_destroy(sim_machine *m)
 
 static int dpu_create(sim_machine *m, char *err, size_t errlen)
 {
-    static const char *const chips[] = {"v1a", "v1b", NULL};
-    int chip = opt_get_choice(&m->opts, "chip", chips, 0, err, errlen);
-    if (chip < 0)
+    const opt_desc *t = dpu_options;
+    int chip;
+    uint64_t ndpus, ntask = 0, mram_mb, bank;
+    int rc_task;
+    if (opt_choice(&m->opts, t, "chip", &chip, err, errlen) || opt_uint(&m->opts, t, "dpus", &ndpus, err, errlen) ||
+        (rc_task = opt_uint(&m->opts, t, "tasklets", &ntask, err, errlen)) < 0 ||
+        opt_uint(&m->opts, t, "mram", &mram_mb, err, errlen) || opt_uint(&m->opts, t, "bank_penalty", &bank, err, errlen))
         return -1;
-    uint64_t ndpus, ntask, mram_mb, bank;
-    if (opt_get_u64(&m->opts, "dpus", 1, 1, 2560, &ndpus, err, errlen) ||
-        opt_get_u64(&m->opts, "tasklets", chip ? 16 : 24, 1, chip ? 16 : 24, &ntask, err, errlen) ||
-        opt_get_u64(&m->opts, "mram", 64, 1, 64, &mram_mb, err, errlen) ||
-        opt_get_u64(&m->opts, "bank_penalty", 0, 0, 1, &bank, err, errlen))
+    uint64_t max_task = chip ? 16 : 24; /* the chip's, below the declared 24 */
+    if (rc_task == 1)
+        ntask = max_task;
+    else if (ntask > max_task) {
+        snprintf(err, errlen, "option tasklets=%llu: a %s DPU has at most %llu", (unsigned long long)ntask,
+                 chip ? "v1b" : "v1a", (unsigned long long)max_task);
         return -1;
+    }
     if (mram_mb & (mram_mb - 1)) {
         snprintf(err, errlen, "-o mram=%llu: must be a power of two (MB)", (unsigned long long)mram_mb);
         return -1;
@@ -88,15 +96,11 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
     dm->mram_size = (uint32_t)(mram_mb << 20);
     dm->wram_size = chip ? 63488 : 65536;
     dm->iram_words = chip ? 3968 : 4096;
-    if (opt_get_double(&m->opts, "dma_read_alpha", 77, &dm->dma_ra, err, errlen) ||
-        opt_get_double(&m->opts, "dma_read_beta", 0.5, &dm->dma_rb, err, errlen) ||
-        opt_get_double(&m->opts, "dma_write_alpha", 61, &dm->dma_wa, err, errlen) ||
-        opt_get_double(&m->opts, "dma_write_beta", 0.5, &dm->dma_wb, err, errlen))
+    if (opt_real(&m->opts, t, "dma_read_alpha", &dm->dma_ra, err, errlen) ||
+        opt_real(&m->opts, t, "dma_read_beta", &dm->dma_rb, err, errlen) ||
+        opt_real(&m->opts, t, "dma_write_alpha", &dm->dma_wa, err, errlen) ||
+        opt_real(&m->opts, t, "dma_write_beta", &dm->dma_wb, err, errlen))
         return -1;
-    if (dm->dma_ra < 0 || dm->dma_rb < 0 || dm->dma_wa < 0 || dm->dma_wb < 0) {
-        snprintf(err, errlen, "DMA alpha/beta must not be negative");
-        return -1;
-    }
     if (sim_add_units(m, dm->ndpus, dm->ntasklets, "dpu%d", chip ? 400e6 : 350e6)) {
         snprintf(err, errlen, "cannot create %d DPUs", dm->ndpus);
         return -1;
@@ -364,14 +368,6 @@ static const char *dpu_option_value(const sim_machine *m, const char *name, char
     return buf;
 }
 
-/* `xpusim asm -o` options of the DPU linker (asm.c) */
-static const isa_option dpu_asm_options[] = {
-    {"tasklets", "16", "NR_TASKLETS: tasklets the runtime starts and stacks it lays out, 1-24"},
-    {"stack", "1024", "stack bytes per tasklet, a multiple of 8 in 8-65536"},
-    {"gc", "1", "1: drop sections nothing references, 0: keep every section"},
-    {"lib", "", "DIR[:DIR...]: every .s/.S file there is linked too (unused sections dropped)"},
-    {NULL, NULL, NULL},
-};
 
 /* ---- registers ---- */
 #define R(n) {n, 32, ISA_REG_THREAD, 0, "general"}

@@ -10,17 +10,20 @@
 #include "mccp.h"
 #include "../../core/sched.h"
 
-static const isa_option mccp_options[] = {
-    {"cores", "0,1,2,3", "enabled cores (comma-separated indices 0..3)"},
-    {"semantics", "rtl", "rtl = HEAD RTL behaviour with its quirks; doc = the ISA document's behaviour"},
-    {"arbiter_phase", "2", "arbiter pointer value before cycle 1 (0..3)"},
-    {"warm_restart", "0", "start the cores again N more times after all have executed int (state kept as the RTL keeps it)"},
-    {"fault_stop", "1", "stop at the first stack protection fault (1) or only count faults (0)"},
-    {"fb_base", "0", "RAM word where the framebuffer starts"},
-    {"fb_width", "1024", "framebuffer width in pixels (one RAM word each)"},
-    {"fb_height", "64", "framebuffer height in rows"},
-    {"fb_palette", "rgb", "rgb = words are 0x00RRGGBB; mono = non-zero words are white"},
-    {NULL, NULL, NULL}};
+static const opt_desc mccp_options[] = {
+    OPT_L("cores", "0,1,2,3", MCCP_CORES, "enabled cores (comma-separated indices)"),
+    OPT_C("semantics", "rtl", ((const char *const[]){"rtl", "doc", NULL}),
+          "rtl = HEAD RTL behaviour with its quirks; doc = the ISA document's behaviour"),
+    OPT_U("arbiter_phase", "2", 0, 3, "arbiter pointer value before cycle 1"),
+    OPT_U("warm_restart", "0", 0, 1000,
+          "start the cores again N more times after all have executed int (state kept as the RTL keeps it)"),
+    OPT_U("fault_stop", "1", 0, 1, "stop at the first stack protection fault (1) or only count faults (0)"),
+    OPT_U("fb_base", "0", 0, MCCP_RAM_WORDS - 1, "RAM word where the framebuffer starts"),
+    OPT_U("fb_width", "1024", 1, 4096, "framebuffer width in pixels (one RAM word each)"),
+    OPT_U("fb_height", "64", 1, 4096, "framebuffer height in rows"),
+    OPT_C("fb_palette", "rgb", ((const char *const[]){"rgb", "mono", NULL}),
+          "rgb = words are 0x00RRGGBB; mono = non-zero words are white"),
+    OPT_END};
 
 static const char *const mccp_stall_names[] = {"memory", "arbiter_wait", "exception_dump", NULL};
 static const char *const mccp_counter_names[] = {"loads", "stores", "stack_faults", "div_by_zero", "ram_transactions"};
@@ -39,10 +42,11 @@ static const isa_reg mccp_regs[] = {
 
 static int mccp_probe(const ld_image *img) { return img->fmt == LD_OUT ? 80 : 0; }
 
-static int opt_u(const sim_opts *o, const char *k, uint64_t def, uint64_t lo, uint64_t hi, unsigned *out, char *err, size_t n)
+/* An integer option of mccp_options (its default and range are the table's). */
+static int opt_u(const sim_opts *o, const char *k, unsigned *out, char *err, size_t n)
 {
     uint64_t v;
-    if (opt_get_u64(o, k, def, lo, hi, &v, err, n))
+    if (opt_uint(o, mccp_options, k, &v, err, n))
         return -1;
     *out = (unsigned)v;
     return 0;
@@ -50,8 +54,6 @@ static int opt_u(const sim_opts *o, const char *k, uint64_t def, uint64_t lo, ui
 
 static int mccp_create(sim_machine *m, char *err, size_t errlen)
 {
-    static const char *const sems[] = {"rtl", "doc", NULL};
-    static const char *const pals[] = {"rgb", "mono", NULL};
     mccp_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
@@ -60,24 +62,24 @@ static int mccp_create(sim_machine *m, char *err, size_t errlen)
     m->isa_state = s;
     const sim_opts *o = &m->opts;
     uint64_t mask;
-    if (opt_get_list(o, "cores", 0xF, MCCP_CORES, &mask, err, errlen))
+    if (opt_list(o, mccp_options, "cores", &mask, err, errlen))
         return -1;
     if (!mask) {
         snprintf(err, errlen, "option cores: at least one core must be enabled");
         return -1;
     }
     s->core_mask = (unsigned)mask;
-    if ((s->sem = opt_get_choice(o, "semantics", sems, MCCP_SEM_RTL, err, errlen)) < 0)
+    int sem, pal; /* indices of the choices: rtl = MCCP_SEM_RTL, doc = MCCP_SEM_DOC */
+    if (opt_choice(o, mccp_options, "semantics", &sem, err, errlen) ||
+        opt_choice(o, mccp_options, "fb_palette", &pal, err, errlen))
         return -1;
+    s->sem = sem;
     mccp_cond_masks(s->sem, s->cond_mask);
-    int pal = opt_get_choice(o, "fb_palette", pals, 0, err, errlen);
-    if (pal < 0)
-        return -1;
     s->fb_mono = (unsigned)pal;
     unsigned fs;
-    if (opt_u(o, "arbiter_phase", 2, 0, 3, &s->phase, err, errlen) || opt_u(o, "warm_restart", 0, 0, 1000, &s->warm_restart, err, errlen) ||
-        opt_u(o, "fault_stop", 1, 0, 1, &fs, err, errlen) || opt_u(o, "fb_base", 0, 0, MCCP_RAM_WORDS - 1, &s->fb_base, err, errlen) ||
-        opt_u(o, "fb_width", 1024, 1, 4096, &s->fb_width, err, errlen) || opt_u(o, "fb_height", 64, 1, 4096, &s->fb_height, err, errlen))
+    if (opt_u(o, "arbiter_phase", &s->phase, err, errlen) || opt_u(o, "warm_restart", &s->warm_restart, err, errlen) ||
+        opt_u(o, "fault_stop", &fs, err, errlen) || opt_u(o, "fb_base", &s->fb_base, err, errlen) ||
+        opt_u(o, "fb_width", &s->fb_width, err, errlen) || opt_u(o, "fb_height", &s->fb_height, err, errlen))
         return -1;
     s->fault_stop = (int)fs;
     if ((uint64_t)s->fb_base + (uint64_t)s->fb_width * s->fb_height > MCCP_RAM_WORDS) {

@@ -615,8 +615,8 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
 {
     static const char *const fixed[] = {"-D__NYUZI__=1", NULL};
     asm_cpp_args args;
-    if (asm_cpp_args_build(&args, path, fixed, opts ? opt_get(opts, "define", NULL) : NULL,
-                           opts ? opt_get(opts, "include", NULL) : NULL, a->err, sizeof a->err))
+    if (asm_cpp_args_build(&args, path, fixed, opts ? opt_text(opts, nyz_asm_options, "define") : NULL,
+                           opts ? opt_text(opts, nyz_asm_options, "include") : NULL, a->err, sizeof a->err))
         return -1;
     asm_source src;
     if (asm_source_open(&src, path, args.argv, a->err, sizeof a->err))
@@ -662,6 +662,14 @@ static int make_sections(actx *a)
             return fail(a, "out of memory");
     return 0;
 }
+
+/* `xpusim asm -o` options of the Nyuzi assembler, declared once (core/opts.h). */
+const opt_desc nyz_asm_options[] = {
+    OPT_T("define", NULL, "NAME[=VALUE],... for the C preprocessor"),
+    OPT_T("include", NULL, "one more include directory for the C preprocessor"),
+    OPT_U("object", "0", 0, 1, "1: write a relocatable object file (ET_REL, .rela sections) instead of linking (same as -c)"),
+    OPT_END,
+};
 
 /* The object file: named symbols (labels; .L* and .set constants stay inside), then the
  * undefined ones, and each relocation against its symbol or its section's. */
@@ -711,6 +719,9 @@ out:
 int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
                  char *err, size_t errlen)
 {
+    uint64_t object = 0;
+    if (opts && opt_uint(opts, nyz_asm_options, "object", &object, err, errlen))
+        return -1;
     actx *a = calloc(1, sizeof *a);
     if (!a) {
         snprintf(err, errlen, "out of memory");
@@ -718,7 +729,7 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
     }
     asm_macros_init(&a->macros);
     a->pass = 1;
-    a->object = opts && !strcmp(opt_get(opts, "object", "0"), "1");
+    a->object = (int)object;
     int rc = make_sections(a);
     for (int i = 0; i < nsrc && rc == 0; i++)
         rc = read_source(a, srcs[i], opts);

@@ -8,40 +8,33 @@
 #include "nyuzi.h"
 #include "../../core/sched.h"
 
-/* `xpusim asm -o` options of the Nyuzi assembler (asm.c) */
-static const isa_option nyz_asm_options[] = {
-    {"define", "", "NAME[=VALUE],... for the C preprocessor"},
-    {"include", "", "one more include directory for the C preprocessor"},
-    {"object", "0", "1: write a relocatable object file (ET_REL, .rela sections) instead of linking (same as -c)"},
-    {NULL, NULL, NULL},
-};
 
-static const isa_option nyz_options[] = {
-    {"cores", "1", "number of cores (units), 1-16"},
-    {"threads", "4", "hardware threads per core, 1-16"},
-    {"mem", "0x1000000", "physical memory size in bytes"},
-    {"l1i_size", "16384", "L1 instruction cache bytes"},
-    {"l1i_ways", "4", "L1 instruction cache ways"},
-    {"l1d_size", "16384", "L1 data cache bytes"},
-    {"l1d_ways", "4", "L1 data cache ways"},
-    {"l2_size", "131072", "L2 cache bytes (shared)"},
-    {"l2_ways", "8", "L2 cache ways"},
-    {"tlb_entries", "64", "ITLB/DTLB entries per core"},
-    {"tlb_ways", "4", "ITLB/DTLB ways"},
-    {"int_latency", "5", "issue-to-issue cycles for a dependent integer op"},
-    {"fp_latency", "9", "issue-to-issue cycles for a dependent FP/multiply op"},
-    {"load_latency", "6", "load-to-use cycles on an L1 hit"},
-    {"l2_latency", "11", "extra cycles of an L1 miss that hits L2"},
-    {"mem_latency", "45", "extra cycles of an L2 miss"},
-    {"store_latency", "10", "cycles until a store is acknowledged (one per thread)"},
-    {"l2_store_interval", "4", "cycles between stores the L2 accepts"},
-    {"mem_interval", "28", "cycles a line transfer occupies the memory bus"},
-    {"io_latency", "9", "cycles between the two issues of a device access"},
-    {"sync_latency", "10", "cycles between the two issues of load_sync/store_sync"},
-    {"cosim", "", "write the cosimulation event stream to FILE"},
-    {"include", "", "asm: extra #include directory for the C preprocessor"},
-    {"define", "", "asm: NAME[=VALUE] macros for the C preprocessor, separated by commas"},
-    {NULL, NULL, NULL}};
+static const opt_desc nyz_options[] = {
+    OPT_U("cores", "1", 1, NYZ_MAX_CORES, "number of cores (units)"),
+    OPT_U("threads", "4", 1, NYZ_MAX_THREADS, "hardware threads per core"),
+    OPT_U("mem", "0x1000000", 0x10000, 0xFFFF0000u, "physical memory size in bytes"),
+    OPT_U("l1i_size", "16384", 256, 1 << 24, "L1 instruction cache bytes"),
+    OPT_U("l1i_ways", "4", 1, 64, "L1 instruction cache ways"),
+    OPT_U("l1d_size", "16384", 256, 1 << 24, "L1 data cache bytes"),
+    OPT_U("l1d_ways", "4", 1, 64, "L1 data cache ways"),
+    OPT_U("l2_size", "131072", 1024, 1 << 28, "L2 cache bytes (shared)"),
+    OPT_U("l2_ways", "8", 1, 64, "L2 cache ways"),
+    OPT_U("tlb_entries", "64", 1, 4096, "ITLB/DTLB entries per core"),
+    OPT_U("tlb_ways", "4", 1, 64, "ITLB/DTLB ways"),
+    OPT_U("int_latency", "5", 1, 1000, "issue-to-issue cycles for a dependent integer op"),
+    OPT_U("fp_latency", "9", 1, 1000, "issue-to-issue cycles for a dependent FP/multiply op"),
+    OPT_U("load_latency", "6", 1, 1000, "load-to-use cycles on an L1 hit"),
+    OPT_U("l2_latency", "11", 0, 100000, "extra cycles of an L1 miss that hits L2"),
+    OPT_U("mem_latency", "45", 0, 100000, "extra cycles of an L2 miss"),
+    OPT_U("store_latency", "10", 1, 100000, "cycles until a store is acknowledged (one per thread)"),
+    OPT_U("l2_store_interval", "4", 1, 1000, "cycles between stores the L2 accepts"),
+    OPT_U("mem_interval", "28", 0, 100000, "cycles a line transfer occupies the memory bus"),
+    OPT_U("io_latency", "9", 1, 100000, "cycles between the two issues of a device access"),
+    OPT_U("sync_latency", "10", 1, 100000, "cycles between the two issues of load_sync/store_sync"),
+    OPT_T("cosim", NULL, "write the cosimulation event stream to FILE"),
+    OPT_T("include", NULL, "asm: extra #include directory for the C preprocessor"),
+    OPT_T("define", NULL, "asm: NAME[=VALUE] macros for the C preprocessor, separated by commas"),
+    OPT_END};
 
 static const char *const nyz_stalls[] = {"scoreboard", "icache_miss", "dcache_miss", "store_wait",
                                          "rollback", "writeback_conflict", "io_wait",
@@ -56,10 +49,10 @@ static const char *const nyz_counter_names[NYZ_NPERF] = {
 #define REG_V0 33
 #define REG_CR0 65
 
-static int getopt_u(sim_machine *m, const char *k, uint64_t def, uint64_t lo, uint64_t hi,
-                    uint64_t *v, char *err, size_t errlen)
+/* An integer option: its default and range are the table's (nyz_options). */
+static int getopt_u(sim_machine *m, const char *k, uint64_t *v, char *err, size_t errlen)
 {
-    return opt_get_u64(&m->opts, k, def, lo, hi, v, err, errlen);
+    return opt_uint(&m->opts, nyz_options, k, v, err, errlen);
 }
 
 static void timer_fire(ev_event *e, void *ctx)
@@ -81,27 +74,27 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     nm->m = m;
     uint64_t cores, threads, mem, l1is, l1iw, l1ds, l1dw, l2s, l2w, tlbe, tlbw;
     uint64_t il, fl, ll, l2l, ml, sl, iol, syl, sti, mi;
-    if (getopt_u(m, "cores", 1, 1, NYZ_MAX_CORES, &cores, err, errlen) ||
-        getopt_u(m, "threads", 4, 1, NYZ_MAX_THREADS, &threads, err, errlen) ||
-        getopt_u(m, "mem", 0x1000000, 0x10000, 0xFFFF0000u, &mem, err, errlen) ||
-        getopt_u(m, "l1i_size", 16384, 256, 1 << 24, &l1is, err, errlen) ||
-        getopt_u(m, "l1i_ways", 4, 1, 64, &l1iw, err, errlen) ||
-        getopt_u(m, "l1d_size", 16384, 256, 1 << 24, &l1ds, err, errlen) ||
-        getopt_u(m, "l1d_ways", 4, 1, 64, &l1dw, err, errlen) ||
-        getopt_u(m, "l2_size", 131072, 1024, 1 << 28, &l2s, err, errlen) ||
-        getopt_u(m, "l2_ways", 8, 1, 64, &l2w, err, errlen) ||
-        getopt_u(m, "tlb_entries", 64, 1, 4096, &tlbe, err, errlen) ||
-        getopt_u(m, "tlb_ways", 4, 1, 64, &tlbw, err, errlen) ||
-        getopt_u(m, "int_latency", 5, 1, 1000, &il, err, errlen) ||
-        getopt_u(m, "fp_latency", 9, 1, 1000, &fl, err, errlen) ||
-        getopt_u(m, "load_latency", 6, 1, 1000, &ll, err, errlen) ||
-        getopt_u(m, "l2_latency", 11, 0, 100000, &l2l, err, errlen) ||
-        getopt_u(m, "mem_latency", 45, 0, 100000, &ml, err, errlen) ||
-        getopt_u(m, "store_latency", 10, 1, 100000, &sl, err, errlen) ||
-        getopt_u(m, "io_latency", 9, 1, 100000, &iol, err, errlen) ||
-        getopt_u(m, "sync_latency", 10, 1, 100000, &syl, err, errlen) ||
-        getopt_u(m, "l2_store_interval", 4, 1, 1000, &sti, err, errlen) ||
-        getopt_u(m, "mem_interval", 28, 0, 100000, &mi, err, errlen))
+    if (getopt_u(m, "cores", &cores, err, errlen) ||
+        getopt_u(m, "threads", &threads, err, errlen) ||
+        getopt_u(m, "mem", &mem, err, errlen) ||
+        getopt_u(m, "l1i_size", &l1is, err, errlen) ||
+        getopt_u(m, "l1i_ways", &l1iw, err, errlen) ||
+        getopt_u(m, "l1d_size", &l1ds, err, errlen) ||
+        getopt_u(m, "l1d_ways", &l1dw, err, errlen) ||
+        getopt_u(m, "l2_size", &l2s, err, errlen) ||
+        getopt_u(m, "l2_ways", &l2w, err, errlen) ||
+        getopt_u(m, "tlb_entries", &tlbe, err, errlen) ||
+        getopt_u(m, "tlb_ways", &tlbw, err, errlen) ||
+        getopt_u(m, "int_latency", &il, err, errlen) ||
+        getopt_u(m, "fp_latency", &fl, err, errlen) ||
+        getopt_u(m, "load_latency", &ll, err, errlen) ||
+        getopt_u(m, "l2_latency", &l2l, err, errlen) ||
+        getopt_u(m, "mem_latency", &ml, err, errlen) ||
+        getopt_u(m, "store_latency", &sl, err, errlen) ||
+        getopt_u(m, "io_latency", &iol, err, errlen) ||
+        getopt_u(m, "sync_latency", &syl, err, errlen) ||
+        getopt_u(m, "l2_store_interval", &sti, err, errlen) ||
+        getopt_u(m, "mem_interval", &mi, err, errlen))
         return -1;
     if (cores * threads > 32) {
         snprintf(err, errlen, "cores*threads = %llu exceeds 32 (CR 20/21 thread bitmaps are 32 bits)",
@@ -188,7 +181,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     if (mem_add_mmio(nm->mem, "devices", NYZ_DEVICE_BASE, 0x10000, MEM_RW, NULL, NULL, nm) == NULL) {
         /* the debugger reads device space as a fault; programs use nyz_dev_* directly */
     }
-    const char *cosim = opt_get(&m->opts, "cosim", NULL);
+    const char *cosim = opt_text(&m->opts, nyz_options, "cosim");
     if (cosim && *cosim) {
         nm->cosim = fopen(cosim, "w");
         if (!nm->cosim) {

@@ -297,6 +297,8 @@ void nyz_cosim_store(nyz_machine *nm, uint32_t pc, int tid, uint32_t addr, unsig
 void nyz_cosim_vstore(nyz_machine *nm, uint32_t pc, int tid, uint32_t addr, uint32_t mask, const uint32_t *vals);
 
 /* asm.c */
+/* The Nyuzi assembler's -o options (asm.c). */
+extern const opt_desc nyz_asm_options[];
 int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
                  char *err, size_t errlen);
 /* Encode one instruction line (no labels): tests and the debugger. 0 ok. */

@@ -238,6 +238,75 @@ static void test_list(void **state)
     assert_int_equal(opt_get_list(&o, "units", 0, 64, &mask, err, sizeof err), -1);
 }
 
+/* Declared options: one table gives each option's type, range and default; the getters read
+ * through it (no second copy of a default), the check refuses what does not fit. */
+static const opt_desc table[] = {
+    OPT_U("ways", "4", 1, 64, "cache ways"),
+    OPT_U("chip_threads", NULL, 1, 24, "decided by the model when not given"),
+    OPT_R("beta", "0.5", 0, 100, "cycles per byte"),
+    OPT_C("mode", "rtl", ((const char *const[]){"rtl", "doc", NULL}), "semantics"),
+    OPT_L("cores", "0,1", 4, "enabled cores"),
+    OPT_T("file", NULL, "an output file"),
+    OPT_END,
+};
+
+static void test_declared(void **state)
+{
+    (void)state;
+    sim_opts o;
+    char err[200] = "";
+    uint64_t u = 99, mask = 0;
+    double r = 0;
+    int c = -1;
+    opt_init(&o);
+    /* absent: the declared defaults */
+    assert_int_equal(opt_uint(&o, table, "ways", &u, err, sizeof err), 0);
+    assert_int_equal(u, 4);
+    assert_int_equal(opt_uint(&o, table, "chip_threads", &u, err, sizeof err), 1); /* no default: untouched */
+    assert_int_equal(u, 4);
+    assert_int_equal(opt_real(&o, table, "beta", &r, err, sizeof err), 0);
+    assert_true(r == 0.5);
+    assert_int_equal(opt_choice(&o, table, "mode", &c, err, sizeof err), 0);
+    assert_int_equal(c, 0);
+    assert_int_equal(opt_list(&o, table, "cores", &mask, err, sizeof err), 0);
+    assert_int_equal(mask, 3);
+    assert_null(opt_text(&o, table, "file"));
+    /* given */
+    opt_parse(&o, "ways=0x10");
+    opt_parse(&o, "mode=doc");
+    opt_parse(&o, "cores=3");
+    opt_parse(&o, "file=out.txt");
+    assert_int_equal(opt_uint(&o, table, "ways", &u, err, sizeof err), 0);
+    assert_int_equal(u, 16);
+    assert_int_equal(opt_choice(&o, table, "mode", &c, err, sizeof err), 0);
+    assert_int_equal(c, 1);
+    assert_int_equal(opt_list(&o, table, "cores", &mask, err, sizeof err), 0);
+    assert_int_equal(mask, 8);
+    assert_string_equal(opt_text(&o, table, "file"), "out.txt");
+    /* out of range, wrong type, undeclared, read as the wrong type */
+    opt_parse(&o, "ways=65");
+    assert_int_equal(opt_uint(&o, table, "ways", &u, err, sizeof err), -1);
+    assert_string_equal(err, "option ways=65: expected an integer in [1, 64]");
+    assert_int_equal(opt_value_check(&table[2], "101", err, sizeof err), -1);
+    assert_string_equal(err, "option beta=101: expected a number in [0, 100]");
+    assert_int_equal(opt_value_check(&table[3], "fast", err, sizeof err), -1);
+    assert_string_equal(err, "option mode=fast: expected one of rtl|doc");
+    assert_int_equal(opt_value_check(&table[4], "1,4", err, sizeof err), -1);
+    assert_string_equal(err, "option cores=1,4: '4' is not an index in [0, 4)");
+    assert_int_equal(opt_value_check(&table[5], "anything", err, sizeof err), 0);
+    assert_int_equal(opt_uint(&o, table, "nosuch", &u, err, sizeof err), -1);
+    assert_int_equal(opt_uint(&o, table, "beta", &u, err, sizeof err), -1);
+    assert_string_equal(err, "option beta: internal: not declared with this type");
+    /* what xpusim isas prints beside each option */
+    char d[64];
+    opt_describe(&table[0], d, sizeof d);
+    assert_string_equal(d, "integer 1..64");
+    opt_describe(&table[3], d, sizeof d);
+    assert_string_equal(d, "rtl|doc");
+    opt_describe(&table[4], d, sizeof d);
+    assert_string_equal(d, "list of 0..3");
+}
+
 XPUSIM_TESTS(opts,
              cmocka_unit_test(test_parse_and_get),
              cmocka_unit_test(test_parse_malformed),
@@ -247,4 +316,5 @@ XPUSIM_TESTS(opts,
              cmocka_unit_test(test_double),
              cmocka_unit_test(test_double_not_a_number),
              cmocka_unit_test(test_choice),
-             cmocka_unit_test(test_list))
+             cmocka_unit_test(test_list),
+             cmocka_unit_test(test_declared))

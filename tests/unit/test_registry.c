@@ -5,10 +5,10 @@
 #include "../testlib.h"
 #include "../../isa/isa.h"
 
-static const isa_option opts_tbl[] = {
-    {"cores", "4", "number of cores"},
-    {"mem", "65536", "memory words"},
-    {NULL, NULL, NULL},
+static const opt_desc opts_tbl[] = {
+    OPT_U("cores", "4", 1, 8, "number of cores"),
+    OPT_U("mem", "65536", 1024, 1 << 20, "memory words"),
+    OPT_END,
 };
 
 static const isa_reg regs_tbl[] = {
@@ -48,6 +48,19 @@ static void test_check_options(void **state)
     opt_parse(&o, "x=1");
     assert_int_equal(isa_check_options(&bare_isa, &o, err, sizeof err), -1);
     assert_non_null(strstr(err, "'x'"));
+    /* a known key with a value outside its declared type or range is refused before a
+     * machine is built, with the declared range */
+    opt_init(&o);
+    opt_parse(&o, "cores=9");
+    assert_int_equal(isa_check_options(&opt_isa, &o, err, sizeof err), -1);
+    assert_string_equal(err, "option cores=9: expected an integer in [1, 8]");
+    opt_parse(&o, "cores=two");
+    assert_int_equal(isa_check_options(&opt_isa, &o, err, sizeof err), -1);
+    assert_string_equal(err, "option cores=two: expected an integer in [1, 8]");
+    opt_init(&o);
+    opt_parse(&o, "jobs=0"); /* the core's own options are checked the same way */
+    assert_int_equal(isa_check_options(&opt_isa, &o, err, sizeof err), -1);
+    assert_string_equal(err, "option jobs=0: expected an integer in [1, 1024]");
 }
 
 static void test_core_options_known_to_every_isa(void **state)
