@@ -82,10 +82,105 @@ int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const 
     b->id = d->next_id++;
     b->addr = addr;
     b->unit = unit;
+    b->thread = -1;
     b->temporary = temporary;
     snprintf(b->label, sizeof b->label, "%s", label ? label : "");
     dbg_update_slow(m);
     return b->id;
+}
+
+int dbg_break_filter(sim_machine *m, int id, int thread, const dbg_cond *cond)
+{
+    dbg_state *d = m->dbg;
+    for (int i = 0; d && i < d->nbrk; i++)
+        if (d->brk[i].id == id) {
+            d->brk[i].thread = thread;
+            if (cond)
+                d->brk[i].cond = *cond;
+            else
+                memset(&d->brk[i].cond, 0, sizeof d->brk[i].cond);
+            return 0;
+        }
+    return -1;
+}
+
+int dbg_cond_parse(const sim_machine *m, const char *text, dbg_cond *c, char *err, size_t errlen)
+{
+    static const struct { const char *s; int op; } ops[] = {
+        {"==", DBG_COND_EQ}, {"!=", DBG_COND_NE}, {"<=", DBG_COND_LE}, {">=", DBG_COND_GE},
+        {"<", DBG_COND_LT}, {">", DBG_COND_GT}};
+    memset(c, 0, sizeof *c);
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    size_t n = strcspn(p, " =!<>");
+    char name[32];
+    if (!n || n >= sizeof name) {
+        snprintf(err, errlen, "condition '%s': expected REGISTER OP VALUE (OP: == != < <= > >=)", text);
+        return -1;
+    }
+    memcpy(name, p, n);
+    name[n] = 0;
+    p += n;
+    while (*p == ' ')
+        p++;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !c->op; i++)
+        if (!strncmp(p, ops[i].s, strlen(ops[i].s))) {
+            c->op = ops[i].op;
+            p += strlen(ops[i].s);
+        }
+    if (!c->op) {
+        snprintf(err, errlen, "condition '%s': expected == != < <= > or >= after '%s'", text, name);
+        return -1;
+    }
+    while (*p == ' ')
+        p++;
+    int reg = isa_reg_find(m->isa, name);
+    if (reg < 0) {
+        snprintf(err, errlen, "condition '%s': no register '%s' (`info registers` lists them)", text, name);
+        return -1;
+    }
+    if (m->isa->regs[reg].bits > 64 || m->isa->regs[reg].scope != ISA_REG_THREAD || !m->isa->reg_read) {
+        snprintf(err, errlen, "condition '%s': '%s' is not a thread register of at most 64 bits", text, name);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    int neg = *p == '-';
+    unsigned long long v = strtoull(p + neg, &end, 0);
+    if (errno || end == p + neg || *end) {
+        snprintf(err, errlen, "condition '%s': expected a number after the operator", text);
+        return -1;
+    }
+    c->reg = reg;
+    c->value = neg ? (uint64_t)0 - v : v;
+    unsigned bits = m->isa->regs[reg].bits;
+    if (bits < 64) /* -1 means all ones in the register's width */
+        c->value &= (1ull << bits) - 1;
+    snprintf(c->text, sizeof c->text, "%s", text);
+    return 0;
+}
+
+/* Does the condition hold for this thread now? A register that cannot be read holds no
+ * condition true. */
+static int cond_holds(sim_machine *m, const sim_unit *u, int thread, const dbg_cond *c)
+{
+    uint8_t buf[64] = {0};
+    if (m->isa->reg_read(m, u->index, thread, c->reg, buf))
+        return 0;
+    uint64_t v = 0;
+    unsigned bytes = (m->isa->regs[c->reg].bits + 7) / 8;
+    for (unsigned i = 0; i < bytes && i < 8; i++)
+        v |= (uint64_t)buf[i] << (8 * i);
+    switch (c->op) {
+    case DBG_COND_EQ: return v == c->value;
+    case DBG_COND_NE: return v != c->value;
+    case DBG_COND_LT: return v < c->value;
+    case DBG_COND_LE: return v <= c->value;
+    case DBG_COND_GT: return v > c->value;
+    case DBG_COND_GE: return v >= c->value;
+    }
+    return 1;
 }
 
 int dbg_break_delete(sim_machine *m, int id)
@@ -211,7 +306,9 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     }
     for (int i = 0; i < d->nbrk; i++) {
         dbg_break *b = &d->brk[i];
-        if (b->addr != pc || (b->unit >= 0 && b->unit != u->index))
+        if (b->addr != pc || (b->unit >= 0 && b->unit != u->index) || (b->thread >= 0 && b->thread != thread))
+            continue;
+        if (b->cond.op && !cond_holds(m, u, thread, &b->cond))
             continue;
         b->hits++;
         int id = b->id, temp = b->temporary;

@@ -3,7 +3,8 @@
  * any feature is on, an ISA calls dbg_before_insn() before executing an instruction (it may
  * veto: the instruction is not executed and the unit must return so it re-runs on resume)
  * and dbg_after_insn() after it (history ring, trace line, step counting, watchpoint hits).
- * Breakpoints are keyed by (unit or any, address in the code space). */
+ * Breakpoints are keyed by (unit or any, address in the code space), and may be narrowed to
+ * one hardware thread and to a condition on one of the thread's registers. */
 #ifndef XPUSIM_DEBUG_H
 #define XPUSIM_DEBUG_H
 #include <stdio.h>
@@ -12,10 +13,22 @@
 #define DBG_MAX_BREAK 64
 #define DBG_HISTORY 4096
 
+/* A breakpoint condition: register reg (an index into isa_ops.regs, at most 64 bits) of the
+ * thread that reaches the address, compared unsigned with value. */
+enum { DBG_COND_NONE, DBG_COND_EQ, DBG_COND_NE, DBG_COND_LT, DBG_COND_LE, DBG_COND_GT, DBG_COND_GE };
+typedef struct dbg_cond {
+    int op;             /* DBG_COND_*; NONE: always */
+    int reg;
+    uint64_t value;
+    char text[48];      /* as the user wrote it, for listings */
+} dbg_cond;
+
 typedef struct dbg_break {
     int id;
     uint64_t addr;
     int unit;           /* -1 = any unit */
+    int thread;         /* -1 = any thread */
+    dbg_cond cond;
     int temporary;
     uint64_t hits;
     char label[64];     /* the symbol or text it was set from */
@@ -59,6 +72,12 @@ void dbg_update_slow(sim_machine *m);    /* recompute m->slow from what is enabl
 
 int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label);
 int dbg_break_delete(sim_machine *m, int id); /* id < 0 deletes all */
+/* Narrow breakpoint id to one thread (-1: any) and a condition (NULL: none). A thread that
+ * reaches it otherwise passes without a stop or a hit. 0 ok, -1 no such breakpoint. */
+int dbg_break_filter(sim_machine *m, int id, int thread, const dbg_cond *cond);
+/* Parse "REG OP VALUE" (OP one of == != < <= > >=; blanks optional) against the ISA's
+ * registers. 0 ok, -1 with err set. */
+int dbg_cond_parse(const sim_machine *m, const char *text, dbg_cond *c, char *err, size_t errlen);
 /* Mark (unit, thread) to execute the instruction at pc once without breakpoint checks. */
 void dbg_skip_once(sim_machine *m, int unit, int thread, uint64_t pc);
 void dbg_step(sim_machine *m, int unit, int thread, uint64_t n);

@@ -7,6 +7,7 @@
 #ifndef XPUSIM_DEBUGGER_H
 #define XPUSIM_DEBUGGER_H
 #include "cli.h"
+#include "../core/debug.h"
 
 typedef struct dbg_cli {
     cli_session *s;
@@ -48,6 +49,7 @@ void dbg_info_break(dbg_cli *c);
 
 /* debugger_break.c: breakpoint and watchpoint commands. */
 int dbg_cmd_break(dbg_cli *c, int argc, char **argv);
+void dbg_break_where(dbg_cli *c, const dbg_break *b, char *buf, size_t n);
 int dbg_cmd_watch(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_delete(dbg_cli *c, int argc, char **argv);
 

@@ -1,5 +1,6 @@
 /* frontends/debugger_break.c: the debugger's breakpoint and watchpoint commands (break,
- * tbreak, watch, delete, info break). Breakpoints live in the core (core/debug.h), watchpoints
+ * tbreak, watch, delete, info break); a breakpoint may be narrowed to a unit, a hardware
+ * thread and a register condition. Breakpoints live in the core (core/debug.h), watchpoints
  * in the memory spaces (core/mem.h), including the spaces an ISA makes per unit on demand
  * (wram.7 of DPU 7), which the listing and deletion must find too. */
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "debugger.h"
 #include "../core/debug.h"
 
+/* break|tbreak ADDRESS [UNIT] [thread N] [if REG OP VALUE] */
 int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2)
@@ -15,19 +17,60 @@ int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
     char err[256];
     if (dbg_resolve_code(c, argv[1], &addr, err, sizeof err))
         return dbg_err(c, "%s: %s", argv[0], err);
-    int unit = -1;
-    if (argc > 2 && (unit = dbg_parse_unit(c->m, argv[2])) < 0)
-        return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[2], c->m->nunits - 1);
+    int unit = -1, thread = -1, i = 2;
+    if (i < argc && strcmp(argv[i], "thread") && strcmp(argv[i], "if")) {
+        if ((unit = dbg_parse_unit(c->m, argv[i])) < 0)
+            return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[i], c->m->nunits - 1);
+        i++;
+    }
+    if (i < argc && !strcmp(argv[i], "thread")) {
+        uint64_t t;
+        int most = 0; /* the most threads any unit it may stop on has */
+        for (int u = 0; u < c->m->nunits; u++)
+            if (unit < 0 || u == unit)
+                most = c->m->units[u].nthreads > most ? c->m->units[u].nthreads : most;
+        if (i + 1 >= argc || cli_parse_u64(argv[i + 1], &t) || t >= (uint64_t)most)
+            return dbg_err(c, "%s: thread needs a thread number 0..%d", argv[0], most - 1);
+        thread = (int)t;
+        i += 2;
+    }
+    dbg_cond cond = {0};
+    if (i < argc && !strcmp(argv[i], "if")) {
+        char text[128] = "";
+        size_t len = 0;
+        for (int k = i + 1; k < argc; k++) /* the condition may be written with blanks */
+            len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s", k > i + 1 ? " " : "",
+                                    argv[k]);
+        if (len >= sizeof text)
+            return dbg_err(c, "%s: condition longer than %zu characters", argv[0], sizeof text - 1);
+        if (dbg_cond_parse(c->m, text, &cond, err, sizeof err))
+            return dbg_err(c, "%s: %s", argv[0], err);
+        i = argc;
+    }
+    if (i < argc)
+        return dbg_err(c, "%s: unexpected '%s' (usage: %s ADDRESS [UNIT] [thread N] [if REG OP VALUE])", argv[0], argv[i],
+                       argv[0]);
     int temp = argv[0][0] == 't';
     uint64_t num;
     int id = dbg_break_add(c->m, addr, unit, temp, cli_parse_u64(argv[1], &num) ? argv[1] : "");
     if (id < 0)
         return dbg_err(c, "%s: too many breakpoints (at most %d)", argv[0], DBG_MAX_BREAK);
-    char sym[160];
-    dbg_symbolize(c, addr, sym, sizeof sym);
-    printf("%s %d at 0x%llx%s%s%s%s\n", temp ? "temporary breakpoint" : "breakpoint", id, (unsigned long long)addr,
-           *sym ? " " : "", sym, unit >= 0 ? " on " : "", unit >= 0 ? c->m->units[unit].name : "");
+    dbg_break_filter(c->m, id, thread, cond.op ? &cond : NULL);
+    char where[240];
+    dbg_break_where(c, &c->m->dbg->brk[c->m->dbg->nbrk - 1], where, sizeof where);
+    printf("%s %d at %s\n", temp ? "temporary breakpoint" : "breakpoint", id, where);
     return 0;
+}
+
+/* "0xADDR SYMBOL on UNIT thread N if COND", the parts that apply. */
+void dbg_break_where(dbg_cli *c, const dbg_break *b, char *buf, size_t n)
+{
+    char sym[160], thr[24] = "";
+    dbg_symbolize(c, b->addr, sym, sizeof sym);
+    if (b->thread >= 0)
+        snprintf(thr, sizeof thr, " thread %d", b->thread);
+    snprintf(buf, n, "0x%llx%s%s%s%s%s%s%s", (unsigned long long)b->addr, *sym ? " " : "", sym, b->unit >= 0 ? " on " : "",
+             b->unit >= 0 ? c->m->units[b->unit].name : "", thr, b->cond.op ? " if " : "", b->cond.op ? b->cond.text : "");
 }
 
 static const char *dbg_kind_name(unsigned k)
@@ -156,11 +199,8 @@ void dbg_info_break(dbg_cli *c)
         const dbg_break *b = &d->brk[i];
         if (!n)
             printf("Id   Type        Where                      Hits\n");
-        char where[200], sym[160];
-        dbg_symbolize(c, b->addr, sym, sizeof sym);
-        snprintf(where, sizeof where, "0x%llx%s%s%s%s", (unsigned long long)b->addr, *sym ? " " : "", sym,
-                 b->unit >= 0 ? " on " : "",
-                 b->unit >= 0 ? c->m->units[b->unit].name : "");
+        char where[240];
+        dbg_break_where(c, b, where, sizeof where);
         printf("%-4d %-11s %-26s %llu\n", b->id, b->temporary ? "tbreak" : "breakpoint", where,
                (unsigned long long)b->hits);
     }
