@@ -80,6 +80,7 @@ static int add_xfer(cli_list *l, const char *v, const char *opt)
     return 0;
 }
 
+/* 0: parsed; 1: help printed, nothing to do; -1: an error, reported on stderr. */
 static int parse_args(int argc, char **argv, cli_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -119,7 +120,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
             }
             else if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
                 usage(stdout);
-                exit(0);
+                return 1; /* done: the caller exits 0 (never exit() here: the parser is fuzzed in-process) */
             } else if (o[0] == '-' && o[1]) {
                 fprintf(stderr, "xpusim: unknown option '%s' (try xpusim --help)\n", o);
                 return -1;
@@ -469,9 +470,10 @@ int main(int argc, char **argv)
         return 0;
     }
     cli_args a;
-    if (parse_args(argc, argv, &a)) {
+    int parsed = parse_args(argc, argv, &a);
+    if (parsed) { /* 1: help was asked for and printed; -1: an error, reported */
         cli_args_free(&a);
-        return 1;
+        return parsed > 0 ? 0 : 1;
     }
     int rc = dispatch(&a);
     cli_args_free(&a);

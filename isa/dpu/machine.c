@@ -37,7 +37,8 @@ static void dpu_destroy(sim_machine *m)
     dpu_machine *dm = DM(m);
     if (!dm)
         return;
-    for (int i = 0; i < dm->ndpus; i++) {
+    /* units is NULL when create failed before making them (a bad option value) */
+    for (int i = 0; dm->units && i < dm->ndpus; i++) {
         dpu_unit *d = &dm->units[i];
         /* spaces registered with the machine are freed by the core; the others here */
         if (d->own_spaces) {
