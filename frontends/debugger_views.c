@@ -281,17 +281,10 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2) {
         printf("info topics: break (breakpoints and watchpoints), threads, regs, stats\n");
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = c->isa->debug_info ? open_memstream(&text, &len) : NULL;
-        if (f) {
-            c->isa->debug_info(c->m, c->unit, "", f);
-            fclose(f);
-            while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
-                text[--len] = 0;
-            printf("%s topics:%s%s\n", c->isa->name, strchr(text, '\n') ? "\n" : " ", text);
-        }
-        free(text);
+        if (c->isa->views && c->isa->views->name)
+            printf("%s topics:\n", c->isa->name);
+        for (const isa_view *v = c->isa->views; v && v->name; v++)
+            printf("%-8s %s\n", v->name, v->help);
         return 0;
     }
     if (strcmp(argv[1], "break") == 0 || strcmp(argv[1], "breakpoints") == 0 || strcmp(argv[1], "watch") == 0) {
@@ -304,8 +297,11 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
         return dbg_cmd_regs(c, argc - 1, argv + 1);
     if (strcmp(argv[1], "stats") == 0)
         return dbg_cmd_stats(c, 1, argv);
-    if (!c->isa->debug_info || c->isa->debug_info(c->m, c->unit, argv[1], stdout) < 0)
+    const isa_view *v = isa_view_find(c->isa, argv[1]);
+    if (!v)
         return dbg_err(c, "info: unknown topic '%s' (`info` lists them)", argv[1]);
+    if (v->show(c->m, c->unit, stdout) < 0)
+        return dbg_err(c, "info %s: nothing to show for unit %d", argv[1], c->unit);
     return 0;
 }
 

@@ -2,7 +2,8 @@
  * the register layout GDB sees, generated from the ISA's register table (target.xml, the g
  * and p packets: scalars widened to 8/16/32/64 bits, vectors at full width as 32-bit lanes,
  * little-endian), and the queries: qSupported, qXfer:features:read, the thread list and
- * thread descriptions, and `monitor` (qRcmd: cycle, stats, regs, stop, space). */
+ * thread descriptions, and `monitor` (qRcmd: cycle, stats, regs, stop, space, and `info NAME`
+ * for the ISA's own views, the table the debugger's `info` uses). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -235,6 +236,10 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
     } else if (strcmp(cmd, "stop") == 0) {
         fprintf(f, "%s at cycle %llu: %s\n", sim_stop_name(m->stop.kind), (unsigned long long)m->stop.cycle,
                 m->stop.msg);
+    } else if (strcmp(cmd, "info") == 0 && isa_view_find(m->isa, arg)) {
+        /* the ISA's own views, for the unit of the thread GDB selected (the debugger's table) */
+        if (isa_view_find(m->isa, arg)->show(m, g->gunit, f) < 0)
+            fprintf(f, "info %s: nothing to show for unit %d\n", arg, g->gunit);
     } else {
         fprintf(f, "xpusim monitor commands:\n"
                    "  cycle           current cycle and instructions retired\n"
@@ -244,6 +249,8 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
                    "  stop            the last stop reason\n"
                    "  space [NAME]    show or set the memory space m/M/X and watchpoints use\n"
                    "                  (`space default`: the data space)\n");
+        for (const isa_view *v = m->isa->views; v && v->name; v++)
+            fprintf(f, "  info %-10s %s\n", v->name, v->help);
     }
     fclose(f);
     int rc = gdb_send_output(g, buf, len);

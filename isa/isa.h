@@ -13,6 +13,16 @@
 #include "../loaders/loader.h"
 
 
+/* One debugger view: its name, a line of help, and the handler that prints it for a unit
+ * (0 ok, -1 nothing to show for that unit). Tables end with name == NULL. */
+typedef struct isa_view {
+    const char *name;
+    const char *help;
+    int (*show)(sim_machine *m, int unit, FILE *out);
+} isa_view;
+/* The view called name, or NULL. */
+const isa_view *isa_view_find(const struct isa_ops *isa, const char *name);
+
 enum { ISA_REG_THREAD = 0, ISA_REG_UNIT = 1 }; /* per hardware thread, or shared by the unit */
 enum { ISA_REG_PC = 1, ISA_REG_RO = 2 };
 
@@ -67,9 +77,9 @@ typedef struct isa_ops {
     uint64_t (*pc_get)(sim_machine *m, int unit, int thread);
     /* One-line thread state ("waiting DMA until 1234"); may be NULL. */
     void (*thread_state)(sim_machine *m, int unit, int thread, char *buf, size_t n);
-    /* "info TOPIC" for ISA-specific views (dma, cache, tlb, arbiter); -1 if unknown topic.
-     * TOPIC "" lists the topics. May be NULL. */
-    int (*debug_info)(sim_machine *m, int unit, const char *topic, FILE *out);
+    /* The ISA's own debugger views (dma, cache, tlb, arbiter): a command table the debugger's
+     * `info NAME` and the GDB stub's `monitor info NAME` both list and dispatch. May be NULL. */
+    const struct isa_view *views;
 
     /* Code and disassembly. code_space names the space the PC addresses. */
     const char *code_space;

@@ -40,6 +40,14 @@ const isa_ops *isa_probe(const ld_image *img)
     return best;
 }
 
+const isa_view *isa_view_find(const isa_ops *isa, const char *name)
+{
+    for (const isa_view *v = isa->views; v && v->name; v++)
+        if (strcmp(v->name, name) == 0)
+            return v;
+    return NULL;
+}
+
 int isa_reg_find(const isa_ops *isa, const char *name)
 {
     for (int i = 0; i < isa->nregs; i++)

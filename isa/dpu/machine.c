@@ -480,51 +480,60 @@ static void dpu_thread_state(sim_machine *m, int unit, int thread, char *buf, si
         snprintf(buf, n, "running, next issue at cycle %llu", (unsigned long long)th->ready_at);
 }
 
-static int dpu_debug_info(sim_machine *m, int unit, const char *topic, FILE *out)
+static int dpu_view_dma(sim_machine *m, int unit, FILE *out)
 {
     dpu_unit *d = unit_of(m, unit);
-    if (!topic || !*topic) {
-        fprintf(out, "dma      the DPU's DMA engine: recent and pending transfers\n");
-        fprintf(out, "atomic   atomic bits that are set\n");
-        fprintf(out, "run      RUN bits and fault state\n");
-        return 0;
-    }
     if (!d)
         return -1;
-    if (!strcmp(topic, "dma")) {
-        uint64_t now = m->units[unit].last_issue == SIM_NEVER ? 0 : m->units[unit].last_issue;
-        fprintf(out, "dpu%d DMA engine: free at cycle %llu; read %.1f + %.3f/B, write %.1f + %.3f/B\n", unit,
-                (unsigned long long)d->dma_free, d->dm->dma_ra, d->dm->dma_rb, d->dm->dma_wa, d->dm->dma_wb);
-        unsigned n = d->dma_nlog < DPU_DMA_LOG ? d->dma_nlog : DPU_DMA_LOG;
-        if (!n)
-            fprintf(out, "  no transfers yet\n");
-        for (unsigned i = 0; i < n; i++) {
-            const dpu_dma_rec *r = &d->dma_log[(d->dma_nlog - n + i) % DPU_DMA_LOG];
-            static const char *const dir[] = {"mram->wram", "wram->mram", "mram->iram"};
-            fprintf(out, "  %s tasklet %2u %s wram 0x%05x mram 0x%07x %4u B issued %llu start %llu done %llu\n",
-                    r->done > now ? "pending" : "done   ", r->tasklet, dir[r->dir], r->wram, r->mram, r->bytes,
-                    (unsigned long long)r->issue, (unsigned long long)r->start, (unsigned long long)r->done);
-        }
-        return 0;
+    uint64_t now = m->units[unit].last_issue == SIM_NEVER ? 0 : m->units[unit].last_issue;
+    fprintf(out, "dpu%d DMA engine: free at cycle %llu; read %.1f + %.3f/B, write %.1f + %.3f/B\n", unit,
+            (unsigned long long)d->dma_free, d->dm->dma_ra, d->dm->dma_rb, d->dm->dma_wa, d->dm->dma_wb);
+    unsigned n = d->dma_nlog < DPU_DMA_LOG ? d->dma_nlog : DPU_DMA_LOG;
+    if (!n)
+        fprintf(out, "  no transfers yet\n");
+    for (unsigned i = 0; i < n; i++) {
+        const dpu_dma_rec *r = &d->dma_log[(d->dma_nlog - n + i) % DPU_DMA_LOG];
+        static const char *const dir[] = {"mram->wram", "wram->mram", "mram->iram"};
+        fprintf(out, "  %s tasklet %2u %s wram 0x%05x mram 0x%07x %4u B issued %llu start %llu done %llu\n",
+                r->done > now ? "pending" : "done   ", r->tasklet, dir[r->dir], r->wram, r->mram, r->bytes,
+                (unsigned long long)r->issue, (unsigned long long)r->start, (unsigned long long)r->done);
     }
-    if (!strcmp(topic, "atomic")) {
-        int any = 0;
-        for (int i = 0; i < 256; i++)
-            if (d->atomic[i]) {
-                fprintf(out, "%s%d", any ? " " : "atomic bits set: ", i);
-                any = 1;
-            }
-        fprintf(out, any ? "\n" : "no atomic bit set\n");
-        return 0;
-    }
-    if (!strcmp(topic, "run")) {
-        fprintf(out, "RUN bits 0x%06x, %s\n", d->run, d->faulted ? "faulted" : "no fault");
-        if (d->faulted)
-            fprintf(out, "fault code %u\n", d->fault_code);
-        return 0;
-    }
-    return -1;
+    return 0;
 }
+
+static int dpu_view_atomic(sim_machine *m, int unit, FILE *out)
+{
+    dpu_unit *d = unit_of(m, unit);
+    if (!d)
+        return -1;
+    int any = 0;
+    for (int i = 0; i < 256; i++)
+        if (d->atomic[i]) {
+            fprintf(out, "%s%d", any ? " " : "atomic bits set: ", i);
+            any = 1;
+        }
+    fprintf(out, any ? "\n" : "no atomic bit set\n");
+    return 0;
+}
+
+static int dpu_view_run(sim_machine *m, int unit, FILE *out)
+{
+    dpu_unit *d = unit_of(m, unit);
+    if (!d)
+        return -1;
+    fprintf(out, "RUN bits 0x%06x, %s\n", d->run, d->faulted ? "faulted" : "no fault");
+    if (d->faulted)
+        fprintf(out, "fault code %u\n", d->fault_code);
+    return 0;
+}
+
+/* The ISA's debugger views (`info NAME` in the debugger, `monitor info NAME` in GDB). */
+static const isa_view dpu_views[] = {
+    {"dma", "the DPU's DMA engine: recent and pending transfers", dpu_view_dma},
+    {"atomic", "atomic bits that are set", dpu_view_atomic},
+    {"run", "RUN bits and fault state", dpu_view_run},
+    {NULL, NULL, NULL}};
+
 
 static int dpu_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n)
 {
@@ -608,7 +617,7 @@ const isa_ops isa_dpu = {
     .reg_write = dpu_reg_write,
     .pc_get = dpu_pc_get,
     .thread_state = dpu_thread_state,
-    .debug_info = dpu_debug_info,
+    .views = dpu_views,
     .code_space = "iram",
     .disasm = dpu_disasm,
     .disasm_image = dpu_disasm_image,

@@ -314,46 +314,49 @@ static void mccp_thread_state(sim_machine *m, int unit, int thread, char *buf, s
         snprintf(buf, n, "not started");
 }
 
-static int mccp_debug_info(sim_machine *m, int unit, const char *topic, FILE *out)
+static int mccp_view_arbiter(sim_machine *m, int unit, FILE *out)
+{
+    (void)unit; /* one arbiter for the four cores */
+    mccp_state *s = mccp_st(m);
+    int next;
+    uint64_t g = mccp_arb_next_grant(s, &next);
+    fprintf(out, "arbiter: pointer %u after cycle %llu, idle from cycle %llu%s\n", s->arb_ref_ptr,
+            (unsigned long long)s->arb_ref_edge, (unsigned long long)s->arb_free,
+            s->arb_fresh ? " (first transaction still to come: +1 cycle)" : "");
+    for (int i = 0; i < MCCP_CORES; i++) {
+        const mccp_core *c = &s->core[i];
+        if (c->req)
+            fprintf(out, "  core%d: %s ram:0x%x, visible from cycle %llu\n", i, c->req_write ? "write" : "read",
+                    c->req_addr & 0xFFFF, (unsigned long long)c->req_visible);
+    }
+    if (next >= 0)
+        fprintf(out, "  next grant: core%d at cycle %llu (response %llu)\n", next, (unsigned long long)g,
+                (unsigned long long)(g + 3 + (s->arb_fresh ? 1 : 0)));
+    else
+        fprintf(out, "  no pending request\n");
+    return 0;
+}
+
+static int mccp_view_stack(sim_machine *m, int unit, FILE *out)
 {
     mccp_state *s = mccp_st(m);
-    if (!*topic) {
-        fprintf(out, "arbiter  round-robin RAM arbiter: pointer, pending requests, next grant\n");
-        fprintf(out, "stack    stack protection registers of each core\n");
-        return 0;
+    for (int i = 0; i < MCCP_CORES; i++) {
+        if (unit >= 0 && unit != i)
+            continue;
+        const mccp_core *c = &s->core[i];
+        fprintf(out, "core%d: stack_begin 0x%x, own stack [0x%x, 0x%x), exception address 0x%x, sp 0x%x%s\n", i,
+                c->stack_begin, c->my_stack_begin, c->my_stack_end, c->stack_exc_addr, c->r[6],
+                c->wren_sticky ? ", wren_exception stuck: loads act as stores" : "");
     }
-    if (strcmp(topic, "arbiter") == 0) {
-        int next;
-        uint64_t g = mccp_arb_next_grant(s, &next);
-        fprintf(out, "arbiter: pointer %u after cycle %llu, idle from cycle %llu%s\n", s->arb_ref_ptr,
-                (unsigned long long)s->arb_ref_edge, (unsigned long long)s->arb_free,
-                s->arb_fresh ? " (first transaction still to come: +1 cycle)" : "");
-        for (int i = 0; i < MCCP_CORES; i++) {
-            const mccp_core *c = &s->core[i];
-            if (c->req)
-                fprintf(out, "  core%d: %s ram:0x%x, visible from cycle %llu\n", i, c->req_write ? "write" : "read",
-                        c->req_addr & 0xFFFF, (unsigned long long)c->req_visible);
-        }
-        if (next >= 0)
-            fprintf(out, "  next grant: core%d at cycle %llu (response %llu)\n", next, (unsigned long long)g,
-                    (unsigned long long)(g + 3 + (s->arb_fresh ? 1 : 0)));
-        else
-            fprintf(out, "  no pending request\n");
-        return 0;
-    }
-    if (strcmp(topic, "stack") == 0) {
-        for (int i = 0; i < MCCP_CORES; i++) {
-            if (unit >= 0 && unit != i)
-                continue;
-            const mccp_core *c = &s->core[i];
-            fprintf(out, "core%d: stack_begin 0x%x, own stack [0x%x, 0x%x), exception address 0x%x, sp 0x%x%s\n", i,
-                    c->stack_begin, c->my_stack_begin, c->my_stack_end, c->stack_exc_addr, c->r[6],
-                    c->wren_sticky ? ", wren_exception stuck: loads act as stores" : "");
-        }
-        return 0;
-    }
-    return -1;
+    return 0;
 }
+
+/* The ISA's debugger views (`info NAME` in the debugger, `monitor info NAME` in GDB). */
+static const isa_view mccp_views[] = {
+    {"arbiter", "round-robin RAM arbiter: pointer, pending requests, next grant", mccp_view_arbiter},
+    {"stack", "stack protection registers of each core", mccp_view_stack},
+    {NULL, NULL, NULL}};
+
 
 static int mccp_framebuffer(sim_machine *m, isa_framebuffer *fb)
 {
@@ -389,7 +392,7 @@ const isa_ops isa_mccp = {
     .reg_write = mccp_reg_write,
     .pc_get = mccp_pc_get,
     .thread_state = mccp_thread_state,
-    .debug_info = mccp_debug_info,
+    .views = mccp_views,
     .code_space = "rom",
     .disasm = mccp_disasm,
     .disasm_image = mccp_disasm_image,

@@ -420,50 +420,69 @@ static void cache_info(FILE *out, const char *name, const nyz_cache *c)
             (unsigned long long)c->misses);
 }
 
-static int nyz_debug_info(sim_machine *m, int unit, const char *topic, FILE *out)
+static int nyz_view_cache(sim_machine *m, int unit, FILE *out)
 {
     nyz_machine *nm = m->isa_state;
-    if (!topic || !*topic) {
-        fprintf(out, "cache  L1I, L1D of the core and the shared L2\ntlb    ITLB and DTLB entries\n"
-                     "perf   performance event counts of the core\ndevices timer, interrupts, framebuffer\n");
-        return 0;
-    }
     if (unit < 0 || unit >= nm->ncores)
         unit = 0;
     nyz_core *c = &nm->cores[unit];
-    if (strcmp(topic, "cache") == 0) {
-        cache_info(out, "L1I", &c->l1i);
-        cache_info(out, "L1D", &c->l1d);
-        cache_info(out, "L2", &nm->l2);
-        return 0;
-    }
-    if (strcmp(topic, "tlb") == 0) {
-        for (int d = 0; d < 2; d++) {
-            nyz_tlb_entry *e = d ? c->dtlb : c->itlb;
-            fprintf(out, "%s:\n", d ? "DTLB" : "ITLB");
-            for (unsigned i = 0; i < c->tlb_sets * c->tlb_ways; i++)
-                if (e[i].va != 1)
-                    fprintf(out, "  set %2u way %u: va 0x%08x -> pa 0x%08x asid %u flags %c%c%c%c%c\n",
-                            i / c->tlb_ways, i % c->tlb_ways, e[i].va, e[i].pa_flags & ~0xfffu, e[i].asid,
-                            (e[i].pa_flags & 16) ? 'G' : '-', (e[i].pa_flags & 8) ? 'S' : '-',
-                            (e[i].pa_flags & 4) ? 'X' : '-', (e[i].pa_flags & 2) ? 'W' : '-',
-                            (e[i].pa_flags & 1) ? 'P' : '-');
-        }
-        return 0;
-    }
-    if (strcmp(topic, "perf") == 0) {
-        for (int i = 0; i < NYZ_NPERF; i++)
-            fprintf(out, "%2d %-22s %llu\n", i, nyz_counter_names[i], (unsigned long long)c->events[i]);
-        return 0;
-    }
-    if (strcmp(topic, "devices") == 0) {
-        fprintf(out, "timer count %u%s, interrupt levels 0x%x, trigger 0x%x, framebuffer 0x%08x (vga %s)\n",
-                nm->timer_count, ev_pending(&nm->timer_ev) ? " (running)" : "", nm->int_levels,
-                c->level_trig, nm->fb_base, nm->vga_enable ? "on" : "off");
-        return 0;
-    }
-    return -1;
+    cache_info(out, "L1I", &c->l1i);
+    cache_info(out, "L1D", &c->l1d);
+    cache_info(out, "L2", &nm->l2);
+    return 0;
 }
+
+static int nyz_view_tlb(sim_machine *m, int unit, FILE *out)
+{
+    nyz_machine *nm = m->isa_state;
+    if (unit < 0 || unit >= nm->ncores)
+        unit = 0;
+    nyz_core *c = &nm->cores[unit];
+    for (int d = 0; d < 2; d++) {
+        nyz_tlb_entry *e = d ? c->dtlb : c->itlb;
+        fprintf(out, "%s:\n", d ? "DTLB" : "ITLB");
+        for (unsigned i = 0; i < c->tlb_sets * c->tlb_ways; i++)
+            if (e[i].va != 1)
+                fprintf(out, "  set %2u way %u: va 0x%08x -> pa 0x%08x asid %u flags %c%c%c%c%c\n",
+                        i / c->tlb_ways, i % c->tlb_ways, e[i].va, e[i].pa_flags & ~0xfffu, e[i].asid,
+                        (e[i].pa_flags & 16) ? 'G' : '-', (e[i].pa_flags & 8) ? 'S' : '-',
+                        (e[i].pa_flags & 4) ? 'X' : '-', (e[i].pa_flags & 2) ? 'W' : '-',
+                        (e[i].pa_flags & 1) ? 'P' : '-');
+    }
+    return 0;
+}
+
+static int nyz_view_perf(sim_machine *m, int unit, FILE *out)
+{
+    nyz_machine *nm = m->isa_state;
+    if (unit < 0 || unit >= nm->ncores)
+        unit = 0;
+    nyz_core *c = &nm->cores[unit];
+    for (int i = 0; i < NYZ_NPERF; i++)
+        fprintf(out, "%2d %-22s %llu\n", i, nyz_counter_names[i], (unsigned long long)c->events[i]);
+    return 0;
+}
+
+static int nyz_view_devices(sim_machine *m, int unit, FILE *out)
+{
+    nyz_machine *nm = m->isa_state;
+    if (unit < 0 || unit >= nm->ncores)
+        unit = 0;
+    nyz_core *c = &nm->cores[unit];
+    fprintf(out, "timer count %u%s, interrupt levels 0x%x, trigger 0x%x, framebuffer 0x%08x (vga %s)\n",
+            nm->timer_count, ev_pending(&nm->timer_ev) ? " (running)" : "", nm->int_levels,
+            c->level_trig, nm->fb_base, nm->vga_enable ? "on" : "off");
+    return 0;
+}
+
+/* The ISA's debugger views (`info NAME` in the debugger, `monitor info NAME` in GDB). */
+static const isa_view nyz_views[] = {
+    {"cache", "L1I, L1D of the core and the shared L2", nyz_view_cache},
+    {"tlb", "ITLB and DTLB entries", nyz_view_tlb},
+    {"perf", "performance event counts of the core", nyz_view_perf},
+    {"devices", "timer, interrupts, framebuffer", nyz_view_devices},
+    {NULL, NULL, NULL}};
+
 
 static int nyz_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n)
 {
@@ -558,7 +577,7 @@ const isa_ops isa_nyuzi = {
     .reg_write = nyz_reg_write,
     .pc_get = nyz_pc_get,
     .thread_state = nyz_thread_state,
-    .debug_info = nyz_debug_info,
+    .views = nyz_views,
     .code_space = "mem",
     .disasm = nyz_disasm,
     .disasm_image = nyz_disasm_image,

@@ -254,6 +254,11 @@ def mccp_sum4(xpusim, prog, ramfile, store_slot, wait_slot, next_slot, loop_slot
         check("core0 thread 0" in out and "reg1" in out and "0x00000009" in out, "monitor regs 1 reg1: %r" % out)
         out = s.monitor("regs 2")
         check("core1" in out and "stack_exc_addr" in out and out.count("\n") == 16, "monitor regs 2 lists 15 registers")
+        # the ISA's views are the debugger's table: listed by `monitor help`, shown by `monitor info NAME`
+        out = s.monitor("help")
+        check("info arbiter" in out and "info stack" in out, "monitor help lists the MCCP views: %r" % out)
+        out = s.monitor("info stack")
+        check("core0: stack_begin" in out and "core3" not in out, "monitor info stack shows the Hg thread's core0 only: %r" % out)
         check(s.ask("z0,%x,2" % wait_slot) == "OK", "z0")
         # step onto a breakpoint, then continue: the thread must move on, not stop at once
         # where it stands (the WAIT loop brings core 0 back to that address later)

@@ -158,18 +158,14 @@ static void toy_thread_state(sim_machine *m, int unit, int thread, char *buf, si
     snprintf(buf, n, "toy r1=%u", ((toy_state *)m->isa_state)->th[unit][thread].r[1]);
 }
 
-static int toy_debug_info(sim_machine *m, int unit, const char *topic, FILE *out)
+static int toy_view_lanes(sim_machine *m, int unit, FILE *out)
 {
-    if (!*topic) {
-        fprintf(out, "lanes");
-        return 0;
-    }
-    if (strcmp(topic, "lanes"))
-        return -1;
     fprintf(out, "toy unit %d has 4 lanes\n", unit);
     (void)m;
     return 0;
 }
+
+static const isa_view toy_views[] = {{"lanes", "the lanes of a unit", toy_view_lanes}, {NULL, NULL, NULL}};
 
 static int toy_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n)
 {
@@ -197,7 +193,7 @@ static const isa_ops toy_isa = {
     .name = "toy", .description = "debugger test ISA",
     .create = toy_create, .destroy = toy_destroy, .load = toy_load, .unit_run = toy_run,
     .regs = toy_regs, .nregs = 7, .reg_read = toy_reg_read, .reg_write = toy_reg_write, .pc_get = toy_pc,
-    .thread_state = toy_thread_state, .debug_info = toy_debug_info, .code_space = "code", .disasm = toy_disasm,
+    .thread_state = toy_thread_state, .views = toy_views, .code_space = "code", .disasm = toy_disasm,
     .finish = toy_finish,
 };
 
@@ -483,7 +479,7 @@ static void test_disasm_info_source(void **state)
     HAS(&R, "_start:\n=> 0x00000000 <_start>         tid r0, 0");
     HAS(&R, "loop:\n   0x00000002 <loop>           addi r2, 1");
     HAS(&R, "  *0x00000003 <loop+1>         djnz r1, 2");
-    HAS(&R, "toy topics: lanes");
+    HAS(&R, "toy topics:\nlanes    the lanes of a unit");
     HAS(&R, "toy unit 0 has 4 lanes");
     HAS(&R, "error: info: unknown topic 'nonsense'");
     HAS(&R, "1    breakpoint  0x3 <loop+1>");

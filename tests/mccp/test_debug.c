@@ -66,9 +66,9 @@ static void test_breakpoints_and_steps(void **state)
     char *info = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&info, &len);
-    assert_int_equal(isa_mccp.debug_info(&t.m, -1, "arbiter", f), 0);
-    assert_int_equal(isa_mccp.debug_info(&t.m, -1, "stack", f), 0);
-    assert_int_equal(isa_mccp.debug_info(&t.m, -1, "nonsense", f), -1);
+    assert_int_equal(isa_view_find(&isa_mccp, "arbiter")->show(&t.m, -1, f), 0);
+    assert_int_equal(isa_view_find(&isa_mccp, "stack")->show(&t.m, -1, f), 0);
+    assert_null(isa_view_find(&isa_mccp, "nonsense"));
     fclose(f);
     assert_non_null(strstr(info, "pointer"));
     assert_non_null(strstr(info, "own stack [0xfc17, 0xffff)")); /* core 3: 64535..65535 */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/nyuzi/debugger.t.sh: the debugger on a Nyuzi program: breakpoint on a symbol,
 # hardware threads listed as threads, scalar and 512-bit vector registers, the cache, TLB
-# and performance-counter views (isa_ops.debug_info) and single stepping.
+# and performance-counter views (isa_ops.views) and single stepping.
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
