@@ -18,6 +18,7 @@ HAVE_SDL := $(shell $(PKG_CONFIG) --exists sdl2 2>/dev/null && echo 1)
 ELF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf 2>/dev/null)
 ELF_LIBS := $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 RL_LIBS := $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
+JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 ifeq ($(HAVE_SDL),1)
@@ -26,7 +27,7 @@ SDL_LIBS := $(shell $(PKG_CONFIG) --libs sdl2)
 endif
 
 CFLAGS = $(CFLAGS_BASE) -I. -I$(BUILD) $(ELF_CFLAGS) $(SDL_CFLAGS) $(EXTRA_CFLAGS)
-LIBS = $(ELF_LIBS) $(RL_LIBS) $(SDL_LIBS) -lm -pthread $(LDSAN)
+LIBS = $(ELF_LIBS) $(RL_LIBS) $(JSON_LIBS) $(SDL_LIBS) -lm -pthread $(LDSAN)
 
 # ISAS restricts the build to some ISAs (e.g. `make ISAS=mccp BUILD=build-mccp`), so work on
 # one ISA never waits for another to compile.

@@ -135,7 +135,8 @@ void stats_write_json(const sim_machine *m, FILE *f)
     const char *const *stalls = m->isa->stall_names;
     uint64_t cyc = sim_end_cycle(m), insns = sim_total_instructions(m);
     double hz = machine_clock(m), hs = m->host_seconds > 1e-9 ? m->host_seconds : 1e-9;
-    fprintf(f, "{\n  \"isa\": ");
+    /* the schema's version: docs/stats-schema.md; raised when a field changes meaning or goes */
+    fprintf(f, "{\n  \"schema\": %d,\n  \"isa\": ", STATS_SCHEMA_VERSION);
     json_str(f, m->isa->name);
     fprintf(f, ",\n  \"stop\": {\"kind\": ");
     json_str(f, sim_stop_name(m->stop.kind));

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include "sim.h"
 
+/* The JSON statistics' schema version (the "schema" member; docs/stats-schema.md). */
+#define STATS_SCHEMA_VERSION 1
+
 uint64_t stats_thread_cycles(const sim_machine *m, const sim_thread *t);
 uint64_t stats_unit_cycles(const sim_machine *m, const sim_unit *u);
 void stats_write_text(const sim_machine *m, FILE *f);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "stats_diff.h"
 #include "../core/debug.h"
 #include "../core/stats.h"
 #include "../core/file.h"
@@ -21,6 +22,7 @@ static void usage(FILE *f)
           "                                     (default 127.0.0.1:1234; --port 0 picks a free port)\n"
           "  xpusim asm --isa NAME [-c] [-I DIR] SRC... -o OUT   (-c: a relocatable object)\n"
           "  xpusim disasm PROGRAM [--isa NAME]\n"
+          "  xpusim stats diff A.json B.json   what changed between two runs' --stats=json files\n"
           "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
           "  xpusim isas                        list ISAs and their -o options\n"
           "options:\n"
@@ -468,6 +470,13 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
+    }
+    if (strcmp(argv[1], "stats") == 0) { /* xpusim stats diff A.json B.json */
+        if (argc != 5 || strcmp(argv[2], "diff")) {
+            fprintf(stderr, "xpusim stats: usage: xpusim stats diff A.json B.json\n");
+            return 2;
+        }
+        return stats_diff_files(argv[3], argv[4], stdout);
     }
     cli_args a;
     int parsed = parse_args(argc, argv, &a);

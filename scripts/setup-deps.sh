@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages xpusim needs, if any are missing: apt-get when root, sudo
 # otherwise, and a clear message when neither can be used.
-PKGS="build-essential libsdl2-dev libcmocka-dev libelf-dev libreadline-dev pkg-config xvfb xauth python3 clang libclang-rt-14-dev"
+PKGS="build-essential libsdl2-dev libcmocka-dev libelf-dev libreadline-dev libjansson-dev pkg-config xvfb xauth python3 clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
