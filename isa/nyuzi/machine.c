@@ -420,12 +420,17 @@ static void cache_info(FILE *out, const char *name, const nyz_cache *c)
             (unsigned long long)c->misses);
 }
 
+/* The core a view shows: the debugger's unit, core 0 when none is selected. */
+static nyz_core *view_core(sim_machine *m, int unit)
+{
+    nyz_machine *nm = m->isa_state;
+    return &nm->cores[unit < 0 || unit >= nm->ncores ? 0 : unit];
+}
+
 static int nyz_view_cache(sim_machine *m, int unit, FILE *out)
 {
     nyz_machine *nm = m->isa_state;
-    if (unit < 0 || unit >= nm->ncores)
-        unit = 0;
-    nyz_core *c = &nm->cores[unit];
+    nyz_core *c = view_core(m, unit);
     cache_info(out, "L1I", &c->l1i);
     cache_info(out, "L1D", &c->l1d);
     cache_info(out, "L2", &nm->l2);
@@ -434,10 +439,7 @@ static int nyz_view_cache(sim_machine *m, int unit, FILE *out)
 
 static int nyz_view_tlb(sim_machine *m, int unit, FILE *out)
 {
-    nyz_machine *nm = m->isa_state;
-    if (unit < 0 || unit >= nm->ncores)
-        unit = 0;
-    nyz_core *c = &nm->cores[unit];
+    nyz_core *c = view_core(m, unit);
     for (int d = 0; d < 2; d++) {
         nyz_tlb_entry *e = d ? c->dtlb : c->itlb;
         fprintf(out, "%s:\n", d ? "DTLB" : "ITLB");
@@ -454,10 +456,7 @@ static int nyz_view_tlb(sim_machine *m, int unit, FILE *out)
 
 static int nyz_view_perf(sim_machine *m, int unit, FILE *out)
 {
-    nyz_machine *nm = m->isa_state;
-    if (unit < 0 || unit >= nm->ncores)
-        unit = 0;
-    nyz_core *c = &nm->cores[unit];
+    nyz_core *c = view_core(m, unit);
     for (int i = 0; i < NYZ_NPERF; i++)
         fprintf(out, "%2d %-22s %llu\n", i, nyz_counter_names[i], (unsigned long long)c->events[i]);
     return 0;
@@ -466,9 +465,7 @@ static int nyz_view_perf(sim_machine *m, int unit, FILE *out)
 static int nyz_view_devices(sim_machine *m, int unit, FILE *out)
 {
     nyz_machine *nm = m->isa_state;
-    if (unit < 0 || unit >= nm->ncores)
-        unit = 0;
-    nyz_core *c = &nm->cores[unit];
+    nyz_core *c = view_core(m, unit);
     fprintf(out, "timer count %u%s, interrupt levels 0x%x, trigger 0x%x, framebuffer 0x%08x (vga %s)\n",
             nm->timer_count, ev_pending(&nm->timer_ev) ? " (running)" : "", nm->int_levels,
             c->level_trig, nm->fb_base, nm->vga_enable ? "on" : "off");
