@@ -337,6 +337,10 @@ static uint64_t horizon_for(const sim_machine *m)
         if (m->now + left < lim)
             lim = m->now + left;
     }
+    /* progress reports come between events: with them on, no burst runs more than 2^22
+     * cycles (burst ends change nothing simulated; tests/cli/progress.t.sh compares) */
+    if (m->progress_fn && m->now + (1u << 22) < lim)
+        lim = m->now + (1u << 22);
     if (m->isa->independent_units)
         return lim; /* each unit is watched on its own (unit_event, unit_watchdog) */
     uint64_t h = ev_next_time(&m->q);
@@ -376,6 +380,7 @@ typedef struct sim_job {
     sim_machine *m;
     int first, step;
     uint64_t last; /* latest cycle reached by this job's units */
+    int finished;  /* set (atomic) when the job's last unit is done */
 } sim_job;
 
 static uint64_t unit_instructions(const sim_unit *u)
@@ -436,8 +441,63 @@ static void *sim_job_main(void *arg)
             u->reached = reached;
         if (reached > j->last)
             j->last = reached;
+        __atomic_add_fetch(&m->par_units_done, 1, __ATOMIC_RELAXED);
     }
+    __atomic_store_n(&j->finished, 1, __ATOMIC_RELEASE);
     return NULL;
+}
+
+void sim_set_progress(sim_machine *m, void (*fn)(void *ctx, const sim_progress *p), void *ctx, double every)
+{
+    m->progress_fn = fn;
+    m->progress_ctx = ctx;
+    m->progress_every = every > 0 ? every : 0.5;
+    m->progress_read = host_now();
+    m->progress_next = m->progress_read + m->progress_every;
+    m->progress_stride = 1;
+    m->progress_tick = 0;
+}
+
+/* Sequential runs: a report when its time has come. The clock is read every `stride`
+ * events, the stride adapted so that reads come about every 10 ms whether events are a
+ * cycle apart (Nyuzi) or a watchdog period apart (one DPU). */
+static void progress_check(sim_machine *m)
+{
+    if (++m->progress_tick < m->progress_stride)
+        return;
+    double t = host_now(), dt = t - m->progress_read;
+    /* grow at most twofold per read, so one fast event early on cannot stop the reads */
+    double want = dt > 0 ? (double)m->progress_stride * 0.01 / dt : (double)m->progress_stride * 2;
+    if (want > (double)m->progress_stride * 2)
+        want = (double)m->progress_stride * 2;
+    m->progress_stride = want < 1 ? 1 : want > 1e6 ? 1000000 : (unsigned)want;
+    m->progress_tick = 0;
+    m->progress_read = t;
+    if (t < m->progress_next)
+        return;
+    m->progress_next = t + m->progress_every;
+    sim_progress p = {m->now, sim_total_instructions(m), 0, 0, m->nunits};
+    m->progress_fn(m->progress_ctx, &p);
+}
+
+/* Parallel runs: this thread waits for the jobs, reporting the units done meanwhile. */
+static void progress_wait(sim_machine *m, sim_job *job, int jobs)
+{
+    const struct timespec nap = {0, 20 * 1000 * 1000};
+    for (;;) {
+        int done = 1;
+        for (int k = 0; k < jobs && done; k++)
+            done = __atomic_load_n(&job[k].finished, __ATOMIC_ACQUIRE);
+        if (done)
+            return;
+        nanosleep(&nap, NULL);
+        double t = host_now();
+        if (t >= m->progress_next) {
+            m->progress_next = t + m->progress_every;
+            sim_progress p = {0, 0, 1, __atomic_load_n(&m->par_units_done, __ATOMIC_RELAXED), m->nunits};
+            m->progress_fn(m->progress_ctx, &p);
+        }
+    }
 }
 
 static void sim_run_parallel(sim_machine *m)
@@ -453,14 +513,17 @@ static void sim_run_parallel(sim_machine *m)
         u->ev.when = when;
     }
     m->in_parallel = 1;
+    m->par_units_done = 0;
     for (int k = 0; k < jobs; k++) {
-        job[k] = (sim_job){m, k, jobs, 0};
+        job[k] = (sim_job){m, k, jobs, 0, 0};
         if (pthread_create(&tid[k], NULL, sim_job_main, &job[k])) {
             sim_job_main(&job[k]);
             tid[k] = 0;
         }
     }
     uint64_t last = m->now;
+    if (m->progress_fn)
+        progress_wait(m, job, jobs);
     for (int k = 0; k < jobs; k++) {
         if (tid[k])
             pthread_join(tid[k], NULL);
@@ -524,6 +587,8 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         ev_pop(&m->q);
         m->now = e->when;
         e->fn(e, e->ctx);
+        if (m->progress_fn)
+            progress_check(m);
         if (m->max_instructions) {
             if (sim_total_instructions(m) >= m->max_instructions)
                 sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "instruction limit %llu reached",

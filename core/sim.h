@@ -26,6 +26,7 @@
 extern const opt_desc sim_core_options[];
 
 struct isa_ops;
+struct sim_progress;
 struct ld_image;
 struct dbg_state;
 
@@ -120,7 +121,26 @@ typedef struct sim_machine {
     double host_seconds;    /* wall time spent inside sim_run */
     void *lock;             /* guards stop when units run on several host threads */
     int in_parallel;        /* inside a parallel section: units' events are off the heap */
+    /* progress reports (sim_set_progress); nothing simulated depends on them */
+    void (*progress_fn)(void *ctx, const struct sim_progress *p);
+    void *progress_ctx;
+    double progress_every, progress_next, progress_read;
+    unsigned progress_tick, progress_stride;
+    int par_units_done;     /* parallel section: units run to the limit (atomic) */
 } sim_machine;
+
+/* What a progress report knows. Sequential runs: the cycle reached and the instructions
+ * retired. Parallel runs (-o jobs=N), whose units each run to the end in turn: how many
+ * units are done (cycle and instructions are 0 there). */
+typedef struct sim_progress {
+    uint64_t cycle, instructions;
+    int parallel, units_done, units;
+} sim_progress;
+
+/* Call fn about every `every` seconds of host time while sim_run runs (in the simulating
+ * thread; at least at every event, and events come at the latest at each watchdog boundary).
+ * fn NULL turns reports off. Reports read counters and change nothing simulated. */
+void sim_set_progress(sim_machine *m, void (*fn)(void *ctx, const sim_progress *p), void *ctx, double every);
 
 /* Build a machine for an ISA with options; 0 ok, -1 with err filled. */
 int sim_create(sim_machine *m, const struct isa_ops *isa, const sim_opts *opts, char *err, size_t errlen);

@@ -42,6 +42,7 @@ typedef struct cli_args {
     const char *script;               /* debug -x */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
     int headless, quiet, wait_window;
+    int progress;       /* --progress: report progress even when stderr is not a terminal */
 } cli_args;
 
 /* Free what parsing the command line allocated (the repeatable options' lists). */

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "stats_diff.h"
@@ -41,7 +42,9 @@ static void usage(FILE *f)
           "  --profile FILE           per-PC instructions and cycles, callgrind format (kcachegrind)\n"
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
-          "  --headless               no window              --quiet  no summary\n",
+          "  --headless               no window              --quiet  no summary, no progress line\n"
+          "  --progress               progress every 0.5 s even when stderr is not a terminal (else a\n"
+          "                           terminal shows one updating line once a run takes 2 s)\n",
           f);
 }
 
@@ -114,6 +117,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
         if (!name) {
             if (strcmp(o, "--headless") == 0)
                 a->headless = 1;
+            else if (strcmp(o, "--progress") == 0)
+                a->progress = 1;
             else if (strcmp(o, "--quiet") == 0 || strcmp(o, "-q") == 0)
                 a->quiet = 1;
             else if (strcmp(o, "-c") == 0 && strcmp(a->cmd, "asm") == 0) {
@@ -351,6 +356,49 @@ static void on_sigint(int sig)
         __atomic_store_n(&m->stop.kind, SIM_STOP_USER, __ATOMIC_RELAXED);
 }
 
+/* The progress line of a long run: on a terminal, one line rewritten in place once the run
+ * has taken two seconds; with --progress, a line every half second wherever stderr goes. */
+typedef struct run_progress {
+    struct timespec t0;
+    int tty, shown;
+    uint64_t max_cycles, max_insns;
+} run_progress;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void show_progress(void *ctx, const sim_progress *p)
+{
+    run_progress *r = ctx;
+    double el = since(&r->t0);
+    if (r->tty && el < 2.0)
+        return;
+    char line[200];
+    int n;
+    double frac = -1;
+    if (p->parallel) {
+        n = snprintf(line, sizeof line, "xpusim: %d of %d units done, %.1f s", p->units_done, p->units, el);
+        frac = p->units ? (double)p->units_done / p->units : -1;
+    } else {
+        n = snprintf(line, sizeof line, "xpusim: cycle %llu, %.1f MIPS, %.1f s", (unsigned long long)p->cycle,
+                     el > 0 ? (double)p->instructions / el / 1e6 : 0.0, el);
+        if (r->max_cycles != SIM_NEVER && r->max_cycles)
+            frac = (double)p->cycle / (double)r->max_cycles;
+        else if (r->max_insns)
+            frac = (double)p->instructions / (double)r->max_insns;
+    }
+    if (frac > 0 && frac <= 1 && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, p->parallel ? ", about %.0f s left" : ", %.0f%% of the limit, about %.0f s left",
+                 p->parallel ? el / frac - el : frac * 100, el / frac - el);
+    fprintf(stderr, r->tty ? "\r%s\033[K" : "%s\n", line);
+    fflush(stderr);
+    r->shown = 1;
+}
+
 static int cmd_run(cli_args *a)
 {
     cli_session s;
@@ -370,6 +418,10 @@ static int cmd_run(cli_args *a)
         v = view_open(m);
     sigint_machine = m;
     signal(SIGINT, on_sigint);
+    run_progress prog = {.tty = isatty(2) && !a->progress, .max_cycles = a->max_cycles, .max_insns = a->max_insns};
+    clock_gettime(CLOCK_MONOTONIC, &prog.t0);
+    if (a->progress || (prog.tty && !a->quiet))
+        sim_set_progress(m, show_progress, &prog, 0.5);
     if (v) {
         /* run in slices of one frame period so the window follows simulated time */
         uint64_t period = m->isa->frame_period ? m->isa->frame_period : 100000;
@@ -386,6 +438,9 @@ static int cmd_run(cli_args *a)
     }
     signal(SIGINT, SIG_DFL);
     sigint_machine = NULL;
+    sim_set_progress(m, NULL, NULL, 0);
+    if (prog.tty && prog.shown)
+        fprintf(stderr, "\r\033[K"); /* the summary takes the line's place */
     if (m->stop.kind == SIM_STOP_USER)
         snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted by the user at cycle %llu", (unsigned long long)m->stop.cycle);
     if (m->isa->finish)
