@@ -67,7 +67,7 @@ void dbg_update_slow(sim_machine *m)
     for (int i = 0; i < m->nspaces; i++)
         watches += m->spaces[i]->nwatch;
     m->slow = d && (d->nbrk || d->step_left || d->until_active || d->trace || d->history_on || watches ||
-                    d->nskip || d->prof);
+                    d->nskip || d->prof || d->observe);
 }
 
 int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label)
@@ -333,11 +333,23 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     return 0;
 }
 
+int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc), void *ctx)
+{
+    if (dbg_attach(m))
+        return -1;
+    m->dbg->observe = fn;
+    m->dbg->observe_ctx = ctx;
+    dbg_update_slow(m);
+    return 0;
+}
+
 void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
 {
     dbg_state *d = m->dbg;
     if (!d)
         return;
+    if (d->observe)
+        d->observe(d->observe_ctx, m, u, thread, pc);
     dbg_hist *h = &d->hist[d->nhist++ % DBG_HISTORY];
     h->cycle = u->last_issue;
     h->pc = pc;

@@ -64,6 +64,9 @@ typedef struct dbg_state {
     FILE *trace;        /* instruction trace sink, NULL when off */
     struct prof_state *prof; /* per-PC profile, NULL when off (core/profile.h) */
     int history_on;
+    /* an observer of every executed instruction (a frontend's timeline), NULL when none */
+    void (*observe)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc);
+    void *observe_ctx;
 } dbg_state;
 
 int dbg_attach(sim_machine *m);          /* allocate m->dbg; 0 ok */
@@ -87,6 +90,8 @@ int dbg_trace_open(sim_machine *m, const char *path);
 /* Stop tracing and close the sink: 0 ok, -1 (errno set) if any trace output was lost. */
 int dbg_trace_end(sim_machine *m);
 int dbg_profile_on(sim_machine *m);     /* start a per-PC profile; 0 ok */
+/* Call fn after every executed instruction (u->last_issue is its cycle); NULL stops it. 0 ok. */
+int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc), void *ctx);
 
 /* Hooks for executors; call only when m->slow. Return 1 from before = do not execute. */
 int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);

@@ -37,7 +37,8 @@ typedef struct cli_args {
     const char *stats_file;
     const char *trace;
     const char *trace_cosim;
-    const char *profile;              /* --profile FILE (callgrind format) */          /* ISA option cosim=FILE, for ISAs that declare it */
+    const char *profile;              /* --profile FILE (callgrind format) */
+    const char *timeline;             /* --timeline FILE (Chrome/Perfetto trace events) */          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;
     const char *script;               /* debug -x */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "stats_diff.h"
+#include "timeline.h"
 #include "../core/debug.h"
 #include "../core/stats.h"
 #include "../core/file.h"
@@ -42,6 +43,8 @@ static void usage(FILE *f)
           "  --profile FILE           per-PC instructions and cycles, callgrind format (kcachegrind)\n"
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
+          "  --timeline FILE.json     every hardware thread's running and stalled slices, as trace\n"
+          "                           events for ui.perfetto.dev or chrome://tracing\n"
           "  --headless               no window              --quiet  no summary, no progress line\n"
           "  --progress               progress every 0.5 s even when stderr is not a terminal (else a\n"
           "                           terminal shows one updating line once a run takes 2 s)\n",
@@ -94,7 +97,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
-                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--profile", "--frame-dump", "-x", "-I",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--profile", "--timeline", "--frame-dump", "-x", "-I",
                                          "--port", "--listen", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
@@ -178,6 +181,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->trace_cosim = val;
         else if (strcmp(name, "--profile") == 0)
             a->profile = val;
+        else if (strcmp(name, "--timeline") == 0)
+            a->timeline = val;
         else if (strcmp(name, "-I") == 0) {
             /* asm: an extra include directory, passed to the ISA's assembler as -o include= */
             if (opt_set(&a->opts, "include", val)) {
@@ -418,6 +423,13 @@ static int cmd_run(cli_args *a)
         v = view_open(m);
     sigint_machine = m;
     signal(SIGINT, on_sigint);
+    timeline *tl = NULL;
+    char tl_err[600];
+    if (a->timeline && !(tl = timeline_open(m, a->timeline, tl_err, sizeof tl_err))) {
+        fprintf(stderr, "xpusim: %s\n", tl_err);
+        cli_session_close(&s);
+        return 1;
+    }
     run_progress prog = {.tty = isatty(2) && !a->progress, .max_cycles = a->max_cycles, .max_insns = a->max_insns};
     clock_gettime(CLOCK_MONOTONIC, &prog.t0);
     if (a->progress || (prog.tty && !a->quiet))
@@ -451,6 +463,10 @@ static int cmd_run(cli_args *a)
         rc = rc ? rc : 1;
     if (a->profile && cli_write_profile(&s, a->profile))
         rc = rc ? rc : 1;
+    if (tl && timeline_close(tl, tl_err, sizeof tl_err)) {
+        fprintf(stderr, "xpusim: %s\n", tl_err);
+        rc = rc ? rc : 1;
+    }
     if (a->frame_dump && cli_write_frame(m, a->frame_dump))
         rc = rc ? rc : 1;
     if (a->trace && dbg_trace_end(m)) {

@@ -1,0 +1,189 @@
+/* frontends/timeline.c: `--timeline FILE.json`, the run as Chrome/Perfetto trace events
+ * (the JSON that ui.perfetto.dev and chrome://tracing open): one process per unit, one track
+ * per hardware thread, and on each track slices that cover the thread's cycles from 0 to
+ * its end: "not started", "running" (issuing; gaps under TL_MIN_GAP cycles, such as the
+ * DPU's revolver distance, stay inside it) and "stall: CAUSE" for longer gaps, the cause
+ * being the ISA's stall counter that grew most over the gap. Each slice carries its exact
+ * cycles in args (ts and dur are microseconds at the unit's clock). The run's stop is an
+ * instant event. It observes every executed instruction (core/debug.h dbg_observe), so it
+ * runs on the slow path, like --trace. Events are written as they come (no buffer grows);
+ * past TL_MAX_EVENTS the rest is dropped and the file says so. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "timeline.h"
+#include "../core/debug.h"
+#include "../core/stats.h"
+#include "../isa/isa.h"
+
+#define TL_MIN_GAP 32
+#define TL_MAX_EVENTS 2000000ull
+
+typedef struct tl_thread {
+    uint64_t start, last;       /* open slice's start; the last issue cycle */
+    int open;
+    /* the thread's stall counters before the last issue: an ISA may count a wait when it
+     * begins (the DPU, at the DMA instruction) or when it ends, so a gap's cause is what
+     * grew across the last instruction and the gap together */
+    uint64_t stalls[SIM_MAX_STALLS], before[SIM_MAX_STALLS];
+} tl_thread;
+
+struct timeline {
+    FILE *f;
+    char path[512];
+    sim_machine *m;
+    tl_thread *th;              /* all threads, unit after unit */
+    int *first;                 /* index in th of each unit's thread 0 */
+    uint64_t events;
+    int truncated;
+};
+
+static double us(const sim_machine *m, const sim_unit *u, uint64_t cycle)
+{
+    double hz = u->clock_hz > 0 ? u->clock_hz : 1e6;
+    (void)m;
+    return (double)cycle * 1e6 / hz;
+}
+
+static void slice(timeline *t, const sim_unit *u, int thread, const char *name, uint64_t from, uint64_t to)
+{
+    if (to <= from)
+        return;
+    if (t->events >= TL_MAX_EVENTS) {
+        t->truncated = 1;
+        return;
+    }
+    /* names are ours or the ISA's stall names: no characters that need escaping */
+    fprintf(t->f, ",\n{\"name\":\"%s\",\"cat\":\"thread\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.6f,\"dur\":%.6f,"
+                  "\"args\":{\"from\":%llu,\"cycles\":%llu}}",
+            name, u->index, thread, us(t->m, u, from), us(t->m, u, to) - us(t->m, u, from), (unsigned long long)from,
+            (unsigned long long)(to - from));
+    t->events++;
+}
+
+/* The stall cause that grew most across the last instruction and the gap, or NULL. */
+static const char *cause(const sim_machine *m, const sim_thread *th, const tl_thread *s)
+{
+    const char *const *names = m->isa->stall_names;
+    uint64_t best = 0;
+    const char *name = NULL;
+    for (int i = 0; names && names[i] && i < SIM_MAX_STALLS; i++)
+        if (th->stalls[i] - s->before[i] > best) {
+            best = th->stalls[i] - s->before[i];
+            name = names[i];
+        }
+    return name;
+}
+
+static void observe(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc)
+{
+    (void)pc;
+    timeline *t = ctx;
+    tl_thread *s = &t->th[t->first[u->index] + thread];
+    const sim_thread *th = &u->threads[thread];
+    uint64_t c = u->last_issue;
+    if (!s->open) {
+        slice(t, u, thread, "not started", 0, c);
+        s->open = 1;
+        s->start = c;
+        memcpy(s->stalls, th->stalls, sizeof s->stalls);
+    } else if (c > s->last + TL_MIN_GAP) {
+        char name[64];
+        const char *why = cause(m, th, s);
+        snprintf(name, sizeof name, "stall: %s", why ? why : "waiting");
+        slice(t, u, thread, "running", s->start, s->last + 1);
+        slice(t, u, thread, name, s->last + 1, c);
+        s->start = c;
+    }
+    s->last = c;
+    memcpy(s->before, s->stalls, sizeof s->before);
+    memcpy(s->stalls, th->stalls, sizeof s->stalls);
+}
+
+timeline *timeline_open(sim_machine *m, const char *path, char *err, size_t errlen)
+{
+    timeline *t = calloc(1, sizeof *t);
+    int total = 0;
+    if (t)
+        t->first = calloc((size_t)m->nunits + 1, sizeof *t->first);
+    for (int i = 0; t && t->first && i < m->nunits; i++) {
+        t->first[i] = total;
+        total += m->units[i].nthreads;
+    }
+    if (!t || !t->first || !(t->th = calloc((size_t)total + 1, sizeof *t->th))) {
+        snprintf(err, errlen, "--timeline: out of memory");
+        timeline_discard(t);
+        return NULL;
+    }
+    t->m = m;
+    snprintf(t->path, sizeof t->path, "%s", path);
+    if (!(t->f = fopen(path, "w"))) {
+        snprintf(err, errlen, "--timeline: %s: %s", path, strerror(errno));
+        timeline_discard(t);
+        return NULL;
+    }
+    fprintf(t->f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+                  "{\"name\":\"xpusim\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"isa\":\"%s\"}}",
+            m->isa->name);
+    for (int i = 0; i < m->nunits; i++) {
+        fprintf(t->f, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}", i, m->units[i].name);
+        for (int k = 0; k < m->units[i].nthreads; k++)
+            fprintf(t->f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}",
+                    i, k, k);
+    }
+    if (dbg_observe(m, observe, t)) {
+        snprintf(err, errlen, "--timeline: out of memory");
+        fclose(t->f);
+        timeline_discard(t);
+        return NULL;
+    }
+    return t;
+}
+
+int timeline_close(timeline *t, char *err, size_t errlen)
+{
+    sim_machine *m = t->m;
+    dbg_observe(m, NULL, NULL);
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        for (int k = 0; k < u->nthreads; k++) {
+            const tl_thread *s = &t->th[t->first[i] + k];
+            uint64_t end = stats_thread_cycles(m, &u->threads[k]);
+            if (!s->open)
+                slice(t, u, k, "not started", 0, end);
+            else
+                slice(t, u, k, "running", s->start, end > s->start ? end : s->last + 1);
+        }
+    }
+    int su = m->stop.unit >= 0 && m->stop.unit < m->nunits ? m->stop.unit : 0;
+    fprintf(t->f, ",\n{\"name\":\"stop: %s\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%.6f}",
+            sim_stop_name(m->stop.kind), m->nunits ? us(m, &m->units[su], m->stop.cycle) : 0.0);
+    if (t->truncated)
+        fprintf(t->f, ",\n{\"name\":\"truncated\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"events\":%llu}}",
+                (unsigned long long)t->events);
+    fprintf(t->f, "\n]}\n");
+    int bad = ferror(t->f);
+    if (fclose(t->f) || bad) {
+        snprintf(err, errlen, "--timeline: %s: %s", t->path, strerror(errno ? errno : EIO));
+        t->f = NULL;
+        timeline_discard(t);
+        return -1;
+    }
+    t->f = NULL;
+    if (t->truncated)
+        fprintf(stderr, "xpusim: --timeline: %s: stopped after %llu slices (the rest of the run is not in it)\n", t->path,
+                (unsigned long long)t->events);
+    timeline_discard(t);
+    return 0;
+}
+
+void timeline_discard(timeline *t)
+{
+    if (!t)
+        return;
+    if (t->f)
+        fclose(t->f);
+    free(t->th);
+    free(t->first);
+    free(t);
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# tests/cli/timeline.t.sh: --timeline FILE.json (issue 10): Chrome/Perfetto trace events.
+# Checked against the trace-event format (a JSON object with traceEvents; "X" slices with
+# name, ph, ts, dur, pid, tid; "M" names for units and threads) and against the run's own
+# statistics: each thread's slices start at 0, follow each other without gap or overlap and
+# add up to its cycles in --stats=json; stall slices add up to no more than the thread's stall
+# cycles (a gap between issues is cycles the thread did not issue); ts and dur are
+# microseconds at the unit's clock (DPU 350 MHz). programs/dpu/stream.s with 4 tasklets
+# copying 32 KiB is DMA-bound, so "stall: dma" slices must be there.
+X=${XPUSIM:-build/xpusim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+check_json() { # TIMELINE STATS [CAUSE]
+    python3 - "$1" "$2" "$3" <<'EOF' || fail=1
+import json, sys
+from collections import defaultdict
+t = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2])); want = sys.argv[3]
+ev = t["traceEvents"]
+slices = [e for e in ev if e["ph"] == "X"]
+for e in slices:
+    for k in ("name", "ph", "ts", "dur", "pid", "tid", "args"):
+        assert k in e, ("missing", k, e)
+named = {(e["pid"], e.get("tid")) for e in ev if e["ph"] == "M" and e["name"] in ("process_name", "thread_name")}
+by = defaultdict(list)
+for e in slices:
+    by[(e["pid"], e["tid"])].append(e)
+hz = 350e6 if s["isa"] == "dpu" else s["clock_hz"]
+causes = defaultdict(int)
+for u in s["units"]:
+    assert (u["index"], None) in named, ("unit not named", u["name"])
+    for th in u["threads"]:
+        key = (u["index"], th["index"])
+        assert key in named, ("thread not named", key)
+        sl = sorted(by[key], key=lambda e: e["args"]["from"])
+        at = 0
+        for e in sl:
+            assert e["args"]["from"] == at, ("gap or overlap", key, at, e)
+            assert abs(e["ts"] - at * 1e6 / hz) < 1e-3, ("ts", e)
+            assert abs(e["dur"] - e["args"]["cycles"] * 1e6 / hz) < 1e-3, ("dur", e)
+            at += e["args"]["cycles"]
+            if e["name"].startswith("stall: "):
+                causes[e["name"][7:]] += e["args"]["cycles"]
+        assert at == th["cycles"], ("slices add up to", at, "not", th["cycles"], key)
+        stalled = sum(e["args"]["cycles"] for e in sl if e["name"].startswith("stall"))
+        assert stalled <= sum(th["stalls"].values()), ("more stalled than the stall cycles", key)
+if want:
+    assert causes.get(want, 0) > 0, ("no stall slice of", want, dict(causes))
+print("ok: %s: %d slices, stalls by cause %s" % (sys.argv[1].split("/")[-1], len(slices), dict(causes)))
+EOF
+}
+if "$X" isas | grep -q '^dpu'; then
+    R=programs/dpu/rt
+    "$X" asm --isa dpu -o tasklets=4 $R/crt0.s $R/mutex.s $R/barrier.s $R/perfcounter.s $R/mram.s programs/dpu/stream.s \
+        -o "$T/stream.elf" || exit 1
+    python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<I', 32768))" > "$T/n.bin"
+    "$X" run "$T/stream.elf" -o tasklets=4 --set stream_n="$T/n.bin" --timeline "$T/dpu.json" --stats=json \
+        --stats-file "$T/dpu.stats" --quiet > /dev/null || { echo "FAIL: dpu run"; fail=1; }
+    check_json "$T/dpu.json" "$T/dpu.stats" dma
+    # output that cannot be written is an error with the file named; a bad path stops before the run
+    "$X" run "$T/stream.elf" -o tasklets=4 --set stream_n="$T/n.bin" --timeline /dev/full --quiet > /dev/null 2> "$T/err"
+    rc=$?
+    [ $rc -ne 0 ] && grep -q -- "--timeline: /dev/full" "$T/err" || { echo "FAIL: /dev/full: exit $rc, $(cat "$T/err")"; fail=1; }
+    "$X" run "$T/stream.elf" --timeline /nonexistent/dir/t.json --quiet > /dev/null 2> "$T/err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q -- "--timeline: /nonexistent/dir/t.json" "$T/err" || { echo "FAIL: bad path: exit $rc, $(cat "$T/err")"; fail=1; }
+fi
+if "$X" isas | grep -q '^mccp'; then
+    "$X" asm --isa mccp programs/mccp/sum4.mccp -o "$T/sum4.out" || exit 1
+    "$X" run "$T/sum4.out" --timeline "$T/mccp.json" --stats=json --stats-file "$T/mccp.stats" --quiet > /dev/null
+    check_json "$T/mccp.json" "$T/mccp.stats" ""
+fi
+if "$X" isas | grep -q '^nyuzi'; then
+    "$X" asm --isa nyuzi programs/nyuzi/bench/loop4.S -o "$T/loop4.elf" || exit 1
+    "$X" run "$T/loop4.elf" --timeline "$T/nyz.json" --stats=json --stats-file "$T/nyz.stats" --quiet > /dev/null
+    check_json "$T/nyz.json" "$T/nyz.stats" ""
+fi
+[ $fail -eq 0 ] && echo "ok: timeline"
+exit $fail
