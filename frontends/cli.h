@@ -38,7 +38,8 @@ typedef struct cli_args {
     const char *trace;
     const char *trace_cosim;
     const char *profile;              /* --profile FILE (callgrind format) */
-    const char *timeline;             /* --timeline FILE (Chrome/Perfetto trace events) */          /* ISA option cosim=FILE, for ISAs that declare it */
+    const char *timeline;             /* --timeline FILE (Chrome/Perfetto trace events) */
+    uint64_t tl_from, tl_to, tl_sample; /* --timeline-window FROM:TO, --timeline-sample N */          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;
     const char *script;               /* debug -x */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */

@@ -44,7 +44,9 @@ static void usage(FILE *f)
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
           "  --timeline FILE.json     every hardware thread's running and stalled slices, as trace\n"
-          "                           events for ui.perfetto.dev or chrome://tracing\n"
+          "                           events for ui.perfetto.dev or chrome://tracing; each unit's IPC\n"
+          "                           and counters every --timeline-sample N cycles (10000);\n"
+          "                           --timeline-window FROM:TO keeps those cycles only\n"
           "  --headless               no window              --quiet  no summary, no progress line\n"
           "  --progress               progress every 0.5 s even when stderr is not a terminal (else a\n"
           "                           terminal shows one updating line once a run takes 2 s)\n",
@@ -97,7 +99,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
-                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--profile", "--timeline", "--frame-dump", "-x", "-I",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "-x", "-I",
                                          "--port", "--listen", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
@@ -183,6 +185,27 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->profile = val;
         else if (strcmp(name, "--timeline") == 0)
             a->timeline = val;
+        else if (strcmp(name, "--timeline-window") == 0) {
+            /* FROM:TO in cycles, FROM < TO */
+            char from[32];
+            const char *colon = strchr(val, ':');
+            size_t n = colon ? (size_t)(colon - val) : 0;
+            if (!colon || n >= sizeof from) {
+                fprintf(stderr, "xpusim: --timeline-window '%s': expected FROM:TO (cycles)\n", val);
+                return -1;
+            }
+            memcpy(from, val, n);
+            from[n] = 0;
+            if (cli_parse_u64(from, &a->tl_from) || cli_parse_u64(colon + 1, &a->tl_to) || a->tl_from >= a->tl_to) {
+                fprintf(stderr, "xpusim: --timeline-window '%s': expected FROM:TO (cycles), FROM below TO\n", val);
+                return -1;
+            }
+        } else if (strcmp(name, "--timeline-sample") == 0) {
+            if (cli_parse_u64(val, &a->tl_sample) || a->tl_sample == 0 || a->tl_sample > (1ull << 40)) {
+                fprintf(stderr, "xpusim: --timeline-sample '%s': expected a number of cycles, 1..2^40\n", val);
+                return -1;
+            }
+        }
         else if (strcmp(name, "-I") == 0) {
             /* asm: an extra include directory, passed to the ISA's assembler as -o include= */
             if (opt_set(&a->opts, "include", val)) {
@@ -425,7 +448,8 @@ static int cmd_run(cli_args *a)
     signal(SIGINT, on_sigint);
     timeline *tl = NULL;
     char tl_err[600];
-    if (a->timeline && !(tl = timeline_open(m, a->timeline, tl_err, sizeof tl_err))) {
+    uint64_t tl_to = a->tl_to ? a->tl_to : SIM_NEVER, tl_every = a->tl_sample ? a->tl_sample : 10000;
+    if (a->timeline && !(tl = timeline_open(m, a->timeline, a->tl_from, tl_to, tl_every, tl_err, sizeof tl_err))) {
         fprintf(stderr, "xpusim: %s\n", tl_err);
         cli_session_close(&s);
         return 1;

@@ -5,9 +5,12 @@
  * DPU's revolver distance, stay inside it) and "stall: CAUSE" for longer gaps, the cause
  * being the ISA's stall counter that grew most over the gap. Each slice carries its exact
  * cycles in args (ts and dur are microseconds at the unit's clock). The run's stop is an
- * instant event. It observes every executed instruction (core/debug.h dbg_observe), so it
- * runs on the slow path, like --trace. Events are written as they come (no buffer grows);
- * past TL_MAX_EVENTS the rest is dropped and the file says so. */
+ * instant event. Each unit also has counter tracks, sampled every `sample` cycles: its
+ * instructions per cycle, and how much each of the ISA's unit counters (DMA bytes, cache
+ * misses, RAM transactions...) grew. A window [from, to) keeps only what falls inside it
+ * (slices are clipped to it). It observes every executed instruction (core/debug.h
+ * dbg_observe), so it runs on the slow path, like --trace. Events are written as they come
+ * (no buffer grows); past TL_MAX_EVENTS the rest is dropped and the file says so. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +31,21 @@ typedef struct tl_thread {
     uint64_t stalls[SIM_MAX_STALLS], before[SIM_MAX_STALLS];
 } tl_thread;
 
+/* A unit's counter sampling: the bucket being filled and the counters at its start. */
+typedef struct tl_unit {
+    uint64_t bucket, insns;     /* bucket index (cycle / sample), instructions in it */
+    uint64_t *base;             /* the unit's counters when the bucket began */
+    int started;
+} tl_unit;
+
 struct timeline {
     FILE *f;
     char path[512];
     sim_machine *m;
     tl_thread *th;              /* all threads, unit after unit */
     int *first;                 /* index in th of each unit's thread 0 */
+    tl_unit *units;
+    uint64_t from, to, sample;  /* the window [from, to) and the sampling period, in cycles */
     uint64_t events;
     int truncated;
 };
@@ -45,20 +57,68 @@ static double us(const sim_machine *m, const sim_unit *u, uint64_t cycle)
     return (double)cycle * 1e6 / hz;
 }
 
+static int room(timeline *t)
+{
+    if (t->events < TL_MAX_EVENTS)
+        return 1;
+    t->truncated = 1;
+    return 0;
+}
+
 static void slice(timeline *t, const sim_unit *u, int thread, const char *name, uint64_t from, uint64_t to)
 {
-    if (to <= from)
+    from = from > t->from ? from : t->from; /* clipped to the window */
+    to = to < t->to ? to : t->to;
+    if (to <= from || !room(t))
         return;
-    if (t->events >= TL_MAX_EVENTS) {
-        t->truncated = 1;
-        return;
-    }
     /* names are ours or the ISA's stall names: no characters that need escaping */
     fprintf(t->f, ",\n{\"name\":\"%s\",\"cat\":\"thread\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.6f,\"dur\":%.6f,"
                   "\"args\":{\"from\":%llu,\"cycles\":%llu}}",
             name, u->index, thread, us(t->m, u, from), us(t->m, u, to) - us(t->m, u, from), (unsigned long long)from,
             (unsigned long long)(to - from));
     t->events++;
+}
+
+/* Close unit u's bucket: its IPC and each counter's growth, at the bucket's start. */
+static void sample_out(timeline *t, const sim_unit *u, tl_unit *s)
+{
+    uint64_t at = s->bucket * t->sample;
+    if (at < t->from || at >= t->to || !room(t))
+        return;
+    fprintf(t->f, ",\n{\"name\":\"ipc\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.6f,\"args\":{\"ipc\":%.4f}}", u->index,
+            us(t->m, u, at), (double)s->insns / (double)t->sample);
+    t->events++;
+    if (!u->ncounters || !room(t))
+        return;
+    fprintf(t->f, ",\n{\"name\":\"counters\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.6f,\"args\":{", u->index,
+            us(t->m, u, at));
+    for (int i = 0; i < u->ncounters; i++)
+        fprintf(t->f, "%s\"%s\":%llu", i ? "," : "", u->counters[i].name,
+                (unsigned long long)(u->counters[i].value - s->base[i]));
+    fprintf(t->f, "}}");
+    t->events++;
+}
+
+/* The instruction count of the bucket that cycle c falls in; buckets left behind close. */
+static void sample(timeline *t, const sim_unit *u, uint64_t c)
+{
+    tl_unit *s = &t->units[u->index];
+    uint64_t b = c / t->sample;
+    if (!s->started || b != s->bucket) {
+        if (s->started)
+            sample_out(t, u, s);
+        if (s->started && b > s->bucket + 1) { /* an idle stretch: one zero sample */
+            s->bucket++;
+            s->insns = 0;
+            sample_out(t, u, s);
+        }
+        for (int i = 0; i < u->ncounters; i++)
+            s->base[i] = u->counters[i].value;
+        s->bucket = b;
+        s->insns = 0;
+        s->started = 1;
+    }
+    s->insns++;
 }
 
 /* The stall cause that grew most across the last instruction and the gap, or NULL. */
@@ -82,6 +142,7 @@ static void observe(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t
     tl_thread *s = &t->th[t->first[u->index] + thread];
     const sim_thread *th = &u->threads[thread];
     uint64_t c = u->last_issue;
+    sample(t, u, c);
     if (!s->open) {
         slice(t, u, thread, "not started", 0, c);
         s->open = 1;
@@ -100,22 +161,29 @@ static void observe(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t
     memcpy(s->stalls, th->stalls, sizeof s->stalls);
 }
 
-timeline *timeline_open(sim_machine *m, const char *path, char *err, size_t errlen)
+timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_t to, uint64_t every, char *err,
+                        size_t errlen)
 {
     timeline *t = calloc(1, sizeof *t);
-    int total = 0;
-    if (t)
-        t->first = calloc((size_t)m->nunits + 1, sizeof *t->first);
-    for (int i = 0; t && t->first && i < m->nunits; i++) {
+    int total = 0, ok = t != NULL;
+    if (ok)
+        t->m = m;
+    if (ok)
+        ok = (t->first = calloc((size_t)m->nunits + 1, sizeof *t->first)) &&
+             (t->units = calloc((size_t)m->nunits + 1, sizeof *t->units));
+    for (int i = 0; ok && i < m->nunits; i++) {
         t->first[i] = total;
         total += m->units[i].nthreads;
+        ok = (t->units[i].base = calloc((size_t)m->units[i].ncounters + 1, sizeof *t->units[i].base)) != NULL;
     }
-    if (!t || !t->first || !(t->th = calloc((size_t)total + 1, sizeof *t->th))) {
+    if (!ok || !(t->th = calloc((size_t)total + 1, sizeof *t->th))) {
         snprintf(err, errlen, "--timeline: out of memory");
         timeline_discard(t);
         return NULL;
     }
-    t->m = m;
+    t->from = from;
+    t->to = to;
+    t->sample = every ? every : 1;
     snprintf(t->path, sizeof t->path, "%s", path);
     if (!(t->f = fopen(path, "w"))) {
         snprintf(err, errlen, "--timeline: %s: %s", path, strerror(errno));
@@ -146,6 +214,8 @@ int timeline_close(timeline *t, char *err, size_t errlen)
     dbg_observe(m, NULL, NULL);
     for (int i = 0; i < m->nunits; i++) {
         const sim_unit *u = &m->units[i];
+        if (t->units[i].started)
+            sample_out(t, u, &t->units[i]);
         for (int k = 0; k < u->nthreads; k++) {
             const tl_thread *s = &t->th[t->first[i] + k];
             uint64_t end = stats_thread_cycles(m, &u->threads[k]);
@@ -183,6 +253,9 @@ void timeline_discard(timeline *t)
         return;
     if (t->f)
         fclose(t->f);
+    for (int i = 0; t->units && t->m && i < t->m->nunits; i++)
+        free(t->units[i].base);
+    free(t->units);
     free(t->th);
     free(t->first);
     free(t);

@@ -6,8 +6,10 @@
 
 typedef struct timeline timeline;
 
-/* Start recording the run into path; NULL with err set. */
-timeline *timeline_open(sim_machine *m, const char *path, char *err, size_t errlen);
+/* Start recording the run into path: what falls in cycles [from, to), with each unit's
+ * counters sampled every `every` cycles. NULL with err set. */
+timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_t to, uint64_t every, char *err,
+                        size_t errlen);
 /* Close every thread's last slice, write the stop and finish the file; frees t. 0 ok, -1
  * with err set (the file could not be written). */
 int timeline_close(timeline *t, char *err, size_t errlen);

@@ -6,7 +6,11 @@
 # add up to its cycles in --stats=json; stall slices add up to no more than the thread's stall
 # cycles (a gap between issues is cycles the thread did not issue); ts and dur are
 # microseconds at the unit's clock (DPU 350 MHz). programs/dpu/stream.s with 4 tasklets
-# copying 32 KiB is DMA-bound, so "stall: dma" slices must be there.
+# copying 32 KiB is DMA-bound, so "stall: dma" slices must be there. Counter tracks, sampled
+# every 1000 cycles here: a unit's IPC samples times 1000 add up to its instructions, and its
+# counters' growth per sample adds up to the counters' final values (MCCP sum4: loads,
+# stores, RAM transactions). A window keeps cycles [1000, 5000) only: every slice inside it,
+# and every thread (all run past 5000) covered for exactly 4000 cycles.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -48,6 +52,24 @@ if want:
 print("ok: %s: %d slices, stalls by cause %s" % (sys.argv[1].split("/")[-1], len(slices), dict(causes)))
 EOF
 }
+check_counters() { # TIMELINE STATS SAMPLE
+    python3 - "$1" "$2" "$3" <<'EOF' || fail=1
+import json, sys
+t = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2])); sample = int(sys.argv[3])
+for u in s["units"]:
+    ipc = [e["args"]["ipc"] for e in t["traceEvents"] if e["ph"] == "C" and e["name"] == "ipc" and e["pid"] == u["index"]]
+    insns = round(sum(ipc) * sample)
+    assert insns == u["instructions"], ("ipc samples give", insns, "instructions, statistics", u["instructions"], u["name"])
+    grown = {}
+    for e in t["traceEvents"]:
+        if e["ph"] == "C" and e["name"] == "counters" and e["pid"] == u["index"]:
+            for k, v in e["args"].items():
+                grown[k] = grown.get(k, 0) + v
+    for k, v in u["counters"].items():
+        assert grown.get(k, 0) == v, ("counter", k, grown.get(k, 0), v, u["name"])
+print("ok: %s: counter tracks add up to the statistics" % sys.argv[1].split("/")[-1])
+EOF
+}
 if "$X" isas | grep -q '^dpu'; then
     R=programs/dpu/rt
     "$X" asm --isa dpu -o tasklets=4 $R/crt0.s $R/mutex.s $R/barrier.s $R/perfcounter.s $R/mram.s programs/dpu/stream.s \
@@ -56,6 +78,29 @@ if "$X" isas | grep -q '^dpu'; then
     "$X" run "$T/stream.elf" -o tasklets=4 --set stream_n="$T/n.bin" --timeline "$T/dpu.json" --stats=json \
         --stats-file "$T/dpu.stats" --quiet > /dev/null || { echo "FAIL: dpu run"; fail=1; }
     check_json "$T/dpu.json" "$T/dpu.stats" dma
+    check_counters "$T/dpu.json" "$T/dpu.stats" 10000
+    "$X" run "$T/stream.elf" -o tasklets=4 --set stream_n="$T/n.bin" --timeline "$T/win.json" \
+        --timeline-window 1000:5000 --quiet > /dev/null || { echo "FAIL: windowed run"; fail=1; }
+    python3 - "$T/win.json" <<'EOF' || fail=1
+import json, sys
+from collections import defaultdict
+t = json.load(open(sys.argv[1]))
+per = defaultdict(int)
+for e in t["traceEvents"]:
+    if e["ph"] == "X":
+        a = e["args"]
+        assert a["from"] >= 1000 and a["from"] + a["cycles"] <= 5000, ("outside the window", e)
+        per[(e["pid"], e["tid"])] += a["cycles"]
+    if e["ph"] == "C":
+        assert 1000 * 1e6 / 350e6 - 1e-6 <= e["ts"] < 5000 * 1e6 / 350e6, ("sample outside the window", e)
+assert len(per) == 4 and all(v == 4000 for v in per.values()), dict(per)
+print("ok: window 1000:5000")
+EOF
+    for bad in 5000:1000 12 x:3; do
+        "$X" run "$T/stream.elf" --timeline "$T/w.json" --timeline-window $bad > /dev/null 2> "$T/err" &&
+            { echo "FAIL: --timeline-window $bad accepted"; fail=1; }
+        grep -q "expected FROM:TO" "$T/err" || { echo "FAIL: --timeline-window $bad: $(cat "$T/err")"; fail=1; }
+    done
     # output that cannot be written is an error with the file named; a bad path stops before the run
     "$X" run "$T/stream.elf" -o tasklets=4 --set stream_n="$T/n.bin" --timeline /dev/full --quiet > /dev/null 2> "$T/err"
     rc=$?
@@ -66,13 +111,16 @@ if "$X" isas | grep -q '^dpu'; then
 fi
 if "$X" isas | grep -q '^mccp'; then
     "$X" asm --isa mccp programs/mccp/sum4.mccp -o "$T/sum4.out" || exit 1
-    "$X" run "$T/sum4.out" --timeline "$T/mccp.json" --stats=json --stats-file "$T/mccp.stats" --quiet > /dev/null
+    "$X" run "$T/sum4.out" --timeline "$T/mccp.json" --timeline-sample 1000 --stats=json --stats-file "$T/mccp.stats" \
+        --quiet > /dev/null
     check_json "$T/mccp.json" "$T/mccp.stats" ""
+    check_counters "$T/mccp.json" "$T/mccp.stats" 1000
 fi
 if "$X" isas | grep -q '^nyuzi'; then
     "$X" asm --isa nyuzi programs/nyuzi/bench/loop4.S -o "$T/loop4.elf" || exit 1
     "$X" run "$T/loop4.elf" --timeline "$T/nyz.json" --stats=json --stats-file "$T/nyz.stats" --quiet > /dev/null
     check_json "$T/nyz.json" "$T/nyz.stats" ""
+    check_counters "$T/nyz.json" "$T/nyz.stats" 10000
 fi
 [ $fail -eq 0 ] && echo "ok: timeline"
 exit $fail
