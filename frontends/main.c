@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "report.h"
 #include "stats_diff.h"
 #include "timeline.h"
 #include "../core/debug.h"
@@ -25,6 +26,7 @@ static void usage(FILE *f)
           "  xpusim asm --isa NAME [-c] [-I DIR] SRC... -o OUT   (-c: a relocatable object)\n"
           "  xpusim disasm PROGRAM [--isa NAME]\n"
           "  xpusim stats diff A.json B.json   what changed between two runs' --stats=json files\n"
+          "  xpusim report STATS.json [-o OUT.html] [--profile FILE]   one HTML page: where the cycles go\n"
           "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
           "  xpusim isas                        list ISAs and their -o options\n"
           "options:\n"
@@ -565,6 +567,27 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
+    }
+    if (strcmp(argv[1], "report") == 0) { /* xpusim report STATS.json [-o OUT.html] [--profile FILE] */
+        const char *stats = NULL, *out = NULL, *prof = NULL;
+        for (int i = 2; i < argc; i++) {
+            if (!strcmp(argv[i], "-o") && i + 1 < argc)
+                out = argv[++i];
+            else if (!strcmp(argv[i], "--profile") && i + 1 < argc)
+                prof = argv[++i];
+            else if (argv[i][0] != '-' && !stats)
+                stats = argv[i];
+            else {
+                fprintf(stderr, "xpusim report: unexpected '%s'; usage: xpusim report STATS.json [-o OUT.html] "
+                                "[--profile FILE]\n", argv[i]);
+                return 1;
+            }
+        }
+        if (!stats) {
+            fprintf(stderr, "xpusim report: usage: xpusim report STATS.json [-o OUT.html] [--profile FILE]\n");
+            return 1;
+        }
+        return report_write(stats, prof, out);
     }
     if (strcmp(argv[1], "stats") == 0) { /* xpusim stats diff A.json B.json */
         if (argc != 5 || strcmp(argv[2], "diff")) {

@@ -1,0 +1,262 @@
+/* frontends/report.c: `xpusim report STATS.json [-o OUT.html] [--profile FILE]`, one
+ * self-contained HTML page that shows where a run's cycles went: the stop and the model's
+ * options, then per unit a table of its hardware threads with, for each, a stacked bar of
+ * its cycles (issuing, each stall cause, the rest) drawn as inline SVG, its IPC, and the
+ * legend; with a profile (`--profile` output, callgrind format) the top functions by cycles.
+ * No script and nothing fetched from a network: the page is complete in one file. Every
+ * text from the inputs is HTML-escaped. The statistics are read with libjansson
+ * (docs/stats-schema.md). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "cli.h"
+
+#define BAR_W 480
+#define TOP_FUNCS 12
+
+static const char *const palette[] = {"#d9534f", "#f0ad4e", "#5bc0de", "#9b59b6", "#e67e22", "#1abc9c",
+                                      "#34495e", "#c0392b", "#8e44ad", "#16a085", "#d35400", "#7f8c8d"};
+
+static void esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
+static double num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* One thread's bar: issue cycles, then each stall cause, then what is left (waiting,
+ * not started, latency the ISA does not count as a stall). Widths are in proportion to the
+ * cycles; data-cycles on each rect keeps the exact number. */
+static void bar(FILE *f, const json_t *th, const json_t *names)
+{
+    double cycles = num(th, "cycles"), issue = num(th, "issue_cycles"), x = 0;
+    fprintf(f, "<svg width=\"%d\" height=\"16\" role=\"img\">", BAR_W);
+    if (cycles <= 0) {
+        fprintf(f, "</svg>");
+        return;
+    }
+    double used = 0;
+    fprintf(f, "<rect class=\"issue\" data-cycles=\"%.0f\" x=\"0\" y=\"0\" width=\"%.3f\" height=\"16\" fill=\"#5cb85c\"/>",
+            issue, issue / cycles * BAR_W);
+    x += issue / cycles * BAR_W;
+    used += issue;
+    size_t i;
+    json_t *name;
+    json_array_foreach((json_t *)names, i, name) {
+        double v = num(json_object_get(th, "stalls"), json_string_value(name));
+        if (v <= 0)
+            continue;
+        fprintf(f, "<rect class=\"stall\" data-cause=\"");
+        esc(f, json_string_value(name));
+        fprintf(f, "\" data-cycles=\"%.0f\" x=\"%.3f\" y=\"0\" width=\"%.3f\" height=\"16\" fill=\"%s\"/>", v, x,
+                v / cycles * BAR_W, palette[i % (sizeof palette / sizeof palette[0])]);
+        x += v / cycles * BAR_W;
+        used += v;
+    }
+    if (used < cycles)
+        fprintf(f, "<rect class=\"other\" data-cycles=\"%.0f\" x=\"%.3f\" y=\"0\" width=\"%.3f\" height=\"16\" fill=\"#cccccc\"/>",
+                cycles - used, x, (cycles - used) / cycles * BAR_W);
+    fprintf(f, "</svg>");
+}
+
+/* The stall causes that appear anywhere, in first-seen order (the ISA's order). */
+static json_t *cause_names(const json_t *units)
+{
+    json_t *names = json_array();
+    size_t i, k;
+    json_t *u, *th;
+    json_array_foreach((json_t *)units, i, u)
+        json_array_foreach(json_object_get(u, "threads"), k, th) {
+            const char *key;
+            json_t *v;
+            json_object_foreach(json_object_get(th, "stalls"), key, v) {
+                int seen = 0;
+                size_t j;
+                json_t *n;
+                json_array_foreach(names, j, n)
+                    seen |= !strcmp(json_string_value(n), key);
+                if (!seen)
+                    json_array_append_new(names, json_string(key));
+            }
+        }
+    return names;
+}
+
+typedef struct func_total {
+    char name[128];
+    unsigned long long insns, cycles;
+} func_total;
+
+static int by_cycles(const void *a, const void *b)
+{
+    const func_total *x = a, *y = b;
+    return x->cycles < y->cycles ? 1 : x->cycles > y->cycles ? -1 : strcmp(x->name, y->name);
+}
+
+/* Sum a callgrind profile (xpusim's own: fn= lines, then "ADDR INSNS CYCLES") by function.
+ * Returns the count in *out (malloc'd), or -1 with a message. */
+static int read_profile(const char *path, func_total **out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "xpusim report: %s: cannot open\n", path);
+        return -1;
+    }
+    func_total *v = NULL;
+    int n = 0, cap = 0, cur = -1, line = 0, bad = 0;
+    char buf[512];
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        if (!strncmp(buf, "fn=", 3)) {
+            buf[strcspn(buf, "\n")] = 0;
+            cur = -1;
+            for (int i = 0; i < n; i++)
+                if (!strcmp(v[i].name, buf + 3))
+                    cur = i;
+            if (cur < 0) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    func_total *nv = realloc(v, sizeof *v * (size_t)cap);
+                    if (!nv) {
+                        bad = 1;
+                        break;
+                    }
+                    v = nv;
+                }
+                memset(&v[n], 0, sizeof v[n]);
+                snprintf(v[n].name, sizeof v[n].name, "%.127s", buf + 3); /* a longer name is cut for the table */
+                cur = n++;
+            }
+        } else if (!strncmp(buf, "0x", 2)) {
+            unsigned long long addr, ins, cyc;
+            if (cur < 0 || sscanf(buf, "%llx %llu %llu", &addr, &ins, &cyc) != 3) {
+                fprintf(stderr, "xpusim report: %s:%d: expected ADDRESS INSTRUCTIONS CYCLES after fn=\n", path, line);
+                bad = 1;
+                break;
+            }
+            v[cur].insns += ins;
+            v[cur].cycles += cyc;
+        }
+    }
+    fclose(f);
+    if (bad) {
+        free(v);
+        return -1;
+    }
+    qsort(v, (size_t)n, sizeof *v, by_cycles);
+    *out = v;
+    return n;
+}
+
+static void page(FILE *f, const json_t *s, const char *stats_path, const func_total *fn, int nfn)
+{
+    const json_t *units = json_object_get(s, "units");
+    json_t *names = cause_names(units);
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>xpusim report: ");
+    esc(f, stats_path);
+    fprintf(f, "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
+               "td,th{padding:2px 8px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}"
+               ".key{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}</style></head><body>\n");
+    fprintf(f, "<h1>Where the cycles go</h1>\n<p>");
+    esc(f, stats_path);
+    fprintf(f, ": stopped: ");
+    esc(f, json_string_value(json_object_get(json_object_get(s, "stop"), "kind")));
+    fprintf(f, " (");
+    esc(f, json_string_value(json_object_get(json_object_get(s, "stop"), "message")));
+    fprintf(f, "). ISA <b>");
+    esc(f, json_string_value(json_object_get(s, "isa")));
+    fprintf(f, "</b>, %.0f cycles, %.0f instructions, %.6g s at the model's clock.</p>\n", num(s, "cycles"),
+            num(s, "instructions"), num(s, "seconds"));
+    /* legend */
+    fprintf(f, "<p><span class=\"key\" style=\"background:#5cb85c\"></span>issuing");
+    size_t i;
+    json_t *name;
+    json_array_foreach(names, i, name) {
+        fprintf(f, "<span class=\"key\" style=\"background:%s\"></span>stall: ", palette[i % (sizeof palette / sizeof palette[0])]);
+        esc(f, json_string_value(name));
+    }
+    fprintf(f, "<span class=\"key\" style=\"background:#cccccc\"></span>other (waiting, not started, latency)</p>\n");
+    json_t *u;
+    json_array_foreach((json_t *)units, i, u) {
+        fprintf(f, "<h2>");
+        esc(f, json_string_value(json_object_get(u, "name")));
+        fprintf(f, "</h2>\n<table class=\"unit\"><tr><th>thread</th><th>cycles</th><th>instructions</th><th>IPC</th>"
+                   "<th class=\"l\">cycles by use</th></tr>\n");
+        size_t k;
+        json_t *th;
+        json_array_foreach(json_object_get(u, "threads"), k, th) {
+            double c = num(th, "cycles"), n = num(th, "instructions");
+            fprintf(f, "<tr class=\"thread\"><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.3f</td><td class=\"l\">",
+                    num(th, "index"), c, n, c > 0 ? n / c : 0.0);
+            bar(f, th, names);
+            fprintf(f, "</td></tr>\n");
+        }
+        fprintf(f, "</table>\n");
+    }
+    if (nfn > 0) {
+        fprintf(f, "<h2>Top functions by cycles</h2>\n<table class=\"funcs\"><tr><th class=\"l\">function</th>"
+                   "<th>cycles</th><th>instructions</th></tr>\n");
+        for (int j = 0; j < nfn && j < TOP_FUNCS; j++) {
+            fprintf(f, "<tr><td class=\"l\">");
+            esc(f, fn[j].name);
+            fprintf(f, "</td><td>%llu</td><td>%llu</td></tr>\n", fn[j].cycles, fn[j].insns);
+        }
+        fprintf(f, "</table>\n");
+    }
+    fprintf(f, "<h2>Model options</h2>\n<table class=\"options\">\n");
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(s, "options"), key, v) {
+        fprintf(f, "<tr><td class=\"l\">");
+        esc(f, key);
+        fprintf(f, "</td><td class=\"l\">");
+        esc(f, json_string_value(v));
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</table>\n</body></html>\n");
+    json_decref(names);
+}
+
+int report_write(const char *stats_path, const char *profile_path, const char *out_path)
+{
+    json_error_t e;
+    json_t *s = json_load_file(stats_path, JSON_REJECT_DUPLICATES, &e);
+    if (!s) {
+        fprintf(stderr, "xpusim report: %s:%d:%d: %s\n", stats_path, e.line, e.column, e.text);
+        return 1;
+    }
+    if (!json_is_object(s) || !json_is_array(json_object_get(s, "units"))) {
+        fprintf(stderr, "xpusim report: %s: not xpusim statistics (write them with --stats=json --stats-file FILE)\n",
+                stats_path);
+        json_decref(s);
+        return 1;
+    }
+    func_total *fn = NULL;
+    int nfn = profile_path ? read_profile(profile_path, &fn) : 0;
+    if (nfn < 0) {
+        json_decref(s);
+        return 1;
+    }
+    FILE *f = out_path ? cli_open_out(out_path, "report -o") : stdout;
+    int rc = 1;
+    if (f) {
+        page(f, s, stats_path, fn, nfn);
+        rc = out_path ? (cli_close_out(f, out_path) ? 1 : 0) : 0;
+    }
+    free(fn);
+    json_decref(s);
+    return rc;
+}

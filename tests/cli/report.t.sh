@@ -1,0 +1,77 @@
+#!/bin/sh
+# tests/cli/report.t.sh: `xpusim report STATS.json [-o OUT.html] [--profile FILE]` (issue 10).
+# The page must be self-contained (no script, nothing fetched), and its numbers must be the
+# run's own: each thread's bar is split into rects whose data-cycles add up to the thread's
+# cycles in the statistics (issue cycles, then each stall cause, then the rest), whose widths
+# are those cycles' share of the 480-pixel bar, and whose IPC cell is instructions / cycles;
+# the options table lists every option; the top-functions table sums the profile (MCCP demo:
+# no symbols, so one row "(no symbol)" holding the profile's whole summary). Text from the
+# inputs is escaped; bad inputs and unwritable output are errors.
+X=${XPUSIM:-build/xpusim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+"$X" isas | grep -q '^mccp' || { echo "SKIP: no mccp"; exit 0; }
+fail=0
+"$X" asm --isa mccp programs/mccp/demo.mccp -o "$T/demo.out" || exit 1
+"$X" run "$T/demo.out" --load ram:0=programs/mccp/demo-input.txt --profile "$T/p.cg" --stats=json \
+    --stats-file "$T/s.json" --quiet > /dev/null || { echo "FAIL: run"; exit 1; }
+"$X" report "$T/s.json" --profile "$T/p.cg" -o "$T/r.html" || { echo "FAIL: report exit $?"; fail=1; }
+python3 - "$T/r.html" "$T/s.json" "$T/p.cg" <<'EOF' || fail=1
+import json, sys, html.parser
+page = open(sys.argv[1]).read(); s = json.load(open(sys.argv[2]))
+summary = [l for l in open(sys.argv[3]) if l.startswith("summary:")][0].split()
+assert "<script" not in page.lower() and "http://" not in page and "https://" not in page, "not self-contained"
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.rows = []; self.cells = []; self.intable = None; self.cell = None; self.tables = {}
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "table": self.intable = a.get("class"); self.tables.setdefault(self.intable, [])
+        if tag == "tr": self.row = {"cells": [], "rects": []}
+        if tag == "td": self.cell = ""
+        if tag == "rect": self.row["rects"].append(a)
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+    def handle_endtag(self, tag):
+        if tag == "td": self.row["cells"].append(self.cell); self.cell = None
+        if tag == "tr" and self.intable: self.tables[self.intable].append(self.row)
+p = P(); p.feed(page)
+rows = [r for r in p.tables["unit"] if r["cells"]]
+threads = [th for u in s["units"] for th in u["threads"]]
+assert len(rows) == len(threads), (len(rows), len(threads))
+for r, th in zip(rows, threads):
+    cyc = th["cycles"]
+    total = sum(float(x["data-cycles"]) for x in r["rects"])
+    assert total == cyc, ("bar cycles", total, cyc)
+    assert abs(sum(float(x["width"]) for x in r["rects"]) - 480) < 0.01
+    for x in r["rects"]:
+        assert abs(float(x["width"]) / 480 - float(x["data-cycles"]) / cyc) < 1e-4, x
+    issue = [x for x in r["rects"] if x["class"] == "issue"][0]
+    assert float(issue["data-cycles"]) == th["issue_cycles"]
+    for x in r["rects"]:
+        if x["class"] == "stall":
+            assert float(x["data-cycles"]) == th["stalls"][x["data-cause"]], x
+    assert r["cells"][3] == "%.3f" % (th["instructions"] / cyc), (r["cells"][3], th)
+opts = {r["cells"][0]: r["cells"][1] for r in p.tables["options"]}
+assert opts == s["options"], (opts, s["options"])
+funcs = [r["cells"] for r in p.tables["funcs"] if r["cells"]]
+assert funcs == [["(no symbol)", summary[2], summary[1]]], (funcs, summary)
+print("ok: report: %d thread bars, options, top functions match the statistics and the profile" % len(rows))
+EOF
+# escaping: text from the statistics never becomes markup
+sed 's/"fb_palette": "rgb"/"fb_palette": "<b>x<\/b>\&"/' "$T/s.json" > "$T/esc.json"
+"$X" report "$T/esc.json" -o "$T/esc.html" || { echo "FAIL: escaped report"; fail=1; }
+grep -q '&lt;b&gt;x&lt;/b&gt;&amp;' "$T/esc.html" || { echo "FAIL: not escaped"; fail=1; }
+grep -q '<b>x</b>' "$T/esc.html" && { echo "FAIL: markup from the input"; fail=1; }
+# trouble
+printf '{"units": [1,\n' > "$T/bad.json"
+"$X" report "$T/bad.json" -o "$T/x.html" 2> "$T/err" && { echo "FAIL: bad JSON accepted"; fail=1; }
+grep -q "$T/bad.json:2:" "$T/err" || { echo "FAIL: bad JSON: $(cat "$T/err")"; fail=1; }
+printf 'fn=main\nzz\n0x10 1\n' > "$T/bad.cg"
+"$X" report "$T/s.json" --profile "$T/bad.cg" -o "$T/x.html" 2> "$T/err" && { echo "FAIL: bad profile accepted"; fail=1; }
+grep -q "$T/bad.cg:3: expected ADDRESS INSTRUCTIONS CYCLES" "$T/err" || { echo "FAIL: bad profile: $(cat "$T/err")"; fail=1; }
+"$X" report "$T/s.json" -o /dev/full 2> "$T/err" && { echo "FAIL: /dev/full accepted"; fail=1; }
+grep -q "/dev/full" "$T/err" || { echo "FAIL: /dev/full: $(cat "$T/err")"; fail=1; }
+"$X" report 2> "$T/err" && { echo "FAIL: no arguments accepted"; fail=1; }
+grep -q "usage: xpusim report" "$T/err" || { echo "FAIL: usage: $(cat "$T/err")"; fail=1; }
+[ $fail -eq 0 ] && echo "ok: report"
+exit $fail
