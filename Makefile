@@ -45,7 +45,7 @@ TEST_DIRS ?= unit loaders cli $(ISA_DIRS)
 TEST_SRC := $(foreach d,$(TEST_DIRS),$(wildcard tests/$(d)/test_*.c))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all deps run test check bench install clean FORCE
+.PHONY: all deps test-deps run test check bench install clean FORCE
 all: $(XPUSIM)
 FORCE:
 
@@ -80,6 +80,9 @@ $(BUILD)/tests/%: tests/%.c $(LIBXPU) tests/testlib.h
 deps:
 	@sh scripts/setup-deps.sh
 
+test-deps:
+	@sh scripts/setup-deps.sh test
+
 run: deps
 	@$(MAKE) --no-print-directory all
 	@sh scripts/demo.sh $(XPUSIM)
@@ -88,7 +91,7 @@ run: deps
 check: $(XPUSIM) $(TEST_BIN)
 	@TEST_DIRS="$(TEST_DIRS)" sh tests/run-tests.sh $(BUILD)
 
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory check
 	@echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@$(MAKE) --no-print-directory check BUILD=build/asan SAN=1 OPT=-O1

@@ -1,7 +1,8 @@
 /* frontends/report.c: `xpusim report STATS.json [-o OUT.html] [--profile FILE]`, one
  * self-contained HTML page that shows where a run's cycles went: the stop and the model's
  * options, then per unit a table of its hardware threads with, for each, a stacked bar of
- * its cycles (issuing, each stall cause, the rest) drawn as inline SVG, its IPC, and the
+ * its cycles (issuing, each stall cause, the rest) drawn as inline SVG to one scale for the
+ * whole run, its IPC, and the
  * legend; with a profile (`--profile` output, callgrind format) the top functions by cycles.
  * No script and nothing fetched from a network: the page is complete in one file. Every
  * text from the inputs is HTML-escaped. The statistics are read with libjansson
@@ -38,20 +39,22 @@ static double num(const json_t *o, const char *k)
 }
 
 /* One thread's bar: issue cycles, then each stall cause, then what is left (waiting,
- * not started, latency the ISA does not count as a stall). Widths are in proportion to the
- * cycles; data-cycles on each rect keeps the exact number. */
-static void bar(FILE *f, const json_t *th, const json_t *names)
+ * not started, latency the ISA does not count as a stall). The longest thread of the run
+ * fills BAR_W pixels and the others are drawn to the same scale, so a thread that finished
+ * early has a shorter bar; data-cycles on each rect keeps the exact number. */
+static void bar(FILE *f, const json_t *th, const json_t *names, double longest)
 {
     double cycles = num(th, "cycles"), issue = num(th, "issue_cycles"), x = 0;
     fprintf(f, "<svg width=\"%d\" height=\"16\" role=\"img\">", BAR_W);
-    if (cycles <= 0) {
+    if (cycles <= 0 || longest <= 0) {
         fprintf(f, "</svg>");
         return;
     }
+    const double scale = (double)BAR_W / longest; /* pixels per cycle */
     double used = 0;
     fprintf(f, "<rect class=\"issue\" data-cycles=\"%.0f\" x=\"0\" y=\"0\" width=\"%.3f\" height=\"16\" fill=\"#5cb85c\"/>",
-            issue, issue / cycles * BAR_W);
-    x += issue / cycles * BAR_W;
+            issue, issue * scale);
+    x += issue * scale;
     used += issue;
     size_t i;
     json_t *name;
@@ -62,13 +65,13 @@ static void bar(FILE *f, const json_t *th, const json_t *names)
         fprintf(f, "<rect class=\"stall\" data-cause=\"");
         esc(f, json_string_value(name));
         fprintf(f, "\" data-cycles=\"%.0f\" x=\"%.3f\" y=\"0\" width=\"%.3f\" height=\"16\" fill=\"%s\"/>", v, x,
-                v / cycles * BAR_W, palette[i % (sizeof palette / sizeof palette[0])]);
-        x += v / cycles * BAR_W;
+                v * scale, palette[i % (sizeof palette / sizeof palette[0])]);
+        x += v * scale;
         used += v;
     }
     if (used < cycles)
         fprintf(f, "<rect class=\"other\" data-cycles=\"%.0f\" x=\"%.3f\" y=\"0\" width=\"%.3f\" height=\"16\" fill=\"#cccccc\"/>",
-                cycles - used, x, (cycles - used) / cycles * BAR_W);
+                cycles - used, x, (cycles - used) * scale);
     fprintf(f, "</svg>");
 }
 
@@ -165,6 +168,13 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const func_to
 {
     const json_t *units = json_object_get(s, "units");
     json_t *names = cause_names(units);
+    double longest = 0;
+    size_t ui, ti;
+    json_t *uu, *tt;
+    json_array_foreach((json_t *)units, ui, uu)
+        json_array_foreach(json_object_get(uu, "threads"), ti, tt)
+            if (num(tt, "cycles") > longest)
+                longest = num(tt, "cycles");
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>xpusim report: ");
     esc(f, stats_path);
     fprintf(f, "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
@@ -201,7 +211,7 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const func_to
             double c = num(th, "cycles"), n = num(th, "instructions");
             fprintf(f, "<tr class=\"thread\"><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.3f</td><td class=\"l\">",
                     num(th, "index"), c, n, c > 0 ? n / c : 0.0);
-            bar(f, th, names);
+            bar(f, th, names, longest);
             fprintf(f, "</td></tr>\n");
         }
         fprintf(f, "</table>\n");
