@@ -33,7 +33,9 @@ int cli_write_profile(cli_session *s, const char *path)
     }
     fprintf(f, "# callgrind format\nversion: 1\ncreator: xpusim (%s)\ncmd: %s\npositions: instr\n", s->isa->name,
             s->img.path);
-    fprintf(f, "events: Instructions Cycles\nsummary: %llu %llu\n\nob=%s\n", (unsigned long long)ti,
+    /* fl= before the first fn=: the format's readers expect a source file name, and "???" is
+     * callgrind's own for code without line information */
+    fprintf(f, "events: Instructions Cycles\nsummary: %llu %llu\n\nob=%s\nfl=???\n", (unsigned long long)ti,
             (unsigned long long)tc, s->img.path);
     const char *cur = NULL;
     for (int i = 0; i < n; i++) {

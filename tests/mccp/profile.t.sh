@@ -26,4 +26,13 @@ if "$X" isas | grep -q '^dpu'; then
     "$X" run "$T/va.elf" --quiet --profile "$T/pd" || fail "dpu run"
     grep -q "^fn=main$" "$T/pd" || fail "no fn=main in the DPU profile"
 fi
+# the format's readers need a file name (fl=) before the first function (fn=);
+# callgrind_annotate (valgrind) warns about an uninitialised file without one
+[ "$(grep -m1 -n '^fl=' "$T/prof" | cut -d: -f1)" -lt "$(grep -m1 -n '^fn=' "$T/prof" | cut -d: -f1)" ] ||
+    fail "no fl= line before the first fn="
+if command -v callgrind_annotate > /dev/null; then
+    callgrind_annotate "$T/prof" > "$T/ann" 2> "$T/ann.err" || fail "callgrind_annotate refused the profile"
+    [ ! -s "$T/ann.err" ] || fail "callgrind_annotate: $(head -2 "$T/ann.err")"
+    grep -q "PROGRAM TOTALS" "$T/ann" || fail "callgrind_annotate printed no totals"
+fi
 echo ok
