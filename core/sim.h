@@ -18,11 +18,9 @@
 #define SIM_NEVER EV_NEVER
 #define SIM_MAX_STALLS 12
 #define SIM_MAX_SPACES 16
-/* A run in which no thread retires an instruction for this many cycles stops as a livelock
- * (-o watchdog=CYCLES, 0 = off): a model or a program that spins without progress, which
- * the deadlock check (nothing left to wake anyone) cannot see. */
-#define SIM_WATCHDOG_DEFAULT 100000000ULL
-/* The options the core itself reads, valid for every ISA (core/opts.h). */
+/* The options the core itself reads, valid for every ISA (core/opts.h): jobs, and watchdog,
+ * the cycles without any retired instruction after which a run stops as a livelock (a model
+ * or program that spins without progress, which the deadlock check cannot see). */
 extern const opt_desc sim_core_options[];
 
 struct isa_ops;
