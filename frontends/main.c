@@ -129,8 +129,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
             else if (strcmp(o, "--quiet") == 0 || strcmp(o, "-q") == 0)
                 a->quiet = 1;
             else if (strcmp(o, "-c") == 0 && strcmp(a->cmd, "asm") == 0) {
-                if (opt_set(&a->opts, "object", "1")) /* an object file, not a linked image */
+                if (opt_set(&a->opts, "object", "1")) { /* an object file, not a linked image */
+                    fprintf(stderr, "xpusim: -c: too many -o options (at most %d)\n", OPT_MAX);
                     return -1;
+                }
             }
             else if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
                 usage(stdout);
