@@ -333,14 +333,24 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     return 0;
 }
 
-int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc), void *ctx)
+int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc),
+                void (*note)(void *ctx, sim_machine *m, int unit, int thread, uint64_t cycle, const char *what),
+                void *ctx)
 {
     if (dbg_attach(m))
         return -1;
     m->dbg->observe = fn;
+    m->dbg->note = fn ? note : NULL;
     m->dbg->observe_ctx = ctx;
     dbg_update_slow(m);
     return 0;
+}
+
+void dbg_note(sim_machine *m, int unit, int thread, uint64_t cycle, const char *what)
+{
+    dbg_state *d = m->dbg;
+    if (d && d->note)
+        d->note(d->observe_ctx, m, unit, thread, cycle, what);
 }
 
 void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)

@@ -66,6 +66,8 @@ typedef struct dbg_state {
     int history_on;
     /* an observer of every executed instruction (a frontend's timeline), NULL when none */
     void (*observe)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc);
+    /* and of the events an ISA notes (traps, interrupts, syscalls): dbg_note */
+    void (*note)(void *ctx, sim_machine *m, int unit, int thread, uint64_t cycle, const char *what);
     void *observe_ctx;
 } dbg_state;
 
@@ -90,8 +92,14 @@ int dbg_trace_open(sim_machine *m, const char *path);
 /* Stop tracing and close the sink: 0 ok, -1 (errno set) if any trace output was lost. */
 int dbg_trace_end(sim_machine *m);
 int dbg_profile_on(sim_machine *m);     /* start a per-PC profile; 0 ok */
-/* Call fn after every executed instruction (u->last_issue is its cycle); NULL stops it. 0 ok. */
-int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc), void *ctx);
+/* Call fn after every executed instruction (u->last_issue is its cycle), and note for every
+ * event an ISA notes (may be NULL); fn NULL stops both. 0 ok. */
+int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t pc),
+                void (*note)(void *ctx, sim_machine *m, int unit, int thread, uint64_t cycle, const char *what),
+                void *ctx);
+/* For ISAs, while m->slow: a thread's event worth seeing on a timeline (a trap, an
+ * interrupt, a syscall; `what` is a static name), at cycle. */
+void dbg_note(sim_machine *m, int unit, int thread, uint64_t cycle, const char *what);
 
 /* Hooks for executors; call only when m->slow. Return 1 from before = do not execute. */
 int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);

@@ -8,7 +8,8 @@
  * instant event. Each unit also has counter tracks, sampled every `sample` cycles: its
  * instructions per cycle, and how much each of the ISA's unit counters (DMA bytes, cache
  * misses, RAM transactions...) grew. A window [from, to) keeps only what falls inside it
- * (slices are clipped to it). It observes every executed instruction (core/debug.h
+ * (slices are clipped to it). Events an ISA notes (Nyuzi's traps, interrupts and syscalls)
+ * are instants on their thread's track. It observes every executed instruction (core/debug.h
  * dbg_observe), so it runs on the slow path, like --trace. Events are written as they come
  * (no buffer grows); past TL_MAX_EVENTS the rest is dropped and the file says so. */
 #include <errno.h>
@@ -161,6 +162,17 @@ static void observe(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t
     memcpy(s->stalls, th->stalls, sizeof s->stalls);
 }
 
+/* An event an ISA noted (a trap, an interrupt, a syscall): an instant on the thread's track. */
+static void note(void *ctx, sim_machine *m, int unit, int thread, uint64_t cycle, const char *what)
+{
+    timeline *t = ctx;
+    if (unit < 0 || unit >= m->nunits || cycle < t->from || cycle >= t->to || !room(t))
+        return;
+    fprintf(t->f, ",\n{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":%.6f,\"args\":{\"cycle\":%llu}}",
+            what, unit, thread, us(m, &m->units[unit], cycle), (unsigned long long)cycle);
+    t->events++;
+}
+
 timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_t to, uint64_t every, char *err,
                         size_t errlen)
 {
@@ -199,7 +211,7 @@ timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_
             fprintf(t->f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}",
                     i, k, k);
     }
-    if (dbg_observe(m, observe, t)) {
+    if (dbg_observe(m, observe, note, t)) {
         snprintf(err, errlen, "--timeline: out of memory");
         fclose(t->f);
         timeline_discard(t);
@@ -211,7 +223,7 @@ timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_
 int timeline_close(timeline *t, char *err, size_t errlen)
 {
     sim_machine *m = t->m;
-    dbg_observe(m, NULL, NULL);
+    dbg_observe(m, NULL, NULL, NULL);
     for (int i = 0; i < m->nunits; i++) {
         const sim_unit *u = &m->units[i];
         if (t->units[i].started)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 #include "nyuzi.h"
+#include "../../core/debug.h"
 
 static inline float f_of(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }
 static inline uint32_t i_of(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
@@ -124,9 +125,18 @@ static const char *const trap_names[] = {
     "RESET", "ILLEGAL_INSTRUCTION", "PRIVILEGED_OP", "INTERRUPT", "SYSCALL", "UNALIGNED_ACCESS",
     "PAGE_FAULT", "TLB_MISS", "ILLEGAL_STORE", "SUPERVISOR_ACCESS", "NOT_EXECUTABLE", "BREAKPOINT"};
 
+/* the names a timeline shows (dbg_note), in trap-type order */
+static const char *const trap_notes[] = {
+    "trap: RESET", "trap: ILLEGAL_INSTRUCTION", "trap: PRIVILEGED_OP", "trap: INTERRUPT", "trap: SYSCALL",
+    "trap: UNALIGNED_ACCESS", "trap: PAGE_FAULT", "trap: TLB_MISS", "trap: ILLEGAL_STORE",
+    "trap: SUPERVISOR_ACCESS", "trap: NOT_EXECUTABLE", "trap: BREAKPOINT"};
+
 void nyz_raise_trap(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pc, int type,
                     int is_store, int is_data, uint32_t addr, uint32_t syscall)
 {
+    sim_machine *m = nm->m;
+    if (m->slow && type >= 0 && type < (int)(sizeof trap_notes / sizeof trap_notes[0]))
+        dbg_note(m, c->index, t->gid - c->index * c->nthreads, m->units[c->index].last_issue, trap_notes[type]);
     if (c->trap_handler == 0 && type != NYZ_TT_TLB_MISS && type != NYZ_TT_INTERRUPT &&
         type != NYZ_TT_SYSCALL) {
         /* No handler installed: stop with the reason (the emulator does the same; the RTL

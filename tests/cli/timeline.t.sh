@@ -121,6 +121,20 @@ if "$X" isas | grep -q '^nyuzi'; then
     "$X" run "$T/loop4.elf" --timeline "$T/nyz.json" --stats=json --stats-file "$T/nyz.stats" --quiet > /dev/null
     check_json "$T/nyz.json" "$T/nyz.stats" ""
     check_counters "$T/nyz.json" "$T/nyz.stats" 10000
+    # traps are instants on their thread: tests/nyuzi/progs/mem.S takes exactly two, the
+    # syscall and then the unaligned load (its handler counts them in s20: 1, then 2)
+    "$X" asm --isa nyuzi tests/nyuzi/progs/mem.S -o "$T/mem.elf" || exit 1
+    "$X" run "$T/mem.elf" --timeline "$T/mem.json" --stats=json --stats-file "$T/mem.stats" --quiet > /dev/null
+    python3 - "$T/mem.json" "$T/mem.stats" <<'EOF' || fail=1
+import json, sys
+t = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2]))
+traps = [e for e in t["traceEvents"] if e["ph"] == "i" and e["name"].startswith("trap: ")]
+assert [e["name"] for e in traps] == ["trap: SYSCALL", "trap: UNALIGNED_ACCESS"], [e["name"] for e in traps]
+end = s["units"][0]["threads"][0]["cycles"]
+assert all(e["pid"] == 0 and e["tid"] == 0 and 0 < e["args"]["cycle"] < end for e in traps), traps
+assert traps[0]["args"]["cycle"] < traps[1]["args"]["cycle"]
+print("ok: mem.S: trap instants at cycles %s" % [e["args"]["cycle"] for e in traps])
+EOF
 fi
 [ $fail -eq 0 ] && echo "ok: timeline"
 exit $fail
