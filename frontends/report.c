@@ -179,7 +179,8 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const func_to
     esc(f, stats_path);
     fprintf(f, "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
                "td,th{padding:2px 8px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}"
-               ".key{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}</style></head><body>\n");
+               ".key{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}.item{white-space:nowrap}"
+               "</style></head><body>\n");
     fprintf(f, "<h1>Where the cycles go</h1>\n<p>");
     esc(f, stats_path);
     fprintf(f, ": stopped: ");
@@ -191,14 +192,18 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const func_to
     fprintf(f, "</b>, %.0f cycles, %.0f instructions, %.6g s at the model's clock.</p>\n", num(s, "cycles"),
             num(s, "instructions"), num(s, "seconds"));
     /* legend */
-    fprintf(f, "<p><span class=\"key\" style=\"background:#5cb85c\"></span>issuing");
+    /* each key stays with its label when the legend wraps */
+    fprintf(f, "<p><span class=\"item\"><span class=\"key\" style=\"background:#5cb85c\"></span>issuing</span>");
     size_t i;
     json_t *name;
     json_array_foreach(names, i, name) {
-        fprintf(f, "<span class=\"key\" style=\"background:%s\"></span>stall: ", palette[i % (sizeof palette / sizeof palette[0])]);
+        fprintf(f, "<span class=\"item\"><span class=\"key\" style=\"background:%s\"></span>stall: ",
+                palette[i % (sizeof palette / sizeof palette[0])]);
         esc(f, json_string_value(name));
+        fprintf(f, "</span>");
     }
-    fprintf(f, "<span class=\"key\" style=\"background:#cccccc\"></span>other (waiting, not started, latency)</p>\n");
+    fprintf(f, "<span class=\"item\"><span class=\"key\" style=\"background:#cccccc\"></span>other (waiting, not started, "
+               "latency)</span></p>\n");
     json_t *u;
     json_array_foreach((json_t *)units, i, u) {
         fprintf(f, "<h2>");
