@@ -51,10 +51,9 @@ struct timeline {
     int truncated;
 };
 
-static double us(const sim_machine *m, const sim_unit *u, uint64_t cycle)
+static double us(const sim_unit *u, uint64_t cycle)
 {
     double hz = u->clock_hz > 0 ? u->clock_hz : 1e6;
-    (void)m;
     return (double)cycle * 1e6 / hz;
 }
 
@@ -75,7 +74,7 @@ static void slice(timeline *t, const sim_unit *u, int thread, const char *name, 
     /* names are ours or the ISA's stall names: no characters that need escaping */
     fprintf(t->f, ",\n{\"name\":\"%s\",\"cat\":\"thread\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.6f,\"dur\":%.6f,"
                   "\"args\":{\"from\":%llu,\"cycles\":%llu}}",
-            name, u->index, thread, us(t->m, u, from), us(t->m, u, to) - us(t->m, u, from), (unsigned long long)from,
+            name, u->index, thread, us(u, from), us(u, to) - us(u, from), (unsigned long long)from,
             (unsigned long long)(to - from));
     t->events++;
 }
@@ -87,12 +86,12 @@ static void sample_out(timeline *t, const sim_unit *u, tl_unit *s)
     if (at < t->from || at >= t->to || !room(t))
         return;
     fprintf(t->f, ",\n{\"name\":\"ipc\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.6f,\"args\":{\"ipc\":%.4f}}", u->index,
-            us(t->m, u, at), (double)s->insns / (double)t->sample);
+            us(u, at), (double)s->insns / (double)t->sample);
     t->events++;
     if (!u->ncounters || !room(t))
         return;
     fprintf(t->f, ",\n{\"name\":\"counters\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.6f,\"args\":{", u->index,
-            us(t->m, u, at));
+            us(u, at));
     for (int i = 0; i < u->ncounters; i++)
         fprintf(t->f, "%s\"%s\":%llu", i ? "," : "", u->counters[i].name,
                 (unsigned long long)(u->counters[i].value - s->base[i]));
@@ -169,7 +168,7 @@ static void note(void *ctx, sim_machine *m, int unit, int thread, uint64_t cycle
     if (unit < 0 || unit >= m->nunits || cycle < t->from || cycle >= t->to || !room(t))
         return;
     fprintf(t->f, ",\n{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":%.6f,\"args\":{\"cycle\":%llu}}",
-            what, unit, thread, us(m, &m->units[unit], cycle), (unsigned long long)cycle);
+            what, unit, thread, us(&m->units[unit], cycle), (unsigned long long)cycle);
     t->events++;
 }
 
@@ -239,7 +238,7 @@ int timeline_close(timeline *t, char *err, size_t errlen)
     }
     int su = m->stop.unit >= 0 && m->stop.unit < m->nunits ? m->stop.unit : 0;
     fprintf(t->f, ",\n{\"name\":\"stop: %s\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%.6f}",
-            sim_stop_name(m->stop.kind), m->nunits ? us(m, &m->units[su], m->stop.cycle) : 0.0);
+            sim_stop_name(m->stop.kind), m->nunits ? us(&m->units[su], m->stop.cycle) : 0.0);
     if (t->truncated)
         fprintf(t->f, ",\n{\"name\":\"truncated\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"events\":%llu}}",
                 (unsigned long long)t->events);
