@@ -177,6 +177,7 @@ int ld_elf_parse(ld_image *img, char *err, size_t errlen)
         s->addr = sh.sh_addr;
         s->size = sh.sh_size;
         s->offset = sh.sh_offset;
+        s->align = sh.sh_addralign;
         s->type = sh.sh_type;
         s->flags = (uint32_t)sh.sh_flags;
         s->data = sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL ? NULL : img->file + sh.sh_offset;

@@ -31,6 +31,7 @@ typedef struct ld_segment {
 typedef struct ld_section {
     const char *name;
     uint64_t addr, size, offset;
+    uint64_t align;      /* sh_addralign */
     uint32_t type, flags;
     const uint8_t *data; /* NULL for NOBITS */
 } ld_section;
