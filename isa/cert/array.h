@@ -12,6 +12,9 @@
 
 typedef struct cert_array cert_array;
 
+/* Tasks that may wait behind the running one on a DMA channel (aie-rt XAIE_DMA_MAX_QUEUE_SIZE). */
+#define CERT_ARRAY_QUEUE_DEPTH 4
+
 typedef struct cert_array_cfg {
     int target;                 /* cert_target */
     unsigned columns;           /* columns in the partition */
@@ -39,6 +42,9 @@ enum {
     CERT_AX_BAD = -1            /* outside the partition or misaligned: always an error */
 };
 
+/* NULL if cfg is out of range: columns 1..128, rows 1..32, mem_rows < rows, a positive
+ * finite dma_words_per_cycle. Every target gets the AIE2PS register map (the AIE4 map is not
+ * public); strict is kept for the caller: the array answers CERT_AX_UNMODELLED either way. */
 cert_array *cert_array_new(const cert_array_cfg *cfg);
 void cert_array_free(cert_array *a);
 
@@ -46,17 +52,24 @@ void cert_array_free(cert_array *a);
  * result other than CERT_AX_OK ("push to full task queue of TILE_2_1 MM2S_0: dropped"). */
 int cert_array_write(cert_array *a, uint64_t now, uint32_t addr, uint32_t value, char *msg, size_t n);
 int cert_array_read(cert_array *a, uint64_t now, uint32_t addr, uint32_t *value, char *msg, size_t n);
+/* An access at cycle now sees the completions due at or before now only once
+ * cert_array_advance(now) has run: call it before the accesses of each cycle. A push at now
+ * onto an idle channel starts its task at now. Reading a lock request address (tile base
+ * 0x40000 core, 0xC000 shim, 0xD0000 memory tile, + id * 0x400, + 0x200 for acquire,
+ * + (value & 0x7F) << 2) performs the request: bit 0 of the value read is 1 on success. A
+ * read of anything but CERT_AX_OK gives *value 0. */
 
 /* The earliest cycle at which a queued task completes, or UINT64_MAX if none is pending. */
 uint64_t cert_array_next_event(const cert_array *a);
-/* Complete every task due at or before now, in time order (ties: by column, row, channel);
+/* Complete every task due at or before now, in time order (ties: by column, row, channel index, then S2MM before MM2S);
  * for each one whose Enable_Token_Issue bit was set, call emit. Returns the number done. */
 int cert_array_advance(cert_array *a, uint64_t now, void (*emit)(void *ctx, const cert_token *t), void *ctx);
 
 /* Debugger and hang reports: one line per busy or non-empty DMA channel (queue contents,
  * running task, when it completes), and per lock with a non-zero value. */
 void cert_array_describe(const cert_array *a, char *buf, size_t n);
-/* Statistics. */
+/* Statistics. tasks_pushed counts accepted pushes (a dropped push is in tasks_dropped only); tokens
+ * counts completed tasks whose Enable_Token_Issue was set. */
 typedef struct cert_array_stats {
     uint64_t tasks_pushed, tasks_dropped, tasks_done, tokens, words_moved;
     uint64_t unmodelled_reads, unmodelled_writes;
