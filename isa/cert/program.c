@@ -75,6 +75,7 @@ static int parse_dec(const char **s, unsigned long max, unsigned long *out)
 }
 
 enum { S_OTHER, S_TEXT, S_DATA, S_PAD };
+static int kind_has_instance(int kind) { return kind == S_TEXT || kind == S_DATA; }
 /* Classify a section name: kind, uC and page (page = ULONG_MAX when the name has none). */
 static int section_kind(const char *name, unsigned long *uc, unsigned long *page)
 {
@@ -91,6 +92,12 @@ static int section_kind(const char *name, unsigned long *uc, unsigned long *page
         if (*p == '.') {
             p++;
             if (parse_dec(&p, CERT_MAX_PAGES - 1, page))
+                return -1;
+        }
+        unsigned long inst;
+        if (*p == '.' && kind_has_instance(k[i].kind)) { /* ABI 0x03 config ELFs: .<uc>.<page>.<instance> */
+            p++;
+            if (parse_dec(&p, 0xFFFF, &inst))
                 return -1;
         }
         return *p ? -1 : k[i].kind;
