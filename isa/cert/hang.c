@@ -167,7 +167,7 @@ int cert_quiet(const sim_machine *m)
         const cert_uc *c = &cm->uc[i];
         if (!c->present || c->done)
             continue;
-        if (c->qn || c->cur >= 0 || !c->ctx[c->depth].started)
+        if (c->qn || c->cur >= 0 || !c->ctx[c->depth].started || cert_ctx_over(c))
             return 0;
         for (int s = 0; s < c->nslots; s++) {
             const cert_job *j = &c->job[s];

@@ -60,8 +60,15 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
     cm->have_prog = 1;
     cm->running = -1;
     const cert_program *pr = &cm->prog;
-    if (!cm->tm.spec) /* timing.c: option spec */
-        cm->tm.spec = pr->merged || pr->abi_version >= 0x21 ? CERT_SPEC_LATEST : CERT_SPEC_2502;
+    /* Without -o spec the writer decides: aiebu Feb-2025 writes OSABI 0x40 with ABI 0x01/0x02
+     * and the 6-byte LOAD_PDI; newer aiebu writes the group OSABI 0x46 (no .target) or a
+     * config ELF (ABI 0x21) with the latest table (checked on aiebu's own test ELFs). */
+    if (!cm->tm.spec)
+        cm->tm.spec = pr->osabi == 0x40 && pr->abi_version <= 0x02 ? CERT_SPEC_2502 : CERT_SPEC_LATEST;
+    if (cm->tm.target >= 0)
+        cm->prog.target = cm->tm.target;
+    else if (pr->target == CERT_T_GROUP)
+        cm->prog.target = CERT_T_AIE2PS;
     int upc = cert_target_ucs_per_column(pr->target);
     unsigned cols = cm->tm.columns ? cm->tm.columns : (unsigned)((pr->nuc + upc - 1) / upc);
     if (!cols)
@@ -77,12 +84,13 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory for %d uCs", cm->nuc);
         return -1;
     }
-    cert_array_cfg cfg = {pr->target, cols, cm->tm.rows, cm->tm.mem_rows, cm->tm.strict, cm->tm.dma_task_setup,
+    unsigned acols = cm->tm.array_columns > cols ? cm->tm.array_columns : cols;
+    cert_array_cfg cfg = {pr->target, acols, cm->tm.rows, cm->tm.mem_rows, cm->tm.strict, cm->tm.dma_task_setup,
                           cm->tm.dma_words_per_cycle};
     cm->array = cert_array_new(&cfg);
     if (!cm->array || sim_register_event(m, &cm->array_ev, "array", cert_array_event, m, -2) ||
         sim_register_event(m, &cm->tct_ev, "tokens", cert_tct_event, m, -1)) {
-        snprintf(err, errlen, "cannot build the array model (%u columns x %u rows)", cols, cm->tm.rows);
+        snprintf(err, errlen, "cannot build the array model (%u columns x %u rows)", acols, cm->tm.rows);
         return -1;
     }
     for (int i = 0; i < cm->nuc; i++) {
@@ -195,6 +203,12 @@ static const char *cert_option_value(const sim_machine *m, const char *name, cha
         return NULL;
     if (!strcmp(name, "spec") && !opt_get(&m->opts, "spec", NULL))
         return cert_spec_name(cm->tm.spec);
+    if (!strcmp(name, "target") && !opt_get(&m->opts, "target", NULL))
+        return cert_target_name(cm->prog.target);
+    if (!strcmp(name, "array_columns") && !opt_get(&m->opts, "array_columns", NULL)) {
+        snprintf(buf, n, "%u", cm->tm.array_columns);
+        return buf;
+    }
     if (strcmp(name, "columns") || cm->tm.columns)
         return NULL;
     snprintf(buf, n, "%d", cm->nuc / cert_target_ucs_per_column(cm->prog.target));

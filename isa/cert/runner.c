@@ -202,8 +202,9 @@ static int parse(sim_machine *m, cert_uc *c, uint64_t *tp)
     return 0;
 }
 
-/* All jobs of the top context ended and its EOF was parsed. */
-static int ctx_over(const cert_uc *c)
+/* All jobs of the top context ended and its EOF was parsed: the uC moves on (to its next
+ * page, back from a sub-sequence or to its end) when it next runs. */
+int cert_ctx_over(const cert_uc *c)
 {
     const cert_ctx *x = &c->ctx[c->depth];
     return x->started && x->eof && !live_jobs(c, c->depth);
@@ -811,7 +812,7 @@ uint64_t cert_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         }
         if (parse(m, c, &t))
             break;
-        if (ctx_over(c)) {
+        if (cert_ctx_over(c)) {
             int r = ctx_advance(m, c, t);
             if (r == 2)
                 break;
@@ -831,6 +832,13 @@ uint64_t cert_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         }
         /* dispatch: readiness check and context switch */
         cert_job *j = &c->job[s];
+        /* a poll that failed with nothing changed since, while nothing else can run or
+         * complete anywhere, would fail for ever: the firmware spins, we report the hang */
+        if (j->state == CJ_BLOCKED && j->wait == CW_POLL && j->poll_seq == cm->change_seq && cert_quiet(m)) {
+            c->t = t;
+            cert_hang_stop(m, c->index, s, "no job can make progress");
+            break;
+        }
         sim_thread *tt = cert_th(m, c, s);
         if (t > j->since)
             tt->stalls[j->state == CJ_READY ? CS_READY : CS_POLL] += t - j->since;

@@ -29,6 +29,8 @@ typedef struct cert_timing {
     int preempt, strict, w32d_mlir, spec, tct_by_column;
     int job_slots, ucdma_queue;
     unsigned columns, rows, mem_rows;
+    unsigned array_columns;          /* width of the array model */
+    int target;                      /* cert_target, or -1: the program's */
 } cert_timing;
 
 extern const opt_desc cert_options[];
@@ -249,5 +251,8 @@ int cert_quiet(const sim_machine *m);
 /* Stop as a deadlock (or the opcode watchdog) and print the report once. */
 void cert_hang_stop(sim_machine *m, int uc, int slot, const char *why);
 extern const isa_view cert_views[];
+
+/* runner.c: the uC's current page is over (all its jobs ended after its EOF). */
+int cert_ctx_over(const cert_uc *c);
 
 #endif

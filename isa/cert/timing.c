@@ -14,19 +14,27 @@
 static const char *const cert_spec_choices[] = {"latest", "2025.02", NULL};
 static const char *const cert_w32d_choices[] = {"mlir", "spec", NULL};
 static const char *const cert_route_choices[] = {"controller", "column", NULL};
+static const char *const cert_target_choices[] = {"auto", "aie2ps", "aie4", "aie4-a", "aie4-z", NULL};
 
 const opt_desc cert_options[] = {
     /* ---- machine shape and semantics switches ---- */
     OPT_U("columns", NULL, 1, 64,
           "columns of the partition, one uC per column on aie2ps and two on aie4 (default: as many as the program uses)"),
+    /* aiebu without `.target` writes OSABI 0x46 (the "group" ELF) for aie2ps and aie4 alike */
+    OPT_C("target", "auto", cert_target_choices,
+          "device the control code runs on: auto = the ELF's OSABI (0x46 group ELFs: aie2ps), or aie2ps (one uC per "
+          "column), aie4, aie4-a, aie4-z (two uCs per column)"),
+    /* ctrlcode addresses are partition-relative and the partition is the host's choice: by
+     * default the array model is as wide as the largest aie2ps device (xcve3858, 36 columns),
+     * so code written for a wider partition than it has uCs for still finds its tiles */
+    OPT_U("array_columns", NULL, 1, 128,
+          "columns of the array model (default: -o columns if given, else 36, the xcve3858's width)"),
     OPT_U("rows", "7", 2, 32, "rows per column of the array model (xcve3858: shim, 2 memory-tile rows, 4 core rows)"),
     OPT_U("mem_rows", "2", 0, 8, "memory-tile rows right above the shim"),
-    /* the ELF does not say which opcode table it was written with: a merged-page config ELF
-     * (ABI 0x21) comes from a newest aiebu; anything else from aiebu Feb-2025 or from
-     * `xpusim asm`, whose default is 2025.02 too */
     OPT_C("spec", NULL, cert_spec_choices,
           "opcode table the control code is decoded with: 2025.02 (aiebu Feb-2025, 6-byte LOAD_PDI, no opcodes "
-          "above 0x1c) or latest (default: latest for an ABI 0x21 ELF, else 2025.02)"),
+          "above 0x1c) or latest (default: 2025.02 for OSABI 0x40 with ABI 0x01/0x02, which only aiebu Feb-2025 "
+          "writes; latest otherwise)"),
     OPT_U("preempt", "0", 0, 1,
           "the host's preemption flag: 1 = START_COND_JOB_PREEMPT jobs exist and every PREEMPT point runs its "
           "save then its restore page"),
@@ -162,6 +170,14 @@ int cert_timing_read(const sim_opts *o, cert_timing *t, char *err, size_t n)
     if (opt_choice(o, cert_options, "tct_route", &c, err, n))
         return -1;
     t->tct_by_column = c == 1;
+    if (opt_choice(o, cert_options, "target", &c, err, n))
+        return -1;
+    static const int targets[] = {-1, CERT_T_AIE2PS, CERT_T_AIE4, CERT_T_AIE4A, CERT_T_AIE4Z};
+    t->target = targets[c];
+    r = opt_uint(o, cert_options, "array_columns", &v, err, n);
+    if (r < 0)
+        return -1;
+    t->array_columns = r == 1 ? (t->columns ? t->columns : 36) : (unsigned)v;
     return 0;
 }
 

@@ -93,10 +93,15 @@ grep -q 'stopped: deadlock in uc0 thread 1 at pc 0x50' "$T/out" || no "stop line
 "$X" run "$T/hang.elf" -o columns=4 -o opcode_timeout=40 --quiet >"$T/out" 2>&1; rc=$?
 [ $rc -eq 3 ] && grep -q 'opcode timeout (40 cycles' "$T/out" || no "watchdog: exit $rc: $(cat "$T/out")"
 
-# 5. an array address outside the partition: a fault naming the option to widen it
-"$X" run "$T/sanity.elf" --quiet >"$T/out" 2>&1; rc=$?
-[ $rc -eq 2 ] && grep -q 'column 2 outside the 1-column partition (-o columns=N' "$T/out" ||
+# 5. an array address outside the partition: a fault naming the option to widen it (the
+# array model is 36 columns wide unless -o columns or -o array_columns says otherwise);
+# without -o columns the run uses the program's one uC and the 36-column array: same cycles
+"$X" run "$T/sanity.elf" -o columns=2 --quiet >"$T/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'column 2 outside the 2-column partition (-o columns=N' "$T/out" ||
     no "columns fault: exit $rc: $(cat "$T/out")"
+"$X" run "$T/sanity.elf" >"$T/out" 2>&1 || no "default partition: $(cat "$T/out")"
+grep -q '^cycles: 831 ' "$T/out" && grep -q '^model: columns=1 target=aie2ps array_columns=36 ' "$T/out" ||
+    no "default partition: $(grep -E '^(cycles|model)' "$T/out")"
 
 # 6. bad option values are refused before anything runs
 "$X" run "$T/sanity.elf" -o write32d_flags=both >"$T/out" 2>&1 && no "write32d_flags=both accepted"
