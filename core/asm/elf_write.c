@@ -290,3 +290,100 @@ out:
     free(w.str.p);
     return rc;
 }
+
+uint32_t asm_elf_names_size(const asm_elf_rawsec *secs, int nsecs)
+{
+    uint32_t n = 1;
+    for (int i = 0; i < nsecs; i++)
+        n += (uint32_t)strlen(secs[i].name) + 1;
+    return n;
+}
+
+static int build_raw(writer *w, const asm_elf_raw *im)
+{
+    Elf32_Ehdr *eh = elf32_newehdr(w->e);
+    if (!eh)
+        return w_fail(w, "cannot make the ELF header");
+    eh->e_ident[EI_DATA] = ELFDATA2LSB;
+    eh->e_ident[EI_OSABI] = im->osabi;
+    eh->e_ident[EI_ABIVERSION] = im->abiversion;
+    eh->e_type = im->type;
+    eh->e_machine = im->machine;
+    eh->e_version = EV_CURRENT;
+    eh->e_entry = im->entry;
+    eh->e_flags = im->flags;
+    if (im->nphdrs) {
+        Elf32_Phdr *ph = elf32_newphdr(w->e, (size_t)im->nphdrs);
+        if (!ph)
+            return w_fail(w, "cannot make the program headers");
+        eh = elf32_getehdr(w->e);
+        eh->e_phoff = sizeof(Elf32_Ehdr);
+        for (int i = 0; i < im->nphdrs; i++) {
+            const asm_elf_phdr *p = &im->phdrs[i];
+            ph[i] = (Elf32_Phdr){p->type, p->offset, p->vaddr, p->paddr, p->filesz, p->memsz, p->flags, p->align};
+        }
+    }
+    uint32_t empty;
+    if (sb_add(&w->shstr, "", &empty))
+        return w_fail(w, "out of memory");
+    int names = -1;
+    for (int i = 0; i < im->nsecs; i++) {
+        const asm_elf_rawsec *s = &im->secs[i];
+        if (s->is_names)
+            names = i;
+        if (add_scn(w, s->name, s->type, s->flags, s->addr, s->offset, s->is_names ? NULL : s->data,
+                    s->is_names ? 0 : s->size, s->align, s->link, s->info, s->entsize, ELF_T_BYTE))
+            return -1;
+    }
+    eh = elf32_getehdr(w->e);
+    if (names >= 0) {
+        /* every name is in now: the table's final bytes */
+        Elf_Scn *scn = elf_getscn(w->e, (size_t)names + 1);
+        Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+        Elf32_Shdr *sh = scn ? elf32_getshdr(scn) : NULL;
+        if (!d || !sh)
+            return w_fail(w, "cannot find the section-name table");
+        d->d_buf = w->shstr.p;
+        d->d_size = w->shstr.n;
+        sh->sh_size = (uint32_t)w->shstr.n;
+        eh->e_shstrndx = (Elf32_Half)(names + 1);
+    }
+    eh->e_shoff = im->shoff;
+    elf_flagelf(w->e, ELF_C_SET, ELF_F_LAYOUT);
+    return 0;
+}
+
+int asm_elf_write_raw(const char *path, const asm_elf_raw *im, char *err, size_t errlen)
+{
+    writer w = {.path = path, .err = err, .errlen = errlen};
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        snprintf(err, errlen, "%s: libelf is too old", path);
+        return -1;
+    }
+    int rc = -1;
+    FILE *tmp = tmpfile();
+    if (!tmp) {
+        snprintf(err, errlen, "%s: cannot make a temporary file: %s", path, strerror(errno));
+        goto out;
+    }
+    w.e = elf_begin(fileno(tmp), ELF_C_WRITE, NULL);
+    if (!w.e) {
+        w_fail(&w, "cannot start the ELF image");
+        goto out;
+    }
+    if (build_raw(&w, im) == 0) {
+        if (elf_update(w.e, ELF_C_WRITE) < 0)
+            w_fail(&w, "cannot lay out the ELF image");
+        else
+            rc = 0;
+    }
+    elf_end(w.e);
+    if (rc == 0)
+        rc = copy_out(&w, tmp);
+out:
+    if (tmp)
+        fclose(tmp);
+    free(w.shstr.p);
+    free(w.str.p);
+    return rc;
+}

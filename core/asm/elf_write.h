@@ -54,6 +54,32 @@ uint32_t asm_elf_headers_size(int nphdrs);
  * then moves past size bytes. Returns the offset. */
 uint32_t asm_elf_place(uint32_t *cursor, uint32_t align, uint32_t size);
 
+/* A file whose whole layout the ISA decides, as a vendor tool that is not a linker writes
+ * it (aiebu's ELFIO-based writer): every section header in the ISA's order, string tables
+ * included, no symbol table unless the ISA makes one. The section-name table is the one
+ * section with is_names set: the writer fills it with "" and then every section's name in
+ * header order (no sharing of suffixes), so its size is asm_elf_names_size(). */
+typedef struct asm_elf_rawsec {
+    const char *name;
+    uint32_t type, flags, addr, offset, size, link, info, align, entsize;
+    const void *data;       /* NULL: no bytes (SHT_NOBITS, or the name table) */
+    int is_names;
+} asm_elf_rawsec;
+
+typedef struct asm_elf_raw {
+    uint16_t type, machine;
+    uint8_t osabi, abiversion;  /* e_ident[EI_OSABI], e_ident[EI_ABIVERSION] */
+    uint32_t entry, flags;
+    const asm_elf_phdr *phdrs; int nphdrs;
+    const asm_elf_rawsec *secs; int nsecs;  /* section headers 1..nsecs (0 is the null one) */
+    uint32_t shoff;         /* where the section header table goes */
+} asm_elf_raw;
+
+/* Bytes of the section-name table for these sections (see asm_elf_rawsec). */
+uint32_t asm_elf_names_size(const asm_elf_rawsec *secs, int nsecs);
+/* Write such an image; gaps between the ISA's offsets are zeros. 0 ok, -1 with err. */
+int asm_elf_write_raw(const char *path, const asm_elf_raw *im, char *err, size_t errlen);
+
 /* Write the image to path (regular file, pipe or device). Symbols: locals keep their order,
  * then globals in theirs; the symbol table's sh_info is the first global's index. The
  * tables (.rela* and .symtab aligned to 4, .strtab, .shstrtab) follow content_end, the

@@ -1,0 +1,143 @@
+/* isa/cert/asm.h: the CERT assembler's internal model, shared by its three parts: the
+ * reader (asm.c: lines to statements, per column and per label scope, as aiebu-asm groups
+ * them), the pager and page encoder (asm_page.c: jobs to 8 KiB pages, pages to bytes) and
+ * the ELF writer (asm_elf.c: aiebu's ABI 0x02 file layout). The model follows aiebu's own
+ * (Feb-2025): a statement keeps its operand texts lower-cased and is given a size and a
+ * position once per "state" (a label scope while paging, then each page while encoding),
+ * because `.align` sizes and label positions depend on where the statement lands. */
+#ifndef XPUSIM_CERT_ASM_H
+#define XPUSIM_CERT_ASM_H
+#include <stdint.h>
+#include <stddef.h>
+#include "cert.h"
+#include "../../core/asm/symtab.h"
+
+enum { CI_OP = 1, CI_LONG, CI_ALIGN, CI_BD, CI_EOP, CI_LABEL };
+
+typedef struct cert_item {
+    int kind;                   /* CI_* */
+    const cert_opdef *op;       /* CI_OP: the table row */
+    char *name;                 /* lower-cased mnemonic, or the label's name */
+    char **args;                /* lower-cased operand texts */
+    int nargs;
+    int file, line;             /* file index (labels and jobs are per file), line number */
+    int is_eof;                 /* CI_OP EOF */
+    uint32_t size;              /* in the state last processed */
+} cert_item;
+
+/* The statements of one label scope ("default", "default:pdi", ...): text, then data. */
+typedef struct cert_scope {
+    char *path;
+    cert_item **text, **data;
+    int ntext, ndata, captext, capdata;
+} cert_scope;
+
+typedef struct cert_pad {       /* .setpad NAME, SIZE|FILE */
+    char *name;
+    uint32_t size, offset, base;
+    uint8_t *content;           /* NULL: zeros */
+} cert_pad;
+
+/* One page as the pager leaves it: statements and header fields. */
+typedef struct cert_page {
+    uint32_t index;
+    uint32_t cur_len, next_len, ooo_len1, ooo_len2;
+    cert_item **text, **data;
+    int ntext, ndata;
+    char **ooo;                 /* out-of-order labels ("file:label") */
+    int nooo;
+} cert_page;
+
+/* A patch the host applies: aiebu's "symbol" (.dynsym + .rela.dyn). */
+typedef struct cert_sym {
+    char *name;
+    uint32_t pos, type;
+    int page;                   /* the .ctrltext section it is in */
+} cert_sym;
+
+/* One column (uC): its scopes in name order, its pads in name order, then its pages and
+ * their encoded bytes. */
+typedef struct cert_col {
+    int col, used;
+    cert_scope *scopes;
+    int nscopes, capscopes;
+    cert_pad *pads;
+    int npads;
+    cert_page *pages;
+    int npages, cappages;
+    asm_symtab page_of;         /* scope top label -> first page index (value) */
+    uint8_t **text, **data;     /* per page: encoded text (header included) and data */
+    uint32_t *text_len, *data_len;
+    cert_sym *syms;
+    int nsyms, capsyms;
+} cert_col;
+
+typedef struct cert_asm {
+    int spec, target;
+    cert_col *cols;             /* sorted by column at the end of reading */
+    int ncols, capcols;
+    char **files;               /* file index -> name ("default" for the main source) */
+    int nfiles;
+    cert_item **items;          /* every statement, for freeing */
+    int nitems, capitems;
+    char err[1024];
+    const char *include_dir;
+} cert_asm;
+
+/* Record an error "file:line: what" (first one wins); returns -1. */
+int cert_asm_fail(cert_asm *a, int file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* asm_page.c: page every scope of every column, then encode every page. 0 ok, -1 a->err. */
+int cert_asm_pages(cert_asm *a);
+/* asm_elf.c: write the ELF. 0 ok, -1 err. */
+int cert_asm_write_elf(const cert_asm *a, const char *path, char *err, size_t errlen);
+
+/* ---- the paging/encoding state (asm_page.c builds it, asm_enc.c encodes with it) ---- */
+
+typedef struct cert_ilist { int *v; int n, cap; } cert_ilist; /* ordered, as aiebu's vectors */
+
+typedef struct cert_job {
+    uint32_t start, end;        /* positions of START_JOB and after END_JOB */
+    int si, ei, page, eopnum, ended;
+    cert_ilist bars;            /* local barrier ids */
+    cert_ilist deps;            /* job indices it launches */
+    int file, line;             /* file -1: a .eop marker */
+} cert_job;
+
+typedef struct cert_label {
+    uint32_t pos, size;
+    int index, count, page;     /* statements index..index+count are its data */
+} cert_label;
+
+/* aiebu's "assembler state" over a list of statements: a label scope while paging (names
+ * scoped by file), one page while encoding (names as written). */
+typedef struct cert_state {
+    cert_asm *a;
+    cert_col *c;
+    cert_item **d;
+    int n;
+    cert_job *jobs;
+    int njobs;
+    cert_ilist order;           /* job indices in source order (EOF and .eop entries included) */
+    int eof;                    /* index of the EOF job, -1 none */
+    asm_symtab jobmap, labelmap;
+    cert_label *labels;
+    int nlabels;
+    cert_ilist lbids;           /* local barrier ids seen, and for each the jobs using it */
+    cert_ilist *lbjobs;
+    int unique;
+} cert_state;
+
+/* asm_page.c */
+int cert_process(cert_state *s, cert_item **d, int n, int unique);
+void cert_state_free(cert_state *s);
+int cert_st_fail(cert_state *s, const cert_item *it, const char *fmt, const char *x);
+int cert_job_lookup(cert_state *s, const char *k, int create);
+int cert_item_size(cert_state *s, cert_item *it, uint32_t pos, uint32_t *size);
+/* asm_enc.c */
+int cert_parse_barrier(const char *a, uint32_t *v);
+/* Encode page pi of c into c->text[pi] / c->data[pi]. 0 ok, -1 a->err. */
+int cert_encode_page(cert_asm *a, cert_col *c, int pi);
+
+#endif
