@@ -40,7 +40,8 @@ void cert_wait_text(const sim_machine *m, const cert_uc *c, int s, char *buf, si
         for (int i = 0; i < c->ntct; i++)
             if (c->tct[i].tile == j->w_tile && c->tct[i].actor == j->w_actor)
                 got = c->tct[i].received;
-        snprintf(buf, n, "TCTs from %s %s: expected %u, received %u", tn, an, j->w_count, got);
+        snprintf(buf, n, "TCTs from %s %s: expected %u, received %u%s", tn, an, j->w_count, got,
+                 cert_m(c->m)->opaque_array ? " (this target's array is not modelled: no task issues tokens)" : "");
         break;
     }
     case CW_LB: {

@@ -85,6 +85,7 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
         return -1;
     }
     unsigned acols = cm->tm.array_columns > cols ? cm->tm.array_columns : cols;
+    cm->opaque_array = upc > 1;
     cert_array_cfg cfg = {pr->target, acols, cm->tm.rows, cm->tm.mem_rows, cm->tm.strict, cm->tm.dma_task_setup,
                           cm->tm.dma_words_per_cycle};
     cm->array = cert_array_new(&cfg);

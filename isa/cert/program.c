@@ -263,10 +263,13 @@ static int read_patches(const ld_image *img, cert_program *p, char *err, size_t 
                         i, symi, sym->size / 16);
         const uint8_t *s = sym->data + (size_t)symi * 16;
         uint32_t name = le32(s), shndx = le16(s + 14);
-        unsigned long uc, page;
-        if (!shndx || shndx > (uint32_t)img->nsecs || section_kind(img->secs[shndx - 1].name, &uc, &page) <= S_OTHER)
-            return fail(err, n, img->path, "entry %zu: symbol %u names section %u, not a control-code section",
-                        ".rela.dyn", i, symi, shndx);
+        unsigned long uc = (unsigned long)-1, page = 0;
+        if (!shndx || shndx > (uint32_t)img->nsecs)
+            return fail(err, n, img->path, "entry %zu: symbol %u names section %u, past the section table (%d)",
+                        ".rela.dyn", i, symi, shndx, img->nsecs);
+        /* patches of other sections (a control-packet blob) are kept with uc -1 */
+        if (section_kind(img->secs[shndx - 1].name, &uc, &page) <= S_OTHER)
+            uc = (unsigned long)-1, page = 0;
         cert_patch *pt = &p->patches[p->npatches++];
         pt->uc = (int)uc;
         pt->page = page == (unsigned long)-1 ? (off + CERT_PAGE_HDR) / CERT_PAGE_SIZE : (uint32_t)page;

@@ -191,6 +191,7 @@ typedef struct cert_machine {
     int running;            /* uC in unit_run, -1 */
     uint64_t change_seq;    /* bumped by every array write, completion, token, DMA end */
     int nwarn_drop;
+    int opaque_array;       /* aie4: no public register map: accesses are counted, not modelled */
     /* unmodelled addresses already warned about */
     uint32_t *warned;
     int nwarned, cwarned;
