@@ -95,7 +95,7 @@ const opt_desc cert_options[] = {
      * (~20 array cycles = 8 uC cycles at 1.25 GHz vs 500 MHz); a channel moves one 32-bit
      * word per array cycle, i.e. 2.5 words per uC cycle. ---- */
     OPT_U("dma_task_setup", "8", 0, 1000000, "cycles from a DMA task leaving its queue to its first word"),
-    OPT_R("dma_words_per_cycle", "2.5", 0.001, 1000000, "array DMA transfer rate, 32-bit words per uC cycle"),
+    OPT_R("dma_words_per_cycle", "2.5", 0, 1000000, "array DMA transfer rate, 32-bit words per uC cycle"),
     /* ---- task-completion token: a stream packet routed south through the column's
      * switches to the shim and into the uC's token FIFO: a few switch hops plus the
      * firmware's interrupt entry. Documented nowhere (xdna-emu: a calibration knob). ---- */
@@ -134,6 +134,12 @@ int cert_timing_read(const sim_opts *o, cert_timing *t, char *err, size_t n)
         opt_real(o, cert_options, "page_fetch_byte", &t->fetch_byte, err, n) ||
         opt_real(o, cert_options, "dma_words_per_cycle", &t->dma_words_per_cycle, err, n))
         return -1;
+    /* the table's ranges are whole numbers: a rate of 0 would never finish a transfer */
+    if (!(t->dma_words_per_cycle > 0)) {
+        snprintf(err, n, "-o dma_words_per_cycle=%g: the DMA rate must be above 0 words per cycle",
+                 t->dma_words_per_cycle);
+        return -1;
+    }
     if (get_u(o, "preempt", &v, err, n))
         return -1;
     t->preempt = (int)v;
