@@ -541,6 +541,40 @@ int cert_array_read(cert_array *a, uint64_t now, uint32_t addr, uint32_t *value,
     }
 }
 
+int cert_array_explain(const cert_array *a, uint32_t addr, char *buf, size_t n)
+{
+    uint32_t col = addr >> 25, row = (addr >> 20) & 0x1F, off = addr & 0xFFFFF;
+    if ((addr & 3) || col >= a->cfg.columns || row >= a->cfg.rows)
+        return 0;
+    const cert_layout *l = &layouts[tile_kind(a, row)];
+    const cert_tile *t = a->tiles[(size_t)col * a->cfg.rows + row]; /* NULL: never touched */
+    const cert_region *r = region_of(l, off);
+    if (!r) {
+        snprintf(buf, n, "TILE_%u_%u+0x%05X is not modelled: reads give 0", col, row, off);
+        return 1;
+    }
+    if (r->kind == RG_LOCKREQ && ((off - l->lockreq_base) >> 10) < l->nlocks) {
+        uint32_t rel = off - l->lockreq_base;
+        int v = (int)((rel >> 2) & 0x7F);
+        if (v & 0x40)
+            v -= 0x80;
+        unsigned id = rel >> 10;
+        snprintf(buf, n, "%s request of TILE_%u_%u lock %u (%+d), lock value %u%s", (rel >> 9) & 1 ? "an acquire" : "a release",
+                 col, row, id, v, t ? t->lock[id] : 0u,
+                 row > a->cfg.mem_rows ? "; only the core's program (not modelled) uses core-tile locks" : "");
+        return 1;
+    }
+    if (r->kind == RG_STATUS && t) {
+        const cert_chan *c = chan_at((cert_tile *)t, off, 1);
+        if (c) {
+            snprintf(buf, n, "the status of TILE_%u_%u %s_%u: %s, %u queued", col, row,
+                     c->dir == CERT_S2MM ? "S2MM" : "MM2S", c->n, c->running ? "running" : "idle", c->count);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 uint64_t cert_array_next_event(const cert_array *a)
 {
     uint64_t best = UINT64_MAX;

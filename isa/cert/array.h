@@ -68,6 +68,10 @@ int cert_array_advance(cert_array *a, uint64_t now, void (*emit)(void *ctx, cons
 /* Debugger and hang reports: one line per busy or non-empty DMA channel (queue contents,
  * running task, when it completes), and per lock with a non-zero value. */
 void cert_array_describe(const cert_array *a, char *buf, size_t n);
+/* What the register at addr is, for a hang report on a poll of it ("an acquire request of
+ * TILE_0_3 lock 14 (-1), lock value 0; ..."): 1 with buf filled, 0 when nothing to add.
+ * Touches nothing (no tile is allocated). */
+int cert_array_explain(const cert_array *a, uint32_t addr, char *buf, size_t n);
 /* Statistics. tasks_pushed counts accepted pushes (a dropped push is in tasks_dropped only); tokens
  * counts completed tasks whose Enable_Token_Issue was set. */
 typedef struct cert_array_stats {

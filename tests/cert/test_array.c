@@ -489,6 +489,34 @@ static void test_describe(void **state)
     cert_array_free(a);
 }
 
+/* What a hang report says about a polled register: the lock request 0x00343BFC the aiebu
+ * eff_net_coal programs poll is column 0, row 3 (a core tile with mem_rows 2), offset
+ * 0x43BFC = request window 0x40000 + lock 14 (0x3800 / 0x400) + acquire (0x200) + value
+ * 0x7F << 2 = -1; nothing is allocated by asking. A memory-tile status register names its
+ * channel; an address outside every region is "not modelled". */
+static void test_explain(void **state)
+{
+    (void)state;
+    cert_array *a = mk();
+    char buf[200];
+    assert_int_equal(cert_array_explain(a, 0x00343BFC, buf, sizeof buf), 1);
+    assert_string_equal(buf, "an acquire request of TILE_0_3 lock 14 (-1), lock value 0; only the core's program "
+                             "(not modelled) uses core-tile locks");
+    cert_array_stats st;
+    cert_array_get_stats(a, &st);
+    assert_int_equal(st.unmodelled_reads, 0);
+    uint32_t v;
+    /* a push on TILE_2_1 MM2S_0 (start queue 0xA0634) makes its status "running" */
+    assert_int_equal(cert_array_write(a, 0, 0x041A0634, 0x80000000, NULL, 0), CERT_AX_OK);
+    assert_int_equal(cert_array_explain(a, 0x041A0680, buf, sizeof buf), 1);
+    assert_string_equal(buf, "the status of TILE_2_1 MM2S_0: running, 0 queued");
+    assert_int_equal(cert_array_read(a, 0, 0x041A0680, &v, NULL, 0), CERT_AX_OK);
+    assert_int_equal(cert_array_explain(a, 0x00377000, buf, sizeof buf), 1);
+    assert_string_equal(buf, "TILE_0_3+0x77000 is not modelled: reads give 0");
+    assert_int_equal(cert_array_explain(a, 0x00343BFE, buf, sizeof buf), 0); /* unaligned */
+    cert_array_free(a);
+}
+
 XPUSIM_TESTS(cert_array,
              cmocka_unit_test(test_config_checked),
              cmocka_unit_test(test_decode_and_bad_addresses),
@@ -502,4 +530,4 @@ XPUSIM_TESTS(cert_array,
              cmocka_unit_test(test_status_register),
              cmocka_unit_test(test_simultaneous_completion_order),
              cmocka_unit_test(test_locks),
-             cmocka_unit_test(test_describe))
+             cmocka_unit_test(test_describe), cmocka_unit_test(test_explain))
