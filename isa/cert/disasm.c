@@ -5,7 +5,8 @@
  * order of first use across the file (@labelN for descriptor and page operands, @label_bdN
  * for the words a uC-DMA descriptor points at), a "    " indent only while no label has
  * been printed (its writer compares a label without '@' with one with it), one ".ALIGN 16"
- * line per 0xA5 filler byte, zero data bytes skipped without advancing its position. */
+ * line per 0xA5 filler byte, zero data bytes skipped without advancing its position. Where
+ * aiebu's tool gives up (data no descriptor reaches), the listing goes on with .long words. */
 #include <string.h>
 #include <stdlib.h>
 #include "cert.h"
@@ -252,9 +253,21 @@ static int list_data(lst *L, const uint8_t *p, size_t len, const char *sec, char
         } else if (p[at] == 0) {
             at++;
         } else {
-            snprintf(err, errlen, "section '%s' offset %zu: byte 0x%02X is neither a descriptor, a .long run nor filler",
-                     sec, at, p[at]);
-            return -1;
+            /* words no descriptor points at (an APPLY_OFFSET table, shim BDs): aiebu's tool
+             * stops here ("Illegal state"); we list them as .long up to the next position a
+             * descriptor or a text operand names */
+            fprintf(L->out, "; data at offset %zu not reached through a uC-DMA descriptor\n", at);
+            while (at < len && lmap_find(&L->labels, L->pos) < 0 && lmap_find(&L->local_ptrs, L->pos) < 0) {
+                size_t w = len - at < 4 ? len - at : 4;
+                uint32_t v = 0;
+                for (size_t i = 0; i < w; i++)
+                    v |= (uint32_t)p[at + i] << (8 * i);
+                char args[1][40];
+                snprintf(args[0], 40, "0x%08X", v);
+                op_line(L, w == 4 ? ".long" : ".byte", 1, args, 0);
+                L->pos += (uint32_t)w;
+                at += w;
+            }
         }
     }
     return 0;

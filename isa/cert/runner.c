@@ -853,8 +853,15 @@ uint64_t cert_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
     c->t = t;
     cm->horizon = NULL;
     cm->running = -1;
-    if (c->done)
+    if (c->done) {
+        /* the last uC that could move may just have finished: a barrier partner left waiting */
+        int others = 0;
+        for (int i = 0; i < cm->nuc; i++)
+            others += cm->uc[i].present && !cm->uc[i].done;
+        if (others && !sim_stopped(m) && cert_quiet(m))
+            cert_hang_stop(m, -1, -1, "no job can make progress");
         return SIM_NEVER;
+    }
     if (sim_stopped(m) || !waiting)
         return t;
     if (cert_quiet(m)) {

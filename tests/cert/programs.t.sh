@@ -269,6 +269,11 @@ debug ops 'continue\nassert stop halted\nassert cycle == 1002\nthread 0.0\nasser
 # APPLY_OFFSET_57 and APPLY_OFFSET_PL cost 50 each: with cost_patch=0 the run is 100 shorter
 run ops -o spec=latest -o cost_patch=0
 cycles ops 902
+# the APPLY_OFFSET tables are data no uC-DMA descriptor reaches: the listing goes on with
+# .long words where aiebu's Python disassembler stops ("Illegal state")
+"$X" disasm "$T/ops.elf" >"$T/ops.dis" 2>&1 || no "ops: disasm exit $?: $(tail -2 "$T/ops.dis")"
+grep -q '^; data at offset [0-9]* not reached through a uC-DMA descriptor$' "$T/ops.dis" &&
+    grep -q 'APPLY_OFFSET_57	0x9C, 0x1, 0x0$' "$T/ops.dis" || no "ops: listing: $(grep -n 'APPLY\|not reached' "$T/ops.dis")"
 
 # ---- 7. hangs: exit status 3 (deadlock) or 2 (fault) and the report line naming uc, page,
 # offset, opcode and what it waits for; the cycle of the stop derived as above -----------
