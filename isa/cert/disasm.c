@@ -351,8 +351,9 @@ int cert_disasm_program(const ld_image *img, FILE *out, char *err, size_t errlen
             L.labels.n = 0;
             L.local_ptrs.n = 0;
         } else {
-            snprintf(err, errlen, "%s: section '%s': not a control-code section", img->path, s->name);
-            rc = -1;
+            /* a control-packet blob (.ctrlpkt-N.M) or another payload: aiebu's tool stops with
+             * "Invalid program section name"; we say what it is and go on */
+            fprintf(out, "; %llu bytes that are not control code\n", (unsigned long long)s->size);
         }
     }
     if (!rc && L.oom) {
