@@ -297,13 +297,17 @@ static void dbg_set_sigint(dbg_cli *c, int running)
 }
 
 /* The machine's cycle as the user sees it: units run in bursts ahead of m->now, and each
- * records the cycle of the instruction it is at (last_issue) for the debugger hooks. */
+ * records the cycle of the instruction it is at (last_issue) for the debugger hooks. Once
+ * the program has halted, it is the end cycle (`halted at cycle N`): a unit may halt after
+ * its last instruction's latency, past that instruction's issue. */
 uint64_t dbg_now(const sim_machine *m)
 {
     uint64_t now = m->now;
     for (int u = 0; u < m->nunits; u++)
         if (m->units[u].last_issue != SIM_NEVER && m->units[u].last_issue > now)
             now = m->units[u].last_issue;
+    if (m->stop.kind == SIM_STOP_HALT && sim_end_cycle(m) > now)
+        now = sim_end_cycle(m);
     return now;
 }
 

@@ -229,6 +229,9 @@ void cert_hang_stop(sim_machine *m, int uc, int slot, const char *why)
         char op[160], w[400];
         op_text(m, c, ss, op, sizeof op);
         cert_wait_text(m, c, ss, w, sizeof w);
+        /* the debugger reports a thread's stop at its unit's last issue cycle: the hang is
+         * found at t, so that is where the stopped uC stands (as `xpusim run` says) */
+        m->units[su].last_issue = t;
         sim_set_stop_at(m, SIM_STOP_DEADLOCK, su, ss, cert_pc(j->page, j->off), t,
                         "%s: uc%d page %u offset 0x%x %s: job %u waits for %s", why, su, j->page, j->off, op, j->id, w);
     } else {

@@ -225,10 +225,13 @@ static const isa_reg cert_regs[] = {
     RU("g8"), RU("g9"), RU("g10"), RU("g11"), RU("g12"), RU("g13"), RU("g14"), RU("g15"),
     {"pc", 32, ISA_REG_THREAD, ISA_REG_PC, "special"},
     {"job_id", 16, ISA_REG_THREAD, ISA_REG_RO, "special"},
-    {"page", 32, ISA_REG_UNIT, ISA_REG_RO, "special"},
+    /* the pc split into the job's page and offset (pc = page * 8192 + offset) */
+    {"page", 32, ISA_REG_THREAD, ISA_REG_RO, "special"},
+    {"offset", 32, ISA_REG_THREAD, ISA_REG_RO, "special"},
 };
 #define CERT_NREGS ((int)(sizeof cert_regs / sizeof cert_regs[0]))
-enum { RI_PC = 24, RI_JOB, RI_PAGE };
+enum { RI_PC = 24, RI_JOB, RI_PAGE, RI_OFFSET };
+static uint64_t cert_pc_get(sim_machine *m, int unit, int thread);
 
 static cert_uc *uc_of(sim_machine *m, int unit)
 {
@@ -246,12 +249,14 @@ static int cert_reg_read(sim_machine *m, int unit, int thread, int reg, uint8_t 
         v = c->job[thread].r[reg];
     else if (reg < CERT_NREG)
         v = c->g[reg - CERT_NLOCAL_REG];
-    else if (reg == RI_PC)
-        v = cert_pc(c->job[thread].page, c->job[thread].off);
     else if (reg == RI_JOB)
         v = c->job[thread].id;
+    else if (reg == RI_PAGE)
+        v = cert_pc_get(m, unit, thread) / CERT_PAGE_SIZE;
+    else if (reg == RI_OFFSET)
+        v = cert_pc_get(m, unit, thread) % CERT_PAGE_SIZE;
     else
-        v = c->ctx[c->depth].page;
+        v = cert_pc_get(m, unit, thread);
     for (unsigned i = 0; i < (cert_regs[reg].bits + 7) / 8; i++)
         buf[i] = (uint8_t)(v >> (8 * i));
     return 0;
@@ -302,10 +307,23 @@ static void cert_thread_state(sim_machine *m, int unit, int thread, char *buf, s
         snprintf(buf, n, "free job-table slot");
         return;
     }
+    /* "job 2 blocked at page 0 offset 0x6c: waits for TCTs from ...": id, state, pc, wait */
     char w[400];
+    const char *st = j->state == CJ_BLOCKED ? "blocked" : j->state == CJ_DEFERRED ? "deferred" : "ready", *what = w;
     cert_wait_text(m, c, thread, w, sizeof w);
-    snprintf(buf, n, "job %u %s: %s", j->id,
-             j->state == CJ_BLOCKED ? "blocked" : j->state == CJ_DEFERRED ? "deferred" : "ready", w);
+    if (j->state == CJ_READY && c->cur == thread) {
+        st = "running";
+        what = "";
+    } else if (j->state == CJ_READY && !strncmp(w, "ready, ", 7)) {
+        what = w + 7;
+    } else if (j->state == CJ_DEFERRED && !strncmp(w, "deferred: ", 10)) {
+        what = w + 10;
+    } else if (j->state == CJ_BLOCKED) {
+        memmove(w + 10, w, strnlen(w, sizeof w - 11) + 1);
+        memcpy(w, "waits for ", 10);
+        w[sizeof w - 1] = 0;
+    }
+    snprintf(buf, n, "job %u %s at page %u offset 0x%x%s%s", j->id, st, j->page, j->off, *what ? ": " : "", what);
 }
 
 /* Every uC's control code by name: "ctrl" with the debugger's unit, or "ctrl.N". */
