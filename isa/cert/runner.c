@@ -167,6 +167,13 @@ static int parse(sim_machine *m, cert_uc *c, uint64_t *tp)
                 s = k;
         if (s < 0)
             break; /* job table full: parse on when a job ends */
+        sim_unit *u = &m->units[c->index];
+        if (m->slow) { /* a breakpoint on a START_JOB stops before the job exists */
+            u->last_issue = *tp;
+            if (dbg_before_insn(m, u, s, cert_pc(x->page, x->parse)))
+                return -1;
+        }
+        uint64_t t0 = *tp;
         cert_job *j = &c->job[s];
         memset(j, 0, sizeof *j);
         j->id = (uint16_t)cert_arg_value(&in, "job_id", 0);
@@ -193,11 +200,17 @@ static int parse(sim_machine *m, cert_uc *c, uint64_t *tp)
         } else {
             make_ready(m, c, s, *tp);
         }
+        if (m->slow) {
+            u->last_issue = t0;
+            dbg_after_insn(m, u, s, cert_pc(x->page, x->parse));
+        }
         x->parse += size;
         if (fence) {
             x->fence = s;
             break;
         }
+        if (sim_stopped(m)) /* a step or watchpoint ended on this START_JOB */
+            return -1;
     }
     return 0;
 }
