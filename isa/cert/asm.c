@@ -1,13 +1,16 @@
 /* isa/cert/asm.c: `xpusim asm --isa cert`: aiebu assembly (the syntax aiebu-asm -t aie2ps
- * reads) to an aiebu control-code ELF, byte for byte what aiebu-asm (Feb-2025) writes. This
- * file reads the source: `;` comment lines, `name:` labels, instructions (mnemonics from the
- * one table, isa/cert/table.c, case-insensitive), data (`.long`, `.align`, `UC_DMA_BD`) and
- * the directives, and sorts the statements the way aiebu's parser does, because its pager
- * and label numbering depend on that order: per column (`.attach_to_group`), per label
- * scope (a label in code opens a scope that `.endl` closes; each scope is paged on its own,
- * scopes in name order), code before `EOF`, data after it. asm_page.c pages and encodes,
- * asm_elf.c writes the file. Where aiebu would silently do something else than the source
- * says (drop a column written twice, misread an unknown line) we stop with file:line. */
+ * and -t aie4 read) to an aiebu control-code ELF, byte for byte what aiebu-asm writes: the
+ * newest release (e811334f) or Feb-2025 (ab3802ac), chosen by -o aiebu= (the cert_writers
+ * rows below hold every difference). This file reads the source: `;` comment lines,
+ * `name:` labels, instructions (mnemonics from the one table, isa/cert/table.c,
+ * case-insensitive), data (`.long`, `.align`, `UC_DMA_BD`) and the directives, and sorts
+ * the statements the way aiebu's parser does, because its pager and label numbering depend
+ * on that order: per column (`.attach_to_group`), per label scope (a label in code opens a
+ * scope that `.endl` closes; each scope is paged on its own, scopes in name order for
+ * Feb-2025, in first-use order for the newest), code before `EOF`, data after it.
+ * asm_page.c pages and encodes, asm_elf.c writes the file. Where aiebu would silently do
+ * something else than the source says (drop a column written twice, misread an unknown
+ * line) we stop with file:line. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,17 +22,39 @@
 #include "../../core/file.h"
 
 #define MAX_INCLUDE_DEPTH 16
-#define MAX_STATE_DEPTH 4096
+#define MAX_STATE_DEPTH 65536 /* aiebu grows its stack without bound; fused programs push thousands */
 #define MAX_COLS 128
 
 static const char *const spec_choices[] = {"2025.02", "latest", NULL};
+static const char *const writer_choices[] = {"2025.02", "latest", NULL};
+static const char *const bool_choices[] = {"0", "1", NULL};
+
+/* The aiebu-asm releases, in writer_choices order. Facts from their sources (Feb-2025:
+ * Xilinx/aiebu ab3802ac; latest: e811334f) and checked on their output files. */
+const cert_writer cert_writers[] = {
+    {.name = "2025.02", .spec = CERT_SPEC_2502, .group_osabi = 0, .running_addr = 0, .uid_raw = 0,
+     .dyn_alloc = 1, .ooo_header = 1, .ffffffff_zero = 1, .scope_first_use = 0, .scope_state = 0,
+     .eof_any_case = 0, .eof_in_label = 1, .jobs_per_eop = 0, .launch_closure = 0, .labels_shared = 0,
+     .ao57_entries = 0, .actor_map = 0, .preempt_injects = 0, .reattach_appends = 0},
+    {.name = "latest", .spec = CERT_SPEC_LATEST, .group_osabi = 0x46, .running_addr = 1, .uid_raw = 1,
+     .dyn_alloc = 0, .ooo_header = 0, .ffffffff_zero = 0, .scope_first_use = 1, .scope_state = 1,
+     .eof_any_case = 1, .eof_in_label = 0, .jobs_per_eop = 1, .launch_closure = 1, .labels_shared = 1,
+     .ao57_entries = 1, .actor_map = 1, .preempt_injects = 1, .reattach_appends = 1},
+};
 static const char *const target_choices[] = {"aie2ps", "aie4", "aie4-a", "aie4-z", NULL};
 
 /* `xpusim asm --isa cert -o` options, declared once (core/opts.h). */
 const opt_desc cert_asm_options[] = {
-    OPT_C("spec", "2025.02", spec_choices, "opcode table: 2025.02 (aiebu Feb-2025, LOAD_PDI 6 bytes) or latest"),
+    OPT_C("aiebu", "latest", writer_choices,
+          "which aiebu-asm to reproduce byte for byte: latest (aiebu e811334f: OSABI 0x46, newest opcodes) "
+          "or 2025.02 (ab3802ac)"),
+    OPT_C("spec", NULL, spec_choices,
+          "opcode table: 2025.02 (LOAD_PDI 6 bytes) or latest; default: the one of -o aiebu"),
     OPT_C("target", "aie2ps", target_choices, "device family (ELF OSABI, actor names); .target in the source overrides it"),
     OPT_T("include", NULL, "one more directory for .include and .setpad files (the source's own is searched first)"),
+    OPT_C("symbols", "0", bool_choices,
+          "1: add a .symtab with one symbol per label (value = page*8192 + offset, the pc) for the debugger; "
+          "not byte-identical to aiebu-asm, which writes none"),
     OPT_END,
 };
 
@@ -58,6 +83,7 @@ typedef struct reader {
     int depth;
     const char *srcdir;
     int target_set;
+    int annotation;             /* lines still to read of an annotation (id:, name:, description:) */
 } reader;
 
 static int grow(void **p, int *cap, int need, size_t elem)
@@ -146,6 +172,7 @@ static void clear_col(cert_col *c)
     for (int i = 0; i < c->nsyms; i++)
         free(c->syms[i].name);
     free(c->syms);
+    free(c->lsyms);
     asm_symtab_free(&c->page_of);
     int col = c->col;
     memset(c, 0, sizeof *c);
@@ -299,8 +326,13 @@ static int do_setpad(reader *r, char *args, int file, int line)
     char *end;
     if (isdigit((unsigned char)val[0])) {
         unsigned long long v = strtoull(val, &end, 0);
-        if (*end || v > 0x3FFFFFFFull)
+        if (*end)
             return cert_asm_fail(a, file, line, ".setpad: expected a size in words, got '%s'", val);
+        /* the pads of a uC follow its pages in one host buffer; the loader takes at most
+         * CERT_MAX_PAGES pages' worth (32 MiB), and so do we, before any allocation */
+        if (v > (unsigned long long)CERT_PAGE_SIZE * CERT_MAX_PAGES / 4)
+            return cert_asm_fail(a, file, line, ".setpad: %llu words is more than a uC's pads may hold (%u words)", v,
+                                 CERT_PAGE_SIZE * CERT_MAX_PAGES / 4);
         size = (uint32_t)v * 4;
     } else {
         unquote(val);
@@ -312,6 +344,12 @@ static int do_setpad(reader *r, char *args, int file, int line)
         if (file_read_all(path, FILE_MAX_INPUT, &content, &len, e, sizeof e))
             return cert_asm_fail(a, file, line, ".setpad: %s", e);
         size = (uint32_t)len;
+        /* aiebu (both releases) pushes the code state when it reads a pad file and never pops
+         * it: what follows goes to code */
+        if (push_state(r, 0, file, line)) {
+            free(content);
+            return -1;
+        }
     }
     if (r->col < 0)
         r->col = 0;
@@ -319,6 +357,14 @@ static int do_setpad(reader *r, char *args, int file, int line)
     if (!c) {
         free(content);
         return cert_asm_fail(a, file, line, "out of memory");
+    }
+    uint64_t total = size;
+    for (int i = 0; i < c->npads; i++)
+        total += strcmp(c->pads[i].name, name) ? c->pads[i].size : 0;
+    if (total > (uint64_t)CERT_PAGE_SIZE * CERT_MAX_PAGES) {
+        free(content);
+        return cert_asm_fail(a, file, line, ".setpad: the pads of uC %d would take %llu bytes, more than %u", r->col,
+                             (unsigned long long)total, CERT_PAGE_SIZE * CERT_MAX_PAGES);
     }
     for (int i = 0; i < c->npads; i++)
         if (!strcmp(c->pads[i].name, name)) { /* a later .setpad of a name replaces it */
@@ -360,9 +406,11 @@ static int directive(reader *r, const char *name, size_t nlen, char *args, int f
         cert_col *c = get_col(a, (int)col);
         if (!c)
             return cert_asm_fail(a, file, line, "out of memory");
-        if (c->used) /* aiebu would silently discard the code already there */
-            return cert_asm_fail(a, file, line, ".attach_to_group %ld: that uC already has code", col);
-        clear_col(c);
+        if (!a->w->reattach_appends) { /* Feb-2025 aiebu silently discards the code already there */
+            if (c->used)
+                return cert_asm_fail(a, file, line, ".attach_to_group %ld: that uC already has code", col);
+            clear_col(c);
+        }
         r->col = (int)col;
         return push_state(r, 0, file, line);
     }
@@ -375,6 +423,10 @@ static int directive(reader *r, const char *name, size_t nlen, char *args, int f
             return push_state(r, 0, file, line);
         if (!strncmp(args, ".ctrldata", 9))
             return push_state(r, 1, file, line);
+        if (!strncmp(args, "annotation", 10)) { /* debug text for aiebu's dump: nothing to encode */
+            r->annotation = 3;
+            return 0;
+        }
         return cert_asm_fail(a, file, line, ".section: expected .ctrltext or .ctrldata, got '%s'", args);
     }
     if (IS(".include")) {
@@ -402,6 +454,8 @@ static int directive(reader *r, const char *name, size_t nlen, char *args, int f
             return cert_asm_fail(a, file, line, ".endl %s: the open label scope is %s", args, top);
         if (colon)
             *colon = 0;
+        if (a->w->scope_state && r->nstate > 1) /* back to the state the label interrupted */
+            r->nstate--;
         return 0;
     }
     if (IS(".setpad"))
@@ -435,6 +489,12 @@ static int process_line(reader *r, char *line, int file, int lineno)
 {
     cert_asm *a = r->a;
     char *s = trim(line);
+    if (r->annotation) { /* aiebu reads the three lines after `.section annotation` as they come */
+        r->annotation--;
+        if (strncmp(s, "id:", 3) && strncmp(s, "name:", 5) && strncmp(s, "description:", 12))
+            return cert_asm_fail(a, file, lineno, "annotation: expected id:, name: or description:, got '%s'", s);
+        return 0;
+    }
     /* aiebu's trim drops a line of one character; comment lines start with ';' */
     if (strlen(s) <= 1 || s[0] == ';')
         return 0;
@@ -455,7 +515,7 @@ static int process_line(reader *r, char *line, int file, int lineno)
             p[l] = ':';
             memcpy(p + l + 1, s, n - 1);
             p[l + n] = 0;
-            return 0;
+            return a->w->scope_state ? push_state(r, 0, file, lineno) : 0;
         }
         cert_item *it = new_item(a, CI_LABEL, s, n - 1, file, lineno);
         return it ? insert(r, it) : cert_asm_fail(a, file, lineno, "out of memory");
@@ -482,6 +542,18 @@ static int process_line(reader *r, char *line, int file, int lineno)
     else if (!(op = cert_op_by_name(s, wl, a->spec)))
         return cert_asm_fail(a, file, lineno, "unknown instruction or directive '%.*s' (spec %s)", (int)wl, s,
                              cert_spec_name(a->spec));
+    if (op && op->code == 0x19 && a->w->preempt_injects && !a->preempt_warned) {
+        /* the newest aiebu-asm refuses PREEMPT on aie2ps and, on aie4, rewrites its operands
+         * to save/restore programs it inserts from tables built into aiebu (not public data
+         * that xpusim carries): we keep the operands as written and say so */
+        a->preempt_warned = 1;
+        fprintf(stderr,
+                "xpusim: warning: %s:%d: PREEMPT assembled with its operands as written; the newest aiebu-asm "
+                "%s, so this file is not byte-identical to its output\n",
+                file >= 0 && file < a->nfiles ? a->files[file] : "?", lineno,
+                a->target == 0 ? "refuses PREEMPT on aie2ps"
+                               : "replaces them with save/restore code built into aiebu");
+    }
     cert_item *it = new_item(a, kind, s, wl, file, lineno);
     if (!it || split_args(it, args))
         return cert_asm_fail(a, file, lineno, "out of memory");
@@ -489,8 +561,8 @@ static int process_line(reader *r, char *line, int file, int lineno)
     it->is_eof = op && op->code == CERT_OP_EOF;
     if (insert(r, it))
         return -1;
-    /* only the upper-case spelling switches aiebu to data */
-    if (wl == 3 && !strncmp(s, "EOF", 3))
+    /* Feb-2025 aiebu switches to data only after the upper-case spelling */
+    if (wl == 3 && (a->w->eof_any_case ? !strncasecmp(s, "eof", 3) : !strncmp(s, "EOF", 3)))
         return push_state(r, 1, file, lineno);
     return 0;
 }
@@ -562,12 +634,16 @@ int cert_assemble(int nsrc, const char *const *srcs, const char *out, const sim_
     }
     cert_asm a;
     memset(&a, 0, sizeof a);
-    int spec = 0, target = 0;
-    if (opts && (opt_choice(opts, cert_asm_options, "spec", &spec, err, errlen) ||
-                 opt_choice(opts, cert_asm_options, "target", &target, err, errlen)))
+    int spec = -1, target = 0, writer = 1, symbols = 0;
+    if (opts && (opt_choice(opts, cert_asm_options, "aiebu", &writer, err, errlen) < 0 ||
+                 opt_choice(opts, cert_asm_options, "spec", &spec, err, errlen) < 0 ||
+                 opt_choice(opts, cert_asm_options, "target", &target, err, errlen) < 0 ||
+                 opt_choice(opts, cert_asm_options, "symbols", &symbols, err, errlen) < 0))
         return -1;
-    a.spec = cert_spec_parse(spec_choices[spec]);
+    a.w = &cert_writers[writer];
+    a.spec = spec >= 0 ? cert_spec_parse(spec_choices[spec]) : a.w->spec; /* the writer's unless given */
     a.target = target;
+    a.symbols = symbols;
     a.include_dir = opts ? opt_text(opts, cert_asm_options, "include") : NULL;
     reader r = {.a = &a, .col = -1};
     char dir[4200];
@@ -591,7 +667,7 @@ int cert_assemble(int nsrc, const char *const *srcs, const char *out, const sim_
     if (a.ncols) /* (qsort of NULL is undefined even for 0 elements) */
         qsort(a.cols, (size_t)a.ncols, sizeof *a.cols, cmp_col);
     for (int i = 0; i < a.ncols; i++) {
-        if (a.cols[i].nscopes)
+        if (a.cols[i].nscopes && !a.w->scope_first_use) /* Feb-2025: a std::map, by name */
             qsort(a.cols[i].scopes, (size_t)a.cols[i].nscopes, sizeof *a.cols[i].scopes, cmp_scope);
         if (a.cols[i].npads)
             qsort(a.cols[i].pads, (size_t)a.cols[i].npads, sizeof *a.cols[i].pads, cmp_pad);

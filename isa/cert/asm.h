@@ -1,16 +1,44 @@
 /* isa/cert/asm.h: the CERT assembler's internal model, shared by its three parts: the
  * reader (asm.c: lines to statements, per column and per label scope, as aiebu-asm groups
  * them), the pager and page encoder (asm_page.c: jobs to 8 KiB pages, pages to bytes) and
- * the ELF writer (asm_elf.c: aiebu's ABI 0x02 file layout). The model follows aiebu's own
- * (Feb-2025): a statement keeps its operand texts lower-cased and is given a size and a
- * position once per "state" (a label scope while paging, then each page while encoding),
- * because `.align` sizes and label positions depend on where the statement lands. */
+ * the ELF writer (asm_elf.c: aiebu's ABI 0x02 file layout). The model follows aiebu's own:
+ * a statement keeps its operand texts lower-cased and is given a size and a position once
+ * per "state" (a label scope while paging, then each page while encoding), because `.align`
+ * sizes and label positions depend on where the statement lands. Which aiebu release is
+ * reproduced (-o aiebu=) is one row of cert_writers: every difference between the releases
+ * is a field there, read where it matters, so there is one code path. */
 #ifndef XPUSIM_CERT_ASM_H
 #define XPUSIM_CERT_ASM_H
 #include <stdint.h>
 #include <stddef.h>
 #include "cert.h"
 #include "../../core/asm/symtab.h"
+
+/* What differs between the aiebu-asm releases we reproduce byte for byte (facts read from
+ * their sources and checked against their output; see docs/validation/cert.md). */
+typedef struct cert_writer {
+    const char *name;           /* -o aiebu= value */
+    int spec;                   /* opcode table when -o spec is not given */
+    int group_osabi;            /* EI_OSABI for every target; 0: per target (0x40, 0x4B, ...) */
+    int running_addr;           /* sh_addr/p_vaddr: each content section 16 bytes after the last */
+    int uid_raw;                /* .note.xrt.UID: the 16 md5 bytes (else 32 hex characters) */
+    int dyn_alloc;              /* .dynsym/.rela.dyn/.dynamic SHF_ALLOC and a PT_DYNAMIC */
+    int ooo_header;             /* header bytes 4-7: lengths of <= 2 out-of-order pages */
+    int ffffffff_zero;          /* an operand 0xFFFFFFFF is written as 0 ("no value") */
+    int scope_first_use;        /* label scopes paged in first-use order (else by name) */
+    int scope_state;            /* a code label pushes the code state, .endl pops it */
+    int eof_any_case;           /* `eof` in any case switches to data (else only `EOF`) */
+    int eof_in_label;           /* an EOF inside a data label counts in its size */
+    int jobs_per_eop;           /* job ids are scoped by .eop section */
+    int launch_closure;         /* a launched job brings its own group (transitively) */
+    int labels_shared;          /* two groups of a page may share data (placed once, counted twice) */
+    int ao57_entries;           /* APPLY_OFFSET_57 patches num_entries descriptors (else the first) */
+    int actor_map;              /* actor names from aiebu's fixed per-target maps */
+    int preempt_injects;        /* PREEMPT makes aiebu insert save/restore code: refused here */
+    int reattach_appends;       /* a second .attach_to_group N continues uC N (else refused) */
+} cert_writer;
+
+extern const cert_writer cert_writers[];   /* [0] 2025.02, [1] latest */
 
 enum { CI_OP = 1, CI_LONG, CI_ALIGN, CI_BD, CI_EOP, CI_LABEL };
 
@@ -55,6 +83,13 @@ typedef struct cert_sym {
     int page;                   /* the .ctrltext section it is in */
 } cert_sym;
 
+/* A label for -o symbols=1: where the simulator's pc is when it runs or reads it. */
+typedef struct cert_lsym {
+    const char *name;           /* the statement's (lower-cased) name */
+    int page, code;             /* code: a label scope's first instruction */
+    uint32_t pc;                /* page * 8192 + offset in the page (header included) */
+} cert_lsym;
+
 /* One column (uC): its scopes in name order, its pads in name order, then its pages and
  * their encoded bytes. */
 typedef struct cert_col {
@@ -70,10 +105,15 @@ typedef struct cert_col {
     uint32_t *text_len, *data_len;
     cert_sym *syms;
     int nsyms, capsyms;
+    cert_lsym *lsyms;           /* -o symbols=1 */
+    int nlsyms;
 } cert_col;
 
 typedef struct cert_asm {
     int spec, target;
+    const cert_writer *w;
+    int symbols;                /* -o symbols=1: a .symtab of the labels */
+    int preempt_warned;
     cert_col *cols;             /* sorted by column at the end of reading */
     int ncols, capcols;
     char **files;               /* file index -> name ("default" for the main source) */
@@ -127,9 +167,12 @@ typedef struct cert_state {
     cert_ilist lbids;           /* local barrier ids seen, and for each the jobs using it */
     cert_ilist *lbjobs;
     int unique;
+    cert_ilist *ldeps;          /* per label: the labels an APPLY_OFFSET_57 of n entries at it
+                                 * also needs (the newest aiebu), NULL when none */
 } cert_state;
 
 /* asm_page.c */
+int cert_add_lsym(cert_col *c, const char *name, int page, int code, uint32_t pc);
 int cert_process(cert_state *s, cert_item **d, int n, int unique);
 void cert_state_free(cert_state *s);
 int cert_st_fail(cert_state *s, const cert_item *it, const char *fmt, const char *x);

@@ -1,13 +1,16 @@
-/* isa/cert/asm_elf.c: the CERT assembler's output file, laid out exactly as aiebu-asm
- * (Feb-2025, ABI version 0x02) lays it out through ELFIO: ELF32 EM_M32, OSABI by target;
- * section 1 .shstrtab, then per uC and page .ctrltext.<uc>.<page> (R+X) and
- * .ctrldata.<uc>.<page> (R+W), .pad.<uc>, then, when the host must patch fields,
- * .dynstr/.dynsym/.rela.dyn/.dynamic, and last .note.xrt.UID (the md5 of every content
- * section in hex; libcrypto computes it).
- * Program headers: PT_PHDR, one PT_LOAD per content section (16-aligned in the file,
- * address 0), PT_DYNAMIC. Sections outside segments follow in header order; the section
+/* isa/cert/asm_elf.c: the CERT assembler's output file, laid out exactly as aiebu-asm lays
+ * it out through ELFIO (ABI version 0x02, both releases): ELF32 EM_M32; section 1
+ * .shstrtab, then per uC and page .ctrltext.<uc>.<page> (R+X) and .ctrldata.<uc>.<page>
+ * (R+W), .pad.<uc>, then, when the host must patch fields, .dynstr/.dynsym/.rela.dyn/
+ * .dynamic, and last .note.xrt.UID (the md5 of every content section; libcrypto computes
+ * it). Program headers: PT_PHDR, one PT_LOAD per content section (16-aligned in the file).
+ * What the releases do differently is read from the cert_writer row: OSABI per target
+ * (Feb-2025) or the group OSABI 0x46 (latest); addresses 0 or each section 16 bytes after
+ * the last; the UID as hex text or as the 16 digest bytes; the dynamic sections allocated
+ * with a PT_DYNAMIC or not. Sections outside segments follow in header order; the section
  * header table follows them at the next 16 (a whole 16 when already aligned, as ELFIO
- * does). The bytes are written by the shared writer (core/asm/elf_write.c). */
+ * does). -o symbols=1 adds a .symtab/.strtab of the labels (not aiebu's: for the debugger).
+ * The bytes are written by the shared writer (core/asm/elf_write.c). */
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +39,9 @@ static void le32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* The UID: md5 over the content sections in file order, in lower-case hex (checked
- * against aiebu-asm's output: the digest bytes in order). */
-static int uid_hex(const elf_build *b, int ncontent, char out[33])
+/* The UID: md5 over the content sections in file order, as 32 lower-case hex characters
+ * (Feb-2025) or the 16 digest bytes in order (latest); both checked on aiebu's output. */
+static int uid_md5(const elf_build *b, int ncontent, int raw, char out[33])
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned char md[EVP_MAX_MD_SIZE];
@@ -50,20 +53,64 @@ static int uid_hex(const elf_build *b, int ncontent, char out[33])
     EVP_MD_CTX_free(ctx);
     if (!ok)
         return -1;
+    if (raw) {
+        memcpy(out, md, 16);
+        return 0;
+    }
     for (int w = 0; w < 4; w++)
         snprintf(out + 8 * w, 9, "%02x%02x%02x%02x", md[4 * w], md[4 * w + 1], md[4 * w + 2], md[4 * w + 3]);
     return 0;
 }
 
+/* -o symbols=1: .symtab (+ .strtab) with every label as a global symbol whose value is the
+ * simulator's pc (page * 8192 + offset in the page), STT_FUNC in the text section of a label
+ * scope's first page, STT_NOTYPE in the data section that holds a data label. aiebu writes
+ * no such table: this is for the debugger (`break LABEL`). */
+static int symbols_table(const cert_asm *a, elf_build *b, const int *text_index, uint8_t **symtab, char **strtab)
+{
+    size_t n = 1, slen = 1;
+    for (int ci = 0; ci < a->ncols; ci++)
+        for (int i = 0; i < a->cols[ci].nlsyms; i++, n++)
+            slen += strlen(a->cols[ci].lsyms[i].name) + 1;
+    if (!(*symtab = calloc(n, 16)) || !(*strtab = calloc(1, slen)))
+        return -1;
+    uint32_t at = 1, k = 1;
+    int ti = 0;
+    for (int ci = 0; ci < a->ncols; ci++) {
+        const cert_col *c = &a->cols[ci];
+        for (int i = 0; i < c->nlsyms; i++, k++) {
+            const cert_lsym *l = &c->lsyms[i];
+            int sec = text_index[ti + 2 * l->page + !l->code];
+            if (!sec)
+                sec = text_index[ti + 2 * l->page];
+            uint8_t *e = *symtab + 16 * k;
+            le32(e, at);
+            le32(e + 4, l->pc);
+            e[12] = (uint8_t)(STB_GLOBAL << 4 | (l->code ? STT_FUNC : STT_NOTYPE));
+            e[14] = (uint8_t)sec;
+            e[15] = (uint8_t)(sec >> 8);
+            size_t len = strlen(l->name) + 1;
+            memcpy(*strtab + at, l->name, len);
+            at += (uint32_t)len;
+        }
+        ti += 2 * c->npages;
+    }
+    int i_sym = b->nsecs + 1;
+    b->secs[b->nsecs++] = (asm_elf_rawsec){".symtab", SHT_SYMTAB, 0, 0, 0, 16u * k, (uint32_t)i_sym + 1, 1, 4, 16,
+                                           *symtab, 0};
+    b->secs[b->nsecs++] = (asm_elf_rawsec){".strtab", SHT_STRTAB, 0, 0, 0, at, 0, 0, 1, 0, *strtab, 0};
+    return 0;
+}
+
 int cert_asm_write_elf(const cert_asm *a, const char *path, char *err, size_t errlen)
 {
-    int maxsec = 8;
+    int maxsec = 10;
     for (int i = 0; i < a->ncols; i++)
         maxsec += 2 * a->cols[i].npages + 1;
     elf_build b = {calloc((size_t)maxsec, sizeof *b.secs), calloc((size_t)maxsec, sizeof *b.names), 0,
                    calloc((size_t)maxsec + 2, sizeof *b.ph), 0};
-    uint8_t *dyn = NULL, *dynsym = NULL, *rela = NULL;
-    char *dynstr = NULL;
+    uint8_t *dyn = NULL, *dynsym = NULL, *rela = NULL, *symtab = NULL;
+    char *dynstr = NULL, *strtab = NULL;
     int *symidx = NULL, *symsec = NULL, rc = -1, nsyms = 0;
     int *text_index = NULL; /* (uC, page, text/data) -> section index */
     for (int i = 0; i < a->ncols; i++)
@@ -116,7 +163,9 @@ int cert_asm_write_elf(const cert_asm *a, const char *path, char *err, size_t er
     }
     int ncontent = b.nsecs - 1;
     char uid[33];
-    if (uid_hex(&b, ncontent, uid)) {
+    const cert_writer *w = a->w;
+    uint32_t uidlen = w->uid_raw ? 16 : 32;
+    if (uid_md5(&b, ncontent, w->uid_raw, uid)) {
         snprintf(err, errlen, "%s: md5 failed", path);
         goto out;
     }
@@ -173,30 +222,34 @@ int cert_asm_write_elf(const cert_asm *a, const char *path, char *err, size_t er
         }
         free(flat);
         int i_dynstr = b.nsecs + 1, i_dynsym = b.nsecs + 2, i_rela = b.nsecs + 3;
+        uint32_t dflag = w->dyn_alloc ? SHF_ALLOC : 0;
         b.secs[b.nsecs++] = (asm_elf_rawsec){".dynstr", SHT_STRTAB, 0, 0, 0, dynstr_len, 0, 0, 0, 0, dynstr, 0};
-        b.secs[b.nsecs++] = (asm_elf_rawsec){".dynsym", SHT_DYNSYM, SHF_ALLOC, 0, 0, 16 * ndsym, (uint32_t)i_dynstr, 1, 8,
+        b.secs[b.nsecs++] = (asm_elf_rawsec){".dynsym", SHT_DYNSYM, dflag, 0, 0, 16 * ndsym, (uint32_t)i_dynstr, 1, 8,
                                              16, dynsym, 0};
-        b.secs[b.nsecs++] = (asm_elf_rawsec){".rela.dyn", SHT_RELA, SHF_ALLOC, 0, 0, 12u * (uint32_t)nsyms,
+        b.secs[b.nsecs++] = (asm_elf_rawsec){".rela.dyn", SHT_RELA, dflag, 0, 0, 12u * (uint32_t)nsyms,
                                              (uint32_t)i_dynsym, 0, 8, 12, rela, 0};
         le32(dyn, DT_RELA);
         le32(dyn + 4, (uint32_t)i_rela);
         le32(dyn + 8, DT_RELASZ);
         le32(dyn + 12, 12u * (uint32_t)nsyms);
-        b.secs[b.nsecs++] = (asm_elf_rawsec){".dynamic", SHT_DYNAMIC, SHF_ALLOC, 0, 0, 16, (uint32_t)i_dynstr, 0, 8, 8,
+        b.secs[b.nsecs++] = (asm_elf_rawsec){".dynamic", SHT_DYNAMIC, dflag, 0, 0, 16, (uint32_t)i_dynstr, 0, 8, 8,
                                              dyn, 0};
     }
+    if (a->symbols && symbols_table(a, &b, text_index, &symtab, &strtab))
+        goto oom;
     uint8_t note[12 + 4 + 32];
     le32(note, 4);
-    le32(note + 4, 32);
+    le32(note + 4, uidlen);
     le32(note + 8, 4 /* NT_XRT_UID */);
     memcpy(note + 12, "XRT", 4);
-    memcpy(note + 16, uid, 32);
-    b.secs[b.nsecs++] = (asm_elf_rawsec){".note.xrt.UID", SHT_NOTE, 0, 0, 0, sizeof note, 0, 0, 1, 0, note, 0};
+    memcpy(note + 16, uid, uidlen);
+    b.secs[b.nsecs++] = (asm_elf_rawsec){".note.xrt.UID", SHT_NOTE, 0, 0, 0, 16 + uidlen, 0, 0, 1, 0, note, 0};
     b.secs[0].size = asm_elf_names_size(b.secs, b.nsecs);
 
     /* ELFIO's layout: segments first (their sections 16- or 8-aligned), then the rest */
-    b.nph = 1 + ncontent + (nsyms ? 1 : 0);
-    uint32_t pos = asm_elf_headers_size(b.nph);
+    int ptdyn = nsyms && w->dyn_alloc;
+    b.nph = 1 + ncontent + ptdyn;
+    uint32_t pos = asm_elf_headers_size(b.nph), addr = 0;
     b.ph[0] = (asm_elf_phdr){PT_PHDR, (uint32_t)asm_elf_headers_size(0), 0, 0, 32u * (uint32_t)b.nph,
                              32u * (uint32_t)b.nph, PF_R, 0};
     for (int i = 0; i < ncontent; i++) {
@@ -204,10 +257,14 @@ int cert_asm_write_elf(const cert_asm *a, const char *path, char *err, size_t er
         pos = up(pos, 16);
         s->offset = pos;
         pos += s->size;
-        b.ph[1 + i] = (asm_elf_phdr){PT_LOAD, s->offset, 0, 0, s->size, s->size,
+        if (w->running_addr) { /* the newest aiebu: a section's address follows the last one's end */
+            s->addr = addr;
+            addr = up(addr + s->size, 16);
+        }
+        b.ph[1 + i] = (asm_elf_phdr){PT_LOAD, s->offset, s->addr, 0, s->size, s->size,
                                      (s->flags & SHF_EXECINSTR) ? PF_R | PF_X : PF_R | PF_W, 16};
     }
-    if (nsyms) {
+    if (ptdyn) {
         asm_elf_rawsec *s = &b.secs[dyn_first + 3];
         pos = up(pos, 8);
         s->offset = pos;
@@ -216,13 +273,14 @@ int cert_asm_write_elf(const cert_asm *a, const char *path, char *err, size_t er
     }
     for (int i = 0; i < b.nsecs; i++) {
         asm_elf_rawsec *s = &b.secs[i];
-        if ((i >= 1 && i <= ncontent) || s->type == SHT_DYNAMIC)
+        if ((i >= 1 && i <= ncontent) || (s->type == SHT_DYNAMIC && ptdyn))
             continue;
         pos = up(pos, s->align);
         s->offset = pos;
         pos += s->size;
     }
-    asm_elf_raw im = {ET_EXEC, EM_M32, osabi_of[a->target], 2, 0, 0, b.ph, b.nph, b.secs, b.nsecs, pos + 16 - pos % 16};
+    uint8_t osabi = w->group_osabi ? (uint8_t)w->group_osabi : osabi_of[a->target];
+    asm_elf_raw im = {ET_EXEC, EM_M32, osabi, 2, 0, 0, b.ph, b.nph, b.secs, b.nsecs, pos + 16 - pos % 16};
     rc = asm_elf_write_raw(path, &im, err, errlen);
     goto out;
 oom:
@@ -240,6 +298,8 @@ out:
     free(dynsym);
     free(rela);
     free(dynstr);
+    free(symtab);
+    free(strtab);
     free(symidx);
     free(symsec);
     return rc;

@@ -1,8 +1,9 @@
-/* isa/cert/asm_enc.c: the CERT assembler's encoder: operands as aiebu-asm (Feb-2025) reads
- * them (registers, barriers, TILE_c_r, actor names per target, numbers, @labels and @pads,
- * argument names that become host patches), instructions from their table rows (cert_ops
- * via the statement's row: no second table), UC_DMA_BD descriptors, and whole pages: the
- * 16-byte header, text, data, the pad patches of APPLY_OFFSET_57, zeros to 8192. */
+/* isa/cert/asm_enc.c: the CERT assembler's encoder: operands as aiebu-asm reads them
+ * (registers, barriers, TILE_c_r, actor names per target and release, numbers, @labels and
+ * @pads, argument names that become host patches), instructions from their table rows
+ * (cert_ops via the statement's row: no second table), UC_DMA_BD descriptors, and whole
+ * pages: the 16-byte header, text, data, the pad patches of APPLY_OFFSET_57, zeros to 8192.
+ * Where the aiebu releases differ, a cert_writer field says which rule applies. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,34 @@ static const actor_name actors_aie4[] = {
     {"tile_s2mm_", 0}, {"tile_mm2s_", 6}, {"shim_s2mm_", 0}, {"shim_mm2s_", 6}, {"mem_s2mm_", 0},
     {"mem_mm2s_", 16}, {"shim_ctrl_mm2s_", 15}, {NULL, 0}};
 
+/* The newest aiebu looks actor names up in a fixed map per target (it refuses names it does
+ * not list; on aie4 SHIM_S2MM_1 is 2, as 1 is the trace channel, and MEM_MM2S_5.. skip 21). */
+typedef struct actor_id { const char *name; uint8_t id; } actor_id;
+static const actor_id actor_map_aie2ps[] = {
+    {"shim_s2mm_0", 0}, {"shim_s2mm_1", 1}, {"shim_mm2s_0", 6}, {"shim_mm2s_1", 7},
+    {"mem_s2mm_0", 0}, {"mem_s2mm_1", 1}, {"mem_s2mm_2", 2}, {"mem_s2mm_3", 3}, {"mem_s2mm_4", 4},
+    {"mem_s2mm_5", 5}, {"mem_mm2s_0", 6}, {"mem_mm2s_1", 7}, {"mem_mm2s_2", 8}, {"mem_mm2s_3", 9},
+    {"mem_mm2s_4", 10}, {"mem_mm2s_5", 11}, {"tile_s2mm_0", 0}, {"tile_s2mm_1", 1}, {"tile_mm2s_0", 6},
+    {"tile_mm2s_1", 7}, {NULL, 0}};
+static const actor_id actor_map_aie4[] = {
+    {"shim_s2mm_0", 0}, {"shim_s2mm_1", 2}, {"shim_mm2s_0", 6}, {"shim_mm2s_1", 7}, {"shim_mm2s_2", 8},
+    {"shim_mm2s_3", 9}, {"shim_ctrl_mm2s_0", 16}, {"shim_ctrl_mm2s_1", 17}, {"mem_s2mm_0", 0},
+    {"mem_s2mm_1", 1}, {"mem_s2mm_2", 2}, {"mem_s2mm_3", 3}, {"mem_s2mm_4", 4}, {"mem_s2mm_5", 5},
+    {"mem_s2mm_6", 6}, {"mem_s2mm_7", 7}, {"mem_mm2s_0", 16}, {"mem_mm2s_1", 17}, {"mem_mm2s_2", 18},
+    {"mem_mm2s_3", 19}, {"mem_mm2s_4", 20}, {"mem_mm2s_5", 22}, {"mem_mm2s_6", 23}, {"mem_mm2s_7", 24},
+    {"mem_mm2s_8", 25}, {"mem_mm2s_9", 26}, {"tile_s2mm_0", 0}, {"tile_s2mm_1", 1}, {"tile_mm2s_0", 6},
+    {NULL, 0}};
+/* 1: a is an actor name of the newest aiebu's (value in *v), 0: not one. */
+static int actor_lookup(const cert_state *s, const char *a, uint32_t *v)
+{
+    for (const actor_id *m = s->a->target == 0 ? actor_map_aie2ps : actor_map_aie4; m->name; m++)
+        if (!strcmp(a, m->name)) {
+            *v = m->id;
+            return 1;
+        }
+    return 0;
+}
+
 /* aiebu's parse_num_arg: 0 a value, 1 a patch symbol (the host fills it in), -1 error. */
 static int num_arg(cert_state *s, const cert_item *it, const char *a, uint32_t *v)
 {
@@ -72,6 +101,13 @@ static int num_arg(cert_state *s, const cert_item *it, const char *a, uint32_t *
         *v = s->labels[y->value].pos;
         return 0;
     }
+    if (s->a->w->actor_map) {
+        int r = actor_lookup(s, a, v);
+        if (r > 0)
+            return 0;
+    }
+    /* Feb-2025's names (S2MM_n, MM2S_n, ...): the newest aiebu refuses those it does not
+     * list; we read them as before (a superset: nothing aiebu accepts reads differently) */
     const actor_name *t = s->a->target == 0 ? actors_aie2ps : actors_aie4;
     for (int i = 0; t[i].prefix; i++) {
         size_t l = strlen(t[i].prefix);
@@ -127,22 +163,63 @@ static int add_sym(cert_state *s, const cert_item *it, const char *name, uint32_
     return 0;
 }
 
-/* A patch of a shim BD's 57-bit address by a pad's place (APPLY_OFFSET_57 ..., @pad). */
-typedef struct pad_patch { const char *pad; const char *table; } pad_patch;
+/* A patch of a shim BD's 57-bit address by a pad's place (APPLY_OFFSET_57 ..., @pad):
+ * the pad and the descriptor's position after the page header. */
+typedef struct pad_patch { const char *pad; uint32_t lpos; } pad_patch;
+typedef struct pad_patches { pad_patch *v; int n, cap; } pad_patches;
+
+static int pp_push(pad_patches *l, const char *pad, uint32_t lpos)
+{
+    if (l->n == l->cap) {
+        int c = l->cap ? 2 * l->cap : 8;
+        pad_patch *p = realloc(l->v, sizeof *p * (size_t)c);
+        if (!p)
+            return -1;
+        l->v = p;
+        l->cap = c;
+    }
+    l->v[l->n++] = (pad_patch){pad, lpos};
+    return 0;
+}
+
+/* The descriptors an APPLY_OFFSET_57 patches: the newest aiebu takes num_entries labels
+ * from @table on, in the page's label order; Feb-2025 only the table's own position. */
+static int ao57_tables(cert_state *s, const cert_item *it, uint32_t num_entries, int *first, uint32_t *count,
+                       uint32_t *one)
+{
+    if (!s->a->w->ao57_entries) {
+        *first = -1;
+        *count = 1;
+        return num_arg(s, it, it->args[0], one) != 0 ? -1 : 0;
+    }
+    asm_symbol *y = it->args[0][0] == '@' ? asm_sym_find(&s->labelmap, it->args[0] + 1, 0) : NULL;
+    if (!y)
+        return cert_st_fail(s, it, "APPLY_OFFSET_57: %s is not a label of this page's data", it->args[0]);
+    *first = (int)y->value;
+    *count = num_entries;
+    if (num_entries > (uint32_t)(s->nlabels - *first))
+        return cert_st_fail(s, it, "APPLY_OFFSET_57 %s: fewer labels from there on than num_entries", it->args[0]);
+    return 0;
+}
 
 /* One instruction from its table row. pos: its offset after the page header. */
-static int encode_op(cert_state *s, const cert_item *it, uint32_t pos, int page, uint8_t *out, pad_patch *pp, int *npp)
+static int encode_op(cert_state *s, const cert_item *it, uint32_t pos, int page, uint8_t *out, pad_patches *pp)
 {
     const cert_opdef *op = it->op;
     int want = 0;
     for (int i = 0; i < op->nargs; i++)
         want += op->args[i].kind != CK_PAD && op->args[i].kind != CK_JOBSIZE;
     int is_ao57 = op->code == 0x0e;
+    if (it->nargs != want && op->code == 0x19 && s->a->w->preempt_injects)
+        return cert_st_fail(s, it,
+                            "PREEMPT without its two page operands: the newest aiebu-asm supplies them from "
+                            "save/restore code built into aiebu, which xpusim does not carry; "
+                            "write PREEMPT id, @save, @restore%s", "");
     if (it->nargs != want && !(is_ao57 && it->nargs == want + 1 && it->args[want][0] == '@'))
         return cert_asm_fail(s->a, it->file, it->line, "%s: expected %d operand%s", op->name, want, want == 1 ? "" : "s");
     out[0] = op->code;
     out[1] = 0;
-    uint32_t at = 2, val = 0;
+    uint32_t at = 2, val = 0, num_entries = 0;
     int ai = 0;
     for (int i = 0; i < op->nargs; i++) {
         const cert_arg *ar = &op->args[i];
@@ -190,25 +267,35 @@ static int encode_op(cert_state *s, const cert_item *it, uint32_t pos, int page,
             break;
         }
         /* aiebu Feb-2025 treats 0xFFFFFFFF as "no value" and writes 0 */
-        if (val == 0xFFFFFFFFu && s->a->spec == CERT_SPEC_2502)
+        if (val == 0xFFFFFFFFu && s->a->w->ffffffff_zero)
             val = 0;
+        if (is_ao57 && ar->name && !strcmp(ar->name, "num_entries"))
+            num_entries = val;
         if (is_ao57 && ar->name && !strcmp(ar->name, "offset")) {
-            uint32_t tpos;
-            if (num_arg(s, it, it->args[0], &tpos) != 0)
+            uint32_t one = 0, count = 0;
+            int first = -1;
+            if (ao57_tables(s, it, num_entries, &first, &count, &one))
                 return -1;
             char name[300];
             if (val == 0xFFFF)
                 snprintf(name, sizeof name, "control-code-%d", s->c->col);
             else
                 snprintf(name, sizeof name, "%s", a);
-            if (add_sym(s, it, name, tpos, 2 /* shim_dma_57 */, page))
-                return -1;
+            const char *pad = NULL;
+            if (it->nargs == want + 1)
+                for (int p = 0; p < s->c->npads && !pad; p++)
+                    if (!strcmp(s->c->pads[p].name, it->args[want] + 1))
+                        pad = s->c->pads[p].name;
+            /* schema shim_dma_57 (2), on aie4 shim_dma_57_aie4 (6): the descriptor layouts differ */
+            for (uint32_t m = 0; m < count; m++) {
+                uint32_t tpos = first < 0 ? one : s->labels[first + (int)m].pos;
+                if (add_sym(s, it, name, tpos, s->a->target ? 6 : 2, page))
+                    return -1;
+                if (pad && pp_push(pp, pad, tpos))
+                    return cert_st_fail(s, it, "out of memory%s", "");
+            }
             if (val != 0xFFFF)
                 val *= 2;
-            if (it->nargs == want + 1)
-                for (int p = 0; p < s->c->npads; p++)
-                    if (!strcmp(s->c->pads[p].name, it->args[want] + 1))
-                        pp[(*npp)++] = (pad_patch){it->args[want] + 1, it->args[0]};
         }
         for (unsigned b = 0; b < ar->bytes; b++)
             out[at++] = (uint8_t)(val >> (8 * b));
@@ -242,11 +329,11 @@ static int encode_bd(cert_state *s, const cert_item *it, uint32_t pos, uint8_t *
 }
 
 /* Bytes of one statement at pos (after the header) into out (room for 64). */
-static int encode_item(cert_state *s, const cert_item *it, uint32_t pos, int page, uint8_t *out, pad_patch *pp, int *npp)
+static int encode_item(cert_state *s, const cert_item *it, uint32_t pos, int page, uint8_t *out, pad_patches *pp)
 {
     uint32_t v;
     switch (it->kind) {
-    case CI_OP: return encode_op(s, it, pos, page, out, pp, npp);
+    case CI_OP: return encode_op(s, it, pos, page, out, pp);
     case CI_BD: return encode_bd(s, it, pos, out);
     case CI_LONG: {
         int r = it->nargs == 1 ? num_arg(s, it, it->args[0], &v) : -2;
@@ -285,12 +372,12 @@ static void put32(uint8_t *p, uint32_t v)
 int cert_encode_page(cert_asm *a, cert_col *c, int pi)
 {
     cert_page *pg = &c->pages[pi];
-    int n = pg->ntext + pg->ndata, rc = -1, npp = 0;
+    int n = pg->ntext + pg->ndata, rc = -1;
     cert_item **all = malloc(sizeof *all * (size_t)(n + 1));
     uint8_t *text = calloc(1, CERT_PAGE_SIZE), *data = calloc(1, CERT_PAGE_SIZE);
-    pad_patch *pp = malloc(sizeof *pp * (size_t)(n + 1));
+    pad_patches pp = {0};
     cert_state s = {.a = a, .c = c};
-    if (!all || !text || !data || !pp) {
+    if (!all || !text || !data) {
         cert_asm_fail(a, 0, 0, "out of memory");
         goto out;
     }
@@ -302,8 +389,10 @@ int cert_encode_page(cert_asm *a, cert_col *c, int pi)
         goto out;
     text[0] = text[1] = 0xFF;
     put16(text + 2, pg->index);
-    put16(text + 4, pg->ooo_len1);
-    put16(text + 6, pg->ooo_len2);
+    if (a->w->ooo_header) {
+        put16(text + 4, pg->ooo_len1);
+        put16(text + 6, pg->ooo_len2);
+    }
     put16(text + 8, pg->cur_len);
     put16(text + 10, pg->next_len);
     uint32_t tl = CERT_PAGE_HDR, dl = 0;
@@ -318,7 +407,7 @@ int cert_encode_page(cert_asm *a, cert_col *c, int pi)
             goto out;
         }
         uint32_t pos = tl - CERT_PAGE_HDR + dl;
-        int k = encode_item(&s, it, pos, pi, buf, pp, &npp);
+        int k = encode_item(&s, it, pos, pi, buf, &pp);
         if (k < 0)
             goto out;
         if (tl + dl + (uint32_t)k > CERT_PAGE_SIZE) {
@@ -328,24 +417,38 @@ int cert_encode_page(cert_asm *a, cert_col *c, int pi)
         memcpy(is_data ? data + dl : text + tl, buf, (size_t)k);
         *(is_data ? &dl : &tl) += (uint32_t)k;
     }
-    for (int i = 0; i < npp; i++) {
-        uint32_t lpos, base = 0;
-        if (num_arg(&s, NULL, pp[i].table, &lpos))
-            goto out;
+    for (int i = 0; i < pp.n; i++) {
+        uint32_t lpos = pp.v[i].lpos, base = 0;
         for (int p = 0; p < c->npads; p++)
-            if (!strcmp(c->pads[p].name, pp[i].pad))
+            if (!strcmp(c->pads[p].name, pp.v[i].pad))
                 base = c->pads[p].base + c->pads[p].offset;
         uint32_t off = lpos + CERT_PAGE_HDR - tl;
-        if (lpos + CERT_PAGE_HDR < tl || off + 35 >= dl) {
-            cert_asm_fail(a, 0, 0, "APPLY_OFFSET_57 with a pad: the table must be 9 words of data");
+        uint32_t need = a->target ? 8 : 36; /* the descriptor words the address is spread over */
+        if (lpos + CERT_PAGE_HDR < tl || off + need > dl) {
+            cert_asm_fail(a, 0, 0, "APPLY_OFFSET_57 with a pad: the table must be a shim descriptor in data (%u bytes)",
+                          need);
             goto out;
         }
+        if (a->target) { /* aie4 shim BD: address bits 56..32 in word 0 (low 25 bits), 31..0 in word 1 */
+            uint32_t w0 = get32(data + off), w1 = get32(data + off + 4);
+            uint64_t v = ((uint64_t)(w0 & 0x1FFFFFF) << 32) + w1 + base;
+            put32(data + off + 4, (uint32_t)v);
+            put32(data + off, (uint32_t)((v >> 32) & 0x1FFFFFF) | (w0 & 0xFE000000u));
+            continue;
+        }
+        /* aie2ps shim BD: bits 31..0 in word 1, 47..32 in word 2, 56..48 in word 8 */
         uint32_t w1 = get32(data + off + 4), w2 = get32(data + off + 8), w8 = get32(data + off + 32);
         uint64_t v = ((uint64_t)(w8 & 0x1FF) << 48) + ((uint64_t)(w2 & 0xFFFF) << 32) + w1 + base;
         put32(data + off + 4, (uint32_t)v);
         put32(data + off + 8, (uint32_t)((v >> 32) & 0xFFFF) | (w2 & 0xFFFF0000u));
         put32(data + off + 32, (uint32_t)((v >> 48) & 0x1FF) | (w8 & 0xFFFFFE00u));
     }
+    for (int l = 0; a->symbols && l < s.nlabels; l++) /* data labels: pc = page + header + position */
+        if (cert_add_lsym(c, all[s.labels[l].index]->name, pi, 0,
+                          (uint32_t)pi * CERT_PAGE_SIZE + CERT_PAGE_HDR + s.labels[l].pos)) {
+            cert_asm_fail(a, 0, 0, "out of memory");
+            goto out;
+        }
     c->text[pi] = text;
     c->data[pi] = data;
     c->text_len[pi] = tl;
@@ -357,6 +460,6 @@ out:
     free(all);
     free(text);
     free(data);
-    free(pp);
+    free(pp.v);
     return rc;
 }

@@ -1,5 +1,6 @@
-/* isa/cert/asm_page.c: the CERT assembler's pager, following aiebu-asm's
- * (Feb-2025) rules so that the pages come out byte for byte the same. Paging runs once per
+/* isa/cert/asm_page.c: the CERT assembler's pager, following aiebu-asm's rules
+ * (both releases; their differences are fields of cert_writer) so that the pages come out
+ * byte for byte the same. Paging runs once per
  * label scope: jobs are taken in source order, each with every job it shares a local
  * barrier with and every job it LAUNCHes (they must share a page), plus every data label
  * they reference, transitively through UC_DMA_BD pointers; a group that does not fit in
@@ -67,6 +68,10 @@ void cert_state_free(cert_state *s)
         free(s->lbjobs[i].v);
     free(s->lbjobs);
     free(s->lbids.v);
+    if (s->ldeps)
+        for (int i = 0; i < s->nlabels; i++)
+            free(s->ldeps[i].v);
+    free(s->ldeps);
 }
 
 int cert_st_fail(cert_state *s, const cert_item *it, const char *fmt, const char *x)
@@ -81,6 +86,16 @@ static void key(const cert_state *s, int file, const char *name, char *buf, size
         snprintf(buf, n, "%d:%s", file, name);
     else
         snprintf(buf, n, "%s", name);
+}
+
+/* A job's name in this state: the newest aiebu also scopes it by .eop section while paging,
+ * so one id may be reused on each side of an .eop. */
+static void job_key(const cert_state *s, int file, int eopnum, const char *name, char *buf, size_t n)
+{
+    if (s->unique && s->a->w->jobs_per_eop)
+        snprintf(buf, n, "%d:eop%d:%s", file, eopnum, name);
+    else
+        key(s, file, name, buf, n);
 }
 
 int cert_job_lookup(cert_state *s, const char *k, int create)
@@ -172,7 +187,7 @@ int cert_process(cert_state *s, cert_item **d, int n, int unique)
                 clabel = -1;
                 if (it->nargs < 1)
                     return cert_st_fail(s, it, "%s: expected a job id", it->name);
-                key(s, it->file, it->args[0], k, sizeof k);
+                job_key(s, it->file, eopnum, it->args[0], k, sizeof k);
                 if (asm_sym_find(&s->jobmap, k, 0))
                     return cert_st_fail(s, it, "job %s started twice (a deferred job must follow the job that launches it)",
                                 it->args[0]);
@@ -233,7 +248,7 @@ int cert_process(cert_state *s, cert_item **d, int n, int unique)
                     return cert_st_fail(s, it, "%s outside a job", it->name);
                 if (it->nargs < 1)
                     return cert_st_fail(s, it, "%s: expected a job id", it->name);
-                key(s, it->file, it->args[0], k, sizeof k);
+                job_key(s, it->file, eopnum, it->args[0], k, sizeof k);
                 int j = cert_job_lookup(s, k, 0);
                 if (j < 0) /* launching a job that comes later: resolved after the pass */
                     j = -2 - idx;
@@ -249,22 +264,61 @@ int cert_process(cert_state *s, cert_item **d, int n, int unique)
                 cjob = -1;
             }
         }
-        if (clabel >= 0 && it->kind != CI_ALIGN && it->kind != CI_EOP) {
+        if (clabel >= 0 && it->kind != CI_ALIGN && it->kind != CI_EOP && (!it->is_eof || s->a->w->eof_in_label)) {
             s->labels[clabel].count++;
             s->labels[clabel].size += it->size;
         }
     }
-    /* LAUNCH_JOB of a job further down, now that every job is known */
+    /* APPLY_OFFSET_57 @table, n, ...: the newest aiebu patches the n labels from @table on
+     * (in definition order), so the pager keeps them together with it */
+    if (unique && s->a->w->ao57_entries)
+        for (int idx = 0; idx < n; idx++) {
+            cert_item *it = d[idx];
+            if (it->kind != CI_OP || it->op->code != 0x0e || it->nargs < 2 || it->args[0][0] != '@')
+                continue;
+            unsigned long cnt = strtoul(it->args[1], NULL, 10);
+            if (cnt == 1)
+                continue;
+            key(s, it->file, it->args[0] + 1, k, sizeof k);
+            asm_symbol *y = asm_sym_find(&s->labelmap, k, 0);
+            if (!y)
+                return cert_st_fail(s, it, "APPLY_OFFSET_57: label %s not found in this label scope", it->args[0] + 1);
+            int l = (int)y->value;
+            if (cnt > (unsigned long)(s->nlabels - l))
+                return cert_st_fail(s, it, "APPLY_OFFSET_57 %s: fewer labels from there on than num_entries",
+                                    it->args[0] + 1);
+            if (!s->ldeps && !(s->ldeps = calloc((size_t)s->nlabels, sizeof *s->ldeps)))
+                return cert_st_fail(s, it, "out of memory%s", "");
+            s->ldeps[l].n = 0; /* a later APPLY_OFFSET_57 of the same table replaces it */
+            for (unsigned long m = 0; m < cnt; m++)
+                if (il_push(&s->ldeps[l], l + (int)m))
+                    return cert_st_fail(s, it, "out of memory%s", "");
+        }
+    /* LAUNCH_JOB of a job further down, now that every job is known (named in the .eop
+     * section of the LAUNCH_JOB) */
+    int *eops = NULL;
     for (int j = 0; j < s->njobs; j++)
         for (int i = 0; i < s->jobs[j].deps.n; i++)
             if (s->jobs[j].deps.v[i] <= -2) {
-                cert_item *it = d[-2 - s->jobs[j].deps.v[i]];
-                key(s, it->file, it->args[0], k, sizeof k);
+                int at = -2 - s->jobs[j].deps.v[i];
+                if (!eops) {
+                    if (!(eops = malloc(sizeof *eops * (size_t)n)))
+                        return cert_st_fail(s, NULL, "out of memory%s", "");
+                    for (int m = 0, e = 0; m < n; m++) {
+                        eops[m] = e;
+                        e += d[m]->kind == CI_EOP;
+                    }
+                }
+                cert_item *it = d[at];
+                job_key(s, it->file, eops[at], it->args[0], k, sizeof k);
                 int t = cert_job_lookup(s, k, 0);
-                if (t < 0)
+                if (t < 0) {
+                    free(eops);
                     return cert_st_fail(s, it, "LAUNCH_JOB %s: no such job", it->args[0]);
+                }
                 s->jobs[j].deps.v[i] = t;
             }
+    free(eops);
     for (int j = 0; j < s->njobs; j++)
         if (s->jobs[j].file >= 0 && j != s->eof && !s->jobs[j].ended) {
             cert_item *it = d[s->jobs[j].si];
@@ -315,6 +369,9 @@ static int labels_of(cert_state *s, const cert_item *it, cert_ilist *out, int de
             continue;
         if (il_push(out, l))
             return cert_st_fail(s, it, "out of memory%s", "");
+        for (int m = 0; s->ldeps && m < s->ldeps[l].n; m++) /* the other tables it patches */
+            if (!il_has(out, s->ldeps[l].v[m]) && il_push(out, s->ldeps[l].v[m]))
+                return cert_st_fail(s, it, "out of memory%s", "");
         for (int m = 0; m <= s->labels[l].count; m++)
             if (labels_of(s, s->d[s->labels[l].index + m], out, depth + 1))
                 return -1;
@@ -345,9 +402,13 @@ static int ooo_of(cert_state *s, const cert_item *it, char ***out, int *n)
 
 static uint32_t data_aligner(uint32_t tsize) { return (tsize + 4) % 16 ? 16 - (tsize + 4) % 16 : 0; }
 
-/* The group of job j: jobs sharing local barriers (transitively), then those j launches. */
-static int job_group(cert_state *s, int j, cert_ilist *out)
+/* The group of job j: jobs sharing local barriers (transitively), then those j launches
+ * (the newest aiebu: each with its own group, transitively). */
+static int job_group(cert_state *s, int j, cert_ilist *out, int depth)
 {
+    if (depth > 1000)
+        return cert_st_fail(s, s->d[s->jobs[j].si], "job %s: LAUNCH_JOB chain longer than 1000 (or a cycle)",
+                            s->d[s->jobs[j].si]->args[0]);
     cert_ilist bars = {0};
     if (il_push(out, j) || il_union(&bars, &s->jobs[j].bars))
         return -1;
@@ -369,7 +430,18 @@ static int job_group(cert_state *s, int j, cert_ilist *out)
             return free(bars.v), -1;
     }
     free(bars.v);
-    return il_union(out, &s->jobs[j].deps);
+    if (il_union(out, &s->jobs[j].deps))
+        return -1;
+    for (int i = 0; s->a->w->launch_closure && i < s->jobs[j].deps.n; i++) {
+        cert_ilist sub = {0};
+        int rc = job_group(s, s->jobs[j].deps.v[i], &sub, depth + 1);
+        if (!rc)
+            rc = il_union(out, &sub);
+        free(sub.v);
+        if (rc)
+            return -1;
+    }
+    return 0;
 }
 
 typedef struct pagebuild {
@@ -461,7 +533,7 @@ static int pagify(cert_state *s, int first_page, cert_item *align16)
             continue;
         }
         group.n = labels.n = 0;
-        if (job_group(s, j, &group))
+        if (job_group(s, j, &group, 0))
             goto out;
         uint32_t tsize = 0;
         for (int g = 0; g < group.n; g++) {
@@ -500,7 +572,9 @@ static int pagify(cert_state *s, int first_page, cert_item *align16)
             if (il_push(&b.jobs, group.v[g]))
                 goto out;
         }
-        for (int i = 0; i < labels.n; i++)
+        for (int i = 0; i < labels.n; i++) {
+            if (s->a->w->labels_shared && il_has(&b.labels, labels.v[i]))
+                continue; /* placed once; the page length above still counts it again, as aiebu does */
             if (il_has(&b.labels, labels.v[i]) || il_push(&b.labels, labels.v[i])) {
                 if (il_has(&b.labels, labels.v[i]))
                     cert_st_fail(s, s->d[s->labels[labels.v[i]].index],
@@ -508,6 +582,7 @@ static int pagify(cert_state *s, int first_page, cert_item *align16)
                          s->d[s->labels[labels.v[i]].index]->name);
                 goto out;
             }
+        }
         for (int i = 0; i < nooo; i++) {
             char **p = realloc(b.ooo, sizeof *p * (size_t)(b.nooo + 1));
             if (!p)
@@ -534,6 +609,16 @@ out:
     free(group.v);
     free(labels.v);
     return rc;
+}
+
+int cert_add_lsym(cert_col *c, const char *name, int page, int code, uint32_t pc)
+{
+    cert_lsym *p = realloc(c->lsyms, sizeof *p * (size_t)(c->nlsyms + 1));
+    if (!p)
+        return -1;
+    c->lsyms = p;
+    p[c->nlsyms++] = (cert_lsym){name, page, code, pc};
+    return 0;
 }
 
 int cert_asm_pages(cert_asm *a)
@@ -597,6 +682,9 @@ int cert_asm_pages(cert_asm *a)
             if (!y)
                 return cert_asm_fail(a, 0, 0, "out of memory");
             y->value = first;
+            if (a->symbols && colon && c->npages > first && /* the scope's first instruction */
+                cert_add_lsym(c, y->name, first, 1, (uint32_t)first * CERT_PAGE_SIZE + CERT_PAGE_HDR))
+                return cert_asm_fail(a, 0, 0, "out of memory");
         }
         uint32_t at = 0;
         for (int i = 0; i < c->npads; i++) {
@@ -607,6 +695,8 @@ int cert_asm_pages(cert_asm *a)
         }
         for (int i = 0; i < c->npages; i++) {
             cert_page *pg = &c->pages[i];
+            if (!a->w->ooo_header)
+                continue; /* the newest header has no out-of-order page lengths */
             if (pg->nooo > 2)
                 return cert_asm_fail(a, 0, 0, "uC %d page %d: more than 2 out-of-order targets (LOAD_PDI/PREEMPT)", c->col, i);
             for (int k = 0; k < pg->nooo; k++) {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/cert/asm_golden.t.sh: the CERT assembler writes the same file as aiebu-asm. Each of
+# tests/cert/asm_golden.t.sh: the CERT assembler writes the same file as aiebu-asm Feb-2025
+# (-o aiebu=2025.02; the newest release's output is checked by asm_latest.t.sh). Each of
 # our test programs (tests/cert/asm/*.asm) was assembled with aiebu-asm -t aie2ps (Xilinx/aiebu
 # ab3802ac, Feb-2025) and compared byte for byte with ours (cmp: identical); the SHA-256 of
 # that file is written down here, with the first page's first bytes of jobs.asm as a
@@ -11,7 +12,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
 check() { # program sha256
-    if ! "$XPUSIM" asm --isa cert "$D/$1.asm" -o "$T/$1.elf" 2>"$T/err"; then
+    if ! "$XPUSIM" asm --isa cert "$D/$1.asm" -o "$T/$1.elf" -o aiebu=2025.02 2>"$T/err"; then
         echo "FAIL: $1.asm: $(cat "$T/err")"; fail=1; return
     fi
     got=$(sha256sum "$T/$1.elf" | cut -c1-64)
@@ -26,11 +27,11 @@ hex=$(od -An -tx1 -j 160 -N 32 "$T/jobs.elf" 2>/dev/null | tr -d ' \n')
 want=ffff0000000000001801000000000000000007001c00000001000100c0000000
 [ "$hex" = "$want" ] || { echo "FAIL: jobs.asm page 0 starts $hex, expected $want"; fail=1; }
 # -o target picks the OSABI (byte 7); -o spec=latest changes LOAD_PDI to 12 bytes
-"$XPUSIM" asm --isa cert "$D/big.asm" -o "$T/t4.elf" -o target=aie4 || fail=1
+"$XPUSIM" asm --isa cert "$D/big.asm" -o "$T/t4.elf" -o target=aie4 -o aiebu=2025.02 || fail=1
 [ "$(od -An -tx1 -j 7 -N 1 "$T/t4.elf" | tr -d ' ')" = 4b ] || { echo "FAIL: target=aie4 OSABI"; fail=1; }
-"$XPUSIM" asm --isa cert "$D/pdi.asm" -o "$T/l.elf" -o spec=latest || { echo "FAIL: spec=latest"; fail=1; }
+"$XPUSIM" asm --isa cert "$D/pdi.asm" -o "$T/l.elf" -o aiebu=2025.02 -o spec=latest || { echo "FAIL: spec=latest"; fail=1; }
 # aie4 has no plain S2MM_n/MM2S_n actor names
-if "$XPUSIM" asm --isa cert "$D/jobs.asm" -o "$T/x.elf" -o target=aie4 2>"$T/err"; then
+if "$XPUSIM" asm --isa cert "$D/jobs.asm" -o "$T/x.elf" -o target=aie4 -o aiebu=2025.02 2>"$T/err"; then
     echo "FAIL: S2MM_4 accepted for aie4"; fail=1
 fi
 grep -q 'jobs.asm:19: ' "$T/err" || { echo "FAIL: aie4 actor error without file:line: $(cat "$T/err")"; fail=1; }

@@ -114,14 +114,17 @@ has "$T/h" threads 1 'job 4 blocked at page 0 offset 0x34: waits for remote barr
 has "$T/h" "info tokens" 1 '^  TILE_2_1 MM2S_0: received 0, consumed 0, unconsumed 0, awaited 1$' "hang: info tokens"
 has "$T/h" "info barriers" 1 '^\$rb0: party_mask 0x3, arrived 0x2$' "hang: info barriers"
 # break on a label: labels.asm assembled with -o symbols=1 (one symbol per label, value =
-# its pc); pdi_a names page 1 offset 0x10 (its START_JOB, read by the parser), pdi_a+8 job
-# 20's first opcode
+# its pc); pdi_a names page 1 offset 0x10, its START_JOB: the parser stops there before job
+# 20 exists (its slot is still free), then pdi_a+8 is job 20's first opcode
 if "$X" asm --isa cert $AIEBU -o symbols=1 "$D/labels.asm" -o "$T/labels.elf" 2>"$T/asm.err" &&
     "$X" info "$T/labels.elf" | grep -q ' pdi_a$'; then
     lend=$("$X" run "$T/labels.elf" 2>&1 >/dev/null | awk '$1 == "cycles:" { print $2 }')
     cat >"$T/labels.x" <<'EOS'
 break pdi_a
 break pdi_a+8
+continue
+assert stop breakpoint
+assert $pc == pdi_a
 continue
 assert stop breakpoint
 assert $pc == pdi_a+8
@@ -137,8 +140,9 @@ EOS
     "$X" debug "$T/labels.elf" -x "$T/labels.x" >"$T/l" 2>&1 || no "label session: $(cat "$T/l")"
     has "$T/l" "break pdi_a" 1 '^breakpoint 1 at 0x2010 <pdi_a>$' "break pdi_a"
     has "$T/l" "break pdi_a+8" 1 '^breakpoint 2 at 0x2018 <pdi_a+8>$' "break pdi_a+8"
-    has "$T/l" continue 1 '^uc0 thread 1 stopped at cycle 728: breakpoint 2 at 0x2018 (pdi_a+8)$' "stop at pdi_a+8"
-    has "$T/l" continue 1 '^=>\*0x00002018 <pdi_a+8> *MOV \$r3, 0x30$' "the opcode at pdi_a+8"
+    has "$T/l" continue 1 '^uc0 thread 1 stopped at cycle 656: breakpoint 1 at 0x2010 (pdi_a)$' "stop at pdi_a"
+    has "$T/l" continue 2 '^uc0 thread 1 stopped at cycle 728: breakpoint 2 at 0x2018 (pdi_a+8)$' "stop at pdi_a+8"
+    has "$T/l" continue 2 '^=>\*0x00002018 <pdi_a+8> *MOV \$r3, 0x30$' "the opcode at pdi_a+8"
     has "$T/l" cycle 1 "^cycle $lend, " "label session ends at the plain run's cycle $lend"
 else
     echo "note: no break-on-label check: \`xpusim asm -o symbols=1\` does not work here: $(head -c 200 "$T/asm.err")"

@@ -52,7 +52,7 @@ for f in "$P"/*.asm; do
     spec=
     case " $LATEST " in *" $b "*) spec="-o spec=latest" ;; esac
     # shellcheck disable=SC2086
-    "$X" asm --isa cert $spec "$f" -o "$T/$b.elf" 2>"$T/asm.err" || no "$b.asm does not assemble: $(cat "$T/asm.err")"
+    "$X" asm --isa cert -o aiebu=2025.02 $spec "$f" -o "$T/$b.elf" 2>"$T/asm.err" || no "$b.asm does not assemble: $(cat "$T/asm.err")"
 done
 
 # run NAME [options...]: stats (and reports) into $T/NAME.out, exit status into $rc

@@ -58,7 +58,7 @@ mem31_bd0:
 EOS
 sed 's/0x41A0634, 0x80000000/0x41A0634, 0x00000000/' "$T/sanity.asm" > "$T/hang.asm"
 for p in sanity hang; do
-    if ! "$X" asm --isa cert "$T/$p.asm" -o "$T/$p.elf" 2>"$T/asm.err"; then
+    if ! "$X" asm --isa cert -o aiebu=2025.02 "$T/$p.asm" -o "$T/$p.elf" 2>"$T/asm.err"; then
         echo "SKIP: the CERT assembler cannot build $p.asm yet: $(head -c 200 "$T/asm.err")"
         exit 0
     fi
