@@ -6,12 +6,14 @@
  * and context, and disasm.c prints it the way llvm-mc prints it. Every instruction is one
  * little-endian 32-bit word; bit 31 set on a co-issuable main-pipe instruction makes the
  * next word the aux half of a 64-bit bundle. Worker and supervisor decode spaces differ, so
- * every decode names the context. Execution is not built yet. */
+ * every decode names the context. encode.c goes the other way (ipu_encode). Execution is
+ * in tile.h and its files. */
 #ifndef XPUSIM_IPU_H
 #define XPUSIM_IPU_H
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "../../core/opts.h"
 
 /* Architectures, as a mask so one row can name several. */
 enum { IPU_ARCH_IPU1 = 1, IPU_ARCH_IPU2 = 2, IPU_ARCH_IPU21 = 4, IPU_ARCH_ALL = 7 };
@@ -118,6 +120,16 @@ typedef struct ipu_bundle {
  * whose second word does not decode returns the first word alone with n = 1. */
 int ipu_decode(const uint8_t *p, size_t avail, int arch, int ctx, int fallback, ipu_bundle *b);
 
+/* ---- encoding (encode.c) ---- */
+
+/* The row whose LLVM encoding name is llvm_name ("add_mmmn_si"), or NULL. */
+const ipu_opdef *ipu_row_by_name(const char *llvm_name);
+/* Encode row llvm_name with ops[0..nops) in printing order, each the value the printer
+ * shows: register numbers, signed/unsigned immediates, `iz` immediates as the full 32-bit
+ * value, branch targets as byte addresses. 0 ok and *word set (bit 31 clear: the caller
+ * sets the co-issue flag); -1 unknown name; -(2 + i) operand i does not fit its field. */
+int ipu_encode(const char *llvm_name, const int64_t *ops, uint32_t *word);
+
 /* ---- disassembly (disasm.c) ---- */
 
 /* One instruction as llvm-mc prints it ("add $m1, $m2, $m3"; aliases such as nop, zero,
@@ -128,5 +140,14 @@ void ipu_format_bundle(const ipu_bundle *b, char *buf, size_t n);
 /* One listing line at addr: bytes used (4 or 8, or 4 for an undecodable word printed as
  * ".long 0x..."), 0 if avail < 4. */
 int ipu_disasm_at(uint64_t addr, const uint8_t *p, size_t avail, int arch, int ctx, char *buf, size_t n);
+
+/* ---- assembler (asm*.c) ---- */
+
+/* xpusim asm --isa ipu (see isa_ops.assemble) and its -o options. */
+extern const opt_desc ipu_asm_options[];
+int ipu_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err, size_t errlen);
+/* IPU-specific section flag (SHF_MASKPROC range): every instruction in the section was
+ * assembled in `.supervisor` mode. An xpusim convention (docs/isa/ipu.md "Assembler"). */
+#define IPU_SHF_SUPERVISOR 0x10000000u
 
 #endif

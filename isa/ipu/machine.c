@@ -1,32 +1,25 @@
-/* isa/ipu/machine.c: the Graphcore IPU as xpusim sees it (isa_ops isa_ipu). Only the
- * instruction set is built so far: programs are recognised (ELF e_machine 248,
- * EM_GRAPHCORE_IPU), `xpusim disasm` lists their code, and the debugger's disassembly hook
- * works; building a machine fails with "IPU execution is not built yet" (issue 13).
+/* isa/ipu/machine.c: the Graphcore IPU as xpusim sees it (isa_ops isa_ipu). A machine is
+ * one or more tiles (-o tiles=N), each a unit whose seven threads are the supervisor
+ * (thread 0) and the worker contexts W0..W5 (threads 1..6); tile.c builds them and loads
+ * the program, exec.c executes bundles, barrel.c issues them through the six-slot barrel.
+ * Programs are recognised by ELF e_machine 248 (EM_GRAPHCORE_IPU). This file gives the
+ * debugger its view: $m0-$m15, $a0-$a15 and the pc per context, the context's exception
+ * and vertex/worker bases, a one-line state per context and `info barrel`.
  *
- * Which context runs a function decides how its words decode. The ELF does not say it in a
- * way we have verified, so a listing decodes each word as llvm-objdump does: worker first,
- * then supervisor when the worker decode fails. A section or function symbol whose name
- * contains "supervisor" (any case) is decoded supervisor first. `xpusim disasm` cannot
- * pass -o options to an ISA's listing hook (isa_ops.disasm_image takes none), so the
- * architecture of a listing is the -o arch default, ipu2; -o arch and -o context are
- * declared here for the machine and its debugger once execution exists. */
+ * Which context runs a function decides how its words decode. A listing decodes each word
+ * as llvm-objdump does: worker first, then supervisor when the worker decode fails; a
+ * section or function symbol whose name contains "supervisor" (any case), or a section
+ * with the assembler's IPU_SHF_SUPERVISOR flag, is decoded supervisor first. `xpusim
+ * disasm` cannot pass -o options to an ISA's listing hook (isa_ops.disasm_image takes
+ * none), so the architecture of a listing is the -o arch default, ipu2. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "../isa.h"
-#include "ipu.h"
+#include "tile.h"
 
 #define EM_GRAPHCORE_IPU 248
 
-static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
-static const char *const ctx_choices[] = {"auto", "worker", "supervisor", NULL};
-
-static const opt_desc ipu_options[] = {
-    OPT_C("arch", "ipu2", arch_choices, "IPU generation whose instruction set decodes: ipu1 (Mk1), ipu2 (Mk2), ipu21 (Bow)"),
-    OPT_C("context", "auto", ctx_choices,
-          "decode space for disassembly: worker, supervisor, or auto (worker first, then supervisor, as llvm-objdump)"),
-    OPT_END,
-};
+static const char *const ipu_stall_names[] = {"barrel", "dependency", "branch", NULL};
 
 static int ipu_probe(const ld_image *img)
 {
@@ -35,28 +28,178 @@ static int ipu_probe(const ld_image *img)
 
 static int ipu_create(sim_machine *m, char *err, size_t errlen)
 {
-    (void)m;
-    snprintf(err, errlen, "IPU execution is not built yet (issue 13): use `xpusim disasm` to list IPU code");
-    return -1;
+    ipu_exec_init();
+    return ipu_machine_create(m, err, errlen);
 }
 
-static void ipu_destroy(sim_machine *m) { (void)m; }
+static void ipu_destroy(sim_machine *m) { ipu_machine_destroy(m); }
 
 static int ipu_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
 {
-    (void)m;
-    (void)img;
-    snprintf(err, errlen, "IPU execution is not built yet (issue 13)");
-    return -1;
+    return ipu_machine_load(m, img, err, errlen);
 }
 
-static uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+static uint64_t ipu_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
-    (void)m;
-    (void)u;
-    (void)now;
-    (void)horizon;
-    return SIM_NEVER;
+    return ipu_unit_run(m, u, now, horizon);
+}
+
+/* interleaved_base: without -o, the generation decided */
+static const char *ipu_option_value(const sim_machine *m, const char *name, char *buf, size_t n)
+{
+    const ipu_machine *im = ipu_m(m);
+    if (!im || strcmp(name, "interleaved_base") || opt_get(&m->opts, name, NULL))
+        return NULL;
+    snprintf(buf, n, "0x%x", im->interleaved_base);
+    return buf;
+}
+
+/* ---- registers ---- */
+#define RM(n) {"m" #n, 32, ISA_REG_THREAD, 0, "mrf"}
+#define RA(n) {"a" #n, 32, ISA_REG_THREAD, 0, "arf"}
+static const isa_reg ipu_regs[] = {
+    RM(0), RM(1), RM(2), RM(3), RM(4), RM(5), RM(6), RM(7), RM(8), RM(9), RM(10), RM(11), RM(12), RM(13), RM(14), RM(15),
+    RA(0), RA(1), RA(2), RA(3), RA(4), RA(5), RA(6), RA(7), RA(8), RA(9), RA(10), RA(11), RA(12), RA(13), RA(14), RA(15),
+    {"pc", 32, ISA_REG_THREAD, ISA_REG_PC, "special"},
+    {"vertex_base", 32, ISA_REG_THREAD, ISA_REG_RO, "status"},
+    {"worker_base", 32, ISA_REG_THREAD, ISA_REG_RO, "status"},
+    {"etype", 4, ISA_REG_THREAD, ISA_REG_RO, "status"},   /* $SSR/$WSR.ETYPE of the last exception */
+    {"cause", 8, ISA_REG_THREAD, ISA_REG_RO, "status"},   /* its CAUSEID */
+    {"exit_status", 1, ISA_REG_THREAD, ISA_REG_RO, "status"},
+};
+#define IPU_NREGS ((int)(sizeof ipu_regs / sizeof ipu_regs[0]))
+enum { RI_A0 = 16, RI_PC = 32, RI_VB, RI_WB, RI_ETYPE, RI_CAUSE, RI_EXIT };
+
+static ipu_tile *tile_of(sim_machine *m, int unit)
+{
+    ipu_machine *im = ipu_m(m);
+    return im && im->tiles && unit >= 0 && unit < im->ntiles ? &im->tiles[unit] : NULL;
+}
+
+static int ipu_reg_read(sim_machine *m, int unit, int thread, int reg, uint8_t *buf)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl || reg < 0 || reg >= IPU_NREGS || thread < 0 || thread >= IPU_NCTX)
+        return -1;
+    const ipu_ctx *c = &tl->ctx[thread];
+    uint32_t v;
+    if (reg < RI_A0) v = reg == 15 ? 0 : c->m[reg];
+    else if (reg < RI_PC) v = reg - RI_A0 == 15 ? 0 : c->a[reg - RI_A0];
+    else if (reg == RI_PC) v = c->pc;
+    else if (reg == RI_VB) v = c->vertex_base;
+    else if (reg == RI_WB) v = c->worker_base;
+    else if (reg == RI_ETYPE) v = c->etype;
+    else if (reg == RI_CAUSE) v = c->cause;
+    else v = c->exit_status;
+    for (unsigned i = 0; i < (ipu_regs[reg].bits + 7) / 8; i++)
+        buf[i] = (uint8_t)(v >> (8 * i));
+    return 0;
+}
+
+static int ipu_reg_write(sim_machine *m, int unit, int thread, int reg, const uint8_t *buf)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl || reg < 0 || reg >= IPU_NREGS || thread < 0 || thread >= IPU_NCTX || (ipu_regs[reg].flags & ISA_REG_RO))
+        return -1;
+    ipu_ctx *c = &tl->ctx[thread];
+    uint32_t v = mem_ld32le(buf);
+    if (reg == 15 || reg == RI_A0 + 15)
+        return -1; /* $mzero / $azero */
+    if (reg < RI_A0) c->m[reg] = v;
+    else if (reg < RI_PC) c->a[reg - RI_A0] = v;
+    else c->pc = v;
+    return 0;
+}
+
+static uint64_t ipu_pc_get(sim_machine *m, int unit, int thread)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    return tl && thread >= 0 && thread < IPU_NCTX ? tl->ctx[thread].pc : 0;
+}
+
+static void ipu_thread_state(sim_machine *m, int unit, int thread, char *buf, size_t n)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl || thread < 0 || thread >= IPU_NCTX) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    const ipu_ctx *c = &tl->ctx[thread];
+    const char *name = ipu_ctx_name(thread);
+    uint64_t now = m->units[unit].last_issue == SIM_NEVER ? 0 : m->units[unit].last_issue;
+    switch (c->state) {
+    case IPU_CS_IDLE:
+        snprintf(buf, n, "%s: idle, never started (waits for run/runall)", name);
+        return;
+    case IPU_CS_EXITED:
+        snprintf(buf, n, "%s: exited at cycle %llu with status %u (slot %d back to the supervisor)", name,
+                 (unsigned long long)(c->exited_at - 1), c->exit_status, thread - 1);
+        return;
+    case IPU_CS_RETURNED:
+        snprintf(buf, n, "%s: returned to the host at cycle %llu", name, (unsigned long long)(c->exited_at - 1));
+        return;
+    case IPU_CS_EXCEPTED:
+        if (c->etype)
+            snprintf(buf, n, "%s: excepted at pc 0x%x: %s, cause %u", name, c->pc, ipu_etype_name(c->etype), c->cause);
+        else
+            snprintf(buf, n, "%s: stopped at pc 0x%x on an instruction not modelled yet", name, c->pc);
+        return;
+    default:
+        break;
+    }
+    if (thread != IPU_SUP) {
+        snprintf(buf, n, "%s: running in slot %d, next bundle at cycle %llu", name, thread - 1,
+                 (unsigned long long)c->next);
+        return;
+    }
+    int held = ipu_active_workers(tl);
+    if (held == IPU_NSLOTS)
+        snprintf(buf, n, "%s: waiting for a slot (all six held by workers)", name);
+    else if (c->branch_ready > now + 1)
+        snprintf(buf, n, "%s: waiting out a taken branch until cycle %llu (%d slot(s) held by workers)", name,
+                 (unsigned long long)c->branch_ready, held);
+    else
+        snprintf(buf, n, "%s: running in the %d slot(s) no worker holds, next issue at cycle %llu or later", name,
+                 IPU_NSLOTS - held, (unsigned long long)(c->next > c->branch_ready ? c->next : c->branch_ready));
+}
+
+/* `info barrel`: who owns each slot, and each context's state, pc and counts. */
+static int ipu_view_barrel(sim_machine *m, int unit, FILE *out)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl)
+        return -1;
+    const sim_unit *u = &m->units[unit];
+    uint64_t now = u->last_issue == SIM_NEVER ? 0 : u->last_issue;
+    fprintf(out, "%s barrel at cycle %llu (slot %llu); supervisor: dependent use %llu, taken branch %llu, run %llu cycles\n",
+            u->name, (unsigned long long)now, (unsigned long long)(now % IPU_NSLOTS),
+            (unsigned long long)tl->im->sup_dep_cycles, (unsigned long long)tl->im->sup_branch_cycles,
+            (unsigned long long)tl->im->run_cycles);
+    fprintf(out, "  slots:");
+    for (int k = 0; k < IPU_NSLOTS; k++)
+        fprintf(out, " %d=%s", k, tl->ctx[IPU_WORKER(k)].state == IPU_CS_ACTIVE ? ipu_ctx_name(IPU_WORKER(k)) : "SU");
+    fprintf(out, "\n");
+    for (int c = 0; c < IPU_NCTX; c++) {
+        const ipu_ctx *x = &tl->ctx[c];
+        const sim_thread *th = &u->threads[c];
+        char st[200];
+        ipu_thread_state(m, unit, c, st, sizeof st);
+        fprintf(out, "  %-10s pc 0x%05x  bundles %llu  insns %llu  stalls barrel %llu dep %llu branch %llu  | %s\n",
+                ipu_ctx_name(c), x->pc, (unsigned long long)th->issue_cycles, (unsigned long long)th->instructions,
+                (unsigned long long)th->stalls[IPU_STALL_BARREL], (unsigned long long)th->stalls[IPU_STALL_DEP],
+                (unsigned long long)th->stalls[IPU_STALL_BRANCH], strchr(st, ':') ? strchr(st, ':') + 2 : st);
+    }
+    return 0;
+}
+
+static const isa_view ipu_views[] = {
+    {"barrel", "the tile's six slots, and each context's state, pc, bundles and stalls", ipu_view_barrel},
+    {NULL, NULL, NULL}};
+
+static mem_space *ipu_unit_space(sim_machine *m, int unit, const char *name)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    return tl && !strcmp(name, "tmem") ? tl->tmem : NULL;
 }
 
 /* The debugger hook has no machine: default architecture, worker then supervisor. */
@@ -76,9 +219,9 @@ static int name_says_supervisor(const char *s)
 /* List one code range: a label line at every function or object symbol, then one line per
  * word or bundle: address, raw words, text. */
 static void list_range(const ld_image *img, const char *secname, uint64_t base, const uint8_t *data, uint64_t size,
-                       FILE *out)
+                       int flag_sup, FILE *out)
 {
-    int sec_sup = name_says_supervisor(secname);
+    int sec_sup = flag_sup || name_says_supervisor(secname);
     int ctx = sec_sup ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER;
     for (uint64_t off = 0; off + 4 <= size;) {
         uint64_t so;
@@ -112,16 +255,16 @@ static int ipu_disasm_image(const ld_image *img, FILE *out, char *err, size_t er
             if (!(s->flags & 4) || !s->data) /* SHF_EXECINSTR */
                 continue;
             fprintf(out, "Disassembly of section %s:\n", s->name ? s->name : "?");
-            list_range(img, s->name, s->addr, s->data, s->size, out);
+            list_range(img, s->name, s->addr, s->data, s->size, (s->flags & IPU_SHF_SUPERVISOR) != 0, out);
             any = 1;
         }
         for (int i = 0; !any && i < img->nsegs; i++)
             if (img->segs[i].type == 1 && (img->segs[i].flags & 1))
-                list_range(img, NULL, img->segs[i].vaddr, img->segs[i].data, img->segs[i].filesz, out);
+                list_range(img, NULL, img->segs[i].vaddr, img->segs[i].data, img->segs[i].filesz, 0, out);
         return 0;
     }
     if (img->fmt == LD_RAW) {
-        list_range(img, NULL, 0, img->file, img->file_size, out);
+        list_range(img, NULL, 0, img->file, img->file_size, 0, out);
         return 0;
     }
     snprintf(err, errlen, "ipu cannot list a %s file (ELF or raw binary expected)", ld_format_name(img->fmt));
@@ -130,14 +273,27 @@ static int ipu_disasm_image(const ld_image *img, FILE *out, char *err, size_t er
 
 const isa_ops isa_ipu = {
     .name = "ipu",
-    .description = "Graphcore Colossus IPU tile (ipu1/ipu2/ipu21): instruction set and disassembly; execution not built yet",
+    .description = "Graphcore Colossus IPU tile (ipu1/ipu2/ipu21): supervisor + 6 workers in the six-slot barrel; "
+                   "integer, control, load/store execution (f32/f16, rpt, AMP not yet)",
     .probe = ipu_probe,
-    .options = ipu_options,
+    .options = ipu_exec_options,
+    .option_value = ipu_option_value,
+    .stall_names = ipu_stall_names,
     .create = ipu_create,
     .destroy = ipu_destroy,
     .load = ipu_load,
-    .unit_run = ipu_unit_run,
+    .unit_run = ipu_run,
+    .regs = ipu_regs,
+    .nregs = IPU_NREGS,
+    .reg_read = ipu_reg_read,
+    .reg_write = ipu_reg_write,
+    .pc_get = ipu_pc_get,
+    .thread_state = ipu_thread_state,
+    .views = ipu_views,
     .code_space = "tmem",
     .disasm = ipu_disasm_hook,
     .disasm_image = ipu_disasm_image,
+    .assemble = ipu_assemble,
+    .asm_options = ipu_asm_options,
+    .unit_space = ipu_unit_space,
 };

@@ -1,0 +1,810 @@
+/* isa/ipu/asm.c: the IPU assembler driver (xpusim asm --isa ipu), for Graphcore assembly as
+ * PopLibs' hand-written codelets write it. Sources go through cpp (-D__IPU__ and
+ * -D__IPU_ARCH_VERSION__ as popc defines them; isa/ipu/include/ is searched for our own
+ * poplar/ headers of tile constants), then two passes on the shared framework (core/asm/):
+ * pass 1 follows GNU conditionals (.if/.ifc/.ifnc/.ifeq/.ifdef/.elseif/.else/.endif, which
+ * PopLibs' macros need, including `.if (. - LABEL) & 7` on section offsets), expands macros,
+ * renames numeric local labels, collects `{ main ; aux }` bundles (one line or several, `;`
+ * or newlines between the halves), tracks `.worker` / `.supervisor` mode and sizes every
+ * statement; pass 2 encodes through the instruction table (asm_enc.c), checks bundles (main
+ * then aux, both co-issuable, no register written twice) and rpt bodies (8-byte aligned,
+ * bundles only, no control or system instruction: llvm-mc's rules and messages), and leaves
+ * symbol values to the linker as RELA relocations in an object file. Output: `-o X.o` (or
+ * -o object=1) is a relocatable object; anything else is a single-tile executable linked at
+ * the tile memory base of -o arch (asm_elf.c). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include "asm.h"
+#include "../../core/asm/data.h"
+#include "../../core/asm/directive.h"
+#include "../../core/asm/limits.h"
+#include "../../core/asm/macro.h"
+#include "../../core/asm/reloc.h"
+#include "../../core/asm/section.h"
+#include "../../core/asm/source.h"
+#include "../../core/asm/symtab.h"
+#include "../../core/asm/text.h"
+#include "../../core/mem.h"
+
+/* statement kinds (core/asm/section.h); IPU_ST_SUP marks supervisor-mode code */
+/* the context (actx) and statement kinds are in asm.h, shared with asm_cond.c and asm_out.c */
+
+int ipu_fail(actx *a, const char *fmt, ...)
+{
+    if (a->err[0])
+        return -1;
+    char msg[420];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", a->nfiles ? a->files[a->cur_file] : "?", a->cur_line,
+             a->cur_col > 0 ? a->cur_col : 1, msg);
+    return -1;
+}
+
+int ipu_skipping(const actx *a) { return a->ncond && !a->cond[a->ncond - 1].taken; }
+
+/* ---- symbols ---- */
+static asm_symbol *sym_get(actx *a, const char *name)
+{
+    asm_symbol *s = asm_sym_get(&a->syms, name, 0);
+    if (!s)
+        ipu_fail(a, "out of memory in the symbol table");
+    return s;
+}
+
+int ipu_lookup(void *ctx, const char *name, int64_t *val, int *base)
+{
+    actx *a = ctx;
+    *base = 0;
+    if (!strcmp(name, ".")) {
+        *val = (a->pass == 2 ? a->dot : a->secs.v[a->sec].size);
+        if (a->pass == 2 && !a->object)
+            return 0;
+        if (a->pass == 2)
+            *val -= (int64_t)a->secs.v[a->sec].base;
+        *base = 1 + a->sec;
+        return 0;
+    }
+    asm_symbol *s = asm_sym_find(&a->syms, name, 0);
+    if ((!s || !s->defined) && a->object && a->pass == 2) { /* left to the linker */
+        asm_symbol *x = asm_sym_get(&a->ext, name, 0);
+        if (!x)
+            return -1;
+        *val = 0;
+        *base = EXT_BASE + (int)(x - a->ext.v);
+        return 0;
+    }
+    if (!s || !s->defined)
+        return -1;
+    if (s->expr) {
+        if (s->busy)
+            return -1;
+        s->busy = 1;
+        int unres;
+        char e[200];
+        int64_t v;
+        char *expr = s->expr;
+        int r = ipu_asm_eval(expr, ipu_lookup, a, &v, base, &unres, e, sizeof e);
+        s = asm_sym_find(&a->syms, name, 0);
+        s->busy = 0;
+        if (r < 0 || unres)
+            return -1;
+        *val = v;
+        return 0;
+    }
+    /* labels: section offsets with their section as base (pass 1, object files), or
+     * addresses in a linked image */
+    if (a->pass == 2 && !a->object) {
+        *val = (int64_t)a->secs.v[s->section].base + s->value;
+        return 0;
+    }
+    *val = s->value;
+    *base = 1 + s->section;
+    return 0;
+}
+
+/* A value now; base NULL: must be absolute. 0 known, 1 unresolved (need 0), -1 error. */
+int ipu_eval_now(actx *a, const char *text, int64_t *v, int *base, int need)
+{
+    int unres, b;
+    char e[200];
+    if (ipu_asm_eval(text, ipu_lookup, a, v, &b, &unres, e, sizeof e) < 0)
+        return ipu_fail(a, "bad expression '%s': %s", text, e);
+    if (unres)
+        return need ? ipu_fail(a, "'%s': undefined symbol %s", text, a->pass == 1 ? "(must be known here)" : "")
+                    : 1;
+    if (base)
+        *base = b;
+    else if (b)
+        return ipu_fail(a, "'%s' must be a constant", text);
+    return 0;
+}
+
+/* ---- statements ---- */
+static asm_stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const char *text, const asm_data *d)
+{
+    /* data statements keep the shared kind (core/asm/section.c writes them itself) */
+    int sup = kind != ST_DATA && a->ctx == IPU_CTX_SUPERVISOR;
+    asm_stmt proto = {.kind = kind | (sup ? IPU_ST_SUP : 0), .file = a->cur_file,
+                      .line = a->cur_line, .col = a->cur_col, .size = size};
+    if (d)
+        proto.data = *d;
+    if ((kind & ST_KIND) != ST_DATA) {
+        if (a->ctx == IPU_CTX_SUPERVISOR)
+            a->si[a->sec].sup = 1;
+        else
+            a->si[a->sec].wrk = 1;
+    }
+    int too_big;
+    asm_stmt *s = asm_stmt_add(&a->stmts, &a->secs, a->sec, &proto, mn, text, &too_big);
+    if (!s)
+        ipu_fail(a, too_big ? "section grows past %u bytes" : "out of memory", IPU_MAX_SECTION);
+    return s;
+}
+
+int ipu_rename_locals(actx *a, const char *in, char *out)
+{
+    if (asm_local_rename(&a->locals, in, out, RENAMED))
+        return ipu_fail(a, "line too long once local labels are renamed");
+    return 0;
+}
+
+/* Section by name; flags from a `.section` flag string ("ax", "aw"...), or by name. */
+static int switch_section(actx *a, const char *name, const char *flags, const char *type)
+{
+    int created;
+    int i = asm_section_get(&a->secs, name, -1, &created);
+    if (i < 0)
+        return ipu_fail(a, "out of memory");
+    if (created) {
+        ipu_secinfo *si = realloc(a->si, sizeof *si * (size_t)a->secs.cap);
+        if (!si)
+            return ipu_fail(a, "out of memory");
+        a->si = si;
+        uint32_t f = SHF_ALLOC, t = SHT_PROGBITS;
+        if (!strncmp(name, ".text", 5))
+            f |= SHF_EXECINSTR;
+        else if (!strncmp(name, ".bss", 4))
+            f |= SHF_WRITE, t = SHT_NOBITS;
+        else if (!strncmp(name, ".data", 5))
+            f |= SHF_WRITE;
+        if (flags) {
+            f = 0;
+            for (const char *p = flags; *p; p++)
+                f |= *p == 'a' ? SHF_ALLOC : *p == 'x' ? SHF_EXECINSTR : *p == 'w' ? SHF_WRITE : 0;
+        }
+        if (type && strstr(type, "nobits"))
+            t = SHT_NOBITS;
+        a->si[i] = (ipu_secinfo){f, t, 0, 0};
+    }
+    a->sec = i;
+    return 0;
+}
+
+void ipu_unquote(char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        memmove(s, s + 1, n - 2);
+        s[n - 2] = 0;
+    }
+}
+
+static int process_line(actx *a, char *line);
+/* An expanded macro line: `\@` becomes the expansion's number (the shared macro layer
+ * leaves it). */
+static int process_line_cb(void *ctx, char *line)
+{
+    actx *a = ctx;
+    if (!strstr(line, "\\@") || !a->nexp)
+        return process_line(a, line);
+    char buf[ASM_MAX_LINE + 64];
+    size_t o = 0;
+    for (const char *p = line; *p && o + 16 < sizeof buf; p++) {
+        if (p[0] == '\\' && p[1] == '@') {
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%d", a->exp[a->nexp - 1]);
+            p++;
+        } else
+            buf[o++] = *p;
+    }
+    buf[o] = 0;
+    return process_line(a, buf);
+}
+
+/* ---- directives ---- */
+static int dir_section(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    if (strcmp(d, ".section"))
+        return switch_section(a, d, NULL, NULL);
+    char *ops[4];
+    int n = asm_split_operands(rest, ops, 4);
+    if (n < 1 || !ops[0][0])
+        return ipu_fail(a, ".section needs a name");
+    ipu_unquote(ops[0]);
+    if (n > 1)
+        ipu_unquote(ops[1]);
+    return switch_section(a, ops[0], n > 1 ? ops[1] : NULL, n > 2 ? ops[2] : NULL);
+}
+
+static int dir_global(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    char *ops[ASM_MAX_OPERANDS];
+    int n = asm_split_operands(rest, ops, ASM_MAX_OPERANDS);
+    for (int i = 0; i < n && a->pass == 1; i++) {
+        asm_symbol *y = sym_get(a, ops[i]);
+        if (!y)
+            return -1;
+        if (!strcmp(d, ".weak"))
+            y->weak = 1, y->global = 1;
+        else if (strcmp(d, ".local"))
+            y->global = 1;
+    }
+    return 0;
+}
+
+static int dir_type(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    char *ops[3];
+    (void)d;
+    if (asm_split_operands(rest, ops, 3) < 2)
+        return ipu_fail(a, ".type needs NAME, @TYPE");
+    asm_symbol *y = sym_get(a, ops[0]);
+    if (!y)
+        return -1;
+    int idx = (int)(y - a->syms.v);
+    if (idx >= a->capfunc) {
+        int cap = a->syms.cap > idx ? a->syms.cap : idx + 64;
+        uint8_t *f = realloc(a->symfunc, (size_t)cap);
+        if (!f)
+            return ipu_fail(a, "out of memory");
+        memset(f + a->capfunc, 0, (size_t)(cap - a->capfunc));
+        a->symfunc = f, a->capfunc = cap;
+    }
+    a->symfunc[idx] = strstr(ops[1], "function") != NULL;
+    return 0;
+}
+
+static int dir_size(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    char *ops[3];
+    (void)d;
+    if (asm_split_operands(rest, ops, 3) != 2)
+        return ipu_fail(a, ".size needs NAME, SIZE");
+    int64_t v;
+    int base;
+    /* `. - start` is known once the function is sized: evaluate at this point of pass 1. A
+     * size that names a symbol never defined (PopLibs has one) is left 0, not an error: it
+     * changes no byte of the code */
+    int r = a->pass == 1 ? ipu_eval_now(a, ops[1], &v, &base, 0) : 1;
+    if (r)
+        return r < 0 ? -1 : 0;
+    asm_symbol *y = sym_get(a, ops[0]);
+    if (!y)
+        return -1;
+    if (base)
+        return ipu_fail(a, ".size of %s is not a constant", ops[0]);
+    y->size = (uint32_t)v;
+    return 0;
+}
+
+static int dir_set(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    char *ops[2];
+    if (asm_split_operands(rest, ops, 2) != 2)
+        return ipu_fail(a, "%s needs NAME, VALUE", d);
+    asm_symbol *s = sym_get(a, ops[0]);
+    if (!s)
+        return -1;
+    if (!strcmp(d, ".equiv") && s->defined)
+        return ipu_fail(a, "'%s' is already defined", ops[0]);
+    /* `.equ X, . - L` and friends: freeze values that depend on where we are now */
+    int64_t v;
+    int base, r = ipu_eval_now(a, ops[1], &v, &base, 0);
+    if (r < 0)
+        return -1;
+    char buf[64];
+    const char *expr = ops[1];
+    if (r == 0 && !base) {
+        snprintf(buf, sizeof buf, "%lld", (long long)v);
+        expr = buf;
+    }
+    if (asm_sym_set_expr(s, expr))
+        return ipu_fail(a, "out of memory");
+    s->defined = 1;
+    return 0;
+}
+
+static int dir_mode(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    (void)rest;
+    a->ctx = !strcmp(d, ".supervisor") ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER;
+    return 0;
+}
+
+static int dir_ignore(void *ctx, const char *d, char *rest)
+{
+    (void)ctx, (void)d, (void)rest; /* llvm-mc's Colossus switches (.allow_optimizations ...) */
+    return 0;
+}
+
+static int dir_error(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    if (!strcmp(d, ".error"))
+        return ipu_fail(a, ".error: %s", rest);
+    return 0; /* .warning / .print: nothing to stop for */
+}
+
+static int dir_purgem(void *ctx, const char *d, char *rest)
+{
+    actx *a = ctx;
+    (void)d;
+    int mi = asm_macro_find(&a->macros, asm_trim(rest));
+    if (mi < 0)
+        return ipu_fail(a, ".purgem: no macro '%s'", rest);
+    a->macros.v[mi].name[0] = 0; /* unreachable by name; freed with the table */
+    return 0;
+}
+
+const asm_data_rules ipu_data_rules = {
+    0, 1u << 16, 1u << 24, 1, 0,
+    {[1] = R_COLOSSUS_8, [2] = R_COLOSSUS_16, [4] = R_COLOSSUS_32, [8] = R_COLOSSUS_64}};
+
+static int dir_data(void *ctx, const char *d, char *rest, const asm_data *data)
+{
+    actx *a = ctx;
+    uint32_t size = data->size;
+    if (data->kind == ASM_DATA_ALIGN) {
+        if (data->align > a->secs.v[a->sec].align)
+            a->secs.v[a->sec].align = data->align;
+        size = asm_data_pad(data, a->secs.v[a->sec].size);
+        /* code alignment is filled with nops, as llvm-mc's writeNopData does */
+        if ((a->si[a->sec].flags & SHF_EXECINSTR) && !strchr(rest, ','))
+            return add_stmt(a, ST_NOPS, size, d, "", NULL) ? 0 : -1;
+    }
+    if (a->si[a->sec].type == SHT_NOBITS && data->kind != ASM_DATA_ALIGN && data->kind != ASM_DATA_FILL)
+        return ipu_fail(a, "data in a no-bits section");
+    const char *text = rest;
+    char ren[RENAMED];
+    if (data->kind == ASM_DATA_VALUES) {
+        if (ipu_rename_locals(a, rest, ren))
+            return -1;
+        text = ren;
+    }
+    return add_stmt(a, ST_DATA, size, d, text, data) ? 0 : -1;
+}
+
+static int ipu_const(void *ctx, const char *text, int64_t *v, char *err, size_t errlen)
+{
+    actx *a = ctx;
+    int unres, base;
+    char e[200];
+    if (ipu_asm_eval(text, ipu_lookup, a, v, &base, &unres, e, sizeof e) < 0 || unres || base) {
+        snprintf(err, errlen, "'%s' must be a constant known here%s%s", text, e[0] ? ": " : "", e);
+        return -1;
+    }
+    return 0;
+}
+
+int ipu_data_value(void *ctx, const char *text, int64_t *v, int *base, char *err, size_t errlen)
+{
+    actx *a = ctx;
+    int unres, b;
+    char e[200];
+    if (ipu_asm_eval(text, ipu_lookup, a, v, &b, &unres, e, sizeof e) < 0) {
+        snprintf(err, errlen, "bad expression '%s': %s", text, e);
+        return -1;
+    }
+    if (unres) {
+        snprintf(err, errlen, "undefined symbol in '%s'", text);
+        return -1;
+    }
+    if (!base && b) {
+        snprintf(err, errlen, "'%s' must be a constant", text);
+        return -1;
+    }
+    if (base)
+        *base = b;
+    return 0;
+}
+
+static int dir_half(void *ctx, const char *d, char *rest);
+
+static const asm_directive ipu_directive_rows[] = {
+    {".text", dir_section}, {".data", dir_section}, {".rodata", dir_section}, {".bss", dir_section},
+    {".section", dir_section}, {".globl", dir_global}, {".global", dir_global}, {".weak", dir_global},
+    {".local", dir_global}, {".type", dir_type}, {".size", dir_size}, {".set", dir_set}, {".equ", dir_set},
+    {".equiv", dir_set}, {".worker", dir_mode}, {".supervisor", dir_mode}, {".allow_*", dir_ignore},
+    {".warn_on_invalid_bundles", dir_ignore}, {".error_on_invalid_*", dir_ignore}, {".error", dir_error},
+    {".warning", dir_error}, {".print", dir_error}, {".purgem", dir_purgem}, {".half", dir_half},
+    {".extern", dir_ignore}, {NULL, NULL},
+};
+static const asm_directives ipu_directives = {ipu_directive_rows, &ipu_data_rules, ipu_const, dir_data};
+
+static int directive(actx *a, const char *d, char *rest)
+{
+    char e[300];
+    int rc = asm_directive_run(&ipu_directives, a, d, rest, e, sizeof e);
+    if (rc && e[0])
+        return ipu_fail(a, "%s", e);
+    return rc;
+}
+
+static int dir_half(void *ctx, const char *d, char *rest)
+{
+    (void)d; /* llvm-mc's Colossus `.half`: a 16-bit value */
+    return directive(ctx, ".short", rest);
+}
+
+/* ---- instructions and bundles ---- */
+static int instruction(actx *a, const char *mn, char *rest)
+{
+    char ren[RENAMED];
+    if (ipu_rename_locals(a, rest, ren))
+        return -1;
+    if (a->in_bundle) {
+        if (a->nbundle == 2)
+            return ipu_fail(a, "too many instructions in bundle");
+        if (!strcmp(mn, "ldconst"))
+            return ipu_fail(a, "macro instruction in bundle");
+        if (strlen(ren) + strlen(mn) + 2 > RENAMED)
+            return ipu_fail(a, "bundle line too long");
+        snprintf(a->bundle[a->nbundle++], sizeof a->bundle[0], "%s %s", mn, ren);
+        return 0;
+    }
+    uint32_t size = 4;
+    if (!strcmp(mn, "ldconst")) { /* setzi, plus `or ..., iz` when bits 31..20 are set */
+        char tmp[RENAMED], *ops[3];
+        snprintf(tmp, sizeof tmp, "%s", ren);
+        int64_t v;
+        if (asm_split_operands(tmp, ops, 3) != 2)
+            return ipu_fail(a, "ldconst needs a register and a value");
+        int r = ipu_eval_now(a, ops[1], &v, NULL, 0);
+        if (r < 0)
+            return -1;
+        size = r == 0 && !((uint64_t)v & 0xfff00000u) ? 4 : 8;
+        return add_stmt(a, ST_LDCONST, size, mn, ren, NULL) ? 0 : -1;
+    }
+    return add_stmt(a, ST_INSN, size, mn, ren, NULL) ? 0 : -1;
+}
+
+static int end_bundle(actx *a)
+{
+    if (!a->in_bundle)
+        return ipu_fail(a, "end of instruction bundle without start");
+    a->in_bundle = 0;
+    if (a->nbundle == 0)
+        return ipu_fail(a, "empty instruction bundle");
+    if (a->nbundle == 1)
+        return ipu_fail(a, "too few instructions in bundle");
+    /* no padding: llvm-mc places a bundle wherever it falls (PopLibs' Fill.S relies on a
+     * bundle at 4 mod 8 to align the rpt body after it); only rpt bodies need alignment */
+    char text[2 * (RENAMED + 80) + 2];
+    snprintf(text, sizeof text, "%s\n%s", a->bundle[0], a->bundle[1]);
+    return add_stmt(a, ST_BUNDLE, 8, NULL, text, NULL) ? 0 : -1;
+}
+
+/* One statement (no `;`, `{`, `}`): labels, an assignment, a directive, a macro use or an
+ * instruction. */
+static int statement(actx *a, char *p)
+{
+    for (;;) {
+        char *s;
+        int k = asm_take_label(&p, &s);
+        if (k < 0)
+            return ipu_fail(a, "label longer than %d characters", ASM_MAX_IDENT);
+        if (k == 2) {
+            char setline[ASM_MAX_LINE + 8];
+            snprintf(setline, sizeof setline, "%s, %s", s, p);
+            return dir_set(a, ".set", setline);
+        }
+        if (k == 0)
+            break;
+        char name[ASM_MAX_IDENT + 32];
+        if (isdigit((unsigned char)s[0])) {
+            int r = asm_local_define(&a->locals, s, name, sizeof name);
+            if (r)
+                return ipu_fail(a, r == -1 ? "local label %s too large" : "bad label '%s'", s);
+        } else
+            snprintf(name, sizeof name, "%s", s);
+        if (a->pass == 1) {
+            asm_symbol *y = sym_get(a, name);
+            if (!y)
+                return -1;
+            if (y->defined)
+                return ipu_fail(a, "symbol '%s' defined twice", name);
+            y->defined = 1;
+            y->section = a->sec;
+            y->value = a->secs.v[a->sec].size;
+        }
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!*p || !strcmp(p, "\"\"")) /* an empty macro argument such as OPTIONAL_NOP="" */
+        return 0;
+    char mn[64];
+    char *rest = asm_first_word(p, mn, sizeof mn);
+    if (!strcmp(mn, ".macro")) {
+        char e[300];
+        if (asm_macro_begin(&a->macros, rest, e, sizeof e))
+            return ipu_fail(a, "%s", e);
+        return 0;
+    }
+    if (mn[0] == '.')
+        return directive(a, mn, rest);
+    int mi = asm_macro_find(&a->macros, mn);
+    if (mi >= 0) {
+        char e[300];
+        if (a->nexp == IPU_MAX_COND)
+            return ipu_fail(a, "macro expansion too deep");
+        a->exp[a->nexp++] = a->nexpansions++;
+        int rc = asm_macro_expand(&a->macros, mi, rest, process_line_cb, a, e, sizeof e);
+        a->nexp--;
+        if (rc && e[0])
+            return ipu_fail(a, "%s", e);
+        return rc;
+    }
+    return instruction(a, mn, rest);
+}
+
+/* after cpp: `//` anywhere and `#` at a line start or after a blank start a comment */
+static const asm_comment_syntax ipu_comments = {{"//", NULL}, {"#", NULL}};
+
+/* Where the statement starting at p ends: at `;`, `}` or the end, outside strings and
+ * parentheses. */
+static char *statement_end(char *p)
+{
+    int depth = 0, str = 0;
+    for (; *p; p++) {
+        if (str) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                str = 0;
+        } else if (*p == '"')
+            str = 1;
+        else if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        else if (depth <= 0 && (*p == ';' || *p == '}' || *p == '{'))
+            return p;
+    }
+    return p;
+}
+
+static int process_line(actx *a, char *line)
+{
+    if (a->macros.defining >= 0) {
+        if (asm_macro_record(&a->macros, line))
+            return ipu_fail(a, "out of memory");
+        return 0;
+    }
+    asm_strip_comment(line, &ipu_comments);
+    {   /* conditionals first: they decide whether the rest of the line counts */
+        char word[32], tmp[ASM_MAX_LINE + 1];
+        snprintf(tmp, sizeof tmp, "%s", line);
+        char *rest = asm_first_word(asm_trim(tmp), word, sizeof word);
+        if (word[0] == '.' && (!strncmp(word, ".if", 3) || !strcmp(word, ".else") || !strcmp(word, ".elseif") ||
+                               !strcmp(word, ".endif"))) {
+            a->cur_col = 1;
+            return ipu_conditional(a, word, rest) < 0 ? -1 : 0;
+        }
+        if (ipu_skipping(a))
+            return 0;
+    }
+    char *p = line;
+    while (p && *p) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '{') {
+            if (a->in_bundle)
+                return ipu_fail(a, "start of instruction bundle without end");
+            a->in_bundle = 1, a->nbundle = 0;
+            p++;
+            continue;
+        }
+        char *end = statement_end(p);
+        char sep = *end;
+        *end = 0;
+        a->cur_col = (int)(p - line) + 1;
+        if (*p && statement(a, p) < 0)
+            return -1;
+        if (sep == '}' && end_bundle(a) < 0)
+            return -1;
+        if (sep == '{') {
+            *end = '{';
+            p = end;
+        } else
+            p = sep ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+/* ---- sources ---- */
+static int file_index(actx *a, const char *name)
+{
+    for (int i = 0; i < a->nfiles; i++)
+        if (!strcmp(a->files[i], name))
+            return i;
+    if (a->nfiles == a->capfiles) {
+        int cap = a->capfiles ? a->capfiles * 2 : 16;
+        char **f = realloc(a->files, sizeof *f * (size_t)cap);
+        if (!f)
+            return -1;
+        a->files = f, a->capfiles = cap;
+    }
+    if (!(a->files[a->nfiles] = strdup(name)))
+        return -1;
+    return a->nfiles++;
+}
+
+static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
+static const char *const ctx_choices[] = {"worker", "supervisor", NULL};
+
+const opt_desc ipu_asm_options[] = {
+    OPT_C("arch", "ipu2", arch_choices, "IPU generation: ipu1 (Mk1), ipu2 (Mk2), ipu21 (Bow); sets __IPU_ARCH_VERSION__ and the tile memory base"),
+    OPT_C("context", "worker", ctx_choices, "mode at the start of each source, until .supervisor / .worker (llvm-mc starts in worker mode)"),
+    OPT_U("object", "2", 0, 2, "1: relocatable object (ET_REL, RELA); 0: single-tile executable; 2: object when -o names a .o file"),
+    OPT_T("define", NULL, "NAME[=VALUE],... for the C preprocessor"),
+    OPT_T("include", NULL, "one more include directory for the C preprocessor (before isa/ipu/include)"),
+    OPT_T("entry", NULL, "executables: the entry symbol (default: _start, else the first code section)"),
+    OPT_END,
+};
+
+/* Where our own tile-constant headers are: $XPUSIM_ROOT/isa/ipu/include, else next to the
+ * working directory's checkout. */
+static const char *header_dir(char *buf, size_t n)
+{
+    const char *root = getenv("XPUSIM_ROOT");
+    snprintf(buf, n, "-I%s/isa/ipu/include", root && root[0] ? root : ".");
+    return buf;
+}
+
+static int read_source(actx *a, const char *path, const sim_opts *opts)
+{
+    char archdef[64], hdr[4200];
+    snprintf(archdef, sizeof archdef, "-D__IPU_ARCH_VERSION__=%s",
+             a->arch == IPU_ARCH_IPU1 ? "1" : a->arch == IPU_ARCH_IPU2 ? "2" : "21");
+    const char *inc = opts ? opt_text(opts, ipu_asm_options, "include") : NULL;
+    char incarg[4200];
+    const char *fixed[6];
+    int nf = 0;
+    fixed[nf++] = "-D__IPU__=1";
+    fixed[nf++] = archdef;
+    if (inc && inc[0]) { /* the user's directory first, then ours */
+        snprintf(incarg, sizeof incarg, "-I%s", inc);
+        fixed[nf++] = incarg;
+    }
+    fixed[nf++] = header_dir(hdr, sizeof hdr);
+    fixed[nf] = NULL;
+    asm_cpp_args args;
+    if (asm_cpp_args_build(&args, path, fixed, opts ? opt_text(opts, ipu_asm_options, "define") : NULL, NULL,
+                           a->err, sizeof a->err))
+        return -1;
+    asm_source src;
+    if (asm_source_open(&src, path, args.argv, a->err, sizeof a->err))
+        return -1;
+    if ((a->cur_file = file_index(a, path)) < 0) {
+        asm_source_close(&src, a->err, sizeof a->err);
+        snprintf(a->err, sizeof a->err, "out of memory");
+        return -1;
+    }
+    int rc = 0, r;
+    char *line, e[200];
+    while (rc == 0 && (r = asm_source_next(&src, &line, e, sizeof e)) != 0) {
+        if (strcmp(src.file, a->files[a->cur_file]) && (a->cur_file = file_index(a, src.file)) < 0) {
+            rc = ipu_fail(a, "out of memory");
+            break;
+        }
+        a->cur_line = src.line;
+        a->cur_col = 1;
+        rc = r < 0 ? ipu_fail(a, "%s", e) : process_line(a, line);
+    }
+    char cpperr[512];
+    if (asm_source_close(&src, cpperr, sizeof cpperr)) {
+        if (!a->err[0] || src.cpp_error[0])
+            snprintf(a->err, sizeof a->err, "%s", cpperr);
+        return -1;
+    }
+    if (rc == 0 && a->in_bundle)
+        rc = ipu_fail(a, "instruction bundle without end");
+    if (rc == 0 && a->ncond)
+        rc = ipu_fail(a, "missing .endif");
+    return rc;
+}
+
+static void actx_free(actx *a)
+{
+    asm_stmts_free(&a->stmts);
+    asm_sections_free(&a->secs);
+    asm_symtab_free(&a->syms);
+    asm_symtab_free(&a->ext);
+    asm_relocs_free(&a->relocs);
+    asm_macros_free(&a->macros);
+    for (int i = 0; i < a->nfiles; i++)
+        free(a->files[i]);
+    free(a->files);
+    free(a->si);
+    free(a->symfunc);
+}
+
+uint32_t ipu_align_up(uint32_t v, uint32_t al) { return (v + al - 1) & ~(al - 1); }
+
+int ipu_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err, size_t errlen)
+{
+    int archi = 1, ctxi = 0;
+    uint64_t object = 2;
+    if (opts && (opt_choice(opts, ipu_asm_options, "arch", &archi, err, errlen) ||
+                 opt_choice(opts, ipu_asm_options, "context", &ctxi, err, errlen) ||
+                 opt_uint(opts, ipu_asm_options, "object", &object, err, errlen)))
+        return -1;
+    actx *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t ol = strlen(out);
+    asm_macros_init(&a->macros);
+    a->arch = 1 << archi;
+    a->tmem_base = a->arch == IPU_ARCH_IPU1 ? 0x40000u : 0x4c000u; /* TMEM_REGION0_BASE_ADDR (ipuArchInfo.cpp) */
+    a->object = object == 2 ? ol > 2 && !strcmp(out + ol - 2, ".o") : (int)object;
+    a->pass = 1;
+    a->rpt_sec = -1;
+    a->secs.max_size = IPU_MAX_SECTION;
+    int rc = 0;
+    for (int i = 0; i < nsrc && rc == 0; i++) {
+        a->ctx = ctxi ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER;
+        rc = switch_section(a, ".text", NULL, NULL);
+        if (rc == 0)
+            rc = read_source(a, srcs[i], opts);
+    }
+    a->cur_col = 1;
+    if (rc == 0 && a->macros.defining >= 0)
+        rc = ipu_fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
+    uint32_t nobits = 0, cur = a->tmem_base;
+    for (int i = 0; rc == 0 && i < a->secs.n; i++) {
+        asm_section *s = &a->secs.v[i];
+        if ((a->si[i].flags & SHF_EXECINSTR) && s->align < 4)
+            s->align = 4;
+        if (a->si[i].type == SHT_NOBITS && i < 32)
+            nobits |= 1u << i;
+        if (!a->object && (a->si[i].flags & SHF_ALLOC)) { /* one tile: sections in order from the base */
+            cur = ipu_align_up(cur, s->align);
+            s->base = cur;
+            cur += s->size;
+        }
+    }
+    const char *nomem;
+    if (rc == 0 && asm_sections_alloc(&a->secs, nobits, &nomem))
+        rc = ipu_fail(a, "out of memory for the contents of %s", nomem);
+    if (rc == 0) {
+        a->pass = 2;
+        const asm_stmt *bad;
+        char e[300];
+        if (asm_stmts_emit(&a->stmts, &ipu_data_rules, ipu_place_stmt, ipu_encode_stmt, ipu_data_value, a,
+                           a->object ? &a->relocs : NULL, &bad, e, sizeof e)) {
+            if (e[0])
+                ipu_fail(a, "%s", e);
+            rc = -1;
+        }
+    }
+    if (rc == 0)
+        rc = ipu_write_output(a, out, opts, err, errlen);
+    else
+        snprintf(err, errlen, "%s", a->err);
+    actx_free(a);
+    free(a);
+    return rc;
+}

@@ -1,0 +1,231 @@
+/* isa/ipu/barrel.c: the tile's six-slot barrel and its issue timing (reference §2.5, §3.1).
+ * Tile cycle t belongs to slot t % 6. Worker context Wk is bound to slot k: while it is
+ * active (from its run/runall to its exit) it owns the slot and issues one bundle there
+ * every 6 cycles, seeing every result by its next turn, so a worker never stalls. The
+ * supervisor issues in every slot no active worker owns -- all six when no worker runs,
+ * none when six do -- but waits out its own latencies: an instruction that reads an MRF
+ * register issues at least sup_dep_cycles after the instruction that wrote it, and the
+ * bundle after a taken branch at least sup_branch_cycles after the branch (both 6 by
+ * default, from PopLibs' cycle comments). A started worker first issues at the first cycle
+ * of its slot at least run_cycles after the run (inferred: one barrel turn). A worker that
+ * exits gives its slot back at once: the supervisor may use it the next time it comes round.
+ * The loop jumps over cycles in which nothing can issue. Lost cycles are booked per
+ * context: a worker's five cycles between turns and a supervisor's cycles in slots held by
+ * workers are "barrel"; a supervisor's cycles waiting for a result "dependency", after a
+ * taken branch "branch" (a cycle held by several counts for the first of branch,
+ * dependency, barrel). */
+#include "tile.h"
+#include "../../core/sched.h"
+#include "../../core/debug.h"
+
+static const char *const ctx_names[IPU_NCTX] = {"supervisor", "W0", "W1", "W2", "W3", "W4", "W5"};
+const char *ipu_ctx_name(int tid) { return tid >= 0 && tid < IPU_NCTX ? ctx_names[tid] : "?"; }
+
+int ipu_active_workers(const ipu_tile *tl)
+{
+    int n = 0;
+    for (int k = 0; k < IPU_NSLOTS; k++)
+        n += tl->ctx[IPU_WORKER(k)].state == IPU_CS_ACTIVE;
+    return n;
+}
+
+void ipu_start_worker(ipu_tile *tl, int k, uint32_t entry, uint32_t vbase, uint64_t t)
+{
+    ipu_ctx *w = &tl->ctx[IPU_WORKER(k)];
+    const uint64_t first0 = t + tl->im->run_cycles;
+    w->state = IPU_CS_ACTIVE;
+    w->pc = entry;
+    w->vertex_base = vbase;
+    w->worker_base = tl->worker_base_csr[k];
+    /* the ABI: on entry $mvertex_base ($m13) and $mworker_base ($m12) hold them */
+    w->m[13] = vbase;
+    w->m[12] = w->worker_base;
+    w->etype = w->cause = 0;
+    w->next = first0 + (uint64_t)((k - (int)(first0 % IPU_NSLOTS) + IPU_NSLOTS) % IPU_NSLOTS);
+    w->last_issue = t; /* the wait for the first turn counts as barrel */
+    w->launches++;
+}
+
+void ipu_end_worker(ipu_tile *tl, int k, uint64_t t)
+{
+    ipu_ctx *w = &tl->ctx[IPU_WORKER(k)];
+    w->state = IPU_CS_EXITED;
+    w->exited_at = t + 1; /* its thread cycles run through its last bundle's cycle */
+    w->next = SIM_NEVER;
+}
+
+/* Is slot s held by an active worker? */
+static int held(const ipu_tile *tl, uint64_t cyc) { return tl->ctx[IPU_WORKER(cyc % IPU_NSLOTS)].state == IPU_CS_ACTIVE; }
+
+/* The earliest cycle >= from at which the supervisor may issue, ignoring slots. */
+static uint64_t sup_ready(ipu_tile *tl, uint64_t *dep_at)
+{
+    ipu_ctx *s = &tl->ctx[IPU_SUP];
+    uint32_t reads = ipu_bundle_reads(tl, IPU_SUP);
+    uint64_t dep = 0;
+    for (; reads; reads &= reads - 1) {
+        uint64_t r = s->reg_ready[__builtin_ctz(reads)];
+        if (r > dep)
+            dep = r;
+    }
+    *dep_at = dep;
+    uint64_t t = s->next;
+    if (s->branch_ready > t)
+        t = s->branch_ready;
+    return dep > t ? dep : t;
+}
+
+/* Who issues at cycle t: a context index, or -1 with *next the earliest cycle at which some
+ * context can (SIM_NEVER: none can until something outside the tile happens). */
+static int pick(ipu_tile *tl, uint64_t t, uint64_t *next, uint64_t *dep_at)
+{
+    int k = (int)(t % IPU_NSLOTS);
+    ipu_ctx *w = &tl->ctx[IPU_WORKER(k)];
+    if (w->state == IPU_CS_ACTIVE && w->next <= t)
+        return IPU_WORKER(k);
+    uint64_t best = SIM_NEVER;
+    ipu_ctx *s = &tl->ctx[IPU_SUP];
+    if (s->state == IPU_CS_ACTIVE) {
+        uint64_t r = sup_ready(tl, dep_at);
+        if (r <= t && !held(tl, t))
+            return IPU_SUP;
+        if (ipu_active_workers(tl) < IPU_NSLOTS) {
+            uint64_t c = r > t ? r : t + 1;
+            while (held(tl, c))
+                c++;
+            best = c;
+        }
+    }
+    for (int j = 0; j < IPU_NSLOTS; j++) {
+        const ipu_ctx *o = &tl->ctx[IPU_WORKER(j)];
+        if (o->state == IPU_CS_ACTIVE && o->next < best)
+            best = o->next > t ? o->next : t + 1;
+    }
+    *next = best;
+    return -1;
+}
+
+/* Book the cycles between a context's previous issue (or launch) and this one. */
+static void book_stalls(ipu_tile *tl, sim_thread *th, int tid, uint64_t t, uint64_t dep_at)
+{
+    ipu_ctx *c = &tl->ctx[tid];
+    uint64_t from = c->last_issue == SIM_NEVER ? 0 : c->last_issue + 1;
+    if (t <= from)
+        return;
+    if (tid != IPU_SUP) {
+        th->stalls[IPU_STALL_BARREL] += t - from;
+        return;
+    }
+    uint64_t br_end = c->branch_ready < t ? c->branch_ready : t;
+    if (br_end > from) {
+        th->stalls[IPU_STALL_BRANCH] += br_end - from;
+        from = br_end;
+    }
+    uint64_t dep_end = dep_at < t ? dep_at : t;
+    if (dep_end > from) {
+        th->stalls[IPU_STALL_DEP] += dep_end - from;
+        from = dep_end;
+    }
+    th->stalls[IPU_STALL_BARREL] += t - from;
+}
+
+/* The tile stops when the supervisor has returned and no worker is active. */
+static int finished(const ipu_tile *tl)
+{
+    return tl->ctx[IPU_SUP].state == IPU_CS_RETURNED && !ipu_active_workers(tl);
+}
+
+/* Keep the core's view of the threads (states, next issue) in step with the contexts. */
+static void sync_threads(sim_unit *u, ipu_tile *tl)
+{
+    for (int c = 0; c < IPU_NCTX; c++) {
+        const ipu_ctx *x = &tl->ctx[c];
+        sim_thread *th = &u->threads[c];
+        switch (x->state) {
+        case IPU_CS_ACTIVE:
+            th->state = SIM_T_READY;
+            th->started = 1;
+            th->ready_at = x->next;
+            break;
+        case IPU_CS_EXITED:
+            th->state = SIM_T_HALTED;
+            th->halted_at = x->exited_at;
+            th->ready_at = SIM_NEVER;
+            break;
+        case IPU_CS_RETURNED:
+            th->state = SIM_T_HALTED;
+            th->halted_at = x->exited_at;
+            th->ready_at = SIM_NEVER;
+            break;
+        default:
+            th->state = SIM_T_SLEEP;
+            th->ready_at = SIM_NEVER;
+        }
+    }
+}
+
+uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    ipu_tile *tl = ipu_t(u);
+    ipu_machine *im = tl->im;
+    uint64_t t = now;
+    if (!im->have_program)
+        return SIM_NEVER;
+    while (t < horizon) {
+        uint64_t next = SIM_NEVER, dep_at = 0;
+        int tid = pick(tl, t, &next, &dep_at);
+        if (tid < 0) {
+            if (next == SIM_NEVER) {
+                sync_threads(u, tl);
+                if (finished(tl))
+                    sim_unit_halt(m, u, t);
+                /* else a context excepted: the run has stopped already */
+                return SIM_NEVER;
+            }
+            t = next;
+            continue;
+        }
+        ipu_ctx *c = &tl->ctx[tid];
+        sim_thread *th = &u->threads[tid];
+        uint32_t pc = c->pc;
+        u->last_issue = t;
+        if (m->slow && dbg_before_insn(m, u, tid, pc)) {
+            sync_threads(u, tl);
+            return t; /* resumes in this very slot */
+        }
+        book_stalls(tl, th, tid, t, dep_at);
+        c->last_issue = t;
+        ipu_issue is;
+        int rc = ipu_exec_bundle(m, u, tl, tid, t, &is);
+        if (rc == 0) {
+            th->instructions += (uint64_t)is.ninsn;
+            th->issue_cycles++;
+            if (tid == IPU_SUP) {
+                c->next = t + 1;
+                for (uint32_t w = is.wmask; w; w &= w - 1)
+                    c->reg_ready[__builtin_ctz(w)] = t + im->sup_dep_cycles;
+                if (is.taken)
+                    c->branch_ready = t + im->sup_branch_cycles;
+                if (c->pc == IPU_HOST_RETURN) {
+                    c->state = IPU_CS_RETURNED;
+                    c->exited_at = t + 1;
+                }
+            } else if (c->state == IPU_CS_ACTIVE) {
+                c->next = t + IPU_NSLOTS;
+            }
+        }
+        t++;
+        if (m->slow) {
+            sync_threads(u, tl);
+            dbg_after_insn(m, u, tid, pc);
+        }
+        if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
+            sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, tid, c->pc, t - 1, "instruction limit reached");
+        if (sim_stopped(m)) {
+            sync_threads(u, tl);
+            return t; /* an excepted context issues no more; the others may go on */
+        }
+    }
+    sync_threads(u, tl);
+    return t;
+}

@@ -1,0 +1,629 @@
+/* isa/ipu/exec.c: IPU instruction semantics for the first execution slice. A bundle (one
+ * instruction, or { main ; aux }) is decoded from tile memory in the context's decode space,
+ * its pairing rules checked, and then each half executes from a snapshot of the registers
+ * taken before the bundle, so the two halves see the same old values as they would when
+ * issued together. Semantics are chosen per table row by the row's LLVM encoding name (a
+ * small name -> semantic map built once; the table itself stays as converted). Every row
+ * without semantics here stops the run with SIM_STOP_ILLEGAL "not modelled yet: MNEMONIC",
+ * never with a silent guess; so do the few cases whose hardware result no public source
+ * gives (shift amounts above 31, a step load whose destination is its own delta register).
+ * Exceptions set the context's ETYPE/cause and become stop reasons naming the context and
+ * pc. Timing lives in barrel.c; this file reports what it read, wrote and whether it
+ * branched. */
+#include <stdarg.h>
+#include <string.h>
+#include "tile.h"
+#include "../../core/debug.h"
+
+enum {
+    S_NONE = 0,
+    /* MRF ALU, dst = op0, sources op1 (and op2) in printing order */
+    S_ADD, S_SUB, S_MUL, S_AND, S_ANDC, S_OR, S_XOR, S_XNOR, S_MIN, S_MAX, S_SHL, S_SHR, S_SHRS,
+    S_CMPEQ, S_CMPNE, S_CMPSLT, S_CMPULT, S_ABS, S_CLZ, S_CMS, S_POPC, S_BITREV8, S_SETZI,
+    /* ARF bitwise (aux) */
+    S_AAND, S_AANDC, S_AOR, S_ANOT, S_AAND64, S_AANDC64, S_AOR64, S_ANOT64, S_ASETZI,
+    /* control and system */
+    S_BR, S_BRI, S_BRZ, S_BRNZ, S_BRNEG, S_BRPOS, S_BRNZDEC, S_CALL, S_TRAP,
+    S_EXITZ, S_EXITNZ, S_EXITNEG, S_EXITPOS, S_RUN, S_RUNALL, S_GET, S_PUT, S_UGET, S_UPUT, S_ATOM,
+    /* memory: size and extension come from the row name */
+    S_LOAD, S_STORE
+};
+enum { X_ZERO = 0, X_SIGN, X_BCAST16 };
+
+typedef struct sem_name {
+    const char *name;
+    uint8_t sem;
+} sem_name;
+
+static const sem_name sem_names[] = {
+    {"add_mmmn", S_ADD}, {"add_mmmn_si", S_ADD}, {"add_mmmn_zi", S_ADD},
+    {"sub_mmmn", S_SUB}, {"sub_mmmn_si", S_SUB}, {"sub_mmmn_zi", S_SUB},
+    {"mul_mmmn", S_MUL}, {"mul_mmmn_si", S_MUL},
+    {"and_mmmn", S_AND}, {"and_mmmn_zi", S_AND}, {"andc_mmmn", S_ANDC}, {"andc_mmmn_zi", S_ANDC},
+    {"or_mmmn", S_OR}, {"or_mmmn_zi", S_OR}, {"or_mmmn_iz", S_OR}, {"xor_mmmn", S_XOR}, {"xnor_mmmn", S_XNOR},
+    {"min_mmmn", S_MIN}, {"min_mmmn_si", S_MIN}, {"min_mmmn_zi", S_MIN},
+    {"max_mmmn", S_MAX}, {"max_mmmn_si", S_MAX}, {"max_mmmn_zi", S_MAX},
+    {"shl_mmmn", S_SHL}, {"shl_mmmn_zi", S_SHL}, {"shr_mmmn", S_SHR}, {"shr_mmmn_zi", S_SHR},
+    {"shrs_mmmn", S_SHRS}, {"shrs_mmmn_zi", S_SHRS},
+    {"cmpeq_mmmn", S_CMPEQ}, {"cmpeq_mmmn_si", S_CMPEQ}, {"cmpeq_mmmn_zi", S_CMPEQ}, {"cmpne_mmmn", S_CMPNE},
+    {"cmpslt_mmmn", S_CMPSLT}, {"cmpslt_mmmn_si", S_CMPSLT}, {"cmpult_mmmn", S_CMPULT}, {"cmpult_mmmn_zi", S_CMPULT},
+    {"abs_mmmn", S_ABS}, {"clz_mmmn", S_CLZ}, {"cms_mmmn", S_CMS}, {"popc_mmmn", S_POPC},
+    {"bitrev8_mmmn", S_BITREV8}, {"setzi_mmmn_zi", S_SETZI},
+    {"and_aaan", S_AAND}, {"and_aaan_zi", S_AAND}, {"and_aaan_iz", S_AAND},
+    {"andc_aaan", S_AANDC}, {"andc_aaan_zi", S_AANDC}, {"andc_aaan_iz", S_AANDC},
+    {"or_aaan", S_AOR}, {"or_aaan_zi", S_AOR}, {"or_aaan_iz", S_AOR}, {"not_aaan", S_ANOT},
+    {"and64_aaan", S_AAND64}, {"andc64_aaan", S_AANDC64}, {"or64_aaan", S_AOR64}, {"not64_aaan", S_ANOT64},
+    {"setzi_aaan_zi", S_ASETZI},
+    {"br_mmmn", S_BR}, {"bri_mmmn_zi", S_BRI}, {"brz_mmmn_zi", S_BRZ}, {"brnz_mmmn_zi", S_BRNZ},
+    {"brneg_mmmn_zi", S_BRNEG}, {"brpos_mmmn_zi", S_BRPOS}, {"brnzdec_mmmn_zi", S_BRNZDEC},
+    {"call_mmmn_zi", S_CALL}, {"trap_mmmn_zi", S_TRAP},
+    {"exitz_mmmn", S_EXITZ}, {"exitnz_mmmn", S_EXITNZ}, {"exitneg_mmmn", S_EXITNEG}, {"exitpos_mmmn", S_EXITPOS},
+    {"run_mmmn_zi", S_RUN}, {"runall_mmmn_zi", S_RUNALL}, {"get_mmmn_zi", S_GET}, {"put_mmmn_zi", S_PUT},
+    {"uget_aaan_zi", S_UGET}, {"uput_aaan_zi", S_UPUT}, {"atom_mamn", S_ATOM},
+};
+
+/* Memory rows by name prefix: size in bytes and how a narrow value extends. The step forms
+ * share the prefix's size ("ld32step_" before "ld32_" would not matter: '_' ends both). */
+typedef struct mem_name {
+    const char *prefix;
+    uint8_t sem, size, ext;
+} mem_name;
+static const mem_name mem_names[] = {
+    {"ld32_", S_LOAD, 4, X_ZERO}, {"ld32step_", S_LOAD, 4, X_ZERO}, {"ld64_", S_LOAD, 8, X_ZERO},
+    {"ld64step_", S_LOAD, 8, X_ZERO}, {"ld128_", S_LOAD, 16, X_ZERO}, {"ld128step_", S_LOAD, 16, X_ZERO},
+    {"lds8_", S_LOAD, 1, X_SIGN}, {"lds8step_", S_LOAD, 1, X_SIGN}, {"lds16_", S_LOAD, 2, X_SIGN},
+    {"lds16step_", S_LOAD, 2, X_SIGN}, {"ldz8_", S_LOAD, 1, X_ZERO}, {"ldz8step_", S_LOAD, 1, X_ZERO},
+    {"ldz16_", S_LOAD, 2, X_ZERO}, {"ldz16step_", S_LOAD, 2, X_ZERO}, {"ldb16_", S_LOAD, 2, X_BCAST16},
+    {"ldb16step_", S_LOAD, 2, X_BCAST16}, {"st32_", S_STORE, 4, 0}, {"st32step_", S_STORE, 4, 0},
+    {"st64_", S_STORE, 8, 0}, {"st64step_", S_STORE, 8, 0},
+};
+
+#define IPU_MAX_ROWS 512
+static uint8_t row_sem[IPU_MAX_ROWS], row_size[IPU_MAX_ROWS], row_ext[IPU_MAX_ROWS];
+static int sem_built;
+
+/* Built once, before any machine runs (machine create calls it; idempotent). */
+void ipu_exec_init(void)
+{
+    if (sem_built)
+        return;
+    for (int i = 0; i < ipu_nops && i < IPU_MAX_ROWS; i++) {
+        const char *n = ipu_ops[i].name;
+        for (size_t k = 0; k < sizeof sem_names / sizeof sem_names[0]; k++)
+            if (!strcmp(n, sem_names[k].name))
+                row_sem[i] = sem_names[k].sem;
+        for (size_t k = 0; k < sizeof mem_names / sizeof mem_names[0]; k++)
+            if (!strncmp(n, mem_names[k].prefix, strlen(mem_names[k].prefix))) {
+                row_sem[i] = mem_names[k].sem;
+                row_size[i] = mem_names[k].size;
+                row_ext[i] = mem_names[k].ext;
+            }
+    }
+    sem_built = 1;
+}
+
+static int sem_of(const ipu_insn *in) { return row_sem[in->op - ipu_ops]; }
+
+static const char *const etype_names[16] = {
+    "TEXCPT_NONE", "TEXCPT_RBRK", "TEXCPT_PBRK0", "TEXCPT_PBRK1", "TEXCPT_BOS", "TEXCPT_FP",
+    "TEXCPT_CONFLICT", "TEXCPT_EXCONF", "TEXCPT_INVALID_ADDR", "TEXCPT_INVALID_OP", "TEXCPT_INVALID_PC",
+    "TEXCPT_DBRK", "TEXCPT_INVALID_INSTR", "TEXCPT_EXERR", "TEXCPT_MEMERR", "TEXCPT_IBRK"};
+
+const char *ipu_etype_name(uint32_t etype) { return etype_names[etype & 15]; }
+
+void ipu_raise(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, int kind, uint32_t etype, uint32_t cause,
+               const char *fmt, ...)
+{
+    ipu_ctx *c = &tl->ctx[tid];
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    c->state = IPU_CS_EXCEPTED;
+    c->etype = etype;
+    c->cause = cause;
+    u->threads[tid].state = SIM_T_SLEEP; /* it issues no more; the debugger shows why */
+    u->threads[tid].ready_at = SIM_NEVER;
+    if (etype)
+        sim_set_stop_at(m, kind, u->index, tid, c->pc, t, "%s %s at pc 0x%x: %s (%s, cause %u)", u->name,
+                        ipu_ctx_name(tid), c->pc, what, ipu_etype_name(etype), cause);
+    else
+        sim_set_stop_at(m, kind, u->index, tid, c->pc, t, "%s %s at pc 0x%x: %s", u->name, ipu_ctx_name(tid), c->pc,
+                        what);
+}
+
+/* ---- one bundle ---- */
+
+typedef struct xs {
+    sim_machine *m;
+    sim_unit *u;
+    ipu_tile *tl;
+    ipu_machine *im;
+    ipu_ctx *c;
+    int tid;
+    uint64_t t;
+    uint32_t next_pc;
+    uint32_t sm[16], sa[16]; /* registers as the bundle found them */
+    ipu_issue *is;
+} xs;
+
+static int fail(xs *x, int kind, uint32_t etype, uint32_t cause, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail(xs *x, int kind, uint32_t etype, uint32_t cause, const char *fmt, ...)
+{
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    ipu_raise(x->m, x->u, x->tl, x->tid, x->t, kind, etype, cause, "%s", what);
+    return -1;
+}
+
+static int not_modelled(xs *x, const ipu_insn *in, const char *why)
+{
+    return fail(x, SIM_STOP_ILLEGAL, 0, 0, "not modelled yet: %s%s%s", in->op->mnemonic, why ? " " : "", why ? why : "");
+}
+
+static uint32_t rm(const xs *x, uint32_t r) { return r == 15 ? 0 : x->sm[r]; }
+static uint32_t ra(const xs *x, uint32_t r) { return r == 15 ? 0 : x->sa[r]; }
+/* $a14:15 is $azeros: the pair reads as zero and takes no writes (LLVM's register names) */
+static uint64_t rap(const xs *x, uint32_t r) { return r >= 14 ? 0 : (uint64_t)x->sa[r + 1] << 32 | x->sa[r]; }
+static void wm(xs *x, uint32_t r, uint32_t v)
+{
+    if (r != 15) {
+        x->c->m[r] = v;
+        x->is->wmask |= 1u << r;
+    }
+}
+static void wa(xs *x, uint32_t r, uint32_t v)
+{
+    if (r < 15)
+        x->c->a[r] = v;
+}
+static void wap(xs *x, uint32_t r, uint64_t v)
+{
+    if (r < 14) {
+        x->c->a[r] = (uint32_t)v;
+        x->c->a[r + 1] = (uint32_t)(v >> 32);
+    }
+}
+
+/* Operand i as a 32-bit value: a register's content, or the immediate as the printer shows
+ * it (sign-extended, zero-extended or placed in the top bits). */
+static uint32_t opv(const xs *x, const ipu_insn *in, int i)
+{
+    switch (in->op->op[i].kind) {
+    case IPU_K_MR: return rm(x, in->v[i]);
+    case IPU_K_AR: return ra(x, in->v[i]);
+    default: return (uint32_t)ipu_operand_value(in, i);
+    }
+}
+
+static uint32_t clz32(uint32_t v) { return v ? (uint32_t)__builtin_clz(v) : 32; }
+
+static int alu(xs *x, const ipu_insn *in, int sem)
+{
+    uint32_t a = opv(x, in, 1), b = in->op->nops > 2 ? opv(x, in, 2) : 0, r;
+    switch (sem) {
+    case S_ADD: r = a + b; break;
+    case S_SUB: r = a - b; break;
+    case S_MUL: r = (uint32_t)((int64_t)(int32_t)a * (int32_t)b); break;
+    case S_AND: r = a & b; break;
+    case S_ANDC: r = a & ~b; break;
+    case S_OR: r = a | b; break;
+    case S_XOR: r = a ^ b; break;
+    case S_XNOR: r = ~(a ^ b); break;
+    case S_MIN: r = (int32_t)a < (int32_t)b ? a : b; break;
+    case S_MAX: r = (int32_t)a > (int32_t)b ? a : b; break;
+    case S_SHL: case S_SHR: case S_SHRS:
+        /* "a shift of up to 31 bits": what a larger amount does is not public */
+        if (b > 31) {
+            char why[48];
+            snprintf(why, sizeof why, "with a shift amount of %u (> 31)", b);
+            return not_modelled(x, in, why);
+        }
+        r = sem == S_SHL ? a << b : sem == S_SHR ? a >> b : (uint32_t)((int32_t)a >> b);
+        break;
+    case S_CMPEQ: r = a == b; break;
+    case S_CMPNE: r = a != b; break;
+    case S_CMPSLT: r = (int32_t)a < (int32_t)b; break;
+    case S_CMPULT: r = a < b; break;
+    case S_ABS: r = (int32_t)a < 0 ? 0u - a : a; break; /* INT_MIN stays INT_MIN (two's complement) */
+    case S_CLZ: r = clz32(a); break;
+    /* bits below bit 31 equal to it, counted from bit 30 down: always 0..31 */
+    case S_CMS: r = clz32((a ^ (uint32_t)((int32_t)a >> 31)) << 1 | 1); break;
+    case S_POPC: r = (uint32_t)__builtin_popcount(a); break;
+    case S_BITREV8: {
+        r = 0;
+        for (int i = 0; i < 32; i++)
+            if (a >> i & 1)
+                r |= 1u << ((i & ~7) | (7 - (i & 7)));
+        break;
+    }
+    case S_SETZI: r = a; break;
+    default: return not_modelled(x, in, NULL);
+    }
+    wm(x, in->v[0], r);
+    return 0;
+}
+
+static int aux_alu(xs *x, const ipu_insn *in, int sem)
+{
+    switch (sem) {
+    case S_ASETZI: wa(x, in->v[0], opv(x, in, 1)); return 0;
+    case S_ANOT: wa(x, in->v[0], ~opv(x, in, 1)); return 0;
+    case S_AAND: wa(x, in->v[0], opv(x, in, 1) & opv(x, in, 2)); return 0;
+    case S_AANDC: wa(x, in->v[0], opv(x, in, 1) & ~opv(x, in, 2)); return 0;
+    case S_AOR: wa(x, in->v[0], opv(x, in, 1) | opv(x, in, 2)); return 0;
+    case S_ANOT64: wap(x, in->v[0], ~rap(x, in->v[1])); return 0;
+    case S_AAND64: wap(x, in->v[0], rap(x, in->v[1]) & rap(x, in->v[2])); return 0;
+    case S_AANDC64: wap(x, in->v[0], rap(x, in->v[1]) & ~rap(x, in->v[2])); return 0;
+    case S_AOR64: wap(x, in->v[0], rap(x, in->v[1]) | rap(x, in->v[2])); return 0;
+    default: return not_modelled(x, in, NULL);
+    }
+}
+
+/* A data access of n bytes at ea: inside tile memory, naturally aligned. */
+static uint8_t *data_ptr(xs *x, uint32_t ea, unsigned n, unsigned kind)
+{
+    if (!ipu_in_mem(x->im, ea, n)) {
+        fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_ADDR, IPU_CAUSE_INVALID_ADDRESS_EA0,
+             "%u-byte %s at 0x%x, outside tile memory 0x%x-0x%x", n, kind == MEM_W ? "store" : "load", ea,
+             x->im->mem_base, x->im->mem_base + x->im->mem_size);
+        return NULL;
+    }
+    if (ea & (n - 1)) {
+        fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_ADDR, IPU_CAUSE_MISALIGNED_EA0, "misaligned %u-byte %s at 0x%x", n,
+             kind == MEM_W ? "store" : "load", ea);
+        return NULL;
+    }
+    mem_space *sp = x->tl->tmem;
+    if (sp->nwatch && mem_watch_check(sp, ea, n, kind))
+        sim_set_stop_at(x->m, SIM_STOP_WATCH, x->u->index, x->tid, x->c->pc, x->t, "watchpoint %d at tmem 0x%x",
+                        sp->watch_hit_id, ea);
+    return x->tl->mem + (ea - x->im->mem_base);
+}
+
+/* Loads and stores share one operand layout in every row: op0 data register, op1 base,
+ * op2 delta (post-incremented in the step forms, marked "+="), op3 the scaled offset or
+ * the stride, a register or an immediate. EA = base + delta + offset x size (offset forms)
+ * or base + delta (step forms, then delta += stride x size). */
+static int mem_op(xs *x, const ipu_insn *in, int sem)
+{
+    const int row = (int)(in->op - ipu_ops);
+    const unsigned size = row_size[row];
+    const int step = in->op->op[2].mod == IPU_M_INCOFF;
+    uint32_t base = opv(x, in, 1), delta = opv(x, in, 2), k = opv(x, in, 3);
+    uint32_t ea = step ? base + delta : base + delta + k * size;
+    const int dkind = in->op->op[0].kind;
+    if (sem == S_LOAD && step && dkind == IPU_K_MR && in->v[0] == in->v[2] && in->v[0] != 15)
+        return not_modelled(x, in, "whose destination is its own delta register (which write wins is not public)");
+    if (sem == S_LOAD && size == 16 && ea >= x->im->mem_base && ea < x->im->interleaved_base)
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_ADDR, IPU_CAUSE_INVALID_REGION_EA0,
+                    "ld128 at 0x%x, below the interleaved region (0x%x, -o interleaved_base)", ea,
+                    x->im->interleaved_base);
+    uint8_t *p = data_ptr(x, ea, size, sem == S_LOAD ? MEM_R : MEM_W);
+    if (!p)
+        return -1;
+    if (sem == S_LOAD) {
+        uint32_t w;
+        switch (dkind) {
+        case IPU_K_ARP: wap(x, in->v[0], mem_ld64le(p)); break;
+        case IPU_K_ARQ: /* $a12:15 takes a12, a13; the $azeros half takes nothing */
+            wap(x, in->v[0], mem_ld64le(p));
+            wap(x, in->v[0] + 2, mem_ld64le(p + 8));
+            break;
+        default:
+            if (size == 1)
+                w = row_ext[row] == X_SIGN ? (uint32_t)(int32_t)(int8_t)p[0] : p[0];
+            else if (size == 2) {
+                uint16_t h = mem_ld16le(p);
+                w = row_ext[row] == X_SIGN ? (uint32_t)(int32_t)(int16_t)h
+                    : row_ext[row] == X_BCAST16 ? (uint32_t)h << 16 | h : h;
+            } else
+                w = mem_ld32le(p);
+            if (dkind == IPU_K_MR)
+                wm(x, in->v[0], w);
+            else
+                wa(x, in->v[0], w);
+        }
+    } else {
+        if (dkind == IPU_K_ARP)
+            mem_st64le(p, rap(x, in->v[0]));
+        else
+            mem_st32le(p, opv(x, in, 0));
+    }
+    if (step)
+        wm(x, in->v[2], delta + k * size);
+    return 0;
+}
+
+/* CSR access. The lower space (get/put, indices 0-255) and the upper one (uget/uput,
+ * 256-511) differ between supervisor and workers (ipu1 indices, reference §2.3; ipu2/ipu21
+ * assumed the same). Only the CSRs below are modelled; any other index stops the run as
+ * not modelled yet rather than read a made-up value. */
+static int csr_get(xs *x, const ipu_insn *in, unsigned idx, uint32_t *v)
+{
+    ipu_ctx *c = x->c;
+    if (idx == 0x00) { *v = c->pc; return 0; } /* $PC: the address of the get itself */
+    if (idx == 0x60 || idx == 0x61) {          /* $COUNT_L/U, $SCOUNT_L/U: the tile cycle */
+        *v = idx == 0x60 ? (uint32_t)x->t : (uint32_t)(x->t >> 32);
+        return 0;
+    }
+    if (x->tid == IPU_SUP) {
+        if (idx >= 0x21 && idx <= 0x26) { *v = x->tl->worker_base_csr[idx - 0x21]; return 0; }
+        if (idx == 0x72) { /* $CTXT_STS: 2 bits per context, SU then W0..W5 (field order inferred) */
+            uint32_t s = 0;
+            for (int k = 0; k < IPU_NCTX; k++) {
+                const ipu_ctx *o = &x->tl->ctx[k];
+                uint32_t st = o->state == IPU_CS_ACTIVE ? 1 : o->state == IPU_CS_EXCEPTED ? 3 : 0;
+                s |= st << (2 * k);
+            }
+            *v = s;
+            return 0;
+        }
+    } else {
+        if (idx == 0x01) { *v = (uint32_t)(x->tid - 1) | (c->etype & 15) << 4; return 0; } /* $WSR */
+        if (idx == 0x02) { *v = c->vertex_base; return 0; }
+        if (idx == 0x03) { *v = c->worker_base; return 0; }
+        if (idx == 0x102) { *v = c->fp_ctl; return 0; }
+        if (idx == 0x108) { *v = c->tas; return 0; }
+    }
+    char why[48];
+    snprintf(why, sizeof why, "of CSR 0x%x", idx);
+    return not_modelled(x, in, why);
+}
+
+static int csr_put(xs *x, const ipu_insn *in, unsigned idx, uint32_t v)
+{
+    if (x->tid == IPU_SUP && idx >= 0x21 && idx <= 0x26) {
+        x->tl->worker_base_csr[idx - 0x21] = v;
+        return 0;
+    }
+    /* $FP_CTL and $TAS are held for the f32/f16 slice: storing them changes nothing yet */
+    if (x->tid != IPU_SUP && idx == 0x102) { x->c->fp_ctl = v; return 0; }
+    if (x->tid != IPU_SUP && idx == 0x108) { x->c->tas = v; return 0; }
+    char why[48];
+    snprintf(why, sizeof why, "of CSR 0x%x", idx);
+    return not_modelled(x, in, why);
+}
+
+static void branch(xs *x, uint32_t target)
+{
+    x->next_pc = target;
+    x->is->taken = 1;
+}
+
+/* run/runall: only the supervisor decodes them (supervisor-only rows). */
+static int run_workers(xs *x, const ipu_insn *in, int all)
+{
+    uint32_t entry = opv(x, in, 0), vb = opv(x, in, 1), imm = (uint32_t)ipu_operand_value(in, 2);
+    if (entry & 3)
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_MISALIGNED_WORKER_PC,
+                    "%s: worker entry 0x%x is not 4-byte aligned", in->op->mnemonic, entry);
+    if (vb & 3)
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_MISALIGNED_WORKER_VERTEX_BASE,
+                    "%s: vertex base 0x%x is not 4-byte aligned", in->op->mnemonic, vb);
+    if (!ipu_in_mem(x->im, entry, 4))
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_NON_EXECUTABLE_WORKER_PC,
+                    "%s: worker entry 0x%x is not in tile memory", in->op->mnemonic, entry);
+    if (!all) {
+        /* the worker takes the slot this run issued in (slot k = context Wk) */
+        int k = (int)(x->t % IPU_NSLOTS);
+        /* help text: VERTEX_BASE = $mVBase + zimm16 x 4 + TMEM_REGION0_BASE_ADDR */
+        ipu_start_worker(x->tl, k, entry, vb + imm * 4 + x->im->mem_base, x->t);
+        x->is->started_workers |= 1 << k;
+        return 0;
+    }
+    if (ipu_active_workers(x->tl)) {
+        x->tl->ssr_raerr = 1;
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_WORKER_ACTIVE,
+                    "runall while worker contexts are active ($SSR.RAERR set)");
+    }
+    /* help text: W0 gets $mVBase, the n-th worker $mVBase + n x zimm16 x 4 (no base added) */
+    for (int k = 0; k < IPU_NSLOTS; k++) {
+        ipu_start_worker(x->tl, k, entry, vb + (uint32_t)k * imm * 4, x->t);
+        x->is->started_workers |= 1 << k;
+    }
+    return 0;
+}
+
+static int exit_worker(xs *x, const ipu_insn *in, int sem)
+{
+    int32_t v = (int32_t)opv(x, in, 0);
+    /* the Boolean is the instruction's condition on the register: z == 0, nz != 0, neg < 0,
+     * pos >= 0 (brpos's predicate: LLVM selects brpos for "x >= 0") */
+    int st = sem == S_EXITZ ? v == 0 : sem == S_EXITNZ ? v != 0 : sem == S_EXITNEG ? v < 0 : v >= 0;
+    x->c->exit_status = (uint8_t)st;
+    x->c->exited_once = 1;
+    x->is->taken = 1;
+    ipu_end_worker(x->tl, x->tid - 1, x->t);
+    return 0;
+}
+
+static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
+{
+    int sem = sem_of(in);
+    if (sem >= S_ADD && sem <= S_SETZI)
+        return alu(x, in, sem);
+    if (sem >= S_AAND && sem <= S_ASETZI)
+        return aux_alu(x, in, sem);
+    int32_t r0;
+    switch (sem) {
+    case S_LOAD:
+    case S_STORE: return mem_op(x, in, sem);
+    case S_BR: branch(x, opv(x, in, 0)); return 0;
+    case S_BRI: branch(x, opv(x, in, 0)); return 0;
+    case S_BRZ: case S_BRNZ: case S_BRNEG: case S_BRPOS:
+        r0 = (int32_t)opv(x, in, 0);
+        if (sem == S_BRZ ? r0 == 0 : sem == S_BRNZ ? r0 != 0 : sem == S_BRNEG ? r0 < 0 : r0 >= 0)
+            branch(x, opv(x, in, 1));
+        return 0;
+    case S_BRNZDEC:
+        r0 = (int32_t)opv(x, in, 0);
+        if (r0 != 0) {
+            wm(x, in->v[0], (uint32_t)r0 - 1);
+            branch(x, opv(x, in, 1));
+        }
+        return 0;
+    case S_CALL:
+        wm(x, in->v[0], pc + len); /* the next $PC: after the whole bundle */
+        branch(x, opv(x, in, 1) & 0x1ffffcu); /* help text: bit 19 of the immediate is ignored */
+        return 0;
+    case S_TRAP: {
+        unsigned n = (unsigned)ipu_operand_value(in, 0);
+        /* trap 0 is the patched breakpoint, trap 1 the system-call break (the LLDB port's
+         * reading); other numbers raise PBRK0 too (inferred) */
+        return fail(x, SIM_STOP_FAULT, n == 1 ? IPU_TEXCPT_PBRK1 : IPU_TEXCPT_PBRK0, n == 1 ? IPU_CAUSE_PBRK1 : IPU_CAUSE_PBRK0,
+                    "trap %u", n);
+    }
+    case S_EXITZ: case S_EXITNZ: case S_EXITNEG: case S_EXITPOS: return exit_worker(x, in, sem);
+    case S_RUN: return run_workers(x, in, 0);
+    case S_RUNALL: return run_workers(x, in, 1);
+    case S_GET: {
+        uint32_t v;
+        if (csr_get(x, in, (unsigned)ipu_operand_value(in, 1), &v))
+            return -1;
+        wm(x, in->v[0], v);
+        return 0;
+    }
+    case S_PUT: return csr_put(x, in, (unsigned)ipu_operand_value(in, 0), opv(x, in, 1));
+    case S_UGET: {
+        uint32_t v;
+        if (csr_get(x, in, 0x100 + (unsigned)ipu_operand_value(in, 1), &v))
+            return -1;
+        wa(x, in->v[0], v);
+        return 0;
+    }
+    case S_UPUT: return csr_put(x, in, 0x100 + (unsigned)ipu_operand_value(in, 0), opv(x, in, 1));
+    case S_ATOM: wm(x, in->v[0], opv(x, in, 1)); return 0;
+    default: return not_modelled(x, in, NULL);
+    }
+}
+
+/* ARF registers an instruction writes, as a mask (bundle pairing check): the destination
+ * operand of the rows executed here. Main-pipe loads to $a and the aux ALU write op0. */
+static uint32_t arf_writes(const ipu_insn *in)
+{
+    int sem = sem_of(in);
+    if (sem != S_LOAD && !(sem >= S_AAND && sem <= S_ASETZI) && sem != S_UGET)
+        return 0;
+    uint32_t r = in->v[0];
+    switch (in->op->op[0].kind) {
+    case IPU_K_AR: return r < 15 ? 1u << r : 0;
+    case IPU_K_ARP: return r < 14 ? 3u << r : 0;
+    case IPU_K_ARQ: return (r < 14 ? 3u << r : 0) | (r + 2 < 14 ? 3u << (r + 2) : 0);
+    default: return 0;
+    }
+}
+
+/* Decode the bundle at the context's pc. 0 ok (b filled, *len 4 or 8), -1 raised. */
+static int fetch(xs *x, ipu_bundle *b, unsigned *len)
+{
+    ipu_ctx *c = x->c;
+    uint32_t pc = c->pc;
+    int ctx = x->tid == IPU_SUP ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER;
+    if (pc & 3)
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_PC_MISALIGNED, "pc is not 4-byte aligned");
+    if (!ipu_in_mem(x->im, pc, 4))
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_PC_NOT_VALID, "pc outside tile memory");
+    const uint8_t *p = x->tl->mem + (pc - x->im->mem_base);
+    uint32_t w0 = mem_ld32le(p);
+    memset(b, 0, sizeof *b);
+    int rc = ipu_decode_word(w0, x->im->arch, ctx, &b->insn[0]);
+    if (rc != IPU_DEC_OK)
+        return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
+                    "word 0x%08x is not a %s instruction on %s", w0, ctx == IPU_CTX_SUPERVISOR ? "supervisor" : "worker",
+                    ipu_arch_name(x->im->arch));
+    b->n = 1;
+    *len = 4;
+    if (!(w0 >> 31) || !(b->insn[0].op->flags & IPU_F_COISSUE))
+        return 0;
+    /* bit 31 on a co-issuable row: a 64-bit bundle, which must be 8-byte aligned */
+    if (pc & 7)
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_MISALIGNED_EXEBUNDLE,
+                    "bundle (co-issue bit set) at an address that is not 8-byte aligned");
+    if (!ipu_in_mem(x->im, pc + 4, 4))
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_PC_NOT_VALID,
+                    "bundle's second word outside tile memory");
+    uint32_t w1 = mem_ld32le(p + 4);
+    if (ipu_decode_word(w1, x->im->arch, ctx, &b->insn[1]) != IPU_DEC_OK)
+        return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
+                    "bundle's second word 0x%08x is not a %s instruction", w1,
+                    ctx == IPU_CTX_SUPERVISOR ? "supervisor" : "worker");
+    b->n = 2;
+    *len = 8;
+    return 0;
+}
+
+/* Pairing rules (reference §1.3): one main-pipe then one aux-pipe instruction, not writing
+ * the same register. Which exception the hardware raises is not public: we raise
+ * TEXCPT_INVALID_INSTR with CAUSEID_ILLEGAL_INSTRUCTION (inferred). */
+static int check_pair(xs *x, const ipu_bundle *b)
+{
+    const ipu_opdef *a = b->insn[0].op, *c = b->insn[1].op;
+    if (a->pipe != IPU_PIPE_MAIN || c->pipe != IPU_PIPE_AUX)
+        return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
+                    "invalid bundle { %s ; %s }: a bundle is a main-pipe then an aux-pipe instruction", a->mnemonic,
+                    c->mnemonic);
+    if (!(c->flags & IPU_F_COISSUE))
+        return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
+                    "invalid bundle: %s may not be co-issued", c->mnemonic);
+    uint32_t both = arf_writes(&b->insn[0]) & arf_writes(&b->insn[1]);
+    if (both)
+        return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
+                    "invalid bundle { %s ; %s }: both halves write $a%d", a->mnemonic, c->mnemonic, __builtin_ctz(both));
+    return 0;
+}
+
+int ipu_exec_bundle(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, ipu_issue *is)
+{
+    xs x = {.m = m, .u = u, .tl = tl, .im = tl->im, .c = &tl->ctx[tid], .tid = tid, .t = t, .is = is};
+    memset(is, 0, sizeof *is);
+    ipu_bundle b;
+    unsigned len;
+    if (fetch(&x, &b, &len))
+        return -1;
+    if (b.n == 2 && check_pair(&x, &b))
+        return -1;
+    /* nothing of a bundle retires unless all of it can: check both halves are modelled */
+    for (int h = 0; h < b.n; h++)
+        if (!sem_of(&b.insn[h]))
+            return not_modelled(&x, &b.insn[h], NULL);
+    memcpy(x.sm, x.c->m, sizeof x.sm);
+    memcpy(x.sa, x.c->a, sizeof x.sa);
+    uint32_t pc = x.c->pc;
+    x.next_pc = pc + len;
+    for (int h = 0; h < b.n; h++)
+        if (exec_one(&x, &b.insn[h], pc, len))
+            return -1;
+    is->ninsn = b.n;
+    if (x.c->state == IPU_CS_ACTIVE || x.c->state == IPU_CS_EXITED)
+        x.c->pc = x.next_pc;
+    return 0;
+}
+
+/* MRF registers the main half reads: every $m operand except a pure destination. */
+uint32_t ipu_bundle_reads(ipu_tile *tl, int tid)
+{
+    const ipu_machine *im = tl->im;
+    uint32_t pc = tl->ctx[tid].pc;
+    if ((pc & 3) || !ipu_in_mem(im, pc, 4))
+        return 0;
+    ipu_insn in;
+    if (ipu_decode_word(mem_ld32le(tl->mem + (pc - im->mem_base)), im->arch,
+                        tid == IPU_SUP ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER, &in) != IPU_DEC_OK)
+        return 0;
+    int sem = sem_of(&in);
+    /* op0 is a source for stores, branches, exits, run/runall and brnzdec; put reads op1 */
+    int op0_src = sem == S_STORE || (sem >= S_BR && sem <= S_BRNZDEC) || (sem >= S_EXITZ && sem <= S_RUNALL);
+    uint32_t r = 0;
+    for (int i = op0_src ? 0 : 1; i < in.op->nops; i++)
+        if (in.op->op[i].kind == IPU_K_MR && in.v[i] != 15)
+            r |= 1u << in.v[i];
+    if (sem == S_CALL)
+        r = 0; /* its register operand is the link it writes */
+    return r;
+}

@@ -1,0 +1,236 @@
+/* isa/ipu/tile.c: building IPU tiles and loading programs into them. Each tile is a unit
+ * with its own tile memory, whose base and size come from the generation (reference §2.1,
+ * §2.4: ipu1 256 KiB at 0x40000, ipu2/ipu21 624 KiB at 0x4c000); the interleaved region
+ * (where ld128 works) starts at a per-generation address that is an option because the
+ * ipu2 boundary is not public. Loading copies every PT_LOAD segment into every tile (the
+ * segment's file bytes, the rest of memsz zero), checking sizes and offsets before any
+ * arithmetic so that a hostile ELF gets a clear error, never a wrapped address. The
+ * supervisor then starts at the ELF entry or at `-o entry=SYMBOL|ADDRESS`; workers wait
+ * for run/runall. The timing options live here too, with their sources. */
+#include <stdlib.h>
+#include <string.h>
+#include "tile.h"
+#include "../../core/sched.h"
+
+static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
+static const char *const ctx_choices[] = {"auto", "worker", "supervisor", NULL};
+
+const opt_desc ipu_exec_options[] = {
+    OPT_C("arch", "ipu2", arch_choices, "IPU generation: ipu1 (Mk1), ipu2 (Mk2), ipu21 (Bow); decode and tile memory"),
+    OPT_C("context", "auto", ctx_choices,
+          "decode space for disassembly: worker, supervisor, or auto (worker first, then supervisor, as llvm-objdump)"),
+    OPT_U("tiles", "1", 1, 1472, "tiles, each a unit with its own memory, each running the program's supervisor"),
+    OPT_T("entry", NULL, "supervisor entry: a symbol or an address (default: the ELF entry)"),
+    OPT_U("sup_dep_cycles", "6", 1, 1000,
+          "tile cycles from a supervisor instruction's issue to the issue of one that reads its result "
+          "(PopLibs' \"6 cycles\" comments, reference §2.5)"),
+    OPT_U("sup_branch_cycles", "6", 1, 1000,
+          "tile cycles from a taken supervisor branch to the next supervisor issue (PopLibs: brnzdec costs "
+          "6(n-1)+1, reference §2.5)"),
+    OPT_U("run_cycles", "6", 1, 1000,
+          "inferred: tile cycles from run/runall to the earliest first issue of the started worker "
+          "(one barrel turn; not public)"),
+    OPT_U("interleaved_base", NULL, 0, 0xffffffffu,
+          "first address of the interleaved memory region (ld128 only there); default 0x60000 on ipu1 "
+          "(ipu1_consts.c), 0x80000 on ipu2/ipu21 (unverified hypothesis, reference §2.4)"),
+    OPT_END,
+};
+
+static int tile_init(sim_machine *m, ipu_machine *im, int i, char *err, size_t errlen)
+{
+    ipu_tile *tl = &im->tiles[i];
+    tl->im = im;
+    tl->index = i;
+    m->units[i].isa = tl;
+    if (i == 0) {
+        tl->tmem = sim_add_space(m, "tmem", 1, 4, 0);
+    } else if ((tl->tmem = malloc(sizeof *tl->tmem))) {
+        char name[32];
+        snprintf(name, sizeof name, "tmem.%d", i);
+        mem_space_init(tl->tmem, name, 1, 4, 0);
+    }
+    mem_region *r = tl->tmem ? mem_add_ram(tl->tmem, "tmem", im->mem_base, im->mem_size, MEM_RWX) : NULL;
+    if (!r) {
+        snprintf(err, errlen, "out of memory for tile %d's %u bytes", i, im->mem_size);
+        return -1;
+    }
+    tl->mem = r->data;
+    return 0;
+}
+
+int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
+{
+    const opt_desc *t = ipu_exec_options;
+    int arch;
+    uint64_t ntiles, dep, br, run, ib = 0;
+    int rc_ib;
+    if (opt_choice(&m->opts, t, "arch", &arch, err, errlen) || opt_uint(&m->opts, t, "tiles", &ntiles, err, errlen) ||
+        opt_uint(&m->opts, t, "sup_dep_cycles", &dep, err, errlen) ||
+        opt_uint(&m->opts, t, "sup_branch_cycles", &br, err, errlen) ||
+        opt_uint(&m->opts, t, "run_cycles", &run, err, errlen) ||
+        (rc_ib = opt_uint(&m->opts, t, "interleaved_base", &ib, err, errlen)) < 0)
+        return -1;
+    ipu_machine *im = calloc(1, sizeof *im);
+    if (!im) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    m->isa_state = im;
+    im->arch = 1 << arch;
+    /* reference §2.1: ipu1 0x40000-0x80000 (bootloader _RAM_END); ipu2/ipu21 624 KiB from
+     * TMEM_REGION0_BASE_ADDR 0x4c000 (LLVM), so 0x4c000-0xe8000 */
+    im->mem_base = arch == 0 ? 0x40000u : 0x4c000u;
+    im->mem_size = arch == 0 ? 0x40000u : 624u * 1024u;
+    im->interleaved_base = rc_ib == 1 ? (arch == 0 ? 0x60000u : 0x80000u) : (uint32_t)ib;
+    im->sup_dep_cycles = dep;
+    im->sup_branch_cycles = br;
+    im->run_cycles = run;
+    im->ntiles = (int)ntiles;
+    /* clocks (reference §2.1): 1.6 GHz Mk1, 1.325 GHz Mk2 (M2000), 1.85 GHz Bow-2000 */
+    double hz = arch == 0 ? 1.6e9 : arch == 1 ? 1.325e9 : 1.85e9;
+    if (sim_add_units(m, im->ntiles, IPU_NCTX, "tile%d", hz) || !(im->tiles = calloc(ntiles, sizeof *im->tiles))) {
+        snprintf(err, errlen, "cannot create %d tiles", im->ntiles);
+        return -1;
+    }
+    for (int i = 0; i < im->ntiles; i++)
+        if (tile_init(m, im, i, err, errlen))
+            return -1;
+    return 0;
+}
+
+void ipu_machine_destroy(sim_machine *m)
+{
+    ipu_machine *im = ipu_m(m);
+    if (!im)
+        return;
+    for (int i = 1; im->tiles && i < im->ntiles; i++)
+        if (im->tiles[i].tmem) {
+            mem_space_free(im->tiles[i].tmem);
+            free(im->tiles[i].tmem);
+        }
+    free(im->tiles);
+    free(im);
+    m->isa_state = NULL;
+}
+
+/* The supervisor's entry: -o entry (a symbol, else a number), else the ELF entry. */
+static int find_entry(sim_machine *m, const ld_image *img, uint32_t *entry, char *err, size_t errlen)
+{
+    const char *e = opt_text(&m->opts, ipu_exec_options, "entry");
+    if (!e) {
+        if (img->entry > 0xffffffffu) {
+            snprintf(err, errlen, "%s: ELF entry 0x%llx is not a 32-bit address", img->path, (unsigned long long)img->entry);
+            return -1;
+        }
+        *entry = (uint32_t)img->entry;
+        return 0;
+    }
+    const ld_symbol *s = ld_symbol_find(img, e);
+    uint64_t v;
+    if (s)
+        v = s->value;
+    else if (opt_parse_u64(e, &v)) {
+        snprintf(err, errlen, "-o entry=%s: no such symbol in %s (and not a number)", e, img->path);
+        return -1;
+    }
+    if (v > 0xffffffffu) {
+        snprintf(err, errlen, "-o entry=%s: 0x%llx is not a 32-bit address", e, (unsigned long long)v);
+        return -1;
+    }
+    *entry = (uint32_t)v;
+    return 0;
+}
+
+/* Put the supervisor at its entry and every worker at rest. */
+static void boot_tile(sim_machine *m, ipu_tile *tl, uint32_t entry)
+{
+    sim_unit *u = &m->units[tl->index];
+    memset(tl->ctx, 0, sizeof tl->ctx);
+    memset(tl->worker_base_csr, 0, sizeof tl->worker_base_csr);
+    tl->ssr_raerr = 0;
+    for (int c = 0; c < IPU_NCTX; c++) {
+        tl->ctx[c].last_issue = SIM_NEVER;
+        u->threads[c].state = SIM_T_SLEEP;
+        u->threads[c].ready_at = SIM_NEVER;
+    }
+    ipu_ctx *s = &tl->ctx[IPU_SUP];
+    s->pc = entry;
+    s->m[10] = IPU_HOST_RETURN; /* returning from the entry ends the supervisor */
+    s->state = IPU_CS_ACTIVE;
+    s->next = 0;
+    sched_start(u, IPU_SUP, 0);
+}
+
+int ipu_machine_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
+{
+    ipu_machine *im = ipu_m(m);
+    if (im->have_program) {
+        snprintf(err, errlen, "an IPU machine runs one program: build a new machine for another");
+        return -1;
+    }
+    if (img->fmt != LD_ELF) {
+        snprintf(err, errlen, "%s: an IPU program is an ELF file (e_machine 248); got %s", img->path,
+                 ld_format_name(img->fmt));
+        return -1;
+    }
+    if (img->machine != 248 || img->elfclass != 1 || img->big_endian) {
+        snprintf(err, errlen, "%s: not an IPU ELF (need ELF32 little-endian, e_machine 248; got machine %u)", img->path,
+                 img->machine);
+        return -1;
+    }
+    if (img->elf_type == 1) {
+        snprintf(err, errlen, "%s: an object file (ET_REL) is not runnable: link it first", img->path);
+        return -1;
+    }
+    const uint64_t lo = im->mem_base, hi = (uint64_t)im->mem_base + im->mem_size;
+    int nload = 0;
+    for (int s = 0; s < img->nsegs; s++) {
+        const ld_segment *g = &img->segs[s];
+        if (g->type != 1) /* PT_LOAD */
+            continue;
+        /* every bound is checked before it is added, so nothing below can wrap */
+        if (g->filesz > g->memsz) {
+            snprintf(err, errlen, "%s: segment %d has filesz 0x%llx > memsz 0x%llx", img->path, s,
+                     (unsigned long long)g->filesz, (unsigned long long)g->memsz);
+            return -1;
+        }
+        if (g->offset > img->file_size || g->filesz > img->file_size - g->offset) {
+            snprintf(err, errlen, "%s: segment %d (offset 0x%llx, 0x%llx bytes) lies outside the %zu-byte file", img->path,
+                     s, (unsigned long long)g->offset, (unsigned long long)g->filesz, img->file_size);
+            return -1;
+        }
+        if (!g->memsz)
+            continue;
+        if (g->vaddr < lo || g->vaddr >= hi || g->memsz > hi - g->vaddr) {
+            snprintf(err, errlen,
+                     "%s: segment %d at 0x%llx (0x%llx bytes) does not fit in %s tile memory 0x%llx-0x%llx", img->path,
+                     s, (unsigned long long)g->vaddr, (unsigned long long)g->memsz, ipu_arch_name(im->arch),
+                     (unsigned long long)lo, (unsigned long long)hi);
+            return -1;
+        }
+        for (int i = 0; i < im->ntiles; i++) {
+            uint8_t *p = im->tiles[i].mem + (g->vaddr - lo);
+            if (g->filesz)
+                memcpy(p, g->data, (size_t)g->filesz);
+            memset(p + g->filesz, 0, (size_t)(g->memsz - g->filesz));
+        }
+        nload++;
+    }
+    if (!nload) {
+        snprintf(err, errlen, "%s: no PT_LOAD segment to place in tile memory", img->path);
+        return -1;
+    }
+    uint32_t entry;
+    if (find_entry(m, img, &entry, err, errlen))
+        return -1;
+    if (!ipu_in_mem(im, entry, 4) || (entry & 3)) {
+        snprintf(err, errlen, "%s: supervisor entry 0x%x is not a 4-byte-aligned address in tile memory 0x%x-0x%llx",
+                 img->path, entry, im->mem_base, (unsigned long long)hi);
+        return -1;
+    }
+    im->entry = entry;
+    im->have_program = 1;
+    for (int i = 0; i < im->ntiles; i++)
+        boot_tile(m, &im->tiles[i], entry);
+    return 0;
+}

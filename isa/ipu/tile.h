@@ -1,0 +1,133 @@
+/* isa/ipu/tile.h: the IPU tile's execution state, shared by the tile's files and nothing
+ * else (ipu.h stays the instruction-set interface the assembler and disassembler use). A
+ * tile is one xpusim unit with seven threads: thread 0 is the supervisor context, threads
+ * 1..6 are worker contexts W0..W5. Worker context k is bound to barrel slot k (cycles
+ * with cycle % 6 == k); the supervisor issues in every slot whose worker is not active
+ * (docs/isa/ipu.md, "Execution model"). tile.c holds memory and loading, exec.c the
+ * instruction semantics, barrel.c the issue loop and its timing, machine.c the isa_ops. */
+#ifndef XPUSIM_IPU_TILE_H
+#define XPUSIM_IPU_TILE_H
+#include <stdint.h>
+#include "ipu.h"
+#include "../isa.h"
+
+#define IPU_NSLOTS 6
+#define IPU_NCTX 7          /* supervisor + 6 workers */
+#define IPU_SUP 0           /* thread index of the supervisor */
+#define IPU_WORKER(k) ((k) + 1)
+
+/* The supervisor is entered like a vertex: $m10 (the link register) holds this address, and
+ * a branch of the supervisor to it ends the supervisor ("returned to the host"). It lies
+ * outside every generation's tile memory, so no real code lives there. */
+#define IPU_HOST_RETURN 0xfffffffcu
+
+/* Tile exception types ($SSR/$WSR.ETYPE, ipu1_consts.c TEXCPT_*) and the causes we raise
+ * (CAUSEID_*). */
+enum {
+    IPU_TEXCPT_NONE = 0, IPU_TEXCPT_PBRK0 = 2, IPU_TEXCPT_PBRK1 = 3, IPU_TEXCPT_INVALID_OP = 9,
+    IPU_TEXCPT_INVALID_ADDR = 8, IPU_TEXCPT_INVALID_PC = 10, IPU_TEXCPT_INVALID_INSTR = 12
+};
+enum {
+    IPU_CAUSE_PBRK0 = 2, IPU_CAUSE_PBRK1 = 3, IPU_CAUSE_ILLEGAL_INSTRUCTION = 23, IPU_CAUSE_INVALID_ADDRESS_EA0 = 27,
+    IPU_CAUSE_INVALID_CSR = 41, IPU_CAUSE_INVALID_REGION_EA0 = 43, IPU_CAUSE_INVALID_WORKER_PC = 54,
+    IPU_CAUSE_MISALIGNED_EA0 = 58, IPU_CAUSE_MISALIGNED_EXEBUNDLE = 67, IPU_CAUSE_MISALIGNED_WORKER_PC = 68,
+    IPU_CAUSE_MISALIGNED_WORKER_VERTEX_BASE = 69, IPU_CAUSE_NON_EXECUTABLE_WORKER_PC = 73,
+    IPU_CAUSE_PC_MISALIGNED = 75, IPU_CAUSE_PC_NOT_VALID = 77, IPU_CAUSE_WORKER_ACTIVE = 80
+};
+
+/* Context life: a worker is idle until run/runall, active until an exit; the supervisor is
+ * active from the entry until it returns to IPU_HOST_RETURN. An excepted context stopped
+ * the run with its exception and issues no more. */
+enum { IPU_CS_IDLE = 0, IPU_CS_ACTIVE, IPU_CS_EXITED, IPU_CS_RETURNED, IPU_CS_EXCEPTED };
+
+/* Stall causes (isa_ops.stall_names order). */
+enum { IPU_STALL_BARREL = 0, IPU_STALL_DEP, IPU_STALL_BRANCH, IPU_STALL_N };
+
+typedef struct ipu_ctx {
+    uint32_t m[16];          /* MRF; $m15 reads 0 and ignores writes */
+    uint32_t a[16];          /* ARF (workers); $a15 reads 0 and ignores writes */
+    uint32_t pc;
+    uint8_t state;           /* IPU_CS_* */
+    uint8_t exit_status;     /* the Boolean of the last exit* */
+    uint8_t exited_once;
+    uint32_t vertex_base;    /* $VERTEX_BASE (workers), set by run/runall */
+    uint32_t worker_base;    /* $WORKER_BASE (workers): $WORKERk_BASE at launch */
+    uint32_t etype, cause;   /* the last exception ($SSR/$WSR.ETYPE and its CAUSEID) */
+    uint32_t fp_ctl, tas;    /* $FP_CTL, $TAS: held, their effects come with f32/f16 */
+    uint64_t next;           /* earliest cycle this context may issue */
+    uint64_t last_issue;     /* cycle of its last bundle (SIM_NEVER: none yet) */
+    uint64_t exited_at;
+    /* supervisor timing: the cycle each MRF register's pending result is ready, and the
+     * cycle a taken branch lets the next bundle issue */
+    uint64_t reg_ready[16];
+    uint64_t branch_ready;
+    uint64_t launches;       /* run/runall starts of this context */
+} ipu_ctx;
+
+typedef struct ipu_machine ipu_machine;
+
+typedef struct ipu_tile {
+    ipu_machine *im;
+    int index;
+    ipu_ctx ctx[IPU_NCTX];
+    uint32_t worker_base_csr[IPU_NSLOTS]; /* supervisor $WORKER0..5_BASE */
+    uint32_t ssr_raerr;                   /* $SSR.RAERR, set by a runall over active workers */
+    mem_space *tmem;
+    uint8_t *mem;                         /* tile memory, tmem's RAM */
+} ipu_tile;
+
+struct ipu_machine {
+    int arch;                 /* IPU_ARCH_* */
+    uint32_t mem_base, mem_size, interleaved_base;
+    uint64_t sup_dep_cycles, sup_branch_cycles, run_cycles;
+    int ntiles;
+    ipu_tile *tiles;
+    uint32_t entry;           /* the supervisor's entry */
+    int have_program;
+};
+
+static inline ipu_machine *ipu_m(const sim_machine *m) { return m->isa_state; }
+static inline ipu_tile *ipu_t(const sim_unit *u) { return u->isa; }
+
+/* tile.c */
+extern const opt_desc ipu_exec_options[];
+int ipu_machine_create(sim_machine *m, char *err, size_t errlen);
+void ipu_machine_destroy(sim_machine *m);
+int ipu_machine_load(sim_machine *m, const ld_image *img, char *err, size_t errlen);
+/* Is [addr, addr + n) inside tile memory? */
+static inline int ipu_in_mem(const ipu_machine *im, uint32_t addr, uint32_t n)
+{
+    return addr >= im->mem_base && (uint64_t)addr + n <= (uint64_t)im->mem_base + im->mem_size;
+}
+
+/* exec.c: the row -> semantics map, built once (machine create calls it). */
+void ipu_exec_init(void);
+/* exec.c: execute the bundle at the context's pc, issued at cycle t. Returns 0 when it
+ * retired (ctx->pc moved on), -1 when it stopped the run (an exception, an instruction not
+ * modelled yet: the stop reason is set). *ninsn gets the instructions retired (1 or 2),
+ * *taken whether it branched, *wmask the MRF registers it wrote (supervisor timing),
+ * *rmask those it read. */
+typedef struct ipu_issue {
+    int ninsn, taken, started_workers;
+    uint32_t rmask, wmask;
+} ipu_issue;
+int ipu_exec_bundle(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, ipu_issue *is);
+/* The MRF registers the bundle at the context's pc reads (supervisor dependency check):
+ * 0 when it does not decode (the execution raises that). */
+uint32_t ipu_bundle_reads(ipu_tile *tl, int tid);
+/* Raise an exception of context tid at cycle t: the stop reason, the context's status. */
+void ipu_raise(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, int kind, uint32_t etype,
+               uint32_t cause, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+const char *ipu_etype_name(uint32_t etype);
+
+/* barrel.c */
+uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+/* Start worker k at cycle t (run/runall issued then): its first bundle issues at the first
+ * cycle >= t + run_cycles in slot k. */
+void ipu_start_worker(ipu_tile *tl, int k, uint32_t entry, uint32_t vbase, uint64_t t);
+/* Worker k ended at cycle t (exit*): its slot goes back to the supervisor. */
+void ipu_end_worker(ipu_tile *tl, int k, uint64_t t);
+int ipu_active_workers(const ipu_tile *tl);
+const char *ipu_ctx_name(int tid);
+
+#endif

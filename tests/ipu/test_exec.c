@@ -1,0 +1,531 @@
+/* tests/ipu/test_exec.c: IPU tile execution. Each case builds a small program by encoding
+ * rows of the instruction table by their LLVM names (ipu_encode, so no assembler is
+ * involved), wraps it in a minimal ELF32 (EM 248, one PT_LOAD at the ipu2 tile memory base
+ * 0x4c000), runs it on a one-tile machine and checks registers, memory, exit statuses and
+ * stop reasons against values worked out by hand from the instruction definitions
+ * (docs/isa/ipu.md). The cycle cases derive their expected numbers from the barrel rules
+ * (docs/isa/ipu.md "Execution model"): slot = cycle % 6, worker Wk issues only in slot k,
+ * once per turn; the supervisor in slots no active worker holds, an MRF result readable 6
+ * cycles after the writer issued, the bundle after a taken branch 6 cycles after it, a
+ * started worker first issuing in its slot at least 6 cycles after the run. Each
+ * derivation is written next to its test. */
+#include "../testlib.h"
+#include "../../isa/isa.h"
+#include "../../isa/ipu/ipu.h"
+#include "../../isa/ipu/tile.h"
+
+extern const isa_ops isa_ipu;
+
+#define BASE 0x4c000u
+#define SUP BASE            /* supervisor code */
+#define WRK (BASE + 0x400)  /* worker code */
+#define DATA (BASE + 0x1000)
+#define NWORDS 0x800
+
+typedef struct prog {
+    uint32_t w[NWORDS];
+    uint32_t at; /* next address */
+} prog;
+
+static uint32_t enc(const char *name, const int64_t *ops)
+{
+    uint32_t w = 0;
+    int rc = ipu_encode(name, ops, &w);
+    if (rc)
+        fail_msg("ipu_encode(%s) = %d", name, rc);
+    return w;
+}
+static void put(prog *p, uint32_t w)
+{
+    assert_true(p->at >= BASE && p->at < BASE + 4 * NWORDS);
+    p->w[(p->at - BASE) / 4] = w;
+    p->at += 4;
+}
+#define I(p, name, ...) put(p, enc(name, (const int64_t[]){__VA_ARGS__, 0}))
+/* { main ; aux }: bit 31 of the main word is the co-issue flag */
+#define B(p, m, ma, x, xa) do { put(p, enc(m, (const int64_t[])ma) | 0x80000000u); put(p, enc(x, (const int64_t[])xa)); } while (0)
+#define OPS(...) {__VA_ARGS__}
+static void data(prog *p, uint32_t addr, uint32_t v) { p->w[(addr - BASE) / 4] = v; }
+
+/* A minimal ELF32 executable: header, one program header, the words. */
+static size_t make_elf(const prog *p, uint8_t *out)
+{
+    memset(out, 0, 0x100);
+    const uint8_t ident[16] = {0x7f, 'E', 'L', 'F', 1, 1, 1, 0xff};
+    memcpy(out, ident, 16);
+    uint32_t off = 0x100, sz = 4 * NWORDS;
+#define P16(o, v) (out[o] = (uint8_t)(v), out[(o) + 1] = (uint8_t)((v) >> 8))
+#define P32(o, v) (P16(o, (v) & 0xffff), P16((o) + 2, (v) >> 16))
+    P16(16, 2);      /* ET_EXEC */
+    P16(18, 248);    /* EM_GRAPHCORE_IPU */
+    P32(20, 1);
+    P32(24, SUP);    /* entry */
+    P32(28, 52);     /* phoff */
+    P16(40, 52);
+    P16(42, 32);
+    P16(44, 1);
+    P16(46, 40);
+    P32(52 + 0, 1);  /* PT_LOAD */
+    P32(52 + 4, off);
+    P32(52 + 8, BASE);
+    P32(52 + 12, BASE);
+    P32(52 + 16, sz);
+    P32(52 + 20, sz);
+    P32(52 + 24, 7);
+    P32(52 + 28, 8);
+    memcpy(out + off, p->w, sz);
+    return off + sz;
+}
+
+typedef struct run {
+    sim_machine m;
+    ld_image img;
+    sim_stop_kind stop;
+} run;
+
+static run *run_prog(const prog *p, const char *const *opts, uint64_t max_cycles)
+{
+    static uint8_t buf[0x100 + 4 * NWORDS];
+    run *r = calloc(1, sizeof *r);
+    char err[512];
+    size_t n = make_elf(p, buf);
+    if (ld_parse("test.elf", buf, n, LD_ELF, &r->img, err, sizeof err))
+        fail_msg("ld_parse: %s", err);
+    sim_opts o;
+    opt_init(&o);
+    for (int i = 0; opts && opts[i]; i++)
+        opt_parse(&o, opts[i]);
+    if (sim_create(&r->m, &isa_ipu, &o, err, sizeof err))
+        fail_msg("create: %s", err);
+    if (isa_ipu.load(&r->m, &r->img, err, sizeof err))
+        fail_msg("load: %s", err);
+    r->m.image = &r->img;
+    r->stop = sim_run(&r->m, max_cycles ? max_cycles : 100000);
+    return r;
+}
+static void run_free(run *r)
+{
+    sim_destroy(&r->m);
+    ld_free(&r->img);
+    free(r);
+}
+static ipu_tile *T(run *r) { return ipu_m(&r->m)->tiles; }
+static uint32_t M(run *r, int tid, int reg) { return T(r)->ctx[tid].m[reg]; }
+static uint32_t word(run *r, uint32_t addr) { return mem_ld32le(T(r)->mem + (addr - BASE)); }
+static void expect_stop(run *r, sim_stop_kind k)
+{
+    if (r->stop != k)
+        fail_msg("stop %s, expected %s: %s", sim_stop_name(r->stop), sim_stop_name(k), r->m.stop.msg);
+}
+
+/* setzi $mR, addr; then stores go through st32 $mV, $mR, $m15, index */
+static void store(prog *p, int val_reg, int base_reg, int idx) { I(p, "st32_mmmn_zi", val_reg, base_reg, 15, idx); }
+
+static void test_integer_ops(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 1, 0xf0f0);          /* m1 = 0x0000f0f0 */
+    I(&p, "setzi_mmmn_zi", 2, 0xff00);          /* m2 = 0x0000ff00 */
+    I(&p, "add_mmmn_si", 3, 15, -5);            /* m3 = -5 */
+    I(&p, "setzi_mmmn_zi", 9, DATA);
+    I(&p, "add_mmmn", 4, 1, 2);        store(&p, 4, 9, 0);  /* 0xf0f0 + 0xff00 = 0x1eff0 */
+    I(&p, "sub_mmmn", 4, 1, 2);        store(&p, 4, 9, 1);  /* sub $d, $a, $b = a - b = 0xf0f0 - 0xff00 */
+    I(&p, "sub_mmmn_zi", 4, 18, 3);    store(&p, 4, 9, 2);  /* 18 - (-5) = 23 */
+    I(&p, "mul_mmmn_si", 4, 3, 7);     store(&p, 4, 9, 3);  /* -35 */
+    I(&p, "and_mmmn", 4, 1, 2);        store(&p, 4, 9, 4);  /* 0xf000 */
+    I(&p, "andc_mmmn", 4, 1, 2);       store(&p, 4, 9, 5);  /* 0xf0f0 & ~0xff00 = 0x00f0 */
+    I(&p, "or_mmmn", 4, 1, 2);         store(&p, 4, 9, 6);  /* 0xfff0 */
+    I(&p, "xor_mmmn", 4, 1, 2);        store(&p, 4, 9, 7);  /* 0x0ff0 */
+    I(&p, "xnor_mmmn", 4, 1, 2);       store(&p, 4, 9, 8);  /* ~0x0ff0 */
+    I(&p, "abs_mmmn", 4, 3);           store(&p, 4, 9, 9);  /* 5 */
+    I(&p, "min_mmmn", 4, 3, 1);        store(&p, 4, 9, 10); /* signed: -5 */
+    I(&p, "max_mmmn_zi", 4, 3, 7);     store(&p, 4, 9, 11); /* 7 */
+    I(&p, "shl_mmmn_zi", 4, 1, 4);     store(&p, 4, 9, 12); /* 0xf0f00 */
+    I(&p, "shr_mmmn_zi", 4, 3, 28);    store(&p, 4, 9, 13); /* 0xfffffffb >> 28 = 0xf */
+    I(&p, "shrs_mmmn_zi", 4, 3, 1);    store(&p, 4, 9, 14); /* -5 >> 1 = -3 (arithmetic) */
+    I(&p, "clz_mmmn", 4, 1);           store(&p, 4, 9, 15); /* 0xf0f0: 16 */
+    I(&p, "cms_mmmn", 4, 3);           store(&p, 4, 9, 16); /* 0xfffffffb: bits 30..3 equal bit 31: 28 */
+    I(&p, "popc_mmmn", 4, 1);          store(&p, 4, 9, 17); /* 8 */
+    I(&p, "cmpeq_mmmn_si", 4, 3, -5);  store(&p, 4, 9, 18); /* 1 */
+    I(&p, "cmpne_mmmn", 4, 1, 2);      store(&p, 4, 9, 19); /* 1 */
+    I(&p, "cmpslt_mmmn", 4, 3, 1);     store(&p, 4, 9, 20); /* -5 < 0xf0f0: 1 */
+    I(&p, "cmpult_mmmn", 4, 3, 1);     store(&p, 4, 9, 21); /* 0xfffffffb < 0xf0f0 unsigned: 0 */
+    I(&p, "or_mmmn_iz", 4, 1, 0xabc00000); store(&p, 4, 9, 22); /* top-placed immediate: 0xabc0f0f0 */
+    I(&p, "bitrev8_mmmn", 4, 1);       store(&p, 4, 9, 23); /* bytes f0 f0 -> 0f 0f: 0x0f0f */
+    I(&p, "cms_mmmn", 4, 15);          store(&p, 4, 9, 24); /* 0: 31 */
+    I(&p, "shrs_mmmn", 4, 3, 15);      store(&p, 4, 9, 25); /* shift by $m15 = 0: -5 */
+    I(&p, "br_mmmn", 10);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    const uint32_t want[] = {0x1eff0, 0xf0f0u - 0xff00u, 23, (uint32_t)-35, 0xf000, 0xf0, 0xfff0, 0x0ff0, ~0x0ff0u, 5,
+                             (uint32_t)-5, 7, 0xf0f00, 0xf, (uint32_t)-3, 16, 28, 8, 1, 1, 1, 0, 0xabc0f0f0u, 0x0f0f, 31,
+                             (uint32_t)-5};
+    for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (word(r, DATA + 4 * i) != want[i])
+            fail_msg("result %u: 0x%x, expected 0x%x", i, word(r, DATA + 4 * i), want[i]);
+    assert_int_equal(M(r, IPU_SUP, 15), 0);
+    run_free(r);
+}
+
+static void test_branches(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    /* sum 3+2+1 with brnzdec: m1 counts down 3, 2, 1 (taken) and 0 (falls through) */
+    I(&p, "setzi_mmmn_zi", 1, 3);
+    I(&p, "setzi_mmmn_zi", 2, 0);
+    uint32_t loop = p.at;
+    I(&p, "add_mmmn", 2, 2, 1);                 /* m2 += m1 */
+    I(&p, "brnzdec_mmmn_zi", 1, loop);          /* taken while m1 != 0, decrementing it */
+    /* brz/brnz/brneg/brpos: each sets m3 bits when taken */
+    I(&p, "setzi_mmmn_zi", 3, 0);
+    I(&p, "add_mmmn_si", 4, 15, -1);            /* m4 = -1 */
+    I(&p, "brz_mmmn_zi", 15, p.at + 8);         /* taken: skips the next */
+    I(&p, "setzi_mmmn_zi", 3, 0xbad);
+    I(&p, "brnz_mmmn_zi", 15, p.at + 8);        /* not taken */
+    I(&p, "or_mmmn_zi", 3, 3, 1);
+    I(&p, "brneg_mmmn_zi", 4, p.at + 8);        /* taken */
+    I(&p, "setzi_mmmn_zi", 3, 0xbad);
+    I(&p, "brpos_mmmn_zi", 15, p.at + 8);       /* 0 >= 0: taken */
+    I(&p, "setzi_mmmn_zi", 3, 0xbad);
+    I(&p, "brpos_mmmn_zi", 4, p.at + 8);        /* -1: not taken */
+    I(&p, "or_mmmn_zi", 3, 3, 2);
+    /* call and return: call writes the next pc to m5, the callee returns with br $m5 */
+    uint32_t callee = SUP + 0x200;
+    I(&p, "call_mmmn_zi", 5, callee);
+    uint32_t after_call = p.at;
+    I(&p, "or_mmmn_zi", 3, 3, 8);
+    I(&p, "bri_mmmn_zi", p.at + 8);
+    I(&p, "setzi_mmmn_zi", 3, 0xbad);
+    I(&p, "br_mmmn", 10);
+    p.at = callee;
+    I(&p, "or_mmmn_zi", 3, 3, 4);
+    I(&p, "br_mmmn", 5);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(M(r, IPU_SUP, 2), 6);
+    assert_int_equal(M(r, IPU_SUP, 1), 0);
+    assert_int_equal(M(r, IPU_SUP, 3), 1 | 2 | 4 | 8);
+    assert_int_equal(M(r, IPU_SUP, 5), after_call);
+    run_free(r);
+}
+
+/* The supervisor runall-s 6 workers; worker n loads word n of the data, doubles it, stores
+ * it back and exits with exitnz (status 1 when the doubled value is not zero).
+ *
+ * Cycles: setzi $m0 issues at 0, setzi $m1 at 1; runall reads both, $m1 is ready at
+ * 1 + 6 = 7: runall issues at 7 (slot 1). Each Wk then first issues at the first cycle
+ * >= 7 + 6 = 13 with cycle % 6 == k: W1 13, W2 14, W3 15, W4 16, W5 17, W0 18; its 4
+ * bundles issue 6 apart, so it exits at first + 18: W1 31, W2 32, W3 33, W4 34, W5 35, W0
+ * 36. The supervisor's br $m10 needs a slot: all six are held until W1 exits at 31; slot 1
+ * comes round at 37, where it issues. Nothing is left after it: the tile halts at 38.
+ * Stalls: supervisor 5 dependency (2..6) and 29 barrel (8..36); W1 5 before its first
+ * bundle (8..12) + 3 x 5 = 20 barrel, W0 10 + 15 = 25. */
+static void test_runall_six_workers(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 0, WRK);
+    I(&p, "setzi_mmmn_zi", 1, DATA);
+    I(&p, "runall_mmmn_zi", 0, 1, 1);           /* vertex bases DATA + 4n */
+    I(&p, "br_mmmn", 10);
+    p.at = WRK;
+    I(&p, "ld32_mmmn_zi", 1, 13, 15, 0);
+    I(&p, "add_mmmn", 1, 1, 1);
+    I(&p, "st32_mmmn_zi", 1, 13, 15, 0);
+    I(&p, "exitnz_mmmn", 1);
+    const uint32_t in[6] = {1, 2, 0, 40, 0x80000000u, 7};
+    for (int n = 0; n < 6; n++)
+        data(&p, DATA + 4 * n, in[n]);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    sim_unit *u = &r->m.units[0];
+    for (int n = 0; n < 6; n++) {
+        assert_int_equal(word(r, DATA + 4 * n), in[n] * 2);
+        const ipu_ctx *w = &T(r)->ctx[IPU_WORKER(n)];
+        assert_int_equal(w->state, IPU_CS_EXITED);
+        assert_int_equal(w->exit_status, (uint32_t)(in[n] * 2) != 0);
+        assert_int_equal(w->vertex_base, DATA + 4 * n);
+        assert_int_equal(u->threads[IPU_WORKER(n)].issue_cycles, 4);
+        uint64_t first = n == 0 ? 18 : 12 + (uint64_t)n;
+        assert_int_equal(w->exited_at, first + 18 + 1);
+    }
+    assert_int_equal(u->halted_at, 38);
+    assert_int_equal(u->threads[IPU_SUP].stalls[IPU_STALL_DEP], 5);
+    assert_int_equal(u->threads[IPU_SUP].stalls[IPU_STALL_BARREL], 29);
+    assert_int_equal(u->threads[IPU_WORKER(1)].stalls[IPU_STALL_BARREL], 20);
+    assert_int_equal(u->threads[IPU_WORKER(0)].stalls[IPU_STALL_BARREL], 25);
+    char st[200];
+    isa_ipu.thread_state(&r->m, 0, IPU_WORKER(2), st, sizeof st);
+    assert_non_null(strstr(st, "exited at cycle 32 with status 0"));
+    run_free(r);
+}
+
+/* Supervisor timing alone. Independent: 3 setzi at 0, 1, 2 and br $m10 at 3: halt at 4.
+ * Dependent: setzi $m1 at 0; add $m2, $m1 waits for $m1 (0 + 6) and issues at 6; add $m3,
+ * $m2 at 12; br $m10 at 13: halt at 14, 10 cycles of dependency stalls.
+ * brnzdec loop (PopLibs: 6(n-1)+1): setzi $m1, 3 at 0; brnzdec $m1 reads $m1 (ready 6):
+ * taken at 6, 12, 18 (each taken branch and its $m1 write let the next issue 6 later), not
+ * taken at 24; br $m10 at 25: halt at 26; 6 x 3 + 1 = 19 cycles from 6 to 25. */
+static void test_supervisor_cycles(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 1, 1);
+    I(&p, "setzi_mmmn_zi", 2, 2);
+    I(&p, "setzi_mmmn_zi", 3, 3);
+    I(&p, "br_mmmn", 10);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(r->m.units[0].halted_at, 4);
+    run_free(r);
+
+    prog q = {.at = SUP};
+    I(&q, "setzi_mmmn_zi", 1, 5);
+    I(&q, "add_mmmn_si", 2, 1, 1);
+    I(&q, "add_mmmn_si", 3, 2, 1);
+    I(&q, "br_mmmn", 10);
+    r = run_prog(&q, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(r->m.units[0].halted_at, 14);
+    assert_int_equal(r->m.units[0].threads[IPU_SUP].stalls[IPU_STALL_DEP], 10);
+    assert_int_equal(M(r, IPU_SUP, 3), 7);
+    run_free(r);
+
+    prog l = {.at = SUP};
+    I(&l, "setzi_mmmn_zi", 1, 3);
+    uint32_t loop = l.at;
+    I(&l, "brnzdec_mmmn_zi", 1, loop);
+    I(&l, "br_mmmn", 10);
+    r = run_prog(&l, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(r->m.units[0].halted_at, 26);
+    assert_int_equal(r->m.units[0].threads[IPU_SUP].issue_cycles, 6);
+    run_free(r);
+
+    /* the penalties are options: with both at 1 the loop is 0, 1, 2, 3, 4, br at 5 */
+    const char *const fast[] = {"sup_dep_cycles=1", "sup_branch_cycles=1", NULL};
+    r = run_prog(&l, fast, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(r->m.units[0].halted_at, 6);
+    run_free(r);
+}
+
+/* One worker shares the barrel. setzi $m0 at 0; run reads $m0 (ready 6) and issues at 6 in
+ * slot 0, so W0 owns slot 0 from then on and first issues at the first slot-0 cycle >= 12:
+ * 12, then 18, 24, and its exitz at 30. The supervisor's six setzi issue at 7, 8, 9, 10, 11
+ * and -- cycle 12 being W0's -- 13; its br $m10 at 14. The tile halts after W0's exit, at 31.
+ * The supervisor lost cycle 12 (barrel). */
+static void test_run_one_worker(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 0, WRK);
+    I(&p, "run_mmmn_zi", 0, 15, 0x10);          /* VERTEX_BASE = 0 + 0x10 x 4 + 0x4c000 */
+    for (int k = 2; k < 8; k++)
+        I(&p, "setzi_mmmn_zi", k, k);
+    I(&p, "br_mmmn", 10);
+    p.at = WRK;
+    I(&p, "setzi_mmmn_zi", 1, 1);
+    I(&p, "setzi_mmmn_zi", 2, 2);
+    I(&p, "setzi_mmmn_zi", 3, 3);
+    I(&p, "exitz_mmmn", 15);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    sim_unit *u = &r->m.units[0];
+    const ipu_ctx *w = &T(r)->ctx[IPU_WORKER(0)];
+    assert_int_equal(w->vertex_base, BASE + 0x40);
+    assert_int_equal(w->m[13], BASE + 0x40);
+    assert_int_equal(w->exit_status, 1);
+    assert_int_equal(w->exited_at, 31);
+    assert_int_equal(T(r)->ctx[IPU_SUP].exited_at, 15);
+    assert_int_equal(u->halted_at, 31);
+    assert_int_equal(u->threads[IPU_SUP].stalls[IPU_STALL_BARREL], 1);
+    assert_int_equal(u->threads[IPU_SUP].stalls[IPU_STALL_DEP], 5);
+    assert_int_equal(T(r)->ctx[IPU_SUP].m[7], 7);
+    run_free(r);
+}
+
+/* Worker loads and stores, MRF and ARF, offset and step forms, and a bundle. */
+static void test_loads_stores_bundle(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 0, WRK);
+    I(&p, "run_mmmn_zi", 0, 15, (DATA - BASE) / 4);  /* VERTEX_BASE = DATA */
+    I(&p, "br_mmmn", 10);
+    p.at = WRK;
+    I(&p, "lds8_mmmn_zi", 1, 13, 15, 0);        /* byte 0x80: -128 */
+    I(&p, "ldz8_mmmn_zi", 2, 13, 15, 0);        /* 0x80 */
+    I(&p, "lds16_mmmn_zi", 3, 13, 15, 1);       /* halfword 1 (offset 2): 0x8001 -> 0xffff8001 */
+    I(&p, "ldz16_mmmn_zi", 4, 13, 15, 1);       /* 0x8001 */
+    I(&p, "ld32_mmmn_zi", 5, 13, 15, 1);        /* word 1 */
+    I(&p, "setzi_mmmn_zi", 6, 8);               /* delta */
+    I(&p, "ld32step_mmmn_si", 7, 13, 6, 1);     /* word at DATA+8, then m6 += 4 */
+    I(&p, "ld64_mman_zi", 0, 13, 15, 1);        /* $a0:1 = the doubleword at DATA+8 */
+    I(&p, "ldb16_mman_zi", 2, 13, 15, 1);       /* $a2 = 0x8001 broadcast */
+    I(&p, "st64_mbmn_zi", 0, 13, 15, 4);        /* DATA+32 = $a0:1 */
+    I(&p, "st32step_mmmn_si", 5, 13, 6, 2);     /* DATA+12 = m5, m6 = 12 + 8 = 20 */
+    I(&p, "or_mmmn_zi", 15, 15, 0);             /* nop (the help text's spelling): bundles are 8-aligned */
+    /* the bundle: the aux half reads $a2 as the bundle found it, not the main half's load */
+    B(&p, "ld32_mman_zi", OPS(2, 13, 15, 1), "or_aaan_zi", OPS(3, 2, 1));
+    B(&p, "add_mmmn_si", OPS(8, 15, 100), "setzi_aaan_zi", OPS(4, 0x12345));
+    I(&p, "st32_mbmn_zi", 3, 13, 15, 10);       /* DATA+40 = $a3 */
+    I(&p, "atom_mamn", 9, 4);                   /* m9 = $a4 */
+    I(&p, "exitz_mmmn", 15);
+    data(&p, DATA, 0x80018080u);
+    data(&p, DATA + 4, 0x11223344u);
+    data(&p, DATA + 8, 0xdeadbeefu);
+    data(&p, DATA + 12, 0x01020304u);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    const ipu_ctx *w = &T(r)->ctx[IPU_WORKER(0)];
+    assert_int_equal(w->state, IPU_CS_EXITED);     /* run issued at cycle 6 ($m0 ready): slot 0, W0 */
+    assert_int_equal(w->m[1], (uint32_t)-128);
+    assert_int_equal(w->m[2], 0x80);
+    assert_int_equal(w->m[3], 0xffff8001u);
+    assert_int_equal(w->m[4], 0x8001);
+    assert_int_equal(w->m[5], 0x11223344u);
+    assert_int_equal(w->m[7], 0xdeadbeefu);
+    assert_int_equal(w->m[6], 20);
+    assert_int_equal(w->a[0], 0xdeadbeefu);
+    assert_int_equal(w->a[1], 0x01020304u);      /* DATA+12 before the st32step */
+    assert_int_equal(w->a[2], 0x11223344u);      /* the bundle's load */
+    assert_int_equal(w->a[3], 0x80018001u | 1);  /* old $a2 (broadcast 0x8001) | 1 */
+    assert_int_equal(w->m[8], 100);
+    assert_int_equal(w->m[9], 0x12345);
+    assert_int_equal(word(r, DATA + 32), 0xdeadbeefu);
+    assert_int_equal(word(r, DATA + 36), 0x01020304u);
+    assert_int_equal(word(r, DATA + 12), 0x11223344u);
+    assert_int_equal(word(r, DATA + 40), 0x80018001u);
+    run_free(r);
+}
+
+static run *one_worker(void (*body)(prog *), sim_stop_kind want)
+{
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 0, WRK);
+    I(&p, "run_mmmn_zi", 0, 15, 0);
+    I(&p, "br_mmmn", 10);
+    p.at = WRK;
+    body(&p);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, want);
+    return r;
+}
+static void misaligned(prog *p) { I(p, "setzi_mmmn_zi", 1, DATA + 2); I(p, "ld32_mmmn_zi", 2, 1, 15, 0); }
+static void outside(prog *p) { I(p, "st32_mmmn_zi", 15, 15, 15, 0); } /* address 0 */
+static void two_mains(prog *p) { B(p, "add_mmmn", OPS(1, 2, 3), "add_mmmn", OPS(4, 5, 6)); }
+static void same_reg(prog *p) { B(p, "ld32_mman_zi", OPS(2, 13, 15, 0), "setzi_aaan_zi", OPS(2, 1)); }
+static void float_op(prog *p) { I(p, "f16v2add_aaan", 0, 1, 2); }
+
+static void test_faults(void **state)
+{
+    (void)state;
+    char st[256];
+    run *r = one_worker(misaligned, SIM_STOP_FAULT);
+    assert_int_equal(r->m.stop.thread, IPU_WORKER(0)); /* run at cycle 6: slot 0 */
+    assert_int_equal(r->m.stop.pc, WRK + 4);
+    assert_non_null(strstr(r->m.stop.msg, "misaligned 4-byte load at 0x4d002"));
+    isa_ipu.thread_state(&r->m, 0, IPU_WORKER(0), st, sizeof st);
+    assert_non_null(strstr(st, "TEXCPT_INVALID_ADDR, cause 58"));
+    uint8_t b[4];
+    assert_int_equal(isa_ipu.reg_read(&r->m, 0, IPU_WORKER(0), isa_reg_find(&isa_ipu, "etype"), b), 0);
+    assert_int_equal(b[0], IPU_TEXCPT_INVALID_ADDR);
+    run_free(r);
+
+    r = one_worker(outside, SIM_STOP_FAULT);
+    assert_non_null(strstr(r->m.stop.msg, "outside tile memory"));
+    run_free(r);
+
+    r = one_worker(two_mains, SIM_STOP_ILLEGAL);
+    assert_non_null(strstr(r->m.stop.msg, "invalid bundle { add ; add }"));
+    run_free(r);
+
+    r = one_worker(same_reg, SIM_STOP_ILLEGAL);
+    assert_non_null(strstr(r->m.stop.msg, "both halves write $a2"));
+    run_free(r);
+
+    r = one_worker(float_op, SIM_STOP_ILLEGAL);
+    assert_non_null(strstr(r->m.stop.msg, "not modelled yet: f16v2add"));
+    run_free(r);
+
+    /* an illegal word: 0 decodes in no row of the worker space */
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 0, WRK);
+    I(&p, "run_mmmn_zi", 0, 15, 0);
+    I(&p, "br_mmmn", 10);
+    p.at = WRK;
+    put(&p, 0xffffffffu);
+    r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_ILLEGAL);
+    assert_non_null(strstr(r->m.stop.msg, "not a worker instruction"));
+    run_free(r);
+}
+
+/* `info barrel` and the -o entry option (an address here). */
+static void test_view_and_entry(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 1, 1);               /* skipped by -o entry */
+    I(&p, "setzi_mmmn_zi", 2, 2);
+    I(&p, "br_mmmn", 10);
+    char e[32];
+    snprintf(e, sizeof e, "entry=0x%x", SUP + 4);
+    const char *const opts[] = {e, NULL};
+    run *r = run_prog(&p, opts, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(M(r, IPU_SUP, 1), 0);
+    assert_int_equal(M(r, IPU_SUP, 2), 2);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    const isa_view *v = isa_view_find(&isa_ipu, "barrel");
+    assert_non_null(v);
+    assert_int_equal(v->show(&r->m, 0, f), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "supervisor"));
+    assert_non_null(strstr(buf, "returned to the host"));
+    free(buf);
+    run_free(r);
+}
+
+/* ipu_encode is the inverse of the decoder on the MC vectors' words. */
+static void test_encode_roundtrip(void **state)
+{
+    (void)state;
+    uint32_t w;
+    assert_int_equal(ipu_encode("add_mmmn", (const int64_t[]){1, 2, 3}, &w), 0);
+    assert_int_equal(w, 0x44203011u);
+    assert_int_equal(ipu_encode("brz_mmmn_zi", (const int64_t[]){3, 0x400ec}, &w), 0);
+    assert_int_equal(w, 0x1331003bu);
+    assert_int_equal(ipu_encode("exitz_mmmn", (const int64_t[]){15}, &w), 0);
+    assert_int_equal(w, 0x43f04000u);
+    assert_int_equal(ipu_encode("run_mmmn_zi", (const int64_t[]){0, 0, 0}, &w), 0);
+    assert_int_equal(w, 0x14000000u);
+    assert_int_equal(ipu_encode("add_mmmn_si", (const int64_t[]){7, 7, -1}, &w), 0);
+    assert_int_equal(w, 0x2277ffffu);
+    assert_int_equal(ipu_encode("add_mmmn_si", (const int64_t[]){7, 7, 40000}, &w), -4);
+    assert_int_equal(ipu_encode("no_such_row", (const int64_t[]){0}, &w), -1);
+    /* every row: encoding the decoded operands of its match word gives the word back */
+    for (int i = 0; i < ipu_nops; i++) {
+        const ipu_opdef *d = &ipu_ops[i];
+        ipu_insn in;
+        int ctx = d->ctx & IPU_CTX_WORKER ? IPU_CTX_WORKER : IPU_CTX_SUPERVISOR;
+        if (ipu_decode_word(d->match, d->arch & -d->arch, ctx, &in) != IPU_DEC_OK || in.op != d)
+            continue;
+        int64_t ops[IPU_MAX_OPS];
+        for (int k = 0; k < d->nops; k++)
+            ops[k] = d->op[k].kind <= IPU_K_ARB ? (int64_t)in.v[k] : ipu_operand_value(&in, k);
+        assert_int_equal(ipu_encode(d->name, ops, &w), 0);
+        assert_int_equal(w, d->match);
+    }
+}
+
+XPUSIM_TESTS(ipu_exec, cmocka_unit_test(test_integer_ops), cmocka_unit_test(test_branches),
+             cmocka_unit_test(test_runall_six_workers), cmocka_unit_test(test_supervisor_cycles),
+             cmocka_unit_test(test_run_one_worker), cmocka_unit_test(test_loads_stores_bundle),
+             cmocka_unit_test(test_faults), cmocka_unit_test(test_view_and_entry),
+             cmocka_unit_test(test_encode_roundtrip))
