@@ -3,7 +3,8 @@
  * program becomes per-uC host buffers with the pages at page * 8192 and their headers
  * parsed; every corruption (page magic, page index, page length, a section name, a page
  * that is too big, a missing page, the OSABI, the ELF type) is refused with a message that
- * names the section, the page and the offset. */
+ * names the section, the page and the offset. A merged-page ELF (ABI 0x21: one section per uC
+ * holding all its pages), built byte by byte, loads into the same host buffers. */
 #include "../testlib.h"
 #include <unistd.h>
 #include "../../isa/cert/cert.h"
@@ -145,4 +146,63 @@ static void test_corrupt(void **state)
     free(e.b);
 }
 
-XPUSIM_TESTS(cert_program, cmocka_unit_test(test_good), cmocka_unit_test(test_corrupt))
+/* A merged-page ELF (ABI 0x21): one .ctrltext.<uc> section holding every page, 8192 bytes
+ * each, built here byte by byte (ELF32 header, section headers, names): each page is a
+ * header, START_JOB k (8 bytes, size 12), END_JOB, EOF. */
+static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
+
+static void test_merged(void **state)
+{
+    (void)state;
+    static const char names[] = "\0.shstrtab\0.ctrltext.3";
+    enum { NAMES = 64, TEXT = 128, NPAGES = 2, SHOFF = TEXT + NPAGES * 8192, SIZE = SHOFF + 3 * 40 };
+    uint8_t *b = calloc(1, SIZE);
+    assert_non_null(b);
+    memcpy(b, "\x7f" "ELF", 4);
+    b[4] = 1, b[5] = 1, b[6] = 1, b[7] = 0x40, b[8] = 0x21; /* ELF32 LE, OSABI aie2ps, ABI 0x21 */
+    put16(b + 16, 2), put16(b + 18, 1), put32(b + 20, 1);     /* ET_EXEC, EM_M32, EV_CURRENT */
+    put32(b + 32, SHOFF), put16(b + 40, 52), put16(b + 46, 40), put16(b + 48, 3), put16(b + 50, 1);
+    memcpy(b + NAMES, names, sizeof names);
+    for (uint32_t k = 0; k < NPAGES; k++) {
+        uint8_t *pg = b + TEXT + k * 8192;
+        put16(pg, 0xFFFF), put16(pg + 2, k), put16(pg + 8, 32), put16(pg + 10, k + 1 < NPAGES ? 32 : 0);
+        pg[16] = 0x00, put16(pg + 18, k), put16(pg + 20, 12); /* START_JOB k, size 12 */
+        pg[24] = 0x07;                                       /* END_JOB */
+        pg[28] = 0xFF;                                       /* EOF */
+    }
+    uint8_t *sh = b + SHOFF + 40; /* [1] .shstrtab, [2] .ctrltext.3 */
+    put32(sh, 1), put32(sh + 4, 3), put32(sh + 16, NAMES), put32(sh + 20, sizeof names), put32(sh + 32, 1);
+    sh += 40;
+    put32(sh, 11), put32(sh + 4, 1), put32(sh + 8, 6), put32(sh + 16, TEXT), put32(sh + 20, NPAGES * 8192);
+    put32(sh + 32, 16);
+    ld_image img;
+    char err[512] = "";
+    if (ld_parse("merged.elf", b, SIZE, LD_ELF, &img, err, sizeof err))
+        fail_msg("%s", err);
+    cert_program p;
+    if (cert_program_load(&img, CERT_SPEC_LATEST, &p, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(p.merged, 1);
+    assert_int_equal(p.abi_version, 0x21);
+    assert_int_equal(p.nuc, 4);     /* uCs 0-2 absent, uC 3 present */
+    assert_int_equal(p.uc[2].present, 0);
+    assert_int_equal(p.uc[3].npages, 2);
+    assert_int_equal(p.uc[3].hdr[1].index, 1);
+    assert_int_equal(p.uc[3].hdr[0].next_len, 32);
+    cert_insn in;
+    assert_int_equal(cert_decode(p.uc[3].buf + 8192 + 16, 8, CERT_SPEC_LATEST, &in), 8);
+    assert_int_equal(cert_arg_value(&in, "job_id", 9), 1);
+    cert_program_free(&p);
+    /* a merged section that is not a whole number of pages */
+    ld_free(&img);
+    put32(b + SHOFF + 80 + 20, NPAGES * 8192 - 4);
+    assert_int_equal(ld_parse("merged.elf", b, SIZE, LD_ELF, &img, err, sizeof err), 0);
+    assert_int_equal(cert_program_load(&img, CERT_SPEC_LATEST, &p, err, sizeof err), -1);
+    if (!strstr(err, "section '.ctrltext.3': merged-page text of 16380 bytes: expected a non-zero multiple of 8192"))
+        fail_msg("%s", err);
+    ld_free(&img);
+    free(b);
+}
+
+XPUSIM_TESTS(cert_program, cmocka_unit_test(test_good), cmocka_unit_test(test_corrupt), cmocka_unit_test(test_merged))
