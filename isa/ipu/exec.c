@@ -12,7 +12,7 @@
  * branched. */
 #include <stdarg.h>
 #include <string.h>
-#include "tile.h"
+#include "exec.h"
 #include "../../core/debug.h"
 
 enum {
@@ -26,7 +26,9 @@ enum {
     S_BR, S_BRI, S_BRZ, S_BRNZ, S_BRNEG, S_BRPOS, S_BRNZDEC, S_CALL, S_TRAP,
     S_EXITZ, S_EXITNZ, S_EXITNEG, S_EXITPOS, S_RUN, S_RUNALL, S_GET, S_PUT, S_UGET, S_UPUT, S_ATOM,
     /* memory: size and extension come from the row name */
-    S_LOAD, S_STORE
+    S_LOAD, S_STORE,
+    /* rpt (both forms), movz; f32/f16 and the accumulators (exec_float.c, row_fsem) */
+    S_RPT, S_MOVZ, S_FLOAT
 };
 enum { X_ZERO = 0, X_SIGN, X_BCAST16 };
 
@@ -60,6 +62,7 @@ static const sem_name sem_names[] = {
     {"exitz_mmmn", S_EXITZ}, {"exitnz_mmmn", S_EXITNZ}, {"exitneg_mmmn", S_EXITNEG}, {"exitpos_mmmn", S_EXITPOS},
     {"run_mmmn_zi", S_RUN}, {"runall_mmmn_zi", S_RUNALL}, {"get_mmmn_zi", S_GET}, {"put_mmmn_zi", S_PUT},
     {"uget_aaan_zi", S_UGET}, {"uput_aaan_zi", S_UPUT}, {"atom_mamn", S_ATOM},
+    {"rpt_mmmn_zi", S_RPT}, {"rpt_mmmn_zi_zi", S_RPT}, {"movz_mmmn", S_MOVZ},
 };
 
 /* Memory rows by name prefix: size in bytes and how a narrow value extends. The step forms
@@ -79,7 +82,7 @@ static const mem_name mem_names[] = {
 };
 
 #define IPU_MAX_ROWS 512
-static uint8_t row_sem[IPU_MAX_ROWS], row_size[IPU_MAX_ROWS], row_ext[IPU_MAX_ROWS];
+static uint8_t row_sem[IPU_MAX_ROWS], row_size[IPU_MAX_ROWS], row_ext[IPU_MAX_ROWS], row_fsem[IPU_MAX_ROWS];
 static int sem_built;
 
 /* Built once, before any machine runs (machine create calls it; idempotent). */
@@ -98,6 +101,8 @@ void ipu_exec_init(void)
                 row_size[i] = mem_names[k].size;
                 row_ext[i] = mem_names[k].ext;
             }
+        if ((row_fsem[i] = (uint8_t)ipu_float_sem(n)))
+            row_sem[i] = S_FLOAT;
     }
     sem_built = 1;
 }
@@ -135,22 +140,9 @@ void ipu_raise(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, i
 
 /* ---- one bundle ---- */
 
-typedef struct xs {
-    sim_machine *m;
-    sim_unit *u;
-    ipu_tile *tl;
-    ipu_machine *im;
-    ipu_ctx *c;
-    int tid;
-    uint64_t t;
-    uint32_t next_pc;
-    uint32_t sm[16], sa[16]; /* registers as the bundle found them */
-    ipu_issue *is;
-} xs;
+typedef ipu_xs xs;
 
-static int fail(xs *x, int kind, uint32_t etype, uint32_t cause, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int fail(xs *x, int kind, uint32_t etype, uint32_t cause, const char *fmt, ...)
+int ipu_xfail(xs *x, int kind, uint32_t etype, uint32_t cause, const char *fmt, ...)
 {
     char what[200];
     va_list ap;
@@ -160,43 +152,21 @@ static int fail(xs *x, int kind, uint32_t etype, uint32_t cause, const char *fmt
     ipu_raise(x->m, x->u, x->tl, x->tid, x->t, kind, etype, cause, "%s", what);
     return -1;
 }
+#define fail ipu_xfail
 
-static int not_modelled(xs *x, const ipu_insn *in, const char *why)
+int ipu_not_modelled(xs *x, const ipu_insn *in, const char *why)
 {
     return fail(x, SIM_STOP_ILLEGAL, 0, 0, "not modelled yet: %s%s%s", in->op->mnemonic, why ? " " : "", why ? why : "");
 }
-
-static uint32_t rm(const xs *x, uint32_t r) { return r == 15 ? 0 : x->sm[r]; }
-static uint32_t ra(const xs *x, uint32_t r) { return r == 15 ? 0 : x->sa[r]; }
-/* $a14:15 is $azeros: the pair reads as zero and takes no writes (LLVM's register names) */
-static uint64_t rap(const xs *x, uint32_t r) { return r >= 14 ? 0 : (uint64_t)x->sa[r + 1] << 32 | x->sa[r]; }
-static void wm(xs *x, uint32_t r, uint32_t v)
-{
-    if (r != 15) {
-        x->c->m[r] = v;
-        x->is->wmask |= 1u << r;
-    }
-}
-static void wa(xs *x, uint32_t r, uint32_t v)
-{
-    if (r < 15)
-        x->c->a[r] = v;
-}
-static void wap(xs *x, uint32_t r, uint64_t v)
-{
-    if (r < 14) {
-        x->c->a[r] = (uint32_t)v;
-        x->c->a[r + 1] = (uint32_t)(v >> 32);
-    }
-}
+#define not_modelled ipu_not_modelled
 
 /* Operand i as a 32-bit value: a register's content, or the immediate as the printer shows
  * it (sign-extended, zero-extended or placed in the top bits). */
 static uint32_t opv(const xs *x, const ipu_insn *in, int i)
 {
     switch (in->op->op[i].kind) {
-    case IPU_K_MR: return rm(x, in->v[i]);
-    case IPU_K_AR: return ra(x, in->v[i]);
+    case IPU_K_MR: return ipu_rm(x, in->v[i]);
+    case IPU_K_AR: return ipu_ra(x, in->v[i]);
     default: return (uint32_t)ipu_operand_value(in, i);
     }
 }
@@ -245,22 +215,22 @@ static int alu(xs *x, const ipu_insn *in, int sem)
     case S_SETZI: r = a; break;
     default: return not_modelled(x, in, NULL);
     }
-    wm(x, in->v[0], r);
+    ipu_wm(x, in->v[0], r);
     return 0;
 }
 
 static int aux_alu(xs *x, const ipu_insn *in, int sem)
 {
     switch (sem) {
-    case S_ASETZI: wa(x, in->v[0], opv(x, in, 1)); return 0;
-    case S_ANOT: wa(x, in->v[0], ~opv(x, in, 1)); return 0;
-    case S_AAND: wa(x, in->v[0], opv(x, in, 1) & opv(x, in, 2)); return 0;
-    case S_AANDC: wa(x, in->v[0], opv(x, in, 1) & ~opv(x, in, 2)); return 0;
-    case S_AOR: wa(x, in->v[0], opv(x, in, 1) | opv(x, in, 2)); return 0;
-    case S_ANOT64: wap(x, in->v[0], ~rap(x, in->v[1])); return 0;
-    case S_AAND64: wap(x, in->v[0], rap(x, in->v[1]) & rap(x, in->v[2])); return 0;
-    case S_AANDC64: wap(x, in->v[0], rap(x, in->v[1]) & ~rap(x, in->v[2])); return 0;
-    case S_AOR64: wap(x, in->v[0], rap(x, in->v[1]) | rap(x, in->v[2])); return 0;
+    case S_ASETZI: ipu_wa(x, in->v[0], opv(x, in, 1)); return 0;
+    case S_ANOT: ipu_wa(x, in->v[0], ~opv(x, in, 1)); return 0;
+    case S_AAND: ipu_wa(x, in->v[0], opv(x, in, 1) & opv(x, in, 2)); return 0;
+    case S_AANDC: ipu_wa(x, in->v[0], opv(x, in, 1) & ~opv(x, in, 2)); return 0;
+    case S_AOR: ipu_wa(x, in->v[0], opv(x, in, 1) | opv(x, in, 2)); return 0;
+    case S_ANOT64: ipu_wap(x, in->v[0], ~ipu_rap(x, in->v[1])); return 0;
+    case S_AAND64: ipu_wap(x, in->v[0], ipu_rap(x, in->v[1]) & ipu_rap(x, in->v[2])); return 0;
+    case S_AANDC64: ipu_wap(x, in->v[0], ipu_rap(x, in->v[1]) & ~ipu_rap(x, in->v[2])); return 0;
+    case S_AOR64: ipu_wap(x, in->v[0], ipu_rap(x, in->v[1]) | ipu_rap(x, in->v[2])); return 0;
     default: return not_modelled(x, in, NULL);
     }
 }
@@ -310,10 +280,10 @@ static int mem_op(xs *x, const ipu_insn *in, int sem)
     if (sem == S_LOAD) {
         uint32_t w;
         switch (dkind) {
-        case IPU_K_ARP: wap(x, in->v[0], mem_ld64le(p)); break;
+        case IPU_K_ARP: ipu_wap(x, in->v[0], mem_ld64le(p)); break;
         case IPU_K_ARQ: /* $a12:15 takes a12, a13; the $azeros half takes nothing */
-            wap(x, in->v[0], mem_ld64le(p));
-            wap(x, in->v[0] + 2, mem_ld64le(p + 8));
+            ipu_wap(x, in->v[0], mem_ld64le(p));
+            ipu_wap(x, in->v[0] + 2, mem_ld64le(p + 8));
             break;
         default:
             if (size == 1)
@@ -325,18 +295,18 @@ static int mem_op(xs *x, const ipu_insn *in, int sem)
             } else
                 w = mem_ld32le(p);
             if (dkind == IPU_K_MR)
-                wm(x, in->v[0], w);
+                ipu_wm(x, in->v[0], w);
             else
-                wa(x, in->v[0], w);
+                ipu_wa(x, in->v[0], w);
         }
     } else {
         if (dkind == IPU_K_ARP)
-            mem_st64le(p, rap(x, in->v[0]));
+            mem_st64le(p, ipu_rap(x, in->v[0]));
         else
             mem_st32le(p, opv(x, in, 0));
     }
     if (step)
-        wm(x, in->v[2], delta + k * size);
+        ipu_wm(x, in->v[2], delta + k * size);
     return 0;
 }
 
@@ -365,7 +335,11 @@ static int csr_get(xs *x, const ipu_insn *in, unsigned idx, uint32_t *v)
             return 0;
         }
     } else {
-        if (idx == 0x01) { *v = (uint32_t)(x->tid - 1) | (c->etype & 15) << 4; return 0; } /* $WSR */
+        /* $WSR: CTXTID_M1 [2:0], ETYPE [7:4], ERPT [9] (ipu1_consts.c) */
+        if (idx == 0x01) { *v = (uint32_t)(x->tid - 1) | (c->etype & 15) << 4 | (uint32_t)c->erpt << 9; return 0; }
+        if (idx == 0x04) { *v = c->rpt_count; return 0; }  /* $REPEAT_COUNT: repetitions left */
+        if (idx == 0x100) { *v = c->fp_sts; return 0; }   /* $FP_STS: INV, DIV0, OFLO flags */
+        if (idx == 0x101) { *v = 0; return 0; }            /* $FP_CLR reads 0 (help text) */
         if (idx == 0x02) { *v = c->vertex_base; return 0; }
         if (idx == 0x03) { *v = c->worker_base; return 0; }
         if (idx == 0x102) { *v = c->fp_ctl; return 0; }
@@ -382,8 +356,9 @@ static int csr_put(xs *x, const ipu_insn *in, unsigned idx, uint32_t v)
         x->tl->worker_base_csr[idx - 0x21] = v;
         return 0;
     }
-    /* $FP_CTL and $TAS are held for the f32/f16 slice: storing them changes nothing yet */
+    /* $FP_CTL: rounding for conversions, NANOO, exception enables (exec_float.c) */
     if (x->tid != IPU_SUP && idx == 0x102) { x->c->fp_ctl = v; return 0; }
+    if (x->tid != IPU_SUP && idx == 0x101) { ipu_fp_clear(x->c, v); return 0; }
     if (x->tid != IPU_SUP && idx == 0x108) { x->c->tas = v; return 0; }
     char why[48];
     snprintf(why, sizeof why, "of CSR 0x%x", idx);
@@ -443,6 +418,34 @@ static int exit_worker(xs *x, const ipu_insn *in, int sem)
     return 0;
 }
 
+/* rpt COUNT, BODY: the next BODY + 1 bundles (8 bytes each) run COUNT times, then
+ * execution goes on after them; COUNT 0 branches over them (help text). COUNT comes from
+ * a register or a zimm12; a register count wider than $REPEAT_COUNT (12 bits on ipu1, 16
+ * on ipu2/ipu21) stops as not modelled: what the hardware does with the excess bits is not
+ * public (PopLibs clamps the count with CSR_W_REPEAT_COUNT__VALUE__MASK before rpt). The
+ * body's bundles are checked as they issue (ipu_exec_bundle). No cycle is spent on the
+ * loop itself: each body bundle takes the context's next barrel turn. */
+static int rpt(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
+{
+    uint32_t count = opv(x, in, 0);
+    uint32_t nbundles = (uint32_t)ipu_operand_value(in, 1) + 1;
+    if (count > x->im->repeat_mask) {
+        char why[96];
+        snprintf(why, sizeof why, "with count %u, wider than $REPEAT_COUNT (0x%x on %s)", count, x->im->repeat_mask,
+                 ipu_arch_name(x->im->arch));
+        return not_modelled(x, in, why);
+    }
+    uint32_t first = pc + len, end = first + 8 * nbundles;
+    x->c->rpt_first = first; /* $REPEAT_FIRST/$REPEAT_END keep the last body's bounds */
+    x->c->rpt_end = end;
+    if (!count) {
+        x->next_pc = end;
+        return 0;
+    }
+    x->c->rpt_count = count;
+    return 0;
+}
+
 static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
 {
     int sem = sem_of(in);
@@ -464,12 +467,12 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
     case S_BRNZDEC:
         r0 = (int32_t)opv(x, in, 0);
         if (r0 != 0) {
-            wm(x, in->v[0], (uint32_t)r0 - 1);
+            ipu_wm(x, in->v[0], (uint32_t)r0 - 1);
             branch(x, opv(x, in, 1));
         }
         return 0;
     case S_CALL:
-        wm(x, in->v[0], pc + len); /* the next $PC: after the whole bundle */
+        ipu_wm(x, in->v[0], pc + len); /* the next $PC: after the whole bundle */
         branch(x, opv(x, in, 1) & 0x1ffffcu); /* help text: bit 19 of the immediate is ignored */
         return 0;
     case S_TRAP: {
@@ -486,7 +489,7 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
         uint32_t v;
         if (csr_get(x, in, (unsigned)ipu_operand_value(in, 1), &v))
             return -1;
-        wm(x, in->v[0], v);
+        ipu_wm(x, in->v[0], v);
         return 0;
     }
     case S_PUT: return csr_put(x, in, (unsigned)ipu_operand_value(in, 0), opv(x, in, 1));
@@ -494,11 +497,20 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
         uint32_t v;
         if (csr_get(x, in, 0x100 + (unsigned)ipu_operand_value(in, 1), &v))
             return -1;
-        wa(x, in->v[0], v);
+        ipu_wa(x, in->v[0], v);
         return 0;
     }
     case S_UPUT: return csr_put(x, in, 0x100 + (unsigned)ipu_operand_value(in, 0), opv(x, in, 1));
-    case S_ATOM: wm(x, in->v[0], opv(x, in, 1)); return 0;
+    case S_ATOM: ipu_wm(x, in->v[0], opv(x, in, 1)); return 0;
+    /* movz $mSrcDst0, $mSrc0, $mSrc1: $mSrcDst0 = $mSrc0 when $mSrc1 == 0, else unchanged.
+     * The gate is the last operand, as in the conditional moves whose operand order the
+     * LLVM names follow (MIPS movz rd, rs, rt; T-Head mveqz): docs/isa/ipu.md */
+    case S_MOVZ:
+        if (opv(x, in, 2) == 0)
+            ipu_wm(x, in->v[0], opv(x, in, 1));
+        return 0;
+    case S_RPT: return rpt(x, in, pc, len);
+    case S_FLOAT: return ipu_exec_float(x, in, row_fsem[in->op - ipu_ops]);
     default: return not_modelled(x, in, NULL);
     }
 }
@@ -508,7 +520,8 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
 static uint32_t arf_writes(const ipu_insn *in)
 {
     int sem = sem_of(in);
-    if (sem != S_LOAD && !(sem >= S_AAND && sem <= S_ASETZI) && sem != S_UGET)
+    if (sem != S_LOAD && !(sem >= S_AAND && sem <= S_ASETZI) && sem != S_UGET &&
+        !(sem == S_FLOAT && ipu_float_writes_op0(row_fsem[in->op - ipu_ops])))
         return 0;
     uint32_t r = in->v[0];
     switch (in->op->op[0].kind) {
@@ -519,8 +532,14 @@ static uint32_t arf_writes(const ipu_insn *in)
     }
 }
 
-/* Decode the bundle at the context's pc. 0 ok (b filled, *len 4 or 8), -1 raised. */
-static int fetch(xs *x, ipu_bundle *b, unsigned *len)
+/* The bundle at the context's pc, decoded through the tile's predecode cache: one or two
+ * instructions (pointers into the cache). 0 ok (*len 4 or 8), -1 raised. */
+typedef struct xbundle {
+    int n;
+    const ipu_insn *in[2];
+} xbundle;
+
+static int fetch(xs *x, xbundle *b, unsigned *len)
 {
     ipu_ctx *c = x->c;
     uint32_t pc = c->pc;
@@ -529,17 +548,14 @@ static int fetch(xs *x, ipu_bundle *b, unsigned *len)
         return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_PC_MISALIGNED, "pc is not 4-byte aligned");
     if (!ipu_in_mem(x->im, pc, 4))
         return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_PC_NOT_VALID, "pc outside tile memory");
-    const uint8_t *p = x->tl->mem + (pc - x->im->mem_base);
-    uint32_t w0 = mem_ld32le(p);
-    memset(b, 0, sizeof *b);
-    int rc = ipu_decode_word(w0, x->im->arch, ctx, &b->insn[0]);
+    int rc = ipu_pd_decode(x->tl, pc, ctx, 0, &b->in[0]);
     if (rc != IPU_DEC_OK)
         return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
-                    "word 0x%08x is not a %s instruction on %s", w0, ctx == IPU_CTX_SUPERVISOR ? "supervisor" : "worker",
-                    ipu_arch_name(x->im->arch));
+                    "word 0x%08x is not a %s instruction on %s", b->in[0]->word,
+                    ctx == IPU_CTX_SUPERVISOR ? "supervisor" : "worker", ipu_arch_name(x->im->arch));
     b->n = 1;
     *len = 4;
-    if (!(w0 >> 31) || !(b->insn[0].op->flags & IPU_F_COISSUE))
+    if (!(b->in[0]->word >> 31) || !(b->in[0]->op->flags & IPU_F_COISSUE))
         return 0;
     /* bit 31 on a co-issuable row: a 64-bit bundle, which must be 8-byte aligned */
     if (pc & 7)
@@ -548,10 +564,9 @@ static int fetch(xs *x, ipu_bundle *b, unsigned *len)
     if (!ipu_in_mem(x->im, pc + 4, 4))
         return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_PC_NOT_VALID,
                     "bundle's second word outside tile memory");
-    uint32_t w1 = mem_ld32le(p + 4);
-    if (ipu_decode_word(w1, x->im->arch, ctx, &b->insn[1]) != IPU_DEC_OK)
+    if (ipu_pd_decode(x->tl, pc + 4, ctx, 1, &b->in[1]) != IPU_DEC_OK)
         return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
-                    "bundle's second word 0x%08x is not a %s instruction", w1,
+                    "bundle's second word 0x%08x is not a %s instruction", b->in[1]->word,
                     ctx == IPU_CTX_SUPERVISOR ? "supervisor" : "worker");
     b->n = 2;
     *len = 8;
@@ -561,9 +576,9 @@ static int fetch(xs *x, ipu_bundle *b, unsigned *len)
 /* Pairing rules (reference §1.3): one main-pipe then one aux-pipe instruction, not writing
  * the same register. Which exception the hardware raises is not public: we raise
  * TEXCPT_INVALID_INSTR with CAUSEID_ILLEGAL_INSTRUCTION (inferred). */
-static int check_pair(xs *x, const ipu_bundle *b)
+static int check_pair(xs *x, const xbundle *b)
 {
-    const ipu_opdef *a = b->insn[0].op, *c = b->insn[1].op;
+    const ipu_opdef *a = b->in[0]->op, *c = b->in[1]->op;
     if (a->pipe != IPU_PIPE_MAIN || c->pipe != IPU_PIPE_AUX)
         return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
                     "invalid bundle { %s ; %s }: a bundle is a main-pipe then an aux-pipe instruction", a->mnemonic,
@@ -571,35 +586,74 @@ static int check_pair(xs *x, const ipu_bundle *b)
     if (!(c->flags & IPU_F_COISSUE))
         return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
                     "invalid bundle: %s may not be co-issued", c->mnemonic);
-    uint32_t both = arf_writes(&b->insn[0]) & arf_writes(&b->insn[1]);
+    uint32_t both = arf_writes(b->in[0]) & arf_writes(b->in[1]);
     if (both)
         return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
                     "invalid bundle { %s ; %s }: both halves write $a%d", a->mnemonic, c->mnemonic, __builtin_ctz(both));
     return 0;
 }
 
+/* Inside an rpt body (help text): every bundle must be a 64-bit bundle, and neither half
+ * a control or system instruction; otherwise TEXCPT_INVALID_INSTR (type inferred) with
+ * CAUSEID_INSTR_IN_REPEAT, and $WSR.ERPT is set as for every exception raised in a body. */
+static int check_rpt_body(xs *x, const xbundle *b)
+{
+    if (b->n != 2)
+        return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_INSTR_IN_REPEAT,
+                    "%s: a solo instruction inside an rpt body (only 64-bit bundles may repeat)",
+                    b->in[0]->op->mnemonic);
+    for (int h = 0; h < 2; h++)
+        if (b->in[h]->op->flags & (IPU_F_CONTROL | IPU_F_SYSTEM))
+            return fail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_INSTR_IN_REPEAT,
+                        "%s: a %s instruction inside an rpt body", b->in[h]->op->mnemonic,
+                        b->in[h]->op->flags & IPU_F_CONTROL ? "control" : "system");
+    return 0;
+}
+
 int ipu_exec_bundle(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, ipu_issue *is)
 {
     xs x = {.m = m, .u = u, .tl = tl, .im = tl->im, .c = &tl->ctx[tid], .tid = tid, .t = t, .is = is};
-    memset(is, 0, sizeof *is);
-    ipu_bundle b;
+    is->ninsn = is->taken = is->started_workers = 0;
+    is->rmask = is->wmask = 0;
+    xbundle b;
     unsigned len;
+    uint32_t snap_m[16], snap_a[16];
     if (fetch(&x, &b, &len))
         return -1;
+    const int in_rpt = x.c->rpt_count != 0;
+    if (in_rpt && check_rpt_body(&x, &b)) {
+        x.c->erpt = 1;
+        return -1;
+    }
     if (b.n == 2 && check_pair(&x, &b))
         return -1;
     /* nothing of a bundle retires unless all of it can: check both halves are modelled */
     for (int h = 0; h < b.n; h++)
-        if (!sem_of(&b.insn[h]))
-            return not_modelled(&x, &b.insn[h], NULL);
-    memcpy(x.sm, x.c->m, sizeof x.sm);
-    memcpy(x.sa, x.c->a, sizeof x.sa);
+        if (!sem_of(b.in[h]))
+            return not_modelled(&x, b.in[h], NULL);
+    if (b.n == 2) {
+        /* both halves read the registers as the bundle found them */
+        memcpy(snap_m, x.c->m, sizeof snap_m);
+        memcpy(snap_a, x.c->a, sizeof snap_a);
+        x.sm = snap_m;
+        x.sa = snap_a;
+    } else {
+        /* one instruction reads its sources before it writes: no copy needed */
+        x.sm = x.c->m;
+        x.sa = x.c->a;
+    }
     uint32_t pc = x.c->pc;
     x.next_pc = pc + len;
     for (int h = 0; h < b.n; h++)
-        if (exec_one(&x, &b.insn[h], pc, len))
+        if (exec_one(&x, b.in[h], pc, len)) {
+            if (in_rpt)
+                x.c->erpt = 1;
             return -1;
+        }
     is->ninsn = b.n;
+    /* the last bundle of an rpt body goes back to its first until the count runs out */
+    if (in_rpt && x.next_pc == x.c->rpt_end && --x.c->rpt_count)
+        x.next_pc = x.c->rpt_first;
     if (x.c->state == IPU_CS_ACTIVE || x.c->state == IPU_CS_EXITED)
         x.c->pc = x.next_pc;
     return 0;
@@ -612,10 +666,10 @@ uint32_t ipu_bundle_reads(ipu_tile *tl, int tid)
     uint32_t pc = tl->ctx[tid].pc;
     if ((pc & 3) || !ipu_in_mem(im, pc, 4))
         return 0;
-    ipu_insn in;
-    if (ipu_decode_word(mem_ld32le(tl->mem + (pc - im->mem_base)), im->arch,
-                        tid == IPU_SUP ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER, &in) != IPU_DEC_OK)
+    const ipu_insn *ip;
+    if (ipu_pd_decode(tl, pc, tid == IPU_SUP ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER, 0, &ip) != IPU_DEC_OK)
         return 0;
+    const ipu_insn in = *ip;
     int sem = sem_of(&in);
     /* op0 is a source for stores, branches, exits, run/runall and brnzdec; put reads op1 */
     int op0_src = sem == S_STORE || (sem >= S_BR && sem <= S_BRNZDEC) || (sem >= S_EXITZ && sem <= S_RUNALL);

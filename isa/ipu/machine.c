@@ -66,9 +66,11 @@ static const isa_reg ipu_regs[] = {
     {"etype", 4, ISA_REG_THREAD, ISA_REG_RO, "status"},   /* $SSR/$WSR.ETYPE of the last exception */
     {"cause", 8, ISA_REG_THREAD, ISA_REG_RO, "status"},   /* its CAUSEID */
     {"exit_status", 1, ISA_REG_THREAD, ISA_REG_RO, "status"},
+    {"repeat_count", 32, ISA_REG_THREAD, ISA_REG_RO, "status"}, /* $REPEAT_COUNT: rpt repetitions left */
+    {"fp_sts", 32, ISA_REG_THREAD, ISA_REG_RO, "status"},       /* $FP_STS: INV, DIV0, OFLO */
 };
 #define IPU_NREGS ((int)(sizeof ipu_regs / sizeof ipu_regs[0]))
-enum { RI_A0 = 16, RI_PC = 32, RI_VB, RI_WB, RI_ETYPE, RI_CAUSE, RI_EXIT };
+enum { RI_A0 = 16, RI_PC = 32, RI_VB, RI_WB, RI_ETYPE, RI_CAUSE, RI_EXIT, RI_RPT, RI_FPSTS };
 
 static ipu_tile *tile_of(sim_machine *m, int unit)
 {
@@ -90,6 +92,8 @@ static int ipu_reg_read(sim_machine *m, int unit, int thread, int reg, uint8_t *
     else if (reg == RI_WB) v = c->worker_base;
     else if (reg == RI_ETYPE) v = c->etype;
     else if (reg == RI_CAUSE) v = c->cause;
+    else if (reg == RI_RPT) v = c->rpt_count;
+    else if (reg == RI_FPSTS) v = c->fp_sts;
     else v = c->exit_status;
     for (unsigned i = 0; i < (ipu_regs[reg].bits + 7) / 8; i++)
         buf[i] = (uint8_t)(v >> (8 * i));
@@ -148,8 +152,13 @@ static void ipu_thread_state(sim_machine *m, int unit, int thread, char *buf, si
         break;
     }
     if (thread != IPU_SUP) {
-        snprintf(buf, n, "%s: running in slot %d, next bundle at cycle %llu", name, thread - 1,
-                 (unsigned long long)c->next);
+        if (c->rpt_count)
+            snprintf(buf, n, "%s: running in slot %d, next bundle at cycle %llu, in an rpt body 0x%x-0x%x (%u "
+                     "repetition(s) left)", name, thread - 1, (unsigned long long)c->next, c->rpt_first, c->rpt_end,
+                     c->rpt_count);
+        else
+            snprintf(buf, n, "%s: running in slot %d, next bundle at cycle %llu", name, thread - 1,
+                     (unsigned long long)c->next);
         return;
     }
     int held = ipu_active_workers(tl);
@@ -274,7 +283,7 @@ static int ipu_disasm_image(const ld_image *img, FILE *out, char *err, size_t er
 const isa_ops isa_ipu = {
     .name = "ipu",
     .description = "Graphcore Colossus IPU tile (ipu1/ipu2/ipu21): supervisor + 6 workers in the six-slot barrel; "
-                   "integer, control, load/store execution (f32/f16, rpt, AMP not yet)",
+                   "integer, control, load/store, f32/f16 and rpt execution (AMP, PRNG not yet)",
     .probe = ipu_probe,
     .options = ipu_exec_options,
     .option_value = ipu_option_value,

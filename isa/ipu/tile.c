@@ -14,6 +14,7 @@
 
 static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
 static const char *const ctx_choices[] = {"auto", "worker", "supervisor", NULL};
+static const char *const denorm_choices[] = {"keep", "flush", NULL};
 
 const opt_desc ipu_exec_options[] = {
     OPT_C("arch", "ipu2", arch_choices, "IPU generation: ipu1 (Mk1), ipu2 (Mk2), ipu21 (Bow); decode and tile memory"),
@@ -33,6 +34,14 @@ const opt_desc ipu_exec_options[] = {
     OPT_U("interleaved_base", NULL, 0, 0xffffffffu,
           "first address of the interleaved memory region (ld128 only there); default 0x60000 on ipu1 "
           "(ipu1_consts.c), 0x80000 on ipu2/ipu21 (unverified hypothesis, reference §2.4)"),
+    OPT_U("fp_ctl", "0", 0, 0xffffffffu,
+          "$FP_CTL a worker starts with (the supervisor's $FP_ICTL, not modelled): bits 0-2 enable the "
+          "invalid/divide-by-zero/overflow exceptions, 16-18 RND, 19 ESR, 20 NANOO (ipu1_consts.c)"),
+    OPT_C("f32_denormals", "keep", denorm_choices,
+          "f32 subnormal operands and results: keep (IEEE) or flush to signed zero (not public which the tile does)"),
+    OPT_C("f16_denormals", "keep", denorm_choices,
+          "f16 subnormal operands and results: keep (IEEE) or flush to signed zero (not public which the tile does)"),
+    OPT_U("predecode", "1", 0, 1, "1: decode each code word once per context (predecode cache); 0: decode at every issue"),
     OPT_END,
 };
 
@@ -62,13 +71,15 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
 {
     const opt_desc *t = ipu_exec_options;
     int arch;
-    uint64_t ntiles, dep, br, run, ib = 0;
-    int rc_ib;
+    uint64_t ntiles, dep, br, run, ib = 0, fpctl, pd;
+    int rc_ib, f32d, f16d;
     if (opt_choice(&m->opts, t, "arch", &arch, err, errlen) || opt_uint(&m->opts, t, "tiles", &ntiles, err, errlen) ||
         opt_uint(&m->opts, t, "sup_dep_cycles", &dep, err, errlen) ||
         opt_uint(&m->opts, t, "sup_branch_cycles", &br, err, errlen) ||
         opt_uint(&m->opts, t, "run_cycles", &run, err, errlen) ||
-        (rc_ib = opt_uint(&m->opts, t, "interleaved_base", &ib, err, errlen)) < 0)
+        (rc_ib = opt_uint(&m->opts, t, "interleaved_base", &ib, err, errlen)) < 0 ||
+        opt_uint(&m->opts, t, "fp_ctl", &fpctl, err, errlen) || opt_choice(&m->opts, t, "f32_denormals", &f32d, err, errlen) ||
+        opt_choice(&m->opts, t, "f16_denormals", &f16d, err, errlen) || opt_uint(&m->opts, t, "predecode", &pd, err, errlen))
         return -1;
     ipu_machine *im = calloc(1, sizeof *im);
     if (!im) {
@@ -86,6 +97,12 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->sup_branch_cycles = br;
     im->run_cycles = run;
     im->ntiles = (int)ntiles;
+    im->fp_ctl_launch = (uint32_t)fpctl;
+    im->f32_flush = (uint8_t)f32d;
+    im->f16_flush = (uint8_t)f16d;
+    im->predecode = (uint8_t)pd;
+    /* $REPEAT_COUNT.VALUE: 12 bits on ipu1 (ipu1_consts.c), 16 on ipu2/ipu21 (ipuArchInfo.cpp) */
+    im->repeat_mask = arch == 0 ? 0xfffu : 0xffffu;
     /* clocks (reference §2.1): 1.6 GHz Mk1, 1.325 GHz Mk2 (M2000), 1.85 GHz Bow-2000 */
     double hz = arch == 0 ? 1.6e9 : arch == 1 ? 1.325e9 : 1.85e9;
     if (sim_add_units(m, im->ntiles, IPU_NCTX, "tile%d", hz) || !(im->tiles = calloc(ntiles, sizeof *im->tiles))) {
@@ -103,6 +120,8 @@ void ipu_machine_destroy(sim_machine *m)
     ipu_machine *im = ipu_m(m);
     if (!im)
         return;
+    for (int i = 0; im->tiles && i < im->ntiles; i++)
+        ipu_pd_free(&im->tiles[i]);
     for (int i = 1; im->tiles && i < im->ntiles; i++)
         if (im->tiles[i].tmem) {
             mem_space_free(im->tiles[i].tmem);

@@ -24,11 +24,12 @@
 /* Tile exception types ($SSR/$WSR.ETYPE, ipu1_consts.c TEXCPT_*) and the causes we raise
  * (CAUSEID_*). */
 enum {
-    IPU_TEXCPT_NONE = 0, IPU_TEXCPT_PBRK0 = 2, IPU_TEXCPT_PBRK1 = 3, IPU_TEXCPT_INVALID_OP = 9,
+    IPU_TEXCPT_NONE = 0, IPU_TEXCPT_PBRK0 = 2, IPU_TEXCPT_PBRK1 = 3, IPU_TEXCPT_FP = 5, IPU_TEXCPT_INVALID_OP = 9,
     IPU_TEXCPT_INVALID_ADDR = 8, IPU_TEXCPT_INVALID_PC = 10, IPU_TEXCPT_INVALID_INSTR = 12
 };
 enum {
-    IPU_CAUSE_PBRK0 = 2, IPU_CAUSE_PBRK1 = 3, IPU_CAUSE_ILLEGAL_INSTRUCTION = 23, IPU_CAUSE_INVALID_ADDRESS_EA0 = 27,
+    IPU_CAUSE_PBRK0 = 2, IPU_CAUSE_PBRK1 = 3, IPU_CAUSE_FLOATING_POINT = 22, IPU_CAUSE_ILLEGAL_INSTRUCTION = 23,
+    IPU_CAUSE_INSTR_IN_REPEAT = 26, IPU_CAUSE_INVALID_ADDRESS_EA0 = 27,
     IPU_CAUSE_INVALID_CSR = 41, IPU_CAUSE_INVALID_REGION_EA0 = 43, IPU_CAUSE_INVALID_WORKER_PC = 54,
     IPU_CAUSE_MISALIGNED_EA0 = 58, IPU_CAUSE_MISALIGNED_EXEBUNDLE = 67, IPU_CAUSE_MISALIGNED_WORKER_PC = 68,
     IPU_CAUSE_MISALIGNED_WORKER_VERTEX_BASE = 69, IPU_CAUSE_NON_EXECUTABLE_WORKER_PC = 73,
@@ -53,7 +54,13 @@ typedef struct ipu_ctx {
     uint32_t vertex_base;    /* $VERTEX_BASE (workers), set by run/runall */
     uint32_t worker_base;    /* $WORKER_BASE (workers): $WORKERk_BASE at launch */
     uint32_t etype, cause;   /* the last exception ($SSR/$WSR.ETYPE and its CAUSEID) */
-    uint32_t fp_ctl, tas;    /* $FP_CTL, $TAS: held, their effects come with f32/f16 */
+    uint32_t fp_ctl, fp_sts; /* $FP_CTL (rounding, NANOO, exception enables), $FP_STS flags */
+    uint32_t tas;            /* $TAS: the axpy scale */
+    uint32_t aacc[16];       /* $AACC[0..15] as f32 bits (one AMP set: TFPU_NUM_ACCUM 16) */
+    /* rpt: repetitions left ($REPEAT_COUNT), the body's first bundle and the address after
+     * it ($REPEAT_FIRST/$REPEAT_END); rpt_count != 0 means the context is in a body */
+    uint32_t rpt_count, rpt_first, rpt_end;
+    uint8_t erpt;            /* $WSR.ERPT: an exception was raised inside a repeat body */
     uint64_t next;           /* earliest cycle this context may issue */
     uint64_t last_issue;     /* cycle of its last bundle (SIM_NEVER: none yet) */
     uint64_t exited_at;
@@ -74,12 +81,18 @@ typedef struct ipu_tile {
     uint32_t ssr_raerr;                   /* $SSR.RAERR, set by a runall over active workers */
     mem_space *tmem;
     uint8_t *mem;                         /* tile memory, tmem's RAM */
+    struct ipu_pd_page **pd;              /* predecode cache pages (predecode.c), lazily */
+    uint32_t npd;
 } ipu_tile;
 
 struct ipu_machine {
     int arch;                 /* IPU_ARCH_* */
     uint32_t mem_base, mem_size, interleaved_base;
     uint64_t sup_dep_cycles, sup_branch_cycles, run_cycles;
+    uint32_t fp_ctl_launch;   /* $FP_CTL a worker starts with (-o fp_ctl) */
+    uint8_t f32_flush, f16_flush; /* -o f32_denormals / f16_denormals = flush */
+    uint32_t repeat_mask;     /* $REPEAT_COUNT.VALUE width: 0xfff ipu1, 0xffff ipu2/ipu21 */
+    uint8_t predecode;        /* -o predecode=1: the per-tile decode cache (predecode.c) */
     int ntiles;
     ipu_tile *tiles;
     uint32_t entry;           /* the supervisor's entry */
@@ -119,6 +132,15 @@ uint32_t ipu_bundle_reads(ipu_tile *tl, int tid);
 void ipu_raise(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, int kind, uint32_t etype,
                uint32_t cause, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
 const char *ipu_etype_name(uint32_t etype);
+
+/* predecode.c: the decode of the word at pc in the context's space, from the tile's cache
+ * (decoded once per word and context; an entry is used only while the word in memory is
+ * still the word it was decoded from, so any store into code -- by the program, the
+ * debugger or --set -- makes it decode again). Returns IPU_DEC_* as ipu_decode_word. pc
+ * must be a 4-byte-aligned address in tile memory; half (0, 1) keeps the two halves of a
+ * bundle apart when the cache is off (-o predecode=0). */
+int ipu_pd_decode(ipu_tile *tl, uint32_t pc, int ctx, int half, const ipu_insn **out);
+void ipu_pd_free(ipu_tile *tl);
 
 /* barrel.c */
 uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);

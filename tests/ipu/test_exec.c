@@ -418,7 +418,7 @@ static void misaligned(prog *p) { I(p, "setzi_mmmn_zi", 1, DATA + 2); I(p, "ld32
 static void outside(prog *p) { I(p, "st32_mmmn_zi", 15, 15, 15, 0); } /* address 0 */
 static void two_mains(prog *p) { B(p, "add_mmmn", OPS(1, 2, 3), "add_mmmn", OPS(4, 5, 6)); }
 static void same_reg(prog *p) { B(p, "ld32_mman_zi", OPS(2, 13, 15, 0), "setzi_aaan_zi", OPS(2, 1)); }
-static void float_op(prog *p) { I(p, "f16v2add_aaan", 0, 1, 2); }
+static void float_op(prog *p) { I(p, "f16v4cmac_aaan", 0, 2); }
 
 static void test_faults(void **state)
 {
@@ -448,7 +448,7 @@ static void test_faults(void **state)
     run_free(r);
 
     r = one_worker(float_op, SIM_STOP_ILLEGAL);
-    assert_non_null(strstr(r->m.stop.msg, "not modelled yet: f16v2add"));
+    assert_non_null(strstr(r->m.stop.msg, "not modelled yet: f16v4cmac"));
     run_free(r);
 
     /* an illegal word: 0 decodes in no row of the worker space */
@@ -524,8 +524,203 @@ static void test_encode_roundtrip(void **state)
     }
 }
 
+
+/* f32/f16 semantics at their edges (docs/isa/ipu.md "Floating point"). A worker loads
+ * operand words from DATA (ld32 into $a0/$a1), runs one instruction into $a2 and stores it
+ * at DATA + 0x100 + 4 x case. Expected bits are worked out by hand from IEEE 754 and the
+ * documented decisions. */
+typedef struct fcase {
+    const char *row;
+    uint32_t x, y;
+    int64_t imm;       /* f32int's rounding immediate; -1: a three-register row */
+    uint32_t want;
+} fcase;
+static const fcase fcases[] = {
+    {"f32add_aaan", 0x3f800000u, 0x33800000u, -1, 0x3f800000u},  /* 1 + 2^-24: a tie, to even (1) */
+    {"f32add_aaan", 0x3f800000u, 0x33800001u, -1, 0x3f800001u},  /* just above the tie: up */
+    {"f32sub_aaan", 0x40400000u, 0x3f800000u, -1, 0x40000000u},  /* 3 - 1 = 2: op1 - op2 */
+    {"f32div_aaan", 0x3f800000u, 0x00000000u, -1, 0x7f800000u},  /* 1 / 0 = +inf (DIV0 flag) */
+    {"f32mul_aaan", 0x7f000000u, 0x40000000u, -1, 0x7f800000u},  /* overflow: +inf (f32 does not clip) */
+    {"f32max_aaan", 0x7fc00000u, 0x3f800000u, -1, 0x3f800000u},  /* maxNum: NaN loses */
+    {"f32min_aaan", 0x00000000u, 0x80000000u, -1, 0x80000000u},  /* -0 < +0 */
+    {"f32cmplt_aaan", 0xbf800000u, 0x3f800000u, -1, 0xffffffffu}, /* -1 < 1: all ones */
+    {"f32cmpne_aaan", 0x7fc00000u, 0x7fc00000u, -1, 0xffffffffu}, /* NaN != NaN */
+    {"f32absmax_aaan", 0xc0800000u, 0x40000000u, -1, 0x40800000u}, /* max(|-4|, |2|) = 4 */
+    {"f32sqrt_aaan", 0xbf800000u, 0, -1, 0x7fc00000u},           /* sqrt(-1): canonical NaN (INV) */
+    {"f32int_aaan_ef", 0xbfc00000u, 0, 2, 0xc0000000u},          /* -1.5 toward -inf: -2 */
+    {"f32int_aaan_ef", 0xbfc00000u, 0, 3, 0xbf800000u},          /* -1.5 toward zero: -1 */
+    {"f32int_aaan_ef", 0x40200000u, 0, 0, 0x40000000u},          /* 2.5 nearest even: 2 */
+    {"f32toi32_aaan", 0x4f800000u, 0, -1, 0x7fffffffu},          /* 2^32 saturates (INV) */
+    {"f32toi32_aaan", 0xc0300000u, 0, -1, 0xfffffffdu},          /* -2.75, nearest ($FP_CTL.RND 0): -3 */
+    {"f32fromi32_aaan", 0xffffffffu, 0, -1, 0xbf800000u},        /* -1 */
+    {"f32tof16_aaan", 0x3f801000u, 0, -1, 0x3c003c00u},          /* 1 + 2^-11: tie to even, broadcast */
+    {"f32tof16_aaan", 0x477ff000u, 0, -1, 0x7bff7bffu},          /* 65520 overflows: clipped (NANOO 0) */
+    {"f32tof16_aaan", 0x33800000u, 0, -1, 0x00010001u},          /* 2^-24: the smallest subnormal */
+    {"f16tof32_aaan", 0x12340001u, 0, -1, 0x33800000u},          /* low half 0x0001 = 2^-24 */
+    {"f16v2add_aaan", 0x3c003c00u, 0x3c007bffu, -1, 0x40007bffu}, /* low 1+65504 -> 65504, high 1+1 = 2 */
+    {"f16v2cmplt_aaan", 0x3c00bc00u, 0x3c003c00u, -1, 0x0000ffffu}, /* (-1 < 1, 1 < 1) */
+    {"f16v2sum_aaan", 0x3c004000u, 0, -1, 0x40400000u},          /* 2 + 1 = 3.0f */
+    {"f32exp_aaan", 0x00000000u, 0, -1, 0x3f800000u},            /* exp(0) = 1 */
+};
+#define NFC (sizeof fcases / sizeof fcases[0])
+
+static void fprog(prog *p, uint32_t ctl_or)
+{
+    I(p, "setzi_mmmn_zi", 0, WRK);
+    I(p, "run_mmmn_zi", 0, 15, 0);
+    I(p, "br_mmmn", 10);
+    p->at = WRK;
+    I(p, "setzi_mmmn_zi", 1, DATA);
+    if (ctl_or) {
+        I(p, "setzi_aaan_zi", 5, ctl_or & 0xfffff);
+        I(p, "uput_aaan_zi", 2, 5); /* $FP_CTL (0x102) */
+    }
+    for (unsigned i = 0; i < NFC; i++) {
+        const fcase *c = &fcases[i];
+        data(p, DATA + 8 * i, c->x);
+        data(p, DATA + 8 * i + 4, c->y);
+        I(p, "ld32_mman_zi", 0, 1, 15, 2 * i);
+        I(p, "ld32_mman_zi", 1, 1, 15, 2 * i + 1);
+        const ipu_opdef *d = ipu_row_by_name(c->row);
+        assert_non_null(d);
+        if (c->imm >= 0)
+            I(p, c->row, 2, 0, c->imm);
+        else if (d->nops == 3)
+            I(p, c->row, 2, 0, 1);
+        else
+            I(p, c->row, 2, 0);
+        I(p, "st32_mbmn_zi", 2, 1, 15, 0x40 + i);
+    }
+    I(p, "exitz_mmmn", 15);
+}
+
+static void test_float_edges(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    fprog(&p, 0);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    for (unsigned i = 0; i < NFC; i++)
+        if (word(r, DATA + 0x100 + 4 * i) != fcases[i].want)
+            fail_msg("%s case %u: 0x%08x, expected 0x%08x", fcases[i].row, i, word(r, DATA + 0x100 + 4 * i),
+                     fcases[i].want);
+    /* sticky $FP_STS: INV (sqrt(-1), 2^32 to i32), DIV0 (1/0), OFLO (the f32 and f16 overflows) */
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].fp_sts, 7);
+    run_free(r);
+
+    /* NANOO ($FP_CTL bit 20): the f16 overflow gives NaN instead of clipping */
+    prog q = {.at = SUP};
+    fprog(&q, 0);
+    r = run_prog(&q, (const char *const[]){"fp_ctl=0x100000", NULL}, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(word(r, DATA + 0x100 + 4 * 18), 0x7e007e00u);
+    run_free(r);
+
+    /* $FP_CTL.DIV0 enabled: 1/0 raises TEXCPT_FP (cause CAUSEID_FLOATING_POINT 22) */
+    r = run_prog(&q, (const char *const[]){"fp_ctl=2", NULL}, 0);
+    expect_stop(r, SIM_STOP_FAULT);
+    assert_non_null(strstr(r->m.stop.msg, "f32div: floating-point division by zero (TEXCPT_FP, cause 22)"));
+    run_free(r);
+
+    /* -o f16_denormals=flush: 2^-24 converts to +0 */
+    r = run_prog(&p, (const char *const[]){"f16_denormals=flush", NULL}, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(word(r, DATA + 0x100 + 4 * 19), 0);
+    run_free(r);
+}
+
+/* rpt: a 2-bundle body run 3 times adds 3 x 2 to $m2 (one add per bundle), the bundle
+ * co-issued with rpt runs once; then the rules: a solo instruction in a body raises
+ * TEXCPT_INVALID_INSTR with CAUSEID_INSTR_IN_REPEAT (26) and sets $WSR.ERPT; a register
+ * count wider than $REPEAT_COUNT (ipu1: 12 bits) stops as not modelled.
+ * Cycles: run at 6 starts W0 at 12 and W0 issues every 6 cycles: setzi 12, nop 18 (it
+ * aligns the rpt bundle), rpt 24, the six body bundles 30 ... 60, exitz 66, so W0 ends at
+ * cycle 67 with 10 bundles: zero-overhead, the loop itself costs no cycle. */
+static void test_rpt(void **state)
+{
+    (void)state;
+    prog q = {.at = SUP};
+    I(&q, "setzi_mmmn_zi", 0, WRK);
+    I(&q, "run_mmmn_zi", 0, 15, 0);
+    I(&q, "br_mmmn", 10);
+    q.at = WRK;
+    I(&q, "setzi_mmmn_zi", 4, 3);
+    I(&q, "or_mmmn_zi", 15, 15, 0);   /* nop: the rpt bundle at WRK + 8 */
+    B(&q, "rpt_mmmn_zi", OPS(4, 1), "setzi_aaan_zi", OPS(3, 7));
+    B(&q, "add_mmmn_si", OPS(2, 2, 1), "or_aaan_zi", OPS(4, 4, 1));
+    B(&q, "add_mmmn_si", OPS(2, 2, 1), "or_aaan_zi", OPS(5, 5, 2));
+    I(&q, "exitz_mmmn", 15);
+    run *r = run_prog(&q, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    const ipu_ctx *w = &T(r)->ctx[IPU_WORKER(0)];
+    assert_int_equal(w->m[2], 6);
+    assert_int_equal(w->a[3], 7);
+    assert_int_equal(w->a[4], 1);
+    assert_int_equal(w->rpt_count, 0);
+    /* setzi 12, nop 18, rpt 24, body 30 ... 60, exitz 66: ends at 67 */
+    assert_int_equal(w->exited_at, 67);
+    assert_int_equal(r->m.units[0].threads[IPU_WORKER(0)].issue_cycles, 10);
+    run_free(r);
+
+    /* count 0: the body is skipped; setzi 12, nop 18, rpt 24, exitz 30 */
+    prog z = q;
+    z.w[(WRK - BASE) / 4] = enc("setzi_mmmn_zi", (const int64_t[]){4, 0});
+    r = run_prog(&z, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].m[2], 0);
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].exited_at, 31);
+    run_free(r);
+
+    /* a solo instruction in the body */
+    prog s = {.at = SUP};
+    I(&s, "setzi_mmmn_zi", 0, WRK);
+    I(&s, "run_mmmn_zi", 0, 15, 0);
+    I(&s, "br_mmmn", 10);
+    s.at = WRK;
+    I(&s, "setzi_mmmn_zi", 4, 2);
+    I(&s, "or_mmmn_zi", 15, 15, 0);
+    B(&s, "rpt_mmmn_zi", OPS(4, 0), "setzi_aaan_zi", OPS(3, 7));
+    I(&s, "add_mmmn_si", 2, 2, 1);
+    I(&s, "exitz_mmmn", 15);
+    r = run_prog(&s, NULL, 0);
+    expect_stop(r, SIM_STOP_ILLEGAL);
+    assert_non_null(strstr(r->m.stop.msg, "inside an rpt body"));
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].cause, IPU_CAUSE_INSTR_IN_REPEAT);
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].erpt, 1);
+    run_free(r);
+
+    /* a register count of 0x10000 does not fit ipu2's 16-bit $REPEAT_COUNT */
+    prog c = q;
+    c.w[(WRK - BASE) / 4] = enc("setzi_mmmn_zi", (const int64_t[]){4, 0x10000});
+    r = run_prog(&c, NULL, 0);
+    expect_stop(r, SIM_STOP_ILLEGAL);
+    assert_non_null(strstr(r->m.stop.msg, "wider than $REPEAT_COUNT (0xffff on ipu2)"));
+    run_free(r);
+}
+
+/* movz $d, $s, $g: $d = $s when $g == 0 (the last operand gates) */
+static void test_movz(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 1, 11);
+    I(&p, "setzi_mmmn_zi", 2, 22);
+    I(&p, "setzi_mmmn_zi", 3, 1);
+    I(&p, "movz_mmmn", 1, 2, 15);   /* gate 0: m1 = 22 */
+    I(&p, "setzi_mmmn_zi", 4, 44);
+    I(&p, "movz_mmmn", 4, 2, 3);    /* gate 1: m4 stays 44 */
+    I(&p, "br_mmmn", 10);
+    run *r = run_prog(&p, NULL, 0);
+    expect_stop(r, SIM_STOP_HALT);
+    assert_int_equal(M(r, IPU_SUP, 1), 22);
+    assert_int_equal(M(r, IPU_SUP, 4), 44);
+    run_free(r);
+}
+
 XPUSIM_TESTS(ipu_exec, cmocka_unit_test(test_integer_ops), cmocka_unit_test(test_branches),
              cmocka_unit_test(test_runall_six_workers), cmocka_unit_test(test_supervisor_cycles),
              cmocka_unit_test(test_run_one_worker), cmocka_unit_test(test_loads_stores_bundle),
              cmocka_unit_test(test_faults), cmocka_unit_test(test_view_and_entry),
-             cmocka_unit_test(test_encode_roundtrip))
+             cmocka_unit_test(test_encode_roundtrip), cmocka_unit_test(test_float_edges),
+             cmocka_unit_test(test_rpt), cmocka_unit_test(test_movz))
