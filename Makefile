@@ -111,6 +111,8 @@ install: $(XPUSIM)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/xpusim
 	install -m 755 $(XPUSIM) $(DESTDIR)$(PREFIX)/bin/xpusim
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/xpusim/
+	install -d $(DESTDIR)$(PREFIX)/share/xpusim/ipu/include/poplar
+	install -m 644 isa/ipu/include/poplar/* $(DESTDIR)$(PREFIX)/share/xpusim/ipu/include/poplar/
 
 clean:
 	rm -rf build

@@ -78,6 +78,25 @@ int asm_source_close(asm_source *s, char *err, size_t errlen)
     return 0;
 }
 
+int asm_source_read(const char *path, const char *const *cpp_args, asm_source_line_fn fn, void *ctx, char *err,
+                    size_t errlen)
+{
+    asm_source src;
+    if (asm_source_open(&src, path, cpp_args, err, errlen))
+        return -1;
+    int rc = 0, r;
+    char *line, e[200];
+    while (rc == 0 && (r = asm_source_next(&src, &line, e, sizeof e)) != 0)
+        rc = fn(ctx, src.file, src.line, r < 0 ? NULL : line, r < 0 ? e : NULL);
+    char cpperr[512];
+    if (asm_source_close(&src, cpperr, sizeof cpperr)) {
+        if (!err[0] || src.cpp_error[0])
+            snprintf(err, errlen, "%s", cpperr);
+        return -1;
+    }
+    return rc;
+}
+
 int asm_cpp_args_build(asm_cpp_args *a, const char *src, const char *const *fixed, const char *defines,
                        const char *include, char *err, size_t errlen)
 {

@@ -31,6 +31,15 @@ int asm_source_next(asm_source *s, char **line, char *err, size_t errlen);
  * holds cpp's own message when it printed one). */
 int asm_source_close(asm_source *s, char *err, size_t errlen);
 
+/* Read a whole source: open (through cpp when cpp_args is not NULL), call fn for each line
+ * with where it comes from, close. fn gets text NULL and lerr set for a line that is too
+ * long; it returns 0 to go on, -1 to stop (having written its message into err). When cpp
+ * fails, its own message replaces err unless a line's error is already there and cpp said
+ * nothing: cpp's words explain a failure better than what its output led to. 0 or -1. */
+typedef int (*asm_source_line_fn)(void *ctx, const char *file, int line, char *text, const char *lerr);
+int asm_source_read(const char *path, const char *const *cpp_args, asm_source_line_fn fn, void *ctx, char *err,
+                    size_t errlen);
+
 /* cpp arguments from the user's options: defines "NAME[=VALUE],..." (letters, digits and
  * _ . - + only) and one include directory, after the fixed ones (e.g. "-D__NYUZI__=1") and
  * the source's own directory. */

@@ -16,6 +16,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <elf.h>
 #include "asm.h"
 #include "../../core/asm/data.h"
@@ -663,13 +665,46 @@ const opt_desc ipu_asm_options[] = {
     OPT_END,
 };
 
-/* Where our own tile-constant headers are: $XPUSIM_ROOT/isa/ipu/include, else next to the
- * working directory's checkout. */
+/* Where our own tile-constant headers are: $XPUSIM_ROOT/isa/ipu/include when set; else next
+ * to the running binary, in the source tree (build/xpusim -> isa/ipu/include) or where
+ * `make install` puts them (bin/xpusim -> share/xpusim/ipu/include); else the working
+ * directory's isa/ipu/include. */
 static const char *header_dir(char *buf, size_t n)
 {
     const char *root = getenv("XPUSIM_ROOT");
-    snprintf(buf, n, "-I%s/isa/ipu/include", root && root[0] ? root : ".");
+    if (root && root[0]) {
+        snprintf(buf, n, "-I%s/isa/ipu/include", root);
+        return buf;
+    }
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            static const char *const rel[] = {"/../isa/ipu/include", "/../share/xpusim/ipu/include"};
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+                struct stat st;
+                int w = snprintf(buf, n, "-I%s%s", exe, rel[i]);
+                if (w > 0 && (size_t)w < n && stat(buf + 2, &st) == 0 && S_ISDIR(st.st_mode))
+                    return buf;
+            }
+        }
+    }
+    snprintf(buf, n, "-I./isa/ipu/include");
     return buf;
+}
+
+/* One line of a source (asm_source_read): follow cpp's file changes, then assemble it. */
+static int source_line(void *ctx, const char *file, int line, char *text, const char *lerr)
+{
+    actx *a = ctx;
+    if (strcmp(file, a->files[a->cur_file]) && (a->cur_file = file_index(a, file)) < 0)
+        return ipu_fail(a, "out of memory");
+    a->cur_line = line;
+    a->cur_col = 1;
+    return text ? process_line(a, text) : ipu_fail(a, "%s", lerr);
 }
 
 static int read_source(actx *a, const char *path, const sim_opts *opts)
@@ -693,31 +728,13 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     if (asm_cpp_args_build(&args, path, fixed, opts ? opt_text(opts, ipu_asm_options, "define") : NULL, NULL,
                            a->err, sizeof a->err))
         return -1;
-    asm_source src;
-    if (asm_source_open(&src, path, args.argv, a->err, sizeof a->err))
-        return -1;
     if ((a->cur_file = file_index(a, path)) < 0) {
-        asm_source_close(&src, a->err, sizeof a->err);
         snprintf(a->err, sizeof a->err, "out of memory");
         return -1;
     }
-    int rc = 0, r;
-    char *line, e[200];
-    while (rc == 0 && (r = asm_source_next(&src, &line, e, sizeof e)) != 0) {
-        if (strcmp(src.file, a->files[a->cur_file]) && (a->cur_file = file_index(a, src.file)) < 0) {
-            rc = ipu_fail(a, "out of memory");
-            break;
-        }
-        a->cur_line = src.line;
-        a->cur_col = 1;
-        rc = r < 0 ? ipu_fail(a, "%s", e) : process_line(a, line);
-    }
-    char cpperr[512];
-    if (asm_source_close(&src, cpperr, sizeof cpperr)) {
-        if (!a->err[0] || src.cpp_error[0])
-            snprintf(a->err, sizeof a->err, "%s", cpperr);
-        return -1;
-    }
+    int rc = asm_source_read(path, args.argv, source_line, a, a->err, sizeof a->err);
+    if (rc)
+        return rc;
     if (rc == 0 && a->in_bundle)
         rc = ipu_fail(a, "instruction bundle without end");
     if (rc == 0 && a->ncond)

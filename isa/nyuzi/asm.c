@@ -610,6 +610,19 @@ static int file_index(actx *a, const char *name)
     return a->nfiles++;
 }
 
+/* One line of a source (asm_source_read): follow cpp's file changes, then assemble it. */
+static int source_line(void *ctx, const char *file, int line, char *text, const char *lerr)
+{
+    actx *a = ctx;
+    if (strcmp(file, a->files[a->cur_file]) && (a->cur_file = file_index(a, file)) < 0)
+        return fail(a, "out of memory");
+    a->cur_line = line;
+    a->cur_col = 1;
+    if (!text)
+        return fail(a, "%s", lerr);
+    return process_line(a, text) < 0 ? -1 : 0;
+}
+
 /* One source through cpp (`#include`, `#define`; -o include=DIR, -o define=NAME=VALUE,...). */
 static int read_source(actx *a, const char *path, const sim_opts *opts)
 {
@@ -618,36 +631,11 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     if (asm_cpp_args_build(&args, path, fixed, opts ? opt_text(opts, nyz_asm_options, "define") : NULL,
                            opts ? opt_text(opts, nyz_asm_options, "include") : NULL, a->err, sizeof a->err))
         return -1;
-    asm_source src;
-    if (asm_source_open(&src, path, args.argv, a->err, sizeof a->err))
-        return -1;
     if ((a->cur_file = file_index(a, path)) < 0) {
-        asm_source_close(&src, a->err, sizeof a->err);
         snprintf(a->err, sizeof a->err, "out of memory");
         return -1;
     }
-    int rc = 0, r;
-    char *line, e[200];
-    while (rc == 0 && (r = asm_source_next(&src, &line, e, sizeof e)) != 0) {
-        if (strcmp(src.file, a->files[a->cur_file]) && (a->cur_file = file_index(a, src.file)) < 0) {
-            rc = fail(a, "out of memory");
-            break;
-        }
-        a->cur_line = src.line;
-        a->cur_col = 1;
-        if (r < 0)
-            rc = fail(a, "%s", e);
-        else if (process_line(a, line) < 0)
-            rc = -1;
-    }
-    char cpperr[512];
-    if (asm_source_close(&src, cpperr, sizeof cpperr)) {
-        /* cpp's own message explains the failure better than what its output led to */
-        if (!a->err[0] || src.cpp_error[0])
-            snprintf(a->err, sizeof a->err, "%s", cpperr);
-        return -1;
-    }
-    return rc;
+    return asm_source_read(path, args.argv, source_line, a, a->err, sizeof a->err);
 }
 
 static uint32_t align_up(uint32_t v, uint32_t al) { return (v + al - 1) & ~(al - 1); }
