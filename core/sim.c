@@ -104,6 +104,7 @@ void sim_destroy(sim_machine *m)
     for (int i = 0; i < m->nunits; i++) {
         free(m->units[i].threads);
         free(m->units[i].counters);
+        free(m->units[i].thread_counters);
     }
     free(m->units);
     for (int i = 0; i < m->nspaces; i++) {
@@ -162,6 +163,17 @@ int sim_unit_counters(sim_unit *u, const char *const *names, int n)
     for (int i = 0; i < n; i++)
         u->counters[i].name = names[i];
     u->ncounters = n;
+    return 0;
+}
+
+int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n)
+{
+    free(u->thread_counters);
+    u->thread_counters = calloc((size_t)(n ? n : 1) * (size_t)(u->nthreads ? u->nthreads : 1), sizeof *u->thread_counters);
+    if (!u->thread_counters)
+        return -1;
+    u->thread_counter_names = names;
+    u->nthread_counters = n;
     return 0;
 }
 

@@ -86,6 +86,11 @@ typedef struct sim_unit {
     double clock_hz;
     sim_counter *counters;  /* ISA-defined per-unit counters (DMA bytes, cache misses...) */
     int ncounters;
+    /* ISA-defined per-thread counters: names (nthread_counters of them) and values,
+     * thread_counters[thread * nthread_counters + k]; none when nthread_counters is 0 */
+    const char *const *thread_counter_names;
+    int nthread_counters;
+    uint64_t *thread_counters;
     void *isa;              /* the ISA's per-unit state */
 } sim_unit;
 
@@ -147,6 +152,8 @@ void sim_destroy(sim_machine *m);
 /* Set-up helpers for ISAs (create time). */
 int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *name_fmt, double clock_hz);
 int sim_unit_counters(sim_unit *u, const char *const *names, int n);
+/* Give each of the unit's threads n counters named names[] (zeroed); -1 out of memory. */
+int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n);
 mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian);
 mem_space *sim_space(const sim_machine *m, const char *name);
 /* A unit's own space: "NAME.UNIT" if it exists (per-unit memories), else the shared "NAME". */

@@ -103,6 +103,10 @@ void stats_write_text(const sim_machine *m, FILE *f)
             for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++)
                 if (th->stalls[s])
                     fprintf(f, ", stall %s %llu", stalls[s], (unsigned long long)th->stalls[s]);
+            for (int k = 0; k < u->nthread_counters; k++)
+                if (u->thread_counters[t * u->nthread_counters + k])
+                    fprintf(f, ", %s %llu", u->thread_counter_names[k],
+                            (unsigned long long)u->thread_counters[t * u->nthread_counters + k]);
             fputc('\n', f);
         }
     }
@@ -176,7 +180,17 @@ void stats_write_json(const sim_machine *m, FILE *f)
                 json_str(f, stalls[s]);
                 fprintf(f, ": %llu", (unsigned long long)th->stalls[s]);
             }
-            fprintf(f, "}}");
+            fprintf(f, "}");
+            if (u->nthread_counters) { /* the ISA's per-thread counts (CERT: per job) */
+                fprintf(f, ", \"counters\": {");
+                for (int k = 0; k < u->nthread_counters; k++) {
+                    fprintf(f, "%s", k ? ", " : "");
+                    json_str(f, u->thread_counter_names[k]);
+                    fprintf(f, ": %llu", (unsigned long long)u->thread_counters[t * u->nthread_counters + k]);
+                }
+                fprintf(f, "}");
+            }
+            fprintf(f, "}");
         }
         fprintf(f, "]}");
     }

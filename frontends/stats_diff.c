@@ -99,6 +99,7 @@ static void thread_diff(diff_ctx *d, const json_t *ta, const json_t *tb)
     for (int i = 0; fields[i]; i++)
         count(d, head, fields[i], json_object_get(ta, fields[i]), json_object_get(tb, fields[i]));
     counts_of(d, head, "stall ", json_object_get(ta, "stalls"), json_object_get(tb, "stalls"));
+    counts_of(d, head, "", json_object_get(ta, "counters"), json_object_get(tb, "counters"));
 }
 
 static void unit_diff(diff_ctx *d, const json_t *ua, const json_t *ub)

@@ -106,6 +106,7 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
         u->isa = c;
         c->job = calloc((size_t)c->nslots, sizeof *c->job);
         if (!c->job || sim_unit_counters(u, cert_counter_names, CN_COUNT) ||
+            sim_unit_thread_counters(u, cert_job_counter_names, CJC_COUNT) ||
             sim_register_event(m, &c->dma_ev, "ucdma", cert_ucdma_done, c, -1)) {
             snprintf(err, errlen, "out of memory");
             return -1;

@@ -25,6 +25,7 @@ const char *const cert_counter_names[] = {"pages", "jobs", "dispatches", "yields
                                           "poll_retries", "tokens", "ucdma_transfers", "ucdma_bytes",
                                           "page_wait_cycles", "unmodelled_accesses", "dropped_tasks", "records",
                                           "loads"};
+const char *const cert_job_counter_names[] = {"tokens", "ucdma_bytes", "axi_accesses"};
 
 enum { EX_NEXT, EX_BLOCK, EX_YIELD, EX_END, EX_STOP };
 
@@ -561,6 +562,7 @@ static int exec_op(sim_machine *m, cert_uc *c, int s, const cert_insn *in, uint6
             if (e) {
                 e->received -= n;
                 e->consumed += n;
+                CERT_JOB_CNT(m, c, s, CJC_TOKENS) += n;
             }
             return EX_NEXT;
         }

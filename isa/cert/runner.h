@@ -55,6 +55,12 @@ enum {
 };
 extern const char *const cert_counter_names[];
 
+/* ---- per-job counters (sim_unit thread counters, per job-table slot) ---- */
+enum { CJC_TOKENS = 0, CJC_UCDMA_BYTES, CJC_AXI, CJC_COUNT };
+extern const char *const cert_job_counter_names[];
+/* The counter k of the job in slot s of uC c. */
+#define CERT_JOB_CNT(m, c, s, k) ((m)->units[(c)->index].thread_counters[(size_t)(s) * CJC_COUNT + (k)])
+
 /* ---- jobs ---- */
 enum { CJ_FREE = 0, CJ_READY, CJ_BLOCKED, CJ_DEFERRED };
 /* What a blocked job waits for. */

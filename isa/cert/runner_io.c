@@ -211,6 +211,8 @@ int cert_ax_write(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, 
 {
     cert_machine *cm = cert_m(m);
     char msg[200] = "";
+    if (s >= 0)
+        CERT_JOB_CNT(m, c, s, CJC_AXI)++;
     if (cm->opaque_array) {
         c->cnt[CN_AXI_WRITES].value++;
         return opaque_access(m, c, s, t, addr, "write");
@@ -227,6 +229,8 @@ int cert_ax_read(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, u
 {
     cert_machine *cm = cert_m(m);
     char msg[200] = "";
+    if (s >= 0)
+        CERT_JOB_CNT(m, c, s, CJC_AXI)++;
     *v = 0;
     if (cm->opaque_array) {
         c->cnt[CN_AXI_READS].value++;
@@ -273,6 +277,7 @@ static void tct_deliver(sim_machine *m, cert_uc *c, uint32_t tile, uint32_t acto
             e->received >= j->w_count) {
             e->received -= j->w_count;
             e->consumed += j->w_count;
+            CERT_JOB_CNT(m, c, s, CJC_TOKENS) += j->w_count;
             cert_job_wake(m, c, s, t, 1);
         }
     }
@@ -384,6 +389,7 @@ int cert_ucdma_enqueue(sim_machine *m, cert_uc *c, int s, uint32_t desc, uint64_
     c->engine_free = x->done;
     c->cnt[CN_UCDMA_XFERS].value++;
     c->cnt[CN_UCDMA_BYTES].value += 4 * words;
+    CERT_JOB_CNT(m, c, s, CJC_UCDMA_BYTES) += 4 * words;
     if (c->qn == 1)
         cert_arm(m, &c->dma_ev, x->done);
     *handle = x->handle;

@@ -108,6 +108,12 @@ grep -q '^cycles: 831 ' "$T/out" && grep -q '^model: columns=1 target=aie2ps arr
 grep -q 'mlir|spec' "$T/out" || no "write32d_flags error: $(cat "$T/out")"
 "$X" run "$T/sanity.elf" -o tct_latency=x >/dev/null 2>&1 && no "tct_latency=x accepted"
 
+# 6b. per-job counters: job 0's uC-DMA chain is two descriptors of 8 words (64 bytes); job 1
+# consumes the two tokens its WAIT_TCTS wait for and makes two AXI writes (the start queues)
+"$X" run "$T/sanity.elf" -o columns=4 >"$T/out" 2>&1
+grep -q '^  thread 0: .*, ucdma_bytes 64$' "$T/out" &&
+    grep -q '^  thread 1: .*, tokens 2, axi_accesses 2$' "$T/out" || no "per-job counters: $(grep 'thread' "$T/out")"
+
 # 7. the token path latency is an option: with 100 instead of 30 the second token (task
 # done at 759) arrives at 859 instead of 789; the job still blocks on it (its first token
 # came at 804, dispatch 816, WAIT_TCTS 836), then dispatch 871, END_JOB 901
