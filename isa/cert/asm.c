@@ -55,6 +55,9 @@ const opt_desc cert_asm_options[] = {
     OPT_C("symbols", "0", bool_choices,
           "1: add a .symtab with one symbol per label (value = page*8192 + offset, the pc) for the debugger; "
           "not byte-identical to aiebu-asm, which writes none"),
+    OPT_T("preempt_asm", NULL,
+          "directory holding aiebu's specification/aie4/preemption_asm/*.asm: on aie4, PREEMPT then gets "
+          "the save/restore programs the newest aiebu-asm inserts (read from there at assembly time)"),
     OPT_END,
 };
 
@@ -74,7 +77,8 @@ int cert_asm_fail(cert_asm *a, int file, int line, const char *fmt, ...)
 
 /* The reader's position: column, label scope path, the data/code state stack (aiebu pushes
  * a state at EOF, .section, .attach_to_group and .include, and pops only after an include). */
-typedef struct reader {
+typedef struct cert_reader reader;
+struct cert_reader {
     cert_asm *a;
     int col;                    /* -1 until the first statement or .attach_to_group */
     char *scope;                /* "default[:label...]" */
@@ -84,7 +88,7 @@ typedef struct reader {
     const char *srcdir;
     int target_set;
     int annotation;             /* lines still to read of an annotation (id:, name:, description:) */
-} reader;
+};
 
 static int grow(void **p, int *cap, int need, size_t elem)
 {
@@ -469,8 +473,15 @@ static int directive(reader *r, const char *name, size_t nlen, char *args, int f
             }
         return cert_asm_fail(a, file, line, ".target: expected aie2ps, aie4, aie4-a or aie4-z");
     }
-    if (IS(".partition") || IS(".aie_row_topology"))
-        return 0; /* how many columns/cores the code was built for: nothing to encode */
+    if (IS(".partition")) { /* `Ncolumn` picks aiebu's save/restore programs; nothing to encode */
+        char *end;
+        long n = strtol(args, &end, 10);
+        if (end != args && !strcmp(trim(end), "column") && n >= 0 && n < 1000)
+            a->partition_cols = (int)n;
+        return 0;
+    }
+    if (IS(".aie_row_topology"))
+        return 0; /* how many rows the code was built for: nothing to encode */
 #undef IS
     return 1;
 }
@@ -542,22 +553,29 @@ static int process_line(reader *r, char *line, int file, int lineno)
     else if (!(op = cert_op_by_name(s, wl, a->spec)))
         return cert_asm_fail(a, file, lineno, "unknown instruction or directive '%.*s' (spec %s)", (int)wl, s,
                              cert_spec_name(a->spec));
-    if (op && op->code == 0x19 && a->w->preempt_injects && !a->preempt_warned) {
+    int preempt = op && op->code == 0x19 && a->w->preempt_injects;
+    if (preempt && a->preempt_dir && a->target == 0)
+        return cert_asm_fail(a, file, lineno, "PREEMPT: the newest aiebu-asm refuses it on aie2ps");
+    if (preempt && !a->preempt_dir && !a->preempt_warned) {
         /* the newest aiebu-asm refuses PREEMPT on aie2ps and, on aie4, rewrites its operands
-         * to save/restore programs it inserts from tables built into aiebu (not public data
-         * that xpusim carries): we keep the operands as written and say so */
+         * to save/restore programs it inserts from its own copy of its preemption_asm files,
+         * which -o preempt_asm=DIR names (asm_preempt.c): without it we keep the operands as
+         * written and say so */
         a->preempt_warned = 1;
         fprintf(stderr,
                 "xpusim: warning: %s:%d: PREEMPT assembled with its operands as written; the newest aiebu-asm "
-                "%s, so this file is not byte-identical to its output\n",
+                "%s, so this file is not byte-identical to its output%s\n",
                 file >= 0 && file < a->nfiles ? a->files[file] : "?", lineno,
                 a->target == 0 ? "refuses PREEMPT on aie2ps"
-                               : "replaces them with save/restore code built into aiebu");
+                               : "replaces them with save/restore code built into aiebu",
+                a->target == 0 ? "" : " (-o preempt_asm=DIR, DIR holding aiebu's preemption_asm files, does that)");
     }
     cert_item *it = new_item(a, kind, s, wl, file, lineno);
     if (!it || split_args(it, args))
         return cert_asm_fail(a, file, lineno, "out of memory");
     it->op = op;
+    if (preempt && a->preempt_dir && cert_preempt_note(a, it, r->col, r->scope))
+        return -1;
     it->is_eof = op && op->code == CERT_OP_EOF;
     if (insert(r, it))
         return -1;
@@ -593,6 +611,29 @@ static int read_file(reader *r, const char *path, const char *as_name)
     return rc;
 }
 
+int cert_read_text(reader *r, int col, char *text, const char *name)
+{
+    cert_asm *a = r->a;
+    int file = file_index(a, name);
+    if (file < 0)
+        return cert_asm_fail(a, 0, 0, "out of memory");
+    r->col = col;
+    if (push_state(r, 0, file, 0))
+        return -1;
+    int lineno = 0;
+    for (char *p = text; p && *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = 0;
+        if (process_line(r, p, file, ++lineno))
+            return -1;
+        p = nl ? nl + 1 : NULL;
+    }
+    if (r->nstate > 1)
+        r->nstate--;
+    return 0;
+}
+
 static int cmp_col(const void *x, const void *y)
 {
     const cert_col *a = x, *b = y;
@@ -623,6 +664,7 @@ static void free_asm(cert_asm *a)
     for (int i = 0; i < a->nfiles; i++)
         free(a->files[i]);
     free(a->files);
+    cert_preempt_free(a);
 }
 
 int cert_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err,
@@ -645,6 +687,8 @@ int cert_assemble(int nsrc, const char *const *srcs, const char *out, const sim_
     a.target = target;
     a.symbols = symbols;
     a.include_dir = opts ? opt_text(opts, cert_asm_options, "include") : NULL;
+    a.preempt_dir = opts ? opt_text(opts, cert_asm_options, "preempt_asm") : NULL;
+    a.partition_cols = 4;
     reader r = {.a = &a, .col = -1};
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", srcs[0]);
@@ -662,7 +706,7 @@ int cert_assemble(int nsrc, const char *const *srcs, const char *out, const sim_
     }
     r.state[r.nstate++] = 0;
     /* file 0 is the main source ("default" to aiebu): labels and jobs are scoped by file */
-    if (read_file(&r, srcs[0], srcs[0]))
+    if (read_file(&r, srcs[0], srcs[0]) || cert_preempt_finish(&a, &r))
         goto fail;
     if (a.ncols) /* (qsort of NULL is undefined even for 0 elements) */
         qsort(a.cols, (size_t)a.ncols, sizeof *a.cols, cmp_col);

@@ -34,7 +34,8 @@ typedef struct cert_writer {
     int labels_shared;          /* two groups of a page may share data (placed once, counted twice) */
     int ao57_entries;           /* APPLY_OFFSET_57 patches num_entries descriptors (else the first) */
     int actor_map;              /* actor names from aiebu's fixed per-target maps */
-    int preempt_injects;        /* PREEMPT makes aiebu insert save/restore code: refused here */
+    int preempt_injects;        /* PREEMPT makes aiebu insert save/restore code (asm_preempt.c,
+                                 * with -o preempt_asm=DIR; else warned about or refused) */
     int reattach_appends;       /* a second .attach_to_group N continues uC N (else refused) */
 } cert_writer;
 
@@ -122,7 +123,32 @@ typedef struct cert_asm {
     int nitems, capitems;
     char err[1024];
     const char *include_dir;
+    const char *preempt_dir;    /* -o preempt_asm=DIR: aiebu's preemption_asm files */
+    int partition_cols;         /* `.partition Ncolumn` (aiebu's default: 4) */
+    struct cert_preempt *pre;   /* the PREEMPTs read, in source order */
+    int npre, cappre;
+    int injecting;              /* reading an inserted save/restore program */
 } cert_asm;
+
+/* One PREEMPT as read (asm_preempt.c): where it is and its hintmap operand. */
+typedef struct cert_preempt {
+    cert_item *it;
+    int group;                  /* its uC (.attach_to_group), 0 before any */
+    int counted;                /* read after a uC was chosen (aiebu counts only those) */
+    char *scope;                /* its label scope */
+    char *hint;                 /* the 4th operand without '@', or NULL */
+} cert_preempt;
+
+/* asm.c: the reader, for asm_preempt.c to feed it inserted programs. */
+typedef struct cert_reader cert_reader;
+/* Read text (NUL-terminated, modified) as file `name` into uC col, in the code state
+ * (pushed before, popped after, as aiebu does). 0 ok, -1 a->err. */
+int cert_read_text(cert_reader *r, int col, char *text, const char *name);
+/* asm_preempt.c: note a PREEMPT just read (rewrites its operands to @save_N, @restore_N);
+ * after the source is read, insert the save/restore programs. 0 ok, -1 a->err. */
+int cert_preempt_note(cert_asm *a, cert_item *it, int col, const char *scope);
+int cert_preempt_finish(cert_asm *a, cert_reader *r);
+void cert_preempt_free(cert_asm *a);
 
 /* Record an error "file:line: what" (first one wins); returns -1. */
 int cert_asm_fail(cert_asm *a, int file, int line, const char *fmt, ...)

@@ -210,12 +210,15 @@ static int encode_op(cert_state *s, const cert_item *it, uint32_t pos, int page,
     for (int i = 0; i < op->nargs; i++)
         want += op->args[i].kind != CK_PAD && op->args[i].kind != CK_JOBSIZE;
     int is_ao57 = op->code == 0x0e;
-    if (it->nargs != want && op->code == 0x19 && s->a->w->preempt_injects)
+    if (it->nargs != want && op->code == 0x19 && s->a->w->preempt_injects && !s->a->preempt_dir)
         return cert_st_fail(s, it,
                             "PREEMPT without its two page operands: the newest aiebu-asm supplies them from "
-                            "save/restore code built into aiebu, which xpusim does not carry; "
-                            "write PREEMPT id, @save, @restore%s", "");
-    if (it->nargs != want && !(is_ao57 && it->nargs == want + 1 && it->args[want][0] == '@'))
+                            "save/restore programs built into aiebu; give -o preempt_asm=DIR (DIR holding aiebu's "
+                            "specification/aie4/preemption_asm files) to insert them, or write PREEMPT id, @save, "
+                            "@restore%s", "");
+    /* PREEMPT id, @save, @restore, @hintmap (-o preempt_asm): aiebu encodes the first three */
+    int hint = op->code == 0x19 && s->a->preempt_dir && it->nargs == want + 1 && it->args[want][0] == '@';
+    if (it->nargs != want && !hint && !(is_ao57 && it->nargs == want + 1 && it->args[want][0] == '@'))
         return cert_asm_fail(s->a, it->file, it->line, "%s: expected %d operand%s", op->name, want, want == 1 ? "" : "s");
     out[0] = op->code;
     out[1] = 0;
