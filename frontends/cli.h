@@ -42,6 +42,7 @@ typedef struct cli_args {
     uint64_t tl_from, tl_to, tl_sample; /* --timeline-window FROM:TO, --timeline-sample N */          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;
     const char *script;               /* debug -x */
+    const char *host_file;            /* --vertex FILE: the ISA builds the run (isa_ops.host_file) */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
     int headless, quiet, wait_window;
     int progress;       /* --progress: report progress even when stderr is not a terminal */

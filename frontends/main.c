@@ -21,6 +21,9 @@ static void usage(FILE *f)
     fputs("usage:\n"
           "  xpusim run PROGRAM [options]       run to completion: program output, then a summary\n"
           "  xpusim debug PROGRAM [-x SCRIPT]   interactive debugger (-x: commands from a file)\n"
+          "  xpusim run|debug|gdbserver --vertex FILE  a host file instead of PROGRAM: the ISA\n"
+          "                                     builds the run it describes (IPU: a vertex file,\n"
+          "                                     docs/isa/ipu.md \"Running a vertex\")\n"
           "  xpusim gdbserver PROGRAM [--port N | --listen HOST:PORT]  GDB remote server\n"
           "                                     (default 127.0.0.1:1234; --port 0 picks a free port)\n"
           "  xpusim asm --isa NAME [-c] [-I DIR] SRC... -o OUT   (-c: a relocatable object)\n"
@@ -102,7 +105,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
                                          "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "-x", "-I",
-                                         "--port", "--listen", NULL};
+                                         "--port", "--listen", "--vertex", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
         int k = 0, r = 0;
@@ -183,6 +186,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->frame_dump = val;
         else if (strcmp(name, "-x") == 0)
             a->script = val;
+        else if (strcmp(name, "--vertex") == 0)
+            a->host_file = val;
         else if (strcmp(name, "--trace-cosim") == 0)
             a->trace_cosim = val;
         else if (strcmp(name, "--profile") == 0)
@@ -541,7 +546,8 @@ static int dispatch(cli_args *a)
         return cmd_isas();
     if (strcmp(a->cmd, "asm") == 0)
         return cmd_asm(a);
-    if (!a->program) {
+    if (!a->program && !(a->host_file && (!strcmp(a->cmd, "run") || !strcmp(a->cmd, "debug") ||
+                                          !strcmp(a->cmd, "gdbserver")))) {
         fprintf(stderr, "xpusim %s: missing PROGRAM\n", a->cmd);
         usage(stderr);
         return 1;

@@ -21,11 +21,57 @@ void cli_args_free(cli_args *a)
     }
 }
 
+/* --vertex FILE: the ISA (--isa, else the only one with a host_file hook) reads the file,
+ * loads the program it names into s->img and the machine, and sets the state it describes. */
+static int session_open_host_file(cli_session *s, cli_args *a)
+{
+    char err[512];
+    if (a->program) {
+        fprintf(stderr, "xpusim: --vertex %s names the program itself: give no PROGRAM (got '%s')\n", a->host_file,
+                a->program);
+        return -1;
+    }
+    s->isa = a->isa_name ? isa_find(a->isa_name) : NULL;
+    for (int i = 0; !a->isa_name && i < isa_count(); i++)
+        if (isa_at(i)->host_file) {
+            if (s->isa) {
+                fprintf(stderr, "xpusim: --vertex: several ISAs read host files; use --isa NAME\n");
+                return -1;
+            }
+            s->isa = isa_at(i);
+        }
+    if (!s->isa || !s->isa->host_file) {
+        fprintf(stderr, "xpusim: --vertex: %s\n", a->isa_name ? "that ISA reads no host file (or is unknown)"
+                                                               : "no ISA reads host files");
+        return -1;
+    }
+    if (isa_check_options(s->isa, &a->opts, err, sizeof err) || sim_create(&s->m, s->isa, &a->opts, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return -1;
+    }
+    s->have_machine = 1;
+    s->m.image = &s->img;
+    if (s->isa->host_file(&s->m, a->host_file, &s->img, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return -1;
+    }
+    s->m.max_instructions = a->max_insns;
+    if (cli_apply_loads(s))
+        return -1;
+    if (a->trace && dbg_trace_open(&s->m, a->trace)) {
+        fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int cli_session_open(cli_session *s, cli_args *a)
 {
     char err[512];
     memset(s, 0, sizeof *s);
     s->args = a;
+    if (a->host_file)
+        return session_open_host_file(s, a);
     if (ld_load(a->program, &s->img, err, sizeof err)) {
         fprintf(stderr, "xpusim: %s\n", err);
         return -1;

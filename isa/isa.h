@@ -101,6 +101,12 @@ typedef struct isa_ops {
      * thousands of names: sim_unit_space and the "NAME.UNIT" syntax ask this first. May be
      * NULL: then only the spaces added with sim_add_space exist. */
     mem_space *(*unit_space)(sim_machine *m, int unit, const char *name);
+    /* Host protocol: `--vertex FILE` instead of PROGRAM. The ISA reads the host file (the IPU:
+     * a vertex file naming a codelet, tensors and a vertex state), fills img with the program
+     * it names (the caller frees img with ld_free, after destroying the machine), loads it
+     * into m as load does and sets the state the file describes. 0 ok; errors name
+     * file:line. May be NULL. */
+    int (*host_file)(sim_machine *m, const char *path, ld_image *img, char *err, size_t errlen);
     /* Frame to show or dump; 0 ok, -1 none. May be NULL. */
     int (*framebuffer)(sim_machine *m, isa_framebuffer *fb);
     /* Period (cycles) of the window refresh event. */

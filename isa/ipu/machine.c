@@ -12,6 +12,7 @@
  * with the assembler's IPU_SHF_SUPERVISOR flag, is decoded supervisor first. `xpusim
  * disasm` cannot pass -o options to an ISA's listing hook (isa_ops.disasm_image takes
  * none), so the architecture of a listing is the -o arch default, ipu2. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -32,7 +33,18 @@ static int ipu_create(sim_machine *m, char *err, size_t errlen)
     return ipu_machine_create(m, err, errlen);
 }
 
-static void ipu_destroy(sim_machine *m) { ipu_machine_destroy(m); }
+static void ipu_destroy(sim_machine *m)
+{
+    ipu_vertex_free(ipu_m(m));
+    ipu_machine_destroy(m);
+}
+
+/* After `run --vertex FILE`: the output tensors and the cycles per context. */
+static void ipu_finish(sim_machine *m)
+{
+    if (ipu_m(m) && ipu_m(m)->vertex)
+        ipu_vertex_report(m, 0, m->out, 1);
+}
 
 static int ipu_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
 {
@@ -68,14 +80,28 @@ static const isa_reg ipu_regs[] = {
     {"exit_status", 1, ISA_REG_THREAD, ISA_REG_RO, "status"},
     {"repeat_count", 32, ISA_REG_THREAD, ISA_REG_RO, "status"}, /* $REPEAT_COUNT: rpt repetitions left */
     {"fp_sts", 32, ISA_REG_THREAD, ISA_REG_RO, "status"},       /* $FP_STS: INV, DIV0, OFLO */
+    {"wsr", 32, ISA_REG_THREAD, ISA_REG_RO, "csr"},     /* $WSR (workers) / $SSR (supervisor) as `get` reads it */
+    {"fp_ctl", 32, ISA_REG_THREAD, ISA_REG_RO, "csr"},  /* $FP_CTL */
+    {"tas", 32, ISA_REG_THREAD, ISA_REG_RO, "csr"},     /* $TAS: the f32v2axpy scale */
 };
 #define IPU_NREGS ((int)(sizeof ipu_regs / sizeof ipu_regs[0]))
-enum { RI_A0 = 16, RI_PC = 32, RI_VB, RI_WB, RI_ETYPE, RI_CAUSE, RI_EXIT, RI_RPT, RI_FPSTS };
+enum { RI_A0 = 16, RI_PC = 32, RI_VB, RI_WB, RI_ETYPE, RI_CAUSE, RI_EXIT, RI_RPT, RI_FPSTS, RI_WSR, RI_FPCTL, RI_TAS };
 
 static ipu_tile *tile_of(sim_machine *m, int unit)
 {
     ipu_machine *im = ipu_m(m);
     return im && im->tiles && unit >= 0 && unit < im->ntiles ? &im->tiles[unit] : NULL;
+}
+
+/* $WSR of a worker (CTXTID_M1 [2:0], ETYPE [7:4], ERPT [9], as exec.c's get), or the
+ * supervisor's $SSR as far as it is modelled (ETYPE [7:4], RAERR: bit 8 here, its position
+ * not being public). */
+static uint32_t ctx_sr(const ipu_tile *tl, int thread)
+{
+    const ipu_ctx *c = &tl->ctx[thread];
+    if (thread == IPU_SUP)
+        return (c->etype & 15) << 4 | (tl->ssr_raerr ? 1u << 8 : 0);
+    return (uint32_t)(thread - 1) | (c->etype & 15) << 4 | (uint32_t)c->erpt << 9;
 }
 
 static int ipu_reg_read(sim_machine *m, int unit, int thread, int reg, uint8_t *buf)
@@ -94,6 +120,9 @@ static int ipu_reg_read(sim_machine *m, int unit, int thread, int reg, uint8_t *
     else if (reg == RI_CAUSE) v = c->cause;
     else if (reg == RI_RPT) v = c->rpt_count;
     else if (reg == RI_FPSTS) v = c->fp_sts;
+    else if (reg == RI_WSR) v = ctx_sr(tl, thread);
+    else if (reg == RI_FPCTL) v = c->fp_ctl;
+    else if (reg == RI_TAS) v = c->tas;
     else v = c->exit_status;
     for (unsigned i = 0; i < (ipu_regs[reg].bits + 7) / 8; i++)
         buf[i] = (uint8_t)(v >> (8 * i));
@@ -201,8 +230,156 @@ static int ipu_view_barrel(sim_machine *m, int unit, FILE *out)
     return 0;
 }
 
+static float f32_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static double f16_of(uint32_t h)
+{
+    int e = (h >> 10) & 31, mt = h & 1023;
+    double v = e == 0 ? ldexp(mt, -24) : e == 31 ? (mt ? NAN : INFINITY) : ldexp(mt + 1024, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+/* contexts worth showing: the supervisor and every worker that has run */
+static int shown(const ipu_tile *tl, int c) { return c == IPU_SUP || tl->ctx[c].launches || tl->ctx[c].state; }
+
+/* `info csr`: the CSRs the model keeps, per context, with the last exception. */
+static int ipu_view_csr(sim_machine *m, int unit, FILE *out)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl)
+        return -1;
+    const ipu_ctx *s = &tl->ctx[IPU_SUP];
+    uint32_t sts = 0;
+    for (int k = 0; k < IPU_NCTX; k++) {
+        uint8_t st = tl->ctx[k].state;
+        sts |= (uint32_t)(st == IPU_CS_ACTIVE ? 1 : st == IPU_CS_EXCEPTED ? 3 : 0) << (2 * k);
+    }
+    fprintf(out, "%s supervisor: $SSR 0x%08x (ETYPE %u %s, cause %u, RAERR %u)  $CTXT_STS 0x%04x\n", m->units[unit].name,
+            ctx_sr(tl, IPU_SUP), s->etype, s->etype ? ipu_etype_name(s->etype) : "none", s->cause, tl->ssr_raerr ? 1 : 0, sts);
+    fprintf(out, "  $WORKER0..5_BASE");
+    for (int k = 0; k < IPU_NSLOTS; k++)
+        fprintf(out, " 0x%x", tl->worker_base_csr[k]);
+    fprintf(out, "\n");
+    for (int c = 1; c < IPU_NCTX; c++) {
+        const ipu_ctx *x = &tl->ctx[c];
+        if (!shown(tl, c))
+            continue;
+        fprintf(out, "  %s: $WSR 0x%08x (CTXTID %d, ETYPE %u %s, cause %u, ERPT %u)  $VERTEX_BASE 0x%x  $WORKER_BASE 0x%x\n",
+                ipu_ctx_name(c), ctx_sr(tl, c), c - 1, x->etype, x->etype ? ipu_etype_name(x->etype) : "none", x->cause,
+                x->erpt, x->vertex_base, x->worker_base);
+        fprintf(out, "      $REPEAT_COUNT %u  $FP_STS 0x%x (INV %u DIV0 %u OFLO %u)  $FP_CTL 0x%08x (RND %u, NANOO %u, "
+                "ESR %u, enables 0x%x)  $TAS 0x%08x (%g)\n", x->rpt_count, x->fp_sts, x->fp_sts & 1, x->fp_sts >> 1 & 1,
+                x->fp_sts >> 2 & 1, x->fp_ctl, x->fp_ctl >> 16 & 7, x->fp_ctl >> 20 & 1, x->fp_ctl >> 19 & 1,
+                x->fp_ctl & 7, x->tas, (double)f32_of(x->tas));
+    }
+    return 0;
+}
+
+/* `info acc`: each worker's $AACC[0..15] (f32), and the even chain L0..L7 the reductions use. */
+static int ipu_view_acc(sim_machine *m, int unit, FILE *out)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl)
+        return -1;
+    fprintf(out, "%s accumulators ($AACC[0..15] as f32; L0..L7 = $AACC[0, 2, ... 14])\n", m->units[unit].name);
+    for (int c = 1; c < IPU_NCTX; c++) {
+        const ipu_ctx *x = &tl->ctx[c];
+        if (!shown(tl, c))
+            continue;
+        for (int h = 0; h < 2; h++) {
+            fprintf(out, "  %-3s %s", h ? "" : ipu_ctx_name(c), h ? "[8..15]" : "[0..7] ");
+            for (int i = 8 * h; i < 8 * h + 8; i++)
+                fprintf(out, " %g", (double)f32_of(x->aacc[i]));
+            fprintf(out, "\n");
+        }
+    }
+    return 0;
+}
+
+/* `info rpt`: each worker's repeat state and the body's bundles. */
+static int ipu_view_rpt(sim_machine *m, int unit, FILE *out)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl)
+        return -1;
+    for (int c = 1; c < IPU_NCTX; c++) {
+        const ipu_ctx *x = &tl->ctx[c];
+        if (!shown(tl, c))
+            continue;
+        if (!x->rpt_count) {
+            fprintf(out, "%s: not in an rpt body ($REPEAT_COUNT 0%s)\n", ipu_ctx_name(c), x->erpt ? ", ERPT set" : "");
+            continue;
+        }
+        fprintf(out, "%s: rpt body 0x%x-0x%x, %u repetition(s) left ($REPEAT_COUNT), pc 0x%x%s\n", ipu_ctx_name(c),
+                x->rpt_first, x->rpt_end, x->rpt_count, x->pc, x->erpt ? ", ERPT set" : "");
+        const ipu_machine *im = tl->im;
+        for (uint32_t a = x->rpt_first; a < x->rpt_end && ipu_in_mem(im, a, 4);) {
+            char text[200];
+            uint32_t avail = im->mem_base + im->mem_size - a;
+            int len = ipu_disasm_at(a, tl->mem + (a - im->mem_base), avail, im->arch, IPU_CTX_WORKER, text, sizeof text);
+            if (len <= 0)
+                break;
+            fprintf(out, "  %s0x%05x  %s\n", a == x->pc ? "=>" : "  ", a, text);
+            a += (uint32_t)len;
+        }
+    }
+    return 0;
+}
+
+/* `info pairs`: MRF pairs, ARF pairs (hex, f32 x2) and quads (f32 x4, f16 x8) per context. */
+static int ipu_view_pairs(sim_machine *m, int unit, FILE *out)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl)
+        return -1;
+    for (int c = 0; c < IPU_NCTX; c++) {
+        const ipu_ctx *x = &tl->ctx[c];
+        if (!shown(tl, c))
+            continue;
+        fprintf(out, "%s:\n ", ipu_ctx_name(c));
+        for (int i = 0; i < 12; i += 2)
+            fprintf(out, " $m%d:%d 0x%08x%08x", i, i + 1, x->m[i + 1], x->m[i]);
+        fprintf(out, "\n");
+        if (c == IPU_SUP)
+            continue;
+        uint32_t a[16];
+        memcpy(a, x->a, sizeof a);
+        a[14] = a[15] = 0; /* $azeros */
+        for (int i = 0; i < 16; i += 2)
+            fprintf(out, "  $a%d:%d 0x%08x%08x = (%g, %g)%s", i, i + 1, a[i + 1], a[i], (double)f32_of(a[i]),
+                    (double)f32_of(a[i + 1]), i % 4 == 2 ? "\n" : "");
+        for (int q = 0; q < 16; q += 4) {
+            fprintf(out, "  $a%d:%d f32 (%g, %g, %g, %g) f16 (", q, q + 3, (double)f32_of(a[q]), (double)f32_of(a[q + 1]),
+                    (double)f32_of(a[q + 2]), (double)f32_of(a[q + 3]));
+            for (int h = 0; h < 8; h++)
+                fprintf(out, "%s%g", h ? ", " : "", f16_of(a[q + h / 2] >> (16 * (h & 1)) & 0xffff));
+            fprintf(out, ")\n");
+        }
+    }
+    return 0;
+}
+
+static int ipu_view_vertex(sim_machine *m, int unit, FILE *out)
+{
+    if (!ipu_m(m) || !ipu_m(m)->vertex) {
+        fprintf(out, "no vertex: this run was not started with --vertex FILE\n");
+        return 0;
+    }
+    return ipu_vertex_report(m, unit, out, 0);
+}
+
 static const isa_view ipu_views[] = {
     {"barrel", "the tile's six slots, and each context's state, pc, bundles and stalls", ipu_view_barrel},
+    {"csr", "the CSRs per context: $SSR/$WSR with the last exception and its cause, $CTXT_STS, bases, $FP_*, $TAS",
+     ipu_view_csr},
+    {"acc", "each worker's accumulators $AACC[0..15] (f32)", ipu_view_acc},
+    {"rpt", "each worker's rpt state: the body, the repetitions left, ERPT", ipu_view_rpt},
+    {"pairs", "register pairs and quads per context: $m pairs, $a pairs as f32 x2, quads as f32 x4 and f16 x8",
+     ipu_view_pairs},
+    {"vertex", "the --vertex run: output tensors and the cycles per context", ipu_view_vertex},
     {NULL, NULL, NULL}};
 
 static mem_space *ipu_unit_space(sim_machine *m, int unit, const char *name)
@@ -292,6 +469,7 @@ const isa_ops isa_ipu = {
     .destroy = ipu_destroy,
     .load = ipu_load,
     .unit_run = ipu_run,
+    .finish = ipu_finish,
     .regs = ipu_regs,
     .nregs = IPU_NREGS,
     .reg_read = ipu_reg_read,
@@ -305,4 +483,5 @@ const isa_ops isa_ipu = {
     .assemble = ipu_assemble,
     .asm_options = ipu_asm_options,
     .unit_space = ipu_unit_space,
+    .host_file = ipu_vertex_host_file,
 };

@@ -44,9 +44,20 @@ enum { IPU_CS_IDLE = 0, IPU_CS_ACTIVE, IPU_CS_EXITED, IPU_CS_RETURNED, IPU_CS_EX
 /* Stall causes (isa_ops.stall_names order). */
 enum { IPU_STALL_BARREL = 0, IPU_STALL_DEP, IPU_STALL_BRANCH, IPU_STALL_N };
 
+/* The fast path (fast.c) addresses the register files as one array r[]: $m0-$m15 at 0-15,
+ * $a0-$a15 at 16-31, then two words its discarded writes go to (a write to $m15, $a15 or
+ * the pair $a14:15) and two that always read 0 (a read of $m15, $a15 or $a14:15). */
+enum { IPU_R_A0 = 16, IPU_R_SINK = 32, IPU_R_ZERO = 34, IPU_R_N = 36 };
+
 typedef struct ipu_ctx {
-    uint32_t m[16];          /* MRF; $m15 reads 0 and ignores writes */
-    uint32_t a[16];          /* ARF (workers); $a15 reads 0 and ignores writes */
+    union {
+        struct {
+            uint32_t m[16];  /* MRF; $m15 reads 0 and ignores writes */
+            uint32_t a[16];  /* ARF (workers); $a15 reads 0 and ignores writes */
+            uint32_t sink[2], zero[2]; /* the fast path's (above); zero[] is never written */
+        };
+        uint32_t r[IPU_R_N];
+    };
     uint32_t pc;
     uint8_t state;           /* IPU_CS_* */
     uint8_t exit_status;     /* the Boolean of the last exit* */
@@ -83,6 +94,8 @@ typedef struct ipu_tile {
     uint8_t *mem;                         /* tile memory, tmem's RAM */
     struct ipu_pd_page **pd;              /* predecode cache pages (predecode.c), lazily */
     uint32_t npd;
+    struct ipu_fpage **fp;                /* the fast path's bundle records (fast.c), lazily */
+    uint32_t nfp;
 } ipu_tile;
 
 struct ipu_machine {
@@ -97,6 +110,7 @@ struct ipu_machine {
     ipu_tile *tiles;
     uint32_t entry;           /* the supervisor's entry */
     int have_program;
+    struct ipu_vertex *vertex; /* --vertex FILE: the vertex run it describes (vertex.c), or NULL */
 };
 
 static inline ipu_machine *ipu_m(const sim_machine *m) { return m->isa_state; }
@@ -142,8 +156,26 @@ const char *ipu_etype_name(uint32_t etype);
 int ipu_pd_decode(ipu_tile *tl, uint32_t pc, int ctx, int half, const ipu_insn **out);
 void ipu_pd_free(ipu_tile *tl);
 
+/* vertex.c: the host protocol (`--vertex FILE`, isa_ops.host_file): read the vertex file,
+ * load its codelet into img and m, place the tensors, the vertex state and the supervisor
+ * stub. ipu_vertex_report prints the output tensors and the cycles per context (after a
+ * run, and `info vertex`); ipu_vertex_free releases it (machine destroy). */
+int ipu_vertex_host_file(sim_machine *m, const char *path, ld_image *img, char *err, size_t errlen);
+int ipu_vertex_report(sim_machine *m, int unit, FILE *out, int write_files);
+void ipu_vertex_free(ipu_machine *im);
+
 /* barrel.c */
 uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+/* One turn of the reference loop at cycle *t: an issue (or a jump over cycles in which
+ * nothing can issue). Returns 1 when the run must return *ret (stopped, finished, or the
+ * debugger's turn), 0 to go on from *t. */
+int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *t, uint64_t *ret);
+void ipu_sync_threads(sim_unit *u, ipu_tile *tl);
+
+/* fast.c: the run loop for plain runs (no debugger, trace, profile, instruction limit or
+ * watchpoint): the same issues, cycles and results as the reference loop in barrel.c. */
+uint64_t ipu_run_fast(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+void ipu_fast_free(ipu_tile *tl);
 /* Start worker k at cycle t (run/runall issued then): its first bundle issues at the first
  * cycle >= t + run_cycles in slot k. */
 void ipu_start_worker(ipu_tile *tl, int k, uint32_t entry, uint32_t vbase, uint64_t t);
