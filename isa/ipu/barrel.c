@@ -141,7 +141,7 @@ static int finished(const ipu_tile *tl)
 }
 
 /* Keep the core's view of the threads (states, next issue) in step with the contexts. */
-static void sync_threads(sim_unit *u, ipu_tile *tl)
+void ipu_sync_threads(sim_unit *u, ipu_tile *tl)
 {
     for (int c = 0; c < IPU_NCTX; c++) {
         const ipu_ctx *x = &tl->ctx[c];
@@ -169,68 +169,85 @@ static void sync_threads(sim_unit *u, ipu_tile *tl)
     }
 }
 
+int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *tp, uint64_t *ret)
+{
+    ipu_machine *im = tl->im;
+    uint64_t t = *tp;
+    uint64_t next = SIM_NEVER, dep_at = 0;
+    int tid = pick(tl, t, &next, &dep_at);
+    if (tid < 0) {
+        if (next == SIM_NEVER) {
+            ipu_sync_threads(u, tl);
+            if (finished(tl))
+                sim_unit_halt(m, u, t);
+            /* else a context excepted: the run has stopped already */
+            *ret = SIM_NEVER;
+            return 1;
+        }
+        *tp = next;
+        return 0;
+    }
+    ipu_ctx *c = &tl->ctx[tid];
+    sim_thread *th = &u->threads[tid];
+    uint32_t pc = c->pc;
+    u->last_issue = t;
+    if (m->slow && dbg_before_insn(m, u, tid, pc)) {
+        ipu_sync_threads(u, tl);
+        *ret = t; /* resumes in this very slot */
+        return 1;
+    }
+    book_stalls(tl, th, tid, t, dep_at);
+    c->last_issue = t;
+    ipu_issue is;
+    int rc = ipu_exec_bundle(m, u, tl, tid, t, &is);
+    if (rc == 0) {
+        th->instructions += (uint64_t)is.ninsn;
+        th->issue_cycles++;
+        if (tid == IPU_SUP) {
+            c->next = t + 1;
+            for (uint32_t w = is.wmask; w; w &= w - 1)
+                c->reg_ready[__builtin_ctz(w)] = t + im->sup_dep_cycles;
+            if (is.taken)
+                c->branch_ready = t + im->sup_branch_cycles;
+            if (c->pc == IPU_HOST_RETURN) {
+                c->state = IPU_CS_RETURNED;
+                c->exited_at = t + 1;
+            }
+        } else if (c->state == IPU_CS_ACTIVE) {
+            c->next = t + IPU_NSLOTS;
+        }
+    }
+    t++;
+    *tp = t;
+    if (m->slow) {
+        ipu_sync_threads(u, tl);
+        dbg_after_insn(m, u, tid, pc);
+    }
+    if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
+        sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, tid, c->pc, t - 1, "instruction limit reached");
+    if (sim_stopped(m)) {
+        ipu_sync_threads(u, tl);
+        *ret = t; /* an excepted context issues no more; the others may go on */
+        return 1;
+    }
+    return 0;
+}
+
+/* The reference loop (the debugger's, and every run that needs its per-issue hooks) or,
+ * for plain runs, fast.c's: both issue the same bundles at the same cycles. */
 uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     ipu_tile *tl = ipu_t(u);
     ipu_machine *im = tl->im;
-    uint64_t t = now;
+    uint64_t t = now, ret;
     if (!im->have_program)
         return SIM_NEVER;
-    while (t < horizon) {
-        uint64_t next = SIM_NEVER, dep_at = 0;
-        int tid = pick(tl, t, &next, &dep_at);
-        if (tid < 0) {
-            if (next == SIM_NEVER) {
-                sync_threads(u, tl);
-                if (finished(tl))
-                    sim_unit_halt(m, u, t);
-                /* else a context excepted: the run has stopped already */
-                return SIM_NEVER;
-            }
-            t = next;
-            continue;
-        }
-        ipu_ctx *c = &tl->ctx[tid];
-        sim_thread *th = &u->threads[tid];
-        uint32_t pc = c->pc;
-        u->last_issue = t;
-        if (m->slow && dbg_before_insn(m, u, tid, pc)) {
-            sync_threads(u, tl);
-            return t; /* resumes in this very slot */
-        }
-        book_stalls(tl, th, tid, t, dep_at);
-        c->last_issue = t;
-        ipu_issue is;
-        int rc = ipu_exec_bundle(m, u, tl, tid, t, &is);
-        if (rc == 0) {
-            th->instructions += (uint64_t)is.ninsn;
-            th->issue_cycles++;
-            if (tid == IPU_SUP) {
-                c->next = t + 1;
-                for (uint32_t w = is.wmask; w; w &= w - 1)
-                    c->reg_ready[__builtin_ctz(w)] = t + im->sup_dep_cycles;
-                if (is.taken)
-                    c->branch_ready = t + im->sup_branch_cycles;
-                if (c->pc == IPU_HOST_RETURN) {
-                    c->state = IPU_CS_RETURNED;
-                    c->exited_at = t + 1;
-                }
-            } else if (c->state == IPU_CS_ACTIVE) {
-                c->next = t + IPU_NSLOTS;
-            }
-        }
-        t++;
-        if (m->slow) {
-            sync_threads(u, tl);
-            dbg_after_insn(m, u, tid, pc);
-        }
-        if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
-            sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, tid, c->pc, t - 1, "instruction limit reached");
-        if (sim_stopped(m)) {
-            sync_threads(u, tl);
-            return t; /* an excepted context issues no more; the others may go on */
-        }
-    }
-    sync_threads(u, tl);
+    /* watchpoints and the slow flag change only while no unit runs */
+    if (!m->slow && !m->max_instructions && im->predecode && !tl->tmem->nwatch)
+        return ipu_run_fast(m, u, now, horizon);
+    while (t < horizon)
+        if (ipu_barrel_step(m, u, tl, &t, &ret))
+            return ret;
+    ipu_sync_threads(u, tl);
     return t;
 }

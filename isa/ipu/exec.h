@@ -64,4 +64,45 @@ int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem);
 /* $FP_CLR writes (bit 3 ZAACC zeroes the accumulators, bits 0-2 clear $FP_STS flags). */
 void ipu_fp_clear(ipu_ctx *c, uint32_t v);
 
+/* The fast path's form of an instruction (exec.c builds it, fast.c runs it). Register
+ * operands are indices into ipu_ctx.r[] (tile.h): sources of $m15/$a15/$a14:15 point at
+ * its zero words, discarded writes at its sink words, so no operand needs a test. */
+enum {
+    IPU_FOP_ADD = 1, IPU_FOP_SUB, IPU_FOP_MUL, IPU_FOP_AND, IPU_FOP_ANDC, IPU_FOP_OR, IPU_FOP_XOR,
+    IPU_FOP_XNOR, IPU_FOP_MIN, IPU_FOP_MAX, IPU_FOP_SHL, IPU_FOP_SHR, IPU_FOP_SHRS, IPU_FOP_CMPEQ,
+    IPU_FOP_CMPNE, IPU_FOP_CMPSLT, IPU_FOP_CMPULT, IPU_FOP_ABS, IPU_FOP_CLZ, IPU_FOP_CMS, IPU_FOP_POPC,
+    IPU_FOP_BITREV8, IPU_FOP_MOV, IPU_FOP_NOT,
+    IPU_FOP_AND64, IPU_FOP_ANDC64, IPU_FOP_OR64, IPU_FOP_NOT64,
+    IPU_FOP_LD32, IPU_FOP_LDZ8, IPU_FOP_LDS8, IPU_FOP_LDZ16, IPU_FOP_LDS16, IPU_FOP_LDB16, IPU_FOP_LD64,
+    IPU_FOP_ST32, IPU_FOP_ST64,
+    IPU_FOP_BR, IPU_FOP_BRZ, IPU_FOP_BRNZ, IPU_FOP_BRNEG, IPU_FOP_BRPOS, IPU_FOP_BRNZDEC, IPU_FOP_CALL,
+    IPU_FOP_MOVZ, IPU_FOP_RPT
+};
+typedef struct ipu_fop {
+    uint8_t op;       /* IPU_FOP_* */
+    uint8_t d;        /* destination (memory: the data register) */
+    uint8_t a, b;     /* sources (memory: base, delta); b unused when bimm */
+    uint8_t c;        /* memory: the offset/stride register when !bimm */
+    uint8_t e;        /* memory step forms: where the new delta goes */
+    uint8_t bimm;     /* b (memory: the offset) is imm */
+    uint8_t step;     /* memory: a step form (ea = base + delta, delta += offset) */
+    uint8_t shift;    /* memory: log2 of the access size (a register offset is scaled by it) */
+    uint8_t mayfail;  /* may leave to the generic executor at run time (before any change) */
+    uint32_t imm;     /* b's value (memory: the offset in bytes; rpt: the count) */
+    uint32_t imm2;    /* branch target; rpt: the body's bytes */
+    uint64_t rmask, wmask; /* r[] indices read and written (bundle hazard check) */
+} ipu_fop;
+
+/* A worker bundle, built from the words it was built from (w0, and w1 for a pair). kind
+ * IPU_FR_GENERIC: it runs through ipu_exec_bundle (anything not specialised, and anything
+ * that would raise at fetch, pairing or rpt checks, so its stop is the reference's). */
+enum { IPU_FR_NONE = 0, IPU_FR_GENERIC, IPU_FR_FAST };
+typedef struct ipu_frec {
+    uint32_t w0, w1;
+    uint8_t kind, n, rpt_ok; /* rpt_ok: may run inside an rpt body */
+    ipu_fop f[2];
+} ipu_frec;
+/* Build the record of the worker bundle at pc (4-byte aligned, in tile memory). */
+void ipu_frec_build(const ipu_tile *tl, uint32_t pc, ipu_frec *r);
+
 #endif

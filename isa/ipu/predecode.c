@@ -75,4 +75,5 @@ void ipu_pd_free(ipu_tile *tl)
     free(tl->pd);
     tl->pd = NULL;
     tl->npd = 0;
+    ipu_fast_free(tl);
 }
