@@ -105,4 +105,28 @@ typedef struct ipu_frec {
 /* Build the record of the worker bundle at pc (4-byte aligned, in tile memory). */
 void ipu_frec_build(const ipu_tile *tl, uint32_t pc, ipu_frec *r);
 
+/* ---- semantics ids (exec.c), shared with the fast path's record builder (frec.c) ---- */
+enum {
+    S_NONE = 0,
+    /* MRF ALU, dst = op0, sources op1 (and op2) in printing order */
+    S_ADD, S_SUB, S_MUL, S_AND, S_ANDC, S_OR, S_XOR, S_XNOR, S_MIN, S_MAX, S_SHL, S_SHR, S_SHRS,
+    S_CMPEQ, S_CMPNE, S_CMPSLT, S_CMPULT, S_ABS, S_CLZ, S_CMS, S_POPC, S_BITREV8, S_SETZI,
+    /* ARF bitwise (aux) */
+    S_AAND, S_AANDC, S_AOR, S_ANOT, S_AAND64, S_AANDC64, S_AOR64, S_ANOT64, S_ASETZI,
+    /* control and system */
+    S_BR, S_BRI, S_BRZ, S_BRNZ, S_BRNEG, S_BRPOS, S_BRNZDEC, S_CALL, S_TRAP,
+    S_EXITZ, S_EXITNZ, S_EXITNEG, S_EXITPOS, S_RUN, S_RUNALL, S_GET, S_PUT, S_UGET, S_UPUT, S_ATOM,
+    /* memory: size and extension come from the row name */
+    S_LOAD, S_STORE,
+    /* rpt (both forms), movz; f32/f16 and the accumulators (exec_float.c, row_fsem) */
+    S_RPT, S_MOVZ, S_FLOAT
+};
+enum { X_ZERO = 0, X_SIGN, X_BCAST16 };
+/* The semantic id of a decoded instruction's row (S_*); ARF registers it writes (mask). */
+int ipu_sem_of(const ipu_insn *in);
+uint32_t ipu_arf_writes(const ipu_insn *in);
+/* A memory row's access size in bytes and its extension (X_*), by row index. */
+unsigned ipu_row_size(int row);
+int ipu_row_ext(int row);
+
 #endif
