@@ -234,8 +234,14 @@ static int find_bds(cert_asm *a, const char *text, const char *name, bdlist *b)
     if (d == l)
         return cert_asm_fail(a, 0, 0, "PREEMPT: %s: BD label %s does not end in a number", name, last);
     unsigned long num = strtoul(last + d, NULL, 10);
-    for (int i = 0; i < b->n; i++)
-        snprintf(b->mem[i], sizeof b->mem[0], "%.*s%lu", (int)d, last, num + 1 + (unsigned long)i);
+    char stem[sizeof b->mem[0]]; /* a copy: snprintf must not read from the struct it writes */
+    snprintf(stem, sizeof stem, "%.*s", (int)d, last);
+    for (int i = 0; i < b->n; i++) {
+        int w = snprintf(b->mem[i], sizeof b->mem[0], "%s%lu", stem, num + 1 + (unsigned long)i);
+        if (w < 0 || (size_t)w >= sizeof b->mem[0])
+            return cert_asm_fail(a, 0, 0, "PREEMPT: %s: BD label %s%lu is too long", name, stem,
+                                 num + 1 + (unsigned long)i);
+    }
     return 0;
 }
 
