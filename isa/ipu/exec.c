@@ -47,6 +47,8 @@ static const sem_name sem_names[] = {
     {"run_mmmn_zi", S_RUN}, {"runall_mmmn_zi", S_RUNALL}, {"get_mmmn_zi", S_GET}, {"put_mmmn_zi", S_PUT},
     {"uget_aaan_zi", S_UGET}, {"uput_aaan_zi", S_UPUT}, {"atom_mamn", S_ATOM},
     {"rpt_mmmn_zi", S_RPT}, {"rpt_mmmn_zi_zi", S_RPT}, {"movz_mmmn", S_MOVZ},
+    {"tapack_mmmn", S_TAPACK}, {"ld2x64pace_mmbn_ef", S_PACE}, {"ldst64pace_mbbn_ef", S_PACE},
+    {"ld2xst64pace_mbbn_ef", S_PACE}, {"st64pace_mbmn_ef", S_PACE},
 };
 
 /* Memory rows by name prefix: size in bytes and how a narrow value extends. The step forms
@@ -296,6 +298,107 @@ static int mem_op(xs *x, const ipu_insn *in, int sem)
     return 0;
 }
 
+/* ---- tapack and the pace loads/stores (docs/isa/ipu.md "Pace"; every layout below is
+ * inferred from PopLibs, evidence there) ---- */
+
+/* The packed triple in a $m pair: lo = a0[20:0] | a2[10:0] << 21, hi = a1[20:0] |
+ * a2[21:11] << 21 (PopLibs binaryOps1D.S UNPACK_PTRS). */
+#define TA_MASK 0x1fffffu
+static void ta_unpack(uint32_t lo, uint32_t hi, uint32_t a[3])
+{
+    a[0] = lo & TA_MASK;
+    a[1] = hi & TA_MASK;
+    a[2] = lo >> 21 | (hi >> 21) << 11;
+}
+static void ta_pack(const uint32_t a[3], uint32_t *lo, uint32_t *hi)
+{
+    *lo = (a[0] & TA_MASK) | (a[2] & 0x7ffu) << 21;
+    *hi = (a[1] & TA_MASK) | (a[2] >> 11 & 0x7ffu) << 21;
+}
+
+/* The SRAM element of an address (reference §2.4): mem_element bytes each below the
+ * interleaved region; in it two elements interleaved 64-bit word by word. */
+static uint32_t mem_elem(const ipu_machine *im, uint32_t ea)
+{
+    if (ea >= im->interleaved_base)
+        return 0x80000000u | ((ea - im->interleaved_base) / (2 * im->mem_element)) << 1 | (ea >> 3 & 1);
+    return (ea - im->mem_base) / im->mem_element;
+}
+
+/* One access of a pace instruction: which address of the triple, the stride select, a load
+ * (the $a pair it writes) or a store (the $a pair it reads). */
+typedef struct pace_acc {
+    uint8_t field, sel, store, reg;
+} pace_acc;
+
+/* ld2x64pace $d0, $d1, $mA:A+1+=, $mS, 0bYYXX: $d0 = [a0] (select XX), $d1 = [a1] (YY).
+ * ldst64pace $d, $s, ..., 0bYYXX: $d = [a0] (XX), [a2] = $s (YY).
+ * ld2xst64pace $d0:3, $s, ..., 0bZZYYXX: $d0:1 = [a0], $d2:3 = [a1], [a2] = $s.
+ * st64pace $s, $mA:A+1+=, $mS, 0bXX: [a2] = $s.
+ * Select 0 adds one 64-bit word, 1-3 the signed 10-bit field k-1 of $mS (bits 0-9, 10-19,
+ * 20-29) in 64-bit words. Each address updates within its 21 bits, after the accesses. */
+static int pace(xs *x, const ipu_insn *in)
+{
+    const char *n = in->op->name;
+    pace_acc acc[3];
+    int na = 0, pi; /* pi: the packed pair's operand */
+    uint32_t imm;
+    if (!strncmp(n, "st64pace", 8)) {
+        pi = 1;
+        imm = (uint32_t)ipu_operand_value(in, 3);
+        if (imm > 3)
+            return not_modelled(x, in, "with an immediate above 3 (the meaning of its upper bits is not public)");
+        acc[na++] = (pace_acc){2, (uint8_t)imm, 1, (uint8_t)in->v[0]};
+    } else {
+        pi = 2;
+        imm = (uint32_t)ipu_operand_value(in, 4);
+        if (!strncmp(n, "ld2x64pace", 10)) {
+            acc[na++] = (pace_acc){0, imm & 3, 0, (uint8_t)in->v[0]};
+            acc[na++] = (pace_acc){1, imm >> 2 & 3, 0, (uint8_t)in->v[1]};
+        } else if (!strncmp(n, "ldst64pace", 10)) {
+            acc[na++] = (pace_acc){0, imm & 3, 0, (uint8_t)in->v[0]};
+            acc[na++] = (pace_acc){2, imm >> 2 & 3, 1, (uint8_t)in->v[1]};
+        } else {
+            acc[na++] = (pace_acc){0, imm & 3, 0, (uint8_t)in->v[0]};
+            acc[na++] = (pace_acc){1, imm >> 2 & 3, 0, (uint8_t)(in->v[0] + 2)};
+            acc[na++] = (pace_acc){2, imm >> 4 & 3, 1, (uint8_t)in->v[1]};
+        }
+    }
+    /* two loads into one $a pair (not $azeros): which write wins is not public */
+    if (na >= 2 && !acc[1].store && acc[0].reg == acc[1].reg && acc[0].reg < 14)
+        return not_modelled(x, in, "loading twice into one register pair (which write wins is not public)");
+    const uint32_t pr = in->v[pi], stride = ipu_rm(x, in->v[pi + 1]);
+    uint32_t a[3];
+    ta_unpack(ipu_rm(x, pr), ipu_rm(x, pr + 1), a);
+    uint8_t *p[3];
+    for (int i = 0; i < na; i++)
+        if (!(p[i] = data_ptr(x, a[acc[i].field], 8, acc[i].store ? MEM_W : MEM_R)))
+            return -1;
+    if (x->im->mem_conflicts)
+        for (int j = 1; j < na; j++)
+            for (int i = 0; i < j; i++)
+                if (mem_elem(x->im, a[acc[i].field]) == mem_elem(x->im, a[acc[j].field]))
+                    return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_CONFLICT, IPU_CAUSE_CONFLICT_EA0 + (uint32_t)j,
+                                "memory conflict: accesses %d (0x%x) and %d (0x%x) hit one memory element "
+                                "(-o mem_conflicts=ignore)", i, a[acc[i].field], j, a[acc[j].field]);
+    uint64_t v[3];
+    for (int i = 0; i < na; i++) /* every source is read before any write */
+        v[i] = acc[i].store ? ipu_rap(x, acc[i].reg) : mem_ld64le(p[i]);
+    for (int i = 0; i < na; i++) {
+        if (acc[i].store)
+            mem_st64le(p[i], v[i]);
+        else
+            ipu_wap(x, acc[i].reg, v[i]);
+        int32_t words = acc[i].sel ? (int32_t)(stride << (32 - 10 * acc[i].sel)) >> 22 : 1;
+        a[acc[i].field] = (a[acc[i].field] + (uint32_t)words * 8u) & TA_MASK;
+    }
+    uint32_t lo, hi;
+    ta_pack(a, &lo, &hi);
+    ipu_wm(x, pr, lo);
+    ipu_wm(x, pr + 1, hi);
+    return 0;
+}
+
 /* CSR access. The lower space (get/put, indices 0-255) and the upper one (uget/uput,
  * 256-511) differ between supervisor and workers (ipu1 indices, reference §2.3; ipu2/ipu21
  * assumed the same). Only the CSRs below are modelled; any other index stops the run as
@@ -497,6 +600,15 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
         return 0;
     case S_RPT: return rpt(x, in, pc, len);
     case S_FLOAT: return ipu_exec_float(x, in, row_fsem[in->op - ipu_ops]);
+    case S_TAPACK: { /* tapack $mD:D+1, $mA0, $mA1, $mA2: each address masked to 21 bits */
+        uint32_t t[3] = {opv(x, in, 1), opv(x, in, 2), opv(x, in, 3)}, lo, hi;
+        t[2] &= TA_MASK;
+        ta_pack(t, &lo, &hi);
+        ipu_wm(x, in->v[0], lo);
+        ipu_wm(x, in->v[0] + 1, hi);
+        return 0;
+    }
+    case S_PACE: return pace(x, in);
     default: return not_modelled(x, in, NULL);
     }
 }
@@ -506,6 +618,14 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
 uint32_t ipu_arf_writes(const ipu_insn *in)
 {
     int sem = ipu_sem_of(in);
+    if (sem == S_PACE && in->op->name[0] == 'l') { /* the loads' $a destinations */
+        uint32_t r = in->v[0], w = (r < 14 ? 3u << r : 0);
+        if (in->op->op[0].kind == IPU_K_ARQ)
+            w |= r + 2 < 14 ? 3u << (r + 2) : 0;
+        if (!strncmp(in->op->name, "ld2x64pace", 10))
+            w |= in->v[1] < 14 ? 3u << in->v[1] : 0;
+        return w;
+    }
     if (sem != S_LOAD && !(sem >= S_AAND && sem <= S_ASETZI) && sem != S_UGET &&
         !(sem == S_FLOAT && ipu_float_writes_op0(row_fsem[in->op - ipu_ops])))
         return 0;

@@ -119,7 +119,9 @@ enum {
     /* memory: size and extension come from the row name */
     S_LOAD, S_STORE,
     /* rpt (both forms), movz; f32/f16 and the accumulators (exec_float.c, row_fsem) */
-    S_RPT, S_MOVZ, S_FLOAT
+    S_RPT, S_MOVZ, S_FLOAT,
+    /* tapack and the pace loads/stores (ld2x64pace, ldst64pace, ld2xst64pace, st64pace) */
+    S_TAPACK, S_PACE
 };
 enum { X_ZERO = 0, X_SIGN, X_BCAST16 };
 /* The semantic id of a decoded instruction's row (S_*); ARF registers it writes (mask). */

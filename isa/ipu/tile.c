@@ -15,6 +15,7 @@
 static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
 static const char *const ctx_choices[] = {"auto", "worker", "supervisor", NULL};
 static const char *const denorm_choices[] = {"keep", "flush", NULL};
+static const char *const conflict_choices[] = {"ignore", "raise", NULL};
 
 const opt_desc ipu_exec_options[] = {
     OPT_C("arch", "ipu2", arch_choices, "IPU generation: ipu1 (Mk1), ipu2 (Mk2), ipu21 (Bow); decode and tile memory"),
@@ -41,6 +42,12 @@ const opt_desc ipu_exec_options[] = {
           "f32 subnormal operands and results: keep (IEEE) or flush to signed zero (not public which the tile does)"),
     OPT_C("f16_denormals", "keep", denorm_choices,
           "f16 subnormal operands and results: keep (IEEE) or flush to signed zero (not public which the tile does)"),
+    OPT_C("mem_conflicts", "raise", conflict_choices,
+          "two accesses of one instruction (the pace loads/stores) to one SRAM element: raise TEXCPT_CONFLICT "
+          "as the hardware does (reference §2.4), or ignore"),
+    OPT_U("mem_element", "16384", 8, 0x100000,
+          "bytes of one SRAM element (ipu1_consts.c 2048 x 64 bits; ipu2/ipu21 assumed the same); the "
+          "interleaved region pairs two elements 64-bit word by 64-bit word"),
     OPT_U("predecode", "1", 0, 1, "1: decode each code word once per context (predecode cache); 0: decode at every issue"),
     OPT_END,
 };
@@ -71,15 +78,16 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
 {
     const opt_desc *t = ipu_exec_options;
     int arch;
-    uint64_t ntiles, dep, br, run, ib = 0, fpctl, pd;
-    int rc_ib, f32d, f16d;
+    uint64_t ntiles, dep, br, run, ib = 0, fpctl, pd, melem;
+    int rc_ib, f32d, f16d, mconf;
     if (opt_choice(&m->opts, t, "arch", &arch, err, errlen) || opt_uint(&m->opts, t, "tiles", &ntiles, err, errlen) ||
         opt_uint(&m->opts, t, "sup_dep_cycles", &dep, err, errlen) ||
         opt_uint(&m->opts, t, "sup_branch_cycles", &br, err, errlen) ||
         opt_uint(&m->opts, t, "run_cycles", &run, err, errlen) ||
         (rc_ib = opt_uint(&m->opts, t, "interleaved_base", &ib, err, errlen)) < 0 ||
         opt_uint(&m->opts, t, "fp_ctl", &fpctl, err, errlen) || opt_choice(&m->opts, t, "f32_denormals", &f32d, err, errlen) ||
-        opt_choice(&m->opts, t, "f16_denormals", &f16d, err, errlen) || opt_uint(&m->opts, t, "predecode", &pd, err, errlen))
+        opt_choice(&m->opts, t, "f16_denormals", &f16d, err, errlen) || opt_uint(&m->opts, t, "predecode", &pd, err, errlen) ||
+        opt_choice(&m->opts, t, "mem_conflicts", &mconf, err, errlen) || opt_uint(&m->opts, t, "mem_element", &melem, err, errlen))
         return -1;
     ipu_machine *im = calloc(1, sizeof *im);
     if (!im) {
@@ -101,6 +109,8 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->f32_flush = (uint8_t)f32d;
     im->f16_flush = (uint8_t)f16d;
     im->predecode = (uint8_t)pd;
+    im->mem_conflicts = (uint8_t)mconf;
+    im->mem_element = (uint32_t)melem;
     /* $REPEAT_COUNT.VALUE: 12 bits on ipu1 (ipu1_consts.c), 16 on ipu2/ipu21 (ipuArchInfo.cpp) */
     im->repeat_mask = arch == 0 ? 0xfffu : 0xffffu;
     /* clocks (reference §2.1): 1.6 GHz Mk1, 1.325 GHz Mk2 (M2000), 1.85 GHz Bow-2000 */

@@ -24,11 +24,11 @@
 /* Tile exception types ($SSR/$WSR.ETYPE, ipu1_consts.c TEXCPT_*) and the causes we raise
  * (CAUSEID_*). */
 enum {
-    IPU_TEXCPT_NONE = 0, IPU_TEXCPT_PBRK0 = 2, IPU_TEXCPT_PBRK1 = 3, IPU_TEXCPT_FP = 5, IPU_TEXCPT_INVALID_OP = 9,
+    IPU_TEXCPT_NONE = 0, IPU_TEXCPT_PBRK0 = 2, IPU_TEXCPT_PBRK1 = 3, IPU_TEXCPT_FP = 5, IPU_TEXCPT_CONFLICT = 6, IPU_TEXCPT_INVALID_OP = 9,
     IPU_TEXCPT_INVALID_ADDR = 8, IPU_TEXCPT_INVALID_PC = 10, IPU_TEXCPT_INVALID_INSTR = 12
 };
 enum {
-    IPU_CAUSE_PBRK0 = 2, IPU_CAUSE_PBRK1 = 3, IPU_CAUSE_FLOATING_POINT = 22, IPU_CAUSE_ILLEGAL_INSTRUCTION = 23,
+    IPU_CAUSE_PBRK0 = 2, IPU_CAUSE_PBRK1 = 3, IPU_CAUSE_CONFLICT_EA0 = 7, IPU_CAUSE_FLOATING_POINT = 22, IPU_CAUSE_ILLEGAL_INSTRUCTION = 23,
     IPU_CAUSE_INSTR_IN_REPEAT = 26, IPU_CAUSE_INVALID_ADDRESS_EA0 = 27,
     IPU_CAUSE_INVALID_CSR = 41, IPU_CAUSE_INVALID_REGION_EA0 = 43, IPU_CAUSE_INVALID_WORKER_PC = 54,
     IPU_CAUSE_MISALIGNED_EA0 = 58, IPU_CAUSE_MISALIGNED_EXEBUNDLE = 67, IPU_CAUSE_MISALIGNED_WORKER_PC = 68,
@@ -106,6 +106,8 @@ struct ipu_machine {
     uint8_t f32_flush, f16_flush; /* -o f32_denormals / f16_denormals = flush */
     uint32_t repeat_mask;     /* $REPEAT_COUNT.VALUE width: 0xfff ipu1, 0xffff ipu2/ipu21 */
     uint8_t predecode;        /* -o predecode=1: the per-tile decode cache (predecode.c) */
+    uint8_t mem_conflicts;    /* -o mem_conflicts: 1 raise TEXCPT_CONFLICT, 0 ignore */
+    uint32_t mem_element;     /* -o mem_element: bytes of one SRAM element (16 KiB, ipu1_consts.c) */
     int ntiles;
     ipu_tile *tiles;
     uint32_t entry;           /* the supervisor's entry */

@@ -718,9 +718,189 @@ static void test_movz(void **state)
     run_free(r);
 }
 
+/* tapack and the pace loads/stores (docs/isa/ipu.md "Pace"). A = DATA (SRAM element 0 on
+ * ipu2: (0x4d000 - 0x4c000) / 16 KiB), B = 0x50000 (element 1), C = 0x54008 (element 2).
+ * tapack packs lo = A | C[10:0] << 21 = 0x4d000 | 8 << 21 = 0x0104d000 and hi = B |
+ * C[21:11] << 21 = 0x50000 | 0xa8 << 21 = 0x15050000. $m8 holds the stride fields
+ * 2 (bits 0-9), -1 (10-19), 3 (20-29) = 0x003ffc02. */
+#define PB 0x50000u
+#define PC 0x54008u
+static run *pace_worker(void (*body)(prog *), const char *const *opts, sim_stop_kind want)
+{
+    prog p = {.at = SUP};
+    I(&p, "setzi_mmmn_zi", 0, WRK);
+    I(&p, "run_mmmn_zi", 0, 15, 0);
+    I(&p, "br_mmmn", 10);
+    p.at = WRK;
+    body(&p);
+    data(&p, DATA, 0xa0);
+    data(&p, DATA + 4, 0xa1);
+    data(&p, DATA + 8, 0xa2);
+    data(&p, DATA + 12, 0xa3);
+    run *r = run_prog(&p, opts, 0);
+    expect_stop(r, want);
+    return r;
+}
+static void pace_body(prog *p)
+{
+    I(p, "setzi_mmmn_zi", 1, DATA);
+    I(p, "setzi_mmmn_zi", 2, PB);
+    I(p, "setzi_mmmn_zi", 3, PC);
+    const uint32_t bv[] = {0x11111, 0x22222, 0, 0, 0x55555, 0x66666};
+    for (int i = 0; i < 6; i++) {
+        I(p, "setzi_mmmn_zi", 4, bv[i]);
+        store(p, 4, 2, i);
+    }
+    I(p, "setzi_mmmn_zi", 8, 0xffc02);
+    I(p, "or_mmmn_iz", 8, 8, 0x00300000);
+    I(p, "tapack_mmmn", 6, 1, 2, 3);
+    /* a0 select 0 (+1 word), a1 select 1 (field 0: +2 words): $a0:1 = [A], $a2:3 = [B];
+     * then a0 = A + 8, a1 = B + 16 */
+    I(p, "ld2x64pace_mmbn_ef", 0, 2, 6, 8, 0x4);
+    I(p, "st32_mmmn_zi", 6, 1, 15, 0x100);     /* the packed pair after it: DATA + 0x400.. */
+    I(p, "st32_mmmn_zi", 7, 1, 15, 0x101);
+    /* load select 2 (field 1: -1 word), store select 3 (field 2: +3 words):
+     * $a4:5 = [A + 8]; [C] = $a2:3; then a0 = A, a2 = C + 24 */
+    I(p, "ldst64pace_mbbn_ef", 4, 2, 6, 8, 0xe);
+    /* 0, 0, 1 (+2 words): $a8:9 = [A], $a10:11 = [B + 16], [C + 24] = $a0:1;
+     * then a0 = A + 8, a1 = B + 24, a2 = C + 40 */
+    I(p, "ld2xst64pace_mbbn_ef", 8, 0, 6, 8, 0x10);
+    I(p, "st64pace_mbmn_ef", 10, 6, 8, 0);     /* [C + 40] = $a10:11, a2 = C + 48 */
+    I(p, "exitz_mmmn", 15);
+}
+static void conflict_ld2x(prog *p)   /* two loads in element 0 */
+{
+    I(p, "setzi_mmmn_zi", 1, DATA);
+    I(p, "setzi_mmmn_zi", 2, DATA + 0x100);
+    I(p, "tapack_mmmn", 6, 1, 2, 15);
+    I(p, "ld2x64pace_mmbn_ef", 0, 2, 6, 15, 0);
+    I(p, "exitz_mmmn", 15);
+}
+static void conflict_store(prog *p)  /* ld2xst64pace: the store hits load 0's element */
+{
+    I(p, "setzi_mmmn_zi", 1, DATA);
+    I(p, "setzi_mmmn_zi", 2, PB);
+    I(p, "setzi_mmmn_zi", 3, DATA + 0x200);
+    I(p, "tapack_mmmn", 6, 1, 2, 3);
+    I(p, "ld2xst64pace_mbbn_ef", 0, 4, 6, 15, 0);
+    I(p, "exitz_mmmn", 15);
+}
+/* the interleaved region (ipu2: from 0x80000) pairs two elements word by word: 0x80000 and
+ * 0x80008 are in different elements, 0x80000 and 0x80010 in the same one */
+static void interleaved_ok(prog *p)
+{
+    I(p, "setzi_mmmn_zi", 1, 0x80000);
+    I(p, "setzi_mmmn_zi", 2, 0x80008);
+    I(p, "tapack_mmmn", 6, 1, 2, 15);
+    I(p, "ld2x64pace_mmbn_ef", 0, 2, 6, 15, 0);
+    I(p, "exitz_mmmn", 15);
+}
+static void interleaved_conflict(prog *p)
+{
+    I(p, "setzi_mmmn_zi", 1, 0x80000);
+    I(p, "setzi_mmmn_zi", 2, 0x80010);
+    I(p, "tapack_mmmn", 6, 1, 2, 15);
+    I(p, "ld2x64pace_mmbn_ef", 0, 2, 6, 15, 0);
+    I(p, "exitz_mmmn", 15);
+}
+
+static void test_pace(void **state)
+{
+    (void)state;
+    run *r = pace_worker(pace_body, NULL, SIM_STOP_HALT);
+    const ipu_ctx *w = &T(r)->ctx[IPU_WORKER(0)];
+    assert_int_equal(word(r, DATA + 0x400), (DATA + 8) | (PC & 0x7ff) << 21);
+    assert_int_equal(word(r, DATA + 0x404), (PB + 16) | (PC >> 11) << 21);
+    assert_int_equal(w->a[0], 0xa0);
+    assert_int_equal(w->a[1], 0xa1);
+    assert_int_equal(w->a[2], 0x11111);
+    assert_int_equal(w->a[3], 0x22222);
+    assert_int_equal(w->a[4], 0xa2);
+    assert_int_equal(w->a[5], 0xa3);
+    assert_int_equal(word(r, PC), 0x11111);
+    assert_int_equal(word(r, PC + 4), 0x22222);
+    assert_int_equal(w->a[8], 0xa0);
+    assert_int_equal(w->a[9], 0xa1);
+    assert_int_equal(w->a[10], 0x55555);
+    assert_int_equal(w->a[11], 0x66666);
+    assert_int_equal(word(r, PC + 24), 0xa0);
+    assert_int_equal(word(r, PC + 28), 0xa1);
+    assert_int_equal(word(r, PC + 40), 0x55555);
+    assert_int_equal(word(r, PC + 44), 0x66666);
+    /* final: a0 = A + 8, a1 = B + 24, a2 = C + 48 = 0x54038 */
+    assert_int_equal(w->m[6], (DATA + 8) | 0x38u << 21);
+    assert_int_equal(w->m[7], (PB + 24) | 0xa8u << 21);
+    run_free(r);
+}
+
+static void test_mem_conflicts(void **state)
+{
+    (void)state;
+    run *r = pace_worker(conflict_ld2x, NULL, SIM_STOP_FAULT);
+    const ipu_ctx *w = &T(r)->ctx[IPU_WORKER(0)];
+    assert_int_equal(w->etype, IPU_TEXCPT_CONFLICT);
+    assert_int_equal(w->cause, IPU_CAUSE_CONFLICT_EA0 + 1); /* the second access */
+    assert_int_equal(w->a[0], 0);                           /* nothing retired */
+    assert_int_equal(w->m[6], DATA);
+    assert_non_null(strstr(r->m.stop.msg, "memory conflict"));
+    run_free(r);
+
+    r = pace_worker(conflict_ld2x, (const char *const[]){"mem_conflicts=ignore", NULL}, SIM_STOP_HALT);
+    w = &T(r)->ctx[IPU_WORKER(0)];
+    assert_int_equal(w->a[0], 0xa0);
+    assert_int_equal(w->m[6], DATA + 8);
+    run_free(r);
+
+    r = pace_worker(conflict_store, NULL, SIM_STOP_FAULT);
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].cause, IPU_CAUSE_CONFLICT_EA0 + 2);
+    run_free(r);
+
+    /* with 128-byte elements DATA and DATA + 0x100 are in elements 32 and 34: no conflict */
+    r = pace_worker(conflict_ld2x, (const char *const[]){"mem_element=128", NULL}, SIM_STOP_HALT);
+    run_free(r);
+
+    r = pace_worker(interleaved_ok, NULL, SIM_STOP_HALT);
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].m[6], 0x80008u); /* a0 + 8 */
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].m[7], 0x80010u); /* a1 + 8 */
+    run_free(r);
+
+    r = pace_worker(interleaved_conflict, NULL, SIM_STOP_FAULT);
+    assert_int_equal(T(r)->ctx[IPU_WORKER(0)].etype, IPU_TEXCPT_CONFLICT);
+    run_free(r);
+}
+
+/* a pace load in an rpt body (the fast path leaves pace bundles to the reference executor):
+ * { ld2x64pace $a0:1, $a2:3, $m6:7+=, $m15, 0 ; or $a4, $a4, $a0 } twice. The aux half reads
+ * $a0 as the bundle found it: 0, then 0xa0; the loads read A then A + 8. */
+static void pace_rpt_body(prog *p)
+{
+    I(p, "setzi_mmmn_zi", 1, DATA);
+    I(p, "setzi_mmmn_zi", 2, PB);
+    I(p, "tapack_mmmn", 6, 1, 2, 15);
+    I(p, "setzi_mmmn_zi", 4, 2);
+    B(p, "rpt_mmmn_zi", OPS(4, 0), "setzi_aaan_zi", OPS(4, 0));
+    B(p, "ld2x64pace_mmbn_ef", OPS(0, 2, 6, 15, 0), "or_aaan", OPS(4, 4, 0));
+    I(p, "exitz_mmmn", 15);
+}
+
+static void test_pace_rpt(void **state)
+{
+    (void)state;
+    run *r = pace_worker(pace_rpt_body, NULL, SIM_STOP_HALT);
+    const ipu_ctx *w = &T(r)->ctx[IPU_WORKER(0)];
+    assert_int_equal(w->a[0], 0xa2);
+    assert_int_equal(w->a[1], 0xa3);
+    assert_int_equal(w->a[4], 0xa0);
+    assert_int_equal(w->m[6], DATA + 16);
+    assert_int_equal(w->m[7], PB + 16);
+    run_free(r);
+}
+
 XPUSIM_TESTS(ipu_exec, cmocka_unit_test(test_integer_ops), cmocka_unit_test(test_branches),
              cmocka_unit_test(test_runall_six_workers), cmocka_unit_test(test_supervisor_cycles),
              cmocka_unit_test(test_run_one_worker), cmocka_unit_test(test_loads_stores_bundle),
              cmocka_unit_test(test_faults), cmocka_unit_test(test_view_and_entry),
              cmocka_unit_test(test_encode_roundtrip), cmocka_unit_test(test_float_edges),
-             cmocka_unit_test(test_rpt), cmocka_unit_test(test_movz))
+             cmocka_unit_test(test_rpt), cmocka_unit_test(test_movz),
+             cmocka_unit_test(test_pace), cmocka_unit_test(test_mem_conflicts),
+             cmocka_unit_test(test_pace_rpt))
