@@ -298,6 +298,8 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     dbg_state *d = m->dbg;
     if (!d)
         return 0;
+    if (d->prof && prof_before(d->prof, u->index, thread, &u->threads[thread]))
+        sim_set_stop(m, SIM_STOP_ERROR, u->index, thread, pc, "out of memory for the profile");
     if (d->nskip) {
         int hit = dbg_take_skip(d, u->index, thread, pc);
         dbg_update_slow(m);
@@ -365,7 +367,7 @@ void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     h->pc = pc;
     h->unit = (int16_t)u->index;
     h->thread = (int16_t)thread;
-    if (d->prof && prof_record(d->prof, u->index, thread, pc, u->last_issue))
+    if (d->prof && prof_record(d->prof, u->index, thread, pc, u->last_issue, &u->threads[thread]))
         sim_set_stop(m, SIM_STOP_ERROR, u->index, thread, pc, "out of memory for the profile");
     if (d->trace) {
         char text[160] = "?";

@@ -1,9 +1,16 @@
-/* core/profile.h: per-PC instruction and cycle counts for performance tuning.
- * Fed by dbg_after_insn (so it costs nothing unless enabled). Each retired instruction adds
- * one to its PC; the cycles from an instruction's issue to the same thread's next issue
- * (its latency plus every stall that followed it) are charged to it, so the cycles of all
- * PCs add up to the threads' active time. A thread's last instruction is charged up to its
- * halt (or the end of the run) by prof_finish. */
+/* core/profile.h: per-PC, per-hardware-thread instruction, cycle and stall counts for
+ * performance tuning. Fed by dbg_after_insn (so it costs nothing unless enabled). Each retired
+ * instruction adds one to its (thread, PC) (the increase of sim_thread.instructions across its
+ * issue: a Nyuzi issue rolled back and replayed counts once, as in the statistics); the cycles from an instruction's issue to the same
+ * thread's next issue (its latency plus every stall that followed it) are charged to it, and
+ * so is the increase of each of the thread's stall counters (sim_thread.stalls[]) over that
+ * interval, measured at the issues (dbg_before_insn: prof_before), plus what the instruction
+ * itself counted while it executed (an ISA that counts a wait when the instruction that will
+ * wait executes, as a DPU DMA): the instruction that stalled gets the stall. The cycles of all PCs add up to the
+ * threads' active time and the stalls to the threads' stall counters. A thread's last
+ * instruction is charged up to its halt (or the end of the run) by prof_finish; stalls a
+ * thread counted before its first instruction (after the profile started) go to that first
+ * instruction. */
 #ifndef XPUSIM_PROFILE_H
 #define XPUSIM_PROFILE_H
 #include <stdint.h>
@@ -11,29 +18,39 @@
 
 typedef struct prof_entry {
     uint64_t pc;      /* code-space address */
-    uint64_t insns, cycles;
+    int32_t thread;   /* global hardware thread: unit * threads-per-unit + thread */
     uint8_t used;     /* slot taken */
+    uint64_t insns, cycles;
+    uint64_t stalls[SIM_MAX_STALLS]; /* by the ISA's stall_names */
 } prof_entry;
 
 typedef struct prof_thread {
-    uint64_t pc, cycle;
+    uint64_t pc, cycle, insns;
+    uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters at its previous record */
+    uint32_t slot, gen; /* pc's entry: tab[slot] while the table's generation is gen */
     uint8_t valid;
 } prof_thread;
 
 typedef struct prof_state {
-    prof_entry *tab;  /* open addressing, power-of-two size */
-    uint32_t cap, n;
+    prof_entry *tab;  /* open addressing keyed by (thread, pc), power-of-two size */
+    uint32_t cap, n, gen; /* gen: bumped when the table grows (entries move) */
     prof_thread *th;  /* per (unit, thread) */
     int nth, tpu;     /* total threads, threads per unit */
+    int nstalls;      /* the ISA's stall causes (stall_names) */
 } prof_state;
 
 prof_state *prof_new(const sim_machine *m);
 void prof_free(prof_state *p);
-/* Count one instruction of (unit, thread) at pc issued at cycle. -1 on out of memory. */
-int prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle);
+/* Before an issue of (unit, thread): charge the thread's stalls since its previous record
+ * (th->stalls[] now) to its previous instruction. -1 on out of memory. */
+int prof_before(prof_state *p, int unit, int thread, const sim_thread *th);
+/* Record an issue of (unit, thread) at pc at cycle, after its execution; th is the thread
+ * (its instruction and stall counters now). -1 on out of memory. */
+int prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle, const sim_thread *th);
 /* Charge every thread's last instruction up to its halt or the end of the run. */
 void prof_finish(prof_state *p, const sim_machine *m);
-/* Entries sorted by PC into *out (malloc'd); returns the count or -1. */
-int prof_sorted(const prof_state *p, prof_entry **out);
+/* Entries sorted by PC, then thread, into *out (malloc'd); returns the count or -1. With
+ * thread >= 0 only that thread's entries. */
+int prof_sorted(const prof_state *p, int thread, prof_entry **out);
 
 #endif

@@ -38,6 +38,7 @@ typedef struct cli_args {
     const char *trace;
     const char *trace_cosim;
     const char *profile;              /* --profile FILE (callgrind format) */
+    int profile_threads;              /* --profile-threads: also FILE-N per hardware thread */
     const char *timeline;             /* --timeline FILE (Chrome/Perfetto trace events) */
     uint64_t tl_from, tl_to, tl_sample; /* --timeline-window FROM:TO, --timeline-sample N */          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;

@@ -45,7 +45,9 @@ static void usage(FILE *f)
           "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
           "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
           "  --trace FILE             instruction trace ('-' = stdout)\n"
-          "  --profile FILE           per-PC instructions and cycles, callgrind format (kcachegrind)\n"
+          "  --profile FILE           per-PC instructions, cycles and stalls by cause, callgrind format\n"
+          "                           (kcachegrind, callgrind_annotate)\n"
+          "  --profile-threads        with --profile: also FILE-01, FILE-02... one per hardware thread\n"
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
           "  --timeline FILE.json     every hardware thread's running and stalled slices, as trace\n"
@@ -129,6 +131,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 a->headless = 1;
             else if (strcmp(o, "--progress") == 0)
                 a->progress = 1;
+            else if (strcmp(o, "--profile-threads") == 0)
+                a->profile_threads = 1;
             else if (strcmp(o, "--quiet") == 0 || strcmp(o, "-q") == 0)
                 a->quiet = 1;
             else if (strcmp(o, "-c") == 0 && strcmp(a->cmd, "asm") == 0) {
@@ -224,6 +228,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
         }
         else if (strcmp(name, "--port") == 0 || strcmp(name, "--listen") == 0)
             a->listen = val;
+    }
+    if (a->profile_threads && !a->profile) {
+        fprintf(stderr, "xpusim: --profile-threads needs --profile FILE\n");
+        return -1;
     }
     return 0;
 }

@@ -708,8 +708,20 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
         }
         dpu_tasklet *tk = &d->t[tid];
         uint16_t pc = tk->pc;
-        if (m->slow)
+        if (m->slow) {
             u->last_issue = t; /* the hooks (trace, history, stops) read the instruction's cycle */
+            /* The revolver stall counters are otherwise brought up to date only when a burst
+             * ends (dpu_sync_stats); the hooks (the profile's and the timeline's stalls) read
+             * the issuing tasklet's per instruction: here, before this instruction's bank
+             * penalty and DMA wait shift its schedule, exactly the revolver cycles it waited
+             * before this issue (seg_stall with this issue at t, not yet counted in
+             * instructions). A derived counter only: no cycle changes, and the sync at the
+             * burst's end (or at a stop) recomputes them all. */
+            if (tk->seg_open)
+                th[tid].stalls[DPU_STALL_REVOLVER] = tk->rev_acc + (t - tk->seg_start) -
+                                                     (th[tid].instructions + 1 - tk->seg_insns) -
+                                                     (tk->shift_sum - tk->seg_shift);
+        }
         if (m->slow && dbg_before_insn(m, u, tid, pc)) {
             /* stopped before issuing: the cursor goes back to tid, so that on resume it
              * issues in this very slot, as if the run had never stopped (issue 16) */
