@@ -12,6 +12,7 @@
  * branched. */
 #include <stdarg.h>
 #include <string.h>
+#include <pthread.h>
 #include "exec.h"
 #include "../../core/debug.h"
 
@@ -69,13 +70,13 @@ static const mem_name mem_names[] = {
 
 #define IPU_MAX_ROWS 512
 static uint8_t row_sem[IPU_MAX_ROWS], row_size[IPU_MAX_ROWS], row_ext[IPU_MAX_ROWS], row_fsem[IPU_MAX_ROWS];
-static int sem_built;
 
 /* Built once, before any machine runs (machine create calls it; idempotent). */
-void ipu_exec_init(void)
+/* The row -> semantics tables are derived once per process from the constant instruction
+ * table and never change afterwards; pthread_once makes machines built on several host
+ * threads at once safe. */
+static void build_sem(void)
 {
-    if (sem_built)
-        return;
     for (int i = 0; i < ipu_nops && i < IPU_MAX_ROWS; i++) {
         const char *n = ipu_ops[i].name;
         for (size_t k = 0; k < sizeof sem_names / sizeof sem_names[0]; k++)
@@ -90,7 +91,12 @@ void ipu_exec_init(void)
         if ((row_fsem[i] = (uint8_t)ipu_float_sem(n)))
             row_sem[i] = S_FLOAT;
     }
-    sem_built = 1;
+}
+
+void ipu_exec_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_sem);
 }
 
 int ipu_sem_of(const ipu_insn *in) { return row_sem[in->op - ipu_ops]; }
