@@ -585,29 +585,28 @@ static int process_line(reader *r, char *line, int file, int lineno)
     return 0;
 }
 
+/* One line of a source file (asm_source_read): its file index rides along with the reader. */
+typedef struct line_ctx {
+    reader *r;
+    int file;
+} line_ctx;
+
+static int source_line(void *ctx, const char *file, int line, char *text, const char *lerr)
+{
+    line_ctx *lc = ctx;
+    (void)file; /* no cpp: every line is the opened file's */
+    return text ? process_line(lc->r, text, lc->file, line) : cert_asm_fail(lc->r->a, lc->file, line, "%s", lerr);
+}
+
 static int read_file(reader *r, const char *path, const char *as_name)
 {
     cert_asm *a = r->a;
-    int file = file_index(a, as_name);
-    if (file < 0)
+    line_ctx lc = {r, file_index(a, as_name)};
+    if (lc.file < 0)
         return cert_asm_fail(a, 0, 0, "out of memory");
-    asm_source src;
-    char e[300];
-    if (asm_source_open(&src, path, NULL, e, sizeof e)) {
-        snprintf(a->err, sizeof a->err, "%s", e);
-        return -1;
-    }
     r->depth++;
-    int rc = 0, k;
-    char *line;
-    while (rc == 0 && (k = asm_source_next(&src, &line, e, sizeof e)) != 0) {
-        if (k < 0)
-            rc = cert_asm_fail(a, file, src.line, "%s", e);
-        else
-            rc = process_line(r, line, file, src.line);
-    }
+    int rc = asm_source_read(path, NULL, source_line, &lc, a->err, sizeof a->err);
     r->depth--;
-    asm_source_close(&src, e, sizeof e);
     return rc;
 }
 
