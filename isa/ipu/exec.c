@@ -70,6 +70,7 @@ static const mem_name mem_names[] = {
 
 #define IPU_MAX_ROWS 512
 static uint8_t row_sem[IPU_MAX_ROWS], row_size[IPU_MAX_ROWS], row_ext[IPU_MAX_ROWS], row_fsem[IPU_MAX_ROWS];
+static uint8_t row_asem[IPU_MAX_ROWS], row_msem[IPU_MAX_ROWS];
 
 /* Built once, before any machine runs (machine create calls it; idempotent). */
 /* The row -> semantics tables are derived once per process from the constant instruction
@@ -90,6 +91,10 @@ static void build_sem(void)
             }
         if ((row_fsem[i] = (uint8_t)ipu_float_sem(n)))
             row_sem[i] = S_FLOAT;
+        if ((row_asem[i] = (uint8_t)ipu_amp_sem(n)))
+            row_sem[i] = S_AMP;
+        if ((row_msem[i] = (uint8_t)ipu_misc_sem(n)))
+            row_sem[i] = S_MISC;
     }
 }
 
@@ -606,6 +611,8 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
         return 0;
     case S_RPT: return rpt(x, in, pc, len);
     case S_FLOAT: return ipu_exec_float(x, in, row_fsem[in->op - ipu_ops]);
+    case S_AMP: return ipu_exec_amp(x, in, row_asem[in->op - ipu_ops]);
+    case S_MISC: return ipu_exec_misc(x, in, row_msem[in->op - ipu_ops]);
     case S_TAPACK: { /* tapack $mD:D+1, $mA0, $mA1, $mA2: each address masked to 21 bits */
         uint32_t t[3] = {opv(x, in, 1), opv(x, in, 2), opv(x, in, 3)}, lo, hi;
         t[2] &= TA_MASK;
@@ -632,6 +639,10 @@ uint32_t ipu_arf_writes(const ipu_insn *in)
             w |= in->v[1] < 14 ? 3u << in->v[1] : 0;
         return w;
     }
+    if (sem == S_AMP)
+        return ipu_amp_arf_writes(in, row_asem[in->op - ipu_ops]);
+    if (sem == S_MISC)
+        return ipu_misc_arf_writes(in, row_msem[in->op - ipu_ops]);
     if (sem != S_LOAD && !(sem >= S_AAND && sem <= S_ASETZI) && sem != S_UGET &&
         !(sem == S_FLOAT && ipu_float_writes_op0(row_fsem[in->op - ipu_ops])))
         return 0;

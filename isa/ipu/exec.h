@@ -61,6 +61,17 @@ static inline void ipu_wap(ipu_xs *x, uint32_t r, uint64_t v)
 int ipu_float_sem(const char *llvm_name);
 int ipu_float_writes_op0(int fsem);
 int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem);
+/* AMP and SLIC, their weight loads and the accumulator operations around them
+ * (exec_amp.c): the row's AMP semantic id from its LLVM name (0: not one of them), the ARF
+ * registers it writes (mask, bundle pairing check) and its execution. */
+int ipu_amp_sem(const char *llvm_name);
+uint32_t ipu_amp_arf_writes(const ipu_insn *in, int asem);
+int ipu_exec_amp(ipu_xs *x, const ipu_insn *in, int asem);
+/* The remaining groups (exec_misc.c): PRNG, class, permutations, the other three-access
+ * loads, stm32, fp8, sync and the rest; same three entry points. */
+int ipu_misc_sem(const char *llvm_name);
+uint32_t ipu_misc_arf_writes(const ipu_insn *in, int msem);
+int ipu_exec_misc(ipu_xs *x, const ipu_insn *in, int msem);
 /* $FP_CLR writes (bit 3 ZAACC zeroes the accumulators, bits 0-2 clear $FP_STS flags). */
 void ipu_fp_clear(ipu_ctx *c, uint32_t v);
 
@@ -121,7 +132,10 @@ enum {
     /* rpt (both forms), movz; f32/f16 and the accumulators (exec_float.c, row_fsem) */
     S_RPT, S_MOVZ, S_FLOAT,
     /* tapack and the pace loads/stores (ld2x64pace, ldst64pace, ld2xst64pace, st64pace) */
-    S_TAPACK, S_PACE
+    S_TAPACK, S_PACE,
+    /* AMP/SLIC and the accumulators around them (exec_amp.c, row_asem); the rest
+     * (exec_misc.c, row_msem) */
+    S_AMP, S_MISC
 };
 enum { X_ZERO = 0, X_SIGN, X_BCAST16 };
 /* The semantic id of a decoded instruction's row (S_*); ARF registers it writes (mask). */
