@@ -12,6 +12,7 @@
  * "inferred:". Tiles are allocated on first touch and memories on first write, so nothing
  * is allocated on the access path of a tile once it has been used. */
 #include "array.h"
+#include "cert.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -444,10 +445,19 @@ static int store_write(cert_tile *t, const cert_region *r, uint32_t off, uint32_
     return CERT_AX_OK;
 }
 
+/* An access to an array whose register map is not public (reference Risks 4). */
+static int opaque(const cert_array *a, char *msg, size_t n)
+{
+    say(msg, n, "the %s array's register map is not public", cert_target_name(a->cfg.target));
+    return CERT_AX_OPAQUE;
+}
+
 int cert_array_write(cert_array *a, uint64_t now, uint32_t addr, uint32_t value, char *msg, size_t n)
 {
     cert_tile *t;
     uint32_t off;
+    if (a->cfg.opaque)
+        return opaque(a, msg, n);
     int rc = decode(a, addr, &t, &off, msg, n);
     if (rc != CERT_AX_OK)
         return rc;
@@ -493,6 +503,8 @@ int cert_array_read(cert_array *a, uint64_t now, uint32_t addr, uint32_t *value,
     cert_tile *t;
     uint32_t off;
     *value = 0;
+    if (a->cfg.opaque)
+        return opaque(a, msg, n);
     int rc = decode(a, addr, &t, &off, msg, n);
     if (rc != CERT_AX_OK)
         return rc;

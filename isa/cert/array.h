@@ -24,6 +24,8 @@ typedef struct cert_array_cfg {
     /* Time, in uC cycles. */
     uint64_t dma_task_setup;    /* from a task leaving the queue head to its first word */
     double dma_words_per_cycle; /* DMA transfer rate, 32-bit words per uC cycle */
+    int opaque;                 /* the target's register map is not public (aie4): every
+                                 * access answers CERT_AX_OPAQUE and changes nothing */
 } cert_array_cfg;
 
 /* A task-completion token as it leaves the tile (the runner adds the path latency). */
@@ -39,12 +41,13 @@ enum {
     CERT_AX_OK = 0,
     CERT_AX_UNMODELLED = 1,     /* not modelled: logged (warning); an error when strict */
     CERT_AX_DROPPED = 2,        /* a task pushed onto a full queue: dropped, as the hardware does */
+    CERT_AX_OPAQUE = 3,         /* no public register map for this target: counted, reads 0 */
     CERT_AX_BAD = -1            /* outside the partition or misaligned: always an error */
 };
 
 /* NULL if cfg is out of range: columns 1..128, rows 1..32, mem_rows < rows, a positive
- * finite dma_words_per_cycle. Every target gets the AIE2PS register map (the AIE4 map is not
- * public); strict is kept for the caller: the array answers CERT_AX_UNMODELLED either way. */
+ * finite dma_words_per_cycle. Every target gets the AIE2PS register map unless cfg->opaque
+ * says its map is not public (AIE4); strict is kept for the caller: the array answers CERT_AX_UNMODELLED either way. */
 cert_array *cert_array_new(const cert_array_cfg *cfg);
 void cert_array_free(cert_array *a);
 

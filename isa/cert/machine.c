@@ -87,7 +87,7 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
     unsigned acols = cm->tm.array_columns > cols ? cm->tm.array_columns : cols;
     cm->opaque_array = upc > 1;
     cert_array_cfg cfg = {pr->target, acols, cm->tm.rows, cm->tm.mem_rows, cm->tm.strict, cm->tm.dma_task_setup,
-                          cm->tm.dma_words_per_cycle};
+                          cm->tm.dma_words_per_cycle, cm->opaque_array};
     cm->array = cert_array_new(&cfg);
     if (!cm->array || sim_register_event(m, &cm->array_ev, "array", cert_array_event, m, -2) ||
         sim_register_event(m, &cm->tct_ev, "tokens", cert_tct_event, m, -1)) {

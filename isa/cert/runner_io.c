@@ -114,6 +114,22 @@ static int ax_result(sim_machine *m, cert_uc *c, int s, int r, uint32_t addr, co
                     (unsigned long long)t, addr, what);
         return 0;
     }
+    if (r == CERT_AX_OPAQUE) {
+        /* AIE4's array register map is not public (reference Risks 4): every access is
+         * counted as unmodelled, warned about once, reads give 0; -o strict=1 stops at the
+         * first. */
+        c->cnt[CN_UNMODELLED].value++;
+        if (cm->tm.strict) {
+            char full[340];
+            snprintf(full, sizeof full, "address 0x%08X: %s (-o strict=1)", addr, msg);
+            cert_job_stop(m, c, s, SIM_STOP_FAULT, t, full);
+            return -1;
+        }
+        if (!cert_warned(cm, 0xFFFFFFFFu) && m->err)
+            fprintf(m->err, "xpusim: warning: uc%d cycle %llu: address 0x%08X: %s; array accesses are counted "
+                    "(unmodelled_accesses), not modelled, and reads give 0\n", c->index, (unsigned long long)t, addr, msg);
+        return 0;
+    }
     if (r == CERT_AX_DROPPED) {
         c->cnt[CN_DROPPED].value++;
         cm->dropped++;
@@ -187,41 +203,19 @@ static void array_sync(sim_machine *m, uint64_t t)
         cert_arm(m, &cm->array_ev, nx);
 }
 
-/* AIE4's array register map is not public (reference Risks 4): every access is counted as
- * unmodelled, warned about once, reads give 0; -o strict=1 still stops at the first. */
-static int opaque_access(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, const char *kind)
-{
-    cert_machine *cm = cert_m(m);
-    c->cnt[CN_UNMODELLED].value++;
-    if (cm->tm.strict) {
-        char why[160];
-        snprintf(why, sizeof why, "%s of 0x%08X: the %s array's register map is not public (-o strict=1)", kind, addr,
-                 cert_target_name(cm->prog.target));
-        cert_job_stop(m, c, s, SIM_STOP_FAULT, t, why);
-        return -1;
-    }
-    if (!cert_warned(cm, 0xFFFFFFFFu) && m->err)
-        fprintf(m->err, "xpusim: warning: uc%d cycle %llu: %s of 0x%08X: the %s array's register map is not public; "
-                "array accesses are counted (unmodelled_accesses), not modelled, and reads give 0\n", c->index,
-                (unsigned long long)t, kind, addr, cert_target_name(cm->prog.target));
-    return 0;
-}
-
 int cert_ax_write(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, uint32_t v)
 {
     cert_machine *cm = cert_m(m);
     char msg[200] = "";
     if (s >= 0)
         CERT_JOB_CNT(m, c, s, CJC_AXI)++;
-    if (cm->opaque_array) {
-        c->cnt[CN_AXI_WRITES].value++;
-        return opaque_access(m, c, s, t, addr, "write");
-    }
     array_sync(m, t);
     int r = cert_array_write(cm->array, t, addr, v, msg, sizeof msg);
     c->cnt[CN_AXI_WRITES].value++;
-    cm->change_seq++;
-    array_sync(m, t); /* a pushed task may complete later: arm its event */
+    if (r != CERT_AX_OPAQUE) { /* an opaque array changes nothing a poll could see */
+        cm->change_seq++;
+        array_sync(m, t); /* a pushed task may complete later: arm its event */
+    }
     return ax_result(m, c, s, r, addr, msg, t);
 }
 
@@ -232,10 +226,6 @@ int cert_ax_read(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, u
     if (s >= 0)
         CERT_JOB_CNT(m, c, s, CJC_AXI)++;
     *v = 0;
-    if (cm->opaque_array) {
-        c->cnt[CN_AXI_READS].value++;
-        return opaque_access(m, c, s, t, addr, "read");
-    }
     array_sync(m, t);
     int r = cert_array_read(cm->array, t, addr, v, msg, sizeof msg);
     c->cnt[CN_AXI_READS].value++;
@@ -439,11 +429,6 @@ void cert_ucdma_done(ev_event *ev, void *ctx)
                     tw = m->now;
                 char msg[200] = "";
                 c->cnt[CN_AXI_WRITES].value++;
-                if (cm->opaque_array) {
-                    if (opaque_access(m, c, x.sync_job, tw, lo + 4 * i, "uC-DMA write"))
-                        return;
-                    continue;
-                }
                 array_sync(m, tw);
                 int r = cert_array_write(cm->array, tw, lo + 4 * i, mem_ld32le(c->code->buf + local + 4 * i), msg,
                                          sizeof msg);

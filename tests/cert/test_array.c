@@ -83,7 +83,7 @@ static void mem_bd(cert_array *a, uint32_t col, uint32_t row, unsigned id, uint3
 static void test_config_checked(void **state)
 {
     (void)state;
-    cert_array_cfg cfg = {0, 4, 7, 2, 0, SETUP, RATE};
+    cert_array_cfg cfg = {0, 4, 7, 2, 0, SETUP, RATE, 0};
     cert_array *a = cert_array_new(&cfg);
     assert_non_null(a);
     cert_array_free(a);
@@ -517,7 +517,27 @@ static void test_explain(void **state)
     cert_array_free(a);
 }
 
+/* An array whose register map is not public (aie4): every access answers CERT_AX_OPAQUE
+ * with a message naming the target, reads give 0, and a push that would start a task on the
+ * AIE2PS map starts nothing (no next event). */
+static void test_opaque_target(void **state)
+{
+    (void)state;
+    cert_array_cfg cfg = {1 /* aie4 */, 4, 7, 2, 0, SETUP, RATE, 1};
+    cert_array *a = cert_array_new(&cfg);
+    assert_non_null(a);
+    char msg[160] = "";
+    uint32_t v = 0xdead;
+    assert_int_equal(cert_array_write(a, 0, A(0, 0, 0x1D214), 0x80000001u, msg, sizeof msg), CERT_AX_OPAQUE);
+    assert_non_null(strstr(msg, "the aie4 array's register map is not public"));
+    assert_int_equal(cert_array_read(a, 0, A(0, 2, 0x100), &v, msg, sizeof msg), CERT_AX_OPAQUE);
+    assert_int_equal(v, 0);
+    assert_true(cert_array_next_event(a) == UINT64_MAX);
+    cert_array_free(a);
+}
+
 XPUSIM_TESTS(cert_array,
+             cmocka_unit_test(test_opaque_target),
              cmocka_unit_test(test_config_checked),
              cmocka_unit_test(test_decode_and_bad_addresses),
              cmocka_unit_test(test_plain_storage),
