@@ -242,6 +242,7 @@ typedef struct dpu_machine {
     int exit_pc;           /* IRAM index of the runtime's __sys_end (a clean tasklet stops
                               there), -1 if the program has none */
     int built_tasklets;    /* the program's NR_TASKLETS, 0 if it has none */
+    void *session;         /* a host-session file being run (host/session.c), or NULL */
 } dpu_machine;
 
 enum { DPU_STALL_DMA = 0, DPU_STALL_REVOLVER = 1, DPU_STALL_BANK = 2 };
@@ -266,5 +267,18 @@ void dpu_iram_sync(dpu_unit *d);
 void dpu_dma_complete(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t t);
 /* Clear r0..r23 and set the constant registers of tasklet tid. */
 void dpu_reset_regs(dpu_tasklet *t, int tid);
+
+/* machine.c, for the host API library (isa/dpu/host/): boot the DPUs sel[] selects (NULL:
+ * all) again with their memories kept, time and their statistics back at cycle 0, the
+ * others left halted; and print one DPU's printf buffer (0 ok, -1 no buffer in the
+ * program, -2 buffer state out of range). */
+int dpu_relaunch(sim_machine *m, const uint8_t *sel);
+int dpu_log_print(sim_machine *m, int unit, FILE *out);
+/* host/session.c: a host-session file (`xpusim run FILE.dpuhost`): start runs it up to its
+ * last launch, which it prepares for the command line's run; finish runs the lines after
+ * it. *state is set even on failure and freed with dpu_session_free. */
+int dpu_session_start(sim_machine *m, const char *path, void **state, char *err, size_t errlen);
+void dpu_session_finish(sim_machine *m, void *state);
+void dpu_session_free(void *state);
 
 #endif
