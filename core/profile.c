@@ -1,16 +1,20 @@
-/* core/profile.c: the per-PC profile table (see profile.h). A hash keyed by (thread, PC) grows by
- * doubling; it lives on the instrumented path only, never on the executors' fast path. */
+/* core/profile.c: the per-PC profile table and the call edges (see profile.h). A hash keyed
+ * by (thread, PC) grows by doubling, and so does the edge table; the shadow call stacks grow
+ * as the program calls deeper. All of it lives on the instrumented path only, never on the
+ * executors' fast path. */
 #include <stdlib.h>
 #include <string.h>
 #include "profile.h"
 #include "stats.h"
 #include "../isa/isa.h"
 
-prof_state *prof_new(const sim_machine *m)
+prof_state *prof_new(sim_machine *m)
 {
     prof_state *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
+    p->m = m;
+    p->flow = m->isa ? m->isa->insn_flow : NULL;
     p->tpu = m->nunits ? m->units[0].nthreads : 1;
     p->nth = m->nunits * p->tpu;
     if (m->isa && m->isa->stall_names)
@@ -36,8 +40,12 @@ void prof_free(prof_state *p)
 {
     if (!p)
         return;
+    for (int g = 0; g < p->nth && p->th; g++)
+        free(p->th[g].stack);
     free(p->tab);
     free(p->th);
+    free(p->edges);
+    free(p->eidx);
     free(p);
 }
 
@@ -78,7 +86,116 @@ static prof_entry *prof_get(prof_state *p, uint64_t pc, int32_t thread)
     e->pc = pc;
     e->thread = thread;
     p->n++;
+    if (p->flow) { /* once per entry: the executors never pay for call edges */
+        uint64_t ret = pc;
+        int tpu = p->tpu ? p->tpu : 1;
+        e->flow = (uint8_t)p->flow(p->m, thread / tpu, pc, &ret);
+        if (e->flow == ISA_FLOW_CALL && (ret <= pc || ret - pc > 255))
+            e->flow = ISA_FLOW_NONE; /* outside the contract: no edge rather than a wrong one */
+        e->ret_delta = (uint8_t)(ret - pc);
+    }
     return e;
+}
+
+static uint32_t prof_edge_hash(int32_t thread, uint64_t site, uint64_t target, uint32_t cap)
+{
+    uint64_t h = (site * 0x9e3779b97f4a7c15ull) ^ (target * 0xc2b2ae3d27d4eb4full) ^ (uint64_t)(uint32_t)thread;
+    return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* The edge (thread, site, target), created with no calls if new; its index or -1. */
+static int64_t prof_edge_get(prof_state *p, int32_t thread, uint64_t site, uint64_t target)
+{
+    if (2 * (p->nedges + 1) > p->eidx_cap) {
+        uint32_t ncap = p->eidx_cap ? 2 * p->eidx_cap : 256;
+        uint32_t *ni = calloc(ncap, sizeof *ni);
+        if (!ni)
+            return -1;
+        for (uint32_t k = 0; k < p->nedges; k++) {
+            const prof_edge *x = &p->edges[k];
+            uint32_t i = prof_edge_hash(x->thread, x->site, x->target, ncap);
+            while (ni[i])
+                i = (i + 1) & (ncap - 1);
+            ni[i] = k + 1;
+        }
+        free(p->eidx);
+        p->eidx = ni;
+        p->eidx_cap = ncap;
+    }
+    uint32_t i = prof_edge_hash(thread, site, target, p->eidx_cap);
+    for (; p->eidx[i]; i = (i + 1) & (p->eidx_cap - 1)) {
+        const prof_edge *x = &p->edges[p->eidx[i] - 1];
+        if (x->site == site && x->target == target && x->thread == thread)
+            return p->eidx[i] - 1;
+    }
+    if (p->nedges == p->edge_cap) {
+        uint32_t ncap = p->edge_cap ? 2 * p->edge_cap : 64;
+        prof_edge *ne = realloc(p->edges, ncap * sizeof *ne);
+        if (!ne)
+            return -1;
+        p->edges = ne;
+        p->edge_cap = ncap;
+    }
+    prof_edge *x = &p->edges[p->nedges];
+    memset(x, 0, sizeof *x);
+    x->site = site;
+    x->target = target;
+    x->thread = thread;
+    p->eidx[i] = p->nedges + 1;
+    return p->nedges++;
+}
+
+/* Close the frames of t from the top down to depth k: their edges get the growth of the
+ * thread's totals (insns, cycle, stalls) since the callee's entry. */
+static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, uint64_t cycle, const uint64_t *stalls)
+{
+    while (t->depth > k) {
+        const prof_frame *f = &t->stack[--t->depth];
+        prof_edge *x = &p->edges[f->edge];
+        x->insns += insns - f->insns;
+        x->cycles += cycle - f->cycle;
+        for (int c = 0; c < p->nstalls; c++)
+            x->stalls[c] += stalls[c] - f->stalls[c];
+    }
+}
+
+/* Deepest frame a return is looked for below the top (a longjmp past more is not unwound). */
+#define PROF_UNWIND 64
+
+/* The thread g, whose previous instruction (entry prev) ended at pc, issued at cycle: its
+ * totals are now t->insns, cycle and t->stalls. Pop the call it returns from, push the call
+ * it enters. -1 on out of memory. */
+static int prof_flow(prof_state *p, prof_thread *t, int g, const prof_entry *prev, uint64_t pc, uint64_t cycle)
+{
+    if (t->depth && pc == t->stack[t->depth - 1].ret)
+        prof_pop(p, t, t->depth - 1, t->insns, cycle, t->stalls);
+    else if (prev->flow == ISA_FLOW_RETURN)
+        for (uint32_t k = t->depth, n = 0; k-- > 0 && n < PROF_UNWIND; n++)
+            if (t->stack[k].ret == pc) {
+                prof_pop(p, t, k, t->insns, cycle, t->stalls);
+                break;
+            }
+    if (prev->flow != ISA_FLOW_CALL || (pc > prev->pc && pc <= prev->pc + prev->ret_delta))
+        return 0; /* not a call, or one not taken (or to its own fall-through) */
+    if (t->depth == t->cap) {
+        uint32_t ncap = t->cap ? 2 * t->cap : 16;
+        prof_frame *ns = ncap > (1u << 24) ? NULL : realloc(t->stack, ncap * sizeof *ns);
+        if (!ns)
+            return -1;
+        t->stack = ns;
+        t->cap = ncap;
+    }
+    int64_t x = prof_edge_get(p, g, prev->pc, pc);
+    if (x < 0)
+        return -1;
+    p->edges[x].calls++;
+    prof_frame *f = &t->stack[t->depth++];
+    f->ret = prev->pc + prev->ret_delta;
+    f->edge = (uint32_t)x;
+    f->insns = t->insns;
+    f->cycle = cycle;
+    memcpy(f->stalls, t->stalls, sizeof f->stalls);
+    return 0;
 }
 
 /* Charge the increase of the thread's stall counters since its previous record to e. */
@@ -125,6 +242,8 @@ int prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle
             return -1;
         if (cycle >= t->cycle)
             prev->cycles += cycle - t->cycle;
+        if (p->flow && prof_flow(p, t, g, prev, pc, cycle))
+            return -1;
     }
     prof_entry *e = prof_get(p, pc, g);
     if (!e)
@@ -179,6 +298,44 @@ int prof_sorted(const prof_state *p, int thread, prof_entry **out)
         if (p->tab[i].used && (thread < 0 || p->tab[i].thread == thread))
             v[k++] = p->tab[i];
     qsort(v, (size_t)k, sizeof *v, prof_cmp);
+    *out = v;
+    return k;
+}
+
+static int prof_edge_cmp(const void *a, const void *b)
+{
+    const prof_edge *x = a, *y = b;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    if (x->target != y->target)
+        return x->target < y->target ? -1 : 1;
+    return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
+int prof_edges(const prof_state *p, int thread, prof_edge **out)
+{
+    prof_edge *v = malloc((p->nedges ? p->nedges : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    if (p->nedges)
+        memcpy(v, p->edges, p->nedges * sizeof *v);
+    /* open calls count up to the thread's last record (prof_finish: its halt or the end) */
+    for (int g = 0; g < p->nth; g++) {
+        const prof_thread *t = &p->th[g];
+        for (uint32_t d = 0; d < t->depth; d++) {
+            const prof_frame *f = &t->stack[d];
+            prof_edge *x = &v[f->edge];
+            x->insns += t->insns - f->insns;
+            x->cycles += t->cycle - f->cycle;
+            for (int c = 0; c < p->nstalls; c++)
+                x->stalls[c] += t->stalls[c] - f->stalls[c];
+        }
+    }
+    int k = 0;
+    for (uint32_t i = 0; i < p->nedges; i++)
+        if (thread < 0 || v[i].thread == thread)
+            v[k++] = v[i];
+    qsort(v, (size_t)k, sizeof *v, prof_edge_cmp);
     *out = v;
     return k;
 }

@@ -3,7 +3,8 @@
  * options, then per unit a table of its hardware threads with, for each, a stacked bar of
  * its cycles (issuing, each stall cause, the rest) drawn as inline SVG to one scale for the
  * whole run, its IPC, and the
- * legend; with a profile (`--profile` output, callgrind format) the top functions by cycles.
+ * legend; with a profile (`--profile` output, callgrind format) the top functions by cycles,
+ * with their instructions and each stall cause the profile charged to them.
  * No script and nothing fetched from a network: the page is complete in one file. Every
  * text from the inputs is HTML-escaped. The statistics are read with libjansson
  * (docs/stats-schema.md). */
@@ -98,73 +99,129 @@ static json_t *cause_names(const json_t *units)
     return names;
 }
 
+#define MAX_EVENTS 32
+
 typedef struct func_total {
     char name[128];
-    unsigned long long insns, cycles;
+    unsigned long long ev[MAX_EVENTS]; /* by the profile's events: Instructions, Cycles, Stall_... */
 } func_total;
 
-static int by_cycles(const void *a, const void *b)
+/* The profile's events (names) and the functions' sums. */
+typedef struct prof_table {
+    char names[MAX_EVENTS][48];
+    int nev, ins, cyc;          /* event count; indices of Instructions and Cycles */
+    func_total *fn;
+    int nfn;
+} prof_table;
+
+static int by_cycles(const void *a, const void *b, void *ctx)
 {
     const func_total *x = a, *y = b;
-    return x->cycles < y->cycles ? 1 : x->cycles > y->cycles ? -1 : strcmp(x->name, y->name);
+    int c = *(const int *)ctx;
+    return x->ev[c] < y->ev[c] ? 1 : x->ev[c] > y->ev[c] ? -1 : strcmp(x->name, y->name);
 }
 
-/* Sum a callgrind profile (xpusim's own: fn= lines, then "ADDR INSNS CYCLES") by function.
- * Returns the count in *out (malloc'd), or -1 with a message. */
-static int read_profile(const char *path, func_total **out)
+/* Sum a callgrind profile (xpusim's own: `events:` and `positions:` headers, fn= lines, then
+ * "ADDR [LINE] EVENTS...") by function; a call's inclusive cost (the line after calls=) is
+ * the callee's, not the caller's, so it is skipped. 0 ok, -1 with a message. */
+static int read_profile(const char *path, prof_table *t)
 {
     FILE *f = fopen(path, "r");
+    memset(t, 0, sizeof *t);
+    t->ins = 0;
+    t->cyc = 1;
+    t->nev = 2;
     if (!f) {
         fprintf(stderr, "xpusim report: %s: cannot open\n", path);
         return -1;
     }
-    func_total *v = NULL;
-    int n = 0, cap = 0, cur = -1, line = 0, bad = 0;
-    char buf[512];
+    int cap = 0, cur = -1, line = 0, bad = 0, npos = 1, call = 0;
+    char buf[1024];
     while (fgets(buf, sizeof buf, f)) {
         line++;
-        if (!strncmp(buf, "fn=", 3)) {
-            buf[strcspn(buf, "\n")] = 0;
+        buf[strcspn(buf, "\n")] = 0;
+        if (!strncmp(buf, "events:", 7)) {
+            t->nev = 0;
+            for (char *tok = strtok(buf + 7, " \t"); tok && t->nev < MAX_EVENTS; tok = strtok(NULL, " \t")) {
+                snprintf(t->names[t->nev], sizeof t->names[0], "%.47s", tok);
+                if (!strcmp(tok, "Instructions"))
+                    t->ins = t->nev;
+                if (!strcmp(tok, "Cycles"))
+                    t->cyc = t->nev;
+                t->nev++;
+            }
+        } else if (!strncmp(buf, "positions:", 10)) {
+            npos = 0;
+            for (char *tok = strtok(buf + 10, " \t"); tok; tok = strtok(NULL, " \t"))
+                npos++;
+            if (npos < 1 || npos > 2) {
+                fprintf(stderr, "xpusim report: %s:%d: expected positions: instr [line]\n", path, line);
+                bad = 1;
+                break;
+            }
+        } else if (!strncmp(buf, "calls=", 6)) {
+            call = 1;
+        } else if (!strncmp(buf, "fn=", 3)) {
             cur = -1;
-            for (int i = 0; i < n; i++)
-                if (!strcmp(v[i].name, buf + 3))
+            for (int i = 0; i < t->nfn; i++)
+                if (!strcmp(t->fn[i].name, buf + 3))
                     cur = i;
             if (cur < 0) {
-                if (n == cap) {
+                if (t->nfn == cap) {
                     cap = cap ? 2 * cap : 64;
-                    func_total *nv = realloc(v, sizeof *v * (size_t)cap);
+                    func_total *nv = realloc(t->fn, sizeof *nv * (size_t)cap);
                     if (!nv) {
+                        fprintf(stderr, "xpusim report: out of memory\n");
                         bad = 1;
                         break;
                     }
-                    v = nv;
+                    t->fn = nv;
                 }
-                memset(&v[n], 0, sizeof v[n]);
-                snprintf(v[n].name, sizeof v[n].name, "%.127s", buf + 3); /* a longer name is cut for the table */
-                cur = n++;
+                memset(&t->fn[t->nfn], 0, sizeof t->fn[0]);
+                snprintf(t->fn[t->nfn].name, sizeof t->fn[0].name, "%.127s", buf + 3); /* a longer name is cut for the table */
+                cur = t->nfn++;
             }
         } else if (!strncmp(buf, "0x", 2)) {
-            unsigned long long addr, ins, cyc;
-            if (cur < 0 || sscanf(buf, "%llx %llu %llu", &addr, &ins, &cyc) != 3) {
+            if (call) { /* the inclusive cost of the call above */
+                call = 0;
+                continue;
+            }
+            unsigned long long v[MAX_EVENTS + 2];
+            int k = 0;
+            char *p = buf, *e;
+            while (k < MAX_EVENTS + 2) {
+                while (*p == ' ' || *p == '\t')
+                    p++;
+                if (!*p)
+                    break;
+                v[k] = strtoull(p, &e, k == 0 ? 16 : 10);
+                if (e == p || (*e && *e != ' ' && *e != '\t'))
+                    break;
+                k++;
+                p = e;
+            }
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (cur < 0 || *p || k < npos + 2) {
                 fprintf(stderr, "xpusim report: %s:%d: expected ADDRESS INSTRUCTIONS CYCLES after fn=\n", path, line);
                 bad = 1;
                 break;
             }
-            v[cur].insns += ins;
-            v[cur].cycles += cyc;
+            for (int i = 0; i + npos < k && i < t->nev; i++)
+                t->fn[cur].ev[i] += v[i + npos];
         }
     }
     fclose(f);
     if (bad) {
-        free(v);
+        free(t->fn);
+        t->fn = NULL;
         return -1;
     }
-    qsort(v, (size_t)n, sizeof *v, by_cycles);
-    *out = v;
-    return n;
+    qsort_r(t->fn, (size_t)t->nfn, sizeof *t->fn, by_cycles, &t->cyc);
+    return 0;
 }
 
-static void page(FILE *f, const json_t *s, const char *stats_path, const func_total *fn, int nfn)
+static void page(FILE *f, const json_t *s, const char *stats_path, const prof_table *pt)
 {
     const json_t *units = json_object_get(s, "units");
     json_t *names = cause_names(units);
@@ -221,13 +278,29 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const func_to
         }
         fprintf(f, "</table>\n");
     }
-    if (nfn > 0) {
+    if (pt && pt->nfn > 0) {
+        /* the stall events of the profile that any shown function has */
+        int show[MAX_EVENTS] = {0};
+        for (int j = 0; j < pt->nfn && j < TOP_FUNCS; j++)
+            for (int e = 0; e < pt->nev; e++)
+                show[e] |= !strncmp(pt->names[e], "Stall_", 6) && pt->fn[j].ev[e];
         fprintf(f, "<h2>Top functions by cycles</h2>\n<table class=\"funcs\"><tr><th class=\"l\">function</th>"
-                   "<th>cycles</th><th>instructions</th></tr>\n");
-        for (int j = 0; j < nfn && j < TOP_FUNCS; j++) {
+                   "<th>cycles</th><th>instructions</th>");
+        for (int e = 0; e < pt->nev; e++)
+            if (show[e]) {
+                fprintf(f, "<th class=\"stall\">stall: ");
+                esc(f, pt->names[e] + 6);
+                fprintf(f, "</th>");
+            }
+        fprintf(f, "</tr>\n");
+        for (int j = 0; j < pt->nfn && j < TOP_FUNCS; j++) {
             fprintf(f, "<tr><td class=\"l\">");
-            esc(f, fn[j].name);
-            fprintf(f, "</td><td>%llu</td><td>%llu</td></tr>\n", fn[j].cycles, fn[j].insns);
+            esc(f, pt->fn[j].name);
+            fprintf(f, "</td><td>%llu</td><td>%llu</td>", pt->fn[j].ev[pt->cyc], pt->fn[j].ev[pt->ins]);
+            for (int e = 0; e < pt->nev; e++)
+                if (show[e])
+                    fprintf(f, "<td>%llu</td>", pt->fn[j].ev[e]);
+            fprintf(f, "</tr>\n");
         }
         fprintf(f, "</table>\n");
     }
@@ -259,19 +332,19 @@ int report_write(const char *stats_path, const char *profile_path, const char *o
         json_decref(s);
         return 1;
     }
-    func_total *fn = NULL;
-    int nfn = profile_path ? read_profile(profile_path, &fn) : 0;
-    if (nfn < 0) {
+    prof_table pt;
+    if (profile_path && read_profile(profile_path, &pt)) {
         json_decref(s);
         return 1;
     }
     FILE *f = out_path ? cli_open_out(out_path, "report -o") : stdout;
     int rc = 1;
     if (f) {
-        page(f, s, stats_path, fn, nfn);
+        page(f, s, stats_path, profile_path ? &pt : NULL);
         rc = out_path ? (cli_close_out(f, out_path) ? 1 : 0) : 0;
     }
-    free(fn);
+    if (profile_path)
+        free(pt.fn);
     json_decref(s);
     return rc;
 }

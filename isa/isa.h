@@ -34,6 +34,10 @@ typedef struct isa_reg {
     const char *group;   /* "general", "special", "vector", "control"... */
 } isa_reg;
 
+/* What a retired instruction does to the flow of control, for --profile's call graph
+ * (isa_ops.insn_flow). */
+enum { ISA_FLOW_NONE = 0, ISA_FLOW_CALL = 1, ISA_FLOW_RETURN = 2 };
+
 typedef struct isa_framebuffer {
     const uint32_t *pixels; /* XRGB8888 */
     unsigned width, height, stride; /* stride in pixels */
@@ -111,6 +115,13 @@ typedef struct isa_ops {
     int (*framebuffer)(sim_machine *m, isa_framebuffer *fb);
     /* Period (cycles) of the window refresh event. */
     uint64_t frame_period;
+    /* Optional, for --profile's call edges: what the instruction at pc (code space of unit)
+     * does to the flow of control: ISA_FLOW_CALL if it links and jumps (the callee returns
+     * to *ret, ret - pc < 256), ISA_FLOW_RETURN if it is an indirect jump that may return,
+     * else ISA_FLOW_NONE (also for code it cannot read). Decided from the encoding alone; the
+     * profile asks once per (thread, pc) it records and never without a profile, so the
+     * executors and their fast paths are unchanged. NULL: no call edges. */
+    int (*insn_flow)(sim_machine *m, int unit, uint64_t pc, uint64_t *ret);
 } isa_ops;
 
 /* Registry (isa/registry.c). */

@@ -374,6 +374,51 @@ static int mccp_framebuffer(sim_machine *m, isa_framebuffer *fb)
     return 0;
 }
 
+/* --profile's call edges (isa_ops.insn_flow). MCCP has no call instruction: the assembler's
+ * `call F` is `movl/movh reg5 RET; store reg5 sp; inc sp; movl/movh reg5 F; jXX reg5` and
+ * `ret` is `dec sp; load reg5 sp; jmp reg5` (docs/isa/mccp.md). The 32-bit movl/movh start
+ * ROM words, so a call's jump is the high half of word w after the two words of movl/movh
+ * reg5 F, with word w-3 holding exactly `store reg5 sp | inc sp`; RET, a jump label, is word
+ * w+1. A return is a `jmp reg5` right after `load reg5 sp`. Decided from the ROM words. */
+static void flow_insn(const mccp_state *s, uint64_t slot, mccp_insn *in)
+{
+    mccp_decode(mem_ld32be(s->rom + 4 * ((slot / 2) & (MCCP_ROM_WORDS - 1))), (int)(slot & 1), in);
+}
+
+static int flow_is(const mccp_insn *in, int op, int r1, int r2)
+{
+    return in->op == op && in->r1 == r1 && (r2 < 0 || in->r2 == r2);
+}
+
+static int mccp_insn_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
+{
+    const mccp_state *s = mccp_st(m);
+    mccp_insn j, a, b, c, d;
+    (void)unit;
+    if (!s || !s->rom || pc >= 2 * MCCP_ROM_WORDS)
+        return ISA_FLOW_NONE;
+    flow_insn(s, pc, &j);
+    if (j.len != 1 || j.op < MCCP_JE || j.op > MCCP_JMP || j.r1 != 5)
+        return ISA_FLOW_NONE;
+    uint64_t w = pc / 2;
+    if (!(pc & 1) && w >= 3) {
+        flow_insn(s, 2 * (w - 1), &a);
+        flow_insn(s, 2 * (w - 2), &b);
+        flow_insn(s, 2 * (w - 3), &c);
+        flow_insn(s, 2 * (w - 3) + 1, &d);
+        if (a.len == 2 && b.len == 2 && (a.op == MCCP_MOVL || a.op == MCCP_MOVH) && a.r1 == 5 &&
+            (b.op == MCCP_MOVL || b.op == MCCP_MOVH) && b.r1 == 5 && c.len == 1 && d.len == 1 &&
+            flow_is(&c, MCCP_STORE, 5, 6) && flow_is(&d, MCCP_INC, 6, -1)) {
+            *ret = 2 * (w + 1);
+            return ISA_FLOW_CALL;
+        }
+    }
+    if (j.op != MCCP_JMP || (!(pc & 1) && w == 0))
+        return ISA_FLOW_NONE;
+    flow_insn(s, (pc & 1) ? pc - 1 : 2 * (w - 1) + 1, &a); /* the instruction before */
+    return a.len == 1 && flow_is(&a, MCCP_LOAD, 5, 6) ? ISA_FLOW_RETURN : ISA_FLOW_NONE;
+}
+
 const isa_ops isa_mccp = {
     .name = "mccp",
     .description = "MCCP multicore coprocessor (yewhenp/PureFPGA): 4 cores, shared 64K-word RAM, round-robin arbiter",
@@ -400,4 +445,5 @@ const isa_ops isa_mccp = {
     .symbol_location = NULL,
     .framebuffer = mccp_framebuffer,
     .frame_period = 16667,
+    .insn_flow = mccp_insn_flow,
 };

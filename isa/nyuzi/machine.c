@@ -556,6 +556,23 @@ static int nyz_framebuffer(sim_machine *m, isa_framebuffer *fb)
     return 0;
 }
 
+/* --profile's call edges (isa_ops.insn_flow): call and call through a register link ra to
+ * the next instruction; a branch through a register (`ret` is `b ra`) may return. Read from
+ * memory at the PC as a physical address (programs that page their code get no edges). */
+static int nyz_insn_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
+{
+    nyz_machine *nm = m->isa_state;
+    nyz_insn in;
+    (void)unit;
+    if (!nm || (pc & 3) || pc + 4 > nm->ram_size || nyz_decode(mem_ld32le(nm->ram + pc), &in))
+        return ISA_FLOW_NONE;
+    if (in.kind == K_CALL || in.kind == K_CALL_REG) {
+        *ret = pc + 4;
+        return ISA_FLOW_CALL;
+    }
+    return in.kind == K_B_REG ? ISA_FLOW_RETURN : ISA_FLOW_NONE;
+}
+
 const isa_ops isa_nyuzi = {
     .name = "nyuzi",
     .description = "Nyuzi GPGPU: 16-lane vector cores, 4 threads per core (jbush001/NyuziProcessor)",
@@ -583,4 +600,5 @@ const isa_ops isa_nyuzi = {
     .symbol_location = NULL,
     .framebuffer = nyz_framebuffer,
     .frame_period = 1000000,
+    .insn_flow = nyz_insn_flow,
 };

@@ -6,7 +6,8 @@
 # are those cycles at one scale for the run (the longest thread fills 480 pixels), and whose
 # IPC cell is instructions / cycles;
 # the options table lists every option; the top-functions table sums the profile (MCCP demo:
-# no symbols, so one row "(no symbol)" holding the profile's whole summary). Text from the
+# no symbols, so one row "(no symbol)" holding the profile's whole summary: cycles,
+# instructions, then one column per stall cause the profile charged to a shown function). Text from the
 # inputs is escaped; bad inputs and unwritable output are errors.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -17,7 +18,7 @@ fail=0
     --stats-file "$T/s.json" --quiet > /dev/null || { echo "FAIL: run"; exit 1; }
 "$X" report "$T/s.json" --profile "$T/p.cg" -o "$T/r.html" || { echo "FAIL: report exit $?"; fail=1; }
 python3 - "$T/r.html" "$T/s.json" "$T/p.cg" <<'EOF' || fail=1
-import json, sys, html.parser
+import json, re, sys, html.parser
 page = open(sys.argv[1]).read(); s = json.load(open(sys.argv[2]))
 summary = [l for l in open(sys.argv[3]) if l.startswith("summary:")][0].split()
 assert "<script" not in page.lower() and "http://" not in page and "https://" not in page, "not self-contained"
@@ -56,7 +57,14 @@ for r, th in zip(rows, threads):
 opts = {r["cells"][0]: r["cells"][1] for r in p.tables["options"]}
 assert opts == s["options"], (opts, s["options"])
 funcs = [r["cells"] for r in p.tables["funcs"] if r["cells"]]
-assert funcs == [["(no symbol)", summary[2], summary[1]]], (funcs, summary)
+# the stall columns: each Stall_ event of the profile that the function has (the MCCP demo
+# stalls on memory and the arbiter, never on an exception dump: no column for that one)
+events = [l for l in open(sys.argv[3]) if l.startswith("events:")][0].split()[1:]
+shown = [(e, v) for e, v in zip(events, summary[1:]) if e.startswith("Stall_") and v != "0"]
+assert len(shown) >= 2, ("want at least two stall causes to check", events, summary)
+assert funcs == [["(no symbol)", summary[2], summary[1]] + [v for e, v in shown]], (funcs, summary)
+heads = re.findall(r'<th class="stall">stall: ([^<]*)</th>', page)
+assert heads == [e[6:] for e, v in shown], (heads, shown)
 print("ok: report: %d thread bars, options, top functions match the statistics and the profile" % len(rows))
 EOF
 # escaping: text from the statistics never becomes markup

@@ -36,21 +36,25 @@ import json, sys, os
 path, stats, first = sys.argv[1], json.load(open(sys.argv[2])), int(sys.argv[3])
 issue, exempt = (int(sys.argv[4]), sys.argv[5]) if len(sys.argv) > 5 else (None, None)
 def parse(p):
-    ev, summ, pcs, head, fn = None, None, {}, {}, None
+    ev, summ, pcs, head, fn, npos, call = None, None, {}, {}, None, 1, False
     for line in open(p):
         line = line.rstrip("\n")
         if line.startswith("fn="): fn = line[3:]
+        if line.startswith("positions: "): npos = len(line.split()) - 1
         if line.startswith("events: "): ev = line.split()[1:]
         elif line.startswith("summary: "): summ = [int(x) for x in line.split()[1:]]
+        elif line.startswith("calls="): call = True # the next line: a callee's inclusive cost
+        elif line.startswith("0x") and call: call = False
         elif line.startswith("0x"):
             f = line.split()
+            f = f[:1] + f[npos:] # the address, then the events (after the line, if any)
             assert len(f) == 1 + len(ev), "%s: %s: %d counts for %d events" % (p, line, len(f) - 1, len(ev))
             c = pcs.setdefault(int(f[0], 16), [0] * len(ev))
             for i, x in enumerate(f[1:]): c[i] += int(x)
             if issue is not None and head.get("thread") and fn != exempt and f[0] != exempt:
                 n = [int(x) for x in f[1:]]
                 assert n[1] == issue * n[0] + sum(n[2:]), "%s: %s %s: cycles are not issue + stalls" % (p, fn, line)
-        elif ":" in line and not line.startswith(("fn=", "fl=", "ob=", "#")):
+        elif ":" in line and not line.startswith(("fn=", "fl=", "fi=", "ob=", "cfn=", "cfl=", "#")):
             k, v = line.split(":", 1); head[k] = v.strip()
     tot = [sum(c[i] for c in pcs.values()) for i in range(len(ev))]
     assert tot == summ, "%s: lines add up to %s, summary %s" % (p, tot, summ)
