@@ -55,6 +55,7 @@ static void dpu_destroy(sim_machine *m)
             free(d->iram_seen);
         }
     }
+    dpu_session_free(dm->session);
     free(dm->shared_iram);
     free(dm->shared_raw);
     free(dm->units);
@@ -172,9 +173,16 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
     return 0;
 }
 
+/* A host-session file (host/session.c) is recognised by its name, FILE.dpuhost. */
+static int is_session(const ld_image *img)
+{
+    size_t n = strlen(img->path);
+    return img->fmt == LD_RAW && n > 8 && !strcmp(img->path + n - 8, ".dpuhost");
+}
+
 static int dpu_probe(const ld_image *img)
 {
-    return img->fmt == LD_ELF && img->machine == 0xF5 ? 100 : 0;
+    return (img->fmt == LD_ELF && img->machine == 0xF5) || is_session(img) ? 100 : 0;
 }
 
 /* Where an ELF address lives: 0x80000000 IRAM (bytes, 8 per instruction), 0x08000000 MRAM,
@@ -231,6 +239,13 @@ static void predecode_all(dpu_unit *d)
 static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
 {
     dpu_machine *dm = DM(m);
+    if (is_session(img)) {
+        if (dm->session) {
+            snprintf(err, errlen, "%s: a host session is already loaded", img->path);
+            return -1;
+        }
+        return dpu_session_start(m, img->path, &dm->session, err, errlen);
+    }
     if (img->fmt != LD_ELF) {
         /* raw words: an IRAM image of 8-byte little-endian instructions */
         size_t n = img->file_size / 8;
@@ -325,6 +340,12 @@ static const ld_symbol *sym(const sim_machine *m, const char *name)
     return m->image ? ld_symbol_find(m->image, name) : NULL;
 }
 
+static dpu_unit *unit_of_any(sim_machine *m, int unit)
+{
+    dpu_machine *dm = DM(m);
+    return dm && unit >= 0 && unit < dm->ndpus ? &dm->units[unit] : NULL;
+}
+
 static void drain_stdout(sim_machine *m, dpu_unit *d, FILE *out)
 {
     const ld_symbol *buf = sym(m, "__stdout_buffer"), *st = sym(m, "__stdout_buffer_state");
@@ -346,6 +367,10 @@ static void dpu_finish(sim_machine *m)
     dpu_machine *dm = DM(m);
     if (!dm || !m->out)
         return;
+    if (dm->session) { /* the session's log lines print what the program printed */
+        dpu_session_finish(m, dm->session);
+        return;
+    }
     for (int i = 0; i < dm->ndpus; i++) {
         if (dm->ndpus > 1 && sym(m, "__stdout_buffer")) {
             /* several DPUs: say whose output it is, as dpu_log_print does per DPU */
@@ -357,6 +382,81 @@ static void dpu_finish(sim_machine *m)
         drain_stdout(m, &dm->units[i], m->out);
     }
     fflush(m->out);
+}
+
+/* ---- host API support (isa/dpu/host/): launch again with memory kept, read a log ---- */
+
+/* A new launch of the DPUs sel[] selects (all when sel is NULL), as the SDK host library's
+ * dpu_launch does on hardware: every selected DPU is booted again (tasklet 0 at PC 0, RUN
+ * bits, atomic bits, DMA engine, fault and performance counter cleared) with IRAM, WRAM and
+ * MRAM as the host left them. Simulated time starts over at cycle 0 and the statistics of
+ * the selected DPUs with it, so each launch reports its own cycles. The DPUs not selected
+ * stay halted (their memories and last statistics untouched). The core's per-run fields
+ * are reset here because the core has no "run again" entry point yet
+ * (notes/dpu-requests.md). */
+int dpu_relaunch(sim_machine *m, const uint8_t *sel)
+{
+    dpu_machine *dm = DM(m);
+    if (!dm)
+        return -1;
+    m->now = 0;
+    m->stop = (sim_stop){.kind = SIM_STOP_NONE, .unit = -1, .thread = -1};
+    m->host_seconds = 0;
+    m->nhalted = 0;
+    for (int i = 0; i < dm->ndpus; i++) {
+        sim_unit *u = &m->units[i];
+        dpu_unit *d = &dm->units[i];
+        ev_cancel(&m->q, &u->ev);
+        if (!u->enabled)
+            continue;
+        if (sel && !sel[i]) {
+            u->halted = 1; /* not part of this launch: counts as done */
+            m->nhalted++;
+            continue;
+        }
+        u->halted = 0;
+        u->halted_at = 0;
+        u->reached = 0;
+        u->rr = 0;
+        u->last_issue = SIM_NEVER;
+        u->wd_next = m->watchdog;
+        u->wd_insns = 0;
+        memset(u->threads, 0, sizeof *u->threads * (size_t)u->nthreads);
+        for (int k = 0; k < u->ncounters; k++)
+            u->counters[k].value = 0;
+        if (u->thread_counters)
+            memset(u->thread_counters, 0, sizeof *u->thread_counters * (size_t)u->nthreads * (size_t)u->nthread_counters);
+        d->faulted = 0;
+        d->fault_code = 0;
+        d->time_base = 0;
+        d->time_mode = 1;
+        dpu_iram_sync(d); /* the host may have written IRAM since the last launch */
+        boot_dpu(u, d);
+        for (int k = d->ntasklets; k < u->nthreads; k++)
+            u->threads[k].state = SIM_T_DISABLED;
+    }
+    return 0;
+}
+
+/* Print DPU unit's printf records (the runtime's MRAM buffer) to out, as dpu_log_read does.
+ * 0 done (also when the program printed nothing), -1 the program has no printf buffer,
+ * -2 its state is out of range (a corrupted buffer). */
+int dpu_log_print(sim_machine *m, int unit, FILE *out)
+{
+    dpu_unit *d = unit_of_any(m, unit);
+    const ld_symbol *buf = sym(m, "__stdout_buffer"), *st = sym(m, "__stdout_buffer_state");
+    if (!d)
+        return -2;
+    if (!buf || !st || buf->value < 0x08000000u || buf->value >= 0x80000000u || st->value >= 0x08000000u)
+        return -1;
+    uint8_t hw[4];
+    if (mem_host_read(d->wram, st->value, hw, 4))
+        return -2;
+    uint32_t wp = mem_ld32le(hw), base = (uint32_t)(buf->value - 0x08000000u), size = (uint32_t)buf->size;
+    if (!size || wp > size || (uint64_t)base + size > d->dm->mram_size)
+        return -2;
+    dpu_printf_buffer(out, d->mram_p + base, wp);
+    return 0;
 }
 
 /* tasklets: without -o tasklets, the program's NR_TASKLETS decided (dpu_load) */
