@@ -14,8 +14,14 @@ int asm_cpp_open(asm_cpp *c, const char *src, const char *const *args, char *err
 {
     const char *argv[ASM_CPP_MAX_ARGS + 8];
     char srcbuf[4096];
-    int n = 0;
-    argv[n++] = "cpp";
+    int n = 0, clang = 0;
+    if (args && args[0] && (!strcmp(args[0], ASM_CPP_CLANG) || !strcmp(args[0], ASM_CPP_CLANG_OR_CPP))) {
+        clang = strcmp(args[0], ASM_CPP_CLANG) ? 2 : 1;
+        args++;
+    }
+    argv[n++] = clang ? "clang" : "cpp";
+    if (clang)
+        argv[n++] = "-E";
     argv[n++] = "-x";
     argv[n++] = "assembler-with-cpp";
     argv[n++] = "-nostdinc";
@@ -48,12 +54,17 @@ int asm_cpp_open(asm_cpp *c, const char *src, const char *const *args, char *err
     posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
     posix_spawn_file_actions_addclose(&fa, fd[1]);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
-    int rc = posix_spawnp(&c->pid, "cpp", &fa, NULL, (char *const *)argv, environ);
+    int rc = posix_spawnp(&c->pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    if (rc == ENOENT && clang == 2) { /* no clang: GCC's cpp, same arguments after "-E" */
+        argv[1] = "cpp";
+        rc = posix_spawnp(&c->pid, "cpp", &fa, NULL, (char *const *)(argv + 1), environ);
+    }
     posix_spawn_file_actions_destroy(&fa);
     close(fd[1]);
     if (rc) {
         close(fd[0]);
-        snprintf(err, errlen, "%s: cannot run the C preprocessor (cpp): %s", src, strerror(rc));
+        snprintf(err, errlen, "%s: cannot run the C preprocessor (%s): %s", src, clang == 1 ? "clang -E" : "cpp",
+                 strerror(rc));
         return -1;
     }
     c->out = fdopen(fd[0], "r");

@@ -16,6 +16,14 @@ typedef struct asm_cpp {
 
 #define ASM_CPP_MAX_ARGS 64
 
+/* As the first element of args: run clang's preprocessor (`clang -E -x assembler-with-cpp`)
+ * instead of cpp. The two differ where a `##` paste makes no valid token (e.g. `_ ## \ARG` in
+ * assembler macros): GCC's cpp puts a blank between the pieces, clang keeps them together,
+ * and code written for clang-based toolchains (Graphcore's popc) relies on the latter.
+ * ASM_CPP_CLANG_OR_CPP falls back to cpp when there is no clang on PATH. */
+#define ASM_CPP_CLANG "--xpusim-cpp=clang"
+#define ASM_CPP_CLANG_OR_CPP "--xpusim-cpp=clang-or-cpp"
+
 /* Start `cpp -x assembler-with-cpp -nostdinc ARGS... SRC`. args is NULL-terminated (e.g.
  * "-DNAME=1", "-IDIR": one element each, whatever characters they hold). 0 ok, -1 with
  * err filled. */

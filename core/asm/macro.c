@@ -61,7 +61,23 @@ int asm_macro_begin(asm_macros *m, char *rest, char *err, size_t errlen)
             snprintf(err, errlen, "macro '%s' has more than %d parameters", x->name, ASM_MACRO_MAX_PARAMS);
             return -1;
         }
+        if (x->vararg) {
+            snprintf(err, errlen, "macro '%s': a :vararg parameter must be the last", x->name);
+            return -1;
+        }
         char *eq = strchr(t, '=');
+        char *q = strchr(t, ':');
+        if (q && (!eq || q < eq)) { /* NAME:req or NAME:vararg, then perhaps =DEFAULT */
+            size_t ql = (size_t)((eq ? eq : q + strlen(q)) - (q + 1));
+            if (ql == 6 && !strncmp(q + 1, "vararg", 6))
+                x->vararg = 1;
+            else if (!(ql == 3 && !strncmp(q + 1, "req", 3))) {
+                snprintf(err, errlen, "macro '%s': unknown parameter qualifier in '%s'", x->name, t);
+                return -1;
+            }
+            memmove(q, q + 1 + ql, strlen(q + 1 + ql) + 1);
+            eq = strchr(t, '=');
+        }
         if (eq) {
             *eq = 0;
             if (!(x->defs[x->nparams] = strdup(eq + 1))) {
@@ -138,8 +154,59 @@ static int split_blanks(char **vals, int n, int nparams)
     return n;
 }
 
+/* llvm-mc substitutes a string-token argument without its quotes: "text" -> text, when the
+ * whole argument is that one string. */
+static const char *unquoted(const char *v, int strip, size_t *len)
+{
+    size_t l = strlen(v);
+    if (strip && l >= 2 && v[0] == '"' && v[l - 1] == '"' && !memchr(v + 1, '"', l - 2)) {
+        *len = l - 2;
+        return v + 1;
+    }
+    *len = l;
+    return v;
+}
+
+/* Where the arguments after the first nfixed start: each fixed one ends at a top-level comma
+ * or at a blank that is not next to a binary operator (split_blanks' rule). */
+static const char *vararg_rest(const char *s, int nfixed)
+{
+    for (int k = 0; k < nfixed && *s; k++) {
+        int depth = 0;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        for (; *s; s++) {
+            if (*s == '(')
+                depth++;
+            else if (*s == ')')
+                depth--;
+            else if (*s == '"') {
+                while (s[1] && s[1] != '"')
+                    s++;
+                if (s[1])
+                    s++;
+            } else if (depth == 0 && *s == ',')
+                break;
+            else if (depth == 0 && (*s == ' ' || *s == '\t')) {
+                const char *r = s;
+                while (*r == ' ' || *r == '\t')
+                    r++;
+                if (*r && *r != ',' && (strchr("+-*/|&^<>", *r) || strchr("+-*/|&^<>", s[-1])))
+                    continue;
+                s = r;
+                break;
+            }
+        }
+        if (*s == ',')
+            s++;
+    }
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
 /* One body line with the parameters substituted into out. 0 ok, -1 too long. */
-static int substitute(const asm_macro *x, const char *line, char **vals, int n, char *out, size_t cap)
+static int substitute(const asm_macro *x, const char *line, char **vals, int n, int strip, char *out, size_t cap)
 {
     size_t o = 0;
     for (const char *p = line; *p;) {
@@ -153,8 +220,7 @@ static int substitute(const asm_macro *x, const char *line, char **vals, int n, 
             for (int k = 0; k < x->nparams; k++) {
                 size_t l = strlen(x->params[k]);
                 if (strncmp(p + 1, x->params[k], l) == 0 && !(isalnum((unsigned char)p[1 + l]) || p[1 + l] == '_')) {
-                    piece = k < n && vals[k][0] ? vals[k] : (x->defs[k] ? x->defs[k] : "");
-                    len = strlen(piece);
+                    piece = unquoted(k < n && vals[k][0] ? vals[k] : (x->defs[k] ? x->defs[k] : ""), strip, &len);
                     p += l; /* and the backslash below */
                     break;
                 }
@@ -172,13 +238,27 @@ static int substitute(const asm_macro *x, const char *line, char **vals, int n, 
 int asm_macro_expand(asm_macros *m, int idx, const char *args, asm_line_fn fn, void *ctx, char *err, size_t errlen)
 {
     err[0] = 0;
-    char buf[ASM_MAX_LINE + 1];
+    char buf[ASM_MAX_LINE + 1], vbuf[ASM_MAX_LINE + 1], empty[1] = "";
     snprintf(buf, sizeof buf, "%s", args);
     char *vals[ASM_MACRO_MAX_PARAMS + 2] = {0};
     int n = asm_split_operands(buf, vals, ASM_MACRO_MAX_PARAMS);
     const char *name = m->v[idx].name;
-    if (n <= ASM_MACRO_MAX_PARAMS)
-        n = split_blanks(vals, n, m->v[idx].nparams);
+    const asm_macro *mx = &m->v[idx];
+    if (mx->vararg) {
+        /* the fixed arguments, then the :vararg one takes the rest as written (commas kept) */
+        const char *rest = vararg_rest(args, mx->nparams - 1);
+        snprintf(vbuf, sizeof vbuf, "%s", rest);
+        buf[rest - args < (long)sizeof buf ? rest - args : (long)sizeof buf - 1] = 0;
+        n = asm_split_operands(buf, vals, ASM_MACRO_MAX_PARAMS);
+        if (n <= ASM_MACRO_MAX_PARAMS)
+            n = split_blanks(vals, n, mx->nparams - 1);
+        if (n < mx->nparams - 1) /* fewer fixed arguments: defaults (or empty) for the rest */
+            for (; n < mx->nparams - 1; n++)
+                vals[n] = empty;
+        if (n == mx->nparams - 1)
+            vals[n++] = vbuf;
+    } else if (n <= ASM_MACRO_MAX_PARAMS)
+        n = split_blanks(vals, n, mx->nparams);
     if (n > m->v[idx].nparams) {
         snprintf(err, errlen, "macro '%s' takes %d arguments, got %d", name, m->v[idx].nparams, n);
         return -1;
@@ -191,7 +271,7 @@ int asm_macro_expand(asm_macros *m, int idx, const char *args, asm_line_fn fn, v
     int rc = 0;
     for (int i = 0; i < m->v[idx].nlines && rc == 0; i++) {
         char out[ASM_MAX_LINE + 1];
-        if (substitute(&m->v[idx], m->v[idx].lines[i], vals, n, out, sizeof out)) {
+        if (substitute(&m->v[idx], m->v[idx].lines[i], vals, n, m->strip_quotes, out, sizeof out)) {
             snprintf(err, errlen, "macro '%s': an expanded line is longer than %d characters", m->v[idx].name,
                      ASM_MAX_LINE);
             rc = -1;

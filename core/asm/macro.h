@@ -4,7 +4,11 @@
  * the argument (or the default) and `\()` removed. Expansion feeds each line back to the
  * assembler's own line handler, so macros may use other macros (64 levels at most) and may
  * define macros. Numeric local labels `N:` are renamed to unique `.Llocal_label_N_K` names
- * and references `Nb`/`Nf` to the nearest one before/after. Part of the shared framework. */
+ * and references `Nb`/`Nf` to the nearest one before/after. A parameter may carry llvm-mc's
+ * qualifiers `:req` (ignored: a missing argument is empty, as before) and `:vararg` (the last
+ * parameter takes the rest of the arguments, commas included). An assembler that follows
+ * llvm-mc sets strip_quotes: an argument (or default) that is one quoted string is substituted
+ * without its quotes, as llvm-mc's expandMacro does. Part of the shared framework. */
 #ifndef XPUSIM_ASM_MACRO_H
 #define XPUSIM_ASM_MACRO_H
 #include <stddef.h>
@@ -17,6 +21,7 @@ typedef struct asm_macro {
     char *name;
     int nparams;
     char *params[ASM_MACRO_MAX_PARAMS], *defs[ASM_MACRO_MAX_PARAMS];
+    int vararg;             /* the last parameter is `:vararg` */
     char **lines;
     int nlines, caplines;
 } asm_macro;
@@ -26,6 +31,7 @@ typedef struct asm_macros {
     int n, cap;
     int defining;           /* index of the macro being recorded, -1 if none */
     int depth;              /* expansion nesting */
+    int strip_quotes;       /* llvm-mc: "text" as an argument substitutes text (default 0) */
 } asm_macros;
 
 /* The assembler's line handler: 0 ok, -1 error (the assembler has recorded it). */

@@ -654,6 +654,7 @@ static int file_index(actx *a, const char *name)
 
 static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
 static const char *const ctx_choices[] = {"worker", "supervisor", NULL};
+static const char *const cpp_choices[] = {"auto", "clang", "gcc", NULL};
 
 const opt_desc ipu_asm_options[] = {
     OPT_C("arch", "ipu2", arch_choices, "IPU generation: ipu1 (Mk1), ipu2 (Mk2), ipu21 (Bow); sets __IPU_ARCH_VERSION__ and the tile memory base"),
@@ -661,6 +662,7 @@ const opt_desc ipu_asm_options[] = {
     OPT_U("object", "2", 0, 2, "1: relocatable object (ET_REL, RELA); 0: single-tile executable; 2: object when -o names a .o file"),
     OPT_T("define", NULL, "NAME[=VALUE],... for the C preprocessor"),
     OPT_T("include", NULL, "one more include directory for the C preprocessor (before isa/ipu/include)"),
+    OPT_C("cpp", "auto", cpp_choices, "preprocessor: clang -E (as Graphcore's clang-based popc), gcc's cpp, or auto (clang if on PATH, else cpp); they differ on ## pastes that make no token"),
     OPT_T("entry", NULL, "executables: the entry symbol (default: _start, else the first code section)"),
     OPT_END,
 };
@@ -714,8 +716,13 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
              a->arch == IPU_ARCH_IPU1 ? "1" : a->arch == IPU_ARCH_IPU2 ? "2" : "21");
     const char *inc = opts ? opt_text(opts, ipu_asm_options, "include") : NULL;
     char incarg[4200];
-    const char *fixed[6];
+    const char *fixed[7];
     int nf = 0;
+    int cppi = 0;
+    if (opts && opt_choice(opts, ipu_asm_options, "cpp", &cppi, a->err, sizeof a->err) < 0)
+        return -1;
+    if (cppi != 2) /* PopLibs pastes `_##\ARG` in macro names: clang keeps the pieces together */
+        fixed[nf++] = cppi == 1 ? ASM_CPP_CLANG : ASM_CPP_CLANG_OR_CPP;
     fixed[nf++] = "-D__IPU__=1";
     fixed[nf++] = archdef;
     if (inc && inc[0]) { /* the user's directory first, then ours */
@@ -774,6 +781,7 @@ int ipu_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
     }
     size_t ol = strlen(out);
     asm_macros_init(&a->macros);
+    a->macros.strip_quotes = 1; /* llvm-mc: "" and "void" arguments lose their quotes */
     a->arch = 1 << archi;
     a->tmem_base = a->arch == IPU_ARCH_IPU1 ? 0x40000u : 0x4c000u; /* TMEM_REGION0_BASE_ADDR (ipuArchInfo.cpp) */
     a->object = object == 2 ? ol > 2 && !strcmp(out + ol - 2, ".o") : (int)object;

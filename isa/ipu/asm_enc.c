@@ -223,7 +223,11 @@ static int reg_fits(int kind, int mod, const ipu_reg *r)
     case IPU_K_MRP: return r->file == 'm' && r->span == 2 && !(r->lo & 1) && r->lo < 12;
     case IPU_K_ARP: return r->file == 'a' && r->span == 2 && !(r->lo & 1);
     case IPU_K_ARQ: return r->file == 'a' && r->span == 4 && !(r->lo & 3);
-    case IPU_K_ARBL: case IPU_K_ARBU: case IPU_K_ARB: return r->file == 'a' && r->bcast == kind;
+    /* PopLibs writes `$aN:B` on f16v4 forms too (OuterProduct.S, after an ldb16 that put the
+     * same half in both halves); no mnemonic has both :B and :BL rows, so :B takes the :BL
+     * row there (docs/isa/ipu.md, "Assembler": which one llvm-mc picks is not public). */
+    case IPU_K_ARBL: return r->file == 'a' && (r->bcast == kind || r->bcast == IPU_K_ARB);
+    case IPU_K_ARBU: case IPU_K_ARB: return r->file == 'a' && r->bcast == kind;
     }
     return 0;
 }

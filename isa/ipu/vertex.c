@@ -17,49 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tile.h"
+#include "vertex.h"
 
 #define V_MAX_FILE (16u << 20)   /* the vertex file itself */
-#define V_MAX_TENSORS 256
-#define V_MAX_FIELDS 1024
-#define V_MAX_COUNT (1u << 20)   /* elements of one tensor (more than any tile holds) */
-#define V_MAX_STATE 65536u       /* bytes of vertex state */
-#define V_NAME 64
 
-typedef struct ipu_vertex ipu_vertex;
-
-enum { T_F32, T_F16, T_I32, T_U32, T_I16, T_U16, T_I8, T_U8, T_NTYPES };
-static const struct { const char *name; unsigned size; char kind; } v_types[T_NTYPES] = {
+const ipu_vtype ipu_vtypes[T_NTYPES] = {
     {"f32", 4, 'f'}, {"f16", 2, 'h'}, {"i32", 4, 'i'}, {"u32", 4, 'u'},
     {"i16", 2, 'i'}, {"u16", 2, 'u'}, {"i8", 1, 'i'},  {"u8", 1, 'u'}};
-
-typedef struct ipu_vtensor {
-    char name[V_NAME];
-    int type, line, interleaved, output;
-    uint32_t count, align, addr;
-    uint8_t *init;             /* count * size bytes, or NULL: zeros */
-    char *out_path;            /* output NAME @ FILE: raw little-endian bytes */
-} ipu_vtensor;
-
-enum { F_NUM, F_PTR, F_SPAN, F_SIZE, F_ALIGN, F_PAD };
-typedef struct ipu_vfield {
-    int kind, type, tensor, line;
-    uint64_t bits;             /* F_NUM: the value's bits; F_PTR: the byte offset; F_ALIGN/F_PAD: bytes */
-    char ref[V_NAME];          /* tensor name until resolved */
-} ipu_vfield;
-
-struct ipu_vertex {
-    char path[512], dir[512], codelet[512], entry[128], defines[128];
-    int line_codelet, line_entry;
-    int supervisor, workers;
-    uint32_t scratch;
-    ipu_vtensor *t;
-    int nt;
-    ipu_vfield *f;
-    int nf;
-    uint32_t entry_addr, stub, stub_words, state, state_size, scratch_base, end;
-    char *names;               /* symbol names added to the image (live until the machine dies) */
-};
+#define v_types ipu_vtypes
 
 void ipu_vertex_free(ipu_machine *im)
 {
@@ -71,16 +36,14 @@ void ipu_vertex_free(ipu_machine *im)
         free(v->t[i].out_path);
     }
     free(v->t);
-    free(v->f);
+    ipu_vstate_free(v);
     free(v->names);
     free(v);
     im->vertex = NULL;
 }
 
 /* ---- small helpers ---- */
-static int verr(char *err, size_t n, const ipu_vertex *v, int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int verr(char *err, size_t n, const ipu_vertex *v, int line, const char *fmt, ...)
+int ipu_verr(char *err, size_t n, const ipu_vertex *v, int line, const char *fmt, ...)
 {
     int k = line > 0 ? snprintf(err, n, "%s:%d: ", v->path, line) : snprintf(err, n, "%s: ", v->path);
     if (k >= 0 && (size_t)k < n) {
@@ -92,7 +55,7 @@ static int verr(char *err, size_t n, const ipu_vertex *v, int line, const char *
     return -1;
 }
 
-static char *skip_ws(char *s) { while (*s == ' ' || *s == '\t') s++; return s; }
+char *ipu_vskip_ws(char *s) { while (*s == ' ' || *s == '\t') s++; return s; }
 static void trim_end(char *s)
 {
     size_t n = strlen(s);
@@ -100,9 +63,9 @@ static void trim_end(char *s)
         s[--n] = 0;
 }
 /* Take one whitespace-delimited word from *p (NUL-terminated in place); "" at the end. */
-static char *word(char **p)
+char *ipu_vword(char **p)
 {
-    char *s = skip_ws(*p), *e = s;
+    char *s = ipu_vskip_ws(*p), *e = s;
     while (*e && *e != ' ' && *e != '\t')
         e++;
     if (*e)
@@ -110,7 +73,7 @@ static char *word(char **p)
     *p = e;
     return s;
 }
-static int is_name(const char *s)
+int ipu_vis_name(const char *s)
 {
     if (!*s || strlen(s) >= V_NAME || !(*s == '_' || *s == '.' || ((*s | 32) >= 'a' && (*s | 32) <= 'z')))
         return 0;
@@ -119,7 +82,7 @@ static int is_name(const char *s)
             return 0;
     return 1;
 }
-static int parse_u32(const char *s, uint32_t max, uint32_t *out)
+int ipu_vparse_u32(const char *s, uint32_t max, uint32_t *out)
 {
     uint64_t x;
     if (opt_parse_u64(s, &x) || x > max)
@@ -127,7 +90,7 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *out)
     *out = (uint32_t)x;
     return 0;
 }
-static int type_of(const char *s)
+int ipu_vtype_of(const char *s)
 {
     for (int i = 0; i < T_NTYPES; i++)
         if (!strcmp(s, v_types[i].name))
@@ -166,7 +129,7 @@ static double half_to(uint16_t h)
 }
 
 /* One number of type ty into its little-endian bits. */
-static int parse_value(const char *s, int ty, uint64_t *bits)
+int ipu_vparse_value(const char *s, int ty, uint64_t *bits)
 {
     char *end;
     errno = 0;
@@ -201,7 +164,7 @@ static int parse_value(const char *s, int ty, uint64_t *bits)
     *bits = x;
     return 0;
 }
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
+void ipu_vput_le(uint8_t *p, uint64_t v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
@@ -221,7 +184,7 @@ static int rel_path(const ipu_vertex *v, const char *p, char *out, size_t n)
     return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
-static int find_tensor(const ipu_vertex *v, const char *name)
+int ipu_vfind_tensor(const ipu_vertex *v, const char *name)
 {
     for (int i = 0; i < v->nt; i++)
         if (!strcmp(v->t[i].name, name))
@@ -232,58 +195,58 @@ static int find_tensor(const ipu_vertex *v, const char *name)
 /* ---- the lines ---- */
 static int parse_tensor(ipu_vertex *v, char *s, int line, char *err, size_t n)
 {
-    char *name = word(&s);
-    if (!is_name(name))
-        return verr(err, n, v, line, "tensor: expected a name (letters, digits, _ . $), got '%.40s'", name);
-    if (find_tensor(v, name) >= 0)
-        return verr(err, n, v, line, "tensor %s is defined twice", name);
+    char *name = ipu_vword(&s);
+    if (!ipu_vis_name(name))
+        return ipu_verr(err, n, v, line, "tensor: expected a name (letters, digits, _ . $), got '%.40s'", name);
+    if (ipu_vfind_tensor(v, name) >= 0)
+        return ipu_verr(err, n, v, line, "tensor %s is defined twice", name);
     if (v->nt >= V_MAX_TENSORS)
-        return verr(err, n, v, line, "more than %d tensors", V_MAX_TENSORS);
-    if (strcmp(word(&s), "="))
-        return verr(err, n, v, line, "tensor %s: expected '=' after the name", name);
-    char *spec = word(&s), *br = strchr(spec, '[');
+        return ipu_verr(err, n, v, line, "more than %d tensors", V_MAX_TENSORS);
+    if (strcmp(ipu_vword(&s), "="))
+        return ipu_verr(err, n, v, line, "tensor %s: expected '=' after the name", name);
+    char *spec = ipu_vword(&s), *br = strchr(spec, '[');
     size_t sl = strlen(spec);
     if (!br || sl < 3 || spec[sl - 1] != ']')
-        return verr(err, n, v, line, "tensor %s: expected TYPE[COUNT] (f32, f16, i32, u32, i16, u16, i8, u8)", name);
+        return ipu_verr(err, n, v, line, "tensor %s: expected TYPE[COUNT] (f32, f16, i32, u32, i16, u16, i8, u8)", name);
     *br = 0;
     spec[sl - 1] = 0;
     ipu_vtensor t = {.line = line, .align = 8};
     snprintf(t.name, sizeof t.name, "%s", name);
-    if ((t.type = type_of(spec)) < 0)
-        return verr(err, n, v, line, "tensor %s: unknown type '%.20s' (f32, f16, i32, u32, i16, u16, i8, u8)", name, spec);
-    if (parse_u32(br + 1, V_MAX_COUNT, &t.count) || !t.count)
-        return verr(err, n, v, line, "tensor %s: COUNT must be 1..%u", name, V_MAX_COUNT);
+    if ((t.type = ipu_vtype_of(spec)) < 0)
+        return ipu_verr(err, n, v, line, "tensor %s: unknown type '%.20s' (f32, f16, i32, u32, i16, u16, i8, u8)", name, spec);
+    if (ipu_vparse_u32(br + 1, V_MAX_COUNT, &t.count) || !t.count)
+        return ipu_verr(err, n, v, line, "tensor %s: COUNT must be 1..%u", name, V_MAX_COUNT);
     unsigned es = v_types[t.type].size;
     size_t bytes = (size_t)t.count * es; /* <= 4 MiB: bounded above */
     for (;;) {
-        s = skip_ws(s);
+        s = ipu_vskip_ws(s);
         if (!*s)
             break;
         if (!strncmp(s, "align ", 6)) {
-            word(&s);
-            if (parse_u32(word(&s), 4096, &t.align) || t.align < 8 || (t.align & (t.align - 1)))
-                return verr(err, n, v, line, "tensor %s: align must be a power of two, 8..4096", name);
+            ipu_vword(&s);
+            if (ipu_vparse_u32(ipu_vword(&s), 4096, &t.align) || t.align < 8 || (t.align & (t.align - 1)))
+                return ipu_verr(err, n, v, line, "tensor %s: align must be a power of two, 8..4096", name);
         } else if (!strcmp(s, "interleaved") || !strncmp(s, "interleaved ", 12)) {
-            word(&s);
+            ipu_vword(&s);
             t.interleaved = 1;
         } else if (t.init) {
-            return verr(err, n, v, line, "tensor %s: more than one initial value ('%.40s')", name, s);
+            return ipu_verr(err, n, v, line, "tensor %s: more than one initial value ('%.40s')", name, s);
         } else if (s[0] == '@') {
             s++;
-            char *file = word(&s), path[1024];
+            char *file = ipu_vword(&s), path[1024];
             if (!*file || rel_path(v, file, path, sizeof path))
-                return verr(err, n, v, line, "tensor %s: expected @ FILE", name);
+                return ipu_verr(err, n, v, line, "tensor %s: expected @ FILE", name);
             FILE *fp = fopen(path, "rb");
             if (!fp)
-                return verr(err, n, v, line, "tensor %s: %s: %s", name, path, strerror(errno));
+                return ipu_verr(err, n, v, line, "tensor %s: %s: %s", name, path, strerror(errno));
             t.init = malloc(bytes + 1);
             size_t got = t.init ? fread(t.init, 1, bytes + 1, fp) : 0;
             fclose(fp);
             if (!t.init)
-                return verr(err, n, v, line, "out of memory");
+                return ipu_verr(err, n, v, line, "out of memory");
             if (got != bytes) {
                 free(t.init);
-                return verr(err, n, v, line, "tensor %s: %s holds %s%zu bytes; %s[%u] needs exactly %zu", name, path,
+                return ipu_verr(err, n, v, line, "tensor %s: %s holds %s%zu bytes; %s[%u] needs exactly %zu", name, path,
                             got > bytes ? "more than " : "", got > bytes ? bytes : got, v_types[t.type].name, t.count,
                             bytes);
             }
@@ -291,33 +254,33 @@ static int parse_tensor(ipu_vertex *v, char *s, int line, char *err, size_t n)
             /* fill V | ramp START STEP | V, V, ... (exactly COUNT values) */
             int fill = !strncmp(s, "fill ", 5), ramp = !strncmp(s, "ramp ", 5);
             if (!(t.init = malloc(bytes)))
-                return verr(err, n, v, line, "out of memory");
+                return ipu_verr(err, n, v, line, "out of memory");
             uint64_t bits;
             if (fill) {
-                word(&s);
-                char *x = word(&s);
-                if (parse_value(x, t.type, &bits))
+                ipu_vword(&s);
+                char *x = ipu_vword(&s);
+                if (ipu_vparse_value(x, t.type, &bits))
                     goto bad_value;
                 for (uint32_t i = 0; i < t.count; i++)
-                    put_le(t.init + (size_t)i * es, bits, es);
+                    ipu_vput_le(t.init + (size_t)i * es, bits, es);
             } else if (ramp) {
-                word(&s);
-                char *a = word(&s), *b = word(&s), *e1, *e2;
+                ipu_vword(&s);
+                char *a = ipu_vword(&s), *b = ipu_vword(&s), *e1, *e2;
                 double start = strtod(a, &e1), step = strtod(b, &e2);
                 if (!*a || !*b || *e1 || *e2) {
                     free(t.init);
-                    return verr(err, n, v, line, "tensor %s: expected ramp START STEP", name);
+                    return ipu_verr(err, n, v, line, "tensor %s: expected ramp START STEP", name);
                 }
                 for (uint32_t i = 0; i < t.count; i++) {
                     char num[64];
                     double x = start + step * i;
                     snprintf(num, sizeof num, v_types[t.type].kind == 'f' || v_types[t.type].kind == 'h' ? "%.17g" : "%.0f", x);
-                    if (parse_value(num, t.type, &bits)) {
+                    if (ipu_vparse_value(num, t.type, &bits)) {
                         free(t.init);
-                        return verr(err, n, v, line, "tensor %s: ramp element %u (%g) does not fit %s", name, i, x,
+                        return ipu_verr(err, n, v, line, "tensor %s: ramp element %u (%g) does not fit %s", name, i, x,
                                     v_types[t.type].name);
                     }
-                    put_le(t.init + (size_t)i * es, bits, es);
+                    ipu_vput_le(t.init + (size_t)i * es, bits, es);
                 }
             } else {
                 uint32_t i = 0;
@@ -325,131 +288,85 @@ static int parse_tensor(ipu_vertex *v, char *s, int line, char *err, size_t n)
                     char *comma = strchr(tok, ',');
                     if (comma)
                         *comma = 0;
-                    char *x = skip_ws(tok);
+                    char *x = ipu_vskip_ws(tok);
                     trim_end(x);
                     if (i >= t.count) {
                         free(t.init);
-                        return verr(err, n, v, line, "tensor %s: more than %u values", name, t.count);
+                        return ipu_verr(err, n, v, line, "tensor %s: more than %u values", name, t.count);
                     }
-                    if (parse_value(x, t.type, &bits)) {
+                    if (ipu_vparse_value(x, t.type, &bits)) {
                         s = x;
                         goto bad_value;
                     }
-                    put_le(t.init + (size_t)i * es, bits, es);
+                    ipu_vput_le(t.init + (size_t)i * es, bits, es);
                     if (!comma)
                         break;
                     tok = comma + 1;
                 }
                 if (i + 1 != t.count) {
                     free(t.init);
-                    return verr(err, n, v, line, "tensor %s: %u value(s) for %s[%u] (give all, or fill V, or ramp A B)",
+                    return ipu_verr(err, n, v, line, "tensor %s: %u value(s) for %s[%u] (give all, or fill V, or ramp A B)",
                                 name, i + 1, v_types[t.type].name, t.count);
                 }
             }
-            s = skip_ws(s);
+            s = ipu_vskip_ws(s);
             if (*s && (fill || ramp)) {
                 free(t.init);
-                return verr(err, n, v, line, "tensor %s: unexpected '%.40s'", name, s);
+                return ipu_verr(err, n, v, line, "tensor %s: unexpected '%.40s'", name, s);
             }
             break;
         bad_value:
             free(t.init);
-            return verr(err, n, v, line, "tensor %s: '%.40s' is not a %s value", name, s, v_types[t.type].name);
+            return ipu_verr(err, n, v, line, "tensor %s: '%.40s' is not a %s value", name, s, v_types[t.type].name);
         }
     }
     ipu_vtensor *nt = realloc(v->t, (size_t)(v->nt + 1) * sizeof *nt);
     if (!nt) {
         free(t.init);
-        return verr(err, n, v, line, "out of memory");
+        return ipu_verr(err, n, v, line, "out of memory");
     }
     v->t = nt;
     v->t[v->nt++] = t;
     return 0;
 }
 
-static int parse_state(ipu_vertex *v, char *s, int line, char *err, size_t n)
-{
-    if (v->nf >= V_MAX_FIELDS)
-        return verr(err, n, v, line, "more than %d state fields", V_MAX_FIELDS);
-    ipu_vfield f = {.line = line, .tensor = -1};
-    char *kind = word(&s), *arg = word(&s);
-    if (!*arg)
-        return verr(err, n, v, line, "state %.20s: missing its value", kind);
-    if (!strcmp(kind, "ptr") || !strcmp(kind, "span") || !strcmp(kind, "size")) {
-        f.kind = kind[0] == 'p' ? F_PTR : kind[1] == 'p' ? F_SPAN : F_SIZE;
-        char *plus = strchr(arg, '+');
-        if (plus) {
-            *plus = 0;
-            uint32_t off;
-            if (f.kind != F_PTR || parse_u32(plus + 1, V_MAX_COUNT * 4, &off))
-                return verr(err, n, v, line, "state %s: expected NAME or (ptr only) NAME+BYTES", kind);
-            f.bits = off;
-        }
-        if (!is_name(arg))
-            return verr(err, n, v, line, "state %s: '%.40s' is not a tensor name", kind, arg);
-        snprintf(f.ref, sizeof f.ref, "%s", arg);
-    } else if (!strcmp(kind, "align") || !strcmp(kind, "pad")) {
-        f.kind = kind[0] == 'a' ? F_ALIGN : F_PAD;
-        uint32_t x;
-        if (parse_u32(arg, 4096, &x) || (f.kind == F_ALIGN && (!x || (x & (x - 1)))))
-            return verr(err, n, v, line, "state %s: expected %s up to 4096", kind,
-                        f.kind == F_ALIGN ? "a power of two" : "a byte count");
-        f.bits = x;
-    } else if ((f.type = type_of(kind)) >= 0) {
-        f.kind = F_NUM;
-        if (parse_value(arg, f.type, &f.bits))
-            return verr(err, n, v, line, "state %s: '%.40s' is not a %s value", kind, arg, kind);
-    } else {
-        return verr(err, n, v, line, "state: unknown field kind '%.20s' (ptr, span, size, align, pad, or a type: f32 "
-                    "f16 i32 u32 i16 u16 i8 u8)", kind);
-    }
-    if (*skip_ws(s))
-        return verr(err, n, v, line, "state %s: unexpected '%.40s'", kind, skip_ws(s));
-    ipu_vfield *nf = realloc(v->f, (size_t)(v->nf + 1) * sizeof *nf);
-    if (!nf)
-        return verr(err, n, v, line, "out of memory");
-    v->f = nf;
-    v->f[v->nf++] = f;
-    return 0;
-}
-
 static int parse_key(ipu_vertex *v, const char *key, char *val, int line, char *err, size_t n)
 {
-    char *x = skip_ws(val);
+    char *x = ipu_vskip_ws(val);
     trim_end(x);
     if (!*x)
-        return verr(err, n, v, line, "%s: missing value", key);
+        return ipu_verr(err, n, v, line, "%s: missing value", key);
     if (!strcmp(key, "codelet")) {
         if (rel_path(v, x, v->codelet, sizeof v->codelet))
-            return verr(err, n, v, line, "codelet: path too long");
+            return ipu_verr(err, n, v, line, "codelet: path too long");
         v->line_codelet = line;
     } else if (!strcmp(key, "entry")) {
-        if (!is_name(x) && strncmp(x, "0x", 2))
-            return verr(err, n, v, line, "entry: expected a symbol or an address, got '%.40s'", x);
+        if (!ipu_vis_name(x) && strncmp(x, "0x", 2))
+            return ipu_verr(err, n, v, line, "entry: expected a symbol or an address, got '%.40s'", x);
         if (strlen(x) >= sizeof v->entry)
-            return verr(err, n, v, line, "entry: too long");
+            return ipu_verr(err, n, v, line, "entry: too long");
         snprintf(v->entry, sizeof v->entry, "%s", x);
         v->line_entry = line;
     } else if (!strcmp(key, "kind")) {
         if (strcmp(x, "worker") && strcmp(x, "supervisor"))
-            return verr(err, n, v, line, "kind: expected worker or supervisor, got '%.20s'", x);
+            return ipu_verr(err, n, v, line, "kind: expected worker or supervisor, got '%.20s'", x);
         v->supervisor = x[0] == 's';
     } else if (!strcmp(key, "workers")) {
         uint32_t w;
-        if (parse_u32(x, IPU_NSLOTS, &w) || !w)
-            return verr(err, n, v, line, "workers: expected 1..6, got '%.20s'", x);
+        if (ipu_vparse_u32(x, IPU_NSLOTS, &w) || !w)
+            return ipu_verr(err, n, v, line, "workers: expected 1..6, got '%.20s'", x);
         v->workers = (int)w;
     } else if (!strcmp(key, "scratch")) {
-        if (parse_u32(x, 65536, &v->scratch))
-            return verr(err, n, v, line, "scratch: expected bytes per worker, 0..65536");
+        if (ipu_vparse_u32(x, 65536, &v->scratch))
+            return ipu_verr(err, n, v, line, "scratch: expected bytes per worker, 0..65536");
     } else if (!strcmp(key, "define")) {
         size_t have = strlen(v->defines);
         if (have + strlen(x) + 2 > sizeof v->defines)
-            return verr(err, n, v, line, "define: all defines together must fit in %zu characters",
+            return ipu_verr(err, n, v, line, "define: all defines together must fit in %zu characters",
                         sizeof v->defines - 1);
         snprintf(v->defines + have, sizeof v->defines - have, "%s%s", have ? "," : "", x);
     } else {
-        return verr(err, n, v, line, "unknown key '%.30s' (codelet, entry, kind, workers, scratch, define; or a "
+        return ipu_verr(err, n, v, line, "unknown key '%.30s' (codelet, entry, kind, workers, scratch, define; or a "
                     "tensor, state or output line)", key);
     }
     return 0;
@@ -457,22 +374,22 @@ static int parse_key(ipu_vertex *v, const char *key, char *val, int line, char *
 
 static int parse_output(ipu_vertex *v, char *s, int line, char *err, size_t n)
 {
-    char *name = word(&s);
-    int i = find_tensor(v, name);
+    char *name = ipu_vword(&s);
+    int i = ipu_vfind_tensor(v, name);
     if (i < 0)
-        return verr(err, n, v, line, "output: no tensor '%.40s' (define it first)", name);
+        return ipu_verr(err, n, v, line, "output: no tensor '%.40s' (define it first)", name);
     if (v->t[i].output)
-        return verr(err, n, v, line, "output %s: given twice", name);
+        return ipu_verr(err, n, v, line, "output %s: given twice", name);
     v->t[i].output = 1;
-    s = skip_ws(s);
+    s = ipu_vskip_ws(s);
     if (*s == '@') {
         s++;
-        char *file = word(&s), path[1024];
+        char *file = ipu_vword(&s), path[1024];
         if (!*file || rel_path(v, file, path, sizeof path) || !(v->t[i].out_path = strdup(path)))
-            return verr(err, n, v, line, "output %s: expected @ FILE", name);
+            return ipu_verr(err, n, v, line, "output %s: expected @ FILE", name);
     }
-    if (*skip_ws(s))
-        return verr(err, n, v, line, "output %s: unexpected '%.40s'", name, skip_ws(s));
+    if (*ipu_vskip_ws(s))
+        return ipu_verr(err, n, v, line, "output %s: unexpected '%.40s'", name, ipu_vskip_ws(s));
     return 0;
 }
 
@@ -501,15 +418,15 @@ static int parse_file(ipu_vertex *v, char *text, char *err, size_t n)
             line++;
             memmove(l + strlen(l), c, strlen(c) + 1); /* c lies after l's end: moving left is safe */
         }
-        l = skip_ws(l);
+        l = ipu_vskip_ws(l);
         if (!*l)
             continue;
-        char *rest = l, *first = word(&rest);
+        char *rest = l, *first = ipu_vword(&rest);
         int r;
         if (!strcmp(first, "tensor"))
             r = parse_tensor(v, rest, start, err, n);
         else if (!strcmp(first, "state"))
-            r = parse_state(v, rest, start, err, n);
+            r = ipu_vstate_parse(v, rest, start, err, n);
         else if (!strcmp(first, "output"))
             r = parse_output(v, rest, start, err, n);
         else {
@@ -518,9 +435,9 @@ static int parse_file(ipu_vertex *v, char *text, char *err, size_t n)
                 *eq = 0;
                 r = parse_key(v, first, eq + 1, start, err, n);
             } else {
-                rest = skip_ws(rest);
+                rest = ipu_vskip_ws(rest);
                 if (*rest != '=')
-                    return verr(err, n, v, start, "expected KEY = VALUE, tensor, state or output; got '%.40s'", first);
+                    return ipu_verr(err, n, v, start, "expected KEY = VALUE, tensor, state or output; got '%.40s'", first);
                 r = parse_key(v, first, rest + 1, start, err, n);
             }
         }
@@ -528,16 +445,10 @@ static int parse_file(ipu_vertex *v, char *text, char *err, size_t n)
             return r;
     }
     if (!v->codelet[0])
-        return verr(err, n, v, 0, "no `codelet = FILE` line");
+        return ipu_verr(err, n, v, 0, "no `codelet = FILE` line");
     if (!v->entry[0])
-        return verr(err, n, v, 0, "no `entry = SYMBOL` line");
-    for (int i = 0; i < v->nf; i++)
-        if (v->f[i].ref[0] && (v->f[i].tensor = find_tensor(v, v->f[i].ref)) < 0)
-            return verr(err, n, v, v->f[i].line, "state: no tensor '%s'", v->f[i].ref);
-        else if (v->f[i].kind == F_PTR && v->f[i].bits > (uint64_t)v->t[v->f[i].tensor].count * v_types[v->t[v->f[i].tensor].type].size)
-            return verr(err, n, v, v->f[i].line, "state ptr %s+%llu: past the end of the tensor", v->f[i].ref,
-                        (unsigned long long)v->f[i].bits);
-    return 0;
+        return ipu_verr(err, n, v, 0, "no `entry = SYMBOL` line");
+    return ipu_vstate_resolve(v, err, n);
 }
 
 /* ---- loading and layout ---- */
@@ -548,7 +459,7 @@ static int load_codelet(sim_machine *m, ipu_vertex *v, ld_image *img, char *err,
     char e2[512];
     if (!is_src) {
         if (ld_load(v->codelet, img, e2, sizeof e2))
-            return verr(err, n, v, v->line_codelet, "codelet: %s", e2);
+            return ipu_verr(err, n, v, v->line_codelet, "codelet: %s", e2);
         return 0;
     }
     const char *td = getenv("TMPDIR");
@@ -556,7 +467,7 @@ static int load_codelet(sim_machine *m, ipu_vertex *v, ld_image *img, char *err,
     snprintf(tmp, sizeof tmp, "%s/xpusim-vertex-XXXXXX", td && td[0] ? td : "/tmp");
     int fd = mkstemp(tmp);
     if (fd < 0)
-        return verr(err, n, v, v->line_codelet, "codelet: cannot make a temporary file: %s", strerror(errno));
+        return ipu_verr(err, n, v, v->line_codelet, "codelet: cannot make a temporary file: %s", strerror(errno));
     close(fd);
     sim_opts o;
     opt_init(&o);
@@ -570,7 +481,7 @@ static int load_codelet(sim_machine *m, ipu_vertex *v, ld_image *img, char *err,
         r = -1;
     unlink(tmp);
     if (r)
-        return verr(err, n, v, v->line_codelet, "codelet: %s", e2);
+        return ipu_verr(err, n, v, v->line_codelet, "codelet: %s", e2);
     snprintf(img->path, sizeof img->path, "%s", v->codelet);
     return 0;
 }
@@ -580,7 +491,7 @@ static int place(ipu_vertex *v, const ipu_machine *im, uint64_t *cur, uint64_t s
 {
     uint64_t a = (*cur + align - 1) & ~(uint64_t)(align - 1);
     if (a + size > (uint64_t)im->mem_base + im->mem_size)
-        return verr(err, n, v, line, "%s (%llu bytes) does not fit in tile memory (ends at 0x%llx)", what,
+        return ipu_verr(err, n, v, line, "%s (%llu bytes) does not fit in tile memory (ends at 0x%llx)", what,
                     (unsigned long long)size, (unsigned long long)((uint64_t)im->mem_base + im->mem_size));
     *addr = (uint32_t)a;
     *cur = a + size;
@@ -665,15 +576,15 @@ int ipu_vertex_host_file(sim_machine *m, const char *path, ld_image *img, char *
         snprintf(v->dir, sizeof v->dir, "%.*s", (int)(slash - path), path);
     FILE *fp = fopen(path, "rb");
     if (!fp)
-        return verr(err, n, v, 0, "%s", strerror(errno));
+        return ipu_verr(err, n, v, 0, "%s", strerror(errno));
     char *text = malloc(V_MAX_FILE + 1);
     size_t got = text ? fread(text, 1, V_MAX_FILE + 1, fp) : 0;
     fclose(fp);
     if (!text)
-        return verr(err, n, v, 0, "out of memory");
+        return ipu_verr(err, n, v, 0, "out of memory");
     if (got > V_MAX_FILE || memchr(text, 0, got)) {
         free(text);
-        return verr(err, n, v, 0, got > V_MAX_FILE ? "larger than 16 MiB" : "a NUL byte: not a text file");
+        return ipu_verr(err, n, v, 0, got > V_MAX_FILE ? "larger than 16 MiB" : "a NUL byte: not a text file");
     }
     text[got] = 0;
     int r = parse_file(v, text, err, n);
@@ -682,15 +593,15 @@ int ipu_vertex_host_file(sim_machine *m, const char *path, ld_image *img, char *
         return -1;
     char e2[512];
     if (ipu_machine_load(m, img, e2, sizeof e2))
-        return verr(err, n, v, v->line_codelet, "codelet: %s", e2);
+        return ipu_verr(err, n, v, v->line_codelet, "codelet: %s", e2);
     const ld_symbol *es = ld_symbol_find(img, v->entry);
     uint64_t ea;
     if (es)
         ea = es->value;
     else if (opt_parse_u64(v->entry, &ea))
-        return verr(err, n, v, v->line_entry, "entry: no symbol '%s' in %s", v->entry, img->path);
+        return ipu_verr(err, n, v, v->line_entry, "entry: no symbol '%s' in %s", v->entry, img->path);
     if (ea > 0xffffffffu || !ipu_in_mem(im, (uint32_t)ea, 4) || (ea & 3))
-        return verr(err, n, v, v->line_entry, "entry %s = 0x%llx: not a 4-byte-aligned address in tile memory", v->entry,
+        return ipu_verr(err, n, v, v->line_entry, "entry %s = 0x%llx: not a 4-byte-aligned address in tile memory", v->entry,
                     (unsigned long long)ea);
     v->entry_addr = (uint32_t)ea;
 
@@ -705,18 +616,8 @@ int ipu_vertex_host_file(sim_machine *m, const char *path, ld_image *img, char *
     uint32_t scr = (v->scratch + 7) & ~7u;
     if (scr && place(v, im, &cur, (uint64_t)scr * IPU_NSLOTS, 8, &v->scratch_base, "the workers' scratch", 0, err, n))
         return -1;
-    uint64_t ss = 0;
-    for (int i = 0; i < v->nf; i++) { /* the state's size, each field aligned to its size */
-        const ipu_vfield *f = &v->f[i];
-        uint64_t sz = f->kind == F_NUM ? v_types[f->type].size : f->kind == F_SPAN ? 8 : f->kind == F_PAD ? f->bits : 4;
-        uint64_t al = f->kind == F_ALIGN ? f->bits : f->kind == F_PAD ? 1 : f->kind == F_NUM ? v_types[f->type].size : 4;
-        ss = (ss + al - 1) & ~(al - 1);
-        if (f->kind != F_ALIGN)
-            ss += sz;
-        if (ss > V_MAX_STATE)
-            return verr(err, n, v, f->line, "the vertex state grows past %u bytes", V_MAX_STATE);
-    }
-    v->state_size = (uint32_t)((ss + 3) & ~3u);
+    if (ipu_vstate_layout(v, err, n))
+        return -1;
     if (place(v, im, &cur, v->state_size ? v->state_size : 4, 8, &v->state, "the vertex state", 0, err, n))
         return -1;
     for (int pass = 0; pass < 2; pass++) {
@@ -734,42 +635,23 @@ int ipu_vertex_host_file(sim_machine *m, const char *path, ld_image *img, char *
     v->end = (uint32_t)cur;
     int nw = 0;
     if (!v->supervisor && (nw = build_stub(v, im, words)) < 0)
-        return verr(err, n, v, 0, "cannot encode the supervisor stub (entry 0x%x, state 0x%x)", v->entry_addr, v->state);
+        return ipu_verr(err, n, v, 0, "cannot encode the supervisor stub (entry 0x%x, state 0x%x)", v->entry_addr, v->state);
     v->stub_words = (uint32_t)nw;
 
     /* write everything into every tile and set the contexts */
     uint8_t *state = calloc(1, v->state_size + 8);
     if (!state)
-        return verr(err, n, v, 0, "out of memory");
-    ss = 0;
-    for (int i = 0; i < v->nf; i++) {
-        const ipu_vfield *f = &v->f[i];
-        const ipu_vtensor *t = f->tensor >= 0 ? &v->t[f->tensor] : NULL;
-        uint64_t al = f->kind == F_ALIGN ? f->bits : f->kind == F_PAD ? 1 : f->kind == F_NUM ? v_types[f->type].size : 4;
-        ss = (ss + al - 1) & ~(al - 1);
-        if (f->kind == F_NUM) {
-            put_le(state + ss, f->bits, v_types[f->type].size);
-            ss += v_types[f->type].size;
-        } else if (f->kind == F_PTR || f->kind == F_SPAN) {
-            put_le(state + ss, t->addr + (f->kind == F_PTR ? f->bits : 0), 4);
-            ss += 4;
-            if (f->kind == F_SPAN) {
-                put_le(state + ss, t->count, 4);
-                ss += 4;
-            }
-        } else if (f->kind == F_SIZE) {
-            put_le(state + ss, t->count, 4);
-            ss += 4;
-        } else if (f->kind == F_PAD) {
-            ss += f->bits;
-        }
+        return ipu_verr(err, n, v, 0, "out of memory");
+    if (ipu_vstate_write(v, im, state, err, n)) {
+        free(state);
+        return -1;
     }
     for (int k = 0; k < im->ntiles; k++) {
         ipu_tile *tl = &im->tiles[k];
         uint8_t *mem = tl->mem;
         memcpy(mem + (v->state - im->mem_base), state, v->state_size);
         for (int i = 0; i < nw; i++)
-            put_le(mem + (v->stub - im->mem_base) + 4 * i, words[i], 4);
+            ipu_vput_le(mem + (v->stub - im->mem_base) + 4 * i, words[i], 4);
         for (int i = 0; i < v->nt; i++) {
             const ipu_vtensor *t = &v->t[i];
             size_t b = (size_t)t->count * v_types[t->type].size;
@@ -792,7 +674,7 @@ int ipu_vertex_host_file(sim_machine *m, const char *path, ld_image *img, char *
     free(state);
     im->entry = v->supervisor ? v->entry_addr : v->stub;
     if (add_symbols(v, img))
-        return verr(err, n, v, 0, "out of memory");
+        return ipu_verr(err, n, v, 0, "out of memory");
     return 0;
 }
 
