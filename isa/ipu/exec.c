@@ -417,6 +417,9 @@ static int pace(xs *x, const ipu_insn *in)
 static int csr_get(xs *x, const ipu_insn *in, unsigned idx, uint32_t *v)
 {
     ipu_ctx *c = x->c;
+    int arc = ipu_amp_csr(x, idx, 0, v); /* $CCCSLOAD, $CR (exec_amp.c) */
+    if (arc)
+        return arc < 0 ? -1 : 0;
     if (idx == 0x00) { *v = c->pc; return 0; } /* $PC: the address of the get itself */
     if (idx == 0x60 || idx == 0x61) {          /* $COUNT_L/U, $SCOUNT_L/U: the tile cycle */
         *v = idx == 0x60 ? (uint32_t)x->t : (uint32_t)(x->t >> 32);
@@ -452,6 +455,9 @@ static int csr_get(xs *x, const ipu_insn *in, unsigned idx, uint32_t *v)
 
 static int csr_put(xs *x, const ipu_insn *in, unsigned idx, uint32_t v)
 {
+    int arc = ipu_amp_csr(x, idx, 1, &v); /* $CCCSLOAD, $CR (exec_amp.c) */
+    if (arc)
+        return arc < 0 ? -1 : 0;
     if (x->tid == IPU_SUP && idx >= 0x21 && idx <= 0x26) {
         x->tl->worker_base_csr[idx - 0x21] = v;
         return 0;

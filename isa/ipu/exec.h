@@ -67,6 +67,13 @@ int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem);
 int ipu_amp_sem(const char *llvm_name);
 uint32_t ipu_amp_arf_writes(const ipu_insn *in, int asem);
 int ipu_exec_amp(ipu_xs *x, const ipu_insn *in, int asem);
+/* The CSRs exec_amp.c owns ($CCCSLOAD, $CR.ZCWEI): 1 handled (for get: *v set), 0 not one
+ * of them, -1 raised (the run stopped). */
+int ipu_amp_csr(ipu_xs *x, unsigned idx, int put, uint32_t *v);
+/* f16 <-> double for exec_amp.c (exec_float.c's conversions): exact widening, and one
+ * rounding by mode (0-3, $FP_CTL.RND) with NANOO; *fl gets the FL bits (1 INV, 4 OFLO). */
+double ipu_f16_to_d(uint32_t h, int flush);
+uint32_t ipu_f16_from_d(double v, int mode, int nanoo, int flush, uint32_t *fl);
 /* The remaining groups (exec_misc.c): PRNG, class, permutations, the other three-access
  * loads, stm32, fp8, sync and the rest; same three entry points. */
 int ipu_misc_sem(const char *llvm_name);

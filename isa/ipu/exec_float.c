@@ -548,3 +548,10 @@ int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem)
     put_lanes(&f, t, out);
     return fp_done(&f);
 }
+
+/* exported for exec_amp.c (exec.h) */
+double ipu_f16_to_d(uint32_t h, int flush) { return h16_to_d(h & 0xffff, flush); }
+uint32_t ipu_f16_from_d(double v, int mode, int nanoo, int flush, uint32_t *fl)
+{
+    return ipu_h16_round(v, mode, nanoo, flush, fl);
+}

@@ -16,6 +16,7 @@ static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
 static const char *const ctx_choices[] = {"auto", "worker", "supervisor", NULL};
 static const char *const denorm_choices[] = {"keep", "flush", NULL};
 static const char *const conflict_choices[] = {"ignore", "raise", NULL};
+static const char *const amp_sum_choices[] = {"fused", "chained", NULL};
 
 const opt_desc ipu_exec_options[] = {
     OPT_C("arch", "ipu2", arch_choices, "IPU generation: ipu1 (Mk1), ipu2 (Mk2), ipu21 (Bow); decode and tile memory"),
@@ -49,6 +50,12 @@ const opt_desc ipu_exec_options[] = {
           "bytes of one SRAM element (ipu1_consts.c 2048 x 64 bits; ipu2/ipu21 assumed the same); the "
           "interleaved region pairs two elements 64-bit word by 64-bit word"),
     OPT_U("predecode", "1", 0, 1, "1: decode each code word once per context (predecode cache); 0: decode at every issue"),
+    OPT_U("amp_sets", NULL, 1, 2,
+          "AMP sets of 8 units: default 1 on ipu1 (TFPU_NUM_AMP_SETS), 2 on ipu2/ipu21 (16 conv units, PopLibs); "
+          "sizes the CCCS (32 or 64 weight words) and $AACC (16 or 32)"),
+    OPT_C("amp_sum", "fused", amp_sum_choices,
+          "AMP/SLIC internal precision (not public): fused adds an instruction's exact products to the running "
+          "sum and rounds once to f32; chained rounds each product to f32 and adds them one by one"),
     OPT_END,
 };
 
@@ -79,7 +86,8 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     const opt_desc *t = ipu_exec_options;
     int arch;
     uint64_t ntiles, dep, br, run, ib = 0, fpctl, pd, melem;
-    int rc_ib, f32d, f16d, mconf;
+    int rc_ib, f32d, f16d, mconf, rc_sets, asum;
+    uint64_t asets = 0;
     if (opt_choice(&m->opts, t, "arch", &arch, err, errlen) || opt_uint(&m->opts, t, "tiles", &ntiles, err, errlen) ||
         opt_uint(&m->opts, t, "sup_dep_cycles", &dep, err, errlen) ||
         opt_uint(&m->opts, t, "sup_branch_cycles", &br, err, errlen) ||
@@ -87,7 +95,9 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         (rc_ib = opt_uint(&m->opts, t, "interleaved_base", &ib, err, errlen)) < 0 ||
         opt_uint(&m->opts, t, "fp_ctl", &fpctl, err, errlen) || opt_choice(&m->opts, t, "f32_denormals", &f32d, err, errlen) ||
         opt_choice(&m->opts, t, "f16_denormals", &f16d, err, errlen) || opt_uint(&m->opts, t, "predecode", &pd, err, errlen) ||
-        opt_choice(&m->opts, t, "mem_conflicts", &mconf, err, errlen) || opt_uint(&m->opts, t, "mem_element", &melem, err, errlen))
+        opt_choice(&m->opts, t, "mem_conflicts", &mconf, err, errlen) || opt_uint(&m->opts, t, "mem_element", &melem, err, errlen) ||
+        (rc_sets = opt_uint(&m->opts, t, "amp_sets", &asets, err, errlen)) < 0 ||
+        opt_choice(&m->opts, t, "amp_sum", &asum, err, errlen))
         return -1;
     ipu_machine *im = calloc(1, sizeof *im);
     if (!im) {
@@ -111,6 +121,9 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->predecode = (uint8_t)pd;
     im->mem_conflicts = (uint8_t)mconf;
     im->mem_element = (uint32_t)melem;
+    /* AMP: 8 units per set (ipu1_consts.c); ipu2/ipu21 have 16 conv units (PopLibs) */
+    im->amp_sets = rc_sets == 1 ? (arch == 0 ? 1 : 2) : (uint8_t)asets;
+    im->amp_chained = (uint8_t)asum;
     /* $REPEAT_COUNT.VALUE: 12 bits on ipu1 (ipu1_consts.c), 16 on ipu2/ipu21 (ipuArchInfo.cpp) */
     im->repeat_mask = arch == 0 ? 0xfffu : 0xffffu;
     /* clocks (reference §2.1): 1.6 GHz Mk1, 1.325 GHz Mk2 (M2000), 1.85 GHz Bow-2000 */

@@ -30,6 +30,7 @@ enum {
 enum {
     IPU_CAUSE_PBRK0 = 2, IPU_CAUSE_PBRK1 = 3, IPU_CAUSE_CONFLICT_EA0 = 7, IPU_CAUSE_FLOATING_POINT = 22, IPU_CAUSE_ILLEGAL_INSTRUCTION = 23,
     IPU_CAUSE_INSTR_IN_REPEAT = 26, IPU_CAUSE_INVALID_ADDRESS_EA0 = 27,
+    IPU_CAUSE_INVALID_CCCS_0 = 36, IPU_CAUSE_INVALID_CCCS_MISALIGNED = 40,
     IPU_CAUSE_INVALID_CSR = 41, IPU_CAUSE_INVALID_REGION_EA0 = 43, IPU_CAUSE_INVALID_WORKER_PC = 54,
     IPU_CAUSE_MISALIGNED_EA0 = 58, IPU_CAUSE_MISALIGNED_EXEBUNDLE = 67, IPU_CAUSE_MISALIGNED_WORKER_PC = 68,
     IPU_CAUSE_MISALIGNED_WORKER_VERTEX_BASE = 69, IPU_CAUSE_NON_EXECUTABLE_WORKER_PC = 73,
@@ -67,7 +68,9 @@ typedef struct ipu_ctx {
     uint32_t etype, cause;   /* the last exception ($SSR/$WSR.ETYPE and its CAUSEID) */
     uint32_t fp_ctl, fp_sts; /* $FP_CTL (rounding, NANOO, exception enables), $FP_STS flags */
     uint32_t tas;            /* $TAS: the axpy scale */
-    uint32_t aacc[16];       /* $AACC[0..15] as f32 bits (one AMP set: TFPU_NUM_ACCUM 16) */
+    /* $AACC as f32 bits: [0..15] the first AMP set (TFPU_NUM_ACCUM 16), [16..31] the second
+     * set of ipu2/ipu21 (the gina help text's "platforms with 2 AMP sets") */
+    uint32_t aacc[32];
     /* rpt: repetitions left ($REPEAT_COUNT), the body's first bundle and the address after
      * it ($REPEAT_FIRST/$REPEAT_END); rpt_count != 0 means the context is in a body */
     uint32_t rpt_count, rpt_first, rpt_end;
@@ -96,6 +99,10 @@ typedef struct ipu_tile {
     uint32_t npd;
     struct ipu_fpage **fp;                /* the fast path's bundle records (fast.c), lazily */
     uint32_t nfp;
+    /* the common compute configuration space (exec_amp.c): $CWEI_m_n of the AMP units as
+     * 64-bit words, index set x 32 + unit x 4 + n; $CCCSLOAD, the supervisor's load address */
+    uint64_t cccs[64];
+    uint32_t cccsload;
 } ipu_tile;
 
 struct ipu_machine {
@@ -108,6 +115,8 @@ struct ipu_machine {
     uint8_t predecode;        /* -o predecode=1: the per-tile decode cache (predecode.c) */
     uint8_t mem_conflicts;    /* -o mem_conflicts: 1 raise TEXCPT_CONFLICT, 0 ignore */
     uint32_t mem_element;     /* -o mem_element: bytes of one SRAM element (16 KiB, ipu1_consts.c) */
+    uint8_t amp_sets;         /* -o amp_sets: AMP sets of 8 units (1 ipu1, 2 ipu2/ipu21) */
+    uint8_t amp_chained;      /* -o amp_sum=chained: AMP products rounded and added one by one */
     int ntiles;
     ipu_tile *tiles;
     uint32_t entry;           /* the supervisor's entry */
