@@ -1,0 +1,169 @@
+#!/bin/sh
+# tests/cli/profile_calls.t.sh: --profile's call edges (issue 10 point 3). The same program
+# on the DPU, MCCP and Nyuzi: main calls outer 3 times, outer calls inner twice (two call
+# sites). Each call site must list its callee (cfn=), the number of calls (calls=N TARGET)
+# and the callee's inclusive cost: every instruction from its entry to its return, calls
+# included. Instructions per function, counted in the sources below:
+#   DPU   inner: add, add, jump r23 = 3; outer: move, call, call, jump r9 = 4 (+ 2 x 3 = 10);
+#         main: sd, add, move + 3 x (call, add, jnz) + ld, move, jump r23 = 15 (+ 3 x 10 = 45)
+#   MCCP  inner: inc, inc, then ret = dec sp, load reg5 sp, jmp reg5: 5; outer: two `call`,
+#         each movl, movh (RET), store, inc, movl, movh (F), jmp = 7, then ret 3: 17
+#         (+ 2 x 5 = 27); the main loop calls outer 3 times: 81
+#   Nyuzi inner: add_i, add_i, ret = 3; outer: move, call, call, move, ret = 5 (+ 2 x 3 = 11)
+# so the edges are main->outer calls=3 (DPU 30, MCCP 81, Nyuzi 33 instructions) and each
+# outer->inner site calls=3 (DPU 9, MCCP 15, Nyuzi 9).
+# Cycles, DPU: one tasklet issues at most one instruction every 11 cycles (the revolver,
+# docs/isa/dpu.md) and this program has no DMA, so every instruction is charged 11 cycles,
+# 10 of them Stall_revolver: an edge's Cycles = 11 x its Instructions, Stall_revolver = 10 x.
+# MCCP: 4 cycles an instruction plus its stalls, so an edge's Cycles = 4 x Instructions + its
+# stalls. With 4 DPU tasklets each runs the program on its own shadow call stack: each
+# thread part has the one-tasklet edges, the merged file 4 times their calls and costs.
+X=${XPUSIM:-build/xpusim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 0; }
+# check FILE 'caller>callee:calls:insns[:cycles-rule]' ...: every edge listed, no other
+check() {
+    python3 - "$@" <<'PY'
+import sys
+path, want = sys.argv[1], sys.argv[2:]
+ev, fn, pend, edges, selfc = None, None, None, {}, {}
+lines = open(path).read().split("\n")
+i = 0
+while i < len(lines):
+    l = lines[i]
+    if l.startswith("events: "): ev = l.split()[1:]
+    elif l.startswith("fn="): fn = l[3:]
+    elif l.startswith("cfn="): pend = l[4:]
+    elif l.startswith("calls="):
+        n = int(l[6:].split()[0])
+        cost = [int(x) for x in lines[i + 1].split()[1:]]
+        assert len(cost) == len(ev), (l, lines[i + 1])
+        key = "%s>%s" % (fn, pend)
+        e = edges.setdefault(key, [])
+        e.append((n, cost))
+        i += 1
+    elif l.startswith("0x"):
+        c = [int(x) for x in l.split()[1:]]
+        s = selfc.setdefault(fn, [0] * len(ev))
+        for k, x in enumerate(c): s[k] += x
+    i += 1
+seen = set()
+for w in want:
+    key, calls, insns, rule = (w.split(":") + [""])[:4]
+    got = edges.get(key)
+    assert got, "%s: no edge %s (edges: %s)" % (path, key, sorted(edges))
+    n, cost = got.pop(0)
+    seen.add(key)
+    assert n == int(calls) and cost[0] == int(insns), "%s: %s: calls=%d, %d instructions; want %s, %s" % (
+        path, key, n, cost[0], calls, insns)
+    stalls = dict(zip(ev[2:], cost[2:]))
+    if rule == "dpu":
+        assert cost[1] == 11 * cost[0] and stalls["Stall_revolver"] == 10 * cost[0], (key, cost)
+    if rule == "mccp":
+        assert cost[1] == 4 * cost[0] + sum(cost[2:]), (key, cost)
+left = {k: v for k, v in edges.items() if v}
+assert not left, "%s: edges not expected: %s" % (path, left)
+print("ok: %s: %s" % (path.split("/")[-1], " ".join(sorted(seen))))
+PY
+}
+
+if "$X" isas | grep -q '^dpu'; then
+    cat > "$T/nested.s" <<'EOF'
+	.section	.text.main,"ax",@progbits
+	.globl	main
+main:
+	sd	r22, 0, d22
+	add	r22, r22, 8
+	move	r10, 3
+.Lloop:
+	call	r23, outer
+	add	r10, r10, -1
+	jnz	r10, .Lloop
+	ld	d22, r22, -8
+	move	r0, 0
+	jump	r23
+outer:
+	move	r9, r23
+	call	r23, inner
+	call	r23, inner
+	jump	r9
+inner:
+	add	r1, r1, 1
+	add	r1, r1, 2
+	jump	r23
+EOF
+    for n in 1 4; do
+        "$X" asm --isa dpu -o tasklets=$n programs/dpu/rt/crt0.s "$T/nested.s" -o "$T/n$n.elf" || fail "dpu asm"
+        "$X" run "$T/n$n.elf" --quiet --profile "$T/d$n" --profile-threads > /dev/null || fail "dpu run"
+    done
+    # crt0's __rt_noboot calls main once per tasklet
+    check "$T/d1" "__rt_noboot>main:1:45:dpu" "main>outer:3:30:dpu" "outer>inner:3:9:dpu" "outer>inner:3:9:dpu" ||
+        fail "DPU edges"
+    for p in 01 02 03 04; do
+        check "$T/d4-$p" "__rt_noboot>main:1:45:dpu" "main>outer:3:30:dpu" "outer>inner:3:9:dpu" \
+            "outer>inner:3:9:dpu" || fail "DPU edges of tasklet part $p"
+    done
+    check "$T/d4" "__rt_noboot>main:4:180:dpu" "main>outer:12:120:dpu" "outer>inner:12:36:dpu" \
+        "outer>inner:12:36:dpu" || fail "DPU edges, 4 tasklets merged"
+    # callgrind_annotate adds a function's calls to its own cost with --inclusive=yes
+    if command -v callgrind_annotate > /dev/null; then
+        callgrind_annotate --inclusive=yes "$T/d1" > "$T/ann" 2> "$T/ann.err" || fail "callgrind_annotate"
+        [ ! -s "$T/ann.err" ] || fail "callgrind_annotate: $(head -2 "$T/ann.err")"
+        for f in "45 main" "30 outer" "18 inner"; do
+            set -- $f
+            grep -q "^ *$1 ([ 0-9.]*%).*:$2 \[" "$T/ann" || fail "inclusive $2 is not $1: $(grep ":$2 \[" "$T/ann")"
+        done
+    fi
+fi
+
+if "$X" isas | grep -q '^mccp'; then
+    cat > "$T/nested.mccp" <<'EOF'
+movimm reg0 3
+LOOP:
+    call OUTER
+    dec reg0
+    jne LOOP
+int 1
+
+OUTER:
+    call INNER
+    call INNER
+    ret
+
+INNER:
+    inc reg1
+    inc reg2
+    ret
+EOF
+    "$X" asm --isa mccp "$T/nested.mccp" -o "$T/nm.out" || fail "mccp asm"
+    "$X" run "$T/nm.out" -o cores=0 --headless --quiet --profile "$T/m" > /dev/null || fail "mccp run"
+    # a .out has no symbols: every PC is in "(no symbol)"
+    check "$T/m" "(no symbol)>(no symbol):3:81:mccp" "(no symbol)>(no symbol):3:15:mccp" \
+        "(no symbol)>(no symbol):3:15:mccp" || fail "MCCP edges"
+fi
+
+if "$X" isas | grep -q '^nyuzi'; then
+    cat > "$T/nested.S" <<'EOF'
+                .globl _start
+_start:         move s10, 3
+1:              call outer
+                sub_i s10, s10, 1
+                bnz s10, 1b
+                li s0, 0xffffffff
+                setcr s0, 20
+2:              b 2b
+outer:          move s9, ra
+                call inner
+                call inner
+                move ra, s9
+                ret
+inner:          add_i s1, s1, 1
+                add_i s1, s1, 2
+                ret
+EOF
+    "$X" asm --isa nyuzi "$T/nested.S" -o "$T/ny.elf" || fail "nyuzi asm"
+    "$X" run "$T/ny.elf" --quiet --profile "$T/y" > /dev/null || fail "nyuzi run"
+    check "$T/y" "_start>outer:3:33" "outer>inner:3:9" "outer>inner:3:9" || fail "Nyuzi edges"
+fi
+echo ok
