@@ -12,8 +12,8 @@
  * The loop jumps over cycles in which nothing can issue. Lost cycles are booked per
  * context: a worker's five cycles between turns and a supervisor's cycles in slots held by
  * workers are "barrel"; a supervisor's cycles waiting for a result "dependency", after a
- * taken branch "branch" (a cycle held by several counts for the first of branch,
- * dependency, barrel). */
+ * taken branch "branch", after a sync, delay or send "sync" (a cycle held by several counts
+ * for the first of sync, branch, dependency, barrel). */
 #include "tile.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
@@ -75,6 +75,16 @@ static uint64_t sup_ready(ipu_tile *tl, uint64_t *dep_at)
     }
     *dep_at = dep;
     uint64_t t = s->next;
+    if (s->sync_local) { /* sync LOCAL (exec_misc.c): ready once the last worker has exited */
+        if (ipu_active_workers(tl))
+            return SIM_NEVER;
+        s->sync_local = 0;
+        for (int k = 0; k < IPU_NSLOTS; k++)
+            if (tl->ctx[IPU_WORKER(k)].exited_at > s->sync_ready)
+                s->sync_ready = tl->ctx[IPU_WORKER(k)].exited_at;
+    }
+    if (s->sync_ready > t) /* after a sync, delay or send (exec_misc.c) */
+        t = s->sync_ready;
     if (s->branch_ready > t)
         t = s->branch_ready;
     return dep > t ? dep : t;
@@ -94,7 +104,7 @@ static int pick(ipu_tile *tl, uint64_t t, uint64_t *next, uint64_t *dep_at)
         uint64_t r = sup_ready(tl, dep_at);
         if (r <= t && !held(tl, t))
             return IPU_SUP;
-        if (ipu_active_workers(tl) < IPU_NSLOTS) {
+        if (r != SIM_NEVER && ipu_active_workers(tl) < IPU_NSLOTS) {
             uint64_t c = r > t ? r : t + 1;
             while (held(tl, c))
                 c++;
@@ -120,6 +130,11 @@ static void book_stalls(ipu_tile *tl, sim_thread *th, int tid, uint64_t t, uint6
     if (tid != IPU_SUP) {
         th->stalls[IPU_STALL_BARREL] += t - from;
         return;
+    }
+    uint64_t sy_end = c->sync_ready < t ? c->sync_ready : t;
+    if (sy_end > from) {
+        th->stalls[IPU_STALL_SYNC] += sy_end - from;
+        from = sy_end;
     }
     uint64_t br_end = c->branch_ready < t ? c->branch_ready : t;
     if (br_end > from) {

@@ -377,7 +377,9 @@ static int pace(xs *x, const ipu_insn *in)
     }
     /* two loads into one $a pair (not $azeros): which write wins is not public */
     if (na >= 2 && !acc[1].store && acc[0].reg == acc[1].reg && acc[0].reg < 14)
-        return not_modelled(x, in, "loading twice into one register pair (which write wins is not public)");
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_ILLEGAL_INSTRUCTION,
+                    "%s: the two destination register pairs are not distinct (help text: TEXCPT_INVALID_OP)",
+                    in->op->mnemonic);
     const uint32_t pr = in->v[pi], stride = ipu_rm(x, in->v[pi + 1]);
     uint32_t a[3];
     ta_unpack(ipu_rm(x, pr), ipu_rm(x, pr + 1), a);
@@ -420,6 +422,9 @@ static int csr_get(xs *x, const ipu_insn *in, unsigned idx, uint32_t *v)
     int arc = ipu_amp_csr(x, idx, 0, v); /* $CCCSLOAD, $CR (exec_amp.c) */
     if (arc)
         return arc < 0 ? -1 : 0;
+    int mrc = ipu_misc_csr(x, idx, 0, v); /* $PRNG_*, $FP_NFMT, $FP_SCL (exec_misc.c) */
+    if (mrc)
+        return mrc < 0 ? -1 : 0;
     if (idx == 0x00) { *v = c->pc; return 0; } /* $PC: the address of the get itself */
     if (idx == 0x60 || idx == 0x61) {          /* $COUNT_L/U, $SCOUNT_L/U: the tile cycle */
         *v = idx == 0x60 ? (uint32_t)x->t : (uint32_t)(x->t >> 32);
@@ -458,6 +463,9 @@ static int csr_put(xs *x, const ipu_insn *in, unsigned idx, uint32_t v)
     int arc = ipu_amp_csr(x, idx, 1, &v); /* $CCCSLOAD, $CR (exec_amp.c) */
     if (arc)
         return arc < 0 ? -1 : 0;
+    int mrc = ipu_misc_csr(x, idx, 1, &v); /* $PRNG_*, $FP_NFMT, $FP_SCL (exec_misc.c) */
+    if (mrc)
+        return mrc < 0 ? -1 : 0;
     if (x->tid == IPU_SUP && idx >= 0x21 && idx <= 0x26) {
         x->tl->worker_base_csr[idx - 0x21] = v;
         return 0;
@@ -801,7 +809,8 @@ uint32_t ipu_bundle_reads(ipu_tile *tl, int tid)
     const ipu_insn in = *ip;
     int sem = ipu_sem_of(&in);
     /* op0 is a source for stores, branches, exits, run/runall and brnzdec; put reads op1 */
-    int op0_src = sem == S_STORE || (sem >= S_BR && sem <= S_BRNZDEC) || (sem >= S_EXITZ && sem <= S_RUNALL);
+    int op0_src = sem == S_STORE || (sem >= S_BR && sem <= S_BRNZDEC) || (sem >= S_EXITZ && sem <= S_RUNALL) ||
+                  (sem == S_MISC && ipu_misc_reads_op0(&in, row_msem[in.op - ipu_ops]));
     uint32_t r = 0;
     for (int i = op0_src ? 0 : 1; i < in.op->nops; i++)
         if (in.op->op[i].kind == IPU_K_MR && in.v[i] != 15)
@@ -810,3 +819,9 @@ uint32_t ipu_bundle_reads(ipu_tile *tl, int tid)
         r = 0; /* its register operand is the link it writes */
     return r;
 }
+
+/* exec.c's helpers for exec_misc*.c (exec.h) */
+uint8_t *ipu_data_ptr(xs *x, uint32_t ea, unsigned n, unsigned kind) { return data_ptr(x, ea, n, kind); }
+void ipu_ta_unpack(uint32_t lo, uint32_t hi, uint32_t a[3]) { ta_unpack(lo, hi, a); }
+void ipu_ta_pack(const uint32_t a[3], uint32_t *lo, uint32_t *hi) { ta_pack(a, lo, hi); }
+uint32_t ipu_mem_elem(const ipu_machine *im, uint32_t ea) { return mem_elem(im, ea); }

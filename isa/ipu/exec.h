@@ -79,6 +79,22 @@ uint32_t ipu_f16_from_d(double v, int mode, int nanoo, int flush, uint32_t *fl);
 int ipu_misc_sem(const char *llvm_name);
 uint32_t ipu_misc_arf_writes(const ipu_insn *in, int msem);
 int ipu_exec_misc(ipu_xs *x, const ipu_insn *in, int msem);
+/* exec_misc.c: the CSRs it owns ($PRNG_0_0..$PRNG_1_1, $PRNG_SEED; ipu21 $FP_NFMT,
+ * $FP_SCL): 1 handled (get: *v set), 0 not one of them, -1 raised; and whether a row reads
+ * its first operand (stm32, stm32step: supervisor dependencies). */
+int ipu_misc_csr(ipu_xs *x, unsigned idx, int put, uint32_t *v);
+int ipu_misc_reads_op0(const ipu_insn *in, int msem);
+/* exec_misc_prng.c: the context's next 64 PRNG bits (-o prng), seeding it first if it never
+ * was. exec_float.c: v rounded once to f16, stochastically when sr (r16: 16 random bits,
+ * docs/isa/ipu.md "PRNG"), else to nearest even; *fl gets FL bits (4 OFLO). */
+uint64_t ipu_prng_next(ipu_xs *x);
+uint32_t ipu_h16_round_sr(double v, int sr, uint32_t r16, int nanoo, int flush, uint32_t *fl);
+/* exec.c, shared with exec_misc*.c: a checked data access (NULL: raised), the packed
+ * address triple of the pace forms, and the SRAM element of an address. */
+uint8_t *ipu_data_ptr(ipu_xs *x, uint32_t ea, unsigned n, unsigned kind);
+void ipu_ta_unpack(uint32_t lo, uint32_t hi, uint32_t a[3]);
+void ipu_ta_pack(const uint32_t a[3], uint32_t *lo, uint32_t *hi);
+uint32_t ipu_mem_elem(const ipu_machine *im, uint32_t ea);
 /* $FP_CLR writes (bit 3 ZAACC zeroes the accumulators, bits 0-2 clear $FP_STS flags). */
 void ipu_fp_clear(ipu_ctx *c, uint32_t v);
 

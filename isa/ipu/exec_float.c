@@ -174,6 +174,9 @@ typedef struct fx {
     const ipu_insn *in;
     uint32_t fl;     /* FL_* raised by this instruction */
     int f32_flush, f16_flush, nanoo, rnd;
+    int sr;          /* $FP_CTL.ESR: f16 results rounded stochastically */
+    uint64_t rbits;  /* PRNG bits drawn for it, 16 a result */
+    int nr;          /* 16-bit chunks of rbits left */
 } fx;
 
 static float bits_f(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
@@ -215,6 +218,20 @@ static uint32_t out32(fx *f, double r, int any_nan, int any_inf)
         b &= 0x80000000u;
     return b;
 }
+/* 16 random bits for the next f16 result of this instruction: one PRNG draw serves four
+ * results (docs/isa/ipu.md "Stochastic rounding"). */
+static uint32_t sr_bits(fx *f)
+{
+    if (!f->nr) {
+        f->rbits = ipu_prng_next(f->x);
+        f->nr = 4;
+    }
+    uint32_t r = (uint32_t)(f->rbits & 0xffff);
+    f->rbits >>= 16;
+    f->nr--;
+    return r;
+}
+
 static uint32_t out16(fx *f, double r, int any_nan, int mode)
 {
     if (isnan(r)) {
@@ -222,6 +239,8 @@ static uint32_t out16(fx *f, double r, int any_nan, int mode)
             f->fl |= FL_INV;
         return H16_QNAN;
     }
+    if (f->sr && isfinite(r) && r != 0)
+        return ipu_h16_round_sr(r, 1, sr_bits(f), f->nanoo, f->f16_flush, &f->fl);
     return ipu_h16_round(r, mode, f->nanoo, f->f16_flush, &f->fl);
 }
 
@@ -418,8 +437,7 @@ int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem)
     if (x->tid == IPU_SUP)
         return ipu_not_modelled(x, in, "in the supervisor (supervisor code cannot do floating point)");
     const int converts = op == O_TOI32 || op == O_TOUI32 || op == O_TOF16 || op == O_V2TOF16 || op == O_V4TOF16;
-    if (converts && (c->fp_ctl >> 19 & 1))
-        return ipu_not_modelled(x, in, "with stochastic rounding ($FP_CTL.ESR; needs the PRNG)");
+    f.sr = (int)(c->fp_ctl >> 19 & 1); /* $FP_CTL.ESR: every f16 result rounds stochastically */
     if (converts && f.rnd > RND_ZERO)
         return ipu_not_modelled(x, in, "with a $FP_CTL.RND value above 3 (meaning not public)");
 
@@ -554,4 +572,31 @@ double ipu_f16_to_d(uint32_t h, int flush) { return h16_to_d(h & 0xffff, flush);
 uint32_t ipu_f16_from_d(double v, int mode, int nanoo, int flush, uint32_t *fl)
 {
     return ipu_h16_round(v, mode, nanoo, flush, fl);
+}
+
+/* One rounding of v to f16: to nearest even, or (sr) stochastically -- truncate toward zero,
+ * then step one unit away from zero with probability (|v| - |truncated|) / ulp, decided by
+ * r16 < that fraction x 65536 (16 random bits; docs/isa/ipu.md "Stochastic rounding"). A
+ * step past 65504 overflows as a rounding past it would ($FP_CTL.NANOO). */
+uint32_t ipu_h16_round_sr(double v, int sr, uint32_t r16, int nanoo, int flush, uint32_t *fl)
+{
+    if (!sr || isnan(v) || isinf(v) || v == 0)
+        return ipu_h16_round(v, RND_NEAREST, nanoo, flush, fl);
+    uint32_t z = ipu_h16_round(v, RND_ZERO, nanoo, 0, fl);
+    if ((z & 0x7fffu) >= 0x7c00u) /* overflowed already (clipped or NaN) */
+        return z;
+    uint32_t e = z >> 10 & 31;
+    double ulp = ldexp(1.0, e ? (int)e - 25 : -24), lo = fabs(h16_to_d(z, 0));
+    double frac = (fabs(v) - lo) / ulp; /* in [0, 1) */
+    uint32_t r = z;
+    if ((double)(r16 & 0xffff) < frac * 65536.0) {
+        r = z + 1; /* the next magnitude up (a carry into the exponent is right) */
+        if ((r & 0x7fffu) == 0x7c00u) {
+            *fl |= FL_OFLO;
+            r = nanoo ? H16_QNAN : (z & 0x8000u) | 0x7bffu;
+        }
+    }
+    if (flush && !(r & 0x7c00u))
+        r &= 0x8000u;
+    return r;
 }

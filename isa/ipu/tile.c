@@ -16,6 +16,7 @@ static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
 static const char *const ctx_choices[] = {"auto", "worker", "supervisor", NULL};
 static const char *const denorm_choices[] = {"keep", "flush", NULL};
 static const char *const conflict_choices[] = {"ignore", "raise", NULL};
+static const char *const prng_choices[] = {"aox", "plus", NULL};
 static const char *const amp_sum_choices[] = {"fused", "chained", NULL};
 
 const opt_desc ipu_exec_options[] = {
@@ -49,6 +50,13 @@ const opt_desc ipu_exec_options[] = {
     OPT_U("mem_element", "16384", 8, 0x100000,
           "bytes of one SRAM element (ipu1_consts.c 2048 x 64 bits; ipu2/ipu21 assumed the same); the "
           "interleaved region pairs two elements 64-bit word by 64-bit word"),
+    OPT_C("prng", "aox", prng_choices,
+          "PRNG output function (docs/isa/ipu.md \"PRNG\"): aox (xoroshiro128aox, Graphcore's published "
+          "hardware generator) or plus (xoroshiro128+, PopLibs' C++ model of it)"),
+    OPT_U("prng_seed", "0", 0, 0xffffffffu,
+          "$PRNG_SEED value each worker's PRNG starts from until the program seeds it (reset state not public)"),
+    OPT_U("sync_cycles", "0", 0, 1000000,
+          "tile cycles a sync INTERNAL/EXTERNAL costs on a tile alone in its zone (on-chip sync latency not public)"),
     OPT_U("predecode", "1", 0, 1, "1: decode each code word once per context (predecode cache); 0: decode at every issue"),
     OPT_U("amp_sets", NULL, 1, 2,
           "AMP sets of 8 units: default 1 on ipu1 (TFPU_NUM_AMP_SETS), 2 on ipu2/ipu21 (16 conv units, PopLibs); "
@@ -99,6 +107,12 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         (rc_sets = opt_uint(&m->opts, t, "amp_sets", &asets, err, errlen)) < 0 ||
         opt_choice(&m->opts, t, "amp_sum", &asum, err, errlen))
         return -1;
+    int prng_alg;
+    uint64_t prng_seed, sync_cyc;
+    if (opt_choice(&m->opts, t, "prng", &prng_alg, err, errlen) ||
+        opt_uint(&m->opts, t, "prng_seed", &prng_seed, err, errlen) ||
+        opt_uint(&m->opts, t, "sync_cycles", &sync_cyc, err, errlen))
+        return -1;
     ipu_machine *im = calloc(1, sizeof *im);
     if (!im) {
         snprintf(err, errlen, "out of memory");
@@ -121,6 +135,9 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->predecode = (uint8_t)pd;
     im->mem_conflicts = (uint8_t)mconf;
     im->mem_element = (uint32_t)melem;
+    im->prng_alg = (uint8_t)prng_alg;
+    im->prng_seed = (uint32_t)prng_seed;
+    im->sync_cycles = sync_cyc;
     /* AMP: 8 units per set (ipu1_consts.c); ipu2/ipu21 have 16 conv units (PopLibs) */
     im->amp_sets = rc_sets == 1 ? (arch == 0 ? 1 : 2) : (uint8_t)asets;
     im->amp_chained = (uint8_t)asum;

@@ -43,7 +43,7 @@ enum {
 enum { IPU_CS_IDLE = 0, IPU_CS_ACTIVE, IPU_CS_EXITED, IPU_CS_RETURNED, IPU_CS_EXCEPTED };
 
 /* Stall causes (isa_ops.stall_names order). */
-enum { IPU_STALL_BARREL = 0, IPU_STALL_DEP, IPU_STALL_BRANCH, IPU_STALL_N };
+enum { IPU_STALL_BARREL = 0, IPU_STALL_DEP, IPU_STALL_BRANCH, IPU_STALL_SYNC, IPU_STALL_N };
 
 /* The fast path (fast.c) addresses the register files as one array r[]: $m0-$m15 at 0-15,
  * $a0-$a15 at 16-31, then two words its discarded writes go to (a write to $m15, $a15 or
@@ -83,6 +83,15 @@ typedef struct ipu_ctx {
     uint64_t reg_ready[16];
     uint64_t branch_ready;
     uint64_t launches;       /* run/runall starts of this context */
+    /* exec_misc.c: the PRNG state $PRNG_0 (prng[0]) and $PRNG_1 (prng[1]), kept across
+     * launches and seeded from -o prng_seed at first use (prng_set); ipu21's fp8 format and
+     * scale ($FP_NFMT, $FP_SCL). Supervisor: a sync LOCAL waiting for the workers, and the
+     * earliest cycle of the next issue after a sync, delay or send (barrel.c: "sync" stalls) */
+    uint64_t prng[2];
+    uint8_t prng_set;
+    uint32_t fp_nfmt, fp_scl;
+    uint8_t sync_local;
+    uint64_t sync_ready;
 } ipu_ctx;
 
 typedef struct ipu_machine ipu_machine;
@@ -115,6 +124,9 @@ struct ipu_machine {
     uint8_t predecode;        /* -o predecode=1: the per-tile decode cache (predecode.c) */
     uint8_t mem_conflicts;    /* -o mem_conflicts: 1 raise TEXCPT_CONFLICT, 0 ignore */
     uint32_t mem_element;     /* -o mem_element: bytes of one SRAM element (16 KiB, ipu1_consts.c) */
+    uint8_t prng_alg;         /* -o prng: 0 xoroshiro128aox, 1 xoroshiro128+ (exec_misc.c) */
+    uint32_t prng_seed;       /* -o prng_seed: the $PRNG_SEED value each worker starts from */
+    uint64_t sync_cycles;     /* -o sync_cycles: cost of a sync that needs no other context */
     uint8_t amp_sets;         /* -o amp_sets: AMP sets of 8 units (1 ipu1, 2 ipu2/ipu21) */
     uint8_t amp_chained;      /* -o amp_sum=chained: AMP products rounded and added one by one */
     int ntiles;
