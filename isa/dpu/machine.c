@@ -439,7 +439,8 @@ int dpu_relaunch(sim_machine *m, const uint8_t *sel)
 }
 
 /* Print DPU unit's printf records (the runtime's MRAM buffer) to out, as dpu_log_read does.
- * 0 done (also when the program printed nothing), -1 the program has no printf buffer,
+ * 0 done (also when the program printed nothing), -1 the program has no printf buffer
+ * (its printf state without a buffer: the linker dropped an unused printf, as in PrIM's VA),
  * -2 its state is out of range (a corrupted buffer). */
 int dpu_log_print(sim_machine *m, int unit, FILE *out)
 {

@@ -437,6 +437,7 @@ void dpu_session_finish(sim_machine *m, void *state)
             /* the command line reports a stop as an error (exit status 1) with this message */
             m->stop.kind = SIM_STOP_ERROR;
             m->stop.unit = m->stop.thread = -1;
+            m->stop.cycle = sim_end_cycle(m);
             snprintf(m->stop.msg, sizeof m->stop.msg, "%.*s", (int)sizeof m->stop.msg - 1, err);
             break;
         }
