@@ -94,12 +94,14 @@ run: deps
 check: $(XPUSIM) $(TEST_BIN)
 	@TEST_DIRS="$(TEST_DIRS)" sh tests/run-tests.sh $(BUILD)
 
+# The three builds of `make test` compile on every CPU (a fresh machine runs it without -j).
+TEST_MAKE_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: test-deps
-	@$(MAKE) --no-print-directory check
+	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory check
 	@echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
-	@$(MAKE) --no-print-directory check BUILD=build/asan SAN=1 OPT=-O1
+	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory check BUILD=build/asan SAN=1 OPT=-O1
 	@echo "== every libFuzzer harness over its committed corpus (ASan + UBSan) =="
-	@$(MAKE) --no-print-directory fuzz-corpus
+	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory fuzz-corpus
 
 # The ceiling interpreter and the whole-process timer are built with the simulator's flags.
 bench: deps
