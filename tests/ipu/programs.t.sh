@@ -2,7 +2,8 @@
 # tests/ipu/programs.t.sh: our own IPU kernels (programs/ipu/*.S), assembled by our
 # assembler, run on one tile with six workers; inputs placed with --set, outputs read back
 # with --get and compared byte for byte with the C reference (tests/ipu/programs_ref.c,
-# compiled here): f32 and f16 vector add, axpy, a reduction through the accumulators, tanh.
+# compiled here): f32 and f16 vector add, axpy, a reduction through the accumulators, tanh,
+# a 1x1 convolution through the AMP (weights loaded by the supervisor).
 # Then the cycle counts, derived by hand from the barrel rules (docs/isa/ipu.md "The
 # barrel"; the derivation is next to each check).
 R=${XPUSIM_ROOT:-.}; X=${XPUSIM:-build/xpusim}
@@ -10,7 +11,7 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
 ${CC:-cc} -std=c11 -O2 -o "$T/ref" "$R/tests/ipu/programs_ref.c" -lm || { echo "FAIL: cannot build the C reference"; exit 1; }
 P=$R/programs/ipu
-for k in vadd_f32 vadd_f16 axpy_f32 reduce_f32 tanh_f32; do
+for k in vadd_f32 vadd_f16 axpy_f32 reduce_f32 tanh_f32 conv1x1_f16; do
     XPUSIM_ROOT=$R "$X" asm --isa ipu "$P/$k.S" -o "$T/$k.elf" || { echo "FAIL $k: assembly"; fail=1; continue; }
     mkdir -p "$T/$k"
     "$T/ref" $k "$T/$k" || { echo "FAIL $k: reference"; fail=1; continue; }
@@ -52,6 +53,23 @@ check vadd_f16 28
 check axpy_f32 56
 check reduce_f32 43
 check tanh_f32 58
+
+# conv1x1_f16 (AMP): every element against the C reference in both -o amp_sum modes.
+run conv1x1_f16 --set weights="$T/conv1x1_f16/w" --set in="$T/conv1x1_f16/a" --get out:768="$T/conv1x1_f16/got" &&
+    same conv1x1_f16
+mkdir -p "$T/conv1x1_c"; cp "$T/conv1x1_f16/want_chained" "$T/conv1x1_c/want"
+"$X" run "$T/conv1x1_f16.elf" -o amp_sum=chained --quiet --set weights="$T/conv1x1_f16/w" \
+    --set in="$T/conv1x1_f16/a" --get out:768="$T/conv1x1_c/got" && same conv1x1_c
+# Its cycles: the supervisor issues setzi $m1 at 0, setzi $m0 at 1, put $CCCSLOAD at 6 (it
+# reads $m1, ready 0 + 6), the 32 ld64putcs back to back at 7..38 (they read no MRF
+# register), runall at 39 (slot 3). Wk first issues at the first cycle >= 45 in slot k:
+# W3 45, W4 46, W5 47, W0 48, W1 49, W2 50. B = 40 bundles per worker (12 setup, 3 warm-up
+# amps, the .align nop, 6 bundles, the rpt bundle, 4 x SLICE 4 body bundles, exitz): W3's
+# last at 45 + 6 x 39 = 279, W2's at 50 + 234 = 284. The suspended supervisor's br $m10
+# takes slot 3 when it next comes round, 285, so the tile halts at 286 = 6B + 46.
+got=$(cyc conv1x1_f16); gb=$(bundles conv1x1_f16)
+if [ "$got" = 286 ] && [ "$gb" = 40 ]; then echo "ok conv1x1_f16: 40 bundles per worker, halts at cycle 286"
+else echo "FAIL conv1x1_f16 cycles: halted at $got with $gb bundles, expected 286 with 40"; fail=1; fi
 
 # rpt with a count of 0 branches over its body: tanh with SLICE 0 is 8 + 1 + 1 = 10
 # bundles (the body never issues) -> 6 x 10 + 13 = 73.

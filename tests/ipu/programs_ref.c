@@ -48,7 +48,7 @@ static void put(const char *dir, const char *name, const void *p, size_t n)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: programs_ref vadd_f32|vadd_f16|axpy_f32|reduce_f32|tanh_f32 DIR\n");
+        fprintf(stderr, "usage: programs_ref vadd_f32|vadd_f16|axpy_f32|reduce_f32|tanh_f32|conv1x1_f16 DIR\n");
         return 2;
     }
     const char *k = argv[1], *dir = argv[2];
@@ -113,6 +113,42 @@ int main(int argc, char **argv)
         }
         put(dir, "a", a, 96 * 4);
         put(dir, "want", w, 96 * 4);
+    } else if (!strcmp(k, "conv1x1_f16")) {
+        /* out[f][oc] = sum over 16 input channels, AMP order (docs/isa/ipu.md "AMP and
+         * SLIC"): four steps of four products; -o amp_sum=fused (default) adds a step's
+         * exact products to the running f32 sum in double and rounds once; chained rounds
+         * every addition to f32 (want_chained). */
+        _Float16 x[24 * 16], wt[8 * 16];
+        float o[24 * 8], oc_[24 * 8];
+        for (int i = 0; i < 8 * 16; i++)
+            wt[i] = rf16(i);
+        for (int i = 0; i < 24 * 16; i++)
+            x[i] = rf16(i + 7);
+        int differ = 0;
+        for (int f = 0; f < 24; f++)
+            for (int m = 0; m < 8; m++) {
+                float acc = 0.0f, ch = 0.0f;
+                for (int n = 0; n < 4; n++) {
+                    double s = (double)acc;
+                    for (int j = 0; j < 4; j++) {
+                        double pr = (double)x[16 * f + 4 * n + j] * (double)wt[16 * m + 4 * n + j];
+                        s += pr;
+                        ch = ch + (float)pr;
+                    }
+                    acc = (float)s;
+                }
+                o[8 * f + m] = acc;
+                oc_[8 * f + m] = ch;
+                differ += acc != ch;
+            }
+        if (!differ) {
+            fprintf(stderr, "conv1x1_f16: no element tells fused from chained sums\n");
+            return 1;
+        }
+        put(dir, "w", wt, sizeof wt);
+        put(dir, "a", x, sizeof x);
+        put(dir, "want", o, sizeof o);
+        put(dir, "want_chained", oc_, sizeof oc_);
     } else {
         fprintf(stderr, "programs_ref: unknown kernel %s\n", k);
         return 2;
