@@ -68,6 +68,21 @@ static void test_long_is_eight_bytes(void **state)
     assert_string_equal(render(&r), "-1234567890123 10000000000 123456789a end\n");
 }
 
+/* issue 16: %lld/%llu/%llx and a flag/width with l take 8 bytes too, and the text after
+ * them is kept; a 4-byte %d right after an 8-byte argument reads the next 4 bytes */
+static void test_long_long_is_eight_bytes(void **state)
+{
+    (void)state;
+    rec r = {0};
+    put_fmt(&r, "%lld%s%llu%s%llx%s%-12lu%s%d%s");
+    put64(&r, (uint64_t)-9000000000LL); put_str(&r, " ");
+    put64(&r, 18446744073709551615ULL); put_str(&r, " ");
+    put64(&r, 0xfedcba9876543210ULL); put_str(&r, " [");
+    put64(&r, 5000000000ULL); put_str(&r, "] ");
+    put32(&r, (uint32_t)-7); put_str(&r, " tail\n");
+    assert_string_equal(render(&r), "-9000000000 18446744073709551615 fedcba9876543210 [5000000000  ] -7 tail\n");
+}
+
 static void test_narrow_and_widths(void **state)
 {
     (void)state;
@@ -156,6 +171,7 @@ static void test_two_records(void **state)
 XPUSIM_TESTS(dpu_printf,
              cmocka_unit_test(test_integers),
              cmocka_unit_test(test_long_is_eight_bytes),
+             cmocka_unit_test(test_long_long_is_eight_bytes),
              cmocka_unit_test(test_narrow_and_widths),
              cmocka_unit_test(test_binary_format),
              cmocka_unit_test(test_hostile_specs_are_text),

@@ -446,6 +446,7 @@ static dpu_error_t run_launch(xdpu_system *s)
         } else {
             fprintf(s->stats, "== launch %u ==\n", s->launches);
             stats_write_text(m, s->stats);
+            stats_write_speed(m, s->stats);
         }
         fflush(s->stats);
     }
