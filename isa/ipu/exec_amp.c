@@ -203,15 +203,18 @@ static const amp_kind amp_kinds[] = {
 };
 
 /* The AMP flags (ours; docs/isa/ipu.md): phase in bits 0-2, log2 of the engines (2 units
- * each) in bits 3-4 (0 E1, 1 E2, 2 E4), bit 5 zero. TAMP_F16V4_E4_P2 = 2 | 2 << 3. */
+ * each) in bits 3-4 (0 E1, 1 E2, 2 E4), bit 5 zero. TAMP_F16V4_E4_P2 = 2 | 2 << 3. The
+ * engines say which units compute; the phase alone picks the results that leave (PopLibs'
+ * StaticBlock4x4 float drains units 2, 3 with TAMP_F32_E1_P2 after E2 phases), so any
+ * phase of the format is valid: 0-3 for f16 inputs, 0-7 for f32. */
 static int amp_flags(ipu_xs *x, const ipu_insn *in, const amp_kind *k, int *phase, int *units)
 {
     unsigned f = (unsigned)ipu_operand_value(in, 3), el = f >> 3 & 3, e = 1u << el;
-    unsigned nph = k->f32 ? 2 * e : e;
+    unsigned nph = k->f32 ? 8 : 4;
     if (f >> 5 || el == 3)
         return bad_flags(x, in, f, "has bits outside the phase and engine fields");
     if ((f & 7) >= nph)
-        return bad_flags(x, in, f, "names a phase past the engines' last");
+        return bad_flags(x, in, f, "names a phase past the last of its format");
     if (k->sets > x->im->amp_sets)
         return ipu_xfail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
                          "%s needs two AMP sets (-o amp_sets=%u)", in->op->mnemonic, x->im->amp_sets);

@@ -376,6 +376,44 @@ static void test_amp_f32(void **state)
     run_free(r);
 }
 
+/* Two engines (4 units, f32 phases P0..P3) and a one-engine drain, the shape of PopLibs'
+ * StaticBlock4x4SparseDenseMatMul_float_float: $CWEI_m_0 = (W[m][0], W[m][1]), $CWEI_m_1 =
+ * (W[m][2], W[m][3]), W[m][c] = (m + 1)(c + 1); x_c = 1; P_m = m. R_m = m + (m + 1)(1 + 2 + 3
+ * + 4) = 11m + 10: 10, 21, 32, 43. Warm-up E2 P0 and P2 carry the partials, four input
+ * phases, then E2 P0 gives out R0, R1 and TAMP_F32_E1_P2 (units 0-1 compute, phase 2's
+ * units 2, 3 leave) gives out R2, R3. */
+#define E2(p) (8 + (p))
+#define E1(p) (p)
+static void test_amp_engines(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    sup_load(&p, 32);
+    for (int m = 0; m < 4; m++)
+        for (int n = 0; n < 2; n++)
+            data64(&p, WTS + 8 * (4 * m + n), f2((float)((m + 1) * (2 * n + 1)), (float)((m + 1) * (2 * n + 2))));
+    data(&p, IN, fb(1.0f));
+    data64(&p, PART, f2(0.0f, 1.0f));
+    data64(&p, PART + 8, f2(2.0f, 3.0f));
+    I(&p, "ld64_mman_zi", 4, 2, 15, 0);
+    I(&p, "f32sisoamp_aaan_ef", 6, 15, 4, E2(0));
+    I(&p, "ld64_mman_zi", 4, 2, 15, 1);
+    I(&p, "f32sisoamp_aaan_ef", 6, 15, 4, E2(2));
+    I(&p, "ld32_mman_zi", 2, 1, 15, 0);
+    for (int ph = 0; ph < 4; ph++)
+        I(&p, "f32sisoamp_aaan_ef", 6, 2, 14, E2(ph));
+    I(&p, "f32sisoamp_aaan_ef", 6, 15, 14, E2(0));
+    I(&p, "st64_mbmn_zi", 6, 3, 15, 0);
+    I(&p, "f32sisoamp_aaan_ef", 6, 15, 14, E1(2));
+    I(&p, "st64_mbmn_zi", 6, 3, 15, 1);
+    I(&p, "exitz_mmmn", 15);
+    run *r = run_prog(&p, NULL);
+    expect_stop(r, SIM_STOP_HALT, NULL);
+    for (int m = 0; m < 4; m++)
+        assert_true(fword(r, OUT + 4 * m) == 11.0f * (float)m + 10.0f);
+    run_free(r);
+}
+
 /* f16v4sisoslic, the help text's 2x1x3x4 sequence (flags: W0, 1x3): step j feeds x_j and
  * P_2j, P_2j+1; R_2j+oc = P + x_j.CW(4+oc) + x_j+1.CW(2+oc) + x_j+2.CW(oc) leaves at step
  * j + 3. CW_m = (m + 1, 1, 0, 0), x_j = (j + 1, 10, 0, 0): x_j.CW_m = (m + 1)(j + 1) + 10.
@@ -573,9 +611,9 @@ static void test_amp_faults(void **state)
     expect_stop(r, SIM_STOP_FAULT, "outside tile memory (TEXCPT_INVALID_ADDR, cause 27)");
     run_free(r);
 
-    worker_one(&p, "f16v4sisoamp_aaan_ef", 6, 14, 14, E4(4)); /* phase 4 of 4 engines */
+    worker_one(&p, "f16v4sisoamp_aaan_ef", 6, 14, 14, E4(4)); /* phase 4: f16 has P0..P3 */
     r = run_prog(&p, NULL);
-    expect_stop(r, SIM_STOP_ILLEGAL, "names a phase past the engines' last (TEXCPT_INVALID_INSTR, cause 23)");
+    expect_stop(r, SIM_STOP_ILLEGAL, "names a phase past the last of its format (TEXCPT_INVALID_INSTR, cause 23)");
     run_free(r);
     worker_one(&p, "f16v4sisoamp_aaan_ef", 6, 14, 14, 0x20);
     r = run_prog(&p, NULL);
@@ -621,5 +659,5 @@ static void test_zcwei(void **state)
 }
 
 XPUSIM_TESTS(ipu_amp, cmocka_unit_test(test_amp_f16_pipeline), cmocka_unit_test(test_amp_half_and_precision),
-             cmocka_unit_test(test_amp_f32), cmocka_unit_test(test_slic_f16), cmocka_unit_test(test_slic_f32),
+             cmocka_unit_test(test_amp_f32), cmocka_unit_test(test_amp_engines), cmocka_unit_test(test_slic_f16), cmocka_unit_test(test_slic_f32),
              cmocka_unit_test(test_acc_ops), cmocka_unit_test(test_amp_faults), cmocka_unit_test(test_zcwei))
