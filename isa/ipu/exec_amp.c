@@ -483,6 +483,17 @@ static int acc_ops(ax *a, int asem)
         put_out(a, 1, out);
         return fp_done(a);
     }
+    case A_STACC: /* imm 0 (PopLibs ReductionSpecial01Acc: "move ACC0 and ACC2 to VALUES0_1 and
+                   * shift the remaining results to the odd accumulators. This does not shift
+                   * the accumulator delay line"; a gina with immediate 1 then reads them) */
+        if (ipu_operand_value(a->in, 1) != 0)
+            return ipu_not_modelled(x, a->in, "with an immediate other than 0 (its permutation is not public)");
+        out[0] = *chain(c, 0, 0);
+        out[1] = *chain(c, 0, 1);
+        for (int i = 0; i < 6; i++)
+            *chain(c, 1, i) = *chain(c, 0, i + 2);
+        put_out(a, 0, out);
+        return 0;
     case A_GINA16: return gina(a, 1);
     case A_GINA32: return gina(a, 0);
     default:

@@ -558,11 +558,27 @@ static void test_acc_ops(void **state)
     I(&q, "f32v2gina_aaan_zi", 6, 14, 0);
     I(&q, "st64_mbmn_zi", 4, 3, 15, 0);
     I(&q, "st64_mbmn_zi", 6, 3, 15, 1);
+    /* f16v4stacc imm 0 as PopLibs' ReductionSpecial01Acc uses it after f32v4acc: (L0, L1)
+     * out as they are, L2.. to the odd chain (not shifting the even one), where a gina with
+     * immediate 1 finds them. f32v4acc (1, 2, 3, 4) into the zeros the ginas left:
+     * stacc gives (1, 2), gina 1 gives (3, 4), and the even chain still holds 1, 2. */
+    I(&q, "ld128_mman_zi", 8, 1, 15, 1);  /* $a8:11 = IN + 16 */
+    I(&q, "f32v4acc_aaan", 8);
+    I(&q, "f16v4stacc_aaan_ef", 4, 0);
+    I(&q, "f32v2gina_aaan_zi", 6, 14, 1);
+    I(&q, "st64_mbmn_zi", 4, 3, 15, 2);
+    I(&q, "st64_mbmn_zi", 6, 3, 15, 3);
     I(&q, "exitz_mmmn", 15);
+    data64(&q, IN + 16, f2(1.0f, 2.0f));
+    data64(&q, IN + 24, f2(3.0f, 4.0f));
     r = run_prog(&q, NULL);
     expect_stop(r, SIM_STOP_HALT, NULL);
     assert_true(fword(r, OUT) == 3.0f && fword(r, OUT + 4) == 6.0f);
     assert_true(fword(r, OUT + 8) == 4.0f && fword(r, OUT + 12) == 8.0f);
+    assert_true(fword(r, OUT + 16) == 1.0f && fword(r, OUT + 20) == 2.0f);
+    assert_true(fword(r, OUT + 24) == 3.0f && fword(r, OUT + 28) == 4.0f);
+    const ipu_ctx *w3 = &T(r)->ctx[IPU_WORKER(wk(32))];
+    assert_true(bf(w3->aacc[0]) == 1.0f && bf(w3->aacc[2]) == 2.0f);
     run_free(r);
 }
 
@@ -623,9 +639,13 @@ static void test_amp_faults(void **state)
     r = run_prog(&p, (const char *const[]){"amp_sets=1", NULL});
     expect_stop(r, SIM_STOP_ILLEGAL, "needs two AMP sets");
     run_free(r);
-    worker_one(&p, "f16v4stacc_aaan_ef", 6, 0, -1, -1);
+    worker_one(&p, "f16v4stacc_aaan_ef", 6, 1, -1, -1);
     r = run_prog(&p, NULL);
-    expect_stop(r, SIM_STOP_ILLEGAL, "not modelled yet: f16v4stacc");
+    expect_stop(r, SIM_STOP_ILLEGAL, "not modelled yet: f16v4stacc with an immediate other than 0");
+    run_free(r);
+    worker_one(&p, "f16v4istacc_aaan_ef", 6, 0, 2, 0);
+    r = run_prog(&p, NULL);
+    expect_stop(r, SIM_STOP_ILLEGAL, "not modelled yet: f16v4istacc");
     run_free(r);
     worker_one(&p, "f32v2gina_aaan_zi", 6, 14, 2, -1); /* the second set on one set */
     r = run_prog(&p, (const char *const[]){"amp_sets=1", NULL});
