@@ -9,7 +9,11 @@
  * instructions per cycle, and how much each of the ISA's unit counters (DMA bytes, cache
  * misses, RAM transactions...) grew. A window [from, to) keeps only what falls inside it
  * (slices are clipped to it). Events an ISA notes (Nyuzi's traps, interrupts and syscalls)
- * are instants on their thread's track. It observes every executed instruction (core/debug.h
+ * are instants on their thread's track. A thread's time after its last issue is a gap like
+ * any other ("stopped" when no stall counter grew: a DPU tasklet after its `stop`, waiting
+ * for the others). Slices carry a "cname" from chrome://tracing's reserved palette (running
+ * green, each stall cause its own colour) so that the picture reads without hovering;
+ * Perfetto ignores it. It observes every executed instruction (core/debug.h
  * dbg_observe), so it runs on the slow path, like --trace. Events are written as they come
  * (no buffer grows); past TL_MAX_EVENTS the rest is dropped and the file says so. */
 #include <errno.h>
@@ -65,7 +69,47 @@ static int room(timeline *t)
     return 0;
 }
 
-static void slice(timeline *t, const sim_unit *u, int thread, const char *name, uint64_t from, uint64_t to)
+/* chrome://tracing's reserved colour names (catapult's color_scheme.html): "running" green,
+ * the ISA's stall causes by index in an order that keeps the first causes (the DPU's dma,
+ * Nyuzi's arbitration) apart, gaps no counter explains grey. */
+static const char *const tl_stall_colours[] = {"terrible", "thread_state_iowait", "rail_response",
+                                               "thread_state_uninterruptible", "olive", "thread_state_runnable",
+                                               "rail_animation", "yellow", "thread_state_unknown", "cq_build_failed"};
+#define TL_NCOLOURS (sizeof tl_stall_colours / sizeof tl_stall_colours[0])
+
+static const char *colour(const sim_machine *m, const char *name)
+{
+    if (!strcmp(name, "running"))
+        return "thread_state_running";
+    if (strncmp(name, "stall: ", 7))
+        return "grey"; /* not started, stopped */
+    const char *const *names = m->isa->stall_names;
+    for (int i = 0; names && names[i] && i < SIM_MAX_STALLS; i++)
+        if (!strcmp(names[i], name + 7))
+            return tl_stall_colours[(size_t)i % TL_NCOLOURS];
+    return "generic_work"; /* stall: waiting */
+}
+
+/* s as a JSON string (quotes included): the ISA's free text, a stop's message. */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* A slice [from, to) on the thread's track; state, when not NULL, is the ISA's word on what
+ * the thread waits for (in args, for the viewer's details pane). */
+static void slice(timeline *t, const sim_unit *u, int thread, const char *name, uint64_t from, uint64_t to,
+                  const char *state)
 {
     from = from > t->from ? from : t->from; /* clipped to the window */
     to = to < t->to ? to : t->to;
@@ -73,9 +117,14 @@ static void slice(timeline *t, const sim_unit *u, int thread, const char *name, 
         return;
     /* names are ours or the ISA's stall names: no characters that need escaping */
     fprintf(t->f, ",\n{\"name\":\"%s\",\"cat\":\"thread\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.6f,\"dur\":%.6f,"
-                  "\"args\":{\"from\":%llu,\"cycles\":%llu}}",
-            name, u->index, thread, us(u, from), us(u, to) - us(u, from), (unsigned long long)from,
-            (unsigned long long)(to - from));
+                  "\"cname\":\"%s\",\"args\":{\"from\":%llu,\"cycles\":%llu",
+            name, u->index, thread, us(u, from), us(u, to) - us(u, from), colour(t->m, name),
+            (unsigned long long)from, (unsigned long long)(to - from));
+    if (state) {
+        fprintf(t->f, ",\"state\":");
+        json_str(t->f, state);
+    }
+    fprintf(t->f, "}}");
     t->events++;
 }
 
@@ -121,11 +170,12 @@ static void sample(timeline *t, const sim_unit *u, uint64_t c)
     s->insns++;
 }
 
-/* The stall cause that grew most across the last instruction and the gap, or NULL. */
-static const char *cause(const sim_machine *m, const sim_thread *th, const tl_thread *s)
+/* The stall cause that grew most across the last instruction and the gap, or NULL when
+ * none grew by at least `least` cycles. */
+static const char *cause(const sim_machine *m, const sim_thread *th, const tl_thread *s, uint64_t least)
 {
     const char *const *names = m->isa->stall_names;
-    uint64_t best = 0;
+    uint64_t best = least ? least - 1 : 0;
     const char *name = NULL;
     for (int i = 0; names && names[i] && i < SIM_MAX_STALLS; i++)
         if (th->stalls[i] - s->before[i] > best) {
@@ -144,16 +194,16 @@ static void observe(void *ctx, sim_machine *m, sim_unit *u, int thread, uint64_t
     uint64_t c = u->last_issue;
     sample(t, u, c);
     if (!s->open) {
-        slice(t, u, thread, "not started", 0, c);
+        slice(t, u, thread, "not started", 0, c, NULL);
         s->open = 1;
         s->start = c;
         memcpy(s->stalls, th->stalls, sizeof s->stalls);
     } else if (c > s->last + TL_MIN_GAP) {
         char name[64];
-        const char *why = cause(m, th, s);
+        const char *why = cause(m, th, s, 0);
         snprintf(name, sizeof name, "stall: %s", why ? why : "waiting");
-        slice(t, u, thread, "running", s->start, s->last + 1);
-        slice(t, u, thread, name, s->last + 1, c);
+        slice(t, u, thread, "running", s->start, s->last + 1, NULL);
+        slice(t, u, thread, name, s->last + 1, c, NULL);
         s->start = c;
     }
     s->last = c;
@@ -206,9 +256,15 @@ timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_
             m->isa->name);
     for (int i = 0; i < m->nunits; i++) {
         fprintf(t->f, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}", i, m->units[i].name);
+        /* sort indexes keep the tracks in thread order (chrome://tracing sorts by name
+         * otherwise: thread 0, 1, 10, 11...) */
+        fprintf(t->f, ",\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}", i,
+                i);
         for (int k = 0; k < m->units[i].nthreads; k++)
-            fprintf(t->f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}",
-                    i, k, k);
+            fprintf(t->f,
+                    ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}"
+                    ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+                    i, k, k, i, k, k);
     }
     if (dbg_observe(m, observe, note, t)) {
         snprintf(err, errlen, "--timeline: out of memory");
@@ -230,15 +286,41 @@ int timeline_close(timeline *t, char *err, size_t errlen)
         for (int k = 0; k < u->nthreads; k++) {
             const tl_thread *s = &t->th[t->first[i] + k];
             uint64_t end = stats_thread_cycles(m, &u->threads[k]);
-            if (!s->open)
-                slice(t, u, k, "not started", 0, end);
-            else
-                slice(t, u, k, "running", s->start, end > s->start ? end : s->last + 1);
+            if (!s->open) {
+                slice(t, u, k, "not started", 0, end, NULL);
+            } else if (end > s->last + TL_MIN_GAP) {
+                /* the time from the last issue to the thread's end is a gap like the others,
+                 * but a cause must cover half of it to name it: a halted thread's last
+                 * instruction is often the halt itself (the DPU's stop), and a thread still
+                 * waiting at the end (a deadlock, a limit) is in a wait its ISA may count
+                 * only when it ends (CERT's), so the few cycles counted at the last
+                 * instruction say nothing of the time after it. Such a thread's slice also
+                 * carries what the ISA says it waits for. */
+                char name[64], state[512] = "";
+                int halted = u->threads[k].state == SIM_T_HALTED;
+                const char *why = cause(m, &u->threads[k], s, (end - s->last) / 2);
+                snprintf(name, sizeof name, "stall: %s", why ? why : "waiting");
+                if (!halted && m->isa->thread_state) /* a hang: what the thread waits for */
+                    m->isa->thread_state(m, i, k, state, sizeof state);
+                slice(t, u, k, "running", s->start, s->last + 1, NULL);
+                slice(t, u, k, why || !halted ? name : "stopped", s->last + 1, end, *state ? state : NULL);
+            } else {
+                slice(t, u, k, "running", s->start, end > s->start ? end : s->last + 1, NULL);
+            }
         }
     }
+    /* a halt happens when the last unit halts: the end of the run (the stop's own cycle is
+     * where the event loop was, which units that run ahead of it have left behind) */
+    uint64_t at = m->stop.kind == SIM_STOP_HALT ? sim_end_cycle(m) : m->stop.cycle;
     int su = m->stop.unit >= 0 && m->stop.unit < m->nunits ? m->stop.unit : 0;
-    fprintf(t->f, ",\n{\"name\":\"stop: %s\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%.6f}",
-            sim_stop_name(m->stop.kind), m->nunits ? us(&m->units[su], m->stop.cycle) : 0.0);
+    if (m->nunits && at >= t->from && at <= t->to)
+    {
+        fprintf(t->f, ",\n{\"name\":\"stop: %s\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%.6f,"
+                      "\"args\":{\"cycle\":%llu,\"message\":",
+                sim_stop_name(m->stop.kind), us(&m->units[su], at), (unsigned long long)at);
+        json_str(t->f, m->stop.msg);
+        fprintf(t->f, "}}");
+    }
     if (t->truncated)
         fprintf(t->f, ",\n{\"name\":\"truncated\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"events\":%llu}}",
                 (unsigned long long)t->events);
