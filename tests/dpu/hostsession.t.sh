@@ -63,6 +63,18 @@ S
 "$X" run "$T/v.dpuhost" -o dpus=2 -o mram=1 --quiet >"$T/out" 2>"$T/err" || fail "vecadd session: $(cat "$T/err")"
 cmp -s "$T/c.bin" "$T/c.want" || fail "vecadd gather differs"
 echo "ok: vecadd session on 2 DPUs: scatter, gather"
+# the same with two host threads: identical results and statistics (DPUs never interact)
+"$X" run "$T/v.dpuhost" -o dpus=2 -o mram=1 --stats=json --stats-file "$T/j1.json" --quiet >/dev/null 2>&1 && cp "$T/c.bin" "$T/c1.bin" &&
+"$X" run "$T/v.dpuhost" -o dpus=2 -o mram=1 -o jobs=2 --stats=json --stats-file "$T/j2.json" --quiet >/dev/null 2>&1 ||
+    fail "vecadd session with jobs=2"
+cmp -s "$T/c.bin" "$T/c1.bin" && "$X" stats diff "$T/j1.json" "$T/j2.json" >/dev/null || fail "jobs=2 differs from jobs=1"
+echo "ok: jobs=2 = jobs=1"
+# the debugger runs the last launch; a second continue reports nothing twice
+printf 'info run\ncontinue\ncontinue\n' > "$T/d.x"
+"$X" debug "$T/r.dpuhost" -o mram=1 -x "$T/d.x" >"$T/dout" 2>&1 || fail "debug session: $(tail -3 "$T/dout")"
+[ "$(grep -c '^launch [12]: ' "$T/dout")" = 2 ] && grep -q "^dpu0 reduce_result: $(sed -n 2p "$T/want" | cut -d' ' -f3)" "$T/dout" ||
+    fail "debugger session: $(cat "$T/dout")"
+echo "ok: xpusim debug runs the session's last launch"
 
 # logs and WRAM kept across three launches; one DPU launched alone
 cat > "$T/h.dpuhost" <<'S'

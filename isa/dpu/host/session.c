@@ -27,6 +27,7 @@ typedef struct dpu_session {
     sess_line *lines;
     int nlines, next;       /* lines run so far */
     int last_launch;        /* index of the last launch line */
+    int finished;           /* the last launch has been reported (finish may come twice) */
     struct dpu_set_t set;
     xdpu_system *sys;
 } dpu_session;
@@ -423,8 +424,9 @@ int dpu_session_start(sim_machine *m, const char *path, void **state, char *err,
 void dpu_session_finish(sim_machine *m, void *state)
 {
     dpu_session *s = state;
-    if (!s || !s->sys)
+    if (!s || !s->sys || s->finished)
         return;
+    s->finished = 1;
     xdpu_system *sys = s->sys;
     sys->launches++;
     fprintf(m->out, "launch %u: %llu cycles, %llu instructions\n", sys->launches,
