@@ -490,8 +490,9 @@ static int end_bundle(actx *a)
         return ipu_fail(a, "empty instruction bundle");
     if (a->nbundle == 1)
         return ipu_fail(a, "too few instructions in bundle");
-    /* no padding: llvm-mc places a bundle wherever it falls (PopLibs' Fill.S relies on a
-     * bundle at 4 mod 8 to align the rpt body after it); only rpt bodies need alignment */
+    /* no padding: llvm-mc places a bundle wherever it falls. PopLibs' Fill.S runs a bundle
+     * at 4 mod 8 whatever its entry nop, and with a nop before every such bundle 21 PopLibs
+     * files would break llvm-mc's rpt-body alignment check (docs/isa/ipu.md "Assembler") */
     char text[2 * (RENAMED + 80) + 2];
     snprintf(text, sizeof text, "%s\n%s", a->bundle[0], a->bundle[1]);
     return add_stmt(a, ST_BUNDLE, 8, NULL, text, NULL) ? 0 : -1;

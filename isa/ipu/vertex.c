@@ -359,6 +359,9 @@ static int parse_key(ipu_vertex *v, const char *key, char *val, int line, char *
     } else if (!strcmp(key, "scratch")) {
         if (ipu_vparse_u32(x, 65536, &v->scratch))
             return ipu_verr(err, n, v, line, "scratch: expected bytes per worker, 0..65536");
+    } else if (!strcmp(key, "include")) { /* one more include directory for the codelet's cpp */
+        if (rel_path(v, x, v->include, sizeof v->include))
+            return ipu_verr(err, n, v, line, "include: path too long");
     } else if (!strcmp(key, "define")) {
         size_t have = strlen(v->defines);
         if (have + strlen(x) + 2 > sizeof v->defines)
@@ -366,7 +369,7 @@ static int parse_key(ipu_vertex *v, const char *key, char *val, int line, char *
                         sizeof v->defines - 1);
         snprintf(v->defines + have, sizeof v->defines - have, "%s%s", have ? "," : "", x);
     } else {
-        return ipu_verr(err, n, v, line, "unknown key '%.30s' (codelet, entry, kind, workers, scratch, define; or a "
+        return ipu_verr(err, n, v, line, "unknown key '%.30s' (codelet, entry, kind, workers, scratch, define, include; or a "
                     "tensor, state or output line)", key);
     }
     return 0;
@@ -475,6 +478,10 @@ static int load_codelet(sim_machine *m, ipu_vertex *v, ld_image *img, char *err,
     opt_set(&o, "object", "0");
     if (v->defines[0])
         opt_set(&o, "define", v->defines);
+    if (v->include[0] && opt_set(&o, "include", v->include)) {
+        unlink(tmp);
+        return ipu_verr(err, n, v, v->line_codelet, "include: path longer than %zu characters", sizeof o.val[0] - 1);
+    }
     const char *src = v->codelet;
     int r = ipu_assemble(1, &src, tmp, &o, e2, sizeof e2);
     if (!r && ld_load(tmp, img, e2, sizeof e2))

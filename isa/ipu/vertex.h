@@ -47,7 +47,7 @@ typedef struct ipu_vfield {
 } ipu_vfield;
 
 struct ipu_vertex {
-    char path[512], dir[512], codelet[512], entry[128], defines[128];
+    char path[512], dir[512], codelet[512], entry[128], defines[128], include[512];
     int line_codelet, line_entry;
     int supervisor, workers;
     uint32_t scratch;

@@ -79,11 +79,52 @@
 #define CSR_W_PRNG_SEED__INDEX 0x107
 #define CSR_W_TAS__INDEX 0x108
 
+/* $CR (supervisor control register) and its ZCWEI field (zero the AMP weights):
+ * ipu1_consts.c CSR_S_CR__ZCWEI__SHIFT. */
+#define CSR_S_CR__ZCWEI__SHIFT 2
+#define CSR_S_CR__ZCWEI__MASK 0x1
+
+/* The AMP and SLIC flag immediates (the last operand of f16v4hihoamp, f32sisoamp,
+ * f16v4sisoslic ...). No public source gives the SDK's values: these are xpusim's own
+ * encoding, the one its AMP/SLIC execution decodes (docs/isa/ipu.md "AMP and SLIC"): AMP
+ * phase | log2(engines) << 3; SLIC weight column | 1x3 kernel << 2. A binary assembled with
+ * them runs on xpusim, not on an IPU. Left undefined: TSTACC_P0/P1 and TISTACC_P0/P1
+ * (f16v4stacc/istacc are not executed; pass them with -o define= to assemble). */
+#define TAMP_PE(phase, engines_log2) ((phase) | ((engines_log2) << 3))
+#define TAMP_F16V4_E1_P0 TAMP_PE(0, 0)
+#define TAMP_F16V4_E2_P0 TAMP_PE(0, 1)
+#define TAMP_F16V4_E2_P1 TAMP_PE(1, 1)
+#define TAMP_F16V4_E4_P0 TAMP_PE(0, 2)
+#define TAMP_F16V4_E4_P1 TAMP_PE(1, 2)
+#define TAMP_F16V4_E4_P2 TAMP_PE(2, 2)
+#define TAMP_F16V4_E4_P3 TAMP_PE(3, 2)
+#define TAMP_F32_E1_P0 TAMP_PE(0, 0)
+#define TAMP_F32_E1_P1 TAMP_PE(1, 0)
+#define TAMP_F32_E1_P2 TAMP_PE(2, 0)
+#define TAMP_F32_E2_P0 TAMP_PE(0, 1)
+#define TAMP_F32_E2_P1 TAMP_PE(1, 1)
+#define TAMP_F32_E2_P2 TAMP_PE(2, 1)
+#define TAMP_F32_E2_P3 TAMP_PE(3, 1)
+#define TAMP_F32_E4_P0 TAMP_PE(0, 2)
+#define TAMP_F32_E4_P1 TAMP_PE(1, 2)
+#define TAMP_F32_E4_P2 TAMP_PE(2, 2)
+#define TAMP_F32_E4_P3 TAMP_PE(3, 2)
+#define TAMP_F32_E4_P4 TAMP_PE(4, 2)
+#define TAMP_F32_E4_P5 TAMP_PE(5, 2)
+#define TAMP_F32_E4_P6 TAMP_PE(6, 2)
+#define TAMP_F32_E4_P7 TAMP_PE(7, 2)
+#define TAMP_F8V8_E4_P0 TAMP_PE(0, 2)
+#define TAMP_F8V8_E4_P1 TAMP_PE(1, 2)
+#define TAMP_F8V8_E4_P2 TAMP_PE(2, 2)
+#define TAMP_F8V8_E4_P3 TAMP_PE(3, 2)
+#define TSLIC_F16V4_1x4_W0 0
+#define TSLIC_F16V4_1x4_W1 1
+#define TSLIC_F16V4_1x3_W0 4
+#define TSLIC_F16V4_1x3_W1 5
+
 /* The section flags PopLibs give worker functions (`.section .text.X, FUNCTION_IS_WORKER`).
  * The SDK's value is not public; ours is the plain code flags, and the mode of the code
- * comes from `.worker` / `.supervisor` instead. Not defined here: the AMP and accumulator
- * mode immediates TAMP_*, TSTACC_*, TISTACC_* (no public source gives their values; pass
- * them with -o define= if you know them). */
+ * comes from `.worker` / `.supervisor` instead. */
 #define FUNCTION_IS_WORKER "ax"
 
 #endif
