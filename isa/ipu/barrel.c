@@ -44,7 +44,7 @@ void ipu_start_worker(ipu_tile *tl, int k, uint32_t entry, uint32_t vbase, uint6
     w->erpt = 0;
     /* $FP_CTL comes from the supervisor's $FP_ICTL (-o fp_ctl); $FP_STS is reset at launch
      * (help text); $TAS and $REPEAT_COUNT keep their values */
-    w->fp_ctl = tl->im->fp_ctl_launch;
+    w->fp_ctl = tl->fp_ictl_set ? tl->fp_ictl : tl->im->fp_ctl_launch; /* $FP_ICTL (exec_misc.c) */
     w->fp_sts = 0;
     w->next = first0 + (uint64_t)((k - (int)(first0 % IPU_NSLOTS) + IPU_NSLOTS) % IPU_NSLOTS);
     w->last_issue = t; /* the wait for the first turn counts as barrel */

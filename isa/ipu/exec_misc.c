@@ -79,12 +79,25 @@ int ipu_misc_reads_op0(const ipu_insn *in, int msem)
     return msem == M_STM32 || msem == M_STM32STEP;
 }
 
-/* CSRs: the PRNG ones (exec_misc_prng.c) and ipu21's $FP_NFMT (0x109), $FP_SCL (0x10a):
+/* CSRs: $FP_ICTL, the PRNG ones (exec_misc_prng.c) and ipu21's $FP_NFMT (0x109), $FP_SCL (0x10a):
  * workers' upper CSRs after $TAS in the register list of the SDK's target-access library
  * (Saghetti0/graphcore-ipu-research ghidra/register_list.json, in index order; the indices
  * are inferred from that order). */
 int ipu_misc_csr(ipu_xs *x, unsigned idx, int put, uint32_t *v)
 {
+    /* the supervisor's $FP_ICTL (0x20, ipu1_consts.c; its fields are $FP_CTL's: INV, DIV0,
+     * OFLO, RND, ESR, NANOO): the $FP_CTL a worker starts with (help text: "the initial value
+     * of this register on worker launch is provided by" it); -o fp_ctl until written. PopLibs'
+     * convolutions save, change (ESR) and restore it (poplin conv_sr_ctrl.h.S). */
+    if (x->tid == IPU_SUP && idx == 0x20) {
+        if (put) {
+            x->tl->fp_ictl = *v;
+            x->tl->fp_ictl_set = 1;
+        } else {
+            *v = x->tl->fp_ictl_set ? x->tl->fp_ictl : x->im->fp_ctl_launch;
+        }
+        return 1;
+    }
     int rc = ipu_misc_prng_csr(x, idx, put, v);
     if (rc || x->tid == IPU_SUP || x->im->arch != IPU_ARCH_IPU21 || (idx != 0x109 && idx != 0x10a))
         return rc;

@@ -102,6 +102,8 @@ typedef struct ipu_tile {
     ipu_ctx ctx[IPU_NCTX];
     uint32_t worker_base_csr[IPU_NSLOTS]; /* supervisor $WORKER0..5_BASE */
     uint32_t ssr_raerr;                   /* $SSR.RAERR, set by a runall over active workers */
+    uint32_t fp_ictl;                     /* the supervisor's $FP_ICTL (exec_misc.c), when fp_ictl_set: */
+    uint8_t fp_ictl_set;                  /* the $FP_CTL workers start with; else -o fp_ctl */
     mem_space *tmem;
     uint8_t *mem;                         /* tile memory, tmem's RAM */
     struct ipu_pd_page **pd;              /* predecode cache pages (predecode.c), lazily */

@@ -285,6 +285,15 @@ static void test_stochastic_rounding(void **state)
     c->a[5] = 0x10001000u; /* 2^-11 = 0x1000 */
     OK(X(r, W0, "f16v2add_aaan", 6, 4, 5));
     assert_int_equal(c->a[6], 0x3c003c01u);
+    /* the supervisor's $FP_ICTL (0x20) is the $FP_CTL a launched worker starts with: before
+     * any put it reads -o fp_ctl (0x80000 here) */
+    ipu_ctx *s = C(r, IPU_SUP);
+    OK(X(r, IPU_SUP, "get_mmmn_zi", 2, 0x20));
+    assert_int_equal(s->m[2], 0x80000u);
+    s->m[1] = 0x100001u; /* NANOO | INV enable */
+    OK(X(r, IPU_SUP, "put_mmmn_zi", 0x20, 1));
+    ipu_start_worker(T(r), 1, r->base, r->base, 700);
+    assert_int_equal(C(r, IPU_WORKER(1))->fp_ctl, 0x100001u);
     /* ESR clear: nearest even, 1 + 2^-11 -> 1.0 */
     c->fp_ctl = 0;
     OK(X(r, W0, "f16v2add_aaan", 6, 4, 5));
