@@ -289,8 +289,9 @@ static int ipu_view_acc(sim_machine *m, int unit, FILE *out)
         const ipu_ctx *x = &tl->ctx[c];
         if (!shown(tl, c))
             continue;
-        for (int h = 0; h < 2; h++) {
-            fprintf(out, "  %-3s %s", h ? "" : ipu_ctx_name(c), h ? "[8..15]" : "[0..7] ");
+        for (int h = 0; h < 2 * tl->im->amp_sets; h++) { /* the second AMP set: [16..31] */
+            static const char *const part[4] = {"[0..7] ", "[8..15]", "[16..23]", "[24..31]"};
+            fprintf(out, "  %-3s %s", h ? "" : ipu_ctx_name(c), part[h]);
             for (int i = 8 * h; i < 8 * h + 8; i++)
                 fprintf(out, " %g", (double)f32_of(x->aacc[i]));
             fprintf(out, "\n");
@@ -371,11 +372,30 @@ static int ipu_view_vertex(sim_machine *m, int unit, FILE *out)
     return ipu_vertex_report(m, unit, out, 0);
 }
 
+/* `info cccs`: the tile's common compute configuration space (AMP weights, exec_amp.c):
+ * $CCCSLOAD, then each unit's $CWEI_m_0..3 as 64-bit hex words */
+static int ipu_view_cccs(sim_machine *m, int unit, FILE *out)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    if (!tl)
+        return -1;
+    fprintf(out, "%s CCCS: $CCCSLOAD 0x%x, %d AMP set(s) of 8 units; $CWEI_m_n (set.unit: n = 0..3)\n",
+            m->units[unit].name, tl->cccsload, tl->im->amp_sets);
+    for (int g = 0; g < 8 * tl->im->amp_sets; g++) {
+        fprintf(out, "  %d.%d", g / 8, g % 8);
+        for (int n = 0; n < 4; n++)
+            fprintf(out, " %016llx", (unsigned long long)tl->cccs[4 * g + n]);
+        fprintf(out, "\n");
+    }
+    return 0;
+}
+
 static const isa_view ipu_views[] = {
     {"barrel", "the tile's six slots, and each context's state, pc, bundles and stalls", ipu_view_barrel},
     {"csr", "the CSRs per context: $SSR/$WSR with the last exception and its cause, $CTXT_STS, bases, $FP_*, $TAS",
      ipu_view_csr},
-    {"acc", "each worker's accumulators $AACC[0..15] (f32)", ipu_view_acc},
+    {"acc", "each worker's accumulators $AACC[0..15] (f32; [16..31] with two AMP sets)", ipu_view_acc},
+    {"cccs", "the AMP weights: $CCCSLOAD and each unit's $CWEI_m_0..3", ipu_view_cccs},
     {"rpt", "each worker's rpt state: the body, the repetitions left, ERPT", ipu_view_rpt},
     {"pairs", "register pairs and quads per context: $m pairs, $a pairs as f32 x2, quads as f32 x4 and f16 x8",
      ipu_view_pairs},

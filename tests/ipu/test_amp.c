@@ -253,6 +253,19 @@ static void test_amp_f16_pipeline(void **state)
     assert_int_equal(r->m.units[0].threads[IPU_SUP].stalls[IPU_STALL_DEP], 4); /* put waits 2..5 */
     assert_int_equal(w->exited_at, 37 + 6 * (uint64_t)(p.bundles - 1) + 1);
     assert_int_equal(r->m.units[0].threads[IPU_WORKER(1)].instructions, (uint64_t)p.bundles);
+    /* the debugger's views: `info cccs` shows $CCCSLOAD and unit 3's weights: channel 3 = 1.0
+     * (0x3c00) in lane 3 of $CWEI_3_0, channel 11 = 2.0 (0x4000) in lane 3 of $CWEI_3_2;
+     * `info acc` the second set's accumulators too (ipu2: two sets) */
+    char *txt = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&txt, &len);
+    assert_int_equal(isa_view_find(&isa_ipu, "cccs")->show(&r->m, 0, f), 0);
+    assert_int_equal(isa_view_find(&isa_ipu, "acc")->show(&r->m, 0, f), 0);
+    fclose(f);
+    assert_non_null(strstr(txt, "$CCCSLOAD 0x4d100, 2 AMP set(s)"));
+    assert_non_null(strstr(txt, "  0.3 3c00000000000000 0000000000000000 4000000000000000 0000000000000000\n"));
+    assert_non_null(strstr(txt, "[24..31]"));
+    free(txt);
     run_free(r);
 }
 
