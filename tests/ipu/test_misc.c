@@ -703,9 +703,28 @@ static void test_sync_delay_send(void **state)
     rm(r);
 }
 
+/* stm32 reads the register it stores: in the supervisor it waits for it like any source.
+ * setzi $m2 at 0, setzi $m1 at 1, stm32 $m1, $m2, $m15 needs $m2 (ready 6) and $m1 (ready
+ * 7): issues at 7 (5 dependency cycles, 2..6), br $m10 at 8. Had the store's data register
+ * not counted, it would issue at 6. */
+static void test_stm32_dependency(void **state)
+{
+    (void)state;
+    memset(img, 0, sizeof img);
+    I(0, "setzi_mmmn_zi", 2, 0x4c000 + 0x800);
+    I(1, "setzi_mmmn_zi", 1, 0x1234);
+    I(2, "stm32_mmmn", 1, 2, 15);
+    I(3, "br_mmmn", 10);
+    mach *r = run_img(NULL);
+    assert_int_equal(C(r, IPU_SUP)->last_issue, 8);
+    assert_int_equal(r->m.units[0].threads[IPU_SUP].stalls[IPU_STALL_DEP], 5);
+    assert_int_equal(mw(r, 0x4c000 + 0x800), 0x1234);
+    rm(r);
+}
+
 XPUSIM_TESTS(ipu_misc, cmocka_unit_test(test_prng_seed_and_draws), cmocka_unit_test(test_prng_plus_and_default_seed),
              cmocka_unit_test(test_grand_rmask), cmocka_unit_test(test_sufromui),
              cmocka_unit_test(test_stochastic_rounding), cmocka_unit_test(test_class), cmocka_unit_test(test_maxc),
              cmocka_unit_test(test_permutations), cmocka_unit_test(test_fp8), cmocka_unit_test(test_loads),
              cmocka_unit_test(test_pace_narrow_ldb8_stm32), cmocka_unit_test(test_sync_local),
-             cmocka_unit_test(test_sync_delay_send))
+             cmocka_unit_test(test_sync_delay_send), cmocka_unit_test(test_stm32_dependency))
