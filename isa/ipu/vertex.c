@@ -73,15 +73,17 @@ char *ipu_vword(char **p)
     *p = e;
     return s;
 }
-int ipu_vis_name(const char *s)
+/* A symbol: letters, digits, _ . $, not starting with a digit; max bytes long at most. */
+static int is_symbol(const char *s, size_t max)
 {
-    if (!*s || strlen(s) >= V_NAME || !(*s == '_' || *s == '.' || ((*s | 32) >= 'a' && (*s | 32) <= 'z')))
+    if (!*s || strlen(s) > max || !(*s == '_' || *s == '.' || ((*s | 32) >= 'a' && (*s | 32) <= 'z')))
         return 0;
     for (; *s; s++)
         if (!(*s == '_' || *s == '.' || *s == '$' || (*s >= '0' && *s <= '9') || ((*s | 32) >= 'a' && (*s | 32) <= 'z')))
             return 0;
     return 1;
 }
+int ipu_vis_name(const char *s) { return is_symbol(s, V_NAME - 1); }
 int ipu_vparse_u32(const char *s, uint32_t max, uint32_t *out)
 {
     uint64_t x;
@@ -341,7 +343,7 @@ static int parse_key(ipu_vertex *v, const char *key, char *val, int line, char *
             return ipu_verr(err, n, v, line, "codelet: path too long");
         v->line_codelet = line;
     } else if (!strcmp(key, "entry")) {
-        if (!ipu_vis_name(x) && strncmp(x, "0x", 2))
+        if (!is_symbol(x, sizeof v->entry - 1) && strncmp(x, "0x", 2))
             return ipu_verr(err, n, v, line, "entry: expected a symbol or an address, got '%.40s'", x);
         if (strlen(x) >= sizeof v->entry)
             return ipu_verr(err, n, v, line, "entry: too long");

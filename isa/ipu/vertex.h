@@ -35,19 +35,20 @@ typedef struct ipu_vref {
 } ipu_vref;
 
 /* Field kinds. F_SPTR32/F_SPTR64: PopLibs' SCALED_PTR32/64 (u16); F_SSPAN: ShortSpan (u32);
- * F_DELTAN: a VectorList<DELTAN> (u32 base|n, u16 ScaledPtr32 of its table). */
-enum { F_NUM, F_PTR, F_SPAN, F_SIZE, F_ALIGN, F_PAD, F_SPTR32, F_SPTR64, F_SSPAN, F_DELTAN };
+ * F_DELTAN: a VectorList<DELTAN> (u32 base|n, u16 ScaledPtr32 of its table); F_PTRS / F_SPANS:
+ * a u32 pointer to a table of addresses / of (address, count) pairs (Vector<Vector<T>>). */
+enum { F_NUM, F_PTR, F_SPAN, F_SIZE, F_ALIGN, F_PAD, F_SPTR32, F_SPTR64, F_SSPAN, F_DELTAN, F_PTRS, F_SPANS };
 typedef struct ipu_vfield {
     int kind, type, line;
     uint64_t bits;             /* F_NUM: the value's bits; F_ALIGN/F_PAD: bytes */
     ipu_vref ref;              /* pointer-like kinds */
-    ipu_vref *list;            /* F_DELTAN: its vectors */
+    ipu_vref *list;            /* F_DELTAN, F_PTRS, F_SPANS: its vectors */
     int nlist;
-    uint32_t table;            /* F_DELTAN: offset of its table in the state (set by the layout) */
+    uint32_t table;            /* list kinds: offset of the table in the state (set by the layout) */
 } ipu_vfield;
 
 struct ipu_vertex {
-    char path[512], dir[512], codelet[512], entry[128], defines[128], include[512];
+    char path[512], dir[512], codelet[512], entry[256], defines[128], include[512];
     int line_codelet, line_entry;
     int supervisor, workers;
     uint32_t scratch;

@@ -9,7 +9,9 @@
  * DeltaN (u32 base address | vector count << 20, then a u16 ScaledPtr32 to a table of u32
  * entries: byte offset from the base | element count << 18; unary2DNonLinearity.S's
  * DELTAN_BASE_PTR_BITS and DELTAN_*_OFFSET_BITS). The tables live after the fields, inside
- * the state. Every value is checked against its field's width when addresses are known. */
+ * the state. `ptrs` and `spans` write a u32 pointer to a table of addresses or of (address,
+ * count) pairs, the layout of PopLibs' 2D vertices (Vector<Vector<T>>: Clamp.S, Fill.S's
+ * Fill2d). Every value is checked against its field's width when addresses are known. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,10 @@
 
 static const struct { const char *name; int kind; } kinds[] = {
     {"ptr", F_PTR}, {"span", F_SPAN}, {"size", F_SIZE}, {"sptr32", F_SPTR32}, {"sptr64", F_SPTR64},
-    {"sspan", F_SSPAN}, {"deltan", F_DELTAN}};
+    {"sspan", F_SSPAN}, {"deltan", F_DELTAN}, {"ptrs", F_PTRS}, {"spans", F_SPANS}};
+
+static int is_list(int kind) { return kind == F_DELTAN || kind == F_PTRS || kind == F_SPANS; }
+static unsigned entry_size(int kind) { return kind == F_SPANS ? 8 : 4; }
 
 void ipu_vstate_free(ipu_vertex *v)
 {
@@ -73,7 +78,7 @@ int ipu_vstate_parse(ipu_vertex *v, char *s, int line, char *err, size_t n)
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         if (!strcmp(kind, kinds[k].name))
             f.kind = kinds[k].kind;
-    if (f.kind == F_DELTAN) {
+    if (is_list(f.kind)) {
         /* REF, REF, ... : the vectors of the list, in order */
         for (char *tok = s; tok;) {
             char *comma = strchr(tok, ',');
@@ -85,7 +90,7 @@ int ipu_vstate_parse(ipu_vertex *v, char *s, int line, char *err, size_t n)
                 x[--l] = 0;
             if (f.nlist >= V_MAX_LIST) {
                 free(f.list);
-                return ipu_verr(err, n, v, line, "state deltan: more than %d vectors", V_MAX_LIST - 1);
+                return ipu_verr(err, n, v, line, "state %s: more than %d vectors", kind, V_MAX_LIST - 1);
             }
             ipu_vref *nl = realloc(f.list, (size_t)(f.nlist + 1) * sizeof *nl);
             if (!nl) {
@@ -95,7 +100,7 @@ int ipu_vstate_parse(ipu_vertex *v, char *s, int line, char *err, size_t n)
             f.list = nl;
             if (parse_ref(x, &f.list[f.nlist])) {
                 free(f.list);
-                return ipu_verr(err, n, v, line, "state deltan: expected NAME[+BYTES][:COUNT], got '%.40s'", x);
+                return ipu_verr(err, n, v, line, "state %s: expected NAME[+BYTES][:COUNT], got '%.40s'", kind, x);
             }
             f.nlist++;
             tok = comma ? comma + 1 : NULL;
@@ -119,9 +124,9 @@ int ipu_vstate_parse(ipu_vertex *v, char *s, int line, char *err, size_t n)
             return ipu_verr(err, n, v, line, "state %s: '%.40s' is not a %s value", kind, arg, kind);
     } else {
         return ipu_verr(err, n, v, line, "state: unknown field kind '%.20s' (ptr, span, size, sptr32, sptr64, sspan, "
-                        "deltan, align, pad, or a type: f32 f16 i32 u32 i16 u16 i8 u8)", kind);
+                        "deltan, ptrs, spans, align, pad, or a type: f32 f16 i32 u32 i16 u16 i8 u8)", kind);
     }
-    if (f.kind != F_DELTAN && *ipu_vskip_ws(s))
+    if (!is_list(f.kind) && *ipu_vskip_ws(s))
         return ipu_verr(err, n, v, line, "state %s: unexpected '%.40s'", kind, ipu_vskip_ws(s));
     ipu_vfield *nf = realloc(v->f, (size_t)(v->nf + 1) * sizeof *nf);
     if (!nf) {
@@ -153,7 +158,7 @@ int ipu_vstate_resolve(ipu_vertex *v, char *err, size_t n)
 {
     for (int i = 0; i < v->nf; i++) {
         ipu_vfield *f = &v->f[i];
-        if (f->kind == F_DELTAN) {
+        if (is_list(f->kind)) {
             for (int k = 0; k < f->nlist; k++)
                 if (resolve_ref(v, f, &f->list[k], err, n))
                     return -1;
@@ -189,11 +194,11 @@ int ipu_vstate_layout(ipu_vertex *v, char *err, size_t n)
         if (ss > V_MAX_STATE)
             return ipu_verr(err, n, v, v->f[i].line, "the vertex state grows past %u bytes", V_MAX_STATE);
     }
-    for (int i = 0; i < v->nf; i++) /* the DeltaN tables, 4-aligned (read through ScaledPtr32) */
-        if (v->f[i].kind == F_DELTAN) {
+    for (int i = 0; i < v->nf; i++) /* the tables, 4-aligned (DeltaN's is read through a ScaledPtr32) */
+        if (is_list(v->f[i].kind)) {
             ss = (ss + 3) & ~3ull;
             v->f[i].table = (uint32_t)ss;
-            ss += 4ull * (uint64_t)v->f[i].nlist;
+            ss += (uint64_t)entry_size(v->f[i].kind) * (uint64_t)v->f[i].nlist;
             if (ss > V_MAX_STATE)
                 return ipu_verr(err, n, v, v->f[i].line, "the vertex state grows past %u bytes", V_MAX_STATE);
         }
@@ -262,6 +267,16 @@ int ipu_vstate_write(const ipu_vertex *v, const ipu_machine *im, uint8_t *out, c
             }
             break;
         }
+        case F_PTRS:
+        case F_SPANS:
+            ipu_vput_le(p, v->state + f->table, 4);
+            for (int k = 0; k < f->nlist; k++) {
+                uint8_t *e = out + f->table + entry_size(f->kind) * (unsigned)k;
+                ipu_vput_le(e, ref_addr(v, &f->list[k]), 4);
+                if (f->kind == F_SPANS)
+                    ipu_vput_le(e + 4, f->list[k].count, 4);
+            }
+            break;
         default: break;
         }
         ss += sz;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/ipu/vertex_state.t.sh: the compact vertex-state field types of `--vertex` files
 # (isa/ipu/vertex_state.c; docs/isa/ipu.md "Running a vertex"): sptr32, sptr64, sspan and
-# deltan. A small worker (tests/ipu/vertex_state/copy.S) copies the state's words into an
+# deltan, ptrs and spans. A small worker (tests/ipu/vertex_state/copy.S) copies the state's words into an
 # output tensor; every expected word is computed here from the tensors' addresses that the
 # report prints and the encodings PopLibs' codelets decode (SCALED_PTR32 = (address -
 # 0x4c000) / 4 on ipu2, SCALED_PTR64 = address / 8, ShortSpan = address | count << 20, DeltaN =
@@ -50,6 +50,17 @@ W5=$(( (C - BASE) | (3 << 18) ))
 want="$W0 $W1 $W2 $W3 $W4 $W5"
 got=$(sed -n '/^tensor out /{n;p}' "$T/out" | sed 's/^ *\[0\] //')
 [ "$got" = "$want" ] && echo "ok compact fields: $got" || no "state words: got '$got' want '$want'"
+
+# ptrs and spans (Vector<Vector<T>>): 0 ptr out; 4 ptrs (u32 -> table 1); 8 spans (u32 ->
+# table 2); table 1 at 12: A, B+4; table 2 at 20: C, 3. 28 bytes; words 1..6 are copied.
+sed -e '/^state /d' -e '/^output /d' -e '/^ *c:3$/d' "$T/s.vertex" >"$T/l.vertex"
+printf '%s\n' 'state ptr out' 'state ptrs a, b+4' 'state spans c:3' 'output out' 'output a' 'output b' 'output c' >>"$T/l.vertex"
+"$X" run --vertex "$T/l.vertex" >"$T/out" 2>"$T/err" || no "run lists: $(cat "$T/err")"
+A=$((0x$(addr a))); B=$((0x$(addr b))); C=$((0x$(addr c)))
+ST=$((0x$(sed -n 's/.*state at 0x\([0-9a-f]*\) (28 bytes).*/\1/p' "$T/out")))
+want="$((ST + 12)) $((ST + 20)) $A $((B + 4)) $C 3"
+got=$(sed -n '/^tensor out /{n;p}' "$T/out" | sed 's/^ *\[0\] //')
+[ "$got" = "$want" ] && echo "ok ptrs/spans tables: $got" || no "list words: got '$got' want '$want'"
 
 # errors, each naming file:line
 err() { printf '%s\n' "codelet = $S/copy.S" "entry = copy" "tensor a = f32[4]" "tensor u = u8[5000]" "$2" > "$T/e.vertex"

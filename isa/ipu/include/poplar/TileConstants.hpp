@@ -11,7 +11,12 @@
  * (CTXT_WORKERS, TMEM_*); the region-0 base per generation and the repeat-count width from
  * josemonsalve2/llvm-project llvm/lib/Target/Colossus/ipu_arch_info/ipuArchInfo.cpp. */
 #define CTXT_WORKERS 6
-#define TMEM_ELEMSIZE 0x10
+/* ipu1_consts.c gives TMEM_ELEMSIZE = 0x10 in KiB (its TMEM_REGION0_SIZE 0x80 is the 128 KiB
+ * of 0x40000-0x60000; TMEM_ELEM_DEPTH 2048 x 64 bits = 16 KiB). PopLibs compares it with
+ * byte distances (binaryOps1D.S: "32k (1 interleaved element-pair) apart" is
+ * 2 * TMEM_ELEMSIZE), so the SDK header's value is in bytes: 16 KiB (xpusim's -o mem_element
+ * default). Assumed the same on ipu2/ipu21. */
+#define TMEM_ELEMSIZE 0x4000
 #define TMEM_BYTE_MAX_ADDRESS_WIDTH 21
 #define TMEM_FULL_ADDRESS_MASK 0x1fffff
 #if defined(__IPU_ARCH_VERSION__) && __IPU_ARCH_VERSION__ == 1
