@@ -27,16 +27,18 @@ cat "$T/out"
 [ "$(grep -c '^ok:' "$T/out")" -ge 35 ] || fail "fewer checks ran than written"
 # a fault names the simulator's reason on stderr (the SDK code alone would not)
 grep -q "xpusim-dpu: launch 1: fault: dpu0 tasklet 0: fault 3: assert" "$T/err" || fail "fault message: $(cat "$T/err")"
+grep -q "xpusim-dpu: launch 1: deadlock: dpu0: 12 tasklet(s) stopped outside the exit path" "$T/err" ||
+    fail "deadlock message: $(cat "$T/err")"
 
 # XPUSIM_DPU_STATS: one report per launch, appended; .json: one object per line
 XPUSIM_DPU_STATS="$T/s.txt" "$T/hc" "$T/va.elf" "$T/red.elf" "$T/hello.elf" "$T/trap.elf" >/dev/null 2>&1 ||
     fail "run with XPUSIM_DPU_STATS"
-# launches: vecadd 1, reduce 3, hello 3 + 1, trap 1 = 9
-[ "$(grep -c '^== launch [0-9]* ==$' "$T/s.txt")" = 9 ] || fail "text statistics: $(grep -c '^== launch' "$T/s.txt") launches"
+# launches: vecadd 1, reduce 3 + 1 (12 tasklets), hello 3 + 1, trap 1 = 10
+[ "$(grep -c '^== launch [0-9]* ==$' "$T/s.txt")" = 10 ] || fail "text statistics: $(grep -c '^== launch' "$T/s.txt") launches"
 grep -q "^stop: fault: dpu0 tasklet 0: fault 3" "$T/s.txt" || fail "the faulting launch's statistics"
 XPUSIM_DPU_STATS="$T/s.json" "$T/hc" "$T/va.elf" "$T/red.elf" "$T/hello.elf" "$T/trap.elf" >/dev/null 2>&1 ||
     fail "run with XPUSIM_DPU_STATS=.json"
-[ "$(wc -l <"$T/s.json")" = 9 ] && [ "$(grep -c '^{.*"cycles".*}$' "$T/s.json")" = 9 ] || fail "JSON lines: $(head -c 300 "$T/s.json")"
+[ "$(wc -l <"$T/s.json")" = 10 ] && [ "$(grep -c '^{.*"cycles".*}$' "$T/s.json")" = 10 ] || fail "JSON lines: $(head -c 300 "$T/s.json")"
 # the library's reduce launch 1 (4096 values, 16 tasklets, from a fresh load) is the same
 # machine state as a command-line run with the same inputs: the same cycles
 python3 - "$T" <<'PY' || fail "reduce data"

@@ -187,6 +187,15 @@ static void test_relaunch(const char *reduce)
     DPU_ASSERT(dpu_status(set, &done, &fault));
     check(done && !fault, "dpu_status: done, no fault");
     DPU_ASSERT(dpu_free(set));
+    /* built for 16 tasklets, run with 12: 12 wait in the barrier for ever (a clean halt on
+     * hardware would hand back half-done results): the launch does not end cleanly */
+    DPU_ASSERT(dpu_alloc(1, "tasklets=12,mram=1", &set));
+    DPU_ASSERT(dpu_load(set, reduce, NULL));
+    DPU_ASSERT(dpu_copy_to(set, DPU_MRAM_HEAP_POINTER_NAME, 0, data, sizeof data));
+    n = N;
+    DPU_ASSERT(dpu_copy_to(set, "reduce_n", 0, &n, 4));
+    expect(dpu_launch(set, DPU_SYNCHRONOUS), DPU_ERR_TIMEOUT, "tasklets parked in a barrier");
+    DPU_ASSERT(dpu_free(set));
 }
 
 /* Logs across launches; a faulting program. */
