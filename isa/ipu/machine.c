@@ -193,6 +193,11 @@ static void ipu_thread_state(sim_machine *m, int unit, int thread, char *buf, si
     int held = ipu_active_workers(tl);
     if (held == IPU_NSLOTS)
         snprintf(buf, n, "%s: waiting for a slot (all six held by workers)", name);
+    else if (c->sync_local)
+        snprintf(buf, n, "%s: in sync LOCAL, waiting for %d worker(s) to exit", name, held);
+    else if (c->sync_ready > now + 1)
+        snprintf(buf, n, "%s: waiting after a sync, delay or send until cycle %llu", name,
+                 (unsigned long long)c->sync_ready);
     else if (c->branch_ready > now + 1)
         snprintf(buf, n, "%s: waiting out a taken branch until cycle %llu (%d slot(s) held by workers)", name,
                  (unsigned long long)c->branch_ready, held);
@@ -274,6 +279,11 @@ static int ipu_view_csr(sim_machine *m, int unit, FILE *out)
                 "ESR %u, enables 0x%x)  $TAS 0x%08x (%g)\n", x->rpt_count, x->fp_sts, x->fp_sts & 1, x->fp_sts >> 1 & 1,
                 x->fp_sts >> 2 & 1, x->fp_ctl, x->fp_ctl >> 16 & 7, x->fp_ctl >> 20 & 1, x->fp_ctl >> 19 & 1,
                 x->fp_ctl & 7, x->tas, (double)f32_of(x->tas));
+        fprintf(out, "      $PRNG_0 0x%016llx  $PRNG_1 0x%016llx%s", (unsigned long long)x->prng[0],
+                (unsigned long long)x->prng[1], x->prng_set ? "" : " (not seeded yet: -o prng_seed at first use)");
+        if (tl->im->arch == IPU_ARCH_IPU21)
+            fprintf(out, "  $FP_NFMT 0x%x  $FP_SCL 0x%x", x->fp_nfmt, x->fp_scl);
+        fprintf(out, "\n");
     }
     return 0;
 }
