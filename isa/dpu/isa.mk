@@ -39,6 +39,19 @@ $(DPU_PC): isa/dpu/isa.mk
 	@printf 'Name: xpusim-dpu\nDescription: UPMEM SDK host API on the xpusim DPU simulator\nVersion: 1.0\nCflags: -I%s\nLibs: -L%s %s\n' \
 	    "$(abspath isa/dpu/host)" "$(abspath $(BUILD))" "$(DPU_PC_LIBS)" > $@
 
+# The shared library, on request only (`make BUILD/libxpusim-dpu.so`): its objects are
+# compiled a second time as position-independent code, which would double every build.
+DPU_PIC_OBJ := $(patsubst $(BUILD)/obj/%,$(BUILD)/pic/%,$(filter $(BUILD)/obj/%,$(DPU_LIB_OBJ))) $(BUILD)/pic/dpuhost/registry.o
+$(BUILD)/pic/dpuhost/registry.o: isa/registry.c $(BUILD)/dpuhost/isa_list.h
+	@mkdir -p $(dir $@)
+	$(CC) -I$(BUILD)/dpuhost $(CFLAGS) -fPIC -c $< -o $@
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+$(BUILD)/libxpusim-dpu.so: $(DPU_PIC_OBJ)
+	$(CC) -shared -o $@ $^ $(ELF_LIBS) -lm -pthread $(LDSAN)
+-include $(wildcard $(BUILD)/pic/*/*.d $(BUILD)/pic/*/*/*.d $(BUILD)/pic/*/*/*/*.d)
+
 .PHONY: install-dpu-host
 install: install-dpu-host
 install-dpu-host: $(DPU_LIB)
