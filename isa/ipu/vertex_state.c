@@ -4,7 +4,8 @@
  * PopLibs' codelets read when the SDK declares them available (our AvailableVTypes.h does):
  * SCALED_PTR32 (u16: (address - TMEM_REGION0_BASE_ADDR) / 4, as unaryOps1DNonLinearity.S
  * expands it with `shl 2` and the region base), SCALED_PTR64 (u16: address / 8, expanded by
- * MultiUpdateOp.S with `shl 3` and used as it is), ShortSpan (u32: address in the low 20
+ * MultiUpdateOp.S with `shl 3` and used as it is), SCALED_PTR128 (u16: address / 16, the
+ * scale pointer of ScaledAddSupervisor_fp.S, `shl SCALED_PTR128_SHIFTS`), ShortSpan (u32: address in the low 20
  * bits, element count above, ScaledAdd2D_float.S's SHORT_SPAN_PTR_SIZE) and a VectorList with
  * DeltaN (u32 base address | vector count << 20, then a u16 ScaledPtr32 to a table of u32
  * entries: byte offset from the base | element count << 18; unary2DNonLinearity.S's
@@ -23,9 +24,10 @@
 #define DELTAN_OFF_BITS 18
 
 static const struct { const char *name; int kind; } kinds[] = {
-    {"ptr", F_PTR}, {"span", F_SPAN}, {"size", F_SIZE}, {"sptr32", F_SPTR32}, {"sptr64", F_SPTR64},
+    {"ptr", F_PTR}, {"span", F_SPAN}, {"size", F_SIZE}, {"sptr32", F_SPTR32}, {"sptr64", F_SPTR64}, {"sptr128", F_SPTR128},
     {"sspan", F_SSPAN}, {"deltan", F_DELTAN}, {"ptrs", F_PTRS}, {"spans", F_SPANS}};
 
+static int is_scaled(int kind) { return kind == F_SPTR32 || kind == F_SPTR64 || kind == F_SPTR128; }
 static int is_list(int kind) { return kind == F_DELTAN || kind == F_PTRS || kind == F_SPANS; }
 static unsigned entry_size(int kind) { return kind == F_SPANS ? 8 : 4; }
 
@@ -107,9 +109,9 @@ int ipu_vstate_parse(ipu_vertex *v, char *s, int line, char *err, size_t n)
         }
     } else if (f.kind >= 0) {
         char *arg = ipu_vword(&s);
-        if (parse_ref(arg, &f.ref) || (f.ref.count && (f.kind == F_PTR || f.kind == F_SPTR32 || f.kind == F_SPTR64)))
+        if (parse_ref(arg, &f.ref) || (f.ref.count && (f.kind == F_PTR || is_scaled(f.kind))))
             return ipu_verr(err, n, v, line, "state %s: expected NAME[+BYTES]%s, got '%.40s'", kind,
-                            f.kind == F_PTR || f.kind == F_SPTR32 || f.kind == F_SPTR64 ? "" : "[:COUNT]", arg);
+                            f.kind == F_PTR || is_scaled(f.kind) ? "" : "[:COUNT]", arg);
     } else if (!strcmp(kind, "align") || !strcmp(kind, "pad")) {
         f.kind = kind[0] == 'a' ? F_ALIGN : F_PAD;
         uint32_t x;
@@ -123,7 +125,7 @@ int ipu_vstate_parse(ipu_vertex *v, char *s, int line, char *err, size_t n)
         if (ipu_vparse_value(arg, f.type, &f.bits))
             return ipu_verr(err, n, v, line, "state %s: '%.40s' is not a %s value", kind, arg, kind);
     } else {
-        return ipu_verr(err, n, v, line, "state: unknown field kind '%.20s' (ptr, span, size, sptr32, sptr64, sspan, "
+        return ipu_verr(err, n, v, line, "state: unknown field kind '%.20s' (ptr, span, size, sptr32, sptr64, sptr128, sspan, "
                         "deltan, ptrs, spans, align, pad, or a type: f32 f16 i32 u32 i16 u16 i8 u8)", kind);
     }
     if (!is_list(f.kind) && *ipu_vskip_ws(s))
@@ -149,7 +151,7 @@ static int resolve_ref(const ipu_vertex *v, const ipu_vfield *f, ipu_vref *r, ch
     if (r->off > bytes || (uint64_t)r->off + (uint64_t)r->count * es > bytes)
         return ipu_verr(err, n, v, f->line, "state: %s+%u%s%.0u: past the end of the tensor (%llu bytes)", r->name,
                         r->off, r->count ? ":" : "", r->count, (unsigned long long)bytes);
-    if (!r->count && f->kind != F_PTR && f->kind != F_SPTR32 && f->kind != F_SPTR64)
+    if (!r->count && f->kind != F_PTR && !is_scaled(f->kind))
         r->count = (uint32_t)((bytes - r->off) / es);
     return 0;
 }
@@ -178,7 +180,7 @@ static void field_size(const ipu_vfield *f, uint64_t *size, uint64_t *align)
     case F_SPAN: *size = 8, *align = 4; return;
     case F_ALIGN: *size = 0, *align = f->bits; return;
     case F_PAD: *size = f->bits, *align = 1; return;
-    case F_SPTR32: case F_SPTR64: *size = *align = 2; return;
+    case F_SPTR32: case F_SPTR64: case F_SPTR128: *size = *align = 2; return;
     case F_DELTAN: *size = 6, *align = 4; return;
     default: *size = *align = 4; return;
     }
@@ -208,11 +210,12 @@ int ipu_vstate_layout(ipu_vertex *v, char *err, size_t n)
 
 static uint32_t ref_addr(const ipu_vertex *v, const ipu_vref *r) { return v->t[r->tensor].addr + r->off; }
 
-/* SCALED_PTR32 / SCALED_PTR64 of address a; -1 if a is not aligned or out of the u16's reach. */
+/* SCALED_PTR32/64/128 of address a; -1 if a is not aligned or out of the u16's reach. */
 static int scaled(const ipu_machine *im, uint32_t a, int kind, uint64_t *out)
 {
-    uint64_t x = kind == F_SPTR32 ? (uint64_t)(a - im->mem_base) / 4 : a / 8u;
-    if (a < im->mem_base || (a & (kind == F_SPTR32 ? 3u : 7u)) || x > 0xffff)
+    unsigned al = kind == F_SPTR32 ? 4 : kind == F_SPTR64 ? 8 : 16;
+    uint64_t x = kind == F_SPTR32 ? (uint64_t)(a - im->mem_base) / 4 : a / al;
+    if (a < im->mem_base || (a & (al - 1)) || x > 0xffff)
         return -1;
     *out = x;
     return 0;
@@ -235,10 +238,12 @@ int ipu_vstate_write(const ipu_vertex *v, const ipu_machine *im, uint8_t *out, c
         case F_SIZE: ipu_vput_le(p, r->count, 4); break;
         case F_SPTR32:
         case F_SPTR64:
+        case F_SPTR128:
             if (scaled(im, ref_addr(v, r), f->kind, &x))
                 return ipu_verr(err, n, v, f->line, "state %s %s: address 0x%x is not %s", f->kind == F_SPTR32 ?
-                                "sptr32" : "sptr64", r->name, ref_addr(v, r), f->kind == F_SPTR32 ?
-                                "4-byte aligned within 256 KiB of the memory base" : "8-byte aligned below 512 KiB");
+                                "sptr32" : f->kind == F_SPTR64 ? "sptr64" : "sptr128", r->name, ref_addr(v, r),
+                                f->kind == F_SPTR32 ? "4-byte aligned within 256 KiB of the memory base"
+                                : f->kind == F_SPTR64 ? "8-byte aligned below 512 KiB" : "16-byte aligned");
             ipu_vput_le(p, x, 2);
             break;
         case F_SSPAN:

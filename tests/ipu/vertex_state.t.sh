@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/ipu/vertex_state.t.sh: the compact vertex-state field types of `--vertex` files
-# (isa/ipu/vertex_state.c; docs/isa/ipu.md "Running a vertex"): sptr32, sptr64, sspan and
+# (isa/ipu/vertex_state.c; docs/isa/ipu.md "Running a vertex"): sptr32, sptr64, sptr128, sspan,
 # deltan, ptrs and spans. A small worker (tests/ipu/vertex_state/copy.S) copies the state's words into an
 # output tensor; every expected word is computed here from the tensors' addresses that the
 # report prints and the encodings PopLibs' codelets decode (SCALED_PTR32 = (address -
@@ -51,16 +51,18 @@ want="$W0 $W1 $W2 $W3 $W4 $W5"
 got=$(sed -n '/^tensor out /{n;p}' "$T/out" | sed 's/^ *\[0\] //')
 [ "$got" = "$want" ] && echo "ok compact fields: $got" || no "state words: got '$got' want '$want'"
 
-# ptrs and spans (Vector<Vector<T>>): 0 ptr out; 4 ptrs (u32 -> table 1); 8 spans (u32 ->
-# table 2); table 1 at 12: A, B+4; table 2 at 20: C, 3. 28 bytes; words 1..6 are copied.
+# ptrs, spans (Vector<Vector<T>>) and sptr128: 0 ptr out; 4 ptrs (u32 -> table 1); 8 spans
+# (u32 -> table 2); 12 sptr128 q (u16 = address / 16), 14 pad; table 1 at 16: A, B+4; table 2
+# at 24: C, 3. 32 bytes; words 1..6 are copied: ST+16, ST+24, Q/16, A, B+4, C.
 sed -e '/^state /d' -e '/^output /d' -e '/^ *c:3$/d' "$T/s.vertex" >"$T/l.vertex"
-printf '%s\n' 'state ptr out' 'state ptrs a, b+4' 'state spans c:3' 'output out' 'output a' 'output b' 'output c' >>"$T/l.vertex"
+printf '%s\n' 'tensor q = f32[4] align 16' 'state ptr out' 'state ptrs a, b+4' 'state spans c:3' 'state sptr128 q' \
+    'output out' 'output a' 'output b' 'output c' 'output q' >>"$T/l.vertex"
 "$X" run --vertex "$T/l.vertex" >"$T/out" 2>"$T/err" || no "run lists: $(cat "$T/err")"
-A=$((0x$(addr a))); B=$((0x$(addr b))); C=$((0x$(addr c)))
-ST=$((0x$(sed -n 's/.*state at 0x\([0-9a-f]*\) (28 bytes).*/\1/p' "$T/out")))
-want="$((ST + 12)) $((ST + 20)) $A $((B + 4)) $C 3"
+A=$((0x$(addr a))); B=$((0x$(addr b))); C=$((0x$(addr c))); Q=$((0x$(addr q)))
+ST=$((0x$(sed -n 's/.*state at 0x\([0-9a-f]*\) (32 bytes).*/\1/p' "$T/out")))
+want="$((ST + 16)) $((ST + 24)) $((Q / 16)) $A $((B + 4)) $C"
 got=$(sed -n '/^tensor out /{n;p}' "$T/out" | sed 's/^ *\[0\] //')
-[ "$got" = "$want" ] && echo "ok ptrs/spans tables: $got" || no "list words: got '$got' want '$want'"
+[ "$got" = "$want" ] && echo "ok ptrs/spans tables, sptr128: $got" || no "list words: got '$got' want '$want'"
 
 # errors, each naming file:line
 err() { printf '%s\n' "codelet = $S/copy.S" "entry = copy" "tensor a = f32[4]" "tensor u = u8[5000]" "$2" > "$T/e.vertex"
@@ -68,6 +70,7 @@ err() { printf '%s\n' "codelet = $S/copy.S" "entry = copy" "tensor a = f32[4]" "
         elif grep -q -- "$3" "$T/e"; then echo "ok error $1"; else no "$1: $(cat "$T/e")"; fi; }
 err sptr32-align 'state sptr32 a+2' 'e.vertex:5: state sptr32 a: address 0x[0-9a-f]* is not 4-byte aligned'
 err sptr64-align 'state sptr64 a+4' 'e.vertex:5: state sptr64 a: address 0x[0-9a-f]* is not 8-byte aligned'
+err sptr128-align 'state sptr128 a+4' 'e.vertex:5: state sptr128 a: address 0x[0-9a-f]* is not 16-byte aligned'
 err sspan-count 'state sspan u' 'e.vertex:5: state sspan u: address 0x[0-9a-f]* or count 5000 does not fit'
 err deltan-ref 'state deltan a, nope' 'e.vertex:5: state: no tensor .nope.'
 err deltan-syntax 'state deltan a+x' "e.vertex:5: state deltan: expected NAME\[+BYTES\]\[:COUNT\], got 'a+x'"
