@@ -1,6 +1,10 @@
 /* core/debug.c: breakpoints, step/until targets, the instruction history ring, the trace
  * sink and watchpoint reporting. Everything here runs only when m->slow is set, which
- * dbg_update_slow() keeps equal to "some feature is on", so a plain run pays nothing. */
+ * dbg_update_slow() keeps equal to "some feature is on", so a plain run pays nothing. It
+ * also derives what a fast path needs to stay on while only breakpoints and watchpoints are
+ * set (d->hooks, the breakpoint filter d->bpmap). The trace formats its lines by hand from a
+ * per-pc cache of disassembled text (no allocation and no instruction-form scan per traced
+ * instruction), filtered by a cycle window and a pc range. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,10 @@ int dbg_profile_on(sim_machine *m)
 
 static void dbg_trace_close(dbg_state *d)
 {
+    if (d->trace_held) {
+        d->trace = d->trace_held;
+        d->trace_held = NULL;
+    }
     if (d->trace && d->trace != stdout && d->trace != stderr)
         fclose(d->trace);
     else if (d->trace)
@@ -41,6 +49,7 @@ int dbg_attach(sim_machine *m)
         return -1;
     }
     d->next_id = 1;
+    d->trace_to = d->trace_hi = UINT64_MAX;
     m->dbg_free = dbg_detach;
     d->step_unit = d->step_thread = -1;
     m->dbg = d;
@@ -54,10 +63,17 @@ void dbg_detach(sim_machine *m)
         return;
     dbg_trace_close(d);
     prof_free(d->prof);
+    free(d->dis);
     free(d->hist);
     free(d);
     m->dbg = NULL;
     m->slow = 0;
+}
+
+static void bp_mark(dbg_state *d, uint64_t pc)
+{
+    unsigned k = dbg_bp_slot(pc);
+    d->bpmap[k >> 6] |= 1ull << (k & 63);
 }
 
 void dbg_update_slow(sim_machine *m)
@@ -68,6 +84,19 @@ void dbg_update_slow(sim_machine *m)
         watches += m->spaces[i]->nwatch;
     m->slow = d && (d->nbrk || d->step_left || d->until_active || d->trace || d->history_on || watches ||
                     d->nskip || d->prof || d->observe);
+    if (!d)
+        return;
+    /* breakpoints, until and resume marks are all decided at one pc: a fast path asks at
+     * the pcs the filter flags; stepping, tracing, history, profile and observer see every
+     * instruction */
+    d->hooks = d->step_left || d->trace || d->history_on || d->prof || d->observe;
+    memset(d->bpmap, 0, sizeof d->bpmap);
+    for (int i = 0; i < d->nbrk; i++)
+        bp_mark(d, d->brk[i].addr);
+    for (int i = 0; i < d->nskip; i++)
+        bp_mark(d, d->skip[i].pc);
+    if (d->until_active)
+        bp_mark(d, d->until_pc);
 }
 
 int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const char *label)
@@ -228,9 +257,26 @@ void dbg_clear_run_targets(sim_machine *m)
     dbg_update_slow(m);
 }
 
+void dbg_trace_pause(sim_machine *m, int paused)
+{
+    dbg_state *d = m->dbg;
+    if (!d)
+        return;
+    if (paused && d->trace) {
+        d->trace_held = d->trace;
+        d->trace = NULL;
+    } else if (!paused && d->trace_held) {
+        d->trace = d->trace_held;
+        d->trace_held = NULL;
+    }
+    dbg_update_slow(m);
+}
+
 int dbg_trace_end(sim_machine *m)
 {
     dbg_state *d = m->dbg;
+    if (d)
+        dbg_trace_pause(m, 0);
     if (!d || !d->trace)
         return 0;
     FILE *f = d->trace;
@@ -277,16 +323,21 @@ void dbg_skip_once(sim_machine *m, int unit, int thread, uint64_t pc)
             return; /* more stopped threads than marks: the extra one stops again */
         d->nskip++;
     }
-    d->skip[i] = (dbg_skip){unit, thread, pc};
+    uint64_t retired = unit >= 0 && unit < m->nunits && thread >= 0 && thread < m->units[unit].nthreads
+                           ? m->units[unit].threads[thread].instructions
+                           : 0;
+    d->skip[i] = (dbg_skip){unit, thread, pc, retired};
     dbg_update_slow(m);
 }
 
-/* Consume (unit, thread)'s mark: 1 if it was for pc. A mark for another pc is stale. */
-static int dbg_take_skip(dbg_state *d, int unit, int thread, uint64_t pc)
+/* Consume (unit, thread)'s mark: 1 if it was for pc and the thread has retired nothing
+ * since it was marked. A mark for another pc, or one the thread has run past (a fast path
+ * asks only at the flagged pcs, so the thread may come back to pc much later), is stale. */
+static int dbg_take_skip(dbg_state *d, const sim_unit *u, int thread, uint64_t pc)
 {
     for (int i = 0; i < d->nskip; i++)
-        if (d->skip[i].unit == unit && d->skip[i].thread == thread) {
-            int hit = d->skip[i].pc == pc;
+        if (d->skip[i].unit == u->index && d->skip[i].thread == thread) {
+            int hit = d->skip[i].pc == pc && d->skip[i].retired == u->threads[thread].instructions;
             d->skip[i] = d->skip[--d->nskip];
             return hit;
         }
@@ -301,7 +352,7 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     if (d->prof && prof_before(d->prof, u->index, thread, &u->threads[thread]))
         sim_set_stop(m, SIM_STOP_ERROR, u->index, thread, pc, "out of memory for the profile");
     if (d->nskip) {
-        int hit = dbg_take_skip(d, u->index, thread, pc);
+        int hit = dbg_take_skip(d, u, thread, pc);
         dbg_update_slow(m);
         if (hit)
             return 0; /* resuming from a stop here: execute it once */
@@ -355,6 +406,133 @@ void dbg_note(sim_machine *m, int unit, int thread, uint64_t cycle, const char *
         d->note(d->observe_ctx, m, unit, thread, cycle, what);
 }
 
+void dbg_trace_limit(sim_machine *m, uint64_t from, uint64_t to, uint64_t lo, uint64_t hi)
+{
+    if (dbg_attach(m))
+        return;
+    m->dbg->trace_from = from;
+    m->dbg->trace_to = to;
+    m->dbg->trace_lo = lo;
+    m->dbg->trace_hi = hi;
+}
+
+void dbg_hist_gap(sim_machine *m, uint64_t n)
+{
+    dbg_state *d = m->dbg;
+    if (!d || !n)
+        return;
+    dbg_hist *last = d->nhist ? &d->hist[(d->nhist - 1) % DBG_HISTORY] : NULL;
+    if (last && last->unit < 0) { /* two runs in a row without history: one gap */
+        last->pc += n;
+        return;
+    }
+    dbg_hist *h = &d->hist[d->nhist++ % DBG_HISTORY];
+    h->cycle = SIM_NEVER;
+    h->pc = n;
+    h->unit = h->thread = -1;
+}
+
+void dbg_watch_report(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
+{
+    for (int i = 0; i < m->nspaces; i++) {
+        mem_space *s = m->spaces[i];
+        if (s->watch_hit_id) {
+            sim_set_stop(m, SIM_STOP_WATCH, u->index, thread, pc, "watchpoint %d: %s of %s:0x%llx by the instruction at 0x%llx",
+                         s->watch_hit_id, s->watch_hit_kind == MEM_W ? "write" : "read", s->name,
+                         (unsigned long long)s->watch_hit_addr, (unsigned long long)pc);
+            s->watch_hit_id = 0;
+        }
+    }
+}
+
+/* The disassembly of the instruction at pc of u's code space, from the cache when the
+ * bytes there are those it was made from (so code written since is disassembled again). */
+static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, uint64_t pc, size_t *len)
+{
+    const isa_ops *isa = m->isa;
+    mem_space *cs = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
+    uint8_t bytes[16];
+    size_t avail = sizeof bytes;
+    while (cs && avail && mem_host_read(cs, pc, bytes, avail))
+        avail /= 2;
+    if (!cs || !avail || !isa->disasm) {
+        *len = 1;
+        return "?";
+    }
+    if (!d->dis && !d->trace_err && !(d->dis = calloc(DBG_DIS_ENTRIES, sizeof *d->dis)))
+        d->trace_err = 1; /* no cache: correct, only slower */
+    dbg_dis *e = d->dis ? &d->dis[(dbg_bp_slot(pc) ^ (unsigned)((uintptr_t)cs >> 6)) & (DBG_DIS_ENTRIES - 1)] : NULL;
+    if (e && e->space == cs && e->pc == pc && e->nbytes == avail && !memcmp(e->bytes, bytes, avail)) {
+        *len = e->len;
+        return e->text;
+    }
+    char text[160] = "?";
+    isa->disasm(pc, bytes, avail, text, sizeof text);
+    size_t n = strlen(text);
+    if (!e || n >= sizeof e->text) { /* too long for an entry: not cached (no ISA's text is, today) */
+        char *out = d->dis_long;
+        memcpy(out, text, n + 1);
+        *len = n;
+        return out;
+    }
+    e->space = cs;
+    e->pc = pc;
+    e->nbytes = (uint8_t)avail;
+    memcpy(e->bytes, bytes, avail);
+    memcpy(e->text, text, n + 1);
+    e->len = (uint8_t)n;
+    *len = n;
+    return e->text;
+}
+
+/* Digits of v in base 10 or 16, right-aligned in at least width characters padded with
+ * pad, at p; returns the end. */
+static char *put_num(char *p, uint64_t v, unsigned base, int width, char pad)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    for (int k = n; k < width; k++)
+        *p++ = pad;
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* One trace line, as "%10llu %s t%-2d %08llx  %s\n" would print it. */
+static void trace_line(dbg_state *d, const sim_machine *m, const sim_unit *u, int thread, uint64_t pc)
+{
+    size_t tlen;
+    const char *text = trace_text(d, m, u, pc, &tlen);
+    char line[64 + sizeof u->name + sizeof d->dis_long];
+    char *p = put_num(line, u->last_issue, 10, 10, ' ');
+    *p++ = ' ';
+    size_t nl = strnlen(u->name, sizeof u->name);
+    memcpy(p, u->name, nl);
+    p += nl;
+    *p++ = ' ';
+    *p++ = 't';
+    char *t0 = p;
+    if (thread < 0) {
+        *p++ = '-';
+        p = put_num(p, (uint64_t)-(int64_t)thread, 10, 0, ' ');
+    } else
+        p = put_num(p, (uint64_t)thread, 10, 0, ' ');
+    while (p - t0 < 2)
+        *p++ = ' ';
+    *p++ = ' ';
+    p = put_num(p, pc, 16, 8, '0');
+    *p++ = ' ';
+    *p++ = ' ';
+    memcpy(p, text, tlen);
+    p += tlen;
+    *p++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(p - line), d->trace);
+}
+
 void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
 {
     dbg_state *d = m->dbg;
@@ -369,31 +547,13 @@ void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     h->thread = (int16_t)thread;
     if (d->prof && prof_record(d->prof, u->index, thread, pc, u->last_issue, &u->threads[thread]))
         sim_set_stop(m, SIM_STOP_ERROR, u->index, thread, pc, "out of memory for the profile");
-    if (d->trace) {
-        char text[160] = "?";
-        uint8_t bytes[16];
-        const isa_ops *isa = m->isa;
-        mem_space *cs = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
-        size_t avail = sizeof bytes;
-        while (cs && avail && mem_host_read(cs, pc, bytes, avail))
-            avail /= 2;
-        if (cs && avail && isa->disasm)
-            isa->disasm(pc, bytes, avail, text, sizeof text);
-        fprintf(d->trace, "%10llu %s t%-2d %08llx  %s\n", (unsigned long long)u->last_issue, u->name, thread,
-                (unsigned long long)pc, text);
-    }
+    if (d->trace && u->last_issue >= d->trace_from && u->last_issue < d->trace_to && pc >= d->trace_lo &&
+        pc < d->trace_hi)
+        trace_line(d, m, u, thread, pc);
     if (d->step_left && (d->step_unit < 0 || d->step_unit == u->index) &&
         (d->step_thread < 0 || d->step_thread == thread) && --d->step_left == 0) {
         sim_set_stop(m, SIM_STOP_STEP, u->index, thread, pc, "step done");
         dbg_update_slow(m);
     }
-    for (int i = 0; i < m->nspaces; i++) {
-        mem_space *s = m->spaces[i];
-        if (s->watch_hit_id) {
-            sim_set_stop(m, SIM_STOP_WATCH, u->index, thread, pc, "watchpoint %d: %s of %s:0x%llx by the instruction at 0x%llx",
-                         s->watch_hit_id, s->watch_hit_kind == MEM_W ? "write" : "read", s->name,
-                         (unsigned long long)s->watch_hit_addr, (unsigned long long)pc);
-            s->watch_hit_id = 0;
-        }
-    }
+    dbg_watch_report(m, u, thread, pc);
 }

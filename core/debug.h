@@ -4,7 +4,12 @@
  * veto: the instruction is not executed and the unit must return so it re-runs on resume)
  * and dbg_after_insn() after it (history ring, trace line, step counting, watchpoint hits).
  * Breakpoints are keyed by (unit or any, address in the code space), and may be narrowed to
- * one hardware thread and to a condition on one of the thread's registers. */
+ * one hardware thread and to a condition on one of the thread's registers.
+ * An ISA with a fast path may keep it while only breakpoints and watchpoints are set (issue
+ * 9: a breakpoint that is never hit should cost nothing): dbg_hooks() says whether the
+ * per-instruction hooks are needed at all; if not, the ISA calls dbg_before_insn() only at
+ * the pcs dbg_bp_maybe() flags (a superset of the breakpoint, until and resume addresses)
+ * and reports watchpoint hits its memory accesses recorded with dbg_watch_report(). */
 #ifndef XPUSIM_DEBUG_H
 #define XPUSIM_DEBUG_H
 #include <stdio.h>
@@ -12,6 +17,8 @@
 
 #define DBG_MAX_BREAK 64
 #define DBG_HISTORY 4096
+/* bits in the breakpoint filter (dbg_bp_maybe): a power of two */
+#define DBG_BPMAP_BITS 4096
 
 /* A breakpoint condition: register reg (an index into isa_ops.regs, at most 64 bits) of the
  * thread that reaches the address, compared unsigned with value. */
@@ -41,12 +48,26 @@ typedef struct dbg_break {
 typedef struct dbg_skip {
     int unit, thread;
     uint64_t pc;
+    uint64_t retired;   /* the thread's retired count when marked: a later one makes it stale */
 } dbg_skip;
 
+/* One instruction of the history; unit -1 marks a gap: pc instructions ran unrecorded
+ * (dbg_hist_gap). */
 typedef struct dbg_hist {
     uint64_t cycle, pc;
     int16_t unit, thread;
 } dbg_hist;
+
+/* One entry of the trace's disassembly cache (dbg_after_insn): the text of the instruction
+ * whose bytes (the first nbytes of them) were read at pc of space. */
+typedef struct dbg_dis {
+    const mem_space *space;
+    uint64_t pc;
+    uint8_t nbytes, len;
+    uint8_t bytes[16];
+    char text[86];
+} dbg_dis;
+#define DBG_DIS_ENTRIES 4096
 
 typedef struct dbg_state {
     dbg_break brk[DBG_MAX_BREAK];
@@ -62,6 +83,12 @@ typedef struct dbg_state {
     dbg_hist *hist;     /* ring of the last DBG_HISTORY instructions */
     uint64_t nhist;
     FILE *trace;        /* instruction trace sink, NULL when off */
+    FILE *trace_held;   /* the sink while dbg_trace_pause has the trace paused */
+    uint64_t trace_from, trace_to;   /* trace only cycles [from, to) (dbg_trace_limit) */
+    uint64_t trace_lo, trace_hi;     /* and pcs [lo, hi) */
+    dbg_dis *dis;       /* the trace's disassembly cache, DBG_DIS_ENTRIES, made on first use */
+    int trace_err;      /* the trace's cache could not be made: text disassembled each time */
+    char dis_long[160]; /* a text too long for the cache */
     struct prof_state *prof; /* per-PC profile, NULL when off (core/profile.h) */
     int history_on;
     /* an observer of every executed instruction (a frontend's timeline), NULL when none */
@@ -69,7 +96,29 @@ typedef struct dbg_state {
     /* and of the events an ISA notes (traps, interrupts, syscalls): dbg_note */
     void (*note)(void *ctx, sim_machine *m, int unit, int thread, uint64_t cycle, const char *what);
     void *observe_ctx;
+    /* what dbg_update_slow derived: the per-instruction hooks are needed (trace, history,
+     * step, profile, observer); the breakpoint filter over the breakpoint, until and
+     * resume-mark addresses (bit dbg_bp_slot(pc); all clear when there are none) */
+    int hooks;
+    uint64_t bpmap[DBG_BPMAP_BITS / 64];
 } dbg_state;
+
+/* Fast-path helpers (see the top of this file). */
+static inline int dbg_hooks(const sim_machine *m) { return m->slow && m->dbg && m->dbg->hooks; }
+static inline unsigned dbg_bp_slot(uint64_t pc) { return (unsigned)(pc ^ (pc >> 12)) & (DBG_BPMAP_BITS - 1); }
+/* The filter, NULL when no breakpoint, until or resume address is set. */
+static inline const uint64_t *dbg_bp_map(const sim_machine *m)
+{
+    const struct dbg_state *d = m->dbg;
+    return m->slow && d && (d->nbrk || d->until_active || d->nskip) ? d->bpmap : NULL;
+}
+/* 1 if dbg_before_insn must see the instruction at pc (possibly a false alarm: it then
+ * returns 0 and does nothing). */
+static inline int dbg_bp_maybe(const uint64_t *map, uint64_t pc)
+{
+    unsigned k = dbg_bp_slot(pc);
+    return (int)((map[k >> 6] >> (k & 63)) & 1);
+}
 
 int dbg_attach(sim_machine *m);          /* allocate m->dbg; 0 ok */
 void dbg_detach(sim_machine *m);
@@ -89,6 +138,12 @@ void dbg_step(sim_machine *m, int unit, int thread, uint64_t n);
 void dbg_until(sim_machine *m, uint64_t pc);
 void dbg_clear_run_targets(sim_machine *m);
 int dbg_trace_open(sim_machine *m, const char *path);
+/* Trace only the instructions issued in cycles [from, to) at pcs [lo, hi) (the defaults:
+ * everything). */
+void dbg_trace_limit(sim_machine *m, uint64_t from, uint64_t to, uint64_t lo, uint64_t hi);
+/* Pause (1) or resume (0) the trace, keeping its sink: a frontend runs the cycles outside
+ * the trace window with the trace paused, so they take the ISA's fast path. */
+void dbg_trace_pause(sim_machine *m, int paused);
 /* Stop tracing and close the sink: 0 ok, -1 (errno set) if any trace output was lost. */
 int dbg_trace_end(sim_machine *m);
 int dbg_profile_on(sim_machine *m);     /* start a per-PC profile; 0 ok */
@@ -104,5 +159,12 @@ void dbg_note(sim_machine *m, int unit, int thread, uint64_t cycle, const char *
 /* Hooks for executors; call only when m->slow. Return 1 from before = do not execute. */
 int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);
 void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);
+/* For a fast path without the hooks (dbg_hooks() 0): stop on a watchpoint hit one of the
+ * machine's spaces recorded (mem_watch_check) during the instruction at pc, as
+ * dbg_after_insn does. */
+void dbg_watch_report(sim_machine *m, sim_unit *u, int thread, uint64_t pc);
+/* Note in the history that n instructions ran without being recorded (a frontend's run in
+ * which the hooks were off), so `history` does not show older entries as the latest. */
+void dbg_hist_gap(sim_machine *m, uint64_t n);
 
 #endif

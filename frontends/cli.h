@@ -36,6 +36,8 @@ typedef struct cli_args {
     int stats_json;
     const char *stats_file;
     const char *trace;
+    uint64_t tr_from, tr_to;          /* --trace-window FROM:TO (cycles [FROM, TO)); 0:0 = all */
+    uint64_t tr_lo, tr_hi;            /* --trace-pc LO:HI (pcs [LO, HI)); 0:0 = all */
     const char *trace_cosim;
     const char *profile;              /* --profile FILE (callgrind format) */
     int profile_threads;              /* --profile-threads: also FILE-N per hardware thread */

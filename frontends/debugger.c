@@ -357,7 +357,15 @@ static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
         dbg_skip_once(m, c->seen_unit, c->seen_thread, c->seen_pc);
     fflush(stdout);
     dbg_set_sigint(c, 1);
+    /* with the hooks off (breakpoints and watchpoints only, no `history on`) the ISA's fast
+     * path runs and records no history: the instructions it ran show as one gap */
+    uint64_t insns0 = sim_total_instructions(m), hist0 = m->dbg ? m->dbg->nhist : 0;
     sim_run(m, until);
+    if (m->dbg) {
+        uint64_t ran = sim_total_instructions(m) - insns0;
+        if (ran && m->dbg->nhist == hist0)
+            dbg_hist_gap(m, ran);
+    }
     dbg_set_sigint(c, 0);
     dbg_clear_run_targets(m);
     if (m->dbg)
@@ -537,7 +545,7 @@ static const dbg_cmd dbg_cmds[] = {
     {"threads", "", "", "List every hardware thread: unit, thread, state, PC, instructions retired and the ISA's view of its state.", dbg_cmd_threads},
     {"cycle", "cycles", "", "Show the current cycle and the instructions retired.", dbg_cmd_cycle},
     {"stats", "", "", "Show the run statistics (cycles, instructions, IPC, stalls, ISA counters).", dbg_cmd_stats},
-    {"history", "hist", "[N]", "Show the last N (default 10) instructions executed, by any thread, with cycle and disassembly.", dbg_cmd_history},
+    {"history", "hist", "[N | on | off]", "Show the last N (default 10) instructions executed, by any thread, with cycle and disassembly; `history on` also records them while running (slower), `off` only while stepping (the default).", dbg_cmd_history},
     {"info", "i", "[TOPIC]", "Show breakpoints (`info break`) or an ISA view (dma, cache...); `info` alone lists the topics.", dbg_cmd_info},
     {"print", "p", "OPERAND", "Print a value: NUMBER, SYMBOL, $REG (or reg NAME, $VEC[LANE]), mem [SPACE:]ADDR, cycle, pc, instructions.", dbg_cmd_print},
     {"assert", "", "OPERAND OP OPERAND | stop KIND", "Check a condition (OP: == != < <= > >=; operands as for print) or the last stop (halted, breakpoint, fault...); a failure makes the exit status 1.", dbg_cmd_assert},
@@ -688,7 +696,9 @@ int dbg_cli_main(cli_session *s)
         fprintf(stderr, "xpusim debug: out of memory\n");
         return 1;
     }
-    c.m->dbg->history_on = 1;
+    /* the history is recorded while stepping; through `continue` only after `history on`
+     * (every instruction then goes through the hooks, as slow as a trace) so that unhit
+     * breakpoints keep the ISA's fast path */
     dbg_update_slow(c.m);
     if (cli_code_symbols(s)) {
         fprintf(stderr, "xpusim debug: out of memory\n");

@@ -253,9 +253,16 @@ int dbg_cmd_stats(dbg_cli *c, int argc, char **argv)
 int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
 {
     uint64_t n = 10;
-    const dbg_state *d = c->m->dbg;
+    dbg_state *d = c->m->dbg;
+    if (argc > 1 && d && (!strcmp(argv[1], "on") || !strcmp(argv[1], "off"))) {
+        d->history_on = !strcmp(argv[1], "on");
+        dbg_update_slow(c->m);
+        printf("history %s\n", d->history_on ? "on: every instruction is recorded (runs take the slow path)"
+                                              : "off: recorded while stepping only");
+        return 0;
+    }
     if (argc > 1 && (cli_parse_u64(argv[1], &n) || n == 0))
-        return dbg_err(c, "history: bad count '%s'", argv[1]);
+        return dbg_err(c, "history: bad count '%s' (a number, on or off)", argv[1]);
     uint64_t have = d ? (d->nhist < DBG_HISTORY ? d->nhist : DBG_HISTORY) : 0;
     if (n > have)
         n = have;
@@ -265,6 +272,11 @@ int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
     }
     for (uint64_t k = d->nhist - n; k < d->nhist; k++) {
         const dbg_hist *h = &d->hist[k % DBG_HISTORY];
+        if (h->unit < 0) { /* dbg_hist_gap */
+            printf("%10s ... %llu instruction(s) not recorded (`history on` records them)\n", "",
+                   (unsigned long long)h->pc);
+            continue;
+        }
         char sym[160], text[200];
         dbg_symbolize(c, h->pc, sym, sizeof sym);
         dbg_disasm_one(c, h->unit, h->pc, text, sizeof text);

@@ -44,7 +44,9 @@ static void usage(FILE *f)
           "  --gather SYMBOL[+OFF]:LEN[=FILE]     LEN bytes of every unit, unit 0 first\n"
           "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
           "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
-          "  --trace FILE             instruction trace ('-' = stdout)\n"
+          "  --trace FILE             instruction trace ('-' = stdout); --trace-window FROM:TO\n"
+          "                           traces cycles FROM to TO-1 only (the rest runs at full\n"
+          "                           speed), --trace-pc LO:HI the pcs LO to HI-1 only\n"
           "  --profile FILE           per-PC instructions, cycles and stalls by cause, callgrind format\n"
           "                           (kcachegrind, callgrind_annotate)\n"
           "  --profile-threads        with --profile: also FILE-01, FILE-02... one per hardware thread\n"
@@ -97,6 +99,26 @@ static int add_xfer(cli_list *l, const char *v, const char *opt)
     return 0;
 }
 
+/* FROM:TO, FROM below TO (a half-open range), for --timeline-window, --trace-window and
+ * --trace-pc. 0 ok, -1 reported. */
+static int parse_range(const char *opt, const char *val, const char *what, uint64_t *from, uint64_t *to)
+{
+    char lo[32];
+    const char *colon = strchr(val, ':');
+    size_t n = colon ? (size_t)(colon - val) : 0;
+    if (!colon || n >= sizeof lo) {
+        fprintf(stderr, "xpusim: %s '%s': expected FROM:TO (%s)\n", opt, val, what);
+        return -1;
+    }
+    memcpy(lo, val, n);
+    lo[n] = 0;
+    if (cli_parse_u64(lo, from) || cli_parse_u64(colon + 1, to) || *from >= *to) {
+        fprintf(stderr, "xpusim: %s '%s': expected FROM:TO (%s), FROM below TO\n", opt, val, what);
+        return -1;
+    }
+    return 0;
+}
+
 /* 0: parsed; 1: help printed, nothing to do; -1: an error, reported on stderr. */
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -106,7 +128,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
-                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "-x", "-I",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-window", "--trace-pc", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "-x", "-I",
                                          "--port", "--listen", "--vertex", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
@@ -199,20 +221,14 @@ static int parse_args(int argc, char **argv, cli_args *a)
         else if (strcmp(name, "--timeline") == 0)
             a->timeline = val;
         else if (strcmp(name, "--timeline-window") == 0) {
-            /* FROM:TO in cycles, FROM < TO */
-            char from[32];
-            const char *colon = strchr(val, ':');
-            size_t n = colon ? (size_t)(colon - val) : 0;
-            if (!colon || n >= sizeof from) {
-                fprintf(stderr, "xpusim: --timeline-window '%s': expected FROM:TO (cycles)\n", val);
+            if (parse_range(name, val, "cycles", &a->tl_from, &a->tl_to))
                 return -1;
-            }
-            memcpy(from, val, n);
-            from[n] = 0;
-            if (cli_parse_u64(from, &a->tl_from) || cli_parse_u64(colon + 1, &a->tl_to) || a->tl_from >= a->tl_to) {
-                fprintf(stderr, "xpusim: --timeline-window '%s': expected FROM:TO (cycles), FROM below TO\n", val);
+        } else if (strcmp(name, "--trace-window") == 0) {
+            if (parse_range(name, val, "cycles", &a->tr_from, &a->tr_to))
                 return -1;
-            }
+        } else if (strcmp(name, "--trace-pc") == 0) {
+            if (parse_range(name, val, "addresses in the code space", &a->tr_lo, &a->tr_hi))
+                return -1;
         } else if (strcmp(name, "--timeline-sample") == 0) {
             if (cli_parse_u64(val, &a->tl_sample) || a->tl_sample == 0 || a->tl_sample > (1ull << 40)) {
                 fprintf(stderr, "xpusim: --timeline-sample '%s': expected a number of cycles, 1..2^40\n", val);
@@ -231,6 +247,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
     }
     if (a->profile_threads && !a->profile) {
         fprintf(stderr, "xpusim: --profile-threads needs --profile FILE\n");
+        return -1;
+    }
+    if ((a->tr_to || a->tr_hi) && !a->trace) {
+        fprintf(stderr, "xpusim: --trace-window and --trace-pc need --trace FILE\n");
         return -1;
     }
     return 0;
@@ -444,6 +464,23 @@ static void show_progress(void *ctx, const sim_progress *p)
     r->shown = 1;
 }
 
+/* --trace-window FROM:TO: the cycles before FROM and from TO on run with the trace paused,
+ * so they take the ISA's fast path; each part ends at a cycle limit, which changes nothing
+ * simulated (tests/cli/instr_fast.t.sh compares the statistics). The trace's own filter
+ * (dbg_trace_limit) keeps exactly [FROM, TO) whatever the ISA's bursts do. */
+static void run_trace_window(sim_machine *m, const cli_args *a)
+{
+    const uint64_t ends[3] = {a->tr_from ? a->tr_from - 1 : 0, a->tr_to - 1, a->max_cycles};
+    for (int part = a->tr_from ? 0 : 1; part < 3; part++) {
+        uint64_t until = ends[part] < a->max_cycles ? ends[part] : a->max_cycles;
+        dbg_trace_pause(m, part != 1);
+        sim_run(m, until);
+        if (m->stop.kind != SIM_STOP_LIMIT || until == a->max_cycles)
+            break;
+    }
+    dbg_trace_pause(m, 0);
+}
+
 static int cmd_run(cli_args *a)
 {
     cli_session s;
@@ -486,6 +523,8 @@ static int cmd_run(cli_args *a)
             if (m->stop.kind != SIM_STOP_LIMIT || lim == a->max_cycles)
                 break;
         }
+    } else if (a->trace && a->tr_to) {
+        run_trace_window(m, a);
     } else {
         sim_run(m, a->max_cycles);
     }

@@ -62,6 +62,9 @@ static int session_open_host_file(cli_session *s, cli_args *a)
         fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
         return -1;
     }
+    if (a->trace)
+        dbg_trace_limit(&s->m, a->tr_to ? a->tr_from : 0, a->tr_to ? a->tr_to : UINT64_MAX, a->tr_hi ? a->tr_lo : 0,
+                        a->tr_hi ? a->tr_hi : UINT64_MAX);
     return 0;
 }
 
@@ -134,6 +137,9 @@ int cli_session_open(cli_session *s, cli_args *a)
         fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
         return -1;
     }
+    if (a->trace)
+        dbg_trace_limit(&s->m, a->tr_to ? a->tr_from : 0, a->tr_to ? a->tr_to : UINT64_MAX, a->tr_hi ? a->tr_lo : 0,
+                        a->tr_hi ? a->tr_hi : UINT64_MAX);
     return 0;
 }
 

@@ -775,7 +775,8 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
 uint64_t dpu_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
     dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
-    if (m->slow || m->max_instructions || d->dm->bank_penalty)
+    /* breakpoints and watchpoints alone keep the fast loop (fast.c checks them) */
+    if (dbg_hooks(m) || m->max_instructions || d->dm->bank_penalty)
         return run_ref(m, u, d, now, horizon);
     return dpu_run_fast(m, u, d, now, horizon);
 }

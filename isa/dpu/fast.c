@@ -15,10 +15,16 @@
  *    executor (dpu_execute), so faults and their messages are unchanged;
  *  - statistics stay per stretch (exec.c): per instruction only the retired count,
  *    the last issue cycle and ready_at are written.
+ *  - breakpoints and watchpoints keep this loop (issue 9): with any set, the burst is the
+ *    instrumented copy, which leaves at the pcs core/debug.h's filter flags (the debugger
+ *    then decides at that pc exactly as the reference loop would) and sends the WRAM
+ *    accesses that overlap the watched bytes' span to the generic executor, which checks
+ *    and reports them.
  * tests/dpu/test_fastpath.c runs programs here and in the reference loop and compares
  * cycles, statistics, registers and memory. */
 #include "dpu.h"
 #include "cond.h"
+#include "../../core/debug.h"
 
 /* cycles between looks at the machine's stop flag (another DPU's job may have faulted, or
  * the user interrupted); a unit never changes it without returning at once */
@@ -88,17 +94,22 @@ typedef struct fast_ctx {
     uint32_t nwords;
     int lone;                 /* a single tasklet */
     uint8_t *wram;
-    uint64_t wlim;            /* WRAM size, or 0 while watchpoints are set */
+    uint64_t wlim;            /* WRAM size */
+    const uint64_t *bpm;      /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
+    uint64_t wlo, whi;        /* and the span of the watched WRAM bytes (empty: wlo > whi) */
 } fast_ctx;
 
 /* A burst: thread *tsp issues at cycle *tp, then the next one in round-robin order at the
  * next cycle while it is ready and the cycle is below lim. Returns 0 when the burst ends
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
- * *tp through the generic executor (its ready_at and last_issue are already set). Out of
- * line so that its loop has the registers to itself. */
+ * *tp through the generic executor (its ready_at and last_issue are already set), 2 when
+ * thread *tsp would issue at *tp at a pc the breakpoint filter flags (nothing set yet).
+ * Inlined into burst_plain and burst_instr, whose loops have the registers to themselves;
+ * instr is a constant there, so the plain copy has no instrumentation test at all. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
-static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp,
+                                                       uint64_t lim, const int instr)
 {
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
@@ -107,8 +118,17 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
     const uint32_t nwords = c->nwords;
     uint8_t *const wram = c->wram;
     const uint64_t wlim = c->wlim;
+    const uint64_t *const bpm = instr ? c->bpm : NULL;
+    const uint64_t wlo = instr ? c->wlo : 1, whi = instr ? c->whi : 0;
+/* an access of n bytes at addr that may touch a watched byte */
+#define WATCHED(addr, n) (instr && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
     for (;;) {
         const uint32_t pc = tk->pc;
+        if (instr && bpm && dbg_bp_maybe(bpm, pc)) {
+            *tsp = ts;
+            *tp = t;
+            return 2;
+        }
         const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
         tk->last_issue = t;
         ts->ready_at = t + 11;
@@ -157,7 +177,7 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
             break;
         case DPU_FAST_LW: case DPU_FAST_SW: {
             uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 4 > wlim || (addr & 3))
+            if ((uint64_t)addr + 4 > wlim || (addr & 3) || WATCHED(addr, 4))
                 goto generic;
             if (in->fast == DPU_FAST_LW)
                 R[in->rc] = mem_ld32le(wram + addr);
@@ -167,7 +187,7 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
         }
         case DPU_FAST_LBU: case DPU_FAST_LBS: case DPU_FAST_SB: {
             uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 1 > wlim)
+            if ((uint64_t)addr + 1 > wlim || WATCHED(addr, 1))
                 goto generic;
             if (in->fast == DPU_FAST_LBU)
                 R[in->rc] = wram[addr];
@@ -179,7 +199,7 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
         }
         case DPU_FAST_LHU: case DPU_FAST_LHS: case DPU_FAST_SH: {
             uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 2 > wlim || (addr & 1))
+            if ((uint64_t)addr + 2 > wlim || (addr & 1) || WATCHED(addr, 2))
                 goto generic;
             if (in->fast == DPU_FAST_LHU)
                 R[in->rc] = mem_ld16le(wram + addr);
@@ -191,7 +211,7 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
         }
         case DPU_FAST_LD: case DPU_FAST_SD: {
             uint32_t addr = fa + (uint32_t)in->off;
-            if ((uint64_t)addr + 8 > wlim || (addr & 7))
+            if ((uint64_t)addr + 8 > wlim || (addr & 7) || WATCHED(addr, 8))
                 goto generic;
             if (in->fast == DPU_FAST_LD) {
                 uint64_t v = mem_ld64le(wram + addr); /* even register = high word */
@@ -316,8 +336,30 @@ static __attribute__((noinline)) int burst(const fast_ctx *c, sim_thread **tsp, 
     *tsp = ts;
     *tp = t;
     return 0;
+#undef WATCHED
 }
 #pragma GCC diagnostic pop
+
+static __attribute__((noinline)) int burst_plain(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return burst(c, tsp, tp, lim, 0);
+}
+
+static __attribute__((noinline)) int burst_instr(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return burst(c, tsp, tp, lim, 1);
+}
+
+/* The latest issue cycle among the tasklets (the unit's last issue once one has issued in
+ * this call: every issue of a call comes after those of the calls before). */
+static uint64_t latest_issue(const dpu_unit *d, int nt)
+{
+    uint64_t last = 0;
+    for (int k = 0; k < nt; k++)
+        if (d->t[k].last_issue != (uint64_t)-1 && d->t[k].last_issue > last)
+            last = d->t[k].last_issue;
+    return last;
+}
 
 uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
@@ -333,12 +375,21 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     const dpu_insn *iram = d->iram;
     const uint32_t nwords = d->dm->iram_words;
     uint8_t *const wram = d->wram_p;
-    /* watchpoints change only while the unit is not running; with any set, every access
-     * takes the generic path, which checks them */
-    const uint64_t wlim = d->wram->nwatch ? 0 : d->dm->wram_size;
+    const uint64_t wlim = d->dm->wram_size;
+    /* breakpoints and watchpoints change only while the unit is not running: with any set,
+     * the instrumented burst; the accesses that may touch a watched byte take the generic
+     * path, which checks them */
+    uint64_t wlo = 1, whi = 0;
+    for (int i = 0; i < d->wram->nwatch; i++) {
+        const mem_watch *w = &d->wram->watches[i];
+        wlo = i == 0 || w->addr < wlo ? w->addr : wlo;
+        whi = i == 0 || w->addr + w->len > whi ? w->addr + w->len : whi;
+    }
+    const uint64_t *bpm = dbg_bp_map(m);
+    const int instr = bpm || d->wram->nwatch;
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
-    fast_ctx ctx = {d, th, th_end, iram, nwords, nt == 1, wram, wlim};
+    fast_ctx ctx = {d, th, th_end, iram, nwords, nt == 1, wram, wlim, bpm, wlo, whi};
 
     for (;;) {
         if (t >= lim) {
@@ -376,18 +427,41 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                 tid = -tid - 1; /* nothing happens before nx */
             }
         }
-        issued = 1;
         /* a burst from tasklet tid; then, if it stopped at one, an instruction through the
          * generic executor */
         sim_thread *ts = &th[tid];
+        const uint64_t t0 = t;
         ctx.iram = iram;
-        if (!burst(&ctx, &ts, &t, lim)) {
+        int b = instr ? burst_instr(&ctx, &ts, &t, lim) : burst_plain(&ctx, &ts, &t, lim);
+        if (b != 2 || ts != th + tid || t != t0)
+            issued = 1;
+        if (!b) {
             rr = (int)(ts - th);
             continue;
         }
-        int r = dpu_execute(m, u, d, (int)(ts - th), t); /* counts it, moves the pc */
+        const int k = (int)(ts - th);
+        if (b == 2) {
+            /* a flagged pc: the debugger decides, as in the reference loop (exec.c run_ref),
+             * with the unit's last_issue at this cycle; a stop leaves the cursor at k so that
+             * on resume k issues in this very slot */
+            u->last_issue = t;
+            if (dbg_before_insn(m, u, k, d->t[k].pc)) {
+                dpu_sync_stats(u, issued ? latest_issue(d, nt) : SIM_NEVER, k);
+                return t;
+            }
+            d->t[k].last_issue = t;
+            ts->ready_at = t + 11;
+            issued = 1;
+        }
+        int r = dpu_execute(m, u, d, k, t); /* counts it, moves the pc */
         t++;
-        rr = ts + 1 == th_end ? 0 : (int)(ts - th) + 1;
+        rr = ts + 1 == th_end ? 0 : k + 1;
+        if (instr && d->wram->watch_hit_id) {
+            /* the generic executor stopped the run on it (exec.c wram_slow): reported */
+            d->wram->watch_hit_id = 0;
+            if (sim_stopped(m))
+                return leave(u, d, issued, rr, nt, t);
+        }
         if (r) {
             if (d->faulted) {
                 leave(u, d, issued, rr, nt, 0);

@@ -175,13 +175,16 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         if (lim < horizon)
             lim = horizon;
     }
+    /* the per-instruction hooks (trace, history, step, profile); constant during a call */
+    const int hooks = dbg_hooks(m);
     const uint8_t *rom = s->rom;
     int sem = s->sem;
     mccp_pd *cache = s->pd;
     while (t < lim && !sim_stopped(m)) {
         uint32_t ipw = c->r[7] & (MCCP_ROM_WORDS - 1);
         uint64_t pc = (uint64_t)ipw * 2 + c->half;
-        if (m->slow) {
+        /* breakpoints alone: the debugger sees only the pcs its filter flags */
+        if (m->slow && (hooks || dbg_bp_maybe(m->dbg->bpmap, pc))) {
             u->last_issue = t;
             if (dbg_before_insn(m, u, 0, pc))
                 break;
@@ -297,8 +300,8 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         th->instructions++;
         th->issue_cycles += 4;
         u->last_issue = t;
-        if (m->slow)
-            dbg_after_insn(m, u, 0, pc);
+        if (hooks)
+            dbg_after_insn(m, u, 0, pc); /* watchpoints: the arbiter reports them (arbiter.c) */
         if (sleep) {
             c->next_save = SIM_NEVER;
             sched_sleep(u, 0);

@@ -306,6 +306,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
     /* Threads above the last ready one stay not ready for this call (a thread becomes
      * ready only through sched_start/sched_wake, which set nm->resched or happen between
      * calls). Under the debugger (which changes states between calls) all of them. */
+    /* the per-instruction hooks (trace, history, step, profile); constant during a call */
+    const int hooks = dbg_hooks(m);
     int ns = n;
     while (!m->slow && ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
         ns--;
@@ -394,7 +396,9 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             in = x;
             break;
         }
-        if (pick >= 0 && kind == H_REAL && m->slow && dbg_before_insn(m, u, pick, c->t[pick].pc))
+        /* breakpoints and watchpoints alone: the debugger sees only the pcs its filter flags */
+        if (pick >= 0 && kind == H_REAL && m->slow && (hooks || dbg_bp_maybe(m->dbg->bpmap, c->t[pick].pc)) &&
+            dbg_before_insn(m, u, pick, c->t[pick].pc))
             return now;
         /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
         int fetched = fetch_cycle(nm, u, c, ns, now, &next);
@@ -512,8 +516,10 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 set_due(c, t->rb_at);
             if (t->pc != pc || ef.retired || t->rb_at)
                 fe_pop(t); /* dequeued at its last subcycle */
-            if (m->slow)
+            if (hooks)
                 dbg_after_insn(m, u, pick, pc);
+            else if (m->slow)
+                dbg_watch_report(m, u, pick, pc); /* what the accesses recorded (exec.c ram) */
             if (sim_stopped(m))
                 return now + 1;
             if (nm->resched) { /* a timer was set or threads resumed: let the loop see it */

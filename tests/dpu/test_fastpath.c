@@ -1,8 +1,11 @@
 /* tests/dpu/test_fastpath.c: the DPU's specialised run loop (isa/dpu/fast.c) against the
- * reference loop (exec.c). The same program runs twice: plainly (fast loop) and with a
- * breakpoint that can never hit, which turns the debugger's slow path on (m->slow) and so
- * the reference loop (sched_pick, every instruction through the generic executor). Both
- * runs must agree on everything observable: stop reason and message, cycle counts, every
+ * reference loop (exec.c). The same program runs three times: plainly (fast loop), with
+ * the debugger's history on, which turns its per-instruction hooks on and so the reference
+ * loop (sched_pick, every instruction through the generic executor), and with a breakpoint
+ * that never hits and a watchpoint on WRAM's last 8 bytes (the fast loop's instrumented
+ * burst, core/debug.h: the breakpoint's address 0xffffffff falls in the filter slot of pc 0,
+ * so every issue at pc 0 goes to the debugger and on). All runs must agree on everything
+ * observable: stop reason and message, cycle counts, every
  * thread's instructions, issue cycles, stalls by cause and halt cycle, DMA counters,
  * registers, flags, PCs, RUN and atomic bits, WRAM and MRAM. Programs: a mix of every
  * specialised form (ALU with register and immediate operands, carries, lsl_add, loads and
@@ -262,22 +265,36 @@ static void compare(dh_run *a, dh_run *b)
 
 static void run_case(const fp_case *c, sim_stop_kind want)
 {
-    static dh_run a, b;
+    static dh_run a, b, i;
     build_case(&a, c);
     build_case(&b, c);
-    /* a breakpoint nothing reaches: the debugger's slow path, hence the reference loop */
-    assert_true(dbg_break_add(&b.m, 0xffffffffull, -1, 0, "never") >= 0);
+    build_case(&i, c);
+    /* the history: the debugger's hooks, hence the reference loop */
+    assert_int_equal(dbg_attach(&b.m), 0);
+    b.m.dbg->history_on = 1;
+    dbg_update_slow(&b.m);
+    /* a breakpoint nothing reaches and a watchpoint nothing touches: the instrumented burst */
+    assert_true(dbg_break_add(&i.m, 0xffffffffull, -1, 0, "never") >= 0);
+    assert_true(dbg_bp_maybe(dbg_bp_map(&i.m), 0));
+    dpu_unit *di = i.m.units[0].isa;
+    assert_true(mem_watch_add(di->wram, di->dm->wram_size - 8, 8, MEM_RW) > 0);
+    dbg_update_slow(&i.m);
     assert_false(a.m.slow);
-    assert_true(b.m.slow);
-    sim_stop_kind ka = dh_run_all(&a), kb = dh_run_all(&b);
+    assert_true(dbg_hooks(&b.m));
+    assert_true(i.m.slow);
+    assert_false(dbg_hooks(&i.m));
+    sim_stop_kind ka = dh_run_all(&a), kb = dh_run_all(&b), ki = dh_run_all(&i);
     if (ka != want)
         print_message("%s/%s/%d: stop %s: %s\n", c->prog ? c->prog : "mix", c->fault ? c->fault : "",
                       c->tasklets, sim_stop_name(ka), a.m.stop.msg);
     assert_int_equal(ka, want);
     assert_int_equal(kb, want);
+    assert_int_equal(ki, want);
     compare(&a, &b);
+    compare(&a, &i);
     dh_free(&a);
     dh_free(&b);
+    dh_free(&i);
 }
 
 static void test_mix(void **state)
