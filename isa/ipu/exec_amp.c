@@ -21,8 +21,8 @@
 enum {
     A_NONE = 0,
     A_HIHOAMP, A_SIHOAMP, A_SISOAMP, A_F32SISOAMP, A_HIHOV4AMP, A_F32SISOV2AMP,
-    A_HIHOSLIC, A_SIHOSLIC, A_SISOSLIC, A_F32SISOSLIC,
-    A_NOTPUB, /* rows whose layout is not public: the 16-unit SLICs, the fp8 AMP/SLIC */
+    A_HIHOSLIC, A_SIHOSLIC, A_SISOSLIC, A_F32SISOSLIC, A_HIHOV4SLIC,
+    A_NOTPUB, /* rows whose layout is not public: f32sisov2slic, the fp8 AMP/SLIC */
     A_LD64PUTCS, A_LD128PUTCS,
     A_STACC, A_ISTACC, A_GACC, A_AOP, A_MIX, A_CMAC2, A_CMAC4, A_GINA16, A_GINA32
 };
@@ -36,7 +36,7 @@ static const aname anames[] = {
     {"f16v4hihoamp_", A_HIHOAMP}, {"f16v4sihoamp_", A_SIHOAMP}, {"f16v4sisoamp_", A_SISOAMP},
     {"f32sisoamp_", A_F32SISOAMP}, {"f16v4hihov4amp_", A_HIHOV4AMP}, {"f32sisov2amp_", A_F32SISOV2AMP},
     {"f16v4hihoslic_", A_HIHOSLIC}, {"f16v4sihoslic_", A_SIHOSLIC}, {"f16v4sisoslic_", A_SISOSLIC},
-    {"f32sisoslic_", A_F32SISOSLIC}, {"f16v4hihov4slic_", A_NOTPUB}, {"f32sisov2slic_", A_NOTPUB},
+    {"f32sisoslic_", A_F32SISOSLIC}, {"f16v4hihov4slic_", A_HIHOV4SLIC}, {"f32sisov2slic_", A_NOTPUB},
     {"f8v8hihov4amp_", A_NOTPUB}, {"f8v8hihov4slic_", A_NOTPUB},
     {"ld64putcs_", A_LD64PUTCS}, {"ld128putcs_", A_LD128PUTCS},
     {"f16v4stacc_", A_STACC}, {"f16v4istacc_", A_ISTACC}, {"f16v4gacc_", A_GACC}, {"f32v2aop_", A_AOP},
@@ -271,7 +271,7 @@ static int amp(ax *a, int asem)
                 pr[l] = xin[l] * (k->in16 ? w[l] : w[p & 1]);
             acc[2 * (8 * s + u)] = sum_into(a, acc[2 * (8 * s + u)], pr, n);
         }
-    uint32_t out[4];
+    uint32_t out[4] = {0, 0, 0, 0};
     for (int j = 0; j < no; j++) {
         uint32_t *hold = &acc[2 * g[j] + 1];
         out[j] = k->out16 ? to_f16(a, f32d(*hold)) : *hold;
@@ -292,10 +292,13 @@ static int slic(ax *a, int asem)
     const ipu_insn *in = a->in;
     uint32_t *acc = x->c->aacc;
     unsigned f = (unsigned)ipu_operand_value(in, 3);
-    const int is32 = asem == A_F32SISOSLIC, in16 = !is32;
-    const int pin16 = asem == A_HIHOSLIC, out16 = asem == A_HIHOSLIC || asem == A_SIHOSLIC;
+    const int is32 = asem == A_F32SISOSLIC, in16 = !is32, v4 = asem == A_HIHOV4SLIC;
+    const int pin16 = asem == A_HIHOSLIC || v4, out16 = pin16 || asem == A_SIHOSLIC, sets = v4 ? 2 : 1;
     if (f >> (is32 ? 4 : 3))
         return bad_flags(x, in, f, "has bits outside the weight, kernel and element fields");
+    if (sets > x->im->amp_sets)
+        return ipu_xfail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
+                         "%s needs two AMP sets (-o amp_sets=%u)", in->op->mnemonic, x->im->amp_sets);
     const int n = (int)(f & 3), kw = f & 4 ? 3 : 4, upper = is32 && (f & 8);
     if (out16 && !upper && f16_out_ok(a))
         return -1;
@@ -314,19 +317,25 @@ static int slic(ax *a, int asem)
             }
         return fp_done(a);
     }
-    uint32_t out[4];
-    for (int oc = 0; oc < 2; oc++) /* the pair finished by the previous step leaves */
-        out[oc] = out16 ? to_f16(a, f32d(acc[2 * oc])) : acc[2 * oc];
-    for (int s = kw - 1; s >= 0; s--)
-        for (int oc = 0; oc < 2; oc++) {
-            double pr[5];
-            int np = is32 ? 1 : 4;
-            cwei(a, 0, 2 * (kw - 1 - s) + oc, n, in16, w);
-            for (int l = 0; l < np; l++)
-                pr[l] = xin[l] * w[l];
-            uint32_t from = s ? acc[POS(s - 1, oc)] : to_f32(a, pin[oc], 1, 1);
-            acc[POS(s, oc)] = sum_into(a, from, pr, np);
-        }
+    /* f16v4hihov4slic: set 1 runs the same pipeline on its own accumulators ($AACC[16..])
+     * and weights (CCCS 32..), giving output channels 2, 3 (PopLibs' 16-unit SLIC loads its
+     * second weight bank at CCCS + 32) */
+    uint32_t out[4] = {0, 0, 0, 0};
+    for (int set = 0; set < sets; set++) {
+        uint32_t *sa = acc + 16 * set;
+        for (int oc = 0; oc < 2; oc++) /* the pair finished by the previous step leaves */
+            out[2 * set + oc] = out16 ? to_f16(a, f32d(sa[2 * oc])) : sa[2 * oc];
+        for (int s = kw - 1; s >= 0; s--)
+            for (int oc = 0; oc < 2; oc++) {
+                double pr[5];
+                int np = is32 ? 1 : 4;
+                cwei(a, set, 2 * (kw - 1 - s) + oc, n, in16, w);
+                for (int l = 0; l < np; l++)
+                    pr[l] = xin[l] * w[l];
+                uint32_t from = s ? sa[POS(s - 1, oc)] : to_f32(a, pin[2 * set + oc], 1, 1);
+                sa[POS(s, oc)] = sum_into(a, from, pr, np);
+            }
+    }
 #undef POS
     put_out(a, out16, out);
     return fp_done(a);
@@ -409,7 +418,7 @@ static int gina(ax *a, int h16)
     if (h16 && f16_out_ok(a))
         return -1;
     double in[4];
-    uint32_t w[2], out[4];
+    uint32_t w[2], out[4] = {0, 0, 0, 0};
     lanes(a, 1, h16, in);
     words(x, a->in, 1, w);
     uint32_t r0 = *chain(x->c, sel, 0), r1 = *chain(x->c, sel, 1);
@@ -438,7 +447,7 @@ static int acc_ops(ax *a, int asem)
     ipu_xs *x = a->x;
     ipu_ctx *c = x->c;
     double p[4], q[4];
-    uint32_t out[4];
+    uint32_t out[4] = {0, 0, 0, 0};
     switch (asem) {
     case A_GACC: /* L0..L3 as halves, no propagation */
         if (f16_out_ok(a))
@@ -532,7 +541,7 @@ int ipu_exec_amp(ipu_xs *x, const ipu_insn *in, int asem)
             .f16_flush = x->im->f16_flush};
     if (asem <= A_F32SISOV2AMP)
         return amp(&a, asem);
-    if (asem <= A_F32SISOSLIC)
+    if (asem <= A_HIHOV4SLIC)
         return slic(&a, asem);
     return acc_ops(&a, asem);
 }

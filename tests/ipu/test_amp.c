@@ -466,6 +466,45 @@ static void test_slic_f16(void **state)
     run_free(r);
 }
 
+/* f16v4hihov4slic (ipu2, two sets): set 1 runs the same 1x3 pipeline on its own weights
+ * (CCCS 32 + 4m) and gives output channels 2, 3. Set 0's CW_m = (m + 1, 1, 0, 0), set 1's
+ * twice that; x_j = (j + 1, 10, 0, 0), zero partials. From test_slic_f16 without P: set 0
+ * (9j + 44, 12j + 50), set 1 (18j + 88, 24j + 100), as four halves at step j + 3. */
+static void test_slic_v4(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    sup_load(&p, 32);
+    p.at = SUP + 4 * 35; /* after the 32 ld64putcs: 32 more for the second set */
+    for (int i = 32; i < 64; i++)
+        I(&p, "ld64putcs_mmmn_zi", i);
+    I(&p, "run_mmmn_zi", 0, 15, 0);
+    I(&p, "br_mmmn", 10);
+    p.at = WRK + 4 * 5; /* sup_load's worker prologue stays */
+    for (int m = 0; m < 8; m++) {
+        data64(&p, WTS + 8 * (4 * m), h4(m + 1, 1, 0, 0));
+        data64(&p, WTS + 256 + 8 * (4 * m), h4(2 * (m + 1), 2, 0, 0));
+    }
+    for (int j = 0; j < 7; j++)
+        data64(&p, IN + 8 * j, h4(j + 1, 10, 0, 0));
+    for (int i = 0; i < 7; i++) {
+        I(&p, "ld64_mman_zi", 2, 1, 15, i);
+        I(&p, "f16v4hihov4slic_aaan_ef", 6, 2, 14, SLIC_1X3);
+        I(&p, "st64_mbmn_zi", 6, 3, 15, i);
+    }
+    I(&p, "exitz_mmmn", 15);
+    run *r = run_prog(&p, NULL);
+    expect_stop(r, SIM_STOP_HALT, NULL);
+    for (int j = 0; j < 4; j++) {
+        assert_int_equal(word(r, OUT + 8 * (j + 3)), (uint32_t)(h(9 * j + 44) | h(12 * j + 50) << 16));
+        assert_int_equal(word(r, OUT + 8 * (j + 3) + 4), (uint32_t)(h(18 * j + 88) | h(24 * j + 100) << 16));
+    }
+    run_free(r);
+    r = run_prog(&p, (const char *const[]){"amp_sets=1", NULL}); /* ld64putcs 32 faults first */
+    expect_stop(r, SIM_STOP_FAULT, "cause 36");
+    run_free(r);
+}
+
 /* f32sisoslic, the help text's 2x1x3x2 sequence: an element-0 step (flags 1x3) moves the
  * pipeline and feeds P; an element-1 step (flags | 8) adds the upper products. CW_m =
  * (m + 1, 2) (f32 L, U), x_j = (j + 1, 1): tap x_j.CW_m = (m + 1)(j + 1) + 2.
@@ -692,5 +731,5 @@ static void test_zcwei(void **state)
 }
 
 XPUSIM_TESTS(ipu_amp, cmocka_unit_test(test_amp_f16_pipeline), cmocka_unit_test(test_amp_half_and_precision),
-             cmocka_unit_test(test_amp_f32), cmocka_unit_test(test_amp_engines), cmocka_unit_test(test_slic_f16), cmocka_unit_test(test_slic_f32),
+             cmocka_unit_test(test_amp_f32), cmocka_unit_test(test_amp_engines), cmocka_unit_test(test_slic_f16), cmocka_unit_test(test_slic_v4), cmocka_unit_test(test_slic_f32),
              cmocka_unit_test(test_acc_ops), cmocka_unit_test(test_amp_faults), cmocka_unit_test(test_zcwei))
