@@ -37,7 +37,10 @@ static int fail(const dpu_session *s, const sess_line *l, char *err, size_t n, c
 {
     char what[1200];
     snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
-    snprintf(err, n, "%s:%d: %.*s", s->path, l ? l->lineno : 0, (int)(n > 40 ? n - 40 : 1), what);
+    if (l)
+        snprintf(err, n, "%s:%d: %.*s", s->path, l->lineno, (int)(n > 40 ? n - 40 : 1), what);
+    else
+        snprintf(err, n, "%s: %.*s", s->path, (int)(n > 40 ? n - 40 : 1), what);
     return -1;
 }
 
