@@ -198,15 +198,21 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const prof_entry *pre
     return 0;
 }
 
-/* Charge the increase of the thread's stall counters since its previous record to e. */
+/* Charge the increase of the thread's stall counters since its previous record to e (a
+ * counter that went down, reset by hand, charges nothing). */
+static inline void prof_add_stalls(int n, uint64_t *restrict acc, uint64_t *restrict seen, const uint64_t *restrict now)
+{
+    for (int k = 0; k < n; k++)
+        if (now[k] != seen[k]) {
+            if (now[k] > seen[k])
+                acc[k] += now[k] - seen[k];
+            seen[k] = now[k];
+        }
+}
+
 static inline void prof_stalls(prof_state *p, prof_thread *t, prof_entry *e, const uint64_t *stalls)
 {
-    for (int k = 0; k < p->nstalls; k++)
-        if (stalls[k] != t->stalls[k]) {
-            if (stalls[k] > t->stalls[k])
-                e->stalls[k] += stalls[k] - t->stalls[k];
-            t->stalls[k] = stalls[k];
-        }
+    prof_add_stalls(p->nstalls, e->stalls, t->stalls, stalls);
 }
 
 /* The thread's last recorded PC's entry (cached while the table has not grown). */
@@ -245,9 +251,20 @@ int prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle
         if (p->flow && prof_flow(p, t, g, prev, pc, cycle))
             return -1;
     }
-    prof_entry *e = prof_get(p, pc, g);
-    if (!e)
-        return -1;
+    prof_entry *e = NULL;
+    if (t->valid && t->gen == p->gen) { /* the successor seen last time: straight-line code, loops */
+        prof_entry *prev = &p->tab[t->slot];
+        if (prev->succ && prev->succ_gen == p->gen && p->tab[prev->succ - 1].pc == pc && p->tab[prev->succ - 1].thread == g)
+            e = &p->tab[prev->succ - 1];
+    }
+    if (!e) {
+        if (!(e = prof_get(p, pc, g)))
+            return -1;
+        if (t->valid && t->gen == p->gen) { /* (the table did not move) */
+            p->tab[t->slot].succ = (uint32_t)(e - p->tab) + 1;
+            p->tab[t->slot].succ_gen = p->gen;
+        }
+    }
     /* what the instruction counted while it executed (a DPU DMA's wait, a bank penalty) is
      * its own; the thread's stalls up to its issue went to the previous PC in prof_before */
     prof_stalls(p, t, e, th->stalls);

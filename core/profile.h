@@ -31,6 +31,8 @@ typedef struct prof_entry {
     uint8_t used;     /* slot taken */
     uint8_t flow;     /* ISA_FLOW_* of the instruction at pc (isa_ops.insn_flow) */
     uint8_t ret_delta; /* a call's return address - pc */
+    uint32_t succ, succ_gen; /* the entry that followed this one last (slot + 1; 0 none) while
+                                the table's generation is succ_gen: most issues skip the hash */
     uint64_t insns, cycles;
     uint64_t stalls[SIM_MAX_STALLS]; /* by the ISA's stall_names */
 } prof_entry;
