@@ -16,7 +16,7 @@ DPU_LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard core/*.c) $(wildcard c
 DPU_LIB := $(BUILD)/libxpusim-dpu.a
 DPU_PC := $(BUILD)/xpusim-dpu.pc
 DPU_HOST_HEADERS := dpu.h dpu_error.h dpu_types.h dpu_log.h xpusim_dpu.h
-DPU_PC_LIBS = -lxpusim-dpu $(ELF_LIBS) -lm -pthread $(LDSAN)
+DPU_PC_LIBS = -l:libxpusim-dpu.a $(ELF_LIBS) -lm -pthread $(LDSAN)
 
 all check: $(DPU_LIB) $(DPU_PC)
 
@@ -33,7 +33,8 @@ $(DPU_LIB): $(DPU_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# the build tree's .pc points at the sources and the build directory
+# the build tree's .pc points at the sources and the build directory; it names the static
+# library (-l:), which a libxpusim-dpu.so next to it would otherwise shadow
 $(DPU_PC): isa/dpu/isa.mk
 	@mkdir -p $(dir $@)
 	@printf 'Name: xpusim-dpu\nDescription: UPMEM SDK host API on the xpusim DPU simulator\nVersion: 1.0\nCflags: -I%s\nLibs: -L%s %s\n' \
