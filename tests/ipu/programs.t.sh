@@ -3,7 +3,8 @@
 # assembler, run on one tile with six workers; inputs placed with --set, outputs read back
 # with --get and compared byte for byte with the C reference (tests/ipu/programs_ref.c,
 # compiled here): f32 and f16 vector add, axpy, a reduction through the accumulators, tanh,
-# a 1x1 convolution through the AMP (weights loaded by the supervisor).
+# 1x1 convolutions through the AMP in half and single precision (weights loaded by the
+# supervisor).
 # Then the cycle counts, derived by hand from the barrel rules (docs/isa/ipu.md "The
 # barrel"; the derivation is next to each check).
 R=${XPUSIM_ROOT:-.}; X=${XPUSIM:-build/xpusim}
@@ -11,7 +12,7 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
 ${CC:-cc} -std=c11 -O2 -o "$T/ref" "$R/tests/ipu/programs_ref.c" -lm || { echo "FAIL: cannot build the C reference"; exit 1; }
 P=$R/programs/ipu
-for k in vadd_f32 vadd_f16 axpy_f32 reduce_f32 tanh_f32 conv1x1_f16; do
+for k in vadd_f32 vadd_f16 axpy_f32 reduce_f32 tanh_f32 conv1x1_f16 conv1x1_f32; do
     XPUSIM_ROOT=$R "$X" asm --isa ipu "$P/$k.S" -o "$T/$k.elf" || { echo "FAIL $k: assembly"; fail=1; continue; }
     mkdir -p "$T/$k"
     "$T/ref" $k "$T/$k" || { echo "FAIL $k: reference"; fail=1; continue; }
@@ -70,6 +71,21 @@ mkdir -p "$T/conv1x1_c"; cp "$T/conv1x1_f16/want_chained" "$T/conv1x1_c/want"
 got=$(cyc conv1x1_f16); gb=$(bundles conv1x1_f16)
 if [ "$got" = 286 ] && [ "$gb" = 40 ]; then echo "ok conv1x1_f16: 40 bundles per worker, halts at cycle 286"
 else echo "FAIL conv1x1_f16 cycles: halted at $got with $gb bundles, expected 286 with 40"; fail=1; fi
+
+# conv1x1_f32 (f32sisoamp, weights by ld128putcs from the interleaved region), both modes.
+run conv1x1_f32 --set weights="$T/conv1x1_f32/w" --set in="$T/conv1x1_f32/a" --get out:768="$T/conv1x1_f32/got" &&
+    same conv1x1_f32
+mkdir -p "$T/conv1x1_f32c"; cp "$T/conv1x1_f32/want_chained" "$T/conv1x1_f32c/want"
+"$X" run "$T/conv1x1_f32.elf" -o amp_sum=chained --quiet --set weights="$T/conv1x1_f32/w" \
+    --set in="$T/conv1x1_f32/a" --get out:768="$T/conv1x1_f32c/got" && same conv1x1_f32c
+# Its cycles: setzi 0, setzi 1, put $CCCSLOAD 6, 16 ld128putcs 7..22, runall 23 (slot 5):
+# W5 first issues at 29, W0 30 ... W4 34. B = 56 bundles per worker (11 setup, the .align
+# nop, 10 prologue bundles, the rpt bundle, 8 x SLICE 4 body bundles, exitz): W5's last at
+# 29 + 6 x 55 = 359, W4's at 34 + 330 = 364; the supervisor's br $m10 takes slot 5 when it
+# next comes round, 365, so the tile halts at 366 = 6B + 30.
+got=$(cyc conv1x1_f32); gb=$(bundles conv1x1_f32)
+if [ "$got" = 366 ] && [ "$gb" = 56 ]; then echo "ok conv1x1_f32: 56 bundles per worker, halts at cycle 366"
+else echo "FAIL conv1x1_f32 cycles: halted at $got with $gb bundles, expected 366 with 56"; fail=1; fi
 
 # rpt with a count of 0 branches over its body: tanh with SLICE 0 is 8 + 1 + 1 = 10
 # bundles (the body never issues) -> 6 x 10 + 13 = 73.

@@ -48,7 +48,7 @@ static void put(const char *dir, const char *name, const void *p, size_t n)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: programs_ref vadd_f32|vadd_f16|axpy_f32|reduce_f32|tanh_f32|conv1x1_f16 DIR\n");
+        fprintf(stderr, "usage: programs_ref vadd_f32|vadd_f16|axpy_f32|reduce_f32|tanh_f32|conv1x1_f16|conv1x1_f32 DIR\n");
         return 2;
     }
     const char *k = argv[1], *dir = argv[2];
@@ -143,6 +143,35 @@ int main(int argc, char **argv)
             }
         if (!differ) {
             fprintf(stderr, "conv1x1_f16: no element tells fused from chained sums\n");
+            return 1;
+        }
+        put(dir, "w", wt, sizeof wt);
+        put(dir, "a", x, sizeof x);
+        put(dir, "want", o, sizeof o);
+        put(dir, "want_chained", oc_, sizeof oc_);
+    } else if (!strcmp(k, "conv1x1_f32")) {
+        /* f32sisoamp: one product per phase; fused adds the exact product to the running
+         * sum and rounds once (a fused multiply-add), chained rounds the product first */
+        float x[24 * 8], wt[8 * 8], o[24 * 8], oc_[24 * 8];
+        for (int i = 0; i < 8 * 8; i++)
+            wt[i] = ldexpf((float)(rnd() % 0x1000000), (int)(rnd() % 9) - 28) * (rnd() & 1 ? -1.0f : 1.0f);
+        for (int i = 0; i < 24 * 8; i++)
+            x[i] = ldexpf((float)(rnd() % 0x1000000), (int)(rnd() % 9) - 28) * (rnd() & 1 ? -1.0f : 1.0f);
+        int differ = 0;
+        for (int f = 0; f < 24; f++)
+            for (int m = 0; m < 8; m++) {
+                float acc = 0.0f, ch = 0.0f;
+                for (int c = 0; c < 8; c++) {
+                    double pr = (double)x[8 * f + c] * (double)wt[8 * m + c];
+                    acc = (float)((double)acc + pr);
+                    ch = ch + (float)pr;
+                }
+                o[8 * f + m] = acc;
+                oc_[8 * f + m] = ch;
+                differ += acc != ch;
+            }
+        if (!differ) {
+            fprintf(stderr, "conv1x1_f32: no element tells fused from chained sums\n");
             return 1;
         }
         put(dir, "w", wt, sizeof wt);
