@@ -418,6 +418,27 @@ static mem_space *ipu_unit_space(sim_machine *m, int unit, const char *name)
     return tl && !strcmp(name, "tmem") ? tl->tmem : NULL;
 }
 
+/* --profile's call edges (isa_ops.insn_flow): `call $mN, target` links to the address after
+ * its bundle; `br $mN` (the ABI's return is br $m10) may return. Decoded from tile memory as
+ * the disassembler does (worker, then supervisor encodings). */
+static int ipu_insn_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
+{
+    ipu_tile *tl = tile_of(m, unit);
+    uint8_t w[8];
+    size_t avail = sizeof w;
+    while (tl && avail && mem_host_read(tl->tmem, pc, w, avail))
+        avail /= 2;
+    ipu_bundle b;
+    int used = tl && avail >= 4 ? ipu_decode(w, avail, ipu_m(m)->arch, IPU_CTX_WORKER, 1, &b) : 0;
+    if (used <= 0 || !b.insn[0].op)
+        return ISA_FLOW_NONE;
+    if (!strcmp(b.insn[0].op->mnemonic, "call")) {
+        *ret = pc + (uint64_t)used;
+        return ISA_FLOW_CALL;
+    }
+    return !strcmp(b.insn[0].op->mnemonic, "br") ? ISA_FLOW_RETURN : ISA_FLOW_NONE;
+}
+
 /* The debugger hook has no machine: default architecture, worker then supervisor. */
 static int ipu_disasm_hook(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n)
 {
@@ -514,4 +535,5 @@ const isa_ops isa_ipu = {
     .asm_options = ipu_asm_options,
     .unit_space = ipu_unit_space,
     .host_file = ipu_vertex_host_file,
+    .insn_flow = ipu_insn_flow,
 };

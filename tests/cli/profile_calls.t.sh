@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli/profile_calls.t.sh: --profile's call edges (issue 10 point 3). The same program
-# on the DPU, MCCP and Nyuzi: main calls outer 3 times, outer calls inner twice (two call
+# on the DPU, MCCP, Nyuzi and IPU: main calls outer 3 times, outer calls inner twice (two call
 # sites). Each call site must list its callee (cfn=), the number of calls (calls=N TARGET)
 # and the callee's inclusive cost: every instruction from its entry to its return, calls
 # included. Instructions per function, counted in the sources below:
@@ -10,8 +10,9 @@
 #         each movl, movh (RET), store, inc, movl, movh (F), jmp = 7, then ret 3: 17
 #         (+ 2 x 5 = 27); the main loop calls outer 3 times: 81
 #   Nyuzi inner: add_i, add_i, ret = 3; outer: move, call, call, move, ret = 5 (+ 2 x 3 = 11)
-# so the edges are main->outer calls=3 (DPU 30, MCCP 81, Nyuzi 33 instructions) and each
-# outer->inner site calls=3 (DPU 9, MCCP 15, Nyuzi 9).
+#   IPU   (the supervisor) inner: add, add, br $m12 = 3; outer: call, call, br $m11 = 3 (+ 6 = 9)
+# so the edges are main->outer calls=3 (DPU 30, MCCP 81, Nyuzi 33, IPU 27 instructions) and
+# each outer->inner site calls=3 (DPU 9, MCCP 15, Nyuzi 9, IPU 9).
 # Cycles, DPU: one tasklet issues at most one instruction every 11 cycles (the revolver,
 # docs/isa/dpu.md) and this program has no DMA, so every instruction is charged 11 cycles,
 # 10 of them Stall_revolver: an edge's Cycles = 11 x its Instructions, Stall_revolver = 10 x.
@@ -165,5 +166,32 @@ EOF
     "$X" asm --isa nyuzi "$T/nested.S" -o "$T/ny.elf" || fail "nyuzi asm"
     "$X" run "$T/ny.elf" --quiet --profile "$T/y" > /dev/null || fail "nyuzi run"
     check "$T/y" "_start>outer:3:33" "outer>inner:3:9" "outer>inner:3:9" || fail "Nyuzi edges"
+fi
+if "$X" isas | grep -q '^ipu'; then
+    cat > "$T/nested_ipu.S" <<'EOF'
+.section .text.sup, "ax"
+.supervisor
+.globl _start
+.type _start, @function
+_start:
+  setzi $m1, 3
+loop:
+  call $m11, outer
+  add $m1, $m1, -1
+  brnz $m1, loop
+  br $m10
+outer:
+  call $m12, inner
+  call $m12, inner
+  br $m11
+inner:
+  add $m2, $m2, 1
+  add $m2, $m2, 2
+  br $m12
+EOF
+    XPUSIM_ROOT=${XPUSIM_ROOT:-.} "$X" asm --isa ipu "$T/nested_ipu.S" -o "$T/ni.elf" || fail "ipu asm"
+    "$X" run "$T/ni.elf" --quiet --profile "$T/i" > /dev/null || fail "ipu run"
+    # the supervisor's loop (label `loop`) calls outer; `br $mN` returns
+    check "$T/i" "loop>outer:3:27" "outer>inner:3:9" "outer>inner:3:9" || fail "IPU edges"
 fi
 echo ok
