@@ -180,13 +180,16 @@ static int fp_flags(ipu_xs *x, const ipu_insn *in, uint32_t fl)
     return 0;
 }
 
-/* ---- classification (IEEE 754-2008 5.7.2, numbered as the SDK's TFPU_CLASS enum) ---- */
+/* ---- classification (IEEE 754-2008 5.7.2's classes, numbered as the SDK's TFPU_CLASS) ---- */
 
-/* TFPU_CLASS_UNC 0, SNAN 1, QNAN 2 (a Graphcore example vertex's comment on
- * __builtin_ipu_f32class; PopLibs HasNaN.S tests f32class == 2 for the NaN its sums make),
- * then IEEE 754-2008 5.7.2's order: -inf 3, -normal 4, -subnormal 5, -0 6, +0 7,
- * +subnormal 8, +normal 9, +inf 10 (inferred). */
-enum { CL_SNAN = 1, CL_QNAN, CL_NINF, CL_NNORM, CL_NSUB, CL_NZERO, CL_PZERO, CL_PSUB, CL_PNORM, CL_PINF };
+/* TFPU_CLASS_UNC 0, SNAN 1, QNAN 2: a Graphcore example vertex's comment on
+ * __builtin_ipu_f32class; PopLibs tests class 2 for NaN (HasNaN.S f32class, the f16->fp8
+ * casts' f16v4class "nan class mask" 0x02000002). -0 is 5: PopLibs' fp8->f16 casts find the
+ * fp8 NaN, which their shifts turn into the half -0, with f16v4class == 0x05 in a byte
+ * (inlineAssemblerCast.hpp, "fp16 class" 0x05000005). So not the standard's list order (which
+ * would put -0 at 6); the rest is inferred by symmetry around the zeros: -inf 3, -normal 4,
+ * -0 5, +0 6, +normal 7, +inf 8, and the subnormals after them, -9, +10 (docs/isa/ipu.md). */
+enum { CL_SNAN = 1, CL_QNAN, CL_NINF, CL_NNORM, CL_NZERO, CL_PZERO, CL_PNORM, CL_PINF, CL_NSUB, CL_PSUB };
 
 static uint32_t classify(uint32_t bits, int eb, int mb)
 {
