@@ -5,9 +5,9 @@
  * alignment, inside tile memory, watchpoints); an instruction's two accesses to one SRAM
  * element raise TEXCPT_CONFLICT as the pace forms do (-o mem_conflicts). Every source is read
  * and every fault raised before anything is written, so a faulting instruction leaves no
- * trace. The address layouts come from the help text; what it leaves open (the unit of the
- * 16-bit deltas and of the mini-delta, the narrow access's stride unit) is decided in
- * docs/isa/ipu.md "Other three-access loads". */
+ * trace. The address layouts come from the help text, the deltas' unit (bytes) from PopLibs'
+ * sparse matmul; what is left open (the mini-delta's unit, the narrow access's stride unit)
+ * is decided in docs/isa/ipu.md "Other three-access loads". */
 #include <string.h>
 #include "exec_misc.h"
 
