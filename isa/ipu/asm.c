@@ -298,6 +298,51 @@ static int dir_size(void *ctx, const char *d, char *rest)
     return 0;
 }
 
+/* A `.set`/`.equ` symbol with a number for value means, in an instruction, the value it has
+ * there: it may be given another later (`.equ SHIFT, ...` in a macro used twice, PopLibs'
+ * workDivision.h.S; llvm-mc clones a redefinable variable at its use). Pass 2 encodes the
+ * text recorded now, so the value is written into it. */
+static int subst_sets(actx *a, const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    for (const char *p = in; *p;) {
+        if ((isalpha((unsigned char)*p) || *p == '_') && (p == in || !(isalnum((unsigned char)p[-1]) ||
+                                                                         p[-1] == '_' || p[-1] == '.' || p[-1] == '$'))) {
+            const char *q = p;
+            while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '$')
+                q++;
+            char name[ASM_MAX_IDENT + 1];
+            size_t l = (size_t)(q - p);
+            if (l < sizeof name) {
+                memcpy(name, p, l);
+                name[l] = 0;
+                asm_symbol *s = asm_sym_find(&a->syms, name, 0);
+                char *end;
+                long long v = s && s->defined && s->expr ? strtoll(s->expr, &end, 10) : 0;
+                if (s && s->defined && s->expr && s->expr[0] && !*end) {
+                    int w = snprintf(out + o, n - o, "(%lld)", v);
+                    if (w < 0 || (size_t)w >= n - o)
+                        return ipu_fail(a, "instruction line too long");
+                    o += (size_t)w;
+                    p = q;
+                    continue;
+                }
+            }
+            if (o + l >= n)
+                return ipu_fail(a, "instruction line too long");
+            memcpy(out + o, p, l);
+            o += l;
+            p = q;
+            continue;
+        }
+        if (o + 1 >= n)
+            return ipu_fail(a, "instruction line too long");
+        out[o++] = *p++;
+    }
+    out[o] = 0;
+    return 0;
+}
+
 static int dir_set(void *ctx, const char *d, char *rest)
 {
     actx *a = ctx;
@@ -455,6 +500,10 @@ static int instruction(actx *a, const char *mn, char *rest)
     char ren[RENAMED];
     if (ipu_rename_locals(a, rest, ren))
         return -1;
+    char sub[RENAMED];
+    if (subst_sets(a, ren, sub, sizeof sub))
+        return -1;
+    memcpy(ren, sub, sizeof ren);
     if (a->in_bundle) {
         if (a->nbundle == 2)
             return ipu_fail(a, "too many instructions in bundle");

@@ -3,7 +3,8 @@
 # our own small source, checked by assembling the same instructions written out by hand and
 # comparing the words: llvm-mc's macro rules (a quoted argument or default loses its quotes,
 # `:vararg` takes the rest of the line with its commas, `:req` is accepted), clang's
-# preprocessor keeping a `##` paste that makes no token (`x_##\ARG`) in one piece, and `$aN:B`
+# preprocessor keeping a `##` paste that makes no token (`x_##\ARG`) in one piece, a `.equ`
+# symbol redefined between uses taking its value at each use, and `$aN:B`
 # on an f16v4 form taking its :BL row (docs/isa/ipu.md, "Assembler").
 R=${XPUSIM_ROOT:-.}; X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -59,6 +60,18 @@ DO 3 f32sub $a4, $a5, $a6' 'f32add $a0, $a1, $a2
 add $m2, $m2, 1
 f32sub $a4, $a5, $a6
 add $m3, $m3, 1'
+
+# a symbol given a new value by each macro use (PopLibs' workDivision.h.S: `.equ SHIFT, ...`
+# inside SPLIT_BETWEEN_WORKERS): an instruction takes the value it has where it stands
+same equ-redefined '.macro SH D
+.equ S, \D
+  shl $m1, $m1, S
+.endm
+SH 2
+SH 3
+  shl $m2, $m2, S' 'shl $m1, $m1, 2
+shl $m1, $m1, 3
+shl $m2, $m2, 3'
 
 # $a0:B on f16v4mul (only :BL/:BU rows) is the :BL form
 same f16-broadcast 'f16v4mul $a2:3, $a0:B, $a4:5' 'f16v4mul $a2:3, $a0:BL, $a4:5'

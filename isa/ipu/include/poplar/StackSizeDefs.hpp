@@ -6,6 +6,12 @@
  * the SDK would produce and only the stack-size record is missing. */
 #ifndef XPUSIM_IPU_STACKSIZEDEFS_HPP
 #define XPUSIM_IPU_STACKSIZEDEFS_HPP
+/* Clamp.S (and others) use FUNCTION_IS_WORKER with only this header and
+ * CommonPoplibsMacros.h.S included, so the SDK defines it on this path too (value: see
+ * TileConstants.hpp). */
+#ifndef FUNCTION_IS_WORKER
+#define FUNCTION_IS_WORKER "ax"
+#endif
 .macro DEF_STACK_USAGE SIZE NAME
 .endm
 .macro DEF_STACK_SIZE_OWN SIZE NAME

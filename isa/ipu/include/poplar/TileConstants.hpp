@@ -130,6 +130,8 @@
 /* The section flags PopLibs give worker functions (`.section .text.X, FUNCTION_IS_WORKER`).
  * The SDK's value is not public; ours is the plain code flags, and the mode of the code
  * comes from `.worker` / `.supervisor` instead. */
+#ifndef FUNCTION_IS_WORKER
 #define FUNCTION_IS_WORKER "ax"
+#endif
 
 #endif
