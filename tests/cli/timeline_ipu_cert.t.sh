@@ -14,7 +14,7 @@
 # it is 32 cycles or more, named only by a cause covering half of it, else "stopped" (a
 # halted thread) or "stall: waiting" with the ISA's own word on the wait (a hung one).
 # CERT observes an opcode at the cycle it begins, a blocking one (a barrier) at the dispatch
-# that resumes it.
+# that resumes it. Last, on the DPU, the "stopped" tails of tasklets that wait for the others.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -138,6 +138,45 @@ stop = [e for e in ev if e["ph"] == "i" and e["name"].startswith("stop: ")]
 assert [e["name"] for e in stop] == ["stop: deadlock"] and stop[0]["args"]["cycle"] == 398, stop
 assert "POLL_32" in stop[0]["args"]["message"], stop
 print("ok: hang_poll: the tail says what the job waits for; stop: deadlock at 398")
+EOF
+fi
+if "$X" isas | grep -q '^dpu'; then
+    # The tail of a halted thread, on the DPU: a tasklet that has run its `stop` counts no
+    # stall while it waits for the others, and its cycles run to the DPU's halt (all
+    # tasklets' halted_at is the DPU's). programs/dpu/stream.s, 4 tasklets, 8 KiB: one
+    # 2,048-byte block each, read then written back. The one DMA engine serves transfers in
+    # issue order (docs/isa/dpu.md): the four reads (77 + 0.5 x 2,048 = 1,101 cycles each)
+    # are all issued in the first 400 cycles, before any write, then the four writes
+    # (61 + 1,024 = 1,085 each) follow back to back, tasklet k's done 1,085 cycles after
+    # tasklet k-1's. Each tasklet then runs the same code to its `stop`, so tasklet k stops
+    # (3 - k) x 1,085 cycles before tasklet 3, whose stop halts the DPU: tasklets 0, 1, 2
+    # end with a "stopped" slice of 3,255, 2,170 and 1,085 cycles (no stall counter grows
+    # there), tasklet 3 with "running"; the halt instant is at the DPU's last cycle.
+    R=programs/dpu/rt
+    "$X" asm --isa dpu -o tasklets=4 $R/crt0.s $R/mutex.s $R/barrier.s $R/perfcounter.s $R/mram.s programs/dpu/stream.s \
+        -o "$T/stream.elf" || exit 1
+    python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<I', 8192))" > "$T/n.bin"
+    "$X" run "$T/stream.elf" -o tasklets=4 --set stream_n="$T/n.bin" --timeline "$T/dpu.json" --stats=json \
+        --stats-file "$T/dpu.stats" --quiet > /dev/null || { echo "FAIL: dpu run"; fail=1; }
+    check "$T/dpu.json" "$T/dpu.stats" "{}"
+    python3 - "$T/dpu.json" "$T/dpu.stats" <<'EOF' || fail=1
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]; s = json.load(open(sys.argv[2]))
+ends = []
+for th in s["units"][0]["threads"]:
+    sl = sorted((e for e in ev if e["ph"] == "X" and e["tid"] == th["index"]), key=lambda e: e["args"]["from"])
+    names = [e["name"] for e in sl]
+    assert names.count("stopped") <= 1 and "stopped" not in names[:-1], names
+    if names[-1] == "stopped":
+        assert names[-2] == "running" and sl[-1]["args"]["cycles"] >= 32, sl[-2:]
+        ends.append(sl[-1]["args"]["from"])
+    else:
+        assert names[-1] == "running", names
+stops = [e for e in ev if e["ph"] == "i" and e["name"] == "stop: halted"]
+tails = [s["units"][0]["threads"][k]["cycles"] - ends[k] for k in range(len(ends))]
+assert tails == [3255, 2170, 1085], ("the stopped tails", tails, "expected (3 - k) x 1085")
+assert stops and stops[0]["args"]["cycle"] == s["units"][0]["cycles"], (stops, s["units"][0]["cycles"])
+print("ok: dpu: tasklets 0-2 'stopped' from cycles %s to the halt at %d" % (ends, stops[0]["args"]["cycle"]))
 EOF
 fi
 [ $fail -eq 0 ] && echo "ok: timeline_ipu_cert"
