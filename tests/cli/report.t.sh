@@ -67,6 +67,37 @@ heads = re.findall(r'<th class="stall">stall: ([^<]*)</th>', page)
 assert heads == [e[6:] for e, v in shown], (heads, shown)
 print("ok: report: %d thread bars, options, top functions match the statistics and the profile" % len(rows))
 EOF
+# a profile with source lines and call edges: the table sums each function's own lines
+# (the address and line columns are positions, not counts) and never a call's inclusive cost,
+# which is the callee's: main = 22 + 11 cycles, 2 + 1 instructions; leaf = 66, 6, dma 5
+cat > "$T/lines.cg" <<'EOF'
+# callgrind format
+version: 1
+positions: instr line
+events: Instructions Cycles Stall_dma Stall_revolver
+
+fl=a.c
+fn=main
+0x10 4 2 22 0 20
+cfl=a.c
+cfn=leaf
+calls=2 0x20 9
+0x10 4 6 66 5 60
+0x11 5 1 11 0 10
+fn=leaf
+0x20 9 6 66 5 60
+EOF
+"$X" report "$T/s.json" --profile "$T/lines.cg" -o "$T/l.html" || { echo "FAIL: report of a profile with lines"; fail=1; }
+python3 - "$T/l.html" <<'PY' || fail=1
+import re, sys
+page = open(sys.argv[1]).read()
+table = page.split('<table class="funcs">')[1].split("</table>")[0]
+rows = [re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", r) for r in table.split("</tr>") if "<t" in r]
+want = [["function", "cycles", "instructions", "stall: dma", "stall: revolver"],
+        ["leaf", "66", "6", "5", "60"], ["main", "33", "3", "0", "30"]]
+assert rows == want, (rows, want)
+print("ok: report: self costs per function from a profile with lines and calls")
+PY
 # escaping: text from the statistics never becomes markup
 sed 's/"fb_palette": "rgb"/"fb_palette": "<b>x<\/b>\&"/' "$T/s.json" > "$T/esc.json"
 "$X" report "$T/esc.json" -o "$T/esc.html" || { echo "FAIL: escaped report"; fail=1; }
