@@ -95,6 +95,40 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
     return 0;
 }
 
+void sim_restart(sim_machine *m, const uint8_t *sel)
+{
+    m->now = 0;
+    m->stop = (sim_stop){.kind = SIM_STOP_NONE, .unit = -1, .thread = -1};
+    m->host_seconds = 0;
+    m->nhalted = 0;
+    m->wd_insns = 0;
+    if (m->watchdog && !m->isa->independent_units)
+        sim_schedule(m, &m->wd_ev, m->watchdog);
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        ev_cancel(&m->q, &u->ev);
+        if (!u->enabled)
+            continue;
+        if (sel && !sel[i]) {
+            u->halted = 1; /* not part of this run: it counts as done */
+            m->nhalted++;
+            continue;
+        }
+        u->halted = 0;
+        u->halted_at = 0;
+        u->reached = 0;
+        u->rr = 0;
+        u->last_issue = SIM_NEVER;
+        u->wd_next = m->watchdog;
+        u->wd_insns = 0;
+        memset(u->threads, 0, sizeof *u->threads * (size_t)u->nthreads);
+        for (int k = 0; k < u->ncounters; k++)
+            u->counters[k].value = 0;
+        if (u->thread_counters)
+            memset(u->thread_counters, 0, sizeof *u->thread_counters * (size_t)u->nthreads * (size_t)u->nthread_counters);
+    }
+}
+
 void sim_destroy(sim_machine *m)
 {
     if (m->isa && m->isa->destroy && m->isa_state)

@@ -145,6 +145,13 @@ typedef struct sim_progress {
  * fn NULL turns reports off. Reports read counters and change nothing simulated. */
 void sim_set_progress(sim_machine *m, void (*fn)(void *ctx, const sim_progress *p), void *ctx, double every);
 
+/* Start over at cycle 0 with memory and ISA state kept (a launch after a launch): the
+ * core's per-run state is reset (time, stop, host time, halts, the watchdog) and, for the
+ * units sel selects (NULL: every enabled unit), their schedule, pending run event, threads
+ * and counters; an unselected enabled unit counts as halted for the next run. The ISA then
+ * boots the selected units' threads and schedules them. */
+void sim_restart(sim_machine *m, const uint8_t *sel);
+
 /* Build a machine for an ISA with options; 0 ok, -1 with err filled. */
 int sim_create(sim_machine *m, const struct isa_ops *isa, const sim_opts *opts, char *err, size_t errlen);
 void sim_destroy(sim_machine *m);

@@ -391,41 +391,19 @@ static void dpu_finish(sim_machine *m)
  * bits, atomic bits, DMA engine, fault and performance counter cleared) with IRAM, WRAM and
  * MRAM as the host left them. Simulated time starts over at cycle 0 and the statistics of
  * the selected DPUs with it, so each launch reports its own cycles. The DPUs not selected
- * stay halted (their memories and last statistics untouched). The core's per-run fields
- * are reset here because the core has no "run again" entry point yet
- * (notes/dpu-requests.md). */
+ * stay halted (their memories and last statistics untouched). sim_restart resets the
+ * core's per-run state; this boots the DPUs. */
 int dpu_relaunch(sim_machine *m, const uint8_t *sel)
 {
     dpu_machine *dm = DM(m);
     if (!dm)
         return -1;
-    m->now = 0;
-    m->stop = (sim_stop){.kind = SIM_STOP_NONE, .unit = -1, .thread = -1};
-    m->host_seconds = 0;
-    m->nhalted = 0;
+    sim_restart(m, sel);
     for (int i = 0; i < dm->ndpus; i++) {
         sim_unit *u = &m->units[i];
         dpu_unit *d = &dm->units[i];
-        ev_cancel(&m->q, &u->ev);
-        if (!u->enabled)
+        if (!u->enabled || (sel && !sel[i]))
             continue;
-        if (sel && !sel[i]) {
-            u->halted = 1; /* not part of this launch: counts as done */
-            m->nhalted++;
-            continue;
-        }
-        u->halted = 0;
-        u->halted_at = 0;
-        u->reached = 0;
-        u->rr = 0;
-        u->last_issue = SIM_NEVER;
-        u->wd_next = m->watchdog;
-        u->wd_insns = 0;
-        memset(u->threads, 0, sizeof *u->threads * (size_t)u->nthreads);
-        for (int k = 0; k < u->ncounters; k++)
-            u->counters[k].value = 0;
-        if (u->thread_counters)
-            memset(u->thread_counters, 0, sizeof *u->thread_counters * (size_t)u->nthreads * (size_t)u->nthread_counters);
         d->faulted = 0;
         d->fault_code = 0;
         d->time_base = 0;

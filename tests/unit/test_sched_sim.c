@@ -298,6 +298,46 @@ static void test_halted_machine_run_again(void **state)
     sim_destroy(&m);
 }
 
+/* sim_restart: the second run of the same program, after the fake ISA boots its threads
+ * again, is the first run cycle for cycle (same snapshot), with time, statistics and the
+ * stop reset; a unit left out counts as halted and keeps its last statistics. 2 units x 3
+ * threads, 4 instructions each, lat 1: 24 instructions. */
+static void boot_again(sim_machine *m, int unit)
+{
+    fake_unit *fu = m->units[unit].isa;
+    memset(fu->pc, 0, sizeof fu->pc);
+    for (int t = 0; t < m->units[unit].nthreads; t++)
+        sched_start(&m->units[unit], t, 0);
+}
+
+static void test_restart_runs_again(void **state)
+{
+    (void)state;
+    sim_machine m;
+    snap a, b;
+    fake_make(&m, &fake_isa, KV("units=2", "threads=3", "insns=4", "lat=1"));
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    take(&m, &a);
+    assert_int_equal(a.total, 24);
+    sim_restart(&m, NULL);
+    assert_int_equal(m.now, 0);
+    assert_int_equal(m.stop.kind, SIM_STOP_NONE);
+    assert_int_equal(sim_total_instructions(&m), 0);
+    boot_again(&m, 0);
+    boot_again(&m, 1);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    take(&m, &b);
+    same(&a, &b);
+    /* only unit 1 runs: unit 0 counts as halted and keeps nothing of a run it was not in */
+    const uint8_t sel[2] = {0, 1};
+    sim_restart(&m, sel);
+    boot_again(&m, 1);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    assert_int_equal(sim_total_instructions(&m), 24); /* unit 0's 12 kept from the last run + unit 1's 12 */
+    assert_int_equal(m.units[1].halted_at, a.uhalted_at[1]);
+    sim_destroy(&m);
+}
+
 static void test_disabled_unit_not_waited_for(void **state)
 {
     (void)state;
@@ -734,6 +774,7 @@ static void test_disable_halted_unit(void **state)
 }
 
 XPUSIM_TESTS(sched_sim,
+             cmocka_unit_test(test_restart_runs_again),
              cmocka_unit_test(test_skip_ahead_start),
              cmocka_unit_test(test_watchdog_livelock),
              cmocka_unit_test(test_skip_ahead_long_latency),
