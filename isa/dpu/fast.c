@@ -59,10 +59,46 @@ static inline int first_ready(const sim_thread *th, int nt, int rr, uint64_t t)
     return p != th + rr && p->ready_at <= t ? (int)(p - th) : -1;
 }
 
-/* first_ready out of line, for the burst loop (its registers stay its own) */
-static __attribute__((noinline)) int first_ready_ool(const sim_thread *th, int nt, int rr, uint64_t t)
+/* The pick inside a burst when the next tasklet in order (rr) is not ready at t, over the
+ * live tasklets only (mask live: ready_at != SIM_NEVER; the others can never be picked, so
+ * skipping them changes nothing): the first one in round-robin order from rr ready at t
+ * (*tn = t); if none, the first in that order with the earliest ready_at, if that is below
+ * lim (*tn = it: the cycles between are idle, nothing lands before lim); else -1. SDK code
+ * often runs with most tasklets stopped (handshakes, barriers) or waiting for DMA: this
+ * visits only the live ones, and skips idle cycles without leaving the burst. */
+static __attribute__((noinline)) int next_live(const sim_thread *th, uint32_t live, int rr, uint64_t t,
+                                               uint64_t lim, uint64_t *tn)
 {
-    return first_ready(th, nt, rr, t);
+    uint64_t best = lim;
+    int bk = -1;
+    for (int h = 0; h < 2; h++) {
+        uint32_t m = h == 0 ? live & (~0u << rr) : live & ((1u << rr) - 1);
+        while (m) {
+            int k = __builtin_ctz(m);
+            m &= m - 1;
+            uint64_t r = th[k].ready_at;
+            if (r <= t) {
+                *tn = t;
+                return k;
+            }
+            if (r < best) {
+                best = r;
+                bk = k;
+            }
+        }
+    }
+    *tn = best;
+    return bk;
+}
+
+/* The live mask of the ring (see next_live); it changes only through the generic executor
+ * (stop, resume, boot, clr_run), so the run loop recomputes it after each of those. */
+static uint32_t live_mask(const sim_thread *th, int nt)
+{
+    uint32_t live = 0;
+    for (int k = 0; k < nt; k++)
+        live |= (uint32_t)(th[k].ready_at != SIM_NEVER) << k;
+    return live;
 }
 
 /* The same, and if none is ready: -(k + 1) for the first tasklet k in round-robin order
@@ -92,7 +128,7 @@ typedef struct fast_ctx {
     sim_thread *th, *th_end;  /* the DPU's tasklets' threads: the ring */
     const dpu_insn *iram;
     uint32_t nwords;
-    int lone;                 /* a single tasklet */
+    uint32_t live;            /* the ring's live tasklets (next_live) */
     uint8_t *wram;
     uint64_t wlim;            /* WRAM size */
     const uint64_t *bpm;      /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
@@ -319,16 +355,14 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
         if (t >= lim)
             break;
         if (ts->ready_at > t) {
-            /* a lone tasklet issues again at its ready_at, nothing happening between */
-            if (c->lone && ts->ready_at < lim) {
-                t = ts->ready_at;
-                continue;
-            }
-            /* the first ready one after it in order issues at t (DMA waits); none: leave,
-             * the caller skips the idle cycles */
-            int k = first_ready_ool(c->th, (int)(c->th_end - c->th), (int)(ts - c->th), t);
+            /* the first ready one after it in order issues at t (DMA waits, stopped
+             * tasklets); none: the earliest, if before lim (a lone tasklet's next slot);
+             * else leave, the caller skips the idle cycles */
+            uint64_t tn;
+            int k = next_live(c->th, c->live, (int)(ts - c->th), t, lim, &tn);
             if (k < 0)
                 break;
+            t = tn;
             ts = c->th + k;
             tk = c->d->t + k;
         }
@@ -389,7 +423,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     const int instr = bpm || d->wram->nwatch;
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
-    fast_ctx ctx = {d, th, th_end, iram, nwords, nt == 1, wram, wlim, bpm, wlo, whi};
+    fast_ctx ctx = {d, th, th_end, iram, nwords, live_mask(th, nt), wram, wlim, bpm, wlo, whi};
 
     for (;;) {
         if (t >= lim) {
@@ -454,6 +488,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
             issued = 1;
         }
         int r = dpu_execute(m, u, d, k, t); /* counts it, moves the pc */
+        ctx.live = live_mask(th, nt); /* it may have stopped or started tasklets */
         t++;
         rr = ts + 1 == th_end ? 0 : k + 1;
         if (instr && d->wram->watch_hit_id) {
