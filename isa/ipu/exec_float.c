@@ -23,7 +23,7 @@ enum {
     O_SQRT, O_OOX, O_OORX, O_EXP, O_EXP2, O_LN, O_LOG2, O_SIGM, O_TANH,
     /* conversions and the rest (one format each) */
     O_INT, O_TOI32, O_TOUI32, O_FROMI32, O_FROMUI32, O_TOF16, O_V2TOF16, O_V4TOF16, O_F16TOF32, O_V2TOF32,
-    O_SUM, O_MAC, O_AXPY, O_ACC, O_SQACC, O_ABSACC, O_GINA
+    O_SUM, O_MAC, O_AXPY, O_ACC, O_SQACC, O_ABSACC
 };
 /* element formats: lanes and their width */
 enum { T_F32 = 1, T_F32V2, T_F16V2, T_F16V4, T_F32V4, T_F16V8 };
@@ -50,7 +50,7 @@ static const fname fnames[] = {
     {"f32v2cmpne_", O_CMPNE, T_F32V2}, {"f32v2cmplt_", O_CMPLT, T_F32V2}, {"f32v2cmple_", O_CMPLE, T_F32V2},
     {"f32v2cmpgt_", O_CMPGT, T_F32V2}, {"f32v2cmpge_", O_CMPGE, T_F32V2}, {"f32v2mac_", O_MAC, T_F32V2},
     {"f32v2axpy_", O_AXPY, T_F32V2}, {"f32v2tof16_", O_V2TOF16, T_F32V2}, {"f32v4tof16_", O_V4TOF16, T_F32V4},
-    {"f32v2gina_", O_GINA, T_F32V2}, {"f32v4acc_", O_ACC, T_F32V4}, {"f32v4sqacc_", O_SQACC, T_F32V4},
+    {"f32v4acc_", O_ACC, T_F32V4}, /* f32v2gina: exec_amp.c */ {"f32v4sqacc_", O_SQACC, T_F32V4},
     {"f32v4absacc_", O_ABSACC, T_F32V4},
     {"f16v2add_", O_ADD, T_F16V2}, {"f16v2sub_", O_SUB, T_F16V2}, {"f16v2mul_", O_MUL, T_F16V2},
     {"f16v2max_", O_MAX, T_F16V2}, {"f16v2min_", O_MIN, T_F16V2}, {"f16v2absmax_", O_ABSMAX, T_F16V2},
@@ -443,18 +443,6 @@ int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem)
 
     if (op == O_ACC || op == O_SQACC || op == O_ABSACC) {
         accumulate(&f, op, t);
-        return fp_done(&f);
-    }
-    if (op == O_GINA) {
-        if (ipu_operand_value(in, 2) != 0)
-            return ipu_not_modelled(x, in, "with an immediate other than 0 (its format is not public)");
-        get_lanes(&f, 1, T_F32V2, a, ra);
-        uint32_t r0 = *acc(c, 0), r1 = *acc(c, 1);
-        for (int i = 0; i < 6; i++)
-            *acc(c, i) = *acc(c, i + 2);
-        *acc(c, 6) = ra[0];
-        *acc(c, 7) = ra[1];
-        ipu_wap(x, in->v[0], (uint64_t)r1 << 32 | r0);
         return fp_done(&f);
     }
     if (op == O_MAC) { /* f32mac, f32v2mac: chain entries 0 (and 1) += a x b */
