@@ -200,14 +200,25 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const prof_entry *pre
 
 /* Charge the increase of the thread's stall counters since its previous record to e (a
  * counter that went down, reset by hand, charges nothing). */
+#define PROF_STALL(k)                                                                              \
+    case (k) + 1:                                                                                  \
+        if (now[k] != seen[k]) {                                                                   \
+            if (now[k] > seen[k])                                                                  \
+                acc[k] += now[k] - seen[k];                                                        \
+            seen[k] = now[k];                                                                      \
+        }                                                                                          \
+        __attribute__((fallthrough));
+
+/* Unrolled by the count (it runs twice per instruction; ISAs have 3 to 9 causes). */
 static inline void prof_add_stalls(int n, uint64_t *restrict acc, uint64_t *restrict seen, const uint64_t *restrict now)
 {
-    for (int k = 0; k < n; k++)
-        if (now[k] != seen[k]) {
-            if (now[k] > seen[k])
-                acc[k] += now[k] - seen[k];
-            seen[k] = now[k];
-        }
+    _Static_assert(SIM_MAX_STALLS == 12, "one PROF_STALL per possible cause");
+    switch (n) {
+        PROF_STALL(11) PROF_STALL(10) PROF_STALL(9) PROF_STALL(8) PROF_STALL(7) PROF_STALL(6)
+        PROF_STALL(5) PROF_STALL(4) PROF_STALL(3) PROF_STALL(2) PROF_STALL(1) PROF_STALL(0)
+    default:
+        break;
+    }
 }
 
 static inline void prof_stalls(prof_state *p, prof_thread *t, prof_entry *e, const uint64_t *stalls)
@@ -218,7 +229,7 @@ static inline void prof_stalls(prof_state *p, prof_thread *t, prof_entry *e, con
 /* The thread's last recorded PC's entry (cached while the table has not grown). */
 static prof_entry *prof_last(prof_state *p, prof_thread *t, int g)
 {
-    return t->gen == p->gen ? &p->tab[t->slot] : prof_get(p, t->pc, g);
+    return t->gen == p->gen ? t->cur : prof_get(p, t->pc, g);
 }
 
 int prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
@@ -253,22 +264,22 @@ int prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle
     }
     prof_entry *e = NULL;
     if (t->valid && t->gen == p->gen) { /* the successor seen last time: straight-line code, loops */
-        prof_entry *prev = &p->tab[t->slot];
-        if (prev->succ && prev->succ_gen == p->gen && p->tab[prev->succ - 1].pc == pc && p->tab[prev->succ - 1].thread == g)
-            e = &p->tab[prev->succ - 1];
+        prof_entry *s = t->cur->succ;
+        if (s && t->cur->succ_gen == p->gen && s->pc == pc && s->thread == g)
+            e = s;
     }
     if (!e) {
         if (!(e = prof_get(p, pc, g)))
             return -1;
         if (t->valid && t->gen == p->gen) { /* (the table did not move) */
-            p->tab[t->slot].succ = (uint32_t)(e - p->tab) + 1;
-            p->tab[t->slot].succ_gen = p->gen;
+            t->cur->succ = e;
+            t->cur->succ_gen = p->gen;
         }
     }
     /* what the instruction counted while it executed (a DPU DMA's wait, a bank penalty) is
      * its own; the thread's stalls up to its issue went to the previous PC in prof_before */
     prof_stalls(p, t, e, th->stalls);
-    t->slot = (uint32_t)(e - p->tab);
+    t->cur = e;
     t->gen = p->gen;
     /* retired instructions: an issue that is rolled back and replayed (Nyuzi) counts once */
     e->insns += th->instructions - t->insns;

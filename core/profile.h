@@ -31,8 +31,9 @@ typedef struct prof_entry {
     uint8_t used;     /* slot taken */
     uint8_t flow;     /* ISA_FLOW_* of the instruction at pc (isa_ops.insn_flow) */
     uint8_t ret_delta; /* a call's return address - pc */
-    uint32_t succ, succ_gen; /* the entry that followed this one last (slot + 1; 0 none) while
-                                the table's generation is succ_gen: most issues skip the hash */
+    uint32_t succ_gen;    /* succ is the entry that followed this one last while the table's
+                             generation is succ_gen: most issues skip the hash */
+    struct prof_entry *succ;
     uint64_t insns, cycles;
     uint64_t stalls[SIM_MAX_STALLS]; /* by the ISA's stall_names */
 } prof_entry;
@@ -57,7 +58,8 @@ typedef struct prof_frame {
 typedef struct prof_thread {
     uint64_t pc, cycle, insns;
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters at its previous record */
-    uint32_t slot, gen; /* pc's entry: tab[slot] while the table's generation is gen */
+    prof_entry *cur;    /* pc's entry while the table's generation is gen */
+    uint32_t gen;
     uint8_t valid;
     prof_frame *stack;  /* the shadow call stack */
     uint32_t depth, cap;
