@@ -158,7 +158,11 @@ enum dpu_fast { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAS
        DPU_FAST_CALL,
        /* acquire/release without destination, condition none, z or nz (or their acquire
         * forms), true or false */
-       DPU_FAST_ACQREL };
+       DPU_FAST_ACQREL,
+       /* what compiled code adds (issue 16): and/or/xor with any destination kind (32-bit,
+        * .s/.u pair) and any branch condition; the runtime's multiply and divide steps
+        * (__mulsi3, __udivsi3); clz/clo with any condition; movd */
+       DPU_FAST_LOGX, DPU_FAST_MULSTEP, DPU_FAST_DIVSTEP, DPU_FAST_CLZ, DPU_FAST_CLO, DPU_FAST_MOVD };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,

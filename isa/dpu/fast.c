@@ -335,6 +335,73 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
                 npc = in->pc;
             break;
         }
+        /* What compiled code adds (predecode.c). As in exec.c: carry and overflow are 0,
+         * the flags are those of the result, the condition reads the result and the two
+         * operands (kind 0: fa, fb) with the old Z flag, and is evaluated before the
+         * destination is written (it may be an operand). */
+        case DPU_FAST_LOGX:
+            res = in->op == DPU_OP_AND ? fa & fb : in->op == DPU_OP_OR ? fa | fb : fa ^ fb;
+            goto logc;
+        case DPU_FAST_CLZ: res = fa ? (uint32_t)__builtin_clz(fa) : 32; goto logc;
+        case DPU_FAST_CLO: res = ~fa ? (uint32_t)__builtin_clz(~fa) : 32; goto logc;
+        logc: {
+            cc_in cc = {res, fa, fb, 0, 0, tk->zf, fb & 63};
+            take = cond_true(in->cond, &cc);
+            switch (in->dk) {
+            case DPU_D_R: R[in->rc] = res; break;
+            case DPU_D_DS: R[in->rc + 1] = res; R[in->rc] = (uint32_t)((int32_t)res >> 31); break;
+            case DPU_D_DU: R[in->rc + 1] = res; R[in->rc] = 0; break;
+            default: break; /* zero destination (predecode.c admits no other) */
+            }
+            tk->zf = res == 0;
+            tk->cf = 0;
+            if (take)
+                npc = in->pc;
+            break;
+        }
+        case DPU_FAST_MULSTEP: case DPU_FAST_DIVSTEP: {
+            /* even register of the pair: the multiplier (shifted right) or the quotient
+             * (shifted left, a 1 in when the step subtracts); odd: the accumulated product
+             * or the remainder; the other operand is ra << shift (0 from 32 on) */
+            const uint32_t be = R[in->rb], bo = R[in->rb + 1];
+            const uint32_t sh = in->shift < 32 ? fa << in->shift : 0;
+            uint32_t hi, lo;
+            if (in->fast == DPU_FAST_MULSTEP) {
+                lo = (be & 1) ? bo + sh : R[in->rc + 1];
+                hi = res = be >> 1;
+            } else {
+                int ge = bo >= sh;
+                hi = be << 1 | (uint32_t)ge;
+                lo = ge ? bo - sh : R[in->rc + 1];
+                res = bo - sh;
+            }
+            if (in->cond == DPU_C_Z) /* __mulsi3's loop test */
+                take = res == 0;
+            else {
+                cc_in cc = {res, fa, fb, 0, 0, tk->zf, fb & 63};
+                take = cond_true(in->cond, &cc);
+            }
+            R[in->rc] = hi;
+            R[in->rc + 1] = lo;
+            tk->zf = res == 0;
+            tk->cf = 0;
+            if (take)
+                npc = in->pc;
+            break;
+        }
+        case DPU_FAST_MOVD: {
+            const uint32_t hi = R[in->rb];
+            res = R[in->rb + 1];
+            cc_in cc = {res, fa, fb, 0, 0, tk->zf, fb & 63};
+            take = cond_true(in->cond, &cc);
+            R[in->rc] = hi;
+            R[in->rc + 1] = res;
+            tk->zf = res == 0;
+            tk->cf = 0;
+            if (take)
+                npc = in->pc;
+            break;
+        }
         case DPU_FAST_NONE:
         generic:
             *tsp = ts;

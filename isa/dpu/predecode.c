@@ -75,6 +75,38 @@ static void set_fast(dpu_insn *in, int store)
         return;
     /* "false" never jumps: such a form is the plain one (move rr is or rrif) */
     int plain = in->cond == DPU_C_NONE || in->cond == DPU_C_FALSE;
+    /* forms compiled code runs often (issue 16; counted on the PrIM kernels) */
+    switch (in->op) {
+    case DPU_OP_AND: case DPU_OP_OR: case DPU_OP_XOR:
+        /* plain 32-bit ones keep their own cases below; the rest (a jump on the result:
+         * "move r, k, true, L"; the .s/.u pairs of 64-bit code; zero destination) here */
+        if (!(plain && in->dk == DPU_D_R) &&
+            (in->dk == DPU_D_R || in->dk == DPU_D_DS || in->dk == DPU_D_DU || in->dk == DPU_D_NONE))
+            in->fast = DPU_FAST_LOGX;
+        break;
+    case DPU_OP_MUL_STEP: case DPU_OP_DIV_STEP:
+        /* __mulsi3's and __udivsi3's loops: "mul_step d0, r2, d0, k, z, L" */
+        if (in->dk == DPU_D_D64)
+            in->fast = in->op == DPU_OP_MUL_STEP ? DPU_FAST_MULSTEP : DPU_FAST_DIVSTEP;
+        break;
+    case DPU_OP_CLZ: case DPU_OP_CLO:
+        if (in->dk == DPU_D_R || in->dk == DPU_D_NONE)
+            in->fast = in->op == DPU_OP_CLZ ? DPU_FAST_CLZ : DPU_FAST_CLO;
+        break;
+    case DPU_OP_MOVD:
+        if (in->dk == DPU_D_D64)
+            in->fast = DPU_FAST_MOVD;
+        break;
+    case DPU_OP_CALL:
+        /* with a return register (every C call) or without (a jump through a register) */
+        if (in->cond == DPU_C_NONE && (in->dk == DPU_D_R || in->dk == DPU_D_NONE))
+            in->fast = DPU_FAST_CALL;
+        break;
+    default:
+        break;
+    }
+    if (in->fast != DPU_FAST_NONE)
+        return;
     if (plain && in->dk == DPU_D_R) {
         switch (in->op) {
         case DPU_OP_ADD: in->fast = DPU_FAST_ADD; break;
