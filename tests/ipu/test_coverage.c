@@ -28,9 +28,7 @@ static const struct {
      * $PC, $WSR, $REPEAT_* or $COUNT_* does is not public (exec.c csr_put) */
     {"put_mmmn_zi", IPU_CTX_WORKER, "no writable worker CSR in the lower space is public"},
     /* owned by the AMP helper (exec_amp.c), stopping with their own reason */
-    {"f16v4stacc_aaan_ef", 0, "the accumulator permutation its immediate selects is not public"},
     {"f16v4istacc_aaan_ef", 0, "the accumulator permutation its immediate selects is not public"},
-    {"f16v4hihov4slic_aaan_ef", 0, "its 16-unit or fp8 data layout is not public"},
     {"f32sisov2slic_aaan_ef", 0, "its 16-unit or fp8 data layout is not public"},
     {"f8v8hihov4amp_aaan_ef", 0, "its 16-unit or fp8 data layout is not public"},
     {"f8v8hihov4slic_aaan_ef", 0, "its 16-unit or fp8 data layout is not public"},
