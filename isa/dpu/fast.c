@@ -60,12 +60,12 @@ static inline int first_ready(const sim_thread *th, int nt, int rr, uint64_t t)
 }
 
 /* The pick inside a burst when the next tasklet in order (rr) is not ready at t, over the
- * live tasklets only (mask live: ready_at != SIM_NEVER; the others can never be picked, so
- * skipping them changes nothing): the first one in round-robin order from rr ready at t
+ * live tasklets only (mask live, live_below: those that could issue before lim; the others
+ * can never be picked in this burst, so skipping them changes nothing): the first one in round-robin order from rr ready at t
  * (*tn = t); if none, the first in that order with the earliest ready_at, if that is below
  * lim (*tn = it: the cycles between are idle, nothing lands before lim); else -1. SDK code
  * often runs with most tasklets stopped (handshakes, barriers) or waiting for DMA: this
- * visits only the live ones, and skips idle cycles without leaving the burst. */
+ * visits only the ones that can issue, and skips idle cycles without leaving the burst. */
 static __attribute__((noinline)) int next_live(const sim_thread *th, uint32_t live, int rr, uint64_t t,
                                                uint64_t lim, uint64_t *tn)
 {
@@ -91,13 +91,15 @@ static __attribute__((noinline)) int next_live(const sim_thread *th, uint32_t li
     return bk;
 }
 
-/* The live mask of the ring (see next_live); it changes only through the generic executor
- * (stop, resume, boot, clr_run), so the run loop recomputes it after each of those. */
-static uint32_t live_mask(const sim_thread *th, int nt)
+/* The live mask of a burst (see next_live): the tasklets ready before lim. Within a burst
+ * only the issuing tasklets' ready_at change (and they are in the mask), so one outside it
+ * stays at or beyond lim: stopped ones (SIM_NEVER) and those whose DMA has not landed
+ * (ready at or after its completion, and lim is at most the oldest pending completion). */
+static uint32_t live_below(const sim_thread *th, int nt, uint64_t lim)
 {
     uint32_t live = 0;
     for (int k = 0; k < nt; k++)
-        live |= (uint32_t)(th[k].ready_at != SIM_NEVER) << k;
+        live |= (uint32_t)(th[k].ready_at < lim) << k;
     return live;
 }
 
@@ -131,7 +133,7 @@ typedef struct fast_ctx {
     uint32_t live;            /* the ring's live tasklets (next_live) */
     uint8_t *wram;
     uint64_t wlim;            /* WRAM size */
-    const uint64_t *bpm;      /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
+    const uint8_t *bpm;       /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
     uint64_t wlo, whi;        /* and the span of the watched WRAM bytes (empty: wlo > whi) */
 } fast_ctx;
 
@@ -140,12 +142,13 @@ typedef struct fast_ctx {
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
  * *tp through the generic executor (its ready_at and last_issue are already set), 2 when
  * thread *tsp would issue at *tp at a pc the breakpoint filter flags (nothing set yet).
- * Inlined into burst_plain and burst_instr, whose loops have the registers to themselves;
- * instr is a constant there, so the plain copy has no instrumentation test at all. */
+ * Inlined into burst_plain, burst_watch and burst_bp, whose loops have the registers to
+ * themselves; bp (test the filter) and watch (test the watched span) are constants there,
+ * so the plain copy has no instrumentation test at all. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
 static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp,
-                                                       uint64_t lim, const int instr)
+                                                       uint64_t lim, const int bp, const int watch)
 {
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
@@ -154,13 +157,13 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
     const uint32_t nwords = c->nwords;
     uint8_t *const wram = c->wram;
     const uint64_t wlim = c->wlim;
-    const uint64_t *const bpm = instr ? c->bpm : NULL;
-    const uint64_t wlo = instr ? c->wlo : 1, whi = instr ? c->whi : 0;
+    const uint8_t *const bpm = bp ? c->bpm : NULL;
+    const uint64_t wlo = watch ? c->wlo : 1, whi = watch ? c->whi : 0;
 /* an access of n bytes at addr that may touch a watched byte */
-#define WATCHED(addr, n) (instr && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
+#define WATCHED(addr, n) (watch && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
     for (;;) {
         const uint32_t pc = tk->pc;
-        if (instr && bpm && dbg_bp_maybe(bpm, pc)) {
+        if (bp && dbg_bp_maybe(bpm, pc)) {
             *tsp = ts;
             *tp = t;
             return 2;
@@ -443,12 +446,17 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
 
 static __attribute__((noinline)) int burst_plain(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
-    return burst(c, tsp, tp, lim, 0);
+    return burst(c, tsp, tp, lim, 0, 0);
 }
 
-static __attribute__((noinline)) int burst_instr(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+static __attribute__((noinline)) int burst_watch(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
-    return burst(c, tsp, tp, lim, 1);
+    return burst(c, tsp, tp, lim, 0, 1);
+}
+
+static __attribute__((noinline)) int burst_bp(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return burst(c, tsp, tp, lim, 1, 1);
 }
 
 /* The latest issue cycle among the tasklets (the unit's last issue once one has issued in
@@ -486,11 +494,13 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         wlo = i == 0 || w->addr < wlo ? w->addr : wlo;
         whi = i == 0 || w->addr + w->len > whi ? w->addr + w->len : whi;
     }
-    const uint64_t *bpm = dbg_bp_map(m);
-    const int instr = bpm || d->wram->nwatch;
+    const uint8_t *bpm = dbg_bp_map(m);
+    int (*const run_burst)(const fast_ctx *, sim_thread **, uint64_t *, uint64_t) =
+        bpm ? burst_bp : d->wram->nwatch ? burst_watch : burst_plain;
+    const int instr = run_burst != burst_plain;
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
-    fast_ctx ctx = {d, th, th_end, iram, nwords, live_mask(th, nt), wram, wlim, bpm, wlo, whi};
+    fast_ctx ctx = {d, th, th_end, iram, nwords, 0, wram, wlim, bpm, wlo, whi};
 
     for (;;) {
         if (t >= lim) {
@@ -533,7 +543,8 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         sim_thread *ts = &th[tid];
         const uint64_t t0 = t;
         ctx.iram = iram;
-        int b = instr ? burst_instr(&ctx, &ts, &t, lim) : burst_plain(&ctx, &ts, &t, lim);
+        ctx.live = live_below(th, nt, lim);
+        int b = run_burst(&ctx, &ts, &t, lim);
         if (b != 2 || ts != th + tid || t != t0)
             issued = 1;
         if (!b) {
@@ -555,7 +566,6 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
             issued = 1;
         }
         int r = dpu_execute(m, u, d, k, t); /* counts it, moves the pc */
-        ctx.live = live_mask(th, nt); /* it may have stopped or started tasklets */
         t++;
         rr = ts + 1 == th_end ? 0 : k + 1;
         if (instr && d->wram->watch_hit_id) {
