@@ -61,7 +61,9 @@ typedef struct ax {
     ipu_xs *x;
     const ipu_insn *in;
     uint32_t fl;
-    int rnd, nanoo, f16_flush;
+    int rnd, nanoo, f16_flush, sr; /* sr: $FP_CTL.ESR, stochastic rounding of f16 results */
+    uint64_t rbits;                /* PRNG bits left for stochastic rounding */
+    int nr;                        /* 16-bit draws left in rbits */
 } ax;
 
 static float bits_f(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
@@ -83,8 +85,20 @@ static uint32_t to_f32(ax *a, double v, int in_nan, int in_inf)
         a->fl |= FL_OFLO;
     return f_bits(f);
 }
+/* An f32 result to f16: by $FP_CTL.RND, or with $FP_CTL.ESR stochastically as exec_float.c
+ * rounds every f16 result (16 random bits each, one PRNG draw serving four results). */
 static uint32_t to_f16(ax *a, double v)
 {
+    if (a->sr && isfinite(v) && v != 0) {
+        if (!a->nr) {
+            a->rbits = ipu_prng_next(a->x);
+            a->nr = 4;
+        }
+        uint32_t r = (uint32_t)(a->rbits & 0xffff);
+        a->rbits >>= 16;
+        a->nr--;
+        return ipu_h16_round_sr(v, 1, r, a->nanoo, a->f16_flush, &a->fl);
+    }
     return ipu_f16_from_d(v, a->rnd, a->nanoo, a->f16_flush, &a->fl);
 }
 
@@ -179,12 +193,10 @@ static int bad_flags(ipu_xs *x, const ipu_insn *in, unsigned f, const char *why)
                      "%s: flags %u %s", in->op->mnemonic, f, why);
 }
 
-/* Conversions to f16 use $FP_CTL.RND as exec_float.c does; stochastic rounding needs the PRNG. */
+/* Conversions to f16 use $FP_CTL.RND (0-3) or ESR as exec_float.c does. */
 static int f16_out_ok(ax *a)
 {
-    if (a->x->c->fp_ctl >> 19 & 1)
-        return ipu_not_modelled(a->x, a->in, "with stochastic rounding ($FP_CTL.ESR; needs the PRNG)");
-    if (a->rnd > 3)
+    if (!a->sr && a->rnd > 3)
         return ipu_not_modelled(a->x, a->in, "with a $FP_CTL.RND value above 3 (meaning not public)");
     return 0;
 }
@@ -538,7 +550,7 @@ int ipu_exec_amp(ipu_xs *x, const ipu_insn *in, int asem)
         return ipu_not_modelled(x, in, "(its 16-unit or fp8 data layout is not public)");
     ipu_ctx *c = x->c;
     ax a = {.x = x, .in = in, .rnd = (int)(c->fp_ctl >> 16 & 7), .nanoo = (int)(c->fp_ctl >> 20 & 1),
-            .f16_flush = x->im->f16_flush};
+            .f16_flush = x->im->f16_flush, .sr = (int)(c->fp_ctl >> 19 & 1)};
     if (asem <= A_F32SISOV2AMP)
         return amp(&a, asem);
     if (asem <= A_HIHOV4SLIC)

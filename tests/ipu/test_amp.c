@@ -335,6 +335,50 @@ static void test_amp_half_and_precision(void **state)
     run_free(r);
 }
 
+/* $FP_CTL.ESR: half results round stochastically (docs/isa/ipu.md "Stochastic rounding").
+ * Every unit's weights are (1, 1, 0, 0) and the input (1, 2^-12, 0, 0): each sum is 1 + 2^-12,
+ * between the halves 1.0 (0x3c00) and 1 + 2^-10 (0x3c01). Nearest (ESR 0) gives 0x3c00
+ * everywhere; with ESR each result is one of the two neighbours, the same on every run (the
+ * PRNG starts from -o prng_seed). */
+static void test_amp_sr(void **state)
+{
+    (void)state;
+    prog p = {.at = SUP};
+    sup_load(&p, 32);
+    for (int m = 0; m < 8; m++)
+        data64(&p, WTS + 8 * (4 * m), h4(1, 1, 0, 0));
+    data64(&p, IN, h(1) | 0x0c00ull << 16); /* 2^-12 = 0x0c00 */
+    I(&p, "ld64_mman_zi", 2, 1, 15, 0);
+    for (int i = 0; i < 12; i++) {
+        I(&p, "f16v4hihoamp_aaan_ef", 6, i == 4 ? 2 : 14, 15, E4(i & 3));
+        if (i >= 8)
+            I(&p, "st32_mbmn_zi", 6, 3, 15, i - 8);
+    }
+    I(&p, "exitz_mmmn", 15);
+    run *r = run_prog(&p, NULL);
+    expect_stop(r, SIM_STOP_HALT, NULL);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(word(r, OUT + 4 * i), 0x3c003c00u);
+    run_free(r);
+    uint32_t first[4];
+    for (int k = 0; k < 2; k++) {
+        r = run_prog(&p, (const char *const[]){"fp_ctl=0x80000", NULL});
+        expect_stop(r, SIM_STOP_HALT, NULL);
+        for (int i = 0; i < 4; i++) {
+            uint32_t w = word(r, OUT + 4 * i);
+            for (int l = 0; l < 2; l++) {
+                uint32_t hb = w >> (16 * l) & 0xffff;
+                assert_true(hb == 0x3c00 || hb == 0x3c01);
+            }
+            if (k == 0)
+                first[i] = w;
+            else
+                assert_int_equal(w, first[i]);
+        }
+        run_free(r);
+    }
+}
+
 /* f32sisoamp: 8 output channels x 8 f32 input channels, phases P0..P7 (E4); an input each
  * phase, partials and results only at even phases (PopLibs' conv_partial_1x1_float_float
  * warms up with P0, P2, P4, P6). $CWEI_m_n = (W[m][2n], W[m][2n + 1]) with W[m][c] = 1 if
@@ -730,6 +774,6 @@ static void test_zcwei(void **state)
     run_free(r);
 }
 
-XPUSIM_TESTS(ipu_amp, cmocka_unit_test(test_amp_f16_pipeline), cmocka_unit_test(test_amp_half_and_precision),
+XPUSIM_TESTS(ipu_amp, cmocka_unit_test(test_amp_f16_pipeline), cmocka_unit_test(test_amp_half_and_precision), cmocka_unit_test(test_amp_sr),
              cmocka_unit_test(test_amp_f32), cmocka_unit_test(test_amp_engines), cmocka_unit_test(test_slic_f16), cmocka_unit_test(test_slic_v4), cmocka_unit_test(test_slic_f32),
              cmocka_unit_test(test_acc_ops), cmocka_unit_test(test_amp_faults), cmocka_unit_test(test_zcwei))
