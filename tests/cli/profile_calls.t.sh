@@ -63,6 +63,9 @@ for w in want:
         assert cost[1] == 11 * cost[0] and stalls["Stall_revolver"] == 10 * cost[0], (key, cost)
     if rule == "mccp":
         assert cost[1] == 4 * cost[0] + sum(cost[2:]), (key, cost)
+    if rule.startswith("self="): # the call's cost is all these functions' own, every event
+        own = [sum(selfc[f][k] for f in rule[5:].split("+")) for k in range(len(ev))]
+        assert cost == own, "%s: %s: %s, the functions' own %s" % (path, key, cost, own)
 left = {k: v for k, v in edges.items() if v}
 assert not left, "%s: edges not expected: %s" % (path, left)
 print("ok: %s: %s" % (path.split("/")[-1], " ".join(sorted(seen))))
@@ -167,6 +170,58 @@ EOF
     "$X" run "$T/ny.elf" --quiet --profile "$T/y" > /dev/null || fail "nyuzi run"
     check "$T/y" "_start>outer:3:33" "outer>inner:3:9" "outer>inner:3:9" || fail "Nyuzi edges"
 fi
+# Calls that do not return as they were made. A conditional MCCP call whose jump is not
+# taken is no call: `cmp` of equal registers sets Z, so `callne F` falls through (its
+# conditional store and inc do not run either); `inc reg3` clears Z and `callne G` is taken:
+# one edge, G's inc and ret (dec sp, load, jmp) = 4 instructions, and F never runs.
+if "$X" isas | grep -q '^mccp'; then
+    printf 'xor reg0 reg0\ncmp reg0 reg0\ncallne F\ninc reg3\ncallne G\nint 1\n\nF:\n    inc reg1\n    ret\n\nG:\n    inc reg2\n    ret\n' \
+        > "$T/cond.mccp"
+    "$X" asm --isa mccp "$T/cond.mccp" -o "$T/cond.out" || fail "mccp asm cond"
+    "$X" run "$T/cond.out" -o cores=0 --headless --quiet --profile "$T/mc" > /dev/null || fail "mccp run cond"
+    check "$T/mc" "(no symbol)>(no symbol):1:4:mccp" || fail "MCCP conditional calls"
+fi
+# Nyuzi: inner returns straight to main through the address outer saved (a longjmp): both
+# frames close there, outer's with its 2 instructions (move, call) + inner's 3 (add_i, move,
+# ret), inner's with its 3; and a run that halts inside inner leaves both calls open, each
+# counted up to the halt: all the cost its callees charged (every event, derived from the
+# functions' own lines), outer->inner = inner's 3 (add_i, li, setcr), _start->outer 2 + 3.
+if "$X" isas | grep -q '^nyuzi'; then
+    cat > "$T/lj.S" <<'EOF'
+                .globl _start
+_start:         call outer
+                li s0, 0xffffffff
+                setcr s0, 20
+2:              b 2b
+outer:          move s9, ra
+                call inner
+                add_i s1, s1, 1
+                move ra, s9
+                ret
+inner:          add_i s1, s1, 2
+                move ra, s9
+                ret
+EOF
+    cat > "$T/open.S" <<'EOF'
+                .globl _start
+_start:         call outer
+2:              b 2b
+outer:          move s9, ra
+                call inner
+                ret
+inner:          add_i s1, s1, 2
+                li s0, 0xffffffff
+                setcr s0, 20
+3:              b 3b
+EOF
+    for p in lj open; do
+        "$X" asm --isa nyuzi "$T/$p.S" -o "$T/$p.elf" || fail "nyuzi asm $p"
+        "$X" run "$T/$p.elf" --quiet --profile "$T/y$p" > /dev/null || fail "nyuzi run $p"
+    done
+    check "$T/ylj" "_start>outer:1:5" "outer>inner:1:3" || fail "Nyuzi longjmp"
+    check "$T/yopen" "_start>outer:1:5:self=outer+inner" "outer>inner:1:3:self=inner" || fail "Nyuzi open calls"
+fi
+
 if "$X" isas | grep -q '^ipu'; then
     cat > "$T/nested_ipu.S" <<'EOF'
 .section .text.sup, "ax"
