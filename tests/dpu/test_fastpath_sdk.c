@@ -1,0 +1,297 @@
+/* tests/dpu/test_fastpath_sdk.c: the fast loop (isa/dpu/fast.c) on what SDK-compiled code
+ * runs, against the reference loop (exec.c, selected by turning the debugger's history
+ * on, as in test_fastpath.c). Two programs: forms_src, every form the fast loop took over
+ * from the generic executor for compiled code (mul_step with z and nz, div_step, clz/clo
+ * with conditions, movd, and/or/xor with a jump condition, a .s/.u pair or a zero
+ * destination, call with a return register), with results that depend on each of them;
+ * and programs/dpu/bench/sdk_shape.s on our runtime (pointer chasing through MRAM by
+ * 8-byte DMA, calls, a mutex, barriers that stop and resume tasklets), whose scheduling
+ * takes the burst's live-tasklet picks (tasklets stopped, waiting for DMA, or fewer than
+ * 11 running). Both runs must agree on the stop, the cycle, every thread's statistics and
+ * state, every tasklet's registers, flags and pc, RUN and atomic bits, WRAM and MRAM; the
+ * results are also checked against values computed here in C, so a wrong form that both
+ * loops shared would fail too. */
+#include "../testlib.h"
+#include "dpu_harness.h"
+#include "../../core/debug.h"
+
+static const char forms_src[] =
+    "	.section .text.__bootstrap,\"ax\",@progbits\n"
+    "__bootstrap:\n"
+    "	jeq id, NR_TASKLETS-1, .Lgo\n"
+    "	boot id, 1\n"
+    ".Lgo:\n"
+    "	lw r0, zero, iters\n"
+    "	move r1, 0x1234567\n"
+    "	add r1, id, r1\n"
+    "	move r21, 0\n"
+    ".Lloop:\n"
+    /* r3 = r1 x r0 (low bits of r0 up to bit 7) by mul_step, leaving on z */
+    "	move r2, r0\n"
+    "	move r3, 0\n"
+    "	mul_step d2, r1, d2, 0, z, .Lm1\n"
+    "	mul_step d2, r1, d2, 1, z, .Lm1\n"
+    "	mul_step d2, r1, d2, 2, z, .Lm1\n"
+    "	mul_step d2, r1, d2, 3, z, .Lm1\n"
+    "	mul_step d2, r1, d2, 4, z, .Lm1\n"
+    "	mul_step d2, r1, d2, 5, z, .Lm1\n"
+    "	mul_step d2, r1, d2, 6, z, .Lm1\n"
+    "	mul_step d2, r1, d2, 7, z, .Lm1\n"
+    ".Lm1:\n"
+    "	add r21, r21, r3\n"
+    /* into another pair, with nz: jumps while a multiplier bit is left */
+    "	move r4, r0\n"
+    "	move r5, 5\n"
+    "	mul_step d4, r1, d4, 3, nz, .Lm2\n"
+    "	add r21, r21, 1\n"
+    ".Lm2:\n"
+    "	add r21, r21, r5\n"
+    /* four division steps of r7 by r8 << k */
+    "	move r6, 0\n"
+    "	move r7, r1\n"
+    "	add r8, r0, 3\n"
+    "	div_step d6, r8, d6, 3\n"
+    "	div_step d6, r8, d6, 2\n"
+    "	div_step d6, r8, d6, 1\n"
+    "	div_step d6, r8, d6, 0\n"
+    "	xor r21, r21, r6\n"
+    "	add r21, r21, r7\n"
+    /* clz/clo: max (32) jumps for a zero operand, every 4th iteration */
+    "	and r9, r0, 3\n"
+    "	lsl r9, r1, r9\n"
+    "	and r10, r0, 3, z, .Lz0\n"
+    "	jump .Lz1\n"
+    ".Lz0:\n"
+    "	move r9, 0\n"
+    ".Lz1:\n"
+    "	clz r10, r9, max, .Lc1\n"
+    "	add r21, r21, r10\n"
+    ".Lc1:\n"
+    "	clz r10, r9\n"
+    "	add r21, r21, r10\n"
+    "	clo r11, r21, z, .Lc2\n"
+    "	add r21, r21, r11\n"
+    ".Lc2:\n"
+    "	clo r11, r1\n"
+    "	add r21, r21, r11\n"
+    /* movd */
+    "	movd d12, d6\n"
+    "	add r21, r21, r12\n"
+    "	xor r21, r21, r13\n"
+    /* and/or/xor with conditions and pair/zero destinations */
+    "	or r14, r0, 0, true, .Lo1\n"
+    "	add r21, r21, 7\n"
+    ".Lo1:\n"
+    "	add r21, r21, r14\n"
+    "	and r15, r21, 0x70, z, .Lo2\n"
+    "	add r21, r21, 3\n"
+    ".Lo2:\n"
+    "	xor r16, r1, r21, mi, .Lo3\n"
+    "	add r21, r21, 1\n"
+    ".Lo3:\n"
+    "	or r16, r16, r21, nz, .Lo4\n"
+    "	add r21, r21, 1\n"
+    ".Lo4:\n"
+    "	add r21, r21, r16\n"
+    "	and.s d16, r21, 0x8000ff00\n"
+    "	add r21, r21, r16\n"
+    "	xor r21, r21, r17\n"
+    "	or.u d18, r21, 3\n"
+    "	add r21, r21, r18\n"
+    "	add r21, r21, r19\n"
+    "	xor.s d18, r1, r21\n"
+    "	xor r21, r21, r18\n"
+    "	and zero, r21, 1, z, .Lo5\n"
+    "	add r21, r21, 2\n"
+    ".Lo5:\n"
+    "	call r23, .Lf\n"
+    "	add r0, r0, -1, nz, .Lloop\n"
+    "	sw id4, out, r21\n"
+    "	stop\n"
+    ".Lf:\n"
+    "	lsl r22, r1, 1\n"
+    "	xor r1, r22, r21\n"
+    "	jump r23\n"
+    "	.section .dpu_host,\"aw\",@progbits\n"
+    "	.p2align 3\n"
+    "	.globl iters\n"
+    "iters:\n"
+    "	.long 40\n"
+    "	.globl out\n"
+    "out:\n"
+    "	.zero 96\n";
+
+/* forms_src in C: the value tasklet id leaves in out[id] */
+static uint32_t forms_expect(uint32_t id, uint32_t iters)
+{
+    uint32_t r1 = 0x1234567u + id, r21 = 0;
+    for (uint32_t r0 = iters; r0; r0--) {
+        /* mul_step d2: bits 0..7 of r0, leaving when none is left (r0 <= 40 here) */
+        r21 += r1 * r0;
+        /* mul_step d4, k = 3: bit 0 of r0 adds r1 << 3 to r5 = 5; nz jumps if r0 >> 1 != 0 */
+        uint32_t r5 = (r0 & 1) ? 5 + (r1 << 3) : 5;
+        if (!(r0 >> 1))
+            r21 += 1;
+        r21 += r5;
+        /* div_step k = 3..0 on d6 = {0, r1}: quotient bits of r1 / (r8 << k) */
+        uint32_t q = 0, rem = r1, r8 = r0 + 3;
+        for (int k = 3; k >= 0; k--) {
+            uint32_t sh = r8 << k;
+            q = q << 1 | (rem >= sh);
+            if (rem >= sh)
+                rem -= sh;
+        }
+        r21 ^= q;
+        r21 += rem;
+        uint32_t r9 = (r0 & 3) ? r1 << (r0 & 3) : 0;
+        uint32_t clz = r9 ? (uint32_t)__builtin_clz(r9) : 32;
+        if (clz != 32)
+            r21 += clz;
+        r21 += clz;
+        uint32_t clo = ~r21 ? (uint32_t)__builtin_clz(~r21) : 32;
+        if (clo != 0)
+            r21 += clo;
+        r21 += ~r1 ? (uint32_t)__builtin_clz(~r1) : 32;
+        r21 += q; /* movd d12, d6: r12 = q, r13 = rem */
+        r21 ^= rem;
+        r21 += r0; /* or r14, r0, 0, true: always jumps */
+        if (r21 & 0x70)
+            r21 += 3;
+        uint32_t r16 = r1 ^ r21;
+        if (!(r16 >> 31))
+            r21 += 1;
+        r16 |= r21;
+        if (!r16)
+            r21 += 1;
+        r21 += r16;
+        /* and.s d16: r17 = the result, r16 its sign */
+        uint32_t lo = r21 & 0x8000ff00u, hi = (uint32_t)((int32_t)lo >> 31);
+        r21 += hi;
+        r21 ^= lo;
+        /* or.u d18: r18 = 0, r19 = the result */
+        r21 += r21 | 3;
+        uint32_t x = r1 ^ r21;
+        r21 ^= (uint32_t)((int32_t)x >> 31);
+        if (r21 & 1)
+            r21 += 2;
+        r1 = (r1 << 1) ^ r21;
+    }
+    return r21;
+}
+
+static void build(dh_run *r, int sdk, int tasklets)
+{
+    char tk[32];
+    snprintf(tk, sizeof tk, "tasklets=%d", tasklets);
+    const char *opts[] = {tk, "mram=1", NULL};
+    if (sdk) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/programs/dpu/bench/sdk_shape.s", test_root());
+        const char *extra[] = {path, NULL};
+        assert_int_equal(dh_build(r, "", 1, extra, opts), 0);
+        uint32_t iters = 6;
+        assert_int_equal(dh_set(r, 0, "bench_iters", 0, &iters, 4), 0);
+    } else
+        assert_int_equal(dh_build(r, forms_src, 0, NULL, opts), 0);
+}
+
+/* Everything the two loops must agree on. */
+static void same(dh_run *a, dh_run *b)
+{
+    sim_machine *ma = &a->m, *mb = &b->m;
+    assert_int_equal(ma->stop.kind, mb->stop.kind);
+    assert_string_equal(ma->stop.msg, mb->stop.msg);
+    assert_int_equal(ma->now, mb->now);
+    sim_unit *ua = &ma->units[0], *ub = &mb->units[0];
+    assert_int_equal(ua->halted_at, ub->halted_at);
+    assert_int_equal(ua->last_issue, ub->last_issue);
+    assert_int_equal(ua->rr, ub->rr);
+    for (int k = 0; k < ua->ncounters; k++)
+        assert_int_equal(ua->counters[k].value, ub->counters[k].value);
+    dpu_unit *da = ua->isa, *db = ub->isa;
+    for (int k = 0; k < ua->nthreads; k++) {
+        const sim_thread *ta = &ua->threads[k], *tb = &ub->threads[k];
+        assert_int_equal(ta->state, tb->state);
+        assert_int_equal(ta->ready_at, tb->ready_at);
+        assert_int_equal(ta->instructions, tb->instructions);
+        assert_int_equal(ta->issue_cycles, tb->issue_cycles);
+        assert_int_equal(ta->halted_at, tb->halted_at);
+        assert_memory_equal(ta->stalls, tb->stalls, sizeof ta->stalls);
+        assert_memory_equal(da->t[k].r, db->t[k].r, sizeof da->t[k].r);
+        assert_int_equal(da->t[k].pc, db->t[k].pc);
+        assert_int_equal(da->t[k].zf, db->t[k].zf);
+        assert_int_equal(da->t[k].cf, db->t[k].cf);
+        assert_int_equal(da->t[k].last_issue, db->t[k].last_issue);
+    }
+    assert_int_equal(da->run, db->run);
+    assert_int_equal(da->dma_free, db->dma_free);
+    assert_memory_equal(da->atomic, db->atomic, sizeof da->atomic);
+    assert_memory_equal(da->wram_p, db->wram_p, da->dm->wram_size);
+    assert_memory_equal(da->mram_p, db->mram_p, da->dm->mram_size);
+}
+
+/* Runs the program on both loops; checks their agreement; returns the fast run (freed by
+ * the caller) for the result checks. */
+static void run_both(dh_run *a, int sdk, int tasklets)
+{
+    static dh_run b;
+    build(a, sdk, tasklets);
+    build(&b, sdk, tasklets);
+    assert_int_equal(dbg_attach(&b.m), 0);
+    b.m.dbg->history_on = 1;
+    dbg_update_slow(&b.m);
+    assert_true(dbg_hooks(&b.m));
+    assert_false(a->m.slow);
+    assert_int_equal(dh_run_all(a), SIM_STOP_HALT);
+    assert_int_equal(dh_run_all(&b), SIM_STOP_HALT);
+    same(a, &b);
+    dh_free(&b);
+}
+
+static void test_forms(void **state)
+{
+    (void)state;
+    static const int nts[] = {1, 5, 11, 16, 24};
+    for (unsigned i = 0; i < sizeof nts / sizeof nts[0]; i++) {
+        static dh_run a;
+        run_both(&a, 0, nts[i]);
+        for (int id = 0; id < nts[i]; id++)
+            assert_int_equal(dh_get32(&a, 0, "out", 4 * (uint64_t)id), forms_expect((uint32_t)id, 40));
+        dh_free(&a);
+    }
+}
+
+static void test_sdk_shape(void **state)
+{
+    (void)state;
+    /* tasklet t's list: node k = {next: node (5k + 1) mod 64, value k + t}, chased from node
+     * 0, 8 nodes a round, 6 rounds; each value times 40503 (sdk_shape.s's MULK) summed into
+     * 64 bits; sdk_total adds each tasklet's low word after every round */
+    static const int nts[] = {1, 2, 11, 16, 24};
+    for (unsigned i = 0; i < sizeof nts / sizeof nts[0]; i++) {
+        static dh_run a;
+        run_both(&a, 1, nts[i]);
+        uint32_t total = 0;
+        for (int t = 0; t < nts[i]; t++) {
+            uint64_t sum = 0;
+            uint32_t p = 0;
+            for (int r = 0; r < 6; r++) {
+                for (int s = 0; s < 8; s++) {
+                    sum += (uint32_t)((p + (uint32_t)t) * 40503u);
+                    p = (5 * p + 1) % 64;
+                }
+                total += (uint32_t)sum;
+            }
+            uint32_t w[2];
+            assert_int_equal(dh_get(&a, 0, "sdk_sum", 8 * (uint64_t)t, w, 8), 0);
+            assert_int_equal(w[0], (uint32_t)sum);
+            assert_int_equal(w[1], (uint32_t)(sum >> 32));
+        }
+        assert_int_equal(dh_get32(&a, 0, "sdk_total", 0), total);
+        dh_free(&a);
+    }
+}
+
+XPUSIM_TESTS(dpu_fastpath_sdk,
+             cmocka_unit_test(test_forms),
+             cmocka_unit_test(test_sdk_shape));
