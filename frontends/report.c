@@ -4,7 +4,8 @@
  * its cycles (issuing, each stall cause, the rest) drawn as inline SVG to one scale for the
  * whole run, its IPC, and the
  * legend; with a profile (`--profile` output, callgrind format) the top functions by cycles,
- * with their instructions and each stall cause the profile charged to them.
+ * with their cycles including their calls (when the profile has call edges), instructions
+ * and each stall cause the profile charged to them.
  * No script and nothing fetched from a network: the page is complete in one file. Every
  * text from the inputs is HTML-escaped. The statistics are read with libjansson
  * (docs/stats-schema.md). */
@@ -104,12 +105,14 @@ static json_t *cause_names(const json_t *units)
 typedef struct func_total {
     char name[128];
     unsigned long long ev[MAX_EVENTS]; /* by the profile's events: Instructions, Cycles, Stall_... */
+    unsigned long long call_cycles;    /* the inclusive Cycles of the calls it made */
 } func_total;
 
 /* The profile's events (names) and the functions' sums. */
 typedef struct prof_table {
     char names[MAX_EVENTS][48];
     int nev, ins, cyc;          /* event count; indices of Instructions and Cycles */
+    int calls;                  /* the profile has call edges */
     func_total *fn;
     int nfn;
 } prof_table;
@@ -182,10 +185,6 @@ static int read_profile(const char *path, prof_table *t)
                 cur = t->nfn++;
             }
         } else if (!strncmp(buf, "0x", 2)) {
-            if (call) { /* the inclusive cost of the call above */
-                call = 0;
-                continue;
-            }
             unsigned long long v[MAX_EVENTS + 2];
             int k = 0;
             char *p = buf, *e;
@@ -206,6 +205,13 @@ static int read_profile(const char *path, prof_table *t)
                 fprintf(stderr, "xpusim report: %s:%d: expected ADDRESS INSTRUCTIONS CYCLES after fn=\n", path, line);
                 bad = 1;
                 break;
+            }
+            if (call) { /* the inclusive cost of the call above: the callee's, not this function's */
+                call = 0;
+                t->calls = 1;
+                if (t->cyc + npos < k)
+                    t->fn[cur].call_cycles += v[t->cyc + npos];
+                continue;
             }
             for (int i = 0; i + npos < k && i < t->nev; i++)
                 t->fn[cur].ev[i] += v[i + npos];
@@ -285,7 +291,10 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const prof_ta
             for (int e = 0; e < pt->nev; e++)
                 show[e] |= !strncmp(pt->names[e], "Stall_", 6) && pt->fn[j].ev[e];
         fprintf(f, "<h2>Top functions by cycles</h2>\n<table class=\"funcs\"><tr><th class=\"l\">function</th>"
-                   "<th>cycles</th><th>instructions</th>");
+                   "<th>cycles</th>");
+        if (pt->calls) /* with what it called, as callgrind_annotate --inclusive=yes */
+            fprintf(f, "<th>cycles with calls</th>");
+        fprintf(f, "<th>instructions</th>");
         for (int e = 0; e < pt->nev; e++)
             if (show[e]) {
                 fprintf(f, "<th class=\"stall\">stall: ");
@@ -296,7 +305,10 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const prof_ta
         for (int j = 0; j < pt->nfn && j < TOP_FUNCS; j++) {
             fprintf(f, "<tr><td class=\"l\">");
             esc(f, pt->fn[j].name);
-            fprintf(f, "</td><td>%llu</td><td>%llu</td>", pt->fn[j].ev[pt->cyc], pt->fn[j].ev[pt->ins]);
+            fprintf(f, "</td><td>%llu</td>", pt->fn[j].ev[pt->cyc]);
+            if (pt->calls)
+                fprintf(f, "<td>%llu</td>", pt->fn[j].ev[pt->cyc] + pt->fn[j].call_cycles);
+            fprintf(f, "<td>%llu</td>", pt->fn[j].ev[pt->ins]);
             for (int e = 0; e < pt->nev; e++)
                 if (show[e])
                     fprintf(f, "<td>%llu</td>", pt->fn[j].ev[e]);

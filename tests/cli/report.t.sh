@@ -69,7 +69,8 @@ print("ok: report: %d thread bars, options, top functions match the statistics a
 EOF
 # a profile with source lines and call edges: the table sums each function's own lines
 # (the address and line columns are positions, not counts) and never a call's inclusive cost,
-# which is the callee's: main = 22 + 11 cycles, 2 + 1 instructions; leaf = 66, 6, dma 5
+# which is the callee's: main = 22 + 11 cycles, 2 + 1 instructions; leaf = 66, 6, dma 5; the
+# column of cycles with calls adds the calls' inclusive cycles: main 33 + 66 = 99, leaf 66
 cat > "$T/lines.cg" <<'EOF'
 # callgrind format
 version: 1
@@ -93,8 +94,8 @@ import re, sys
 page = open(sys.argv[1]).read()
 table = page.split('<table class="funcs">')[1].split("</table>")[0]
 rows = [re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", r) for r in table.split("</tr>") if "<t" in r]
-want = [["function", "cycles", "instructions", "stall: dma", "stall: revolver"],
-        ["leaf", "66", "6", "5", "60"], ["main", "33", "3", "0", "30"]]
+want = [["function", "cycles", "cycles with calls", "instructions", "stall: dma", "stall: revolver"],
+        ["leaf", "66", "66", "6", "5", "60"], ["main", "33", "99", "3", "0", "30"]]
 assert rows == want, (rows, want)
 print("ok: report: self costs per function from a profile with lines and calls")
 PY
