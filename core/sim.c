@@ -325,7 +325,7 @@ void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle)
         ev_cancel(&m->q, &u->ev);
     int n = __atomic_add_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
     if (n >= m->nenabled)
-        sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
+        sim_set_stop_at(m, SIM_STOP_HALT, -1, -1, 0, sim_end_cycle(m), "all %d units halted", m->nenabled);
 }
 
 void sim_unit_resume(sim_machine *m, sim_unit *u)
@@ -603,7 +603,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     m->limit = until;
     if (m->nhalted >= m->nenabled) {
         m->stop.kind = SIM_STOP_NONE;
-        sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
+        sim_set_stop_at(m, SIM_STOP_HALT, -1, -1, 0, sim_end_cycle(m), "all %d units halted", m->nenabled);
         return m->stop.kind;
     }
     m->stop.kind = SIM_STOP_NONE;
@@ -617,7 +617,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         ev_event *e = ev_peek(&m->q);
         if (!e || (e == &m->wd_ev && m->q.n == 1)) { /* the watchdog alone wakes nobody */
             if (m->nhalted >= m->nenabled)
-                sim_set_stop(m, SIM_STOP_HALT, -1, -1, 0, "all %d units halted", m->nenabled);
+                sim_set_stop_at(m, SIM_STOP_HALT, -1, -1, 0, sim_end_cycle(m), "all %d units halted", m->nenabled);
             else
                 sim_set_stop(m, SIM_STOP_DEADLOCK, -1, -1, 0,
                              "deadlock at cycle %llu: %d unit(s) not halted and nothing left that can wake them",

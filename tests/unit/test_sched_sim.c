@@ -547,6 +547,25 @@ static void test_determinism(void **state)
     free(text[1]);
 }
 
+/* The halt's stop cycle is the end of the run (the last unit's halt), not the cycle the
+ * event loop had reached: independent units run ahead of m->now. 8 units as below: the
+ * last, u = 7, runs N = 200 + 13 x 7 = 291 instructions per thread and halts at
+ * 7 x (291 - 1) + 3 = 2033, with one host thread or four. */
+static void test_halt_stop_cycle_is_end(void **state)
+{
+    (void)state;
+    for (int j = 0; j < 2; j++) {
+        sim_machine m;
+        fake_make(&m, &fake_isa_indep,
+                  j ? KV("units=8", "threads=3", "insns=200", "lat=7", "jitter=13", "jobs=4")
+                    : KV("units=8", "threads=3", "insns=200", "lat=7", "jitter=13"));
+        assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+        assert_int_equal(m.stop.cycle, 2033);
+        assert_int_equal(sim_end_cycle(&m), 2033);
+        sim_destroy(&m);
+    }
+}
+
 static void test_jobs_parallel_same_as_sequential(void **state)
 {
     (void)state;
@@ -775,6 +794,7 @@ static void test_disable_halted_unit(void **state)
 
 XPUSIM_TESTS(sched_sim,
              cmocka_unit_test(test_restart_runs_again),
+             cmocka_unit_test(test_halt_stop_cycle_is_end),
              cmocka_unit_test(test_skip_ahead_start),
              cmocka_unit_test(test_watchdog_livelock),
              cmocka_unit_test(test_skip_ahead_long_latency),
