@@ -46,6 +46,12 @@ static const char forms_src[] =
     "	add r21, r21, 1\n"
     ".Lm2:\n"
     "	add r21, r21, r5\n"
+    /* from another pair: d2's multiplier is used up (r2 = 0), so r5 is kept and z jumps */
+    "	mul_step d4, r1, d2, 2, z, .Lm3\n"
+    "	add r21, r21, 9\n"
+    ".Lm3:\n"
+    "	add r21, r21, r5\n"
+    "	xor r21, r21, r4\n"
     /* four division steps of r7 by r8 << k */
     "	move r6, 0\n"
     "	move r7, r1\n"
@@ -133,6 +139,7 @@ static uint32_t forms_expect(uint32_t id, uint32_t iters)
         if (!(r0 >> 1))
             r21 += 1;
         r21 += r5;
+        r21 += r5; /* mul_step d4, r1, d2: r4 = 0, r5 kept */
         /* div_step k = 3..0 on d6 = {0, r1}: quotient bits of r1 / (r8 << k) */
         uint32_t q = 0, rem = r1, r8 = r0 + 3;
         for (int k = 3; k >= 0; k--) {
@@ -179,6 +186,7 @@ static uint32_t forms_expect(uint32_t id, uint32_t iters)
     return r21;
 }
 
+/* sdk: 0 forms_src, else sdk_shape.s with bench_work = sdk */
 static void build(dh_run *r, int sdk, int tasklets)
 {
     char tk[32];
@@ -189,8 +197,9 @@ static void build(dh_run *r, int sdk, int tasklets)
         snprintf(path, sizeof path, "%s/programs/dpu/bench/sdk_shape.s", test_root());
         const char *extra[] = {path, NULL};
         assert_int_equal(dh_build(r, "", 1, extra, opts), 0);
-        uint32_t iters = 6;
+        uint32_t iters = 6, work = (uint32_t)sdk;
         assert_int_equal(dh_set(r, 0, "bench_iters", 0, &iters, 4), 0);
+        assert_int_equal(dh_set(r, 0, "bench_work", 0, &work, 4), 0);
     } else
         assert_int_equal(dh_build(r, forms_src, 0, NULL, opts), 0);
 }
@@ -265,19 +274,25 @@ static void test_sdk_shape(void **state)
 {
     (void)state;
     /* tasklet t's list: node k = {next: node (5k + 1) mod 64, value k + t}, chased from node
-     * 0, 8 nodes a round, 6 rounds; each value times 40503 (sdk_shape.s's MULK) summed into
-     * 64 bits; sdk_total adds each tasklet's low word after every round */
-    static const int nts[] = {1, 2, 11, 16, 24};
+     * 0, 8 nodes a round, 6 rounds; for each node, work times: the value times 40503
+     * (sdk_shape.s's MULK), each product summed into 64 bits; sdk_total adds each
+     * tasklet's low word after every round */
+    static const int nts[] = {1, 2, 11, 16, 24, 16, 3};
+    static const uint32_t works[] = {1, 1, 1, 1, 1, 3, 2};
     for (unsigned i = 0; i < sizeof nts / sizeof nts[0]; i++) {
         static dh_run a;
-        run_both(&a, 1, nts[i]);
+        run_both(&a, (int)works[i], nts[i]);
         uint32_t total = 0;
         for (int t = 0; t < nts[i]; t++) {
             uint64_t sum = 0;
             uint32_t p = 0;
             for (int r = 0; r < 6; r++) {
                 for (int s = 0; s < 8; s++) {
-                    sum += (uint32_t)((p + (uint32_t)t) * 40503u);
+                    uint32_t x = p + (uint32_t)t;
+                    for (uint32_t w = 0; w < works[i]; w++) {
+                        x *= 40503u;
+                        sum += x;
+                    }
                     p = (5 * p + 1) % 64;
                 }
                 total += (uint32_t)sum;
