@@ -36,8 +36,9 @@ typedef struct ipu_vref {
 
 /* Field kinds. F_SPTR32/64/128: PopLibs' SCALED_PTR32/64/128 (u16); F_SSPAN: ShortSpan (u32);
  * F_DELTAN: a VectorList<DELTAN> (u32 base|n, u16 ScaledPtr32 of its table); F_PTRS / F_SPANS:
- * a u32 pointer to a table of addresses / of (address, count) pairs (Vector<Vector<T>>). */
-enum { F_NUM, F_PTR, F_SPAN, F_SIZE, F_ALIGN, F_PAD, F_SPTR32, F_SPTR64, F_SSPAN, F_DELTAN, F_PTRS, F_SPANS, F_SPTR128 };
+ * a u32 pointer to a table of addresses / of (address, count) pairs (Vector<Vector<T>>);
+ * F_SSPANS: the same with a table of ShortSpans. */
+enum { F_NUM, F_PTR, F_SPAN, F_SIZE, F_ALIGN, F_PAD, F_SPTR32, F_SPTR64, F_SSPAN, F_DELTAN, F_PTRS, F_SPANS, F_SPTR128, F_SSPANS };
 typedef struct ipu_vfield {
     int kind, type, line;
     uint64_t bits;             /* F_NUM: the value's bits; F_ALIGN/F_PAD: bytes */

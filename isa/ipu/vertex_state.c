@@ -12,7 +12,8 @@
  * DELTAN_BASE_PTR_BITS and DELTAN_*_OFFSET_BITS). The tables live after the fields, inside
  * the state. `ptrs` and `spans` write a u32 pointer to a table of addresses or of (address,
  * count) pairs, the layout of PopLibs' 2D vertices (Vector<Vector<T>>: Clamp.S, Fill.S's
- * Fill2d). Every value is checked against its field's width when addresses are known. */
+ * Fill2d); `sspans` a table of ShortSpans (ScaledAdd2D_float.S's A operand). Every value is
+ * checked against its field's width when addresses are known. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,10 @@
 
 static const struct { const char *name; int kind; } kinds[] = {
     {"ptr", F_PTR}, {"span", F_SPAN}, {"size", F_SIZE}, {"sptr32", F_SPTR32}, {"sptr64", F_SPTR64}, {"sptr128", F_SPTR128},
-    {"sspan", F_SSPAN}, {"deltan", F_DELTAN}, {"ptrs", F_PTRS}, {"spans", F_SPANS}};
+    {"sspan", F_SSPAN}, {"deltan", F_DELTAN}, {"ptrs", F_PTRS}, {"spans", F_SPANS}, {"sspans", F_SSPANS}};
 
 static int is_scaled(int kind) { return kind == F_SPTR32 || kind == F_SPTR64 || kind == F_SPTR128; }
-static int is_list(int kind) { return kind == F_DELTAN || kind == F_PTRS || kind == F_SPANS; }
+static int is_list(int kind) { return kind == F_DELTAN || kind == F_PTRS || kind == F_SPANS || kind == F_SSPANS; }
 static unsigned entry_size(int kind) { return kind == F_SPANS ? 8 : 4; }
 
 void ipu_vstate_free(ipu_vertex *v)
@@ -126,7 +127,7 @@ int ipu_vstate_parse(ipu_vertex *v, char *s, int line, char *err, size_t n)
             return ipu_verr(err, n, v, line, "state %s: '%.40s' is not a %s value", kind, arg, kind);
     } else {
         return ipu_verr(err, n, v, line, "state: unknown field kind '%.20s' (ptr, span, size, sptr32, sptr64, sptr128, sspan, "
-                        "deltan, ptrs, spans, align, pad, or a type: f32 f16 i32 u32 i16 u16 i8 u8)", kind);
+                        "deltan, ptrs, spans, sspans, align, pad, or a type: f32 f16 i32 u32 i16 u16 i8 u8)", kind);
     }
     if (!is_list(f.kind) && *ipu_vskip_ws(s))
         return ipu_verr(err, n, v, line, "state %s: unexpected '%.40s'", kind, ipu_vskip_ws(s));
@@ -274,12 +275,17 @@ int ipu_vstate_write(const ipu_vertex *v, const ipu_machine *im, uint8_t *out, c
         }
         case F_PTRS:
         case F_SPANS:
+        case F_SSPANS:
             ipu_vput_le(p, v->state + f->table, 4);
             for (int k = 0; k < f->nlist; k++) {
                 uint8_t *e = out + f->table + entry_size(f->kind) * (unsigned)k;
-                ipu_vput_le(e, ref_addr(v, &f->list[k]), 4);
+                uint32_t a = ref_addr(v, &f->list[k]), c = f->list[k].count;
+                if (f->kind == F_SSPANS && (a >> SSPAN_ADDR_BITS || c >> (32 - SSPAN_ADDR_BITS)))
+                    return ipu_verr(err, n, v, f->line, "state sspans %s: address 0x%x or count %u does not fit "
+                                    "(20 and 12 bits)", f->list[k].name, a, c);
+                ipu_vput_le(e, f->kind == F_SSPANS ? a | (uint64_t)c << SSPAN_ADDR_BITS : a, 4);
                 if (f->kind == F_SPANS)
-                    ipu_vput_le(e + 4, f->list[k].count, 4);
+                    ipu_vput_le(e + 4, c, 4);
             }
             break;
         default: break;

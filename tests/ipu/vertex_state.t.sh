@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/ipu/vertex_state.t.sh: the compact vertex-state field types of `--vertex` files
 # (isa/ipu/vertex_state.c; docs/isa/ipu.md "Running a vertex"): sptr32, sptr64, sptr128, sspan,
-# deltan, ptrs and spans. A small worker (tests/ipu/vertex_state/copy.S) copies the state's words into an
+# deltan, ptrs, spans and sspans. A small worker (tests/ipu/vertex_state/copy.S) copies the state's words into an
 # output tensor; every expected word is computed here from the tensors' addresses that the
 # report prints and the encodings PopLibs' codelets decode (SCALED_PTR32 = (address -
 # 0x4c000) / 4 on ipu2, SCALED_PTR64 = address / 8, ShortSpan = address | count << 20, DeltaN =
@@ -64,6 +64,17 @@ want="$((ST + 16)) $((ST + 24)) $((Q / 16)) $A $((B + 4)) $C"
 got=$(sed -n '/^tensor out /{n;p}' "$T/out" | sed 's/^ *\[0\] //')
 [ "$got" = "$want" ] && echo "ok ptrs/spans tables, sptr128: $got" || no "list words: got '$got' want '$want'"
 
+# sspans: 0 ptr out; 4 sspans (u32 -> table at 8: A | 3 << 20, C | 10 << 20): 16 bytes; the
+# first 3 copied words are the state's (what follows it is the output tensor itself)
+sed -e '/^state /d' -e '/^output /d' -e '/^ *c:3$/d' "$T/s.vertex" >"$T/ss.vertex"
+printf '%s\n' 'state ptr out' 'state sspans a:3, c' 'output out' 'output a' 'output c' >>"$T/ss.vertex"
+"$X" run --vertex "$T/ss.vertex" >"$T/out" 2>"$T/err" || no "run sspans: $(cat "$T/err")"
+A=$((0x$(addr a))); C=$((0x$(addr c)))
+ST=$((0x$(sed -n 's/.*state at 0x\([0-9a-f]*\) (16 bytes).*/\1/p' "$T/out")))
+want="$((ST + 8)) $((A | (3 << 20))) $((C | (10 << 20)))"
+got=$(sed -n '/^tensor out /{n;p}' "$T/out" | sed 's/^ *\[0\] //' | cut -d' ' -f1-3)
+[ "$got" = "$want" ] && echo "ok sspans table: $got" || no "sspans words: got '$got' want '$want'"
+
 # errors, each naming file:line
 err() { printf '%s\n' "codelet = $S/copy.S" "entry = copy" "tensor a = f32[4]" "tensor u = u8[5000]" "$2" > "$T/e.vertex"
         if "$X" run --vertex "$T/e.vertex" >/dev/null 2>"$T/e"; then no "$1: accepted"
@@ -72,6 +83,7 @@ err sptr32-align 'state sptr32 a+2' 'e.vertex:5: state sptr32 a: address 0x[0-9a
 err sptr64-align 'state sptr64 a+4' 'e.vertex:5: state sptr64 a: address 0x[0-9a-f]* is not 8-byte aligned'
 err sptr128-align 'state sptr128 a+4' 'e.vertex:5: state sptr128 a: address 0x[0-9a-f]* is not 16-byte aligned'
 err sspan-count 'state sspan u' 'e.vertex:5: state sspan u: address 0x[0-9a-f]* or count 5000 does not fit'
+err sspans-count 'state sspans a, u' 'e.vertex:5: state sspans u: address 0x[0-9a-f]* or count 5000 does not fit'
 err deltan-ref 'state deltan a, nope' 'e.vertex:5: state: no tensor .nope.'
 err deltan-syntax 'state deltan a+x' "e.vertex:5: state deltan: expected NAME\[+BYTES\]\[:COUNT\], got 'a+x'"
 err ptr-count 'state ptr a:2' "e.vertex:5: state ptr: expected NAME\[+BYTES\], got 'a:2'"
