@@ -50,6 +50,8 @@ int dbg_attach(sim_machine *m)
     }
     d->next_id = 1;
     d->trace_to = d->trace_hi = UINT64_MAX;
+    for (int k = 0; k < 64; k++)
+        d->cspace[k].unit = -1;
     m->dbg_free = dbg_detach;
     d->step_unit = d->step_thread = -1;
     m->dbg = d;
@@ -72,8 +74,7 @@ void dbg_detach(sim_machine *m)
 
 static void bp_mark(dbg_state *d, uint64_t pc)
 {
-    unsigned k = dbg_bp_slot(pc);
-    d->bpmap[k >> 6] |= 1ull << (k & 63);
+    d->bpmap[dbg_bp_slot(pc)] = 1;
 }
 
 void dbg_update_slow(sim_machine *m)
@@ -90,6 +91,7 @@ void dbg_update_slow(sim_machine *m)
      * the pcs the filter flags; stepping, tracing, history, profile and observer see every
      * instruction */
     d->hooks = d->step_left || d->trace || d->history_on || d->prof || d->observe;
+    d->watching = watches > 0;
     memset(d->bpmap, 0, sizeof d->bpmap);
     for (int i = 0; i < d->nbrk; i++)
         bp_mark(d, d->brk[i].addr);
@@ -446,11 +448,25 @@ void dbg_watch_report(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
 }
 
 /* The disassembly of the instruction at pc of u's code space, from the cache when the
- * bytes there are those it was made from (so code written since is disassembled again). */
+ * bytes there are those it was made from (so code written since is disassembled again). An
+ * entry keeps where its bytes are in the space's memory, so a hit reads them from there
+ * without looking the address up again (regions keep their memory while the machine lives). */
 static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, uint64_t pc, size_t *len)
 {
     const isa_ops *isa = m->isa;
-    mem_space *cs = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
+    struct dbg_cspace *c = &d->cspace[u->index & 63];
+    if (c->unit != u->index) {
+        c->unit = u->index;
+        c->space = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
+    }
+    mem_space *cs = c->space;
+    if (!d->dis && !d->trace_err && !(d->dis = calloc(DBG_DIS_ENTRIES, sizeof *d->dis)))
+        d->trace_err = 1; /* no cache: correct, only slower */
+    dbg_dis *e = d->dis ? &d->dis[(unsigned)(pc ^ (pc >> 12) ^ ((uintptr_t)cs >> 6)) & (DBG_DIS_ENTRIES - 1)] : NULL;
+    if (e && cs && e->space == cs && e->pc == pc && e->src && !memcmp(e->src, e->bytes, e->nbytes)) {
+        *len = e->len;
+        return e->text;
+    }
     uint8_t bytes[16];
     size_t avail = sizeof bytes;
     while (cs && avail && mem_host_read(cs, pc, bytes, avail))
@@ -458,13 +474,6 @@ static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit
     if (!cs || !avail || !isa->disasm) {
         *len = 1;
         return "?";
-    }
-    if (!d->dis && !d->trace_err && !(d->dis = calloc(DBG_DIS_ENTRIES, sizeof *d->dis)))
-        d->trace_err = 1; /* no cache: correct, only slower */
-    dbg_dis *e = d->dis ? &d->dis[(dbg_bp_slot(pc) ^ (unsigned)((uintptr_t)cs >> 6)) & (DBG_DIS_ENTRIES - 1)] : NULL;
-    if (e && e->space == cs && e->pc == pc && e->nbytes == avail && !memcmp(e->bytes, bytes, avail)) {
-        *len = e->len;
-        return e->text;
     }
     char text[160] = "?";
     isa->disasm(pc, bytes, avail, text, sizeof text);
@@ -475,6 +484,8 @@ static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit
         *len = n;
         return out;
     }
+    /* the bytes in one piece of memory (else the entry is never a hit: src NULL) */
+    e->src = mem_ptr(cs, pc, avail);
     e->space = cs;
     e->pc = pc;
     e->nbytes = (uint8_t)avail;
@@ -485,20 +496,32 @@ static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit
     return e->text;
 }
 
-/* Digits of v in base 10 or 16, right-aligned in at least width characters padded with
- * pad, at p; returns the end. */
-static char *put_num(char *p, uint64_t v, unsigned base, int width, char pad)
+/* v in decimal, right-aligned in at least width characters, at p; returns the end */
+static char *put_dec(char *p, uint64_t v, int width)
 {
     char tmp[24];
     int n = 0;
     do {
-        tmp[n++] = "0123456789abcdef"[v % base];
-        v /= base;
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
     } while (v);
     for (int k = n; k < width; k++)
-        *p++ = pad;
+        *p++ = ' ';
     while (n)
         *p++ = tmp[--n];
+    return p;
+}
+
+/* v in lower-case hex, zero-padded to at least width digits, at p; returns the end */
+static char *put_hex(char *p, uint64_t v, int width)
+{
+    int n = 1;
+    while (n < 16 && v >> (4 * n))
+        n++;
+    if (n < width)
+        n = width;
+    for (int k = n - 1; k >= 0; k--)
+        *p++ = "0123456789abcdef"[(v >> (4 * k)) & 15];
     return p;
 }
 
@@ -508,7 +531,7 @@ static void trace_line(dbg_state *d, const sim_machine *m, const sim_unit *u, in
     size_t tlen;
     const char *text = trace_text(d, m, u, pc, &tlen);
     char line[64 + sizeof u->name + sizeof d->dis_long];
-    char *p = put_num(line, u->last_issue, 10, 10, ' ');
+    char *p = put_dec(line, u->last_issue, 10);
     *p++ = ' ';
     size_t nl = strnlen(u->name, sizeof u->name);
     memcpy(p, u->name, nl);
@@ -518,13 +541,13 @@ static void trace_line(dbg_state *d, const sim_machine *m, const sim_unit *u, in
     char *t0 = p;
     if (thread < 0) {
         *p++ = '-';
-        p = put_num(p, (uint64_t)-(int64_t)thread, 10, 0, ' ');
+        p = put_dec(p, (uint64_t)-(int64_t)thread, 0);
     } else
-        p = put_num(p, (uint64_t)thread, 10, 0, ' ');
+        p = put_dec(p, (uint64_t)thread, 0);
     while (p - t0 < 2)
         *p++ = ' ';
     *p++ = ' ';
-    p = put_num(p, pc, 16, 8, '0');
+    p = put_hex(p, pc, 8);
     *p++ = ' ';
     *p++ = ' ';
     memcpy(p, text, tlen);
@@ -555,5 +578,6 @@ void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
         sim_set_stop(m, SIM_STOP_STEP, u->index, thread, pc, "step done");
         dbg_update_slow(m);
     }
-    dbg_watch_report(m, u, thread, pc);
+    if (d->watching)
+        dbg_watch_report(m, u, thread, pc);
 }

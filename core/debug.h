@@ -17,8 +17,9 @@
 
 #define DBG_MAX_BREAK 64
 #define DBG_HISTORY 4096
-/* bits in the breakpoint filter (dbg_bp_maybe): a power of two */
-#define DBG_BPMAP_BITS 4096
+/* slots in the breakpoint filter (dbg_bp_maybe): a power of two, and more than any DPU or
+ * MCCP pc, so there the filter is exact */
+#define DBG_BPMAP_SLOTS 4096
 
 /* A breakpoint condition: register reg (an index into isa_ops.regs, at most 64 bits) of the
  * thread that reaches the address, compared unsigned with value. */
@@ -62,6 +63,7 @@ typedef struct dbg_hist {
  * whose bytes (the first nbytes of them) were read at pc of space. */
 typedef struct dbg_dis {
     const mem_space *space;
+    const uint8_t *src; /* where the bytes are in the space's memory (fixed for a machine) */
     uint64_t pc;
     uint8_t nbytes, len;
     uint8_t bytes[16];
@@ -89,6 +91,12 @@ typedef struct dbg_state {
     dbg_dis *dis;       /* the trace's disassembly cache, DBG_DIS_ENTRIES, made on first use */
     int trace_err;      /* the trace's cache could not be made: text disassembled each time */
     char dis_long[160]; /* a text too long for the cache */
+    /* the trace's code space of unit k at [k % 64] (finding it formats and compares names;
+     * a machine's spaces are made with it and never change) */
+    struct dbg_cspace {
+        int unit;
+        mem_space *space;
+    } cspace[64];
     struct prof_state *prof; /* per-PC profile, NULL when off (core/profile.h) */
     int history_on;
     /* an observer of every executed instruction (a frontend's timeline), NULL when none */
@@ -98,27 +106,25 @@ typedef struct dbg_state {
     void *observe_ctx;
     /* what dbg_update_slow derived: the per-instruction hooks are needed (trace, history,
      * step, profile, observer); the breakpoint filter over the breakpoint, until and
-     * resume-mark addresses (bit dbg_bp_slot(pc); all clear when there are none) */
+     * resume-mark addresses (byte dbg_bp_slot(pc) non-zero; all zero when there are none;
+     * bytes, not bits: a fast path tests one with a load, an and and a branch) */
     int hooks;
-    uint64_t bpmap[DBG_BPMAP_BITS / 64];
+    int watching;       /* some space has watchpoints (callers update after adding one) */
+    uint8_t bpmap[DBG_BPMAP_SLOTS];
 } dbg_state;
 
 /* Fast-path helpers (see the top of this file). */
 static inline int dbg_hooks(const sim_machine *m) { return m->slow && m->dbg && m->dbg->hooks; }
-static inline unsigned dbg_bp_slot(uint64_t pc) { return (unsigned)(pc ^ (pc >> 12)) & (DBG_BPMAP_BITS - 1); }
+static inline unsigned dbg_bp_slot(uint64_t pc) { return (unsigned)pc & (DBG_BPMAP_SLOTS - 1); }
 /* The filter, NULL when no breakpoint, until or resume address is set. */
-static inline const uint64_t *dbg_bp_map(const sim_machine *m)
+static inline const uint8_t *dbg_bp_map(const sim_machine *m)
 {
     const struct dbg_state *d = m->dbg;
     return m->slow && d && (d->nbrk || d->until_active || d->nskip) ? d->bpmap : NULL;
 }
 /* 1 if dbg_before_insn must see the instruction at pc (possibly a false alarm: it then
  * returns 0 and does nothing). */
-static inline int dbg_bp_maybe(const uint64_t *map, uint64_t pc)
-{
-    unsigned k = dbg_bp_slot(pc);
-    return (int)((map[k >> 6] >> (k & 63)) & 1);
-}
+static inline int dbg_bp_maybe(const uint8_t *map, uint64_t pc) { return map[dbg_bp_slot(pc)]; }
 
 int dbg_attach(sim_machine *m);          /* allocate m->dbg; 0 ok */
 void dbg_detach(sim_machine *m);

@@ -3,7 +3,7 @@
  * the debugger's history on, which turns its per-instruction hooks on and so the reference
  * loop (sched_pick, every instruction through the generic executor), and with a breakpoint
  * that never hits and a watchpoint on WRAM's last 8 bytes (the fast loop's instrumented
- * burst, core/debug.h: the breakpoint's address 0xffffffff falls in the filter slot of pc 0,
+ * burst, core/debug.h: the breakpoint's address 0xfffff000 falls in the filter slot of pc 0,
  * so every issue at pc 0 goes to the debugger and on). All runs must agree on everything
  * observable: stop reason and message, cycle counts, every
  * thread's instructions, issue cycles, stalls by cause and halt cycle, DMA counters,
@@ -274,7 +274,7 @@ static void run_case(const fp_case *c, sim_stop_kind want)
     b.m.dbg->history_on = 1;
     dbg_update_slow(&b.m);
     /* a breakpoint nothing reaches and a watchpoint nothing touches: the instrumented burst */
-    assert_true(dbg_break_add(&i.m, 0xffffffffull, -1, 0, "never") >= 0);
+    assert_true(dbg_break_add(&i.m, 0xfffff000ull, -1, 0, "never") >= 0);
     assert_true(dbg_bp_maybe(dbg_bp_map(&i.m), 0));
     dpu_unit *di = i.m.units[0].isa;
     assert_true(mem_watch_add(di->wram, di->dm->wram_size - 8, 8, MEM_RW) > 0);
