@@ -616,12 +616,11 @@ static int exec_one(xs *x, const ipu_insn *in, uint32_t pc, unsigned len)
     }
     case S_UPUT: return csr_put(x, in, 0x100 + (unsigned)ipu_operand_value(in, 0), opv(x, in, 1));
     case S_ATOM: ipu_wm(x, in->v[0], opv(x, in, 1)); return 0;
-    /* movz $mSrcDst0, $mSrc0, $mSrc1: $mSrcDst0 = $mSrc0 when $mSrc1 == 0, else unchanged.
-     * The gate is the last operand, as in the conditional moves whose operand order the
-     * LLVM names follow (MIPS movz rd, rs, rt; T-Head mveqz): docs/isa/ipu.md */
+    /* movz (printed movnz) $mD, $mG, $mS: $mD = $mS when $mG != 0, else unchanged: every
+     * PopLibs use reads it so (Fill.S, select_*.S, BroadcastSelect.S): docs/isa/ipu.md */
     case S_MOVZ:
-        if (opv(x, in, 2) == 0)
-            ipu_wm(x, in->v[0], opv(x, in, 1));
+        if (opv(x, in, 1) != 0)
+            ipu_wm(x, in->v[0], opv(x, in, 2));
         return 0;
     case S_RPT: return rpt(x, in, pc, len);
     case S_FLOAT: return ipu_exec_float(x, in, row_fsem[in->op - ipu_ops]);

@@ -160,9 +160,9 @@ static inline __attribute__((always_inline)) int xop(const ipu_fop *f, ipu_ctx *
         R[f->d] = pc + len;
         *npc = f->imm2;
         return 0;
-    case IPU_FOP_MOVZ:
-        if (R[f->b] == 0)
-            R[f->d] = a;
+    case IPU_FOP_MOVZ: /* movnz: d = b when the gate a != 0 (exec.c) */
+        if (a != 0)
+            R[f->d] = R[f->b];
         return 0;
     case IPU_FOP_RPT: {
         const uint32_t count = a + f->imm;

@@ -707,9 +707,11 @@ static void test_movz(void **state)
     I(&p, "setzi_mmmn_zi", 1, 11);
     I(&p, "setzi_mmmn_zi", 2, 22);
     I(&p, "setzi_mmmn_zi", 3, 1);
-    I(&p, "movz_mmmn", 1, 2, 15);   /* gate 0: m1 = 22 */
+    /* movz (printed movnz) D, G, S: D = S when G != 0, as PopLibs' Fill.S and select_*.S
+     * use it */
+    I(&p, "movz_mmmn", 1, 3, 2);    /* gate m3 = 1: m1 = m2 = 22 */
     I(&p, "setzi_mmmn_zi", 4, 44);
-    I(&p, "movz_mmmn", 4, 2, 3);    /* gate 1: m4 stays 44 */
+    I(&p, "movz_mmmn", 4, 15, 2);   /* gate $mzero: m4 stays 44 */
     I(&p, "br_mmmn", 10);
     run *r = run_prog(&p, NULL, 0);
     expect_stop(r, SIM_STOP_HALT);
