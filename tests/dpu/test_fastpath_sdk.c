@@ -110,6 +110,17 @@ static const char forms_src[] =
     "	and zero, r21, 1, z, .Lo5\n"
     "	add r21, r21, 2\n"
     ".Lo5:\n"
+    /* edge cases: clo of all ones is 32; a division step whose operands are equal
+     * subtracts (quotient bit 1, remainder 0) */
+    "	move r12, -1\n"
+    "	clo r12, r12\n"
+    "	add r21, r21, r12\n"
+    "	move r6, 0\n"
+    "	move r7, 24\n"
+    "	move r8, 3\n"
+    "	div_step d6, r8, d6, 3\n"
+    "	add r21, r21, r6\n"
+    "	xor r21, r21, r7\n"
     "	call r23, .Lf\n"
     "	add r0, r0, -1, nz, .Lloop\n"
     "	sw id4, out, r21\n"
@@ -181,6 +192,7 @@ static uint32_t forms_expect(uint32_t id, uint32_t iters)
         r21 ^= (uint32_t)((int32_t)x >> 31);
         if (r21 & 1)
             r21 += 2;
+        r21 += 32 + 1; /* clo(~0) = 32; 24 / (3 << 3): quotient 1, remainder 0 */
         r1 = (r1 << 1) ^ r21;
     }
     return r21;
