@@ -693,8 +693,9 @@ static int fetch(xs *x, xbundle *b, unsigned *len)
     *len = 4;
     if (!(b->in[0]->word >> 31) || !(b->in[0]->op->flags & IPU_F_COISSUE))
         return 0;
-    /* bit 31 on a co-issuable row: a 64-bit bundle, which must be 8-byte aligned */
-    if (pc & 7)
+    /* bit 31 on a co-issuable row: a 64-bit bundle; one at 4 mod 8 executes unless
+     * -o bundle_align=raise (docs/isa/ipu.md "Bundles") */
+    if ((pc & 7) && x->im->bundle_align)
         return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_MISALIGNED_EXEBUNDLE,
                     "bundle (co-issue bit set) at an address that is not 8-byte aligned");
     if (!ipu_in_mem(x->im, pc + 4, 4))

@@ -47,6 +47,10 @@ const opt_desc ipu_exec_options[] = {
     OPT_C("mem_conflicts", "raise", conflict_choices,
           "two accesses of one instruction (the pace loads/stores) to one SRAM element: raise TEXCPT_CONFLICT "
           "as the hardware does (reference §2.4), or ignore"),
+    OPT_C("bundle_align", "ignore", conflict_choices,
+          "a 64-bit bundle at an address that is 4 mod 8: execute it (ignore; PopLibs' codelets have such "
+          "bundles where padding would misalign an rpt body, docs/isa/ipu.md \"Bundles\") or raise "
+          "TEXCPT_INVALID_PC with cause MISALIGNED_EXEBUNDLE"),
     OPT_U("mem_element", "16384", 8, 0x100000,
           "bytes of one SRAM element (ipu1_consts.c 2048 x 64 bits; ipu2/ipu21 assumed the same); the "
           "interleaved region pairs two elements 64-bit word by 64-bit word"),
@@ -94,7 +98,7 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     const opt_desc *t = ipu_exec_options;
     int arch;
     uint64_t ntiles, dep, br, run, ib = 0, fpctl, pd, melem;
-    int rc_ib, f32d, f16d, mconf, rc_sets, asum;
+    int rc_ib, f32d, f16d, mconf, balign, rc_sets, asum;
     uint64_t asets = 0;
     if (opt_choice(&m->opts, t, "arch", &arch, err, errlen) || opt_uint(&m->opts, t, "tiles", &ntiles, err, errlen) ||
         opt_uint(&m->opts, t, "sup_dep_cycles", &dep, err, errlen) ||
@@ -104,6 +108,7 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         opt_uint(&m->opts, t, "fp_ctl", &fpctl, err, errlen) || opt_choice(&m->opts, t, "f32_denormals", &f32d, err, errlen) ||
         opt_choice(&m->opts, t, "f16_denormals", &f16d, err, errlen) || opt_uint(&m->opts, t, "predecode", &pd, err, errlen) ||
         opt_choice(&m->opts, t, "mem_conflicts", &mconf, err, errlen) || opt_uint(&m->opts, t, "mem_element", &melem, err, errlen) ||
+        opt_choice(&m->opts, t, "bundle_align", &balign, err, errlen) ||
         (rc_sets = opt_uint(&m->opts, t, "amp_sets", &asets, err, errlen)) < 0 ||
         opt_choice(&m->opts, t, "amp_sum", &asum, err, errlen))
         return -1;
@@ -134,6 +139,7 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->f16_flush = (uint8_t)f16d;
     im->predecode = (uint8_t)pd;
     im->mem_conflicts = (uint8_t)mconf;
+    im->bundle_align = (uint8_t)balign;
     im->mem_element = (uint32_t)melem;
     im->prng_alg = (uint8_t)prng_alg;
     im->prng_seed = (uint32_t)prng_seed;

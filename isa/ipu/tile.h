@@ -125,6 +125,7 @@ struct ipu_machine {
     uint32_t repeat_mask;     /* $REPEAT_COUNT.VALUE width: 0xfff ipu1, 0xffff ipu2/ipu21 */
     uint8_t predecode;        /* -o predecode=1: the per-tile decode cache (predecode.c) */
     uint8_t mem_conflicts;    /* -o mem_conflicts: 1 raise TEXCPT_CONFLICT, 0 ignore */
+    uint8_t bundle_align;     /* -o bundle_align: 1 a bundle at 4 mod 8 raises, 0 it executes */
     uint32_t mem_element;     /* -o mem_element: bytes of one SRAM element (16 KiB, ipu1_consts.c) */
     uint8_t prng_alg;         /* -o prng: 0 xoroshiro128aox, 1 xoroshiro128+ (exec_misc.c) */
     uint32_t prng_seed;       /* -o prng_seed: the $PRNG_SEED value each worker starts from */

@@ -723,7 +723,43 @@ static void test_stm32_dependency(void **state)
     rm(r);
 }
 
-XPUSIM_TESTS(ipu_misc, cmocka_unit_test(test_prng_seed_and_draws), cmocka_unit_test(test_prng_plus_and_default_seed),
+/* A 64-bit bundle at 4 mod 8 (docs/isa/ipu.md "Bundles"): by default it executes, both
+ * halves ({ add $m1, $m15, 7 ; setzi $a2, 0x123 }); -o bundle_align=raise makes it raise
+ * TEXCPT_INVALID_PC with cause MISALIGNED_EXEBUNDLE (67) and retire nothing. */
+static int odd_bundle(mach *r)
+{
+    const uint32_t code = r->base + 0x3004;
+    ipu_tile *tl = T(r);
+    ipu_ctx *c = C(r, W0);
+    c->state = IPU_CS_ACTIVE;
+    c->pc = code;
+    c->m[1] = 0;
+    c->a[2] = 0;
+    mem_st32le(tl->mem + (code - r->base), enc("add_mmmn_si", (const int64_t[]){1, 15, 7, 0}) | 1u << 31);
+    mem_st32le(tl->mem + (code + 4 - r->base), enc("setzi_aaan_zi", (const int64_t[]){2, 0x123, 0}));
+    r->m.stop.kind = SIM_STOP_NONE;
+    ipu_issue is;
+    return ipu_exec_bundle(&r->m, &r->m.units[0], tl, W0, 600, &is);
+}
+
+static void test_bundle_at_4_mod_8(void **state)
+{
+    (void)state;
+    mach *r = mk(NULL);
+    assert_int_equal(odd_bundle(r), 0);
+    assert_int_equal(C(r, W0)->m[1], 7);
+    assert_int_equal(C(r, W0)->a[2], 0x123);
+    assert_int_equal(C(r, W0)->pc, r->base + 0x300c);
+    rm(r);
+    r = mk((const char *const[]){"bundle_align=raise", NULL});
+    assert_int_equal(odd_bundle(r), -1);
+    assert_int_equal(C(r, W0)->cause, IPU_CAUSE_MISALIGNED_EXEBUNDLE);
+    assert_int_equal(C(r, W0)->m[1], 0);
+    assert_int_equal(C(r, W0)->a[2], 0);
+    rm(r);
+}
+
+XPUSIM_TESTS(ipu_misc, cmocka_unit_test(test_bundle_at_4_mod_8), cmocka_unit_test(test_prng_seed_and_draws), cmocka_unit_test(test_prng_plus_and_default_seed),
              cmocka_unit_test(test_grand_rmask), cmocka_unit_test(test_sufromui),
              cmocka_unit_test(test_stochastic_rounding), cmocka_unit_test(test_class), cmocka_unit_test(test_maxc),
              cmocka_unit_test(test_permutations), cmocka_unit_test(test_fp8), cmocka_unit_test(test_loads),
