@@ -62,9 +62,10 @@ static int parse_ref(const char *text, ipu_vref *r)
         if (ipu_vparse_u32(plus + 1, V_MAX_COUNT * 4, &r->off))
             return -1;
     }
-    if (!ipu_vis_name(s))
+    size_t len = strlen(s);
+    if (!ipu_vis_name(s) || len >= sizeof r->name)
         return -1;
-    snprintf(r->name, sizeof r->name, "%s", s);
+    memcpy(r->name, s, len + 1);
     return 0;
 }
 
