@@ -260,11 +260,17 @@ timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_
          * otherwise: thread 0, 1, 10, 11...) */
         fprintf(t->f, ",\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}", i,
                 i);
-        for (int k = 0; k < m->units[i].nthreads; k++)
-            fprintf(t->f,
-                    ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}"
-                    ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
-                    i, k, k, i, k, k);
+        for (int k = 0; k < m->units[i].nthreads; k++) {
+            char name[64] = "";
+            if (m->isa->thread_name)
+                m->isa->thread_name(m, i, k, name, sizeof name);
+            if (!name[0])
+                snprintf(name, sizeof name, "thread %d", k);
+            fprintf(t->f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", i, k);
+            json_str(t->f, name);
+            fprintf(t->f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+                    i, k, k);
+        }
     }
     if (dbg_observe(m, observe, note, t)) {
         snprintf(err, errlen, "--timeline: out of memory");

@@ -81,6 +81,9 @@ typedef struct isa_ops {
     uint64_t (*pc_get)(sim_machine *m, int unit, int thread);
     /* One-line thread state ("waiting DMA until 1234"); may be NULL. */
     void (*thread_state)(sim_machine *m, int unit, int thread, char *buf, size_t n);
+    /* The thread's architectural name for track and list labels ("supervisor", "W3",
+     * "job slot 2"); may be NULL: then "thread N". */
+    void (*thread_name)(sim_machine *m, int unit, int thread, char *buf, size_t n);
     /* The ISA's own debugger views (dma, cache, tlb, arbiter): a command table the debugger's
      * `info NAME` and the GDB stub's `monitor info NAME` both list and dispatch. May be NULL. */
     const struct isa_view *views;

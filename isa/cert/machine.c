@@ -292,6 +292,13 @@ static uint64_t cert_pc_get(sim_machine *m, int unit, int thread)
     return cert_pc(c->job[thread].page, c->job[thread].off);
 }
 
+/* A thread is a job-table slot; the jobs it hosts come and go. */
+static void cert_thread_name(sim_machine *m, int unit, int thread, char *buf, size_t n)
+{
+    (void)m, (void)unit;
+    snprintf(buf, n, "job slot %d", thread);
+}
+
 static void cert_thread_state(sim_machine *m, int unit, int thread, char *buf, size_t n)
 {
     cert_uc *c = uc_of(m, unit);
@@ -353,6 +360,7 @@ const isa_ops isa_cert = {
     .reg_write = cert_reg_write,
     .pc_get = cert_pc_get,
     .thread_state = cert_thread_state,
+    .thread_name = cert_thread_name,
     .views = cert_views,
     .code_space = "ctrl",
     .disasm = cert_disasm_one,

@@ -150,6 +150,12 @@ static uint64_t ipu_pc_get(sim_machine *m, int unit, int thread)
     return tl && thread >= 0 && thread < IPU_NCTX ? tl->ctx[thread].pc : 0;
 }
 
+static void ipu_thread_name(sim_machine *m, int unit, int thread, char *buf, size_t n)
+{
+    (void)m, (void)unit;
+    snprintf(buf, n, "%s", thread >= 0 && thread < IPU_NCTX ? ipu_ctx_name(thread) : "?");
+}
+
 static void ipu_thread_state(sim_machine *m, int unit, int thread, char *buf, size_t n)
 {
     ipu_tile *tl = tile_of(m, unit);
@@ -527,6 +533,7 @@ const isa_ops isa_ipu = {
     .reg_write = ipu_reg_write,
     .pc_get = ipu_pc_get,
     .thread_state = ipu_thread_state,
+    .thread_name = ipu_thread_name,
     .views = ipu_views,
     .code_space = "tmem",
     .disasm = ipu_disasm_hook,

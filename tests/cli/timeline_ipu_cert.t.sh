@@ -18,6 +18,18 @@
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
+# names TIMELINE UNIT EXPECTED: the thread_name metadata of UNIT's tracks, in thread order
+# (the ISA's thread_name hook: the IPU's contexts, CERT's job-table slots).
+names() {
+    python3 - "$1" "$2" "$3" <<'EOF' || fail=1
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+got = [e["args"]["name"] for e in sorted((e for e in ev if e["ph"] == "M" and e["name"] == "thread_name"
+                                          and e["pid"] == int(sys.argv[2])), key=lambda e: e["tid"])]
+assert got == eval(sys.argv[3]), ("track names", got)
+print("ok: track names", got)
+EOF
+}
 # check TIMELINE STATS EXPECTED: the generic checks, then each listed track's slices exactly.
 # EXPECTED is a Python dict {(unit, thread): [(name, from, to), ...]}.
 check() {
@@ -78,6 +90,7 @@ if "$X" isas | grep -q '^ipu'; then
         (0, 4): [('not started', 0, 15), ('running', 15, 394)],
         (0, 5): [('not started', 0, 16), ('running', 16, 395)],
         (0, 6): [('not started', 0, 17), ('running', 17, 396)]}"
+    names "$T/ipu.json" 0 "['supervisor', 'W0', 'W1', 'W2', 'W3', 'W4', 'W5']"
 fi
 
 if "$X" isas | grep -q '^cert'; then
@@ -103,6 +116,7 @@ if "$X" isas | grep -q '^cert'; then
                  ('running', 479, 509)],
         (2, 0): [('not started', 0, 258), ('running', 258, 259), ('stall: axi', 259, 330), ('running', 330, 331),
                  ('stall: axi', 331, 385), ('running', 385, 460)]}"
+    names "$T/cert.json" 0 "['job slot %d' % k for k in range(len([1 for e in ev if e['ph'] == 'M' and e['name'] == 'thread_name' and e['pid'] == 0]))]"
     # barriers.asm: two jobs on one uC, slots 0 and 1, each its own track (job 2 is parsed
     # at 305 after START_JOB 1 at 275, halts at 1208; job 1 halts at 906). Only the
     # generic checks and the two tracks' ends here: their gaps are checked above.
