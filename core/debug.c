@@ -93,6 +93,7 @@ void dbg_update_slow(sim_machine *m)
     d->hooks = d->step_left || d->trace || d->history_on || d->prof || d->observe;
     d->watching = watches > 0;
     memset(d->bpmap, 0, sizeof d->bpmap);
+    d->bp_gen = d->bp_gen + 1 ? d->bp_gen + 1 : 1;
     for (int i = 0; i < d->nbrk; i++)
         bp_mark(d, d->brk[i].addr);
     for (int i = 0; i < d->nskip; i++)
@@ -447,55 +448,6 @@ void dbg_watch_report(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     }
 }
 
-/* The disassembly of the instruction at pc of u's code space, from the cache when the
- * bytes there are those it was made from (so code written since is disassembled again). An
- * entry keeps where its bytes are in the space's memory, so a hit reads them from there
- * without looking the address up again (regions keep their memory while the machine lives). */
-static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, uint64_t pc, size_t *len)
-{
-    const isa_ops *isa = m->isa;
-    struct dbg_cspace *c = &d->cspace[u->index & 63];
-    if (c->unit != u->index) {
-        c->unit = u->index;
-        c->space = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
-    }
-    mem_space *cs = c->space;
-    if (!d->dis && !d->trace_err && !(d->dis = calloc(DBG_DIS_ENTRIES, sizeof *d->dis)))
-        d->trace_err = 1; /* no cache: correct, only slower */
-    dbg_dis *e = d->dis ? &d->dis[(unsigned)(pc ^ (pc >> 12) ^ ((uintptr_t)cs >> 6)) & (DBG_DIS_ENTRIES - 1)] : NULL;
-    if (e && cs && e->space == cs && e->pc == pc && e->src && !memcmp(e->src, e->bytes, e->nbytes)) {
-        *len = e->len;
-        return e->text;
-    }
-    uint8_t bytes[16];
-    size_t avail = sizeof bytes;
-    while (cs && avail && mem_host_read(cs, pc, bytes, avail))
-        avail /= 2;
-    if (!cs || !avail || !isa->disasm) {
-        *len = 1;
-        return "?";
-    }
-    char text[160] = "?";
-    isa->disasm(pc, bytes, avail, text, sizeof text);
-    size_t n = strlen(text);
-    if (!e || n >= sizeof e->text) { /* too long for an entry: not cached (no ISA's text is, today) */
-        char *out = d->dis_long;
-        memcpy(out, text, n + 1);
-        *len = n;
-        return out;
-    }
-    /* the bytes in one piece of memory (else the entry is never a hit: src NULL) */
-    e->src = mem_ptr(cs, pc, avail);
-    e->space = cs;
-    e->pc = pc;
-    e->nbytes = (uint8_t)avail;
-    memcpy(e->bytes, bytes, avail);
-    memcpy(e->text, text, n + 1);
-    e->len = (uint8_t)n;
-    *len = n;
-    return e->text;
-}
-
 /* v in decimal, right-aligned in at least width characters, at p; returns the end */
 static char *put_dec(char *p, uint64_t v, int width)
 {
@@ -525,34 +477,108 @@ static char *put_hex(char *p, uint64_t v, int width)
     return p;
 }
 
+/* The end of the trace line of the instruction at pc of u's code space ("%08llx  TEXT\n"),
+ * from the cache when the bytes there are those it was made from (so code written since is
+ * disassembled again). An entry keeps where its bytes are in the space's memory, so a hit
+ * reads them from there without looking the address up again (regions keep their memory
+ * while the machine lives). */
+static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, uint64_t pc, size_t *len)
+{
+    const isa_ops *isa = m->isa;
+    struct dbg_cspace *c = &d->cspace[u->index & 63];
+    if (c->unit != u->index) {
+        c->unit = u->index;
+        c->space = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
+    }
+    mem_space *cs = c->space;
+    if (!d->dis && !d->trace_err && !(d->dis = calloc(DBG_DIS_ENTRIES, sizeof *d->dis)))
+        d->trace_err = 1; /* no cache: correct, only slower */
+    dbg_dis *e = d->dis ? &d->dis[(unsigned)(pc ^ (pc >> 12) ^ ((uintptr_t)cs >> 6)) & (DBG_DIS_ENTRIES - 1)] : NULL;
+    if (e && cs && e->space == cs && e->pc == pc && e->src && !memcmp(e->src, e->bytes, e->nbytes)) {
+        *len = e->len;
+        return e->text;
+    }
+    uint8_t bytes[16];
+    size_t avail = sizeof bytes;
+    while (cs && avail && mem_host_read(cs, pc, bytes, avail))
+        avail /= 2;
+    char text[160] = "?";
+    if (cs && avail && isa->disasm)
+        isa->disasm(pc, bytes, avail, text, sizeof text);
+    char *out = d->dis_long;
+    char *p = put_hex(out, pc, 8);
+    *p++ = ' ';
+    *p++ = ' ';
+    size_t n = strlen(text);
+    memcpy(p, text, n);
+    p += n;
+    *p++ = '\n';
+    n = (size_t)(p - out);
+    *len = n;
+    if (!e || !cs || !avail || n > sizeof e->text)
+        return out; /* not cached (too long for an entry: no ISA's text is, today) */
+    /* the bytes in one piece of memory (else the entry is never a hit: src NULL) */
+    e->src = mem_ptr(cs, pc, avail);
+    e->space = cs;
+    e->pc = pc;
+    e->nbytes = (uint8_t)avail;
+    memcpy(e->bytes, bytes, avail);
+    memcpy(e->text, out, n);
+    e->len = (uint8_t)n;
+    return e->text;
+}
+
+/* The cycle field of a trace line ("%10llu"), at p; returns the end. Consecutive lines are
+ * mostly a few cycles apart: the last one's digits are counted up instead of formatted. */
+static char *put_cycle(dbg_state *d, char *p, uint64_t v)
+{
+    uint64_t delta = v - d->tr_cycle;
+    if (!d->tr_cyclen || v < d->tr_cycle || delta > 9) {
+        d->tr_cyclen = (int)(put_dec(d->tr_cyc, v, 10) - d->tr_cyc);
+    } else if (delta) {
+        int k = d->tr_cyclen - 1, carry = (int)delta;
+        while (carry && k >= 0 && d->tr_cyc[k] != ' ') {
+            int digit = d->tr_cyc[k] - '0' + carry;
+            d->tr_cyc[k--] = (char)('0' + digit % 10);
+            carry = digit / 10;
+        }
+        if (carry) /* one digit more */
+            d->tr_cyclen = (int)(put_dec(d->tr_cyc, v, 10) - d->tr_cyc);
+    }
+    d->tr_cycle = v;
+    memcpy(p, d->tr_cyc, (size_t)d->tr_cyclen);
+    return p + d->tr_cyclen;
+}
+
 /* One trace line, as "%10llu %s t%-2d %08llx  %s\n" would print it. */
 static void trace_line(dbg_state *d, const sim_machine *m, const sim_unit *u, int thread, uint64_t pc)
 {
     size_t tlen;
     const char *text = trace_text(d, m, u, pc, &tlen);
     char line[64 + sizeof u->name + sizeof d->dis_long];
-    char *p = put_dec(line, u->last_issue, 10);
+    char *p = put_cycle(d, line, u->last_issue);
     *p++ = ' ';
     size_t nl = strnlen(u->name, sizeof u->name);
     memcpy(p, u->name, nl);
     p += nl;
     *p++ = ' ';
     *p++ = 't';
-    char *t0 = p;
-    if (thread < 0) {
-        *p++ = '-';
-        p = put_dec(p, (uint64_t)-(int64_t)thread, 0);
-    } else
-        p = put_dec(p, (uint64_t)thread, 0);
-    while (p - t0 < 2)
+    if (thread >= 0 && thread < 10) {
+        *p++ = (char)('0' + thread);
         *p++ = ' ';
-    *p++ = ' ';
-    p = put_hex(p, pc, 8);
-    *p++ = ' ';
+    } else {
+        char *t0 = p;
+        if (thread < 0) {
+            *p++ = '-';
+            p = put_dec(p, (uint64_t)-(int64_t)thread, 0);
+        } else
+            p = put_dec(p, (uint64_t)thread, 0);
+        while (p - t0 < 2)
+            *p++ = ' ';
+    }
     *p++ = ' ';
     memcpy(p, text, tlen);
     p += tlen;
-    *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), d->trace);
 }
 

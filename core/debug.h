@@ -17,8 +17,8 @@
 
 #define DBG_MAX_BREAK 64
 #define DBG_HISTORY 4096
-/* slots in the breakpoint filter (dbg_bp_maybe): a power of two, and more than any DPU or
- * MCCP pc, so there the filter is exact */
+/* slots in the breakpoint filter (dbg_bp_maybe): a power of two, more than any DPU pc (the
+ * filter is exact there) */
 #define DBG_BPMAP_SLOTS 4096
 
 /* A breakpoint condition: register reg (an index into isa_ops.regs, at most 64 bits) of the
@@ -59,15 +59,16 @@ typedef struct dbg_hist {
     int16_t unit, thread;
 } dbg_hist;
 
-/* One entry of the trace's disassembly cache (dbg_after_insn): the text of the instruction
- * whose bytes (the first nbytes of them) were read at pc of space. */
+/* One entry of the trace's disassembly cache (dbg_after_insn): the end of the trace line
+ * ("PC  TEXT\n") of the instruction whose bytes (the first nbytes of them) were read at pc
+ * of space. */
 typedef struct dbg_dis {
     const mem_space *space;
     const uint8_t *src; /* where the bytes are in the space's memory (fixed for a machine) */
     uint64_t pc;
     uint8_t nbytes, len;
     uint8_t bytes[16];
-    char text[86];
+    char text[110];
 } dbg_dis;
 #define DBG_DIS_ENTRIES 4096
 
@@ -90,7 +91,10 @@ typedef struct dbg_state {
     uint64_t trace_lo, trace_hi;     /* and pcs [lo, hi) */
     dbg_dis *dis;       /* the trace's disassembly cache, DBG_DIS_ENTRIES, made on first use */
     int trace_err;      /* the trace's cache could not be made: text disassembled each time */
-    char dis_long[160]; /* a text too long for the cache */
+    char dis_long[200]; /* a line end too long for the cache */
+    uint64_t tr_cycle;  /* the last traced cycle, and its 10 or more characters ... */
+    char tr_cyc[24];
+    int tr_cyclen;      /* ... (0: none yet) */
     /* the trace's code space of unit k at [k % 64] (finding it formats and compares names;
      * a machine's spaces are made with it and never change) */
     struct dbg_cspace {
@@ -110,6 +114,7 @@ typedef struct dbg_state {
      * bytes, not bits: a fast path tests one with a load, an and and a branch) */
     int hooks;
     int watching;       /* some space has watchpoints (callers update after adding one) */
+    uint32_t bp_gen;    /* changes whenever the filter is rebuilt (never 0) */
     uint8_t bpmap[DBG_BPMAP_SLOTS];
 } dbg_state;
 

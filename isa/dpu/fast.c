@@ -142,9 +142,9 @@ typedef struct fast_ctx {
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
  * *tp through the generic executor (its ready_at and last_issue are already set), 2 when
  * thread *tsp would issue at *tp at a pc the breakpoint filter flags (nothing set yet).
- * Inlined into burst_plain, burst_watch and burst_bp, whose loops have the registers to
- * themselves; bp (test the filter) and watch (test the watched span) are constants there,
- * so the plain copy has no instrumentation test at all. */
+ * Inlined into burst_plain, burst_watch, burst_bp and burst_bp_watch, whose loops have the
+ * registers to themselves; bp (test the filter) and watch (test the watched span) are
+ * constants there, so the plain copy has no instrumentation test at all. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
 static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp,
@@ -456,6 +456,11 @@ static __attribute__((noinline)) int burst_watch(const fast_ctx *c, sim_thread *
 
 static __attribute__((noinline)) int burst_bp(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
+    return burst(c, tsp, tp, lim, 1, 0);
+}
+
+static __attribute__((noinline)) int burst_bp_watch(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
     return burst(c, tsp, tp, lim, 1, 1);
 }
 
@@ -496,7 +501,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     }
     const uint8_t *bpm = dbg_bp_map(m);
     int (*const run_burst)(const fast_ctx *, sim_thread **, uint64_t *, uint64_t) =
-        bpm ? burst_bp : d->wram->nwatch ? burst_watch : burst_plain;
+        bpm ? (d->wram->nwatch ? burst_bp_watch : burst_bp) : d->wram->nwatch ? burst_watch : burst_plain;
     const int instr = run_burst != burst_plain;
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);

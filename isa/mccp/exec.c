@@ -177,14 +177,23 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
     }
     /* the per-instruction hooks (trace, history, step, profile); constant during a call */
     const int hooks = dbg_hooks(m);
+    mccp_pd *cache = s->pd;
+    /* breakpoints alone: the predecoded words holding a slot the debugger's filter flags are
+     * marked (valid 2), so the check that the ROM word is unchanged sends just those to the
+     * debugger and the others pay nothing (the marks follow the filter's generation) */
+    const uint8_t *bpm = hooks ? NULL : dbg_bp_map(m);
+    if (bpm && s->pd_bp_gen != m->dbg->bp_gen) {
+        s->pd_bp_gen = m->dbg->bp_gen;
+        for (uint32_t k = 0; k < MCCP_ROM_WORDS; k++)
+            if (cache[k].valid)
+                cache[k].valid = dbg_bp_maybe(bpm, 2 * k) || dbg_bp_maybe(bpm, 2 * k + 1) ? 2 : 1;
+    }
     const uint8_t *rom = s->rom;
     int sem = s->sem;
-    mccp_pd *cache = s->pd;
     while (t < lim && !sim_stopped(m)) {
         uint32_t ipw = c->r[7] & (MCCP_ROM_WORDS - 1);
         uint64_t pc = (uint64_t)ipw * 2 + c->half;
-        /* breakpoints alone: the debugger sees only the pcs its filter flags */
-        if (m->slow && (hooks || dbg_bp_maybe(m->dbg->bpmap, pc))) {
+        if (hooks) {
             u->last_issue = t;
             if (dbg_before_insn(m, u, 0, pc))
                 break;
@@ -192,11 +201,19 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         const uint8_t *wp = rom + ipw * 4;
         uint32_t w = (uint32_t)wp[0] << 24 | (uint32_t)wp[1] << 16 | (uint32_t)wp[2] << 8 | wp[3];
         mccp_pd *p = &cache[ipw];
-        if (!p->valid || p->word != w) {
-            p->word = w;
-            p->valid = 1;
-            mccp_decode(w, 0, &p->in[0]);
-            mccp_decode(w, 1, &p->in[1]);
+        if (__builtin_expect(p->valid != 1 || p->word != w, 0)) {
+            if (!p->valid || p->word != w) {
+                p->word = w;
+                mccp_decode(w, 0, &p->in[0]);
+                mccp_decode(w, 1, &p->in[1]);
+            }
+            /* marked while a filter is on (else plain again; a sweep marks the rest) */
+            p->valid = bpm && (dbg_bp_maybe(bpm, 2 * ipw) || dbg_bp_maybe(bpm, 2 * ipw + 1)) ? 2 : 1;
+            if (p->valid == 2 && dbg_bp_maybe(bpm, pc)) {
+                u->last_issue = t;
+                if (dbg_before_insn(m, u, 0, pc))
+                    break;
+            }
         }
         const mccp_insn *in = &p->in[(w >> 31) ? 0 : c->half];
         int ok = (s->cond_mask[in->cond] >> c->flags) & 1;

@@ -76,7 +76,8 @@ uint32_t mccp_enc_imm(int code, int cond, int r, uint16_t imm);
 /* Disassembly text of one decoded instruction (assembler syntax). */
 int mccp_format(const mccp_insn *in, char *buf, size_t n);
 
-/* Predecoded ROM: two records per word, refreshed when the word changes (debugger writes). */
+/* Predecoded ROM: two records per word, refreshed when the word changes (debugger writes).
+ * valid 2: the word holds a slot the debugger's breakpoint filter flags (exec.c). */
 typedef struct mccp_pd {
     uint32_t word;
     uint8_t valid;
@@ -120,6 +121,7 @@ typedef struct mccp_state {
     uint8_t *rom;             /* 8192 big-endian words (the rom space's region) */
     uint8_t *ram;             /* 65536 little-endian words (the ram space's region) */
     mccp_pd *pd;              /* MCCP_ROM_WORDS predecoded words */
+    uint32_t pd_bp_gen;       /* the breakpoint filter (dbg_state.bp_gen) pd's marks follow */
     mem_space *ram_space, *rom_space;
     mccp_core core[MCCP_CORES];
     /* arbiter */
