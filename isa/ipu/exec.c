@@ -474,6 +474,13 @@ static int csr_put(xs *x, const ipu_insn *in, unsigned idx, uint32_t v)
     if (x->tid != IPU_SUP && idx == 0x102) { x->c->fp_ctl = v; return 0; }
     if (x->tid != IPU_SUP && idx == 0x101) { ipu_fp_clear(x->c, v); return 0; }
     if (x->tid != IPU_SUP && idx == 0x108) { x->c->tas = v; return 0; }
+    /* a worker's lower space ($PC, $WSR, $VERTEX_BASE, $WORKER_BASE, $REPEAT_*, $COUNT_*,
+     * $DBG_*): no public source says any of it is writable and PopLibs never writes it, so
+     * a put there raises the invalid-CSR exception (cause 41, CAUSEID_INVALID_CSR of
+     * ipu1_consts.c; the type is inferred), docs/isa/ipu.md "Not modelled yet" */
+    if (x->tid != IPU_SUP && idx < 0x100)
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_INVALID_CSR,
+                    "put: worker CSR 0x%x is not writable", idx);
     char why[48];
     snprintf(why, sizeof why, "of CSR 0x%x", idx);
     return not_modelled(x, in, why);

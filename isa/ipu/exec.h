@@ -84,6 +84,11 @@ int ipu_exec_misc(ipu_xs *x, const ipu_insn *in, int msem);
  * its first operand (stm32, stm32step: supervisor dependencies). */
 int ipu_misc_csr(ipu_xs *x, unsigned idx, int put, uint32_t *v);
 int ipu_misc_reads_op0(const ipu_insn *in, int msem);
+/* exec_misc.c, for the fp8 AMP/SLIC (exec_amp.c): an fp8 byte's value in the format
+ * $FP_NFMT gives the weights (bit 0) or the ARF inputs (bit 1), unscaled (NaN for 0x80),
+ * and the signed $FP_SCL. */
+double ipu_f8_value(const ipu_xs *x, uint32_t byte, int weights);
+int ipu_f8_scl(const ipu_xs *x);
 /* exec_misc_prng.c: the context's next 64 PRNG bits (-o prng), seeding it first if it never
  * was. exec_float.c: v rounded once to f16, stochastically when sr (r16: 16 random bits,
  * docs/isa/ipu.md "PRNG"), else to nearest even; *fl gets FL bits (4 OFLO). */

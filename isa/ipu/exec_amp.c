@@ -20,9 +20,8 @@
 
 enum {
     A_NONE = 0,
-    A_HIHOAMP, A_SIHOAMP, A_SISOAMP, A_F32SISOAMP, A_HIHOV4AMP, A_F32SISOV2AMP,
-    A_HIHOSLIC, A_SIHOSLIC, A_SISOSLIC, A_F32SISOSLIC, A_HIHOV4SLIC,
-    A_NOTPUB, /* rows whose layout is not public: f32sisov2slic, the fp8 AMP/SLIC */
+    A_HIHOAMP, A_SIHOAMP, A_SISOAMP, A_F32SISOAMP, A_HIHOV4AMP, A_F32SISOV2AMP, A_F8HIHOV4AMP,
+    A_HIHOSLIC, A_SIHOSLIC, A_SISOSLIC, A_F32SISOSLIC, A_HIHOV4SLIC, A_F32SISOV2SLIC, A_F8HIHOV4SLIC,
     A_LD64PUTCS, A_LD128PUTCS,
     A_STACC, A_ISTACC, A_GACC, A_AOP, A_MIX, A_CMAC2, A_CMAC4, A_GINA16, A_GINA32
 };
@@ -36,8 +35,8 @@ static const aname anames[] = {
     {"f16v4hihoamp_", A_HIHOAMP}, {"f16v4sihoamp_", A_SIHOAMP}, {"f16v4sisoamp_", A_SISOAMP},
     {"f32sisoamp_", A_F32SISOAMP}, {"f16v4hihov4amp_", A_HIHOV4AMP}, {"f32sisov2amp_", A_F32SISOV2AMP},
     {"f16v4hihoslic_", A_HIHOSLIC}, {"f16v4sihoslic_", A_SIHOSLIC}, {"f16v4sisoslic_", A_SISOSLIC},
-    {"f32sisoslic_", A_F32SISOSLIC}, {"f16v4hihov4slic_", A_HIHOV4SLIC}, {"f32sisov2slic_", A_NOTPUB},
-    {"f8v8hihov4amp_", A_NOTPUB}, {"f8v8hihov4slic_", A_NOTPUB},
+    {"f32sisoslic_", A_F32SISOSLIC}, {"f16v4hihov4slic_", A_HIHOV4SLIC}, {"f32sisov2slic_", A_F32SISOV2SLIC},
+    {"f8v8hihov4amp_", A_F8HIHOV4AMP}, {"f8v8hihov4slic_", A_F8HIHOV4SLIC},
     {"ld64putcs_", A_LD64PUTCS}, {"ld128putcs_", A_LD128PUTCS},
     {"f16v4stacc_", A_STACC}, {"f16v4istacc_", A_ISTACC}, {"f16v4gacc_", A_GACC}, {"f32v2aop_", A_AOP},
     {"f16v4mix_", A_MIX}, {"f16v2cmac_", A_CMAC2}, {"f16v4cmac_", A_CMAC4}, {"f16v2gina_", A_GINA16},
@@ -187,6 +186,23 @@ static void cwei(const ax *a, int s, int m, int n, int h16, double *w)
             w[k] = f32d((uint32_t)(v >> (32 * k)));
 }
 
+/* fp8 (ipu21): operand i's eight bytes (lane k in byte k) and the weight $CWEI_m_n of set s
+ * as eight fp8 values, in the formats $FP_NFMT gives inputs (bit 1) and weights (bit 0);
+ * exact in double (exec_misc.c's fp8 rules, docs/isa/ipu.md "fp8"). */
+static void f8_lanes(const ax *a, int i, double *v)
+{
+    uint32_t w[2];
+    words(a->x, a->in, i, w);
+    for (int k = 0; k < 8; k++)
+        v[k] = ipu_f8_value(a->x, w[k / 4] >> (8 * (k & 3)), 0);
+}
+static void cwei8(const ax *a, int s, int m, int n, double *w)
+{
+    uint64_t v = a->x->tl->cccs[32 * s + 4 * m + n];
+    for (int k = 0; k < 8; k++)
+        w[k] = ipu_f8_value(a->x, (uint32_t)(v >> (8 * k)), 1);
+}
+
 static int bad_flags(ipu_xs *x, const ipu_insn *in, unsigned f, const char *why)
 {
     return ipu_xfail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
@@ -207,11 +223,13 @@ typedef struct amp_kind {
     uint8_t in16, pin16, out16; /* f16v4 inputs, half partials, half results */
     uint8_t sets;               /* AMP sets used: 2 for the v4/v2 forms (16 units) */
     uint8_t f32;                /* one f32 input a phase, phases 0..2E-1 */
+    uint8_t f8;                 /* eight fp8 inputs and weights a phase (f8v8hihov4amp) */
 } amp_kind;
 
 static const amp_kind amp_kinds[] = {
     [A_HIHOAMP] = {1, 1, 1, 1, 0}, [A_SIHOAMP] = {1, 0, 1, 1, 0}, [A_SISOAMP] = {1, 0, 0, 1, 0},
     [A_F32SISOAMP] = {0, 0, 0, 1, 1}, [A_HIHOV4AMP] = {1, 1, 1, 2, 0}, [A_F32SISOV2AMP] = {0, 0, 0, 2, 1},
+    [A_F8HIHOV4AMP] = {1, 1, 1, 2, 0, 1},
 };
 
 /* The AMP flags (ours; docs/isa/ipu.md): phase in bits 0-2, log2 of the engines (2 units
@@ -240,7 +258,7 @@ static int amp_flags(ipu_xs *x, const ipu_insn *in, const amp_kind *k, int *phas
 static int amp_out_units(int asem, int p, int *g)
 {
     switch (asem) {
-    case A_HIHOV4AMP: g[0] = 2 * p; g[1] = 2 * p + 1; g[2] = 8 + 2 * p; g[3] = 9 + 2 * p; return 4;
+    case A_HIHOV4AMP: case A_F8HIHOV4AMP: g[0] = 2 * p; g[1] = 2 * p + 1; g[2] = 8 + 2 * p; g[3] = 9 + 2 * p; return 4;
     case A_F32SISOAMP:
         if (p & 1)
             return 0; /* odd phases only feed the input (PopLibs passes $azeros there) */
@@ -260,10 +278,13 @@ static int amp(ax *a, int asem)
         return -1;
     if (k->out16 && f16_out_ok(a))
         return -1;
-    double xin[4], pin[4];
-    lanes(a, 1, k->in16, xin);
+    double xin[8], pin[4];
+    if (k->f8)
+        f8_lanes(a, 1, xin);
+    else
+        lanes(a, 1, k->in16, xin);
     lanes(a, 2, k->pin16, pin);
-    const int no = amp_out_units(asem, p, g);
+    const int no = amp_out_units(asem, p, g), scl = k->f8 ? ipu_f8_scl(x) : 0;
     /* group boundary: the partial waiting in the odd accumulator starts the new sum, the
      * finished sum waits there for its turn to leave */
     if (p == 0)
@@ -276,11 +297,16 @@ static int amp(ax *a, int asem)
             }
     for (int s = 0; s < k->sets; s++)
         for (int u = 0; u < units; u++) {
-            double w[4], pr[4];
-            int n = k->in16 ? 4 : 1;
-            cwei(a, s, u, k->in16 ? p : p >> 1, k->in16, w);
+            double w[8], pr[8];
+            int n = k->f8 ? 8 : k->in16 ? 4 : 1;
+            if (k->f8)
+                cwei8(a, s, u, p, w);
+            else
+                cwei(a, s, u, k->in16 ? p : p >> 1, k->in16, w);
+            /* fp8: each exact product x 2^$FP_SCL (PopLibs' setFp8Scale: "half(input*weights)
+             * * 2^(scaleIn+scaleWeights)"), still exact */
             for (int l = 0; l < n; l++)
-                pr[l] = xin[l] * (k->in16 ? w[l] : w[p & 1]);
+                pr[l] = k->f8 ? ldexp(xin[l] * w[l], scl) : xin[l] * (k->in16 ? w[l] : w[p & 1]);
             acc[2 * (8 * s + u)] = sum_into(a, acc[2 * (8 * s + u)], pr, n);
         }
     uint32_t out[4] = {0, 0, 0, 0};
@@ -297,54 +323,79 @@ static int amp(ax *a, int asem)
 /* ---- SLIC ---- */
 
 /* SLIC flags (ours): bits 0-1 the weight column n ($CWEI_m_n), bit 2 a 1x3 kernel (else
- * 1x4), bit 3 (f32sisoslic only) the upper-element step. TSLIC_F16V4_1x4_W1 = 1. */
+ * 1x4), bit 3 (f32sisoslic, f32sisov2slic) the upper-element step. TSLIC_F16V4_1x4_W1 = 1.
+ *
+ * The two-set forms run set 0's pipeline on $AACC[0..15] and CCCS 0..31 and set 1's on
+ * $AACC[16..31] and CCCS 32..63 (output channels 2, 3). f16v4hihov4slic and f8v8hihov4slic
+ * (eight fp8 lanes and weights, products x 2^$FP_SCL) give both sets' pairs out in one
+ * step. f32sisov2slic has room for one f32 pair a step, so, as f32sisov2amp alternates the
+ * sets by phase, its element-0 step gives set 0's pair out and takes set 0's partials, and
+ * its element-1 step gives set 1's (held since the element-0 step in set 1's odd
+ * accumulators $AACC[17], [19]) and adds set 1's partials to set 1's newest pair (which the
+ * element-0 step started from zero). Decisions, docs/isa/ipu.md "AMP and SLIC". */
 static int slic(ax *a, int asem)
 {
     ipu_xs *x = a->x;
     const ipu_insn *in = a->in;
     uint32_t *acc = x->c->aacc;
     unsigned f = (unsigned)ipu_operand_value(in, 3);
-    const int is32 = asem == A_F32SISOSLIC, in16 = !is32, v4 = asem == A_HIHOV4SLIC;
-    const int pin16 = asem == A_HIHOSLIC || v4, out16 = pin16 || asem == A_SIHOSLIC, sets = v4 ? 2 : 1;
+    const int v2 = asem == A_F32SISOV2SLIC, is32 = asem == A_F32SISOSLIC || v2, f8 = asem == A_F8HIHOV4SLIC;
+    const int in16 = !is32, v4 = asem == A_HIHOV4SLIC || f8;
+    const int pin16 = asem == A_HIHOSLIC || v4, out16 = pin16 || asem == A_SIHOSLIC, sets = v4 || v2 ? 2 : 1;
     if (f >> (is32 ? 4 : 3))
         return bad_flags(x, in, f, "has bits outside the weight, kernel and element fields");
     if (sets > x->im->amp_sets)
         return ipu_xfail(x, SIM_STOP_ILLEGAL, IPU_TEXCPT_INVALID_INSTR, IPU_CAUSE_ILLEGAL_INSTRUCTION,
                          "%s needs two AMP sets (-o amp_sets=%u)", in->op->mnemonic, x->im->amp_sets);
-    const int n = (int)(f & 3), kw = f & 4 ? 3 : 4, upper = is32 && (f & 8);
+    const int n = (int)(f & 3), kw = f & 4 ? 3 : 4, upper = is32 && (f & 8), scl = f8 ? ipu_f8_scl(x) : 0;
     if (out16 && !upper && f16_out_ok(a))
         return -1;
-    double xin[4], pin[4], w[4];
-    lanes(a, 1, in16, xin);
+    double xin[8], pin[4], w[8];
+    if (f8)
+        f8_lanes(a, 1, xin);
+    else
+        lanes(a, 1, in16, xin);
     lanes(a, 2, pin16, pin);
+    uint32_t out[4] = {0, 0, 0, 0};
 #define POS(s, oc) (4 * (kw - 1 - (s)) + 2 * (oc))
     if (upper) { /* f32: the element-1 products join every pair the element-0 step moved */
-        for (int s = 0; s < kw; s++)
-            for (int oc = 0; oc < 2; oc++) {
-                double pr[2];
-                cwei(a, 0, 2 * (kw - 1 - s) + oc, n, 0, w);
-                pr[0] = xin[0] * w[1];
-                pr[1] = s == 0 ? pin[oc] : 0; /* D: normally $azeros (help text) */
-                acc[POS(s, oc)] = sum_into(a, acc[POS(s, oc)], pr, 2);
-            }
+        for (int set = 0; set < sets; set++) {
+            uint32_t *sa = acc + 16 * set;
+            for (int s = 0; s < kw; s++)
+                for (int oc = 0; oc < 2; oc++) {
+                    double pr[2];
+                    cwei(a, set, 2 * (kw - 1 - s) + oc, n, 0, w);
+                    pr[0] = xin[0] * w[1];
+                    pr[1] = s == 0 && set == sets - 1 ? pin[oc] : 0; /* D: normally $azeros (help text) */
+                    sa[POS(s, oc)] = sum_into(a, sa[POS(s, oc)], pr, 2);
+                }
+        }
+        if (!v2)
+            return fp_done(a);
+        out[0] = acc[17]; /* set 1's pair, held since the element-0 step */
+        out[1] = acc[19];
+        put_out(a, 0, out);
         return fp_done(a);
     }
-    /* f16v4hihov4slic: set 1 runs the same pipeline on its own accumulators ($AACC[16..])
-     * and weights (CCCS 32..), giving output channels 2, 3 (PopLibs' 16-unit SLIC loads its
-     * second weight bank at CCCS + 32) */
-    uint32_t out[4] = {0, 0, 0, 0};
     for (int set = 0; set < sets; set++) {
         uint32_t *sa = acc + 16 * set;
-        for (int oc = 0; oc < 2; oc++) /* the pair finished by the previous step leaves */
-            out[2 * set + oc] = out16 ? to_f16(a, f32d(sa[2 * oc])) : sa[2 * oc];
+        for (int oc = 0; oc < 2; oc++) { /* the pair finished by the previous step leaves */
+            if (v2 && set)
+                sa[2 * oc + 1] = sa[2 * oc]; /* ... or waits for the element-1 step */
+            else
+                out[2 * set + oc] = out16 ? to_f16(a, f32d(sa[2 * oc])) : sa[2 * oc];
+        }
         for (int s = kw - 1; s >= 0; s--)
             for (int oc = 0; oc < 2; oc++) {
-                double pr[5];
-                int np = is32 ? 1 : 4;
-                cwei(a, set, 2 * (kw - 1 - s) + oc, n, in16, w);
+                double pr[8];
+                int np = is32 ? 1 : f8 ? 8 : 4;
+                if (f8)
+                    cwei8(a, set, 2 * (kw - 1 - s) + oc, n, w);
+                else
+                    cwei(a, set, 2 * (kw - 1 - s) + oc, n, in16, w);
                 for (int l = 0; l < np; l++)
-                    pr[l] = xin[l] * w[l];
-                uint32_t from = s ? sa[POS(s - 1, oc)] : to_f32(a, pin[2 * set + oc], 1, 1);
+                    pr[l] = f8 ? ldexp(xin[l] * w[l], scl) : xin[l] * w[l];
+                uint32_t from = s ? sa[POS(s - 1, oc)] : v2 && set ? 0 : to_f32(a, pin[2 * set + oc], 1, 1);
                 sa[POS(s, oc)] = sum_into(a, from, pr, np);
             }
     }
@@ -454,6 +505,17 @@ static int gina(ax *a, int h16)
     return fp_done(a);
 }
 
+/* The 4x4 half transposition of f16v4stacc/f16v4istacc (BlockTransposeGradW_half): the
+ * odd chain's first two accumulators (one column: four halves) leave, and the odd chain
+ * moves down two places (O6, O7 keep their values). */
+static void odd_out(ipu_ctx *c, uint32_t *out)
+{
+    out[0] = *chain(c, 1, 0);
+    out[1] = *chain(c, 1, 1);
+    for (int i = 0; i < 6; i++)
+        *chain(c, 1, i) = *chain(c, 1, i + 2);
+}
+
 static int acc_ops(ax *a, int asem)
 {
     ipu_xs *x = a->x;
@@ -504,21 +566,43 @@ static int acc_ops(ax *a, int asem)
         put_out(a, 1, out);
         return fp_done(a);
     }
-    case A_STACC: /* imm 0 (PopLibs ReductionSpecial01Acc: "move ACC0 and ACC2 to VALUES0_1 and
-                   * shift the remaining results to the odd accumulators. This does not shift
-                   * the accumulator delay line"; a gina with immediate 1 then reads them) */
-        if (ipu_operand_value(a->in, 1) != 0)
-            return ipu_not_modelled(x, a->in, "with an immediate other than 0 (its permutation is not public)");
-        out[0] = *chain(c, 0, 0);
-        out[1] = *chain(c, 0, 1);
-        for (int i = 0; i < 6; i++)
-            *chain(c, 1, i) = *chain(c, 0, i + 2);
+    case A_STACC: { /* imm 0 (TSTACC_P0; PopLibs ReductionSpecial01Acc: "move ACC0 and ACC2
+                     * to VALUES0_1 and shift the remaining results to the odd accumulators.
+                     * This does not shift the accumulator delay line"; a gina with immediate 1
+                     * then reads them); imm 1 (TSTACC_P1): the odd chain's first two out */
+        unsigned imm = (unsigned)ipu_operand_value(a->in, 1);
+        if (imm > 1)
+            return bad_flags(x, a->in, imm, "is not TSTACC_P0 (0) or TSTACC_P1 (1)");
+        if (imm == 0) {
+            out[0] = *chain(c, 0, 0);
+            out[1] = *chain(c, 0, 1);
+            for (int i = 0; i < 6; i++)
+                *chain(c, 1, i) = *chain(c, 0, i + 2);
+        } else {
+            odd_out(c, out);
+        }
         put_out(a, 0, out);
         return 0;
+    }
+    case A_ISTACC: { /* TISTACC_P0 (0): rows 0, 1 in; TISTACC_P1 (1): rows 2, 3 */
+        unsigned imm = (unsigned)ipu_operand_value(a->in, 3);
+        if (imm > 1)
+            return bad_flags(x, a->in, imm, "is not TISTACC_P0 (0) or TISTACC_P1 (1)");
+        uint32_t r0[2], r1[2];
+        words(x, a->in, 1, r0);
+        words(x, a->in, 2, r1);
+        odd_out(c, out);
+        for (int col = 0; col < 4; col++) { /* L(2 col + imm) = (row 2imm, row 2imm+1) of col */
+            uint32_t h0 = r0[col / 2] >> (16 * (col & 1)) & 0xffff, h1 = r1[col / 2] >> (16 * (col & 1)) & 0xffff;
+            *chain(c, 0, 2 * col + (int)imm) = h0 | h1 << 16;
+        }
+        put_out(a, 0, out);
+        return 0;
+    }
     case A_GINA16: return gina(a, 1);
     case A_GINA32: return gina(a, 0);
     default:
-        return ipu_not_modelled(x, a->in, "(the accumulator permutation its immediate selects is not public)");
+        return ipu_not_modelled(x, a->in, NULL);
     }
 }
 
@@ -527,13 +611,14 @@ static int acc_ops(ax *a, int asem)
 uint32_t ipu_amp_arf_writes(const ipu_insn *in, int asem)
 {
     switch (asem) {
-    case A_LD64PUTCS: case A_LD128PUTCS: case A_CMAC2: case A_CMAC4: case A_AOP: case A_NOTPUB: return 0;
+    case A_LD64PUTCS: case A_LD128PUTCS: case A_CMAC2: case A_CMAC4: case A_AOP: return 0;
     case A_F32SISOAMP:
         if (ipu_operand_value(in, 3) & 1) /* odd phases write nothing */
             return 0;
         break;
     case A_F32SISOSLIC:
-        if (ipu_operand_value(in, 3) & 8) /* the upper-element step writes nothing */
+        if (ipu_operand_value(in, 3) & 8) /* the upper-element step writes nothing (the v2
+                                           * form's gives set 1's pair out) */
             return 0;
         break;
     default: break;
@@ -546,14 +631,12 @@ int ipu_exec_amp(ipu_xs *x, const ipu_insn *in, int asem)
 {
     if (asem == A_LD64PUTCS || asem == A_LD128PUTCS)
         return putcs(x, in, asem == A_LD64PUTCS ? 8 : 16);
-    if (asem == A_NOTPUB)
-        return ipu_not_modelled(x, in, "(its 16-unit or fp8 data layout is not public)");
     ipu_ctx *c = x->c;
     ax a = {.x = x, .in = in, .rnd = (int)(c->fp_ctl >> 16 & 7), .nanoo = (int)(c->fp_ctl >> 20 & 1),
             .f16_flush = x->im->f16_flush, .sr = (int)(c->fp_ctl >> 19 & 1)};
-    if (asem <= A_F32SISOV2AMP)
+    if (asem <= A_F8HIHOV4AMP)
         return amp(&a, asem);
-    if (asem <= A_HIHOV4SLIC)
+    if (asem <= A_F8HIHOV4SLIC)
         return slic(&a, asem);
     return acc_ops(&a, asem);
 }

@@ -269,6 +269,13 @@ static uint32_t d_to_f8(double v, f8fmt f, int nanoo, int sr, uint32_t r16, uint
     return s | bits;
 }
 
+double ipu_f8_value(const ipu_xs *x, uint32_t byte, int weights)
+{
+    int fmt = (int)(x->c->fp_nfmt >> (weights ? 0 : 1) & 1);
+    return f8_to_d(byte & 0xff, fmt ? (f8fmt){5, 2, 16} : (f8fmt){4, 3, 8});
+}
+int ipu_f8_scl(const ipu_xs *x) { return f8_scale(x); }
+
 /* f8v2tof16 $d, $s: bytes 0, 1 of $s to the halves of $d; f8v4tof16 $d:d+1, $s: bytes 0-3
  * to four halves. Each value x 2^$FP_SCL, rounded once to f16. */
 static int f8_to_f16(ipu_xs *x, const ipu_insn *in, int lanes)

@@ -735,13 +735,19 @@ static void test_amp_faults(void **state)
     r = run_prog(&p, (const char *const[]){"amp_sets=1", NULL});
     expect_stop(r, SIM_STOP_ILLEGAL, "needs two AMP sets");
     run_free(r);
-    worker_one(&p, "f16v4stacc_aaan_ef", 6, 1, -1, -1);
+    /* the stacc/istacc immediates beyond TSTACC_P1/TISTACC_P1 (1) are invalid instructions */
+    worker_one(&p, "f16v4stacc_aaan_ef", 6, 2, -1, -1);
     r = run_prog(&p, NULL);
-    expect_stop(r, SIM_STOP_ILLEGAL, "not modelled yet: f16v4stacc with an immediate other than 0");
+    expect_stop(r, SIM_STOP_ILLEGAL, "f16v4stacc: flags 2 is not TSTACC_P0 (0) or TSTACC_P1 (1) (TEXCPT_INVALID_INSTR, cause 23)");
     run_free(r);
-    worker_one(&p, "f16v4istacc_aaan_ef", 6, 0, 2, 0);
+    worker_one(&p, "f16v4istacc_aaan_ef", 6, 0, 2, 2);
     r = run_prog(&p, NULL);
-    expect_stop(r, SIM_STOP_ILLEGAL, "not modelled yet: f16v4istacc");
+    expect_stop(r, SIM_STOP_ILLEGAL, "f16v4istacc: flags 2 is not TISTACC_P0 (0) or TISTACC_P1 (1)");
+    run_free(r);
+    /* f32aop flags other than 0 still stop as not modelled (their format is not public) */
+    worker_one(&p, "f32v2aop_aaan_ef", 2, 4, 1, -1);
+    r = run_prog(&p, NULL);
+    expect_stop(r, SIM_STOP_ILLEGAL, "not modelled yet: f32v2aop with flags other than 0");
     run_free(r);
     worker_one(&p, "f32v2gina_aaan_zi", 6, 14, 2, -1); /* the second set on one set */
     r = run_prog(&p, (const char *const[]){"amp_sets=1", NULL});

@@ -418,7 +418,7 @@ static void misaligned(prog *p) { I(p, "setzi_mmmn_zi", 1, DATA + 2); I(p, "ld32
 static void outside(prog *p) { I(p, "st32_mmmn_zi", 15, 15, 15, 0); } /* address 0 */
 static void two_mains(prog *p) { B(p, "add_mmmn", OPS(1, 2, 3), "add_mmmn", OPS(4, 5, 6)); }
 static void same_reg(prog *p) { B(p, "ld32_mman_zi", OPS(2, 13, 15, 0), "setzi_aaan_zi", OPS(2, 1)); }
-static void float_op(prog *p) { I(p, "f16v4istacc_aaan_ef", 0, 0, 2, 0); }
+static void float_op(prog *p) { I(p, "f32v2aop_aaan_ef", 0, 2, 1); }
 
 static void test_faults(void **state)
 {
@@ -448,7 +448,7 @@ static void test_faults(void **state)
     run_free(r);
 
     r = one_worker(float_op, SIM_STOP_ILLEGAL);
-    assert_non_null(strstr(r->m.stop.msg, "not modelled yet: f16v4istacc"));
+    assert_non_null(strstr(r->m.stop.msg, "not modelled yet: f32v2aop"));
     run_free(r);
 
     /* an illegal word: 0 decodes in no row of the worker space */
