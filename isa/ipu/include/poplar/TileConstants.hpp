@@ -93,8 +93,9 @@
  * f16v4sisoslic ...). No public source gives the SDK's values: these are xpusim's own
  * encoding, the one its AMP/SLIC execution decodes (docs/isa/ipu.md "AMP and SLIC"): AMP
  * phase | log2(engines) << 3; SLIC weight column | 1x3 kernel << 2. A binary assembled with
- * them runs on xpusim, not on an IPU. Left undefined: TSTACC_P0/P1 and TISTACC_P0/P1
- * (f16v4stacc/istacc are not executed; pass them with -o define= to assemble). */
+ * them runs on xpusim, not on an IPU. TSTACC_P0/P1 and TISTACC_P0/P1 (f16v4stacc,
+ * f16v4istacc: the 4x4 half transposition) are 0 and 1: P0 = 0 is the literal PopLibs'
+ * ReductionSpecial01Acc gives f16v4stacc. */
 #define TAMP_PE(phase, engines_log2) ((phase) | ((engines_log2) << 3))
 #define TAMP_F16V4_E1_P0 TAMP_PE(0, 0)
 #define TAMP_F16V4_E2_P0 TAMP_PE(0, 1)
@@ -126,6 +127,10 @@
 #define TSLIC_F16V4_1x4_W1 1
 #define TSLIC_F16V4_1x3_W0 4
 #define TSLIC_F16V4_1x3_W1 5
+#define TSTACC_P0 0
+#define TSTACC_P1 1
+#define TISTACC_P0 0
+#define TISTACC_P1 1
 
 /* The section flags PopLibs give worker functions (`.section .text.X, FUNCTION_IS_WORKER`).
  * The SDK's value is not public; ours is the plain code flags, and the mode of the code
