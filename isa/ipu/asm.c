@@ -229,6 +229,10 @@ static int dir_section(void *ctx, const char *d, char *rest)
     if (n < 1 || !ops[0][0])
         return ipu_fail(a, ".section needs a name");
     ipu_unquote(ops[0]);
+    /* llvm-mc wants the flags as a string; a bare name is an undefined macro (PopLibs'
+     * FUNCTION_IS_WORKER without its header) and would leave the code unallocated */
+    if (n > 1 && ops[1][0] != '"')
+        return ipu_fail(a, "expected the section flags as a string, got '%s'", ops[1]);
     if (n > 1)
         ipu_unquote(ops[1]);
     return switch_section(a, ops[0], n > 1 ? ops[1] : NULL, n > 2 ? ops[2] : NULL);

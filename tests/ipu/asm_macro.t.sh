@@ -104,4 +104,8 @@ grep -q ":1:.*a :vararg parameter must be the last" "$T/e" && echo "ok vararg-no
 printf '.macro M A:opt\n.endm\n' > "$T/e2.S"
 "$X" asm --isa ipu "$T/e2.S" -o "$T/e2.o" 2>"$T/e" && { echo "FAIL qualifier assembled"; fail=1; }
 grep -q "unknown parameter qualifier in 'A:opt'" "$T/e" && echo "ok qualifier error" || { echo "FAIL: $(cat "$T/e")"; fail=1; }
+# section flags must be a string (llvm-mc); a bare name is an undefined macro
+printf '.section .text.x, NOT_DEFINED\n  add $m1, $m1, 1\n' > "$T/e3.S"
+"$X" asm --isa ipu "$T/e3.S" -o "$T/e3.o" 2>"$T/e" && { echo "FAIL bare section flags assembled"; fail=1; }
+grep -q ":1:.*expected the section flags as a string, got 'NOT_DEFINED'" "$T/e" && echo "ok section flags error" || { echo "FAIL: $(cat "$T/e")"; fail=1; }
 exit $fail
