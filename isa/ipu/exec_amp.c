@@ -227,8 +227,8 @@ typedef struct amp_kind {
 } amp_kind;
 
 static const amp_kind amp_kinds[] = {
-    [A_HIHOAMP] = {1, 1, 1, 1, 0}, [A_SIHOAMP] = {1, 0, 1, 1, 0}, [A_SISOAMP] = {1, 0, 0, 1, 0},
-    [A_F32SISOAMP] = {0, 0, 0, 1, 1}, [A_HIHOV4AMP] = {1, 1, 1, 2, 0}, [A_F32SISOV2AMP] = {0, 0, 0, 2, 1},
+    [A_HIHOAMP] = {1, 1, 1, 1, 0, 0}, [A_SIHOAMP] = {1, 0, 1, 1, 0, 0}, [A_SISOAMP] = {1, 0, 0, 1, 0, 0},
+    [A_F32SISOAMP] = {0, 0, 0, 1, 1, 0}, [A_HIHOV4AMP] = {1, 1, 1, 2, 0, 0}, [A_F32SISOV2AMP] = {0, 0, 0, 2, 1, 0},
     [A_F8HIHOV4AMP] = {1, 1, 1, 2, 0, 1},
 };
 
