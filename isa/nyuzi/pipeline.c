@@ -518,7 +518,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 fe_pop(t); /* dequeued at its last subcycle */
             if (hooks)
                 dbg_after_insn(m, u, pick, pc);
-            else if (m->slow)
+            else if (m->slow && m->dbg->watching)
                 dbg_watch_report(m, u, pick, pc); /* what the accesses recorded (exec.c ram) */
             if (sim_stopped(m))
                 return now + 1;
