@@ -2,8 +2,10 @@
  * convolution) instructions, the supervisor's weight loads into the common compute
  * configuration space (CCCS: ld64putcs, ld128putcs, $CCCSLOAD, $CR.ZCWEI), and the
  * accumulator operations around them (f16v4gacc, f32v2aop, f16v4mix, f16v2cmac, f16v4cmac,
- * f16v2gina, f32v2gina with every immediate we model). exec.c maps each table row to an id
- * here by its LLVM name (ipu_amp_sem) and calls ipu_exec_amp for it.
+ * f16v2gina, f32v2gina with every immediate we model, f16v4stacc and f16v4istacc: the 4x4
+ * half transposition). The two-set forms include f32sisov2slic and ipu21's fp8 AMP/SLIC
+ * (f8v8hihov4amp/slic: the f16 forms on fp8 inputs and weights). exec.c maps each table
+ * row to an id here by its LLVM name (ipu_amp_sem) and calls ipu_exec_amp for it.
  *
  * The model follows the help text's AMP step tables (docs/isa/ipu.md, "AMP and SLIC"): an
  * AMP set has 8 units, each with two accumulators (TFPU_AACC_PER_AMP_UNIT 2): $AACC[2g]
@@ -12,8 +14,9 @@
  * comes from the instruction's flags, so the pipeline is a function of the instruction
  * sequence, not of cycles. SLIC keeps its in-flight output pairs in the even accumulators as
  * the SLIC tables place them. Everything the public text leaves open (the flag encodings,
- * the internal precision, the CCCS index layout, the accumulators gacc/aop/cmac use) is a
- * decision written in docs/isa/ipu.md; the precision is `-o amp_sum`. */
+ * the internal precision, the CCCS index layout, the accumulators gacc/aop/cmac use, the
+ * transposition's immediates, where f32sisov2slic's second set leaves, how the fp8 forms
+ * scale) is a decision written in docs/isa/ipu.md; the precision is `-o amp_sum`. */
 #include <math.h>
 #include <string.h>
 #include "exec.h"
