@@ -309,12 +309,17 @@ static void test_slic_f32_v2(void **state)
  * group 2 (8-11, zero inputs) gives R_g = P_g + S_g out as halves, (R 2p, R 2p+1, R 8+2p,
  * R 9+2p) at step 8 + p:
  *   set 0: R0..R7  = 2, 5, 8, 4, 7, 5.5, 14, 23
- *   set 1: R8..R15 = 12, 17, 22, 13, 18, 14, 30, 47 */
-static void test_f8_amp(void **state)
+ *   set 1: R8..R15 = 12, 17, 22, 13, 18, 14, 30, 47
+ * $FP_NFMT 2 (bit 1: the inputs in 1.5.2, bias 16): the same bytes are v' = (1, 4, 8,
+ * 0.25, 2, 0.0625, 16, 64) (0x48: e 18, 2^2; 0x4c: e 19; 0x38: e 14; 0x44: e 17; 0x30:
+ * e 12; 0x50: e 20; 0x58: e 22), the weights still 1 and 2:
+ *   set 0: P + 2 v' = 2, 9, 18, 3.5, 8, 5.125, 38, 135
+ *   set 1: P + 4 v' = 12, 25, 42, 12, 20, 13.25, 78, 271
+ * $FP_NFMT 1 (bit 0: the weights in 1.5.2): set 0's 0x40 is still 1, set 1's 0x48 is 4:
+ *   set 0 as with 0; set 1: P + 8 v = 16, 25, 34, 15, 24, 15, 46, 79 */
+static void f8_amp_case(int nfmt, const double *r0, const double *r1)
 {
-    (void)state;
     static const double v[8] = {1, 2, 3, 0.5, 1.5, 0.25, 4, 8};
-    static const double r0[8] = {2, 5, 8, 4, 7, 5.5, 14, 23}, r1[8] = {12, 17, 22, 13, 18, 14, 30, 47};
     prog p;
     start(&p);
     for (int s = 0; s < 2; s++)
@@ -329,6 +334,8 @@ static void test_f8_amp(void **state)
         data64(&p, PART + 8 * (uint32_t)ph, h4(2 * ph, 2 * ph + 1, 8 + 2 * ph, 9 + 2 * ph));
     I(&p, "setzi_aaan_zi", 8, 63);
     I(&p, "uput_aaan_zi", 0x0a, 8); /* $FP_SCL = -1 */
+    I(&p, "setzi_aaan_zi", 8, nfmt);
+    I(&p, "uput_aaan_zi", 0x09, 8); /* $FP_NFMT */
     ld64(&p, 2, 1, 0);
     for (int i = 0; i < 12; i++) {
         int pr = 14;
@@ -347,10 +354,20 @@ static void test_f8_amp(void **state)
     for (int ph = 0; ph < 4; ph++) {
         uint64_t want = h4(r0[2 * ph], r0[2 * ph + 1], r1[2 * ph], r1[2 * ph + 1]);
         if (dword(r, OUT + 64 + 8 * ph) != want)
-            fail_msg("phase %d: 0x%016llx, expected 0x%016llx", ph, (unsigned long long)dword(r, OUT + 64 + 8 * ph),
-                     (unsigned long long)want);
+            fail_msg("$FP_NFMT %d phase %d: 0x%016llx, expected 0x%016llx", nfmt, ph,
+                     (unsigned long long)dword(r, OUT + 64 + 8 * ph), (unsigned long long)want);
     }
     run_free(r);
+}
+static void test_f8_amp(void **state)
+{
+    (void)state;
+    static const double r0[8] = {2, 5, 8, 4, 7, 5.5, 14, 23}, r1[8] = {12, 17, 22, 13, 18, 14, 30, 47};
+    static const double r0i[8] = {2, 9, 18, 3.5, 8, 5.125, 38, 135}, r1i[8] = {12, 25, 42, 12, 20, 13.25, 78, 271};
+    static const double r1w[8] = {16, 25, 34, 15, 24, 15, 46, 79};
+    f8_amp_case(0, r0, r1);
+    f8_amp_case(2, r0i, r1i);
+    f8_amp_case(1, r0, r1w);
 }
 
 /* f8v8hihov4slic (ipu21), 1x3: test_amp.c's test_slic_v4 in fp8 with $FP_SCL = +1. Set 0's
