@@ -128,7 +128,10 @@ static void book_stalls(ipu_tile *tl, sim_thread *th, int tid, uint64_t t, uint6
     if (t <= from)
         return;
     if (tid != IPU_SUP) {
-        th->stalls[IPU_STALL_BARREL] += t - from;
+        uint64_t fpu = c->fpu_hold < t - from ? c->fpu_hold : t - from;
+        th->stalls[IPU_STALL_FPU] += fpu;
+        th->stalls[IPU_STALL_BARREL] += t - from - fpu;
+        c->fpu_hold = 0;
         return;
     }
     uint64_t sy_end = c->sync_ready < t ? c->sync_ready : t;
@@ -229,7 +232,9 @@ int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *tp, uin
                 c->exited_at = t + 1;
             }
         } else if (c->state == IPU_CS_ACTIVE) {
-            c->next = t + IPU_NSLOTS;
+            /* a transcendental holds the worker (and its slot) for its extra turns */
+            c->fpu_hold = (uint64_t)IPU_NSLOTS * is.busy;
+            c->next = t + IPU_NSLOTS + c->fpu_hold;
         }
     }
     t++;

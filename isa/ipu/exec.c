@@ -758,6 +758,7 @@ int ipu_exec_bundle(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t
 {
     xs x = {.m = m, .u = u, .tl = tl, .im = tl->im, .c = &tl->ctx[tid], .tid = tid, .t = t, .is = is};
     is->ninsn = is->taken = is->started_workers = 0;
+    is->busy = 0;
     is->rmask = is->wmask = 0;
     xbundle b;
     unsigned len;

@@ -425,6 +425,20 @@ static int fp_done(fx *f)
     return 0;
 }
 
+/* The transcendental group of an operation (IPU_TR_*), -1 for the rest: f32oox, f32oorx,
+ * f32sqrt and f32div take one thread cycle here (no public figure). */
+static int tr_group(int op, int t)
+{
+    const int f32 = t == T_F32;
+    switch (op) {
+    case O_EXP: case O_EXP2: return f32 ? IPU_TR_F32EXP : IPU_TR_F16EXP;
+    case O_LN: case O_LOG2: return f32 ? IPU_TR_F32LN : IPU_TR_F16EXP;
+    case O_SIGM: return f32 ? IPU_TR_F32SIGM : IPU_TR_F16SIGM;
+    case O_TANH: return f32 ? IPU_TR_F32SIGM : IPU_TR_F16TANH;
+    default: return -1;
+    }
+}
+
 int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem)
 {
     const fname *d = &fnames[fsem - 1];
@@ -436,6 +450,9 @@ int ipu_exec_float(ipu_xs *x, const ipu_insn *in, int fsem)
     uint32_t ra[8], out[8] = {0};
     if (x->tid == IPU_SUP)
         return ipu_not_modelled(x, in, "in the supervisor (supervisor code cannot do floating point)");
+    const int tr = tr_group(op, t);
+    if (tr >= 0 && x->im->tr_cycles[tr] > 1) /* the worker is held for the extra turns (barrel.c) */
+        x->is->busy = x->im->tr_cycles[tr] - 1u;
     const int converts = op == O_TOI32 || op == O_TOUI32 || op == O_TOF16 || op == O_V2TOF16 || op == O_V4TOF16;
     f.sr = (int)(c->fp_ctl >> 19 & 1); /* $FP_CTL.ESR: every f16 result rounds stochastically */
     if (converts && f.rnd > RND_ZERO)

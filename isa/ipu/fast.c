@@ -240,8 +240,12 @@ static __attribute__((noinline)) uint64_t burst(sim_unit *u, ipu_tile *tl, uint6
         const uint64_t n = (t - 1 - first) / IPU_NSLOTS + 1, last = first + IPU_NSLOTS * (n - 1);
         ipu_ctx *c = w0 + j;
         sim_thread *th = &u->threads[IPU_WORKER(j)];
-        /* the reference books t - (previous issue + 1) barrel cycles at every issue */
-        th->stalls[IPU_STALL_BARREL] += last - c->last_issue - n;
+        /* the reference books t - (previous issue + 1) barrel cycles at every issue, the
+         * first of them after a transcendental's extra turns as fpu (barrel.c) */
+        const uint64_t wait = last - c->last_issue - n, fpu = c->fpu_hold < wait ? c->fpu_hold : wait;
+        th->stalls[IPU_STALL_FPU] += fpu;
+        th->stalls[IPU_STALL_BARREL] += wait - fpu;
+        c->fpu_hold = 0;
         th->issue_cycles += n;
         th->instructions += ninsn[j];
         c->last_issue = last;

@@ -20,7 +20,7 @@
 
 #define EM_GRAPHCORE_IPU 248
 
-static const char *const ipu_stall_names[] = {"barrel", "dependency", "branch", "sync", NULL};
+static const char *const ipu_stall_names[] = {"barrel", "dependency", "branch", "sync", "fpu", NULL};
 
 static int ipu_probe(const ld_image *img)
 {

@@ -51,6 +51,19 @@ const opt_desc ipu_exec_options[] = {
           "a 64-bit bundle at an address that is 4 mod 8: execute it (ignore; PopLibs' codelets have such "
           "bundles where padding would misalign an rpt body, docs/isa/ipu.md \"Bundles\") or raise "
           "TEXCPT_INVALID_PC with cause MISALIGNED_EXEBUNDLE"),
+    /* Thread cycles a transcendental holds its worker (one issue turn = 1): not public;
+     * the defaults are PopLibs' own figures, measured on Graphcore's simulator
+     * (docs/isa/ipu.md "Transcendental latency"). */
+    OPT_U("f32exp_cycles", "3", 1, 64,
+          "thread cycles of f32exp, f32exp2 (PopLibs CycleEstimationFunctions.cpp: \"3 * 2 (2 of f32exp)\")"),
+    OPT_U("f32ln_cycles", "6", 1, 64,
+          "thread cycles of f32ln, f32log2 (PopLibs CycleEstimationFunctions.cpp: \"6 * 2 (2 of f32log)\")"),
+    OPT_U("f32sigm_cycles", "6", 1, 64,
+          "thread cycles of f32sigm, f32tanh (PopLibs' UnaryOp1D estimator table: 12 cycles per 2-bundle loop)"),
+    OPT_U("f16exp_cycles", "2", 1, 64,
+          "thread cycles of f16v2exp, f16v2exp2, f16v2ln, f16v2log2 (PopLibs: \"the exp, log instructions take 2 cycles\")"),
+    OPT_U("f16tanh_cycles", "2", 1, 64, "thread cycles of f16v2tanh (PopLibs' UnaryOp1D table: 4 cycles per 2-bundle loop)"),
+    OPT_U("f16sigm_cycles", "3", 1, 64, "thread cycles of f16v2sigm (PopLibs' UnaryOp1D table: 6 cycles per 2-bundle loop)"),
     OPT_U("mem_element", "16384", 8, 0x100000,
           "bytes of one SRAM element (ipu1_consts.c 2048 x 64 bits; ipu2/ipu21 assumed the same); the "
           "interleaved region pairs two elements 64-bit word by 64-bit word"),
@@ -140,6 +153,14 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->predecode = (uint8_t)pd;
     im->mem_conflicts = (uint8_t)mconf;
     im->bundle_align = (uint8_t)balign;
+    static const char *const tr_opts[IPU_TR_N] = {"f32exp_cycles", "f32ln_cycles", "f32sigm_cycles",
+                                                  "f16exp_cycles", "f16tanh_cycles", "f16sigm_cycles"};
+    for (int k = 0; k < IPU_TR_N; k++) {
+        uint64_t v;
+        if (opt_uint(&m->opts, t, tr_opts[k], &v, err, errlen))
+            return -1;
+        im->tr_cycles[k] = (uint8_t)v;
+    }
     im->mem_element = (uint32_t)melem;
     im->prng_alg = (uint8_t)prng_alg;
     im->prng_seed = (uint32_t)prng_seed;

@@ -43,7 +43,10 @@ enum {
 enum { IPU_CS_IDLE = 0, IPU_CS_ACTIVE, IPU_CS_EXITED, IPU_CS_RETURNED, IPU_CS_EXCEPTED };
 
 /* Stall causes (isa_ops.stall_names order). */
-enum { IPU_STALL_BARREL = 0, IPU_STALL_DEP, IPU_STALL_BRANCH, IPU_STALL_SYNC, IPU_STALL_N };
+enum { IPU_STALL_BARREL = 0, IPU_STALL_DEP, IPU_STALL_BRANCH, IPU_STALL_SYNC, IPU_STALL_FPU, IPU_STALL_N };
+/* Transcendental groups whose issue holds a worker for more than one thread cycle
+ * (-o *_cycles options, exec_float.c). */
+enum { IPU_TR_F32EXP = 0, IPU_TR_F32LN, IPU_TR_F32SIGM, IPU_TR_F16EXP, IPU_TR_F16TANH, IPU_TR_F16SIGM, IPU_TR_N };
 
 /* The fast path (fast.c) addresses the register files as one array r[]: $m0-$m15 at 0-15,
  * $a0-$a15 at 16-31, then two words its discarded writes go to (a write to $m15, $a15 or
@@ -77,6 +80,7 @@ typedef struct ipu_ctx {
     uint8_t erpt;            /* $WSR.ERPT: an exception was raised inside a repeat body */
     uint64_t next;           /* earliest cycle this context may issue */
     uint64_t last_issue;     /* cycle of its last bundle (SIM_NEVER: none yet) */
+    uint64_t fpu_hold;       /* cycles of a worker's wait for its next issue held by a transcendental */
     uint64_t exited_at;
     /* supervisor timing: the cycle each MRF register's pending result is ready, and the
      * cycle a taken branch lets the next bundle issue */
@@ -126,6 +130,7 @@ struct ipu_machine {
     uint8_t predecode;        /* -o predecode=1: the per-tile decode cache (predecode.c) */
     uint8_t mem_conflicts;    /* -o mem_conflicts: 1 raise TEXCPT_CONFLICT, 0 ignore */
     uint8_t bundle_align;     /* -o bundle_align: 1 a bundle at 4 mod 8 raises, 0 it executes */
+    uint8_t tr_cycles[IPU_TR_N]; /* thread cycles of each transcendental group (-o f32exp_cycles...) */
     uint32_t mem_element;     /* -o mem_element: bytes of one SRAM element (16 KiB, ipu1_consts.c) */
     uint8_t prng_alg;         /* -o prng: 0 xoroshiro128aox, 1 xoroshiro128+ (exec_misc.c) */
     uint32_t prng_seed;       /* -o prng_seed: the $PRNG_SEED value each worker starts from */
@@ -162,6 +167,7 @@ void ipu_exec_init(void);
  * *rmask those it read. */
 typedef struct ipu_issue {
     int ninsn, taken, started_workers;
+    unsigned busy;            /* extra thread cycles the bundle holds the worker (transcendentals) */
     uint32_t rmask, wmask;
 } ipu_issue;
 int ipu_exec_bundle(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t t, ipu_issue *is);

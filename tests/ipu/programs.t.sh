@@ -43,17 +43,25 @@ run tanh_f32 --set in="$T/tanh_f32/a" --get out:384="$T/tanh_f32/got" && same ta
 #   vadd_f16   10 + 1 + 4 x 4 + 1                 = 28  -> 181
 #   axpy_f32   13 + 1 (.align nop) + 1 + 5 x 8 + 1 = 56  -> 349
 #   reduce_f32 11 + 1 (.align nop) + 1 + 3 x 8 + 6 = 43 -> 271
-#   tanh_f32    8 + 1 + 3 x 16 + 1                = 58  -> 361
+#   tanh_f32    8 + 1 + 3 x 16 + 1                = 58, and each of its 16 f32tanh holds the
+#               worker 5 more turns (-o f32sigm_cycles=6): 6 x (58 + 16 x 5) + 13 = 841
 cyc() { sed -n 's/^tile0: cycles \([0-9]*\),.*/\1/p' "$T/$1.stats"; }
 bundles() { sed -n 's/^  thread 1: .*issue cycles \([0-9]*\),.*/\1/p' "$T/$1.stats"; }
-check() { k=$1 b=$2; want=$((6 * b + 13)); got=$(cyc $k); gb=$(bundles $k)
+check() { k=$1 b=$2; want=$((6 * (b + ${3:-0}) + 13)); got=$(cyc $k); gb=$(bundles $k)
           if [ "$got" = "$want" ] && [ "$gb" = "$b" ]; then echo "ok $k: $b bundles per worker, halts at cycle $want"
           else echo "FAIL $k cycles: halted at $got with $gb bundles, expected $want with $b"; fail=1; fi; }
 check vadd_f32 44
 check vadd_f16 28
 check axpy_f32 56
 check reduce_f32 43
-check tanh_f32 58
+check tanh_f32 58 80
+# the same with f32tanh taking one thread cycle (-o f32sigm_cycles=1): 6 x 58 + 13 = 361,
+# and its fpu stalls: 16 x 5 turns x 6 = 480 per worker, the wait now all barrel
+cp "$T/tanh_f32.elf" "$T/tanh1.elf"
+run tanh1 -o f32sigm_cycles=1 --set in="$T/tanh_f32/a"; check tanh1 58
+fpu() { sed -n 's/^  thread 1: .*stall fpu \([0-9]*\).*/\1/p' "$T/$1.stats"; }
+if [ "$(fpu tanh_f32)" = 480 ] && [ -z "$(fpu tanh1)" ]; then echo "ok tanh_f32: 480 fpu stall cycles per worker, none at 1 cycle"
+else echo "FAIL tanh_f32 fpu stalls: '$(fpu tanh_f32)' and '$(fpu tanh1)', expected 480 and none"; fail=1; fi
 
 # conv1x1_f16 (AMP): every element against the C reference in both -o amp_sum modes.
 run conv1x1_f16 --set weights="$T/conv1x1_f16/w" --set in="$T/conv1x1_f16/a" --get out:768="$T/conv1x1_f16/got" &&
