@@ -1,4 +1,4 @@
-/* tests/ipu/amp/conv1x1_ref.c: inputs and C results for conv1x1_sup.S (poplibs_amp.sh):
+/* tests/ipu/amp/conv1x1_ref.c: inputs and C results for conv1x1_sup.S (the commands in docs/validation/ipu.md, "The AMP checks' commands"):
  * `conv1x1_ref half|float DIR` writes DIR/w, DIR/x, DIR/want (-o amp_sum=fused: each AMP
  * instruction's exact products added to the f32 running sum in double, rounded once; half
  * results rounded to half) and DIR/want_chained (every addition rounded to f32). */

@@ -4,7 +4,7 @@
  * returns to the host. One convolution group, one input and one output channel group, 8
  * output channels, 24 field positions split 4 per worker (num_elems - 3 = 1 in each
  * partition entry), contiguous input and output (strides of one 64-bit load). Built by
- * poplibs_amp.sh with -o define=HALF=1 or FLOAT=1 next to a copy of PopLibs' codelets
+ * the commands in docs/validation/ipu.md with -o define=HALF=1 or FLOAT=1 next to a copy of PopLibs' codelets
  * (not in this repository). */
 #define PASTE3(a, b, c) a##b##c
 #define XPASTE3(a, b, c) PASTE3(a, b, c)  /* LD128 (true|false) expanded first */

@@ -1,4 +1,4 @@
-/* tests/ipu/amp/slic_ref.c: inputs and C results for slic_sup.S (poplibs_amp.sh):
+/* tests/ipu/amp/slic_ref.c: inputs and C results for slic_sup.S (the commands in docs/validation/ipu.md, "The AMP checks' commands"):
  * `slic_ref half|float DIR` writes DIR/w (w[tap][out][in]), DIR/x, DIR/want: out[j][oc] =
  * sum over taps k and input channels of x[j + k][ic] w[k][oc][ic] (ConvPartial1xNSLIC.cpp's
  * loop), each tap's four products added to the f32 sum exactly and rounded once (the AMP

@@ -2,7 +2,7 @@
  * runs PopLibs' ConvPartial1xNSLIC supervisor vertex (1x4 kernel, stride 1) in mode 2 (one
  * conv group, 4 input and 4 output channels, weights loaded straight into the CCCS): our
  * supervisor calls the codelet with $m0 = its vertex state and a stack in $m11. 24 output
- * positions (27 input positions), 4 per worker, one sub-kernel. Built by poplibs_amp.sh
+ * positions (27 input positions), 4 per worker, one sub-kernel. Built by the commands in docs/validation/ipu.md ("The AMP checks' commands")
  * with -o define=CHAINS=2|4,FLOAT=0|1 together with PopLibs' ConvPartial1x4SLIC sources
  * (not in this repository). Vertex state (ConvPartial1xNSLIC.cpp field order): in, weights,
  * out (pointer tables), outFieldBuffer, worklists (base, DeltaN table: per worker the
