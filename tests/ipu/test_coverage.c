@@ -13,6 +13,7 @@
  * The test also checks that most rows retire (the numbers are printed), so that a row cannot
  * pass by always faulting unnoticed. */
 #include "../testlib.h"
+#include "ipu_elf.h"
 #include "../../isa/isa.h"
 #include "../../isa/ipu/ipu.h"
 #include "../../isa/ipu/tile.h"
@@ -59,29 +60,9 @@ static void mach_new(mach *r, const char *arch)
     char err[512], opt[32];
     memset(buf, 0, sizeof buf);
     r->base = !strcmp(arch, "ipu1") ? 0x40000u : 0x4c000u;
-    const uint8_t ident[16] = {0x7f, 'E', 'L', 'F', 1, 1, 1, 0xff};
-    memcpy(buf, ident, 16);
-#define P16(o, v) (buf[o] = (uint8_t)(v), buf[(o) + 1] = (uint8_t)((v) >> 8))
-#define P32(o, v) (P16(o, (v) & 0xffff), P16((o) + 2, (v) >> 16))
-    P16(16, 2);
-    P16(18, 248);
-    P32(20, 1);
-    P32(24, r->base);
-    P32(28, 52);
-    P16(40, 52);
-    P16(42, 32);
-    P16(44, 1);
-    P16(46, 40);
-    P32(52, 1);
-    P32(56, 0x100);
-    P32(60, r->base);
-    P32(64, r->base);
-    P32(68, 8);
-    P32(72, 8);
-    P32(76, 7);
-    P32(80, 8);
-    P32(0x100, 0x19e00000u); /* nop */
-    if (ld_parse("cov.elf", buf, 0x108, LD_ELF, &r->img, err, sizeof err))
+    const uint32_t nops[2] = {0x19e00000u, 0x19e00000u}; /* nop */
+    size_t n = ipu_test_elf(buf, nops, sizeof nops, r->base, r->base);
+    if (ld_parse("cov.elf", buf, n, LD_ELF, &r->img, err, sizeof err))
         fail_msg("ld_parse: %s", err);
     sim_opts o;
     opt_init(&o);

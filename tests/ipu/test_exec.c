@@ -10,6 +10,7 @@
  * started worker first issuing in its slot at least 6 cycles after the run. Each
  * derivation is written next to its test. */
 #include "../testlib.h"
+#include "ipu_elf.h"
 #include "../../isa/isa.h"
 #include "../../isa/ipu/ipu.h"
 #include "../../isa/ipu/tile.h"
@@ -48,34 +49,7 @@ static void put(prog *p, uint32_t w)
 static void data(prog *p, uint32_t addr, uint32_t v) { p->w[(addr - BASE) / 4] = v; }
 
 /* A minimal ELF32 executable: header, one program header, the words. */
-static size_t make_elf(const prog *p, uint8_t *out)
-{
-    memset(out, 0, 0x100);
-    const uint8_t ident[16] = {0x7f, 'E', 'L', 'F', 1, 1, 1, 0xff};
-    memcpy(out, ident, 16);
-    uint32_t off = 0x100, sz = 4 * NWORDS;
-#define P16(o, v) (out[o] = (uint8_t)(v), out[(o) + 1] = (uint8_t)((v) >> 8))
-#define P32(o, v) (P16(o, (v) & 0xffff), P16((o) + 2, (v) >> 16))
-    P16(16, 2);      /* ET_EXEC */
-    P16(18, 248);    /* EM_GRAPHCORE_IPU */
-    P32(20, 1);
-    P32(24, SUP);    /* entry */
-    P32(28, 52);     /* phoff */
-    P16(40, 52);
-    P16(42, 32);
-    P16(44, 1);
-    P16(46, 40);
-    P32(52 + 0, 1);  /* PT_LOAD */
-    P32(52 + 4, off);
-    P32(52 + 8, BASE);
-    P32(52 + 12, BASE);
-    P32(52 + 16, sz);
-    P32(52 + 20, sz);
-    P32(52 + 24, 7);
-    P32(52 + 28, 8);
-    memcpy(out + off, p->w, sz);
-    return off + sz;
-}
+static size_t make_elf(const prog *p, uint8_t *out) { return ipu_test_elf(out, p->w, 4 * NWORDS, BASE, SUP); }
 
 typedef struct run {
     sim_machine m;

@@ -8,6 +8,7 @@
  * xoroshiro128aox C code (James Hanlon's note, IEEE TC 2023) evaluated independently in
  * Python from the seeded state, as noted. */
 #include "../testlib.h"
+#include "ipu_elf.h"
 #include "../../isa/isa.h"
 #include "../../isa/ipu/ipu.h"
 #include "../../isa/ipu/tile.h"
@@ -40,29 +41,7 @@ static mach *mk_img(const char *const *opts, const uint32_t *img)
         if (!strcmp(opts[i], "arch=ipu1"))
             r->base = 0x40000u;
     }
-    memset(buf, 0, 0x100);
-    const uint8_t ident[16] = {0x7f, 'E', 'L', 'F', 1, 1, 1, 0xff};
-    memcpy(buf, ident, 16);
-#define P16(o, v) (buf[o] = (uint8_t)(v), buf[(o) + 1] = (uint8_t)((v) >> 8))
-#define P32(o, v) (P16(o, (v) & 0xffff), P16((o) + 2, (v) >> 16))
-    P16(16, 2);
-    P16(18, 248);
-    P32(20, 1);
-    P32(24, r->base);
-    P32(28, 52);
-    P16(40, 52);
-    P16(42, 32);
-    P16(44, 1);
-    P16(46, 40);
-    P32(52, 1);
-    P32(56, 0x100);
-    P32(60, r->base);
-    P32(64, r->base);
-    P32(68, 4 * NW);
-    P32(72, 4 * NW);
-    P32(76, 7);
-    P32(80, 8);
-    memcpy(buf + 0x100, r->w, 4 * NW);
+    ipu_test_elf(buf, r->w, 4 * NW, r->base, r->base);
     if (ld_parse("misc.elf", buf, sizeof buf, LD_ELF, &r->img, err, sizeof err))
         fail_msg("ld_parse: %s", err);
     if (sim_create(&r->m, &isa_ipu, &o, err, sizeof err))
