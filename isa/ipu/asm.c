@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <elf.h>
 #include "asm.h"
+#include "link.h"
 #include "../../core/asm/data.h"
 #include "../../core/asm/directive.h"
 #include "../../core/asm/limits.h"
@@ -822,6 +823,9 @@ uint32_t ipu_align_up(uint32_t v, uint32_t al) { return (v + al - 1) & ~(al - 1)
 
 int ipu_assemble(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts, char *err, size_t errlen)
 {
+    for (int i = 0; i < nsrc; i++) /* an object among the inputs: assemble the sources alone, link (link.c) */
+        if (ipu_is_object(srcs[i]))
+            return ipu_link_inputs(nsrc, srcs, out, opts, err, errlen);
     int archi = 1, ctxi = 0;
     uint64_t object = 2;
     if (opts && (opt_choice(opts, ipu_asm_options, "arch", &archi, err, errlen) ||
