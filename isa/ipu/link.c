@@ -222,6 +222,8 @@ static int parse_obj(lctx *c, lobj *o)
             return lerr(c, "%s: section %d lies outside the file", o->path, i);
     }
     const Elf32_Shdr *ss = &o->sh[o->eh.e_shstrndx];
+    if (ss->sh_type == SHT_NOBITS)
+        return lerr(c, "%s: bad section name table", o->path);
     o->shstr = (const char *)o->buf + ss->sh_offset, o->shstrlen = ss->sh_size;
     for (int i = 0; i < o->nsh; i++) {
         const Elf32_Shdr *h = &o->sh[i];
@@ -229,7 +231,8 @@ static int parse_obj(lctx *c, lobj *o)
             return lerr(c, "%s: section %s: REL relocations (the IPU uses RELA)", o->path, sec_name(o, i));
         if (h->sh_type != SHT_SYMTAB)
             continue;
-        if (h->sh_entsize != sizeof(Elf32_Sym) || h->sh_link >= (uint32_t)o->nsh)
+        if (h->sh_entsize != sizeof(Elf32_Sym) || h->sh_link >= (uint32_t)o->nsh ||
+            o->sh[h->sh_link].sh_type == SHT_NOBITS)
             return lerr(c, "%s: bad symbol table", o->path);
         o->syms = (Elf32_Sym *)(void *)(o->buf + h->sh_offset); /* read through memcpy below */
         o->nsyms = (int)(h->sh_size / sizeof(Elf32_Sym));
