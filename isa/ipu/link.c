@@ -1,9 +1,10 @@
 /* isa/ipu/link.c: the single-tile IPU linker behind `xpusim asm --isa ipu a.o b.S -o x.elf`.
  * It reads relocatable objects (ELF32 little-endian, ET_REL, EM 248, SHT_RELA sections, as
  * llvm-mc's Colossus writer and our own asm_elf.c write them), merges the allocated sections
- * by name in the order they first appear (each input piece aligned to its own alignment, gaps
- * zero-filled), places the merged sections one after another from the tile memory base as
- * asm.c places a multi-source program, resolves global symbols across the objects (a strong
+ * by name in the order they first appear (each input piece aligned to its own alignment; gaps
+ * in code hold nops, as the assembler pads code, other gaps zeros), places the merged
+ * sections one after another from the tile memory base as asm.c places a multi-source
+ * program, resolves global symbols across the objects (a strong
  * definition wins over a weak one, two strong ones are an error, an undefined weak one is 0)
  * and applies every R_COLOSSUS_* relocation through ipu_reloc_rows below: one row per type,
  * the single description of how the value is computed, where its field sits and what is
@@ -301,12 +302,25 @@ static int merge_sections(lctx *c)
         if (s->type != SHT_NOBITS && !(s->data = calloc(s->size ? s->size : 1, 1)))
             return lerr(c, "out of memory for %s", s->name);
     }
+    uint32_t *end = calloc((size_t)c->ns + 1, sizeof *end); /* how far each section is filled */
+    if (!end)
+        return lerr(c, "out of memory");
     for (int k = 0; k < c->no; k++) { /* the contents */
         const lobj *o = &c->o[k];
-        for (int i = 1; i < o->nsh; i++)
-            if (o->osec[i] >= 0 && o->sh[i].sh_type != SHT_NOBITS && c->s[o->osec[i]].data)
-                memcpy(c->s[o->osec[i]].data + o->ooff[i], o->buf + o->sh[i].sh_offset, o->sh[i].sh_size);
+        for (int i = 1; i < o->nsh; i++) {
+            int j = o->osec[i];
+            if (j < 0 || o->sh[i].sh_type == SHT_NOBITS || !c->s[j].data)
+                continue;
+            /* the gap before a code piece gets what asm_out.c pads code with (zeros to a word,
+             * then nops), so that aligned pieces match one invocation's `.align` padding */
+            if (c->s[j].flags & SHF_EXECINSTR)
+                for (uint32_t at = (end[j] + 3) & ~3u; at + 4 <= o->ooff[i]; at += 4)
+                    mem_st32le(c->s[j].data + at, 0x19e00000u);
+            memcpy(c->s[j].data + o->ooff[i], o->buf + o->sh[i].sh_offset, o->sh[i].sh_size);
+            end[j] = o->ooff[i] + o->sh[i].sh_size;
+        }
     }
+    free(end);
     return 0;
 }
 

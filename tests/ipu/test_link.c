@@ -212,6 +212,23 @@ static void test_objects_link_like_one_invocation(void **state)
     i1 = image_text(c1), i2 = image_text(c2);
     assert_string_equal(i1, i2);
     free(i1), free(i2);
+    /* a code piece aligned past the end of the previous one: one invocation pads with a nop
+     * (0x19e00000) at 0x4c004 before the exitz at 0x4c008; the linker fills the gap alike;
+     * data gaps are zeros in both */
+    char p[200], q[200], po[200], qo[200];
+    tpath(&t, "p.S", p), tpath(&t, "q.S", q), tpath(&t, "p.o", po), tpath(&t, "q.o", qo);
+    put_file(p, "setzi $m0, 1\n.data\n.byte 5\n");
+    put_file(q, ".align 8\nexitz $m15\n.data\n.align 4\n.word 7\n");
+    const char *pq[] = {p, q}, *pqo[] = {po, qo};
+    assert_int_equal(run_asm(2, pq, c1, NULL, err), 0);
+    assert_int_equal(run_asm(1, pq, po, NULL, err), 0);
+    assert_int_equal(run_asm(1, pq + 1, qo, NULL, err), 0);
+    if (run_asm(2, pqo, c2, NULL, err))
+        fail_msg("p.o q.o: %s", err);
+    i1 = image_text(c1), i2 = image_text(c2);
+    assert_string_equal(i1, i2);
+    assert_non_null(strstr(i1, "0000e019"));
+    free(i1), free(i2);
     tmp_done(&t);
 }
 
