@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "asm.h"
+#include "link.h"
 #include "../../core/asm/expr.h"
 
 /* CSR names and indices: the ipu1 values of Saghetti0/graphcore-ipu-research
@@ -292,11 +293,14 @@ static int fit_value(const ipu_asm_env *env, const ipu_opdef *d, const ipu_opera
             /* a resolved address in a linked image: word offset from the tile memory base, as
              * the linker writes R_COLOSSUS_RUN */
             if (a->evaluated == 2) {
-                if (v < env->tmem_base || (v & 3)) {
+                uint64_t sv;
+                char rwhy[160];
+                if (v < 0 || ipu_reloc_value(ipu_reloc_find(R_COLOSSUS_RUN), (uint64_t)v, env->tmem_base, &sv, rwhy,
+                                             sizeof rwhy)) {
                     snprintf(why, whylen, "address 0x%llx is not a word in tile memory", (long long)v);
                     return -1;
                 }
-                v = (v - env->tmem_base) >> 2;
+                v = (int64_t)sv;
             }
         }
         if (v < 0 || v > (int64_t)wmask(w)) {
@@ -321,14 +325,17 @@ static int fit_value(const ipu_asm_env *env, const ipu_opdef *d, const ipu_opera
         v = (int64_t)(u >> (32 - w));
         break;
     }
-    case IPU_K_BR:
-        if (v < 0 || (v & 3) || (v >> 2) > (int64_t)wmask(w)) {
+    case IPU_K_BR: { /* as the linker writes R_COLOSSUS_19_S2 (call's 20-bit field too, as LLVM relocates it) */
+        uint64_t sv;
+        char rwhy[160];
+        if (v < 0 || ipu_reloc_value(ipu_reloc_find(R_COLOSSUS_19_S2), (uint64_t)v, 0, &sv, rwhy, sizeof rwhy)) {
             snprintf(why, whylen, "branch target 0x%llx is not a word address below 0x%llx", (long long)v,
-                     (long long)((int64_t)wmask(w) + 1) * 4);
+                     (long long)((int64_t)wmask(19) + 1) * 4);
             return -1;
         }
-        v >>= 2;
+        v = (int64_t)sv;
         break;
+    }
     default:
         return -1;
     }

@@ -61,7 +61,7 @@ const ipu_reloc_row *ipu_reloc_find(uint32_t type)
     return NULL;
 }
 
-int ipu_reloc_apply(const ipu_reloc_row *r, uint8_t *loc, uint64_t val, uint32_t tmem_base, char *why,
+int ipu_reloc_value(const ipu_reloc_row *r, uint64_t val, uint32_t tmem_base, uint64_t *stored, char *why,
                     size_t whylen)
 {
     uint64_t v = val;
@@ -85,6 +85,16 @@ int ipu_reloc_apply(const ipu_reloc_row *r, uint8_t *loc, uint64_t val, uint32_t
                  r->bits);
         return -1;
     }
+    *stored = v;
+    return 0;
+}
+
+int ipu_reloc_apply(const ipu_reloc_row *r, uint8_t *loc, uint64_t val, uint32_t tmem_base, char *why,
+                    size_t whylen)
+{
+    uint64_t v;
+    if (ipu_reloc_value(r, val, tmem_base, &v, why, whylen))
+        return -1;
     uint32_t w;
     switch (r->place) {
     case IPU_RF_BYTES:

@@ -19,6 +19,11 @@ extern const ipu_reloc_row ipu_reloc_rows[];
 extern const int ipu_reloc_nrows;
 const ipu_reloc_row *ipu_reloc_find(uint32_t type);
 
+/* The value the field of row r holds for val (S + A): the alignment check, minus the tile
+ * memory base for the relative types, the shift and the range check; -1 with why. The
+ * assembler's linked-image path computes branch and run fields with it too (asm_enc.c). */
+int ipu_reloc_value(const ipu_reloc_row *r, uint64_t val, uint32_t tmem_base, uint64_t *stored, char *why,
+                    size_t whylen);
 /* Store val (S + A) into the field at loc; -1 with why if misaligned or out of range. */
 int ipu_reloc_apply(const ipu_reloc_row *r, uint8_t *loc, uint64_t val, uint32_t tmem_base, char *why,
                     size_t whylen);
