@@ -1,18 +1,13 @@
 /* isa/ipu/link.c: the single-tile IPU linker behind `xpusim asm --isa ipu a.o b.S -o x.elf`.
  * It reads relocatable objects (ELF32 little-endian, ET_REL, EM 248, SHT_RELA sections, as
- * llvm-mc's Colossus writer and our own asm_elf.c write them), merges the allocated sections
- * by name in the order they first appear (each input piece aligned to its own alignment; gaps
- * in code hold nops, as the assembler pads code, other gaps zeros), places the merged
- * sections one after another from the tile memory base as asm.c places a multi-source
- * program, resolves global symbols across the objects (a strong
- * definition wins over a weak one, two strong ones are an error, an undefined weak one is 0)
- * and applies every R_COLOSSUS_* relocation through ipu_reloc_rows below: one row per type,
- * the single description of how the value is computed, where its field sits and what is
- * checked. The rows follow LLVM's public Colossus resolver (BinaryFormat/ColossusRelocs.h):
- * the value is S + A; RELATIVE_16_S2 and RUN first subtract TMEM_REGION0_BASE_ADDR (so
- * "relative" is to the image base, not to the place P); the _Sn types need the value aligned
- * to 2^n and store it shifted right by n; every field is unsigned (value >> width must be 0).
- * The host is assumed little-endian for the ELF structures, as the rest of xpusim does. */
+ * our own asm_elf.c writes them), merges the allocated sections by name in the order they
+ * first appear (each input piece aligned to its own alignment; gaps in code hold nops, as the
+ * assembler pads code, other gaps zeros), places the merged sections one after another from
+ * the tile memory base as asm.c places a multi-source program, resolves global symbols across
+ * the objects (a strong definition wins over a weak one, two strong ones are an error, an
+ * undefined weak reference is 0) and applies every R_COLOSSUS_* relocation through the table
+ * of link_reloc.c. The host is assumed little-endian for the ELF structures, as the rest of
+ * xpusim does. */
 #include <elf.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -25,95 +20,6 @@
 #include "../../core/mem.h"
 
 #define EM_GRAPHCORE_IPU 248
-
-/* How a field sits in the bytes at the relocated place. */
-enum {
-    IPU_RF_NONE,    /* nothing written */
-    IPU_RF_BYTES,   /* the whole `size` bytes are the value */
-    IPU_RF_LOW,     /* the low `bits` bits of a 32-bit word; the instruction's other bits kept */
-    IPU_RF_RUN      /* run/runall: value bits 11..0 at word bits 11..0, bits 15..12 at 19..16 */
-};
-
-const ipu_reloc_row ipu_reloc_rows[] = {
-    /* type                      name               size shift rel bits place */
-    {R_COLOSSUS_NONE,            "NONE",            0,   0,    0,  0,   IPU_RF_NONE},
-    {R_COLOSSUS_8,               "8",               1,   0,    0,  8,   IPU_RF_BYTES}, /* rpt count */
-    {R_COLOSSUS_16,              "16",              2,   0,    0,  16,  IPU_RF_BYTES},
-    {R_COLOSSUS_20,              "20",              4,   0,    0,  20,  IPU_RF_LOW},   /* setzi */
-    {R_COLOSSUS_32,              "32",              4,   0,    0,  32,  IPU_RF_BYTES}, /* .word */
-    {R_COLOSSUS_64,              "64",              8,   0,    0,  64,  IPU_RF_BYTES}, /* no check */
-    {R_COLOSSUS_RELATIVE_16_S2,  "RELATIVE_16_S2",  2,   2,    1,  16,  IPU_RF_BYTES},
-    {R_COLOSSUS_18_S2,           "18_S2",           4,   2,    0,  18,  IPU_RF_LOW},
-    {R_COLOSSUS_19_S2,           "19_S2",           4,   2,    0,  19,  IPU_RF_LOW},   /* branches */
-    {R_COLOSSUS_RUN,             "RUN",             4,   2,    1,  16,  IPU_RF_RUN},
-    {R_COLOSSUS_16_S3,           "16_S3",           2,   3,    0,  16,  IPU_RF_BYTES},
-    {R_COLOSSUS_16_S4,           "16_S4",           2,   4,    0,  16,  IPU_RF_BYTES},
-    {R_COLOSSUS_16_S5,           "16_S5",           2,   5,    0,  16,  IPU_RF_BYTES},
-    {R_COLOSSUS_21,              "21",              4,   0,    0,  21,  IPU_RF_LOW},
-};
-const int ipu_reloc_nrows = (int)(sizeof ipu_reloc_rows / sizeof ipu_reloc_rows[0]);
-
-const ipu_reloc_row *ipu_reloc_find(uint32_t type)
-{
-    for (int i = 0; i < ipu_reloc_nrows; i++)
-        if (ipu_reloc_rows[i].type == type)
-            return &ipu_reloc_rows[i];
-    return NULL;
-}
-
-int ipu_reloc_value(const ipu_reloc_row *r, uint64_t val, uint32_t tmem_base, uint64_t *stored, char *why,
-                    size_t whylen)
-{
-    uint64_t v = val;
-    if (r->shift && (v & ((1u << r->shift) - 1))) {
-        snprintf(why, whylen, "value 0x%llx is not a multiple of %u", (unsigned long long)val, 1u << r->shift);
-        return -1;
-    }
-    if (r->rel) {
-        if (v < tmem_base) {
-            snprintf(why, whylen, "value 0x%llx is below the tile memory base 0x%x", (unsigned long long)val,
-                     tmem_base);
-            return -1;
-        }
-        v -= tmem_base;
-    }
-    v >>= r->shift;
-    if (r->bits < 64 && (v >> r->bits)) {
-        snprintf(why, whylen, "value 0x%llx%s does not fit in %u bits", (unsigned long long)val,
-                 r->rel ? (r->shift ? " (from the tile memory base, in words)" : " (from the tile memory base)")
-                        : r->shift == 2 ? " (in words)" : r->shift ? " (shifted)" : "",
-                 r->bits);
-        return -1;
-    }
-    *stored = v;
-    return 0;
-}
-
-int ipu_reloc_apply(const ipu_reloc_row *r, uint8_t *loc, uint64_t val, uint32_t tmem_base, char *why,
-                    size_t whylen)
-{
-    uint64_t v;
-    if (ipu_reloc_value(r, val, tmem_base, &v, why, whylen))
-        return -1;
-    uint32_t w;
-    switch (r->place) {
-    case IPU_RF_BYTES:
-        for (unsigned i = 0; i < r->size; i++)
-            loc[i] = (uint8_t)(v >> (8 * i));
-        break;
-    case IPU_RF_LOW:
-        w = mem_ld32le(loc);
-        w = (w & ~(uint32_t)((1u << r->bits) - 1)) | (uint32_t)v;
-        mem_st32le(loc, w);
-        break;
-    case IPU_RF_RUN:
-        w = mem_ld32le(loc);
-        w = (w & 0xfff0f000u) | (uint32_t)((v & 0xf000) << 4) | (uint32_t)(v & 0xfff);
-        mem_st32le(loc, w);
-        break;
-    }
-    return 0;
-}
 
 /* ---- the linker ---- */
 

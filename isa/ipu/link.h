@@ -1,9 +1,18 @@
-/* isa/ipu/link.h: the IPU relocation table and the single-tile linker (link.c). One row per
- * R_COLOSSUS_* type: how its value is computed, where its field sits and what is checked. */
+/* isa/ipu/link.h: the IPU relocation table (link_reloc.c) and the single-tile linker (link.c).
+ * One row per R_COLOSSUS_* type: how its value is computed, where its field sits and what is
+ * checked. */
 #ifndef XPUSIM_IPU_LINK_H
 #define XPUSIM_IPU_LINK_H
 #include <stddef.h>
 #include <stdint.h>
+
+/* How a field sits in the bytes at the relocated place. */
+enum {
+    IPU_RF_NONE,    /* nothing written */
+    IPU_RF_BYTES,   /* the whole `size` bytes are the value */
+    IPU_RF_LOW,     /* the low `bits` bits of a 32-bit word; the instruction's other bits kept */
+    IPU_RF_RUN      /* run/runall: value bits 11..0 at word bits 11..0, bits 15..12 at 19..16 */
+};
 
 typedef struct ipu_reloc_row {
     uint32_t type;      /* R_COLOSSUS_* */
@@ -12,7 +21,7 @@ typedef struct ipu_reloc_row {
     uint8_t shift;      /* the value must be a multiple of 2^shift and is stored >> shift */
     uint8_t rel;        /* 1: the value is S + A - TMEM_REGION0_BASE_ADDR; else S + A */
     uint8_t bits;       /* the field's width: the stored value must be < 2^bits (64: unchecked) */
-    uint8_t place;      /* how the field sits in the bytes (link.c: IPU_RF_*) */
+    uint8_t place;      /* how the field sits in the bytes (IPU_RF_*) */
 } ipu_reloc_row;
 
 extern const ipu_reloc_row ipu_reloc_rows[];

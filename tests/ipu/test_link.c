@@ -1,4 +1,4 @@
-/* tests/ipu/test_link.c: the IPU linker (isa/ipu/link.c) behind `xpusim asm --isa ipu a.o b.S
+/* tests/ipu/test_link.c: the IPU linker (isa/ipu/link.c, link_reloc.c) behind `xpusim asm --isa ipu a.o b.S
  * -o x.elf`. (1) Objects written by our own assembler, with every relocation type it emits
  * (8, 16, 20, 32, 64, 19_S2, RUN), linked alone and together, and mixed with a source, give
  * the same allocated sections, byte for byte, as assembling the sources in one invocation.
