@@ -334,7 +334,8 @@ static int relocate(lctx *c)
                 const char *tyn = row->name;
                 if ((uint64_t)r.r_offset + row->size > o->sh[t].sh_size)
                     return lerr(c, "%s: section %s offset 0x%x: R_COLOSSUS_%s: the field (%u bytes) runs past the "
-                                "section's end (0x%x bytes)", o->path, tn, r.r_offset, tyn, row->size, o->sh[t].sh_size);
+                                "section's end (0x%x bytes)", o->path, tn, r.r_offset, tyn, row->size,
+                                o->sh[t].sh_size);
                 if (row->place == IPU_RF_NONE)
                     continue;
                 if (!out->data)

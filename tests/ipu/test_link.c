@@ -338,7 +338,8 @@ static void test_errors(void **state)
     (void)state;
     /* 16_S3 of 0x4c000 + 0x80000 = 0xcc000: >> 3 = 0x19800 needs 17 bits */
     expect_error(".data\nt: .word t+0x80000\n", 0, R_COLOSSUS_16_S3, -1,
-                 (const char *[]){"e.o: section .data offset 0x0: R_COLOSSUS_16_S3", "0xcc000", "does not fit in 16 bits",
+                 (const char *[]){"e.o: section .data offset 0x0: R_COLOSSUS_16_S3", "0xcc000",
+                                  "does not fit in 16 bits",
                                   NULL});
     /* 18_S2 of 0x4c006: not a multiple of 4 */
     expect_error(".data\n.word 0\nt: .word t+2\n", 0, R_COLOSSUS_18_S2, -1,
@@ -364,7 +365,8 @@ static void test_errors(void **state)
                  (const char *[]){"e.o: section .data offset 0x0: unknown relocation type 12", NULL});
     /* a 32-bit field at offset 6 of an 8-byte section ends at 10 */
     expect_error(".data\nt: .word t, 0\n", 0, -1, 6,
-                 (const char *[]){"offset 0x6: R_COLOSSUS_32: the field (4 bytes) runs past the section's end (0x8 bytes)",
+                 (const char *[]){"offset 0x6: R_COLOSSUS_32: the field (4 bytes) runs past the section's end "
+                                  "(0x8 bytes)",
                                   NULL});
 }
 
