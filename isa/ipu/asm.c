@@ -11,7 +11,8 @@
  * bundles only, no control or system instruction: llvm-mc's rules and messages), and leaves
  * symbol values to the linker as RELA relocations in an object file. Output: `-o X.o` (or
  * -o object=1) is a relocatable object; anything else is a single-tile executable linked at
- * the tile memory base of -o arch (asm_elf.c). */
+ * the tile memory base of -o arch (asm_elf.c). Objects among the inputs hand the whole
+ * invocation to the linker (link.c), which assembles each source alone first. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
