@@ -36,14 +36,7 @@ typedef struct prog {
     int bundles; /* worker instructions emitted (one bundle each here) */
 } prog;
 
-static uint32_t enc(const char *name, const int64_t *ops)
-{
-    uint32_t w = 0;
-    int rc = ipu_encode(name, ops, &w);
-    if (rc)
-        fail_msg("ipu_encode(%s) = %d", name, rc);
-    return w;
-}
+#define enc ipu_test_enc
 static void put(prog *p, uint32_t w)
 {
     assert_true(p->at >= BASE && p->at < BASE + 4 * NWORDS);
@@ -89,20 +82,8 @@ static run *run_prog(const prog *p, const char *const *opts)
 {
     static uint8_t buf[0x100 + 4 * NWORDS];
     run *r = calloc(1, sizeof *r);
-    char err[512];
-    size_t n = make_elf(p, buf);
-    if (ld_parse("test.elf", buf, n, LD_ELF, &r->img, err, sizeof err))
-        fail_msg("ld_parse: %s", err);
-    sim_opts o;
-    opt_init(&o);
-    opt_parse(&o, "interleaved_base=0x4c000"); /* ld128putcs from our small image */
-    for (int i = 0; opts && opts[i]; i++)
-        opt_parse(&o, opts[i]);
-    if (sim_create(&r->m, &isa_ipu, &o, err, sizeof err))
-        fail_msg("create: %s", err);
-    if (isa_ipu.load(&r->m, &r->img, err, sizeof err))
-        fail_msg("load: %s", err);
-    r->m.image = &r->img;
+    /* interleaved_base=0x4c000: ld128putcs from our small image */
+    ipu_test_boot(&r->m, &r->img, buf, make_elf(p, buf), opts, "interleaved_base=0x4c000");
     r->stop = sim_run(&r->m, 100000);
     return r;
 }

@@ -90,20 +90,9 @@ static run *run_prog(const prog *p, const char *arch, const char *opt)
 {
     static uint8_t buf[0x100 + 4 * NWORDS];
     run *r = calloc(1, sizeof *r);
-    char err[512], a[32];
-    size_t n = make_elf(p, buf);
-    if (ld_parse("test.elf", buf, n, LD_ELF, &r->img, err, sizeof err))
-        fail_msg("ld_parse: %s", err);
-    sim_opts o;
-    opt_init(&o);
+    char a[32];
     snprintf(a, sizeof a, "arch=%s", arch);
-    opt_parse(&o, a);
-    if (opt)
-        opt_parse(&o, opt);
-    if (sim_create(&r->m, &isa_ipu, &o, err, sizeof err))
-        fail_msg("create: %s", err);
-    if (isa_ipu.load(&r->m, &r->img, err, sizeof err))
-        fail_msg("load: %s", err);
+    ipu_test_boot(&r->m, &r->img, buf, make_elf(p, buf), (const char *const[]){a, NULL}, opt);
     r->m.image = &r->img;
     r->stop = sim_run(&r->m, 100000);
     return r;

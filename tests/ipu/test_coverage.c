@@ -57,21 +57,13 @@ typedef struct mach {
 static void mach_new(mach *r, const char *arch)
 {
     static uint8_t buf[0x200];
-    char err[512], opt[32];
+    char opt[32];
     memset(buf, 0, sizeof buf);
     r->base = !strcmp(arch, "ipu1") ? 0x40000u : 0x4c000u;
     const uint32_t nops[2] = {0x19e00000u, 0x19e00000u}; /* nop */
     size_t n = ipu_test_elf(buf, nops, sizeof nops, r->base, r->base);
-    if (ld_parse("cov.elf", buf, n, LD_ELF, &r->img, err, sizeof err))
-        fail_msg("ld_parse: %s", err);
-    sim_opts o;
-    opt_init(&o);
     snprintf(opt, sizeof opt, "arch=%s", arch);
-    opt_parse(&o, opt);
-    if (sim_create(&r->m, &isa_ipu, &o, err, sizeof err))
-        fail_msg("create: %s", err);
-    if (isa_ipu.load(&r->m, &r->img, err, sizeof err))
-        fail_msg("load: %s", err);
+    ipu_test_boot(&r->m, &r->img, buf, n, NULL, opt);
 }
 
 static void mach_free(mach *r)

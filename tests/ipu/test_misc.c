@@ -32,23 +32,11 @@ static mach *mk_img(const char *const *opts, const uint32_t *img)
     mach *r = calloc(1, sizeof *r);
     if (img)
         memcpy(r->w, img, sizeof r->w);
-    char err[512];
-    sim_opts o;
-    opt_init(&o);
     r->base = 0x4c000u;
-    for (int i = 0; opts && opts[i]; i++) {
-        opt_parse(&o, opts[i]);
+    for (int i = 0; opts && opts[i]; i++)
         if (!strcmp(opts[i], "arch=ipu1"))
             r->base = 0x40000u;
-    }
-    ipu_test_elf(buf, r->w, 4 * NW, r->base, r->base);
-    if (ld_parse("misc.elf", buf, sizeof buf, LD_ELF, &r->img, err, sizeof err))
-        fail_msg("ld_parse: %s", err);
-    if (sim_create(&r->m, &isa_ipu, &o, err, sizeof err))
-        fail_msg("create: %s", err);
-    if (isa_ipu.load(&r->m, &r->img, err, sizeof err))
-        fail_msg("load: %s", err);
-    r->m.image = &r->img;
+    ipu_test_boot(&r->m, &r->img, buf, ipu_test_elf(buf, r->w, 4 * NW, r->base, r->base), opts, NULL);
     return r;
 }
 static mach *mk(const char *const *opts) { return mk_img(opts, NULL); }
@@ -62,14 +50,7 @@ static ipu_tile *T(mach *r) { return ipu_m(&r->m)->tiles; }
 static ipu_ctx *C(mach *r, int tid) { return &T(r)->ctx[tid]; }
 #define W0 IPU_WORKER(0)
 
-static uint32_t enc(const char *name, const int64_t *ops)
-{
-    uint32_t w = 0;
-    int rc = ipu_encode(name, ops, &w);
-    if (rc)
-        fail_msg("ipu_encode(%s) = %d", name, rc);
-    return w;
-}
+#define enc ipu_test_enc
 
 /* Execute one instruction in context tid (made active) at a fixed code address: 0 retired,
  * -1 raised (the stop message in r->m.stop.msg). Registers are whatever the test set. */
