@@ -91,58 +91,6 @@ static __attribute__((noinline)) int next_live(const sim_thread *th, uint32_t li
     return bk;
 }
 
-/* A wheel of readiness for a burst whose picks need next_live (fewer tasklets can issue
- * than the revolver has slots: DMA waits, stopped tasklets): the mask of live tasklets
- * ready at the current cycle, and per cycle of the next 16 those that become ready then.
- * Every live tasklet is ready within 11 cycles of its last issue (those waiting for a DMA
- * that has not landed are not live), so 16 slots hold them all; the pick is then the first
- * set bit in round-robin order, or the first non-empty slot's, with a few bit operations
- * per issue instead of a visit of every live tasklet. wheel_build says whether it could
- * (a live tasklet ready beyond 15 cycles: it stays off for the burst). */
-typedef struct rdy_wheel {
-    uint32_t rdy;       /* live tasklets ready at the current cycle */
-    uint32_t slot[16];  /* slot[c & 15]: those that become ready at cycle c (t < c <= t + 15) */
-} rdy_wheel;
-
-static __attribute__((noinline)) int wheel_build(rdy_wheel *w, const sim_thread *th, uint32_t live, uint64_t t)
-{
-    w->rdy = 0;
-    for (int i = 0; i < 16; i++)
-        w->slot[i] = 0;
-    for (uint32_t m = live; m; m &= m - 1) {
-        const int k = __builtin_ctz(m);
-        const uint64_t r = th[k].ready_at;
-        if (r <= t)
-            w->rdy |= 1u << k;
-        else if (r - t <= 15)
-            w->slot[r & 15] |= 1u << k;
-        else
-            return 0;
-    }
-    return 1;
-}
-
-/* The wheel's pick at cycle *tp (its slot already absorbed): the first ready tasklet in
- * round-robin order from rr; none: the first of the earliest slot, *tp moved there; -1 if
- * that is not before lim. */
-static inline int wheel_pick(rdy_wheel *w, uint64_t *tp, uint64_t lim, int rr)
-{
-    if (!w->rdy) {
-        uint64_t t = *tp;
-        unsigned dt = 1;
-        while (dt < 16 && !w->slot[(t + dt) & 15])
-            dt++;
-        if (dt == 16 || t + dt >= lim)
-            return -1;
-        t += dt;
-        w->rdy = w->slot[t & 15];
-        w->slot[t & 15] = 0;
-        *tp = t;
-    }
-    const uint32_t after = w->rdy & (~0u << rr);
-    return __builtin_ctz(after ? after : w->rdy);
-}
-
 /* The live mask of a burst (see next_live): the tasklets ready before lim. Within a burst
  * only the issuing tasklets' ready_at change (and they are in the mask), so one outside it
  * stays at or beyond lim: stopped ones (SIM_NEVER) and those whose DMA has not landed
@@ -193,16 +141,14 @@ typedef struct fast_ctx {
  * next cycle while it is ready and the cycle is below lim. Returns 0 when the burst ends
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
  * *tp through the generic executor (its ready_at and last_issue are already set), 2 when
- * thread *tsp would issue at *tp at a pc the breakpoint filter flags (nothing set yet), 3
- * (plain copy only) when the pick needs next_live with fewer than 11 live tasklets: the
- * caller goes on with burst_wheel from *tsp (the next in order, not ready) at *tp.
+ * thread *tsp would issue at *tp at a pc the breakpoint filter flags (nothing set yet).
  * Inlined into burst_plain, burst_watch, burst_bp and burst_bp_watch, whose loops have the
  * registers to themselves; bp (test the filter) and watch (test the watched span) are
  * constants there, so the plain copy has no instrumentation test at all. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
 static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp,
-                                                       uint64_t lim, const int bp, const int watch, const int wheel)
+                                                       uint64_t lim, const int bp, const int watch)
 {
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
@@ -213,28 +159,6 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
     const uint64_t wlim = c->wlim;
     const uint8_t *const bpm = bp ? c->bpm : NULL;
     const uint64_t wlo = watch ? c->wlo : 1, whi = watch ? c->whi : 0;
-    rdy_wheel wh;
-    int wmode = 0;
-    if (wheel) {
-        /* entered after a plain burst returned 3: *tsp, the next tasklet in order, is not
-         * ready at *tp; the pick by the wheel, or by next_live if a tasklet does not fit */
-        int k;
-        if (wheel_build(&wh, c->th, c->live, t)) {
-            wmode = 1;
-            k = wheel_pick(&wh, &t, lim, (int)(ts - c->th));
-        } else {
-            uint64_t tn;
-            k = next_live(c->th, c->live, (int)(ts - c->th), t, lim, &tn);
-            t = k < 0 ? t : tn;
-        }
-        if (k < 0) {
-            *tsp = ts;
-            *tp = t;
-            return 0;
-        }
-        ts = c->th + k;
-        tk = c->d->t + k;
-    }
 /* an access of n bytes at addr that may touch a watched byte */
 #define WATCHED(addr, n) (watch && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
     for (;;) {
@@ -247,11 +171,6 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
         const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
         tk->last_issue = t;
         ts->ready_at = t + 11;
-        if (wheel && wmode) {
-            const uint32_t b = 1u << (ts - c->th);
-            wh.rdy &= ~b;
-            wh.slot[(t + 11) & 15] |= b;
-        }
         uint32_t *const R = tk->r;
         const uint32_t fa = R[in->ra];
         const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
@@ -505,31 +424,11 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
             tk++;
         if (t >= lim)
             break;
-        if (wheel && wmode) {
-            /* the first ready in round-robin order from ts (the next in order) */
-            wh.rdy |= wh.slot[t & 15];
-            wh.slot[t & 15] = 0;
-            const int k = wheel_pick(&wh, &t, lim, (int)(ts - c->th));
-            if (k < 0)
-                break;
-            ts = c->th + k;
-            tk = c->d->t + k;
-            continue;
-        }
         if (ts->ready_at > t) {
             /* the first ready one after it in order issues at t (DMA waits, stopped
              * tasklets); none: the earliest, if before lim (a lone tasklet's next slot);
              * else leave, the caller skips the idle cycles */
             uint64_t tn;
-            if (!wheel && !bp && !watch && __builtin_popcount(c->live) < 11) {
-                /* fewer live tasklets than the revolver's 11 slots: cycles go idle and the
-                 * next in order is seldom ready; the rest of the burst in the wheel copy
-                 * (burst_wheel). With 11 or more, next_live's first visit mostly finds one
-                 * (it only steps over stopped tasklets). */
-                *tsp = ts;
-                *tp = t;
-                return 3;
-            }
             int k = next_live(c->th, c->live, (int)(ts - c->th), t, lim, &tn);
             if (k < 0)
                 break;
@@ -547,28 +446,22 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
 
 static __attribute__((noinline)) int burst_plain(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
-    return burst(c, tsp, tp, lim, 0, 0, 0);
-}
-
-/* the plain burst's continuation with the wheel (its return 3) */
-static __attribute__((noinline)) int burst_wheel(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
-{
-    return burst(c, tsp, tp, lim, 0, 0, 1);
+    return burst(c, tsp, tp, lim, 0, 0);
 }
 
 static __attribute__((noinline)) int burst_watch(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
-    return burst(c, tsp, tp, lim, 0, 1, 0);
+    return burst(c, tsp, tp, lim, 0, 1);
 }
 
 static __attribute__((noinline)) int burst_bp(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
-    return burst(c, tsp, tp, lim, 1, 0, 0);
+    return burst(c, tsp, tp, lim, 1, 0);
 }
 
 static __attribute__((noinline)) int burst_bp_watch(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
-    return burst(c, tsp, tp, lim, 1, 1, 0);
+    return burst(c, tsp, tp, lim, 1, 1);
 }
 
 /* The latest issue cycle among the tasklets (the unit's last issue once one has issued in
@@ -657,8 +550,6 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         ctx.iram = iram;
         ctx.live = live_below(th, nt, lim);
         int b = run_burst(&ctx, &ts, &t, lim);
-        if (b == 3) /* a plain burst with fewer than 11 live tasklets: on with the wheel */
-            b = burst_wheel(&ctx, &ts, &t, lim);
         if (b != 2 || ts != th + tid || t != t0)
             issued = 1;
         if (!b) {
