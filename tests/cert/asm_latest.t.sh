@@ -48,14 +48,21 @@ printf '.partition 1column\nSTART_JOB 0\n  PREEMPT 1\nEND_JOB\nEOF\n' > "$T/q.as
 grep -q 'q.asm:3: PREEMPT without its two page operands.*-o preempt_asm=DIR' "$T/err" || { echo "FAIL: bare PREEMPT: $(cat "$T/err")"; fail=1; }
 # -o preempt_asm=DIR: the save/restore programs are read from DIR (aiebu's own preemption_asm
 # files in real use; none of them is in this repository). tests/cert/asm/preempt holds tiny
-# programs of our own under aiebu's file names; one.asm (hint maps sharing a scratchpad part,
+# programs of our own: one save and one restore program, copied here under aiebu's three
+# file names per kind (_1c, _1c0, _1c1: the same program for each), one.asm (hint maps sharing a scratchpad part,
 # one reaching past a 3 MiB region, a PREEMPT without) and two.asm (PREEMPT in uCs 0 and 2).
 # aiebu-asm cannot be pointed at a directory (the programs are compiled in), so the reference
 # is aiebu-asm e811334f rebuilt with its table regenerated from these files by its own
 # specification/aie4/preemption_asm/generate_aie4_header.py (its shim/memtile BD label lists
 # kept): `aiebu-asm -t aie4 -c one.asm -o one.elf -L <dir>/ -f disabledump`, cmp identical
 # with ours; the SHA-256 of that file is written down here.
-P="$D/preempt"
+P="$T/preempt"
+mkdir -p "$P"
+cp "$D/preempt/one.asm" "$D/preempt/two.asm" "$P/"
+for v in 1c 1c0 1c1; do
+    cp "$D/preempt/aie4_save.asm" "$P/aie4_save_$v.asm"
+    cp "$D/preempt/aie4_restore.asm" "$P/aie4_restore_$v.asm"
+done
 pcheck() { # program sha256
     if ! "$XPUSIM" asm --isa cert "$P/$1.asm" -o "$T/$1.elf" -o target=aie4 -o preempt_asm="$P" 2>"$T/err"; then
         echo "FAIL: preempt/$1.asm: $(cat "$T/err")"; fail=1; return
