@@ -21,6 +21,23 @@ void cli_args_free(cli_args *a)
     }
 }
 
+/* What every way of opening a session does once the program is in the machine: the
+ * instruction limit, --load/--set files, and the trace with its window and pc range. */
+static int session_after_load(cli_session *s, cli_args *a)
+{
+    s->m.max_instructions = a->max_insns;
+    if (cli_apply_loads(s))
+        return -1;
+    if (a->trace && dbg_trace_open(&s->m, a->trace)) {
+        fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
+        return -1;
+    }
+    if (a->trace)
+        dbg_trace_limit(&s->m, a->tr_to ? a->tr_from : 0, a->tr_to ? a->tr_to : UINT64_MAX, a->tr_hi ? a->tr_lo : 0,
+                        a->tr_hi ? a->tr_hi : UINT64_MAX);
+    return 0;
+}
+
 /* --vertex FILE: the ISA (--isa, else the only one with a host_file hook) reads the file,
  * loads the program it names into s->img and the machine, and sets the state it describes. */
 static int session_open_host_file(cli_session *s, cli_args *a)
@@ -55,17 +72,7 @@ static int session_open_host_file(cli_session *s, cli_args *a)
         fprintf(stderr, "xpusim: %s\n", err);
         return -1;
     }
-    s->m.max_instructions = a->max_insns;
-    if (cli_apply_loads(s))
-        return -1;
-    if (a->trace && dbg_trace_open(&s->m, a->trace)) {
-        fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
-        return -1;
-    }
-    if (a->trace)
-        dbg_trace_limit(&s->m, a->tr_to ? a->tr_from : 0, a->tr_to ? a->tr_to : UINT64_MAX, a->tr_hi ? a->tr_lo : 0,
-                        a->tr_hi ? a->tr_hi : UINT64_MAX);
-    return 0;
+    return session_after_load(s, a);
 }
 
 int cli_session_open(cli_session *s, cli_args *a)
@@ -130,17 +137,7 @@ int cli_session_open(cli_session *s, cli_args *a)
         fprintf(stderr, "xpusim: %s\n", err);
         return -1;
     }
-    s->m.max_instructions = a->max_insns;
-    if (cli_apply_loads(s))
-        return -1;
-    if (a->trace && dbg_trace_open(&s->m, a->trace)) {
-        fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
-        return -1;
-    }
-    if (a->trace)
-        dbg_trace_limit(&s->m, a->tr_to ? a->tr_from : 0, a->tr_to ? a->tr_to : UINT64_MAX, a->tr_hi ? a->tr_lo : 0,
-                        a->tr_hi ? a->tr_hi : UINT64_MAX);
-    return 0;
+    return session_after_load(s, a);
 }
 
 void cli_session_close(cli_session *s)
