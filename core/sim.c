@@ -16,6 +16,8 @@ const opt_desc sim_core_options[] = {
     OPT_U("jobs", "1", 1, 1024, "host threads for ISAs whose units run independently (results identical to jobs=1)"),
     OPT_U("watchdog", "100000000", 0, UINT64_MAX / 4,
           "stop as a livelock after this many cycles in which no thread retires an instruction (0 = off)"),
+    OPT_C("timing", "cycle", ((const char *const[]){"cycle", "none", NULL}),
+          "cycle: the cycle model; none: functional (same architectural results, no timing; cycles then count issue steps, not time)"),
     OPT_END};
 
 static double host_now(void)
@@ -74,6 +76,17 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
         return -1;
     }
     m->jobs = (int)jobs;
+    int timing;
+    if (opt_choice(&m->opts, sim_core_options, "timing", &timing, err, errlen)) {
+        sim_destroy(m);
+        return -1;
+    }
+    m->functional = (uint8_t)timing;
+    if (m->functional && !isa->functional) {
+        snprintf(err, errlen, "-o timing=none: the %s model has no functional mode yet", isa->name);
+        sim_destroy(m);
+        return -1;
+    }
     if (opt_uint(&m->opts, sim_core_options, "watchdog", &m->watchdog, err, errlen)) {
         sim_destroy(m);
         return -1;

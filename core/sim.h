@@ -103,6 +103,11 @@ typedef struct sim_machine {
     uint64_t limit;         /* last cycle a run may reach (max_cycles) */
     uint64_t max_instructions; /* 0 = no limit */
     int jobs;               /* host threads for independent units (-o jobs=N) */
+    /* -o timing=none: the ISA runs functionally (isa_ops.functional says it can): the same
+     * architectural results, no timing model. The core may clear it during a run (the end
+     * of a fast-forward), between two unit_run calls; the ISA then calls on with its cycle
+     * model from its architectural state (isa_ops.timing_resume). */
+    uint8_t functional;
     uint64_t watchdog;      /* cycles without any retired instruction that end a run (0 = off) */
     uint64_t wd_insns;      /* instructions retired at the last watchdog check */
     ev_event wd_ev;         /* the watchdog's check, every `watchdog` cycles */

@@ -125,6 +125,15 @@ typedef struct isa_ops {
      * profile asks once per (thread, pc) it records and never without a profile, so the
      * executors and their fast paths are unchanged. NULL: no call edges. */
     int (*insn_flow)(sim_machine *m, int unit, uint64_t pc, uint64_t *ret);
+    /* Non-zero: the ISA has a functional mode (-o timing=none, m->functional): every
+     * instruction with its architectural effect, no timing (each thread's ready_at may still
+     * advance one step per issue so that the core's loop moves on). */
+    int functional;
+    /* Optional: m->functional was just cleared (a fast-forward reached its marker): rebuild
+     * whatever the cycle model keeps beside the architectural state (ready times from now,
+     * pipelines empty; caches stay as the functional run left them where the ISA keeps them
+     * warm). NULL: nothing to rebuild. */
+    void (*timing_resume)(sim_machine *m);
 } isa_ops;
 
 /* Registry (isa/registry.c). */
