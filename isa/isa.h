@@ -134,6 +134,11 @@ typedef struct isa_ops {
      * pipelines empty; caches stay as the functional run left them where the ISA keeps them
      * warm). NULL: nothing to rebuild. */
     void (*timing_resume)(sim_machine *m);
+    /* Non-zero: the ISA's fast path feeds --profile itself (core/profile.h prof_issue, the
+     * contract in notes/profile-api.md), so a profile alone does not turn the per-instruction
+     * hooks on (dbg_hooks() stays 0; dbg_profile() gives the profile to feed). Zero: the
+     * hook path (dbg_before_insn/dbg_after_insn) feeds it, as before. */
+    int profile_fast;
 } isa_ops;
 
 /* Registry (isa/registry.c). */
