@@ -44,6 +44,7 @@ typedef struct cli_args {
     const char *timeline;             /* --timeline FILE (Chrome/Perfetto trace events) */
     uint64_t tl_from, tl_to, tl_sample; /* --timeline-window FROM:TO, --timeline-sample N */          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;
+    const char *mem_hash;             /* --mem-hash FILE: every memory region's hash after the run */
     const char *script;               /* debug -x */
     const char *host_file;            /* --vertex FILE: the ISA builds the run (isa_ops.host_file) */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
@@ -78,6 +79,9 @@ void cli_session_close(cli_session *s);
 int cli_apply_loads(cli_session *s);
 int cli_apply_outputs(cli_session *s);      /* --dump and --get */
 int cli_write_frame(sim_machine *m, const char *path); /* PPM (P6) */
+/* One line per RAM/ROM region of every space: "SPACE REGION BASE SIZE HASH", the hash an
+ * FNV-1a 64 of the region's bytes (a whole-memory fingerprint for regression checks). */
+int cli_write_mem_hash(const sim_machine *m, const char *path);
 /* Stop line, statistics and host speed; to the stats file if given, else stderr. */
 int cli_report(cli_session *s);
 /* Parse "NUMBER" (decimal or 0x) fully; -1 if malformed. */

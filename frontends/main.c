@@ -52,6 +52,8 @@ static void usage(FILE *f)
           "  --profile-threads        with --profile: also FILE-01, FILE-02... one per hardware thread\n"
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
+          "  --mem-hash FILE          after the run, one line per memory region: space, region,\n"
+          "                           base, size, FNV-1a 64 hash of its bytes (regression checks)\n"
           "  --timeline FILE.json     every hardware thread's running and stalled slices, as trace\n"
           "                           events for ui.perfetto.dev or chrome://tracing; each unit's IPC\n"
           "                           and counters every --timeline-sample N cycles (10000);\n"
@@ -128,7 +130,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
-                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-window", "--trace-pc", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "-x", "-I",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-window", "--trace-pc", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "--mem-hash", "-x", "-I",
                                          "--port", "--listen", "--vertex", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
@@ -210,6 +212,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->trace = val;
         else if (strcmp(name, "--frame-dump") == 0)
             a->frame_dump = val;
+        else if (strcmp(name, "--mem-hash") == 0)
+            a->mem_hash = val;
         else if (strcmp(name, "-x") == 0)
             a->script = val;
         else if (strcmp(name, "--vertex") == 0)
@@ -548,6 +552,8 @@ static int cmd_run(cli_args *a)
         rc = rc ? rc : 1;
     }
     if (a->frame_dump && cli_write_frame(m, a->frame_dump))
+        rc = rc ? rc : 1;
+    if (a->mem_hash && cli_write_mem_hash(m, a->mem_hash))
         rc = rc ? rc : 1;
     if (a->trace && dbg_trace_end(m)) {
         fprintf(stderr, "xpusim: %s: %s\n", a->trace, strerror(errno));

@@ -594,6 +594,28 @@ int cli_write_frame(sim_machine *m, const char *path)
     return cli_close_out(f, path);
 }
 
+int cli_write_mem_hash(const sim_machine *m, const char *path)
+{
+    FILE *f = cli_open_out(path, "--mem-hash");
+    if (!f)
+        return -1;
+    for (int i = 0; i < m->nspaces; i++) {
+        const mem_space *sp = m->spaces[i];
+        for (int r = 0; r < sp->nregions; r++) {
+            const mem_region *rg = &sp->regions[r];
+            if (!rg->data)
+                continue; /* MMIO: reading it could have side effects */
+            uint64_t h = 0xcbf29ce484222325ull;
+            size_t n = (size_t)rg->size * sp->addr_unit;
+            for (size_t k = 0; k < n; k++)
+                h = (h ^ rg->data[k]) * 0x100000001b3ull;
+            fprintf(f, "%s %s 0x%llx 0x%llx %016llx\n", sp->name, rg->name, (unsigned long long)rg->base,
+                    (unsigned long long)rg->size, (unsigned long long)h);
+        }
+    }
+    return cli_close_out(f, path);
+}
+
 /* After a run that did not end by itself: what each thread still running was doing or
  * waiting for, so a deadlock, a livelock or a limit says why (at most 32 lines). */
 static void report_waiting(sim_machine *m, FILE *f)
