@@ -1,0 +1,182 @@
+# tests/nyuzi/rtl/gen_mem.py: generates the memory-system and multi-core timing
+# micro-benchmarks (python3 gen_mem.py NAME CORES THREADS > NAME.cCtT.S). The program starts
+# THREADS threads on each of CORES cores (CR 21 mask; the RTL and xpusim have 4 threads per
+# core), times its body twice per thread between two "getcr sN, 6" (cycle counter) and
+# prints "R:FIRST SECOND" per thread in rank order (rank = core * THREADS + thread) on the
+# serial port. The same image runs on the Verilator RTL built with CORES cores and on
+# `xpusim run -o cores=CORES`. Registers the body may use: s1-s19 except s8-s11, v1-v31.
+# Given to the body: s8 rank, s9 the address of a shared 64-byte line (`shared`, zero at
+# start), s10 a private line of the rank (buf + 64 * rank), s11 a private 4 KiB region that
+# is fresh (never touched) in each pass (0x100000 + 16 KiB * rank + 4 KiB * pass), s19 the
+# pass (0, 1), s20 = 1.
+import sys
+
+def unroll(lines, n):
+    return sum([list(lines) for _ in range(n)], [])
+
+# Each body is a list of assembly lines (labels 8: and 9: are free for the body).
+BODIES = {
+    # four threads (or cores) incrementing one counter with load_sync/store_sync, eight
+    # successful increments each (a failed store_sync retries)
+    'llsc': ['move s1, 8',
+             '8: load_sync s2, (s9)', 'add_i s2, s2, 1', 'store_sync s2, (s9)', 'bz s2, 8b',
+             'sub_i s1, s1, 1', 'bnz s1, 8b'],
+    # sixteen whole-line vector stores to lines no cache holds
+    'vstream': ['store_v v1, %d(s11)' % (64 * i) for i in range(16)] + ['membar'],
+    # 64 KiB vector copy (split between the threads: 64 KiB / (cores * threads) each)
+    'memcpy': ['move s3, MEMCPY_LINES', 'move s4, s12', 'move s5, s13',
+               '8: load_v v1, (s4)', 'store_v v1, (s5)', 'add_i s4, s4, 64', 'add_i s5, s5, 64',
+               'sub_i s3, s3, 1', 'bnz s3, 8b', 'membar'],
+    # eight stores to fresh lines, each flushed right after (dirty in the L2)
+    'dflush_dirty': ['move s3, s11'] + unroll(['store_32 s20, (s3)', 'dflush s3', 'add_i s3, s3, 64'], 8) + ['membar'],
+    # eight flushes of lines that are in the L2 and clean (loaded just before the timed body)
+    'dflush_clean': ['move s3, s11'] + unroll(['dflush s3', 'add_i s3, s3, 64'], 8) + ['membar'],
+    # a gather whose sixteen lanes miss in L1 and L2 (sixteen fresh lines), then a use
+    'gather_miss': ['shl v4, v31, 6', 'add_i v4, v4, s11', 'load_gath v2, (v4)', 'add_i v5, v2, s20'],
+    # two threads (ranks 0 and 1) passing a flag back and forth eight times each
+    'pingpong': ['shl s3, s19, 4', 'add_i s4, s3, 16', 'add_i s3, s3, s8',
+                 '8: load_32 s5, (s9)', 'cmpeq_i s6, s5, s3', 'bz s6, 8b',
+                 'add_i s5, s3, 1', 'store_32 s5, (s9)', 'add_i s3, s3, 2',
+                 'cmplt_i s6, s3, s4', 'bnz s6, 8b'],
+    # a matrix-vector style kernel split over every thread: each rank multiplies a shared
+    # 8-line block (B) by its own 8 scalars of A and stores its 8 result lines
+    'kernel': ['move s3, 8', 'move s4, s15', 'move s5, s16', 'move s6, s17', 'move v3, 0',
+               '8: load_32 s7, (s4)', 'load_v v1, (s5)', 'mull_i v2, v1, s7', 'add_i v3, v3, v2',
+               'store_v v3, (s6)', 'add_i s4, s4, 4', 'add_i s5, s5, 64', 'add_i s6, s6, 64',
+               'sub_i s3, s3, 1', 'bnz s3, 8b', 'membar'],
+    # back-to-back dflush / dinvalidate of four lines just written
+    'dfdi': ['move s3, s11'] + unroll(['store_32 s20, (s3)', 'dflush s3', 'dinvalidate s3', 'add_i s3, s3, 64'], 4) + ['membar'],
+    # store, wait for its acknowledgement, load the same word (fresh lines)
+    'st_ack_ld': ['move s3, s11'] + unroll(['store_32 s20, (s3)', 'membar', 'load_32 s1, (s3)', 'add_i s2, s1, 1', 'add_i s3, s3, 64'], 8),
+    # a whole-line block store to a line the L2 lacks, acknowledged, then a load of it
+    'blkst_miss': ['move s3, s11'] + unroll(['store_v v1, (s3)', 'membar', 'load_32 s1, (s3)', 'add_i s2, s1, 1', 'add_i s3, s3, 64'], 8),
+}
+
+# Set-up the body needs before the timed region (not timed, run once per pass).
+SETUP = {
+    'memcpy': ['li s12, 0x400000', 'li s13, 0x500000', 'move s14, MEMCPY_LINES', 'shl s14, s14, 6',
+               'mull_i s14, s14, s8', 'add_i s12, s12, s14', 'add_i s13, s13, s14'],
+    'kernel': ['li s15, 0x600000', 'shl s14, s8, 5', 'add_i s15, s15, s14',
+               'li s16, 0x610000', 'li s17, 0x620000', 'shl s14, s8, 9', 'add_i s17, s17, s14'],
+    'dflush_clean': ['move s3, s11'] + unroll(['load_32 s1, (s3)', 'add_i s3, s3, 64'], 8),
+}
+
+
+def main():
+    name = sys.argv[1]
+    cores = int(sys.argv[2])
+    threads = int(sys.argv[3])
+    body = BODIES[name]
+    nranks = cores * threads
+    mask = 0
+    for c in range(cores):
+        for t in range(threads):
+            mask |= 1 << (c * 4 + t)
+    subst = {'MEMCPY_LINES': str(1024 // nranks)}
+
+    def fix(line):
+        for k, v in subst.items():
+            line = line.replace(k, v)
+        return line
+    out = ['# tests/nyuzi/rtl/%s.c%dt%d.S: memory-system timing micro-benchmark, generated by\n'
+           '# gen_mem.py %s %d %d. The RTL\'s cycle counts for it are in expected_mem.txt.\n'
+           % (name, cores, threads, name, cores, threads)]
+    out.append('\t.text\n\t.globl _start\n_start:\n')
+    out.append('\tli s0, %d\n\tsetcr s0, 21\n' % mask)
+    # rank = core * threads + thread
+    out.append('''\tgetcr s25, 0
+\tshr s24, s25, 2
+\tand s25, s25, 3
+\tmull_i s24, s24, %d
+\tadd_i s25, s25, s24
+\tmove s8, s25
+\tlea s9, shared
+\tlea s10, buf
+\tshl s24, s25, 6
+\tadd_i s10, s10, s24
+\tmove s20, 1
+\tli s26, 0xffff0004
+\tlea s1, lanes
+\tload_v v31, (s1)
+\tload_32 s1, (s10)
+\tmove s21, 2
+\t.align 64
+loop:
+\tmove s19, 2
+\tsub_i s19, s19, s21
+\tli s11, 0x100000
+\tshl s24, s25, 14
+\tadd_i s11, s11, s24
+\tshl s24, s19, 12
+\tadd_i s11, s11, s24
+''' % threads)
+    out += ['\t%s\n' % fix(l) for l in SETUP.get(name, [])]
+    out.append('\tgetcr s22, 6\n')
+    out += ['\t%s\n' % fix(l) for l in body]
+    out.append('''\tgetcr s23, 6
+\tsub_i s12, s23, s22
+\tcmpeq_i s13, s21, 2
+\tbz s13, 7f
+\tmove s27, s12
+7:\tsub_i s21, s21, 1
+\tbnz s21, loop
+# print rank and deltas as hex: "R:XXXXXXXX XXXXXXXX\\n", ranks in turn
+\tlea s2, turn
+1:\tload_32 s3, (s2)
+\tcmpeq_i s3, s3, s25
+\tbz s3, 1b
+\tli s5, 0xffff0048
+\tadd_i s4, s25, 48
+\tstore_32 s4, (s5)
+\tmove s4, 58
+\tstore_32 s4, (s5)
+\tmove s6, 8
+\tmove s15, s12
+\tmove s12, s27
+2:\tshr s4, s12, 28
+\tcmplt_u s7, s4, 10
+\tbz s7, 3f
+\tadd_i s4, s4, 48
+\tb 4f
+3:\tadd_i s4, s4, 87
+4:\tstore_32 s4, (s5)
+\tshl s12, s12, 4
+\tsub_i s6, s6, 1
+\tbnz s6, 2b
+\tmove s4, 32
+\tstore_32 s4, (s5)
+\tmove s12, s15
+\tmove s6, 8
+6:\tshr s4, s12, 28
+\tcmplt_u s7, s4, 10
+\tbz s7, 3f
+\tadd_i s4, s4, 48
+\tb 4f
+3:\tadd_i s4, s4, 87
+4:\tstore_32 s4, (s5)
+\tshl s12, s12, 4
+\tsub_i s6, s6, 1
+\tbnz s6, 6b
+\tmove s4, 10
+\tstore_32 s4, (s5)
+\tadd_i s3, s25, 1
+\tstore_32 s3, (s2)
+\tgetcr s0, 0
+\tmove s1, 1
+\tshl s0, s1, s0
+\tsetcr s0, 20
+5:\tb 5b
+\t.data
+\t.align 64
+lanes:\t.long 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+\t.align 64
+turn:\t.long 0
+\t.align 64
+shared:\t.long 0
+\t.align 64
+buf:\t.space 1024
+''')
+    sys.stdout.write(''.join(out))
+
+
+main()
