@@ -28,6 +28,7 @@ static double host_now(void)
 }
 
 static void unit_event(ev_event *e, void *ctx);
+static void ff_free(sim_machine *m);
 static int unit_watchdog(sim_machine *m, sim_unit *u, uint64_t reached);
 static mem_space *sim_space_registered(const sim_machine *m, const char *name);
 
@@ -110,6 +111,7 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
 
 void sim_restart(sim_machine *m, const uint8_t *sel)
 {
+    ff_free(m); /* a new run: no functional part to report apart */
     m->now = 0;
     m->stop = (sim_stop){.kind = SIM_STOP_NONE, .unit = -1, .thread = -1};
     m->host_seconds = 0;
@@ -142,8 +144,79 @@ void sim_restart(sim_machine *m, const uint8_t *sel)
     }
 }
 
+static void ff_free(sim_machine *m)
+{
+    sim_ff_part *p = m->ff;
+    if (!p)
+        return;
+    for (int i = 0; p->units && i < m->nunits; i++) {
+        free(p->units[i].counters);
+        free(p->units[i].threads);
+        free(p->units[i].thread_counters);
+    }
+    free(p->units);
+    free(p);
+    m->ff = NULL;
+}
+
+int sim_marker_hit(sim_machine *m, int unit, int thread, uint64_t pc)
+{
+    if (!m->ff_magic)
+        return 0;
+    m->ff_magic = 0;
+    sim_set_stop(m, SIM_STOP_MARKER, unit, thread, pc, "magic marker reached by %s thread %d at pc 0x%llx",
+                 unit >= 0 && unit < m->nunits ? m->units[unit].name : "?", thread, (unsigned long long)pc);
+    return 1;
+}
+
+int sim_ff_switch(sim_machine *m, const char *marker, int reached)
+{
+    ff_free(m);
+    sim_ff_part *p = calloc(1, sizeof *p);
+    if (!p || !(p->units = calloc((size_t)(m->nunits ? m->nunits : 1), sizeof *p->units))) {
+        free(p);
+        return -1;
+    }
+    m->ff = p;
+    p->cycle = sim_end_cycle(m);
+    p->instructions = sim_total_instructions(m);
+    p->reached = reached;
+    snprintf(p->marker, sizeof p->marker, "%s", marker ? marker : "");
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        sim_ff_unit *fu = &p->units[i];
+        size_t ntc = (size_t)u->nthreads * (size_t)u->nthread_counters;
+        fu->counters = calloc((size_t)(u->ncounters ? u->ncounters : 1), sizeof *fu->counters);
+        fu->threads = malloc(sizeof *fu->threads * (size_t)(u->nthreads ? u->nthreads : 1));
+        fu->thread_counters = calloc(ntc ? ntc : 1, sizeof *fu->thread_counters);
+        if (!fu->counters || !fu->threads || !fu->thread_counters) {
+            ff_free(m);
+            return -1;
+        }
+        for (int k = 0; k < u->ncounters; k++)
+            fu->counters[k] = u->counters[k].value;
+        memcpy(fu->threads, u->threads, sizeof *fu->threads * (size_t)u->nthreads);
+        if (ntc)
+            memcpy(fu->thread_counters, u->thread_counters, sizeof *fu->thread_counters * ntc);
+        for (int t = 0; t < u->nthreads; t++)
+            fu->instructions += u->threads[t].instructions;
+        fu->halted = u->halted;
+    }
+    m->ff_magic = 0;
+    m->ff_insns = 0;
+    if (!reached)
+        return 0;
+    /* the cycle model takes over from the architectural state at the next unit_run */
+    m->functional = 0;
+    if (m->isa->timing_resume)
+        m->isa->timing_resume(m);
+    m->stop = (sim_stop){.kind = SIM_STOP_NONE, .unit = -1, .thread = -1};
+    return 0;
+}
+
 void sim_destroy(sim_machine *m)
 {
+    ff_free(m);
     if (m->isa && m->isa->destroy && m->isa_state)
         m->isa->destroy(m);
     if (m->dbg_free)
@@ -385,14 +458,23 @@ uint64_t sim_end_cycle(const sim_machine *m)
     return end;
 }
 
+/* The nearer of the instruction limit and a fast-forward's instruction count (0: none). */
+static uint64_t insn_cap(const sim_machine *m)
+{
+    uint64_t a = m->max_instructions, b = m->ff_insns;
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
 static uint64_t horizon_for(const sim_machine *m)
 {
     uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
-    if (m->max_instructions) {
+    uint64_t cap = insn_cap(m);
+    if (cap) {
         /* a unit retires at most a few instructions per cycle: cap the burst so the
-         * instruction limit, checked between events, is not overrun by a whole program */
+         * instruction limit (or fast-forward count), checked between events, is not
+         * overrun by a whole program */
         uint64_t done = sim_total_instructions(m);
-        uint64_t left = done < m->max_instructions ? m->max_instructions - done : 1;
+        uint64_t left = done < cap ? cap - done : 1;
         if (m->now + left < lim)
             lim = m->now + left;
     }
@@ -624,7 +706,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     /* an instruction limit counts the machine's total in simulated-time order, which host
      * threads cannot keep: with one set, the units run on this thread, so the stop point is
      * the same for every -o jobs= (and the same from run to run) */
-    if (m->jobs > 1 && m->isa->independent_units && !m->slow && !m->max_instructions && only_unit_events(m))
+    if (m->jobs > 1 && m->isa->independent_units && !m->slow && !insn_cap(m) && !m->ff_magic && only_unit_events(m))
         sim_run_parallel(m);
     while (!sim_stopped(m)) {
         ev_event *e = ev_peek(&m->q);
@@ -648,8 +730,12 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         e->fn(e, e->ctx);
         if (m->progress_fn)
             progress_check(m);
-        if (m->max_instructions) {
-            if (sim_total_instructions(m) >= m->max_instructions)
+        if (m->max_instructions || m->ff_insns) {
+            uint64_t n = sim_total_instructions(m);
+            if (m->ff_insns && n >= m->ff_insns) /* the marker first: the limit may be the same count */
+                sim_set_stop(m, SIM_STOP_MARKER, -1, -1, 0, "instruction count %llu reached (%llu retired)",
+                             (unsigned long long)m->ff_insns, (unsigned long long)n);
+            else if (m->max_instructions && n >= m->max_instructions)
                 sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "instruction limit %llu reached",
                              (unsigned long long)m->max_instructions);
         }
@@ -668,7 +754,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
 const char *sim_stop_name(sim_stop_kind k)
 {
     static const char *const names[] = {"none", "halted", "breakpoint", "watchpoint", "step", "fault",
-                                        "illegal instruction", "limit", "deadlock", "interrupted", "error"};
+                                        "illegal instruction", "limit", "deadlock", "interrupted", "error", "marker"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -679,7 +765,8 @@ int sim_stop_exit_code(sim_stop_kind k)
     case SIM_STOP_FAULT:
     case SIM_STOP_ILLEGAL: return 2;
     case SIM_STOP_LIMIT:
-    case SIM_STOP_DEADLOCK: return 3;
+    case SIM_STOP_DEADLOCK:
+    case SIM_STOP_MARKER: return 3; /* a run left at its marker is not finished */
     default: return 1;
     }
 }

@@ -39,7 +39,8 @@ typedef enum sim_stop_kind {
     SIM_STOP_LIMIT,     /* --max-cycles or instruction limit */
     SIM_STOP_DEADLOCK,  /* threads wait but no event can wake them */
     SIM_STOP_USER,      /* interrupted by the user (Ctrl-C) */
-    SIM_STOP_ERROR      /* host-side error (output file, etc.) */
+    SIM_STOP_ERROR,     /* host-side error (output file, etc.) */
+    SIM_STOP_MARKER     /* a fast-forward's marker reached (sim_marker, m->ff_insns) */
 } sim_stop_kind;
 
 typedef struct sim_stop {
@@ -108,6 +109,14 @@ typedef struct sim_machine {
      * of a fast-forward), between two unit_run calls; the ISA then calls on with its cycle
      * model from its architectural state (isa_ops.timing_resume). */
     uint8_t functional;
+    /* Fast-forward markers (docs/user-guide.md "Fast-forward"): ff_magic set: the next
+     * sim_marker call stops the run with SIM_STOP_MARKER; ff_insns non-zero: the run stops
+     * with SIM_STOP_MARKER once the machine has retired that many instructions in all. */
+    uint8_t ff_magic;
+    uint64_t ff_insns;
+    /* After a fast-forward's switch to the cycle model (sim_ff_switch): the functional
+     * part's counts, which the statistics report apart and subtract; NULL otherwise. */
+    struct sim_ff_part *ff;
     uint64_t watchdog;      /* cycles without any retired instruction that end a run (0 = off) */
     uint64_t wd_insns;      /* instructions retired at the last watchdog check */
     ev_event wd_ev;         /* the watchdog's check, every `watchdog` cycles */
@@ -190,8 +199,45 @@ void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint
 void sim_set_stop_at(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
                      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
+/* The magic marker (issue 9 pt 3): an ISA calls this when a thread executes its marker
+ * instruction (an encoding that is a no-op otherwise; docs/isa/<isa>.md names it), after
+ * the instruction has retired (it counts in the part before the switch). When a
+ * fast-forward to the marker is armed (m->ff_magic) it disarms it and stops the run with
+ * SIM_STOP_MARKER at this thread and pc, and returns 1: the ISA then ends its burst after
+ * this instruction as after any stop, and the thread goes on at the next instruction when
+ * the run resumes. Otherwise it does nothing and returns 0 (one test, inlined). */
+int sim_marker_hit(sim_machine *m, int unit, int thread, uint64_t pc);
+static inline int sim_marker(sim_machine *m, int unit, int thread, uint64_t pc)
+{
+    return m->ff_magic ? sim_marker_hit(m, unit, thread, pc) : 0;
+}
+
+/* The functional part of a fast-forward, as sim_ff_switch saw it at the switch: the cycle
+ * (m->now then: functional cycles count issue steps), and every counter the statistics
+ * show, per unit and thread in unit order (threads[u] has units[u].nthreads entries). */
+typedef struct sim_ff_unit {
+    uint64_t instructions;
+    uint64_t *counters;          /* ncounters */
+    sim_thread *threads;         /* copies of the threads' counts at the switch */
+    uint64_t *thread_counters;   /* nthreads * nthread_counters */
+    uint8_t halted;              /* halted in the functional part */
+} sim_ff_unit;
+typedef struct sim_ff_part {
+    uint64_t cycle;              /* the switch: the timed part's cycles count from here */
+    uint64_t instructions;       /* retired in the functional part, in all */
+    char marker[96];             /* what was reached ("symbol main", "insns:1000", "magic") */
+    int reached;                 /* 0: the run ended before the marker (all functional) */
+    sim_ff_unit *units;          /* m->nunits */
+} sim_ff_part;
+
+/* End a fast-forward: record the functional part (m->ff), clear m->functional, call the
+ * ISA's timing_resume, and clear the stop so that sim_run goes on with the cycle model.
+ * reached 0 records a run that ended before its marker (no switch: m->ff then describes
+ * the whole run as functional). 0 ok, -1 out of memory. */
+int sim_ff_switch(sim_machine *m, const char *marker, int reached);
+
 const char *sim_stop_name(sim_stop_kind k);
-/* Exit status for a stop: 0 halt, 2 fault/illegal, 3 limit/deadlock, 1 otherwise. */
+/* Exit status for a stop: 0 halt, 2 fault/illegal, 3 limit/deadlock/marker, 1 otherwise. */
 int sim_stop_exit_code(sim_stop_kind k);
 
 static inline int sim_stopped(const sim_machine *m) { return __atomic_load_n(&m->stop.kind, __ATOMIC_RELAXED) != SIM_STOP_NONE; }

@@ -749,6 +749,7 @@ int dbg_cli_main(cli_session *s)
     case SIM_STOP_WATCH:
     case SIM_STOP_STEP:
     case SIM_STOP_USER:
+    case SIM_STOP_MARKER: /* a fast-forward's marker: a stop like a breakpoint's */
         return 0;
     default:
         return sim_stop_exit_code(c.last_stop);

@@ -277,6 +277,7 @@ static int gdb_signal_of(sim_stop_kind k)
     case SIM_STOP_LIMIT: return GDB_SIGXCPU;
     case SIM_STOP_DEADLOCK:
     case SIM_STOP_ERROR: return GDB_SIGABRT;
+    case SIM_STOP_MARKER: return GDB_SIGTRAP; /* a fast-forward's marker: resumable, as a breakpoint */
     default: return GDB_SIGTRAP;
     }
 }

@@ -26,7 +26,7 @@ fail=0; n=0; skipped=0; PRIM=${PRIM:-}; export PRIM
 clean() { grep -v '^  "host": ' "$1" | sed "s|$T|\$T|g"; }
 [ -x "$X" ] || { echo "FAIL: no xpusim binary at $X"; exit 1; }
 # the ISAs of this build; a line's ISA is its name up to the first _
-isas=$("$X" isas | awk '/^[a-z]/ { print $1 }' | tr '\n' ' '); noisa=0
+isas=$("$X" isas | awk '/^[a-z0-9]+  / { print $1 }' | tr '\n' ' '); noisa=0
 tab=$(printf '\t')
 grep -v '^[[:space:]]*\(#\|$\)' "$C/corpus.txt" | sed "s/[[:space:]]*|[[:space:]]*/$tab/g" > "$T/corpus.tsv"
 while IFS=$tab read -r name setup args; do
