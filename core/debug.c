@@ -89,8 +89,9 @@ void dbg_update_slow(sim_machine *m)
         return;
     /* breakpoints, until and resume marks are all decided at one pc: a fast path asks at
      * the pcs the filter flags; stepping, tracing, history, profile and observer see every
-     * instruction */
-    d->hooks = d->step_left || d->trace || d->history_on || d->prof || d->observe;
+     * instruction (the profile through the ISA's fast path when it declares profile_fast) */
+    d->hooks = d->step_left || d->trace || d->history_on || (d->prof && !(m->isa && m->isa->profile_fast)) ||
+               d->observe;
     d->watching = watches > 0;
     memset(d->bpmap, 0, sizeof d->bpmap);
     d->bp_gen = d->bp_gen + 1 ? d->bp_gen + 1 : 1;
@@ -352,8 +353,8 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     dbg_state *d = m->dbg;
     if (!d)
         return 0;
-    if (d->prof && prof_before(d->prof, u->index, thread, &u->threads[thread]))
-        sim_set_stop(m, SIM_STOP_ERROR, u->index, thread, pc, "out of memory for the profile");
+    if (d->prof && d->hooks) /* (else the ISA's fast path feeds it: isa_ops.profile_fast) */
+        prof_before(d->prof, u->index, thread, &u->threads[thread]);
     if (d->nskip) {
         int hit = dbg_take_skip(d, u, thread, pc);
         dbg_update_slow(m);
@@ -594,8 +595,8 @@ void dbg_after_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
     h->pc = pc;
     h->unit = (int16_t)u->index;
     h->thread = (int16_t)thread;
-    if (d->prof && prof_record(d->prof, u->index, thread, pc, u->last_issue, &u->threads[thread]))
-        sim_set_stop(m, SIM_STOP_ERROR, u->index, thread, pc, "out of memory for the profile");
+    if (d->prof && d->hooks)
+        prof_record(d->prof, u->index, thread, pc, u->last_issue, &u->threads[thread]);
     if (d->trace && u->last_issue >= d->trace_from && u->last_issue < d->trace_to && pc >= d->trace_lo &&
         pc < d->trace_hi)
         trace_line(d, m, u, thread, pc);

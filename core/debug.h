@@ -127,6 +127,14 @@ static inline const uint8_t *dbg_bp_map(const sim_machine *m)
     const struct dbg_state *d = m->dbg;
     return m->slow && d && (d->nbrk || d->until_active || d->nskip) ? d->bpmap : NULL;
 }
+/* The profile an ISA's fast path feeds (isa_ops.profile_fast; core/profile.h prof_issue,
+ * notes/profile-api.md): NULL when there is none, or while the hooks are on (then
+ * dbg_before_insn/dbg_after_insn feed it and the fast path must not). */
+static inline struct prof_state *dbg_profile(const sim_machine *m)
+{
+    const struct dbg_state *d = m->dbg;
+    return m->slow && d && !d->hooks ? d->prof : NULL;
+}
 /* 1 if dbg_before_insn must see the instruction at pc (possibly a false alarm: it then
  * returns 0 and does nothing). */
 static inline int dbg_bp_maybe(const uint8_t *map, uint64_t pc) { return map[dbg_bp_slot(pc)]; }

@@ -1,12 +1,23 @@
-/* core/profile.c: the per-PC profile table and the call edges (see profile.h). A hash keyed
- * by (thread, PC) grows by doubling, and so does the edge table; the shadow call stacks grow
- * as the program calls deeper. All of it lives on the instrumented path only, never on the
- * executors' fast path. */
+/* core/profile.c: the profile's rows, windows, hash and call edges (see profile.h). Rows live
+ * in chunks that never move, so a thread's window map and the hash hold plain pointers; the
+ * hash (for PCs outside a window, and calls and returns) and the edge table grow by
+ * doubling, and so do the shadow call stacks. prof_issue (profile.h) handles a plain
+ * instruction inside its thread's window; everything else comes here. */
 #include <stdlib.h>
 #include <string.h>
 #include "profile.h"
+#include "mem.h"
 #include "stats.h"
 #include "../isa/isa.h"
+
+#define PROF_CHUNK 4096u            /* rows per chunk */
+#define PROF_MAP_BUDGET (1ull << 30) /* bytes of window maps in all (then: hash only) */
+
+/* The meta word of a row: thread, ISA_FLOW_* and a call's return delta. */
+static inline uint64_t *row_pc(const prof_state *p, uint64_t *r) { return r + p->stride - 2; }
+static inline int32_t row_thread(const prof_state *p, const uint64_t *r) { return (int32_t)(uint32_t)r[p->stride - 1]; }
+static inline unsigned row_flow(const prof_state *p, const uint64_t *r) { return (unsigned)(r[p->stride - 1] >> 32) & 0xff; }
+static inline unsigned row_ret(const prof_state *p, const uint64_t *r) { return (unsigned)(r[p->stride - 1] >> 40) & 0xff; }
 
 prof_state *prof_new(sim_machine *m)
 {
@@ -20,18 +31,20 @@ prof_state *prof_new(sim_machine *m)
     if (m->isa && m->isa->stall_names)
         while (p->nstalls < SIM_MAX_STALLS && m->isa->stall_names[p->nstalls])
             p->nstalls++;
-    p->cap = 1024;
-    p->tab = calloc(p->cap, sizeof *p->tab);
+    p->stride = PROF_STALLS + p->nstalls + 2;
     p->th = calloc((size_t)(p->nth ? p->nth : 1), sizeof *p->th);
-    if (!p->tab || !p->th) {
+    if (!p->th) {
         prof_free(p);
         return NULL;
     }
-    /* a profile started mid-run (the debugger) counts stalls from now on */
+    /* a profile started mid-run (the debugger) counts from now on */
     for (int g = 0; g < p->nth; g++) {
         const sim_thread *th = &m->units[g / p->tpu].threads[g % p->tpu];
-        memcpy(p->th[g].stalls, th->stalls, sizeof p->th[g].stalls);
-        p->th[g].insns = th->instructions;
+        prof_thread *t = &p->th[g];
+        memcpy(t->stalls, th->stalls, sizeof t->stalls);
+        t->insns = th->instructions;
+        t->row = t->pre;
+        t->ret_top = UINT64_MAX;
     }
     return p;
 }
@@ -40,9 +53,14 @@ void prof_free(prof_state *p)
 {
     if (!p)
         return;
-    for (int g = 0; g < p->nth && p->th; g++)
+    for (int g = 0; g < p->nth && p->th; g++) {
         free(p->th[g].stack);
-    free(p->tab);
+        free(p->th[g].map);
+    }
+    for (uint32_t c = 0; c < p->nchunks; c++)
+        free(p->chunks[c]);
+    free(p->chunks);
+    free(p->hash);
     free(p->th);
     free(p->edges);
     free(p->eidx);
@@ -55,46 +73,106 @@ static uint32_t prof_hash(uint64_t pc, int32_t thread, uint32_t cap)
     return (uint32_t)(pc >> 32) & (cap - 1);
 }
 
-static prof_entry *prof_slot(prof_entry *tab, uint32_t cap, uint64_t pc, int32_t thread)
+static uint64_t **prof_hslot(const prof_state *p, uint64_t **tab, uint32_t cap, uint64_t pc, int32_t g)
 {
-    uint32_t i = prof_hash(pc, thread, cap);
-    while (tab[i].used && (tab[i].pc != pc || tab[i].thread != thread))
+    uint32_t i = prof_hash(pc, g, cap);
+    while (tab[i] && (*row_pc(p, tab[i]) != pc || row_thread(p, tab[i]) != g))
         i = (i + 1) & (cap - 1);
     return &tab[i];
 }
 
-static prof_entry *prof_get(prof_state *p, uint64_t pc, int32_t thread)
+/* A new zeroed row, or NULL. */
+static uint64_t *prof_row_new(prof_state *p)
 {
-    prof_entry *e = prof_slot(p->tab, p->cap, pc, thread);
-    if (e->used) /* the common case: a PC seen before */
-        return e;
-    if (2 * (p->n + 1) > p->cap) {
-        uint32_t ncap = p->cap * 2;
-        prof_entry *nt = calloc(ncap, sizeof *nt);
-        if (!nt)
+    if (!p->nchunks || p->chunk_used == PROF_CHUNK) {
+        if (p->nchunks == p->chunk_cap) {
+            uint32_t ncap = p->chunk_cap ? 2 * p->chunk_cap : 16;
+            uint64_t **nc = realloc(p->chunks, ncap * sizeof *nc);
+            if (!nc)
+                return NULL;
+            p->chunks = nc;
+            p->chunk_cap = ncap;
+        }
+        uint64_t *c = calloc(PROF_CHUNK, (size_t)p->stride * sizeof *c);
+        if (!c)
             return NULL;
-        for (uint32_t i = 0; i < p->cap; i++)
-            if (p->tab[i].used)
-                *prof_slot(nt, ncap, p->tab[i].pc, p->tab[i].thread) = p->tab[i];
-        free(p->tab);
-        p->tab = nt;
-        p->cap = ncap;
-        p->gen++;
-        e = prof_slot(p->tab, p->cap, pc, thread);
+        p->chunks[p->nchunks++] = c;
+        p->chunk_used = 0;
     }
-    e->used = 1;
-    e->pc = pc;
-    e->thread = thread;
-    p->n++;
-    if (p->flow) { /* once per entry: the executors never pay for call edges */
-        uint64_t ret = pc;
-        int tpu = p->tpu ? p->tpu : 1;
-        e->flow = (uint8_t)p->flow(p->m, thread / tpu, pc, &ret);
-        if (e->flow == ISA_FLOW_CALL && (ret <= pc || ret - pc > 255))
-            e->flow = ISA_FLOW_NONE; /* outside the contract: no edge rather than a wrong one */
-        e->ret_delta = (uint8_t)(ret - pc);
+    p->nrows++;
+    return p->chunks[p->nchunks - 1] + (size_t)p->chunk_used++ * (size_t)p->stride;
+}
+
+/* Thread g's window: the code region holding its first PC, at most PROF_WINDOW addresses
+ * of it around pc (none when the maps' budget is spent or memory is short). */
+static void prof_window(prof_state *p, prof_thread *t, int g, uint64_t pc)
+{
+    t->mapped = 1;
+    uint64_t lo = pc, hi = pc + 1;
+    const sim_machine *m = p->m;
+    mem_space *s = m->isa && m->isa->code_space ? sim_unit_space(m, g / p->tpu, m->isa->code_space) : NULL;
+    const mem_region *r = s ? mem_find(s, pc) : NULL;
+    if (r) {
+        lo = r->base;
+        hi = r->base + r->size > r->base ? r->base + r->size : UINT64_MAX;
     }
-    return e;
+    uint64_t base = pc - lo > PROF_WINDOW / 4 ? pc - PROF_WINDOW / 4 : lo; /* code mostly follows its entry */
+    uint64_t n = hi - base < PROF_WINDOW ? hi - base : PROF_WINDOW;
+    if (p->map_bytes + n * sizeof *t->map > PROF_MAP_BUDGET)
+        return;
+    uint64_t **map = calloc(n, sizeof *map);
+    if (!map)
+        return;
+    p->map_bytes += n * sizeof *map;
+    t->map = map;
+    t->base = base;
+    t->nmap = n;
+}
+
+/* The row of (g, pc), made if new (its flow classified once); NULL on out of memory. */
+static uint64_t *prof_row(prof_state *p, prof_thread *t, int g, uint64_t pc)
+{
+    uint64_t off = pc - t->base;
+    if (off < t->nmap && t->map[off])
+        return t->map[off];
+    if (p->hcap) {
+        uint64_t **h = prof_hslot(p, p->hash, p->hcap, pc, g);
+        if (*h)
+            return *h;
+    }
+    uint64_t *r = prof_row_new(p);
+    if (!r)
+        return NULL;
+    unsigned flow = ISA_FLOW_NONE;
+    uint64_t ret = pc;
+    if (p->flow) { /* once per row: the executors never pay for call edges */
+        flow = (unsigned)p->flow(p->m, g / p->tpu, pc, &ret);
+        if (flow == ISA_FLOW_CALL && (ret <= pc || ret - pc > 255))
+            flow = ISA_FLOW_NONE; /* outside the contract: no edge rather than a wrong one */
+        if (flow != ISA_FLOW_CALL)
+            ret = pc;
+    }
+    *row_pc(p, r) = pc;
+    r[p->stride - 1] = (uint64_t)(uint32_t)g | (uint64_t)(flow & 0xff) << 32 | (uint64_t)((ret - pc) & 0xff) << 40;
+    if (flow == ISA_FLOW_NONE && off < t->nmap) {
+        t->map[off] = r;
+        return r;
+    }
+    if (2 * (p->hn + 1) > p->hcap) {
+        uint32_t ncap = p->hcap ? 2 * p->hcap : 1024;
+        uint64_t **nh = calloc(ncap, sizeof *nh);
+        if (!nh)
+            return NULL; /* (the row stays unreachable: a chunk slot lost, no harm) */
+        for (uint32_t i = 0; i < p->hcap; i++)
+            if (p->hash[i])
+                *prof_hslot(p, nh, ncap, *row_pc(p, p->hash[i]), row_thread(p, p->hash[i])) = p->hash[i];
+        free(p->hash);
+        p->hash = nh;
+        p->hcap = ncap;
+    }
+    *prof_hslot(p, p->hash, p->hcap, pc, g) = r;
+    p->hn++;
+    return r;
 }
 
 static uint32_t prof_edge_hash(int32_t thread, uint64_t site, uint64_t target, uint32_t cap)
@@ -162,20 +240,22 @@ static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, 
 /* Deepest frame a return is looked for below the top (a longjmp past more is not unwound). */
 #define PROF_UNWIND 64
 
-/* The thread g, whose previous instruction (entry prev) ended at pc, issued at cycle: its
+/* The thread g, whose previous instruction (row prev) ended at pc, issued at cycle: its
  * totals are now t->insns, cycle and t->stalls. Pop the call it returns from, push the call
  * it enters. -1 on out of memory. */
-static int prof_flow(prof_state *p, prof_thread *t, int g, const prof_entry *prev, uint64_t pc, uint64_t cycle)
+static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev, uint64_t pc, uint64_t cycle)
 {
+    unsigned pflow = row_flow(p, prev);
+    uint64_t ppc = prev[p->stride - 2];
     if (t->depth && pc == t->stack[t->depth - 1].ret)
         prof_pop(p, t, t->depth - 1, t->insns, cycle, t->stalls);
-    else if (prev->flow == ISA_FLOW_RETURN)
+    else if (pflow == ISA_FLOW_RETURN)
         for (uint32_t k = t->depth, n = 0; k-- > 0 && n < PROF_UNWIND; n++)
             if (t->stack[k].ret == pc) {
                 prof_pop(p, t, k, t->insns, cycle, t->stalls);
                 break;
             }
-    if (prev->flow != ISA_FLOW_CALL || (pc > prev->pc && pc <= prev->pc + prev->ret_delta))
+    if (pflow != ISA_FLOW_CALL || (pc > ppc && pc <= ppc + row_ret(p, prev)))
         return 0; /* not a call, or one not taken (or to its own fall-through) */
     if (t->depth == t->cap) {
         uint32_t ncap = t->cap ? 2 * t->cap : 16;
@@ -185,12 +265,12 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const prof_entry *pre
         t->stack = ns;
         t->cap = ncap;
     }
-    int64_t x = prof_edge_get(p, g, prev->pc, pc);
+    int64_t x = prof_edge_get(p, g, ppc, pc);
     if (x < 0)
         return -1;
     p->edges[x].calls++;
     prof_frame *f = &t->stack[t->depth++];
-    f->ret = prev->pc + prev->ret_delta;
+    f->ret = ppc + row_ret(p, prev);
     f->edge = (uint32_t)x;
     f->insns = t->insns;
     f->cycle = cycle;
@@ -198,96 +278,70 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const prof_entry *pre
     return 0;
 }
 
-/* Charge the increase of the thread's stall counters since its previous record to e (a
- * counter that went down, reset by hand, charges nothing). */
-#define PROF_STALL(k)                                                                              \
-    case (k) + 1:                                                                                  \
-        if (now[k] != seen[k]) {                                                                   \
-            if (now[k] > seen[k])                                                                  \
-                acc[k] += now[k] - seen[k];                                                        \
-            seen[k] = now[k];                                                                      \
-        }                                                                                          \
-        __attribute__((fallthrough));
-
-/* Unrolled by the count (it runs twice per instruction; ISAs have 3 to 9 causes). */
-static inline void prof_add_stalls(int n, uint64_t *restrict acc, uint64_t *restrict seen, const uint64_t *restrict now)
+static void prof_oom(prof_state *p, int g, uint64_t pc)
 {
-    _Static_assert(SIM_MAX_STALLS == 12, "one PROF_STALL per possible cause");
-    switch (n) {
-        PROF_STALL(11) PROF_STALL(10) PROF_STALL(9) PROF_STALL(8) PROF_STALL(7) PROF_STALL(6)
-        PROF_STALL(5) PROF_STALL(4) PROF_STALL(3) PROF_STALL(2) PROF_STALL(1) PROF_STALL(0)
-    default:
-        break;
-    }
+    sim_set_stop(p->m, SIM_STOP_ERROR, g / p->tpu, g % p->tpu, pc, "out of memory for the profile");
 }
 
-static inline void prof_stalls(prof_state *p, prof_thread *t, prof_entry *e, const uint64_t *stalls)
+void prof_issue_slow(prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
 {
-    prof_add_stalls(p->nstalls, e->stalls, t->stalls, stalls);
-}
-
-/* The thread's last recorded PC's entry (cached while the table has not grown). */
-static prof_entry *prof_last(prof_state *p, prof_thread *t, int g)
-{
-    return t->gen == p->gen ? t->cur : prof_get(p, t->pc, g);
-}
-
-int prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
-{
-    int g = unit * p->tpu + thread;
     if (g < 0 || g >= p->nth)
-        return 0;
+        return;
     prof_thread *t = &p->th[g];
-    if (!t->valid) /* before the first instruction: charged to it by prof_record */
-        return 0;
-    prof_entry *prev = prof_last(p, t, g);
-    if (!prev)
-        return -1;
-    prof_stalls(p, t, prev, th->stalls);
-    return 0;
-}
-
-int prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle, const sim_thread *th)
-{
-    int g = unit * p->tpu + thread;
-    if (g < 0 || g >= p->nth)
-        return 0;
-    prof_thread *t = &p->th[g];
-    if (t->valid) {
-        prof_entry *prev = prof_last(p, t, g);
-        if (!prev)
-            return -1;
-        if (cycle >= t->cycle)
-            prev->cycles += cycle - t->cycle;
-        if (p->flow && prof_flow(p, t, g, prev, pc, cycle))
-            return -1;
+    uint64_t *prev = t->row;
+    /* the previous instruction's share, as in prof_issue */
+    prev[PROF_INSNS] += insns - t->insns;
+    t->insns = insns;
+    if (t->valid && cycle >= t->cycle)
+        prev[PROF_CYCLES] += cycle - t->cycle;
+    if (stalls)
+        prof_stall_delta(p->nstalls, prev + PROF_STALLS, t->stalls, stalls);
+    if (!t->mapped)
+        prof_window(p, t, g, pc);
+    uint64_t *row = prof_row(p, t, g, pc);
+    if (!row) {
+        prof_oom(p, g, pc);
+        return;
     }
-    prof_entry *e = NULL;
-    if (t->valid && t->gen == p->gen) { /* the successor seen last time: straight-line code, loops */
-        prof_entry *s = t->cur->succ;
-        if (s && t->cur->succ_gen == p->gen && s->pc == pc && s->thread == g)
-            e = s;
+    if (!t->valid) { /* what came before the first issue is the first instruction's */
+        for (int k = 0; k < PROF_STALLS + p->nstalls; k++)
+            row[k] += t->pre[k];
+        memset(t->pre, 0, sizeof t->pre);
+        t->valid = 1;
+    } else if (p->flow && prof_flow(p, t, g, prev, pc, cycle)) {
+        prof_oom(p, g, pc);
+        return;
     }
-    if (!e) {
-        if (!(e = prof_get(p, pc, g)))
-            return -1;
-        if (t->valid && t->gen == p->gen) { /* (the table did not move) */
-            t->cur->succ = e;
-            t->cur->succ_gen = p->gen;
-        }
-    }
-    /* what the instruction counted while it executed (a DPU DMA's wait, a bank penalty) is
-     * its own; the thread's stalls up to its issue went to the previous PC in prof_before */
-    prof_stalls(p, t, e, th->stalls);
-    t->cur = e;
-    t->gen = p->gen;
-    /* retired instructions: an issue that is rolled back and replayed (Nyuzi) counts once */
-    e->insns += th->instructions - t->insns;
-    t->insns = th->instructions;
-    t->pc = pc;
+    t->row = row;
     t->cycle = cycle;
-    t->valid = 1;
-    return 0;
+    t->ret_top = t->depth ? t->stack[t->depth - 1].ret : UINT64_MAX;
+    /* after a call or a return, the next issue comes here for its flow */
+    t->lim = row_flow(p, row) == ISA_FLOW_NONE ? t->nmap : 0;
+}
+
+void prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
+{
+    int g = unit * p->tpu + thread;
+    if (g < 0 || g >= p->nth)
+        return;
+    prof_thread *t = &p->th[g];
+    t->row[PROF_INSNS] += th->instructions - t->insns;
+    t->insns = th->instructions;
+    prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
+}
+
+void prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle, const sim_thread *th)
+{
+    int g = unit * p->tpu + thread;
+    if (g < 0 || g >= p->nth)
+        return;
+    prof_thread *t = &p->th[g];
+    prof_issue(p, g, pc, cycle, t->insns, NULL); /* (out of memory stops the machine) */
+    /* what the instruction counted while it executed (a DPU DMA's wait, a bank penalty, its
+     * retirement) is its own */
+    t->row[PROF_INSNS] += th->instructions - t->insns;
+    t->insns = th->instructions;
+    prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
 }
 
 void prof_finish(prof_state *p, const sim_machine *m)
@@ -298,12 +352,12 @@ void prof_finish(prof_state *p, const sim_machine *m)
             continue;
         const sim_thread *th = &m->units[g / p->tpu].threads[g % p->tpu];
         uint64_t end = stats_thread_cycles(m, th);
-        prof_entry *e = prof_get(p, t->pc, g);
-        if (!e)
-            continue;
+        uint64_t *r = t->row;
         if (end > t->cycle)
-            e->cycles += end - t->cycle;
-        prof_stalls(p, t, e, th->stalls);
+            r[PROF_CYCLES] += end - t->cycle;
+        r[PROF_INSNS] += th->instructions - t->insns;
+        t->insns = th->instructions;
+        prof_stall_delta(p->nstalls, r + PROF_STALLS, t->stalls, th->stalls);
         t->cycle = end > t->cycle ? end : t->cycle; /* a later finish charges only new time */
     }
 }
@@ -318,13 +372,25 @@ static int prof_cmp(const void *a, const void *b)
 
 int prof_sorted(const prof_state *p, int thread, prof_entry **out)
 {
-    prof_entry *v = malloc((p->n ? p->n : 1) * sizeof *v);
+    prof_entry *v = malloc((p->nrows ? p->nrows : 1) * sizeof *v);
     if (!v)
         return -1;
     int k = 0;
-    for (uint32_t i = 0; i < p->cap; i++)
-        if (p->tab[i].used && (thread < 0 || p->tab[i].thread == thread))
-            v[k++] = p->tab[i];
+    for (uint32_t c = 0; c < p->nchunks; c++) {
+        uint32_t used = c + 1 == p->nchunks ? p->chunk_used : PROF_CHUNK;
+        for (uint32_t i = 0; i < used; i++) {
+            uint64_t *r = p->chunks[c] + (size_t)i * (size_t)p->stride;
+            if (thread >= 0 && row_thread(p, r) != thread)
+                continue;
+            prof_entry *e = &v[k++];
+            memset(e, 0, sizeof *e);
+            e->pc = *row_pc(p, r);
+            e->thread = row_thread(p, r);
+            e->insns = r[PROF_INSNS];
+            e->cycles = r[PROF_CYCLES];
+            memcpy(e->stalls, r + PROF_STALLS, (size_t)p->nstalls * sizeof *r);
+        }
+    }
     qsort(v, (size_t)k, sizeof *v, prof_cmp);
     *out = v;
     return k;

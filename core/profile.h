@@ -1,39 +1,49 @@
 /* core/profile.h: per-PC, per-hardware-thread instruction, cycle and stall counts for
- * performance tuning. Fed by dbg_after_insn (so it costs nothing unless enabled). Each retired
- * instruction adds one to its (thread, PC) (the increase of sim_thread.instructions across its
- * issue: a Nyuzi issue rolled back and replayed counts once, as in the statistics); the cycles from an instruction's issue to the same
- * thread's next issue (its latency plus every stall that followed it) are charged to it, and
- * so is the increase of each of the thread's stall counters (sim_thread.stalls[]) over that
- * interval, measured at the issues (dbg_before_insn: prof_before), plus what the instruction
- * itself counted while it executed (an ISA that counts a wait when the instruction that will
- * wait executes, as a DPU DMA): the instruction that stalled gets the stall. The cycles of all PCs add up to the
- * threads' active time and the stalls to the threads' stall counters. A thread's last
- * instruction is charged up to its halt (or the end of the run) by prof_finish; stalls a
- * thread counted before its first instruction (after the profile started) go to that first
- * instruction.
+ * performance tuning, and the call edges between them (--profile). Two feeds, one set of
+ * rules: the hook path (dbg_before_insn/dbg_after_insn call prof_before/prof_record) or, for
+ * an ISA that declares isa_ops.profile_fast, its own fast path calling prof_issue once per
+ * issue (the contract: notes/profile-api.md).
+ * Attribution. Everything a thread does from one issue to its next issue belongs to the
+ * instruction issued first: the cycles between the two issues (its latency plus every stall
+ * that followed it), the increase of each of the thread's stall counters (sim_thread.stalls[])
+ * over that interval, whether the ISA counted it while the instruction executed (a DPU DMA's
+ * wait) or later, and the increase of its retired count (sim_thread.instructions: a Nyuzi
+ * issue rolled back and replayed counts once, as in the statistics). So the cycles of all PCs
+ * add up to the threads' active time and the stalls to the threads' stall counters. A
+ * thread's last instruction is charged up to its halt (or the end of the run) by
+ * prof_finish; what a thread counted before its first instruction (after the profile started)
+ * goes to that first instruction.
  * Call edges, where the ISA classifies its instructions (isa_ops.insn_flow, asked once per
- * new (thread, PC) entry): each hardware thread keeps a shadow call stack. When the
+ * new (thread, PC) row): each hardware thread keeps a shadow call stack. When the
  * instruction after a call is not the call's own fall-through, a frame is pushed holding the
  * thread's totals (instructions, cycles, stalls) at the callee's first issue; the first issue
  * at the frame's return address pops it (after an ISA_FLOW_RETURN, also a frame below the
  * top, as a longjmp does) and adds the growth of the totals to the edge (thread, call site,
  * callee entry) as inclusive cost: everything charged from the callee's first instruction to
  * its return, calls included. Frames still open when the profile is written count up to
- * then. */
+ * then.
+ * Storage (why prof_issue is cheap): a row per (thread, PC) of uint64_t counters that never
+ * moves (allocated in chunks); each thread maps the PCs of a window over its code space
+ * (the code region holding its first PC, at most PROF_WINDOW addresses) straight to their
+ * rows, so a plain instruction's issue is an index, a compare and a few adds. PCs outside the
+ * window, call and return instructions, the first issue and the issue at the top frame's
+ * return address take prof_issue_slow (a hash keyed by (thread, PC), the call stack). */
 #ifndef XPUSIM_PROFILE_H
 #define XPUSIM_PROFILE_H
 #include <stdint.h>
 #include "sim.h"
 
+/* A row: [PROF_INSNS], [PROF_CYCLES], the stalls from [PROF_STALLS] (nstalls of them), then
+ * the PC and the meta word (thread, flow, return delta); stride 2 + nstalls + 2. */
+enum { PROF_INSNS = 0, PROF_CYCLES = 1, PROF_STALLS = 2 };
+/* Most code-space addresses a thread's window maps directly (8 bytes each, allocated
+ * zeroed, so only the pages of PCs that run take memory). */
+#define PROF_WINDOW (1u << 18)
+
+/* One (thread, PC), as the writers read it (prof_sorted). */
 typedef struct prof_entry {
     uint64_t pc;      /* code-space address */
     int32_t thread;   /* global hardware thread: unit * threads-per-unit + thread */
-    uint8_t used;     /* slot taken */
-    uint8_t flow;     /* ISA_FLOW_* of the instruction at pc (isa_ops.insn_flow) */
-    uint8_t ret_delta; /* a call's return address - pc */
-    uint32_t succ_gen;    /* succ is the entry that followed this one last while the table's
-                             generation is succ_gen: most issues skip the hash */
-    struct prof_entry *succ;
     uint64_t insns, cycles;
     uint64_t stalls[SIM_MAX_STALLS]; /* by the ISA's stall_names */
 } prof_entry;
@@ -56,39 +66,102 @@ typedef struct prof_frame {
 } prof_frame;
 
 typedef struct prof_thread {
-    uint64_t pc, cycle, insns;
-    uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters at its previous record */
-    prof_entry *cur;    /* pc's entry while the table's generation is gen */
-    uint32_t gen;
-    uint8_t valid;
-    prof_frame *stack;  /* the shadow call stack */
+    /* what prof_issue reads, first */
+    uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
+                            the slow path (first issue, after a call or a return) */
+    uint64_t **map;      /* the row of PC base + i, NULL: none yet, or a call or a return */
+    uint64_t *row;       /* the previous issue's row (before the first issue: pre) */
+    uint64_t cycle, insns; /* the previous issue's cycle, and the retired count then */
+    uint64_t ret_top;    /* the top frame's return address; UINT64_MAX: no frame */
+    uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged */
+    uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
+    uint64_t pre[PROF_STALLS + SIM_MAX_STALLS]; /* charged before the first issue */
+    uint8_t valid;       /* issued since the profile started */
+    uint8_t mapped;      /* the window was set up (at the first issue) */
+    prof_frame *stack;   /* the shadow call stack */
     uint32_t depth, cap;
 } prof_thread;
 
 typedef struct prof_state {
-    prof_entry *tab;  /* open addressing keyed by (thread, pc), power-of-two size */
-    uint32_t cap, n, gen; /* gen: bumped when the table grows (entries move) */
-    prof_thread *th;  /* per (unit, thread) */
+    prof_thread *th;  /* per (unit, thread): global thread g = unit * tpu + thread */
     int nth, tpu;     /* total threads, threads per unit */
     int nstalls;      /* the ISA's stall causes (stall_names) */
-    sim_machine *m;   /* for insn_flow */
+    int stride;       /* uint64_t per row */
+    sim_machine *m;   /* for insn_flow, the code space, and stops */
     int (*flow)(sim_machine *m, int unit, uint64_t pc, uint64_t *ret); /* NULL: no call edges */
+    uint64_t **chunks; /* rows, PROF_CHUNK per chunk, never moved */
+    uint32_t nchunks, chunk_cap, chunk_used; /* rows used in the last chunk */
+    uint64_t nrows;
+    uint64_t **hash;  /* rows outside a window, and calls and returns: open addressing */
+    uint32_t hcap, hn;
+    uint64_t map_bytes; /* the windows' maps together (capped: then hash only) */
     prof_edge *edges; /* in creation order; eidx: open addressing of index + 1 */
     uint32_t nedges, edge_cap, *eidx, eidx_cap;
 } prof_state;
 
 prof_state *prof_new(sim_machine *m);
 void prof_free(prof_state *p);
-/* Before an issue of (unit, thread): charge the thread's stalls since its previous record
- * (th->stalls[] now) to its previous instruction. -1 on out of memory. */
-int prof_before(prof_state *p, int unit, int thread, const sim_thread *th);
-/* Record an issue of (unit, thread) at pc at cycle, after its execution; th is the thread
- * (its instruction and stall counters now). -1 on out of memory. */
-int prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle, const sim_thread *th);
+
+/* The fast feed (isa_ops.profile_fast; notes/profile-api.md). Once per issue of global
+ * thread g (unit * p->tpu + thread) at pc in cycle, in issue order per thread, with insns the
+ * thread's retired count before this instruction retires, and stalls its stall counters as at
+ * this issue (everything counted up to the issue, nothing this instruction counts itself), or
+ * NULL when the ISA reports the growth with prof_stall instead. Never fails: out of memory
+ * stops the machine (SIM_STOP_ERROR). */
+void prof_issue_slow(prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls);
+
+/* Charge the growth of the stall counters (now, against seen) to acc. */
+static inline void prof_stall_delta(int n, uint64_t *restrict acc, uint64_t *restrict seen,
+                                    const uint64_t *restrict now)
+{
+    for (int k = 0; k < n; k++) {
+        uint64_t d = now[k] - seen[k];
+        if (d) {
+            if (now[k] > seen[k]) /* a counter reset by hand charges nothing */
+                acc[k] += d;
+            seen[k] = now[k];
+        }
+    }
+}
+
+static inline void prof_issue(prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns,
+                              const uint64_t *stalls)
+{
+    prof_thread *t = &p->th[g];
+    uint64_t off = pc - t->base, *row;
+    if (__builtin_expect(off < t->lim && (row = t->map[off]) != NULL && pc != t->ret_top, 1)) {
+        uint64_t *prev = t->row;
+        prev[PROF_INSNS] += insns - t->insns;
+        prev[PROF_CYCLES] += cycle - t->cycle;
+        if (stalls)
+            prof_stall_delta(p->nstalls, prev + PROF_STALLS, t->stalls, stalls);
+        t->row = row;
+        t->insns = insns;
+        t->cycle = cycle;
+    } else
+        prof_issue_slow(p, g, pc, cycle, insns, stalls);
+}
+
+/* For an ISA that passes stalls NULL: thread g's counter cause grew by n since the last time
+ * it was charged, all of it since its previous issue (so the growth is that instruction's).
+ * Call it before the next prof_issue of g (or before the run returns, for the last one). */
+static inline void prof_stall(prof_state *p, int g, int cause, uint64_t n)
+{
+    prof_thread *t = &p->th[g];
+    t->row[PROF_STALLS + cause] += n;
+    t->stalls[cause] += n;
+}
+
+/* The hook path. Before an issue of (unit, thread): charge the thread's growth since its
+ * previous record (th's counters now) to its previous instruction. After it executed: record
+ * the issue at pc in cycle and charge what the instruction counted itself. Out of memory
+ * stops the machine (SIM_STOP_ERROR). */
+void prof_before(prof_state *p, int unit, int thread, const sim_thread *th);
+void prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle, const sim_thread *th);
 /* Charge every thread's last instruction up to its halt or the end of the run. */
 void prof_finish(prof_state *p, const sim_machine *m);
-/* Entries sorted by PC, then thread, into *out (malloc'd); returns the count or -1. With
- * thread >= 0 only that thread's entries. */
+/* Rows sorted by PC, then thread, into *out (malloc'd); returns the count or -1. With
+ * thread >= 0 only that thread's rows. */
 int prof_sorted(const prof_state *p, int thread, prof_entry **out);
 /* Call edges (of thread, or all with thread < 0) with the calls still open counted up to
  * now, sorted by site, target, thread, into *out (malloc'd); the count or -1. */

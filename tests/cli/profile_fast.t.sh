@@ -1,0 +1,71 @@
+#!/bin/sh
+# tests/cli/profile_fast.t.sh: --profile fed by an ISA's fast path (isa_ops.profile_fast,
+# notes/profile-api.md) is the profile the hook path writes. The hook path still feeds the
+# profile whenever the per-instruction hooks are on, and `--trace /dev/null` turns them on
+# without changing a result; so for each program the profile written with and without the
+# trace must be identical byte for byte, and the profiled run's statistics must be the plain
+# run's (the profile only watches). The programs have every stall cause of their ISA that a
+# short run reaches (DPU revolver and DMA waits, MCCP memory and arbiter waits, Nyuzi cache
+# misses and scoreboard, IPU barrel and dependencies), several threads, and calls. For an ISA
+# that does not declare profile_fast both runs take the hook path; the test then checks that
+# the trace does not disturb the profile.
+X=${XPUSIM:-build/xpusim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+n=0
+# same NAME RUN-ARGS...: the two profiles equal, the statistics unchanged, the profile not empty
+same() {
+    name=$1; shift
+    "$X" run "$@" --quiet --stats=json --stats-file "$T/$name.plain.json" > /dev/null 2>&1 ||
+        fail "$name: plain run: $("$X" run "$@" --quiet 2>&1 | tail -2)"
+    "$X" run "$@" --quiet --stats=json --stats-file "$T/$name.fast.json" --profile "$T/$name.fast" > /dev/null ||
+        fail "$name: profiled run"
+    "$X" run "$@" --quiet --profile "$T/$name.hook" --trace /dev/null > /dev/null || fail "$name: traced run"
+    cmp -s "$T/$name.fast" "$T/$name.hook" ||
+        fail "$name: the profiles differ: $(diff "$T/$name.fast" "$T/$name.hook" | head -6)"
+    grep -v '"host"' "$T/$name.plain.json" > "$T/a" && grep -v '"host"' "$T/$name.fast.json" > "$T/b"
+    cmp -s "$T/a" "$T/b" || fail "$name: --profile changed the statistics: $(diff "$T/a" "$T/b" | head -4)"
+    sum=$(sed -n 's/^summary: \([0-9]*\) .*/\1/p' "$T/$name.fast")
+    [ "${sum:-0}" -gt 0 ] || fail "$name: empty profile"
+    n=$((n + 1))
+}
+has() { "$X" isas | grep -q "^$1"; }
+
+if has dpu; then
+    "$X" asm --isa dpu programs/dpu/bench/alu_loop.s -o "$T/alu.elf" -o tasklets=16 || fail "dpu asm"
+    sh scripts/bench/le32.sh 50 "$T/i50.bin" && sh scripts/bench/le32.sh 20 "$T/i20.bin" &&
+        sh scripts/bench/le32.sh 2 "$T/w2.bin" || fail le32
+    same dpu-alu16 "$T/alu.elf" -o tasklets=16 --set bench_iters="$T/i50.bin"
+    same dpu-alu3 "$T/alu.elf" -o tasklets=3 --set bench_iters="$T/i50.bin"
+    "$X" asm --isa dpu programs/dpu/rt/crt0.s programs/dpu/rt/mutex.s programs/dpu/rt/barrier.s \
+        programs/dpu/rt/perfcounter.s programs/dpu/rt/mram.s programs/dpu/bench/sdk_shape.s \
+        -o "$T/sdk.elf" -o tasklets=16 || fail "dpu asm sdk_shape"
+    same dpu-sdk16 "$T/sdk.elf" -o tasklets=16 --set bench_iters="$T/i20.bin" --set bench_work="$T/w2.bin"
+fi
+if has mccp; then
+    "$X" asm --isa mccp programs/mccp/bench/alu_loop.mccp -o "$T/alu.out" || fail "mccp asm"
+    echo 200 > "$T/n200.txt"
+    same mccp-alu1 "$T/alu.out" -o cores=0 --headless --load ram:64="$T/n200.txt"
+    same mccp-alu4 "$T/alu.out" --headless --load ram:64="$T/n200.txt"
+    "$X" asm --isa mccp programs/mccp/draw.mccp -o "$T/draw.out" || fail "mccp asm draw"
+    same mccp-draw "$T/draw.out" --headless -o warm_restart=0
+    "$X" asm --isa mccp programs/mccp/vector_cube.mccp -o "$T/vc.out" || fail "mccp asm vector_cube"
+    same mccp-cube "$T/vc.out" --load ram:0=programs/mccp/vector_cube.txt
+fi
+if has nyuzi; then
+    for k in 1 4; do
+        "$X" asm --isa nyuzi -o define=ITERATIONS=100 programs/nyuzi/bench/loop$k.S -o "$T/ny$k.elf" ||
+            fail "nyuzi asm loop$k"
+        same nyuzi-loop$k "$T/ny$k.elf"
+    done
+fi
+if has ipu; then
+    "$X" asm --isa ipu programs/ipu/bench/loop6.S -o "$T/ipu6.elf" || fail "ipu asm"
+    same ipu-loop6 "$T/ipu6.elf" --set bench_iters="$T/i50.bin"
+fi
+if has cert; then
+    "$X" asm --isa cert programs/cert/multi_uc.asm -o "$T/multi_uc.elf" || fail "cert asm"
+    same cert-multi_uc "$T/multi_uc.elf"
+fi
+[ $n -gt 0 ] || fail "no ISA built"
+echo "ok: $n programs, the fast-path profile equals the hook path's"
