@@ -162,7 +162,9 @@ enum dpu_fast { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAS
        /* what compiled code adds (issue 16): and/or/xor with any destination kind (32-bit,
         * .s/.u pair) and any branch condition; the runtime's multiply and divide steps
         * (__mulsi3, __udivsi3); clz/clo with any condition; movd */
-       DPU_FAST_LOGX, DPU_FAST_MULSTEP, DPU_FAST_DIVSTEP, DPU_FAST_CLZ, DPU_FAST_CLO, DPU_FAST_MOVD };
+       DPU_FAST_LOGX, DPU_FAST_MULSTEP, DPU_FAST_DIVSTEP, DPU_FAST_CLZ, DPU_FAST_CLO, DPU_FAST_MOVD,
+       /* ldma/sdma (MRAM pointer access): started in the run loop, landed there */
+       DPU_FAST_DMA };
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,
@@ -267,6 +269,10 @@ void dpu_sync_stats(sim_unit *u, uint64_t last, int rr);
 void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t);
 /* Make sure d's predecoded IRAM matches its raw IRAM bytes (after host writes or ldmai). */
 void dpu_iram_sync(dpu_unit *d);
+/* Start a checked transfer of tasklet tid on the DPU's engine at cycle now (dir: 0
+ * MRAM->WRAM, 1 WRAM->MRAM, 2 MRAM->IRAM): the tasklet waits until its data lands. */
+void dpu_dma_start(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wram, uint32_t mram, uint32_t bytes,
+                   uint64_t now);
 /* Land the DMA transfers done by cycle t. */
 void dpu_dma_complete(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t t);
 /* Clear r0..r23 and set the constant registers of tasklet tid. */

@@ -223,8 +223,8 @@ void dpu_dma_complete(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t t)
     d->pend_next = d->pend_n ? d->pend[d->pend_head].done : SIM_NEVER;
 }
 
-static void dma_transfer(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wram, uint32_t mram,
-                         uint32_t bytes, uint64_t now)
+void dpu_dma_start(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wram, uint32_t mram, uint32_t bytes,
+                   uint64_t now)
 {
     dpu_machine *dm = d->dm;
     double alpha = dir == 1 ? dm->dma_wa : dm->dma_ra;
@@ -464,7 +464,7 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
             return fault(m, u, d, tid, 0, "DMA beyond WRAM", w);
         t->pc = (uint16_t)npc;
         u->threads[tid].instructions++;
-        dma_transfer(u, d, tid, dir, w, mr, bytes, now);
+        dpu_dma_start(u, d, tid, dir, w, mr, bytes, now);
         return 1;
     }
     case DPU_OP_ACQUIRE: case DPU_OP_RELEASE: {
@@ -533,7 +533,17 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
         u->threads[tid].instructions++;
         return fault(m, u, d, tid, code ? code : 0xffffffffu, what, 0);
     }
-    case DPU_OP_NOP: case DPU_OP_TELL: flags = 0; break;
+    case DPU_OP_NOP: flags = 0; break;
+    case DPU_OP_TELL:
+        /* the fast-forward magic marker (docs/isa/dpu.md): with a fast-forward to it armed
+         * the run stops after it (the callers check sim_stopped on a return of 1) */
+        if (sim_marker(m, u->index, tid, pc)) {
+            t->pc = (uint16_t)npc;
+            u->threads[tid].instructions++;
+            return 1;
+        }
+        flags = 0;
+        break;
     case DPU_OP_TIME: res = (uint32_t)(counter_now(u, d, now) >> 4); flags = 0; break;
     case DPU_OP_TIME_CFG: {
         res = (uint32_t)(counter_now(u, d, now) >> 4);

@@ -126,6 +126,8 @@ static int scan(const sim_thread *th, int nt, int rr, uint64_t t, uint64_t *nx)
 
 /* What a burst needs, in one place so the burst loop keeps it in registers. */
 typedef struct fast_ctx {
+    sim_machine *m;
+    sim_unit *u;
     dpu_unit *d;
     sim_thread *th, *th_end;  /* the DPU's tasklets' threads: the ring */
     const dpu_insn *iram;
@@ -133,9 +135,24 @@ typedef struct fast_ctx {
     uint32_t live;            /* the ring's live tasklets (next_live) */
     uint8_t *wram;
     uint64_t wlim;            /* WRAM size */
+    uint64_t mlim;            /* MRAM size */
+    int nt;                   /* tasklets in the ring */
+    int dmai;                 /* ldma/sdma start and land inside the burst (no watchpoint on
+                                 any memory: a landing then needs no check) */
     const uint8_t *bpm;       /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
     uint64_t wlo, whi;        /* and the span of the watched WRAM bytes (empty: wlo > whi) */
 } fast_ctx;
+
+/* Land the transfers done by t inside a burst (dmai: no watchpoint can stop the run there):
+ * the tasklets they free join the live ones. Nonzero when an ldmai gave this DPU its own
+ * IRAM copy: the burst leaves, its caller takes the new one. */
+static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim, uint64_t *lim)
+{
+    dpu_dma_complete(c->m, c->u, c->d, t);
+    *lim = min_u64(olim, c->d->pend_next);
+    c->live = live_below(c->th, c->nt, *lim);
+    return c->d->iram != c->iram;
+}
 
 /* A burst: thread *tsp issues at cycle *tp, then the next one in round-robin order at the
  * next cycle while it is ready and the cycle is below lim. Returns 0 when the burst ends
@@ -147,8 +164,8 @@ typedef struct fast_ctx {
  * constants there, so the plain copy has no instrumentation test at all. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
-static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_thread **tsp, uint64_t *tp,
-                                                       uint64_t lim, const int bp, const int watch)
+static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread **tsp, uint64_t *tp,
+                                                       const uint64_t olim, const int bp, const int watch)
 {
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
@@ -159,6 +176,7 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
     const uint64_t wlim = c->wlim;
     const uint8_t *const bpm = bp ? c->bpm : NULL;
     const uint64_t wlo = watch ? c->wlo : 1, whi = watch ? c->whi : 0;
+    uint64_t lim = min_u64(olim, c->d->pend_next);
 /* an access of n bytes at addr that may touch a watched byte */
 #define WATCHED(addr, n) (watch && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
     for (;;) {
@@ -405,6 +423,21 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
                 npc = in->pc;
             break;
         }
+        case DPU_FAST_DMA: {
+            /* as exec.c: the length from the immediate and ra's top byte, the WRAM address
+             * from ra, the MRAM address from rb; one out of range goes to the generic
+             * executor, which faults. The issuer waits for its data: it leaves the live
+             * ones until the landing, which now comes by lim at the latest. */
+            const uint32_t bytes = (1 + (((uint32_t)in->imm + (fa >> 24)) & 0xff)) * 8;
+            const uint32_t w = fa & 0x00fffff8u, mr = fb & c->d->mram_mask & ~7u;
+            if (!c->dmai || (uint64_t)mr + bytes > c->mlim || (uint64_t)w + bytes > wlim)
+                goto generic;
+            const int k = (int)(ts - c->th);
+            dpu_dma_start(c->u, c->d, k, in->op == DPU_OP_SDMA, w, mr, bytes, t);
+            c->live &= ~(1u << k);
+            lim = min_u64(lim, c->d->pend_next);
+            break;
+        }
         case DPU_FAST_NONE:
         generic:
             *tsp = ts;
@@ -422,21 +455,50 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
             ts = c->th;
         } else
             tk++;
-        if (t >= lim)
-            break;
-        if (ts->ready_at > t) {
-            /* the first ready one after it in order issues at t (DMA waits, stopped
-             * tasklets); none: the earliest, if before lim (a lone tasklet's next slot);
-             * else leave, the caller skips the idle cycles */
-            uint64_t tn;
-            int k = next_live(c->th, c->live, (int)(ts - c->th), t, lim, &tn);
-            if (k < 0)
+        if (t >= lim) {
+            /* below olim, lim is the oldest pending DMA completion: with dmai its data lands
+             * now, before the pick at t, as in the reference loop */
+            if (t >= olim || !c->dmai || land(c, t, olim, &lim))
                 break;
-            t = tn;
-            ts = c->th + k;
-            tk = c->d->t + k;
+        }
+        if (__builtin_expect(ts->ready_at > t, 0)) {
+            for (;;) {
+                const uint32_t live = c->live;
+                if (!(live & (live - 1))) {
+                    /* one live tasklet (a one-tasklet program, a handshake chain, the others
+                     * waiting for DMA): it issues again at its ready_at if that is below lim */
+                    const int k = __builtin_ctz(live | 1u << 31);
+                    if (live && c->th[k].ready_at < lim) {
+                        t = c->th[k].ready_at > t ? c->th[k].ready_at : t;
+                        ts = c->th + k;
+                        tk = c->d->t + k;
+                        break;
+                    }
+                } else {
+                    /* the first ready one after it in order issues at t (DMA waits,
+                     * stopped tasklets); none: the earliest, if before lim */
+                    uint64_t tn;
+                    const int k = next_live(c->th, live, (int)(ts - c->th), t, lim, &tn);
+                    if (k >= 0) {
+                        t = tn;
+                        ts = c->th + k;
+                        tk = c->d->t + k;
+                        break;
+                    }
+                }
+                /* nothing before lim: a landing then (and the pick again), or leave (the
+                 * caller skips the idle cycles) */
+                if (lim >= olim || !c->dmai)
+                    goto out;
+                t = lim;
+                if (land(c, t, olim, &lim))
+                    goto out;
+                if (ts->ready_at <= t)
+                    break;
+            }
         }
     }
+out:
     *tsp = ts;
     *tp = t;
     return 0;
@@ -444,24 +506,24 @@ static inline __attribute__((always_inline)) int burst(const fast_ctx *c, sim_th
 }
 #pragma GCC diagnostic pop
 
-static __attribute__((noinline)) int burst_plain(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+static __attribute__((noinline)) int burst_plain(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, lim, 0, 0);
+    return burst(c, tsp, tp, olim, 0, 0);
 }
 
-static __attribute__((noinline)) int burst_watch(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+static __attribute__((noinline)) int burst_watch(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, lim, 0, 1);
+    return burst(c, tsp, tp, olim, 0, 1);
 }
 
-static __attribute__((noinline)) int burst_bp(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+static __attribute__((noinline)) int burst_bp(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, lim, 1, 0);
+    return burst(c, tsp, tp, olim, 1, 0);
 }
 
-static __attribute__((noinline)) int burst_bp_watch(const fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+static __attribute__((noinline)) int burst_bp_watch(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, lim, 1, 1);
+    return burst(c, tsp, tp, olim, 1, 1);
 }
 
 /* The latest issue cycle among the tasklets (the unit's last issue once one has issued in
@@ -500,12 +562,14 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         whi = i == 0 || w->addr + w->len > whi ? w->addr + w->len : whi;
     }
     const uint8_t *bpm = dbg_bp_map(m);
-    int (*const run_burst)(const fast_ctx *, sim_thread **, uint64_t *, uint64_t) =
+    int (*const run_burst)(fast_ctx *, sim_thread **, uint64_t *, uint64_t) =
         bpm ? (d->wram->nwatch ? burst_bp_watch : burst_bp) : d->wram->nwatch ? burst_watch : burst_plain;
     const int instr = run_burst != burst_plain;
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
-    fast_ctx ctx = {d, th, th_end, iram, nwords, 0, wram, wlim, bpm, wlo, whi};
+    /* DMA inside the burst: no watchpoint on any memory a landing writes */
+    const int dmai = !d->wram->nwatch && !d->mram->nwatch && !(d->iram_space && d->iram_space->nwatch);
+    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi};
 
     for (;;) {
         if (t >= lim) {
@@ -549,7 +613,10 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         const uint64_t t0 = t;
         ctx.iram = iram;
         ctx.live = live_below(th, nt, lim);
-        int b = run_burst(&ctx, &ts, &t, lim);
+        int b = run_burst(&ctx, &ts, &t, min_u64(horizon, poll));
+        /* the burst may have started and landed transfers */
+        iram = d->iram;
+        lim = min_u64(min_u64(horizon, d->pend_next), poll);
         if (b != 2 || ts != th + tid || t != t0)
             issued = 1;
         if (!b) {

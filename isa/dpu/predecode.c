@@ -97,6 +97,10 @@ static void set_fast(dpu_insn *in, int store)
         if (in->dk == DPU_D_D64)
             in->fast = DPU_FAST_MOVD;
         break;
+    case DPU_OP_LDMA: case DPU_OP_SDMA:
+        /* every MRAM access of compiled code (mram_read/mram_write, pointer access) */
+        in->fast = DPU_FAST_DMA;
+        break;
     case DPU_OP_CALL:
         /* with a return register (every C call) or without (a jump through a register) */
         if (in->cond == DPU_C_NONE && (in->dk == DPU_D_R || in->dk == DPU_D_NONE))
