@@ -49,7 +49,7 @@ static void usage(FILE *f)
           "                           speed), --trace-pc LO:HI the pcs LO to HI-1 only\n"
           "  --profile FILE           per-PC instructions, cycles and stalls by cause, callgrind format\n"
           "                           (kcachegrind, callgrind_annotate)\n"
-          "  --profile-threads        with --profile: also FILE-01, FILE-02... one per hardware thread\n"
+          "  --profile-threads        with --profile: FILE-01, FILE-02... one per hardware thread, no FILE\n"
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
           "  --mem-hash FILE          after the run, one line per memory region: space, region,\n"

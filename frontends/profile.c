@@ -7,11 +7,12 @@
  * with fi=. Where the ISA classifies calls (isa_ops.insn_flow) each call site lists its
  * callees (cfl=, cfn=, calls=COUNT TARGET, then the site with the callee's inclusive cost),
  * which KCachegrind's call graph and `callgrind_annotate --inclusive=yes` read. FILE holds
- * all hardware threads together; with --profile-threads each hardware thread that issued also
- * gets FILE-N (N = 1 + unit * threads-per-unit + thread, two digits at least), with a
- * `thread: N` header and a `desc:` naming the unit and thread: the layout of valgrind's
- * --separate-threads=yes, which kcachegrind loads as parts of one profile and
- * callgrind_annotate reads one by one. */
+ * all hardware threads together; with --profile-threads instead each hardware thread that
+ * issued gets FILE-N (N = 1 + unit * threads-per-unit + thread, two digits at least), with a
+ * `thread: N` header and a `desc:` naming the unit and thread, and FILE is not written: the
+ * layout of valgrind's --separate-threads=yes, which kcachegrind loads as the parts of one
+ * profile (a merged FILE beside them would be counted twice) and callgrind_annotate reads one
+ * by one. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,8 +199,9 @@ int cli_write_profile(cli_session *s, const char *path)
     prof_src src;
     if (prof_src_load(s, &src))
         return -1;
-    int rc = write_one(s, p, &src, path, -1);
-    for (int g = 0; !rc && s->args && s->args->profile_threads && g < p->nth; g++) {
+    const int parts = s->args && s->args->profile_threads;
+    int rc = parts ? 0 : write_one(s, p, &src, path, -1);
+    for (int g = 0; !rc && parts && g < p->nth; g++) {
         if (!p->th[g].valid) /* never issued: no part */
             continue;
         size_t len = strlen(path) + 16;

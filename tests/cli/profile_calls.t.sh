@@ -18,7 +18,11 @@
 # 10 of them Stall_revolver: an edge's Cycles = 11 x its Instructions, Stall_revolver = 10 x.
 # MCCP: 4 cycles an instruction plus its stalls, so an edge's Cycles = 4 x Instructions + its
 # stalls. With 4 DPU tasklets each runs the program on its own shadow call stack: each
-# thread part has the one-tasklet edges, the merged file 4 times their calls and costs.
+# thread part (--profile-threads: FILE-01.. and no FILE, valgrind's --separate-threads
+# layout) has the one-tasklet edges, and the merged file of a run without --profile-threads 4
+# times their calls and costs. The parts' summaries add up to the run's statistics:
+# Instructions and every Stall_ to the threads' own counters, and Cycles to each thread's
+# cycles from its first issue (tasklet 0: cycle 0, so its part has all of the run's cycles).
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -99,13 +103,40 @@ inner:
 EOF
     for n in 1 4; do
         "$X" asm --isa dpu -o tasklets=$n programs/dpu/rt/crt0.s "$T/nested.s" -o "$T/n$n.elf" || fail "dpu asm"
-        "$X" run "$T/n$n.elf" --quiet --profile "$T/d$n" --profile-threads > /dev/null || fail "dpu run"
+        "$X" run "$T/n$n.elf" --quiet --profile "$T/d$n" > /dev/null || fail "dpu run"
     done
+    "$X" run "$T/n4.elf" --quiet --profile "$T/t4" --profile-threads --stats=json --stats-file "$T/t4.json" \
+        > /dev/null || fail "dpu run, thread parts"
+    [ -e "$T/t4" ] && fail "--profile-threads also wrote the merged file"
+    [ -e "$T/t4-05" ] && fail "a part for a tasklet that does not exist"
+    python3 - "$T/t4" "$T/t4.json" <<'PY' || fail "DPU thread parts against the statistics"
+import json, sys
+path, st = sys.argv[1], json.load(open(sys.argv[2]))
+u = st["units"][0]
+causes = ["dma", "revolver", "bank"]
+tot = [0] * (2 + len(causes))
+for t in u["threads"]:
+    if not t["instructions"]: # never issued: no part
+        continue
+    head = {}
+    for l in open("%s-%02d" % (path, t["index"] + 1)):
+        if ":" in l and not l.startswith(("0x", "fn=", "fl=", "cfn=", "cfl=", "ob=", "calls=", "#")):
+            k, v = l.split(":", 1); head[k] = v.split()
+    assert head["events"] == ["Instructions", "Cycles"] + ["Stall_" + c for c in causes], head["events"]
+    assert head["thread"] == [str(t["index"] + 1)], head["thread"]
+    s = [int(x) for x in head["summary"]]
+    want = [t["instructions"]] + [t["stalls"].get(c, 0) for c in causes]
+    assert s[:1] + s[2:] == want, "thread %d: %s, statistics %s" % (t["index"], s, want)
+    assert 0 < s[1] <= t["cycles"], (s, t["cycles"])
+    tot = [a + b for a, b in zip(tot, s)]
+assert tot[0] == st["instructions"], (tot, st["instructions"])
+assert int(open(path + "-01").read().split("summary: ")[1].split()[1]) == st["cycles"]
+PY
     # crt0's __rt_noboot calls main once per tasklet
     check "$T/d1" "__rt_noboot>main:1:45:dpu" "main>outer:3:30:dpu" "outer>inner:3:9:dpu" "outer>inner:3:9:dpu" ||
         fail "DPU edges"
     for p in 01 02 03 04; do
-        check "$T/d4-$p" "__rt_noboot>main:1:45:dpu" "main>outer:3:30:dpu" "outer>inner:3:9:dpu" \
+        check "$T/t4-$p" "__rt_noboot>main:1:45:dpu" "main>outer:3:30:dpu" "outer>inner:3:9:dpu" \
             "outer>inner:3:9:dpu" || fail "DPU edges of tasklet part $p"
     done
     check "$T/d4" "__rt_noboot>main:4:180:dpu" "main>outer:12:120:dpu" "outer>inner:12:36:dpu" \
