@@ -108,7 +108,7 @@ static uint64_t *prof_row_new(prof_state *p)
 static void prof_window(prof_state *p, prof_thread *t, int g, uint64_t pc)
 {
     t->mapped = 1;
-    uint64_t lo = pc, hi = pc + 1;
+    uint64_t lo = 0, hi = UINT64_MAX; /* no region known: anywhere around pc */
     const sim_machine *m = p->m;
     mem_space *s = m->isa && m->isa->code_space ? sim_unit_space(m, g / p->tpu, m->isa->code_space) : NULL;
     const mem_region *r = s ? mem_find(s, pc) : NULL;
@@ -118,6 +118,8 @@ static void prof_window(prof_state *p, prof_thread *t, int g, uint64_t pc)
     }
     uint64_t base = pc - lo > PROF_WINDOW / 4 ? pc - PROF_WINDOW / 4 : lo; /* code mostly follows its entry */
     uint64_t n = hi - base < PROF_WINDOW ? hi - base : PROF_WINDOW;
+    if (!n)
+        return;
     if (p->map_bytes + n * sizeof *t->map > PROF_MAP_BUDGET)
         return;
     uint64_t **map = calloc(n, sizeof *map);

@@ -1,0 +1,283 @@
+/* tests/unit/test_profile.c: the profile's two feeds (core/profile.h). The hook path
+ * (prof_before before an instruction executes, prof_record after) and the fast path
+ * (prof_issue once per issue with the counters as at the issue, absolute or reported with
+ * prof_stall) must give the same rows and call edges, cycle for cycle. A small case is
+ * derived by hand; a long generated one (several threads, calls taken and not, returns,
+ * a longjmp-like return past a frame, rolled-back issues that retire nothing, stalls
+ * counted between issues and while an instruction executes, PCs outside the thread's
+ * window that take the hash) is run through all three feeds and compared. The machine is
+ * fake_isa.h's, only for its units and code space: nothing runs, the test plays the issues. */
+#include "../testlib.h"
+#include "fake_isa.h"
+#include "../../core/profile.h"
+
+#define NCAUSE 5
+static const char *const causes[] = {"a", "b", "c", "d", "e", NULL};
+
+/* Flow by address (code at FAKE_CODE_BASE, 4 bytes an instruction): an address ending in
+ * 0x14 is a call (returns 4 bytes on), one ending in 0x28 a return. */
+static int test_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
+{
+    (void)m;
+    (void)unit;
+    if ((pc & 0xff) == 0x14) {
+        *ret = pc + 4;
+        return ISA_FLOW_CALL;
+    }
+    return (pc & 0xff) == 0x28 ? ISA_FLOW_RETURN : ISA_FLOW_NONE;
+}
+
+/* fake_isa.h's machine with more stall causes and call edges */
+static const isa_ops test_isa = {
+    .name = "fake",
+    .description = "unit-test ISA with call edges",
+    .stall_names = causes,
+    .create = fake_create,
+    .destroy = fake_destroy,
+    .unit_run = fake_unit_run,
+    .pc_get = fake_pc_get,
+    .code_space = "code",
+    .insn_flow = test_flow,
+};
+
+static void make(sim_machine *m, int threads)
+{
+    char kv[32];
+    snprintf(kv, sizeof kv, "threads=%d", threads);
+    fake_make(m, &test_isa, (const char *const[]){kv, "insns=1", NULL});
+}
+
+/* One issue to play: thread, pc, cycle; stalls counted before it (gap) and while it executes
+ * (own); whether it retires. */
+typedef struct issue {
+    int g;
+    uint64_t pc, cycle;
+    uint64_t gap[NCAUSE], own[NCAUSE];
+    int retires;
+} issue;
+
+enum { FEED_HOOK, FEED_ABS, FEED_DELTA };
+
+/* Play the issues into a new profile of m by one feed; then the threads halt at end (with
+ * tail stalls after their last issue) and prof_finish charges the rest. */
+static prof_state *play(sim_machine *m, int feed, const issue *v, int n, uint64_t end, const uint64_t *tail)
+{
+    prof_state *p = prof_new(m);
+    assert_non_null(p);
+    for (int i = 0; i < n; i++) {
+        const issue *x = &v[i];
+        sim_thread *th = &m->units[0].threads[x->g];
+        th->started = 1;
+        for (int c = 0; c < NCAUSE; c++) {
+            th->stalls[c] += x->gap[c];
+            if (feed == FEED_DELTA && x->gap[c])
+                prof_stall(p, x->g, c, x->gap[c]);
+        }
+        if (feed == FEED_HOOK)
+            prof_before(p, 0, x->g, th);
+        else
+            prof_issue(p, x->g, x->pc, x->cycle, th->instructions, feed == FEED_ABS ? th->stalls : NULL);
+        for (int c = 0; c < NCAUSE; c++) {
+            th->stalls[c] += x->own[c];
+            if (feed == FEED_DELTA && x->own[c])
+                prof_stall(p, x->g, c, x->own[c]);
+        }
+        th->instructions += (uint64_t)x->retires;
+        if (feed == FEED_HOOK)
+            prof_record(p, 0, x->g, x->pc, x->cycle, th);
+        assert_false(sim_stopped(m));
+    }
+    for (int g = 0; g < m->units[0].nthreads; g++) {
+        sim_thread *th = &m->units[0].threads[g];
+        for (int c = 0; c < NCAUSE && th->started; c++)
+            th->stalls[c] += tail[c];
+        th->state = SIM_T_HALTED;
+        th->halted_at = end;
+    }
+    prof_finish(p, m);
+    return p;
+}
+
+static void check_same(const prof_state *a, const prof_state *b)
+{
+    prof_entry *va, *vb;
+    int na = prof_sorted(a, -1, &va), nb = prof_sorted(b, -1, &vb);
+    assert_true(na > 0);
+    assert_int_equal(na, nb);
+    for (int i = 0; i < na; i++) {
+        assert_int_equal(va[i].pc, vb[i].pc);
+        assert_int_equal(va[i].thread, vb[i].thread);
+        assert_int_equal(va[i].insns, vb[i].insns);
+        assert_int_equal(va[i].cycles, vb[i].cycles);
+        for (int c = 0; c < NCAUSE; c++)
+            assert_int_equal(va[i].stalls[c], vb[i].stalls[c]);
+    }
+    free(va);
+    free(vb);
+    prof_edge *ea, *eb;
+    na = prof_edges(a, -1, &ea);
+    nb = prof_edges(b, -1, &eb);
+    assert_int_equal(na, nb);
+    for (int i = 0; i < na; i++) {
+        assert_int_equal(ea[i].site, eb[i].site);
+        assert_int_equal(ea[i].target, eb[i].target);
+        assert_int_equal(ea[i].thread, eb[i].thread);
+        assert_int_equal(ea[i].calls, eb[i].calls);
+        assert_int_equal(ea[i].insns, eb[i].insns);
+        assert_int_equal(ea[i].cycles, eb[i].cycles);
+        for (int c = 0; c < NCAUSE; c++)
+            assert_int_equal(ea[i].stalls[c], eb[i].stalls[c]);
+    }
+    free(ea);
+    free(eb);
+}
+
+#define A (FAKE_CODE_BASE + 0x00)
+#define B (FAKE_CODE_BASE + 0x04)
+#define CALL (FAKE_CODE_BASE + 0x14)
+#define F (FAKE_CODE_BASE + 0x200)
+#define RET (FAKE_CODE_BASE + 0x228)
+
+/* One thread: A@0 (2 cause-a stalls counted before it, 1 cause-b while it executes), B@3
+ * (3 cause-a stalls counted between A's issue and B's), CALL@4, F@9 (the call taken),
+ * RET@10, A@12 (not the call's return address CALL+4: the frame stays open), halt at 20 with
+ * 1 cause-c stall after the last issue. By the rule (everything from an issue to the
+ * thread's next issue is the first one's; before the first issue: the first's; after the
+ * last: the last's up to the halt):
+ *   A    insns 2, cycles (3-0) + (20-12) = 11, a 2 + 3 = 5, b 1, c 1
+ *   B    insns 1, cycles 4-3 = 1;  CALL 1, 9-4 = 5;  F 1, 10-9 = 1;  RET 1, 12-10 = 2
+ *   edge CALL->F: 1 call, still open at the end: F, RET and A's second issue = 3
+ *   instructions, cycles 20 - 9 = 11, c 1 (the tail) */
+static void test_by_hand(void **state)
+{
+    (void)state;
+    const issue v[] = {
+        {0, A, 0, {2}, {0, 1}, 1}, {0, B, 3, {3}, {0}, 1},   {0, CALL, 4, {0}, {0}, 1},
+        {0, F, 9, {0}, {0}, 1},    {0, RET, 10, {0}, {0}, 1}, {0, A, 12, {0}, {0}, 1},
+    };
+    const uint64_t tail[NCAUSE] = {0, 0, 1};
+    for (int feed = FEED_HOOK; feed <= FEED_DELTA; feed++) {
+        sim_machine m;
+        make(&m, 1);
+        prof_state *p = play(&m, feed, v, 6, 20, tail);
+        prof_entry *e;
+        assert_int_equal(prof_sorted(p, -1, &e), 5);
+        /* sorted by pc: A, B, CALL, F, RET */
+        const uint64_t want[5][5] = {{A, 2, 11, 5, 1}, {B, 1, 1, 0, 0}, {CALL, 1, 5, 0, 0}, {F, 1, 1, 0, 0}, {RET, 1, 2, 0, 0}};
+        for (int i = 0; i < 5; i++) {
+            assert_int_equal(e[i].pc, want[i][0]);
+            assert_int_equal(e[i].insns, want[i][1]);
+            assert_int_equal(e[i].cycles, want[i][2]);
+            assert_int_equal(e[i].stalls[0], want[i][3]);
+            assert_int_equal(e[i].stalls[1], want[i][4]);
+            assert_int_equal(e[i].stalls[2], i == 0 ? 1 : 0);
+        }
+        free(e);
+        prof_edge *x;
+        assert_int_equal(prof_edges(p, -1, &x), 1);
+        assert_int_equal(x[0].site, CALL);
+        assert_int_equal(x[0].target, F);
+        assert_int_equal(x[0].calls, 1);
+        assert_int_equal(x[0].insns, 3);
+        assert_int_equal(x[0].cycles, 11);
+        assert_int_equal(x[0].stalls[2], 1);
+        free(x);
+        prof_free(p);
+        sim_destroy(&m);
+    }
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A long run of 4 threads over 16 functions of 64 bytes (at FAKE_CODE_BASE, and one copy
+ * far outside the code region, in the hash): each thread walks its code, calls (0x14: taken
+ * 3 times in 4 to a function entry, else falls through), returns at 0x28 to the caller's
+ * return address (sometimes to the one below it, a longjmp), rolls back one issue in 16. */
+static void test_feeds_agree(void **state)
+{
+    (void)state;
+    enum { NT = 4, N = 40000 };
+    issue *v = calloc(N, sizeof *v);
+    assert_non_null(v);
+    uint64_t s = 0x9e3779b97f4a7c15ull, pc[NT], cyc[NT] = {0}, stk[NT][64];
+    int depth[NT] = {0};
+    for (int g = 0; g < NT; g++)
+        pc[g] = FAKE_CODE_BASE + 0x40 * (uint64_t)g;
+    for (int i = 0; i < N; i++) {
+        int g = (int)(rnd(&s) % NT);
+        issue *x = &v[i];
+        x->g = g;
+        x->pc = pc[g];
+        cyc[g] += 1 + rnd(&s) % 4;
+        x->cycle = cyc[g];
+        for (int c = 0; c < NCAUSE; c++) {
+            x->gap[c] = rnd(&s) % 8 == 0 ? rnd(&s) % 5 : 0;
+            x->own[c] = rnd(&s) % 16 == 0 ? rnd(&s) % 3 : 0;
+        }
+        x->retires = rnd(&s) % 16 != 0;
+        if (!x->retires)
+            continue; /* rolled back: the same pc issues again */
+        uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
+        uint64_t off = (pc[g] - base) & 0xff;
+        if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
+            stk[g][depth[g]++] = pc[g] + 4;
+            base = rnd(&s) % 8 == 0 ? 0x900000 : FAKE_CODE_BASE;
+            pc[g] = base + 0x100 * (rnd(&s) % 16);
+        } else if (off == 0x28 && depth[g]) {
+            if (depth[g] > 1 && rnd(&s) % 8 == 0)
+                depth[g]--; /* past a frame */
+            pc[g] = stk[g][--depth[g]];
+        } else if (off >= 0x3c)
+            pc[g] = (pc[g] & ~(uint64_t)0xff) + 0x40 * (rnd(&s) % 3); /* a loop back */
+        else
+            pc[g] += 4;
+    }
+    uint64_t end = 0;
+    for (int g = 0; g < NT; g++)
+        end = cyc[g] > end ? cyc[g] : end;
+    const uint64_t tail[NCAUSE] = {1, 2, 3, 4, 5};
+    sim_machine m[3];
+    prof_state *p[3];
+    for (int f = 0; f < 3; f++) {
+        make(&m[f], NT);
+        p[f] = play(&m[f], f, v, N, end + 7, tail);
+    }
+    prof_edge *e;
+    int ne = prof_edges(p[0], -1, &e);
+    assert_true(ne > 10); /* the case has call edges */
+    free(e);
+    assert_true(p[0]->hn > 0); /* and rows in the hash (the far copy, calls, returns) */
+    check_same(p[0], p[1]);
+    check_same(p[0], p[2]);
+    /* the totals are the threads' counters */
+    prof_entry *r;
+    int nr = prof_sorted(p[1], -1, &r);
+    uint64_t ins = 0, st[NCAUSE] = {0}, want_st[NCAUSE] = {0}, want_ins = 0;
+    for (int i = 0; i < nr; i++) {
+        ins += r[i].insns;
+        for (int c = 0; c < NCAUSE; c++)
+            st[c] += r[i].stalls[c];
+    }
+    for (int g = 0; g < NT; g++) {
+        want_ins += m[1].units[0].threads[g].instructions;
+        for (int c = 0; c < NCAUSE; c++)
+            want_st[c] += m[1].units[0].threads[g].stalls[c];
+    }
+    assert_int_equal(ins, want_ins);
+    for (int c = 0; c < NCAUSE; c++)
+        assert_int_equal(st[c], want_st[c]);
+    free(r);
+    for (int f = 0; f < 3; f++) {
+        prof_free(p[f]);
+        sim_destroy(&m[f]);
+    }
+    free(v);
+}
+
+XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_feeds_agree))
