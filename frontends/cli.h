@@ -45,6 +45,7 @@ typedef struct cli_args {
     uint64_t tl_from, tl_to, tl_sample; /* --timeline-window FROM:TO, --timeline-sample N */          /* ISA option cosim=FILE, for ISAs that declare it */
     const char *frame_dump;
     const char *mem_hash;             /* --mem-hash FILE: every memory region's hash after the run */
+    const char *fast_forward;         /* --fast-forward MARKER (frontends/fastforward.c) */
     const char *script;               /* debug -x */
     const char *host_file;            /* --vertex FILE: the ISA builds the run (isa_ops.host_file) */
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
@@ -69,6 +70,8 @@ typedef struct cli_session {
     int have_machine;
     cli_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
     int ncsyms;
+    int ff_armed;         /* --fast-forward: the marker is armed, the switch not done yet */
+    int ff_break;         /* its temporary breakpoint's id (a SYMBOL marker), else 0 */
 } cli_session;
 
 /* Load the program, pick the ISA, build the machine, apply --load/--set and --trace.
@@ -99,6 +102,16 @@ int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err
 int cli_code_symbols(cli_session *s);
 /* Name of the code symbol at or below addr (offset in *off), or NULL. */
 const char *cli_code_symbol_at(const cli_session *s, uint64_t addr, uint64_t *off);
+/* --fast-forward MARKER (frontends/fastforward.c). cli_ff_prepare, before the machine is
+ * built: checks the ISA has a functional mode and sets -o timing=none; cli_ff_arm, after
+ * the load: arms the marker (SYMBOL[+OFF], insns:N, magic); cli_run: sim_run that, when the
+ * run stops at the armed marker, switches to the cycle model (sim_ff_switch) and runs on to
+ * `until`; cli_ff_finish, after the run: a marker never reached is recorded (the whole run
+ * functional) and reported. Each returns -1 after printing an error. */
+int cli_ff_prepare(cli_args *a, const isa_ops *isa);
+int cli_ff_arm(cli_session *s);
+sim_stop_kind cli_run(cli_session *s, uint64_t until);
+int cli_ff_finish(cli_session *s);
 /* Write a per-PC profile (callgrind format) of the run; see core/profile.h. */
 int cli_write_profile(cli_session *s, const char *path);
 

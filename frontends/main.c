@@ -52,6 +52,10 @@ static void usage(FILE *f)
           "  --profile-threads        with --profile: FILE-01, FILE-02... one per hardware thread, no FILE\n"
           "  --trace-cosim FILE       reference cosimulation event stream (ISAs that have one: nyuzi)\n"
           "  --frame-dump FILE.ppm    write the framebuffer after the run\n"
+          "  --fast-forward MARKER    run functionally (-o timing=none) up to MARKER, then with the\n"
+          "                           cycle model: SYMBOL[+OFF] (a thread reaches it), insns:N (N\n"
+          "                           instructions retired in all) or magic (the ISA's marker\n"
+          "                           instruction); the statistics report both parts apart\n"
           "  --mem-hash FILE          after the run, one line per memory region: space, region,\n"
           "                           base, size, FNV-1a 64 hash of its bytes (regression checks)\n"
           "  --timeline FILE.json     every hardware thread's running and stalled slices, as trace\n"
@@ -130,7 +134,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
                                          "--gather", "--max-cycles",
-                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-window", "--trace-pc", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "--mem-hash", "-x", "-I",
+                                         "--max-insns", "--stats", "--stats-file", "--trace", "--trace-window", "--trace-pc", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "--mem-hash", "--fast-forward", "-x", "-I",
                                          "--port", "--listen", "--vertex", NULL};
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *val = NULL;
@@ -214,6 +218,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->frame_dump = val;
         else if (strcmp(name, "--mem-hash") == 0)
             a->mem_hash = val;
+        else if (strcmp(name, "--fast-forward") == 0)
+            a->fast_forward = val;
         else if (strcmp(name, "-x") == 0)
             a->script = val;
         else if (strcmp(name, "--vertex") == 0)
@@ -472,13 +478,14 @@ static void show_progress(void *ctx, const sim_progress *p)
  * so they take the ISA's fast path; each part ends at a cycle limit, which changes nothing
  * simulated (tests/cli/instr_fast.t.sh compares the statistics). The trace's own filter
  * (dbg_trace_limit) keeps exactly [FROM, TO) whatever the ISA's bursts do. */
-static void run_trace_window(sim_machine *m, const cli_args *a)
+static void run_trace_window(cli_session *s, const cli_args *a)
 {
+    sim_machine *m = &s->m;
     const uint64_t ends[3] = {a->tr_from ? a->tr_from - 1 : 0, a->tr_to - 1, a->max_cycles};
     for (int part = a->tr_from ? 0 : 1; part < 3; part++) {
         uint64_t until = ends[part] < a->max_cycles ? ends[part] : a->max_cycles;
         dbg_trace_pause(m, part != 1);
-        sim_run(m, until);
+        cli_run(s, until);
         if (m->stop.kind != SIM_STOP_LIMIT || until == a->max_cycles)
             break;
     }
@@ -521,17 +528,18 @@ static int cmd_run(cli_args *a)
         uint64_t period = m->isa->frame_period ? m->isa->frame_period : 100000;
         for (uint64_t until = period;; until += period) {
             uint64_t lim = until < a->max_cycles ? until : a->max_cycles;
-            sim_run(m, lim);
+            cli_run(&s, lim);
             if (view_update(v, m) < 0)
                 break;
             if (m->stop.kind != SIM_STOP_LIMIT || lim == a->max_cycles)
                 break;
         }
     } else if (a->trace && a->tr_to) {
-        run_trace_window(m, a);
+        run_trace_window(&s, a);
     } else {
-        sim_run(m, a->max_cycles);
+        cli_run(&s, a->max_cycles);
     }
+    int ff_missed = cli_ff_finish(&s); /* a marker never reached: said, and not a success */
     signal(SIGINT, SIG_DFL);
     sigint_machine = NULL;
     sim_set_progress(m, NULL, NULL, 0);
@@ -543,6 +551,8 @@ static int cmd_run(cli_args *a)
         m->isa->finish(m);
     fflush(m->out);
     int rc = sim_stop_exit_code(m->stop.kind);
+    if (ff_missed && !rc)
+        rc = 3;
     if (cli_apply_outputs(&s))
         rc = rc ? rc : 1;
     if (a->profile && cli_write_profile(&s, a->profile))
@@ -603,6 +613,10 @@ static int dispatch(cli_args *a)
                                           !strcmp(a->cmd, "gdbserver")))) {
         fprintf(stderr, "xpusim %s: missing PROGRAM\n", a->cmd);
         usage(stderr);
+        return 1;
+    }
+    if (a->fast_forward && strcmp(a->cmd, "run")) {
+        fprintf(stderr, "xpusim %s: --fast-forward is an option of xpusim run only\n", a->cmd);
         return 1;
     }
     if (strcmp(a->cmd, "run") == 0)

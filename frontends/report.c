@@ -254,6 +254,18 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const prof_ta
     esc(f, json_string_value(json_object_get(s, "isa")));
     fprintf(f, "</b>, %.0f cycles, %.0f instructions, %.6g s at the model's clock.</p>\n", num(s, "cycles"),
             num(s, "instructions"), num(s, "seconds"));
+    /* schema 2: a fast-forwarded run's counts are its timed part; say so and what came before */
+    const json_t *ff = json_object_get(s, "fast_forward");
+    if (ff) {
+        fprintf(f, "<p>Fast-forward to <b>");
+        esc(f, json_string_value(json_object_get(ff, "marker")));
+        if (json_is_true(json_object_get(ff, "reached")))
+            fprintf(f, "</b>: %.0f instructions ran functionally before it; everything on this page is the timed part "
+                       "after it (cycles count from the switch).</p>\n", num(ff, "instructions"));
+        else
+            fprintf(f, "</b>: never reached; the whole run (%.0f instructions) was functional, so there is no timed "
+                       "part.</p>\n", num(ff, "instructions"));
+    }
     /* legend */
     /* each key stays with its label when the legend wraps */
     fprintf(f, "<p><span class=\"item\"><span class=\"key\" style=\"background:#5cb85c\"></span>issuing</span>");

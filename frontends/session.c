@@ -26,7 +26,7 @@ void cli_args_free(cli_args *a)
 static int session_after_load(cli_session *s, cli_args *a)
 {
     s->m.max_instructions = a->max_insns;
-    if (cli_apply_loads(s))
+    if (cli_apply_loads(s) || cli_ff_arm(s))
         return -1;
     if (a->trace && dbg_trace_open(&s->m, a->trace)) {
         fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
@@ -62,6 +62,8 @@ static int session_open_host_file(cli_session *s, cli_args *a)
                                                                : "no ISA reads host files");
         return -1;
     }
+    if (cli_ff_prepare(a, s->isa))
+        return -1;
     if (isa_check_options(s->isa, &a->opts, err, sizeof err) || sim_create(&s->m, s->isa, &a->opts, err, sizeof err)) {
         fprintf(stderr, "xpusim: %s\n", err);
         return -1;
@@ -123,6 +125,8 @@ int cli_session_open(cli_session *s, cli_args *a)
         }
         opt_set(&a->opts, "cosim", a->trace_cosim);
     }
+    if (cli_ff_prepare(a, s->isa))
+        return -1;
     if (isa_check_options(s->isa, &a->opts, err, sizeof err)) {
         fprintf(stderr, "xpusim: %s\n", err);
         return -1;

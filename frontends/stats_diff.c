@@ -3,7 +3,8 @@
  * that differs (machine totals, each unit's cycles, instructions and counters, each
  * thread's cycles, instructions, issue cycles and stalls by cause) with its change and
  * percentage. Units are matched by name and threads by index, so runs with other options
- * still compare. Host timings are left out: they are not simulated results. Exit status as
+ * still compare; after a fast-forward (schema 2) the functional parts are compared first and
+ * the counts are the timed parts'. Host timings are left out: they are not simulated results. Exit status as
  * diff(1): 0 identical, 1 differences, 2 trouble. The JSON is read with jansson (Debian's
  * libjansson: a well-kept parser with line and column in its errors, rather than ours). */
 #include <jansson.h>
@@ -148,6 +149,46 @@ static void options_diff(diff_ctx *d, const json_t *a, const json_t *b)
     }
 }
 
+/* The functional parts of fast-forwarded runs (schema 2's "fast_forward"; a schema 1 file,
+ * or a run without one, has none): the marker, whether it was reached, the switch and the
+ * functional instructions, in all and per unit. */
+static void ff_diff(diff_ctx *d, const json_t *a, const json_t *b)
+{
+    const json_t *fa = json_object_get(a, "fast_forward"), *fb = json_object_get(b, "fast_forward");
+    if (!fa && !fb)
+        return;
+    if (!fa || !fb) {
+        const char *mk = json_string_value(json_object_get(fa ? fa : fb, "marker"));
+        d->changes++;
+        fprintf(d->out, "  fast-forward (to %s): only in %s; the counts below are its timed part\n", mk ? mk : "?",
+                fa ? "A" : "B");
+        return;
+    }
+    const json_t *ma = json_object_get(fa, "marker"), *mb = json_object_get(fb, "marker");
+    if (!json_equal((json_t *)ma, (json_t *)mb)) {
+        d->changes++;
+        fprintf(d->out, "  fast-forward marker: %s -> %s\n", json_string_value(ma) ? json_string_value(ma) : "?",
+                json_string_value(mb) ? json_string_value(mb) : "?");
+    }
+    const json_t *ra = json_object_get(fa, "reached"), *rb = json_object_get(fb, "reached");
+    if (!json_equal((json_t *)ra, (json_t *)rb)) {
+        d->changes++;
+        fprintf(d->out, "  fast-forward reached: %s -> %s\n", json_is_true(ra) ? "yes" : "no", json_is_true(rb) ? "yes" : "no");
+    }
+    count(d, "  fast-forward ", "switch_cycle", json_object_get(fa, "switch_cycle"), json_object_get(fb, "switch_cycle"));
+    count(d, "  fast-forward ", "instructions", json_object_get(fa, "instructions"), json_object_get(fb, "instructions"));
+    size_t i;
+    json_t *ua;
+    json_array_foreach(json_object_get(fa, "units"), i, ua) {
+        const json_t *ub = find_by(json_object_get(fb, "units"), "name", json_object_get(ua, "name"));
+        char head[96];
+        const char *name = json_string_value(json_object_get(ua, "name"));
+        snprintf(head, sizeof head, "  fast-forward %s ", name ? name : "?");
+        if (ub)
+            count(d, head, "instructions", json_object_get(ua, "instructions"), json_object_get(ub, "instructions"));
+    }
+}
+
 int stats_diff_files(const char *pa, const char *pb, FILE *out)
 {
     json_t *a = load(pa), *b = a ? load(pb) : NULL;
@@ -172,6 +213,7 @@ int stats_diff_files(const char *pa, const char *pb, FILE *out)
         fprintf(out, "  stop: %s -> %s\n", json_string_value(sa) ? json_string_value(sa) : "?",
                 json_string_value(sb) ? json_string_value(sb) : "?");
     }
+    ff_diff(&d, a, b);
     count(&d, "  ", "cycles", json_object_get(a, "cycles"), json_object_get(b, "cycles"));
     count(&d, "  ", "instructions", json_object_get(a, "instructions"), json_object_get(b, "instructions"));
     size_t i;
