@@ -169,6 +169,46 @@ cert_array *cert_array_new(const cert_array_cfg *cfg)
     return a;
 }
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t cert_array_hash(const cert_array *a)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const size_t ntiles = (size_t)a->cfg.columns * a->cfg.rows;
+    for (size_t i = 0; i < ntiles; i++) {
+        const cert_tile *t = a->tiles[i];
+        if (!t)
+            continue;
+        h = fnv(h, &i, sizeof i);
+        h = fnv(h, t->bd, sizeof t->bd);
+        h = fnv(h, t->lock, sizeof t->lock);
+        for (unsigned c = 0; c < 2 * CERT_MAX_CH; c++) {
+            const cert_chan *ch = &t->ch[c];
+            const uint32_t v[] = {ch->ctrl, ch->queue_reg, ch->count, ch->running, ch->overflow};
+            h = fnv(h, v, sizeof v);
+        }
+        for (unsigned r = 0; r < t->lay->nrg; r++) {
+            const cert_region *g = &t->lay->rg[r];
+            if (g->kind == RG_STORE && t->store[g->slot])
+                h = fnv(h, t->store[g->slot], (size_t)(g->hi - g->lo + 1));
+        }
+    }
+    return h;
+}
+
+void cert_array_set_timing(cert_array *a, uint64_t dma_task_setup, double dma_words_per_cycle)
+{
+    a->cfg.dma_task_setup = dma_task_setup;
+    if (dma_words_per_cycle > 0 && isfinite(dma_words_per_cycle))
+        a->cfg.dma_words_per_cycle = dma_words_per_cycle;
+}
+
 void cert_array_free(cert_array *a)
 {
     if (!a)

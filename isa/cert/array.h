@@ -50,6 +50,9 @@ enum {
  * says its map is not public (AIE4); strict is kept for the caller: the array answers CERT_AX_UNMODELLED either way. */
 cert_array *cert_array_new(const cert_array_cfg *cfg);
 void cert_array_free(cert_array *a);
+/* New DMA timing from now on (the end of a fast-forward: tasks already running keep the
+ * completion they were given). */
+void cert_array_set_timing(cert_array *a, uint64_t dma_task_setup, double dma_words_per_cycle);
 
 /* One 32-bit AXI-MM access at cycle now. msg (may be NULL) gets one line explaining any
  * result other than CERT_AX_OK ("push to full task queue of TILE_2_1 MM2S_0: dropped"). */
@@ -82,5 +85,9 @@ typedef struct cert_array_stats {
     uint64_t unmodelled_reads, unmodelled_writes;
 } cert_array_stats;
 void cert_array_get_stats(const cert_array *a, cert_array_stats *s);
+/* A hash (FNV-1a 64) of the array's architectural state: every touched tile's BD words,
+ * lock values, channel CTRL and queue registers, queued and running task counts, overflow
+ * bits and storage contents -- not when anything happened (the functional mode's check). */
+uint64_t cert_array_hash(const cert_array *a);
 
 #endif

@@ -161,7 +161,20 @@ static int cert_create(sim_machine *m, char *err, size_t errlen)
     }
     m->isa_state = cm;
     cm->running = -1;
-    return cert_timing_read(&m->opts, &cm->tm, err, errlen);
+    if (cert_timing_read(&m->opts, &cm->tm, err, errlen))
+        return -1;
+    cm->tm_cycle = cm->tm;
+    if (m->functional) /* -o timing=none */
+        cert_timing_functional(&cm->tm);
+    return 0;
+}
+
+void cert_timing_resume(sim_machine *m)
+{
+    cert_machine *cm = cert_m(m);
+    cert_timing_latencies(&cm->tm, &cm->tm_cycle);
+    if (cm->array)
+        cert_array_set_timing(cm->array, cm->tm.dma_task_setup, cm->tm.dma_words_per_cycle);
 }
 
 static void cert_destroy(sim_machine *m)
@@ -353,6 +366,8 @@ const isa_ops isa_cert = {
     .load = cert_load,
     .unit_run = cert_unit_run,
     .independent_units = 0,
+    .functional = 1,
+    .timing_resume = cert_timing_resume,
     .finish = cert_finish,
     .regs = cert_regs,
     .nregs = CERT_NREGS,

@@ -31,6 +31,7 @@ typedef struct cert_timing {
     unsigned columns, rows, mem_rows;
     unsigned array_columns;          /* width of the array model */
     int target;                      /* cert_target, or -1: the program's */
+    int functional;                  /* -o timing=none: the latencies below are cert_timing_functional's */
 } cert_timing;
 
 extern const opt_desc cert_options[];
@@ -39,6 +40,13 @@ const char *cert_class_option(int cls);
 uint64_t cert_fetch_cycles(const cert_timing *t, uint32_t len);
 uint64_t cert_ucdma_cycles(const cert_timing *t, uint32_t nbd, uint64_t words);
 uint64_t cert_sleep_cycles(const cert_timing *t, uint32_t us);
+/* -o timing=none (docs/isa/cert.md "Functional mode"): every latency of t becomes that of
+ * the functional model (one cycle per opcode, nothing else takes time), the semantics
+ * switches stay; cert_timing_latencies copies the latencies (not the switches) of from. */
+void cert_timing_functional(cert_timing *t);
+void cert_timing_latencies(cert_timing *t, const cert_timing *from);
+/* isa_ops.timing_resume (machine.c): a fast-forward ended, the options' latencies again. */
+void cert_timing_resume(sim_machine *m);
 
 /* ---- stall causes (isa_ops.stall_names order) ---- */
 enum {
@@ -181,6 +189,7 @@ typedef struct cert_pending_tct {
 
 typedef struct cert_machine {
     cert_timing tm;
+    cert_timing tm_cycle;   /* the options' latencies (tm holds the functional ones under timing=none) */
     cert_program prog;
     int have_prog;
     int nuc, npresent;

@@ -201,5 +201,49 @@ uint64_t cert_ucdma_cycles(const cert_timing *t, uint32_t nbd, uint64_t words)
     return t->ucdma_setup * nbd + (uint64_t)(t->ucdma_word * (double)words + 0.999999);
 }
 
-/* SLEEP target microseconds in uC cycles. */
-uint64_t cert_sleep_cycles(const cert_timing *t, uint32_t us) { return (uint64_t)((double)us * t->uc_mhz + 0.5); }
+/* SLEEP target microseconds in uC cycles (functional: none, the opcode's own step only). */
+uint64_t cert_sleep_cycles(const cert_timing *t, uint32_t us)
+{
+    return t->functional ? 0 : (uint64_t)((double)us * t->uc_mhz + 0.5);
+}
+
+/* The functional model's latencies: each opcode (and each START_JOB or EOF the parser reads)
+ * is one step, so cycles count steps and every job still moves time on; dispatching a job,
+ * AXI responses, page fetches, uC-DMA descriptors and words, DMA task set-up and token
+ * delivery take none. A task moves its words in one step (the rate is finite because the
+ * array model refuses an infinite one: any task under 10^18 words takes one cycle). A poll
+ * that fails is retried one cycle later at the soonest (poll_retry's minimum), and only after
+ * something changed, as in the cycle model. */
+void cert_timing_functional(cert_timing *t)
+{
+    for (int i = 0; i < CC_COUNT; i++)
+        t->cost[i] = 1;
+    t->sched_pass = 0;
+    t->poll_retry = 1;
+    t->axi_write = t->axi_read = 0;
+    t->ucdma_setup = 0;
+    t->ucdma_word = 0;
+    t->fetch_fixed = 0;
+    t->fetch_byte = 0;
+    t->dma_task_setup = 0;
+    t->dma_words_per_cycle = 1e18;
+    t->tct_latency = 0;
+    t->functional = 1;
+}
+
+void cert_timing_latencies(cert_timing *t, const cert_timing *from)
+{
+    memcpy(t->cost, from->cost, sizeof t->cost);
+    t->sched_pass = from->sched_pass;
+    t->poll_retry = from->poll_retry;
+    t->axi_write = from->axi_write;
+    t->axi_read = from->axi_read;
+    t->ucdma_setup = from->ucdma_setup;
+    t->ucdma_word = from->ucdma_word;
+    t->fetch_fixed = from->fetch_fixed;
+    t->fetch_byte = from->fetch_byte;
+    t->dma_task_setup = from->dma_task_setup;
+    t->dma_words_per_cycle = from->dma_words_per_cycle;
+    t->tct_latency = from->tct_latency;
+    t->functional = from->functional;
+}

@@ -262,6 +262,8 @@ uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
     uint64_t t = now, ret;
     if (!im->have_program)
         return SIM_NEVER;
+    if (m->functional) /* -o timing=none (func.c) */
+        return ipu_run_func(m, u, now, horizon);
     /* watchpoints and the slow flag change only while no unit runs */
     if (!m->slow && !m->max_instructions && im->predecode && !tl->tmem->nwatch)
         return ipu_run_fast(m, u, now, horizon);

@@ -211,7 +211,11 @@ static int alu(xs *x, const ipu_insn *in, int sem)
                 r |= 1u << ((i & ~7) | (7 - (i & 7)));
         break;
     }
-    case S_SETZI: r = a; break;
+    case S_SETZI:
+        r = a;
+        if (in->v[0] == 15 && a == IPU_MARKER_IMM) /* the fast-forward marker (exec.h) */
+            sim_marker(x->m, x->u->index, x->tid, x->c->pc);
+        break;
     default: return not_modelled(x, in, NULL);
     }
     ipu_wm(x, in->v[0], r);
@@ -506,8 +510,13 @@ static int run_workers(xs *x, const ipu_insn *in, int all)
         return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_NON_EXECUTABLE_WORKER_PC,
                     "%s: worker entry 0x%x is not in tile memory", in->op->mnemonic, entry);
     if (!all) {
-        /* the worker takes the slot this run issued in (slot k = context Wk) */
+        /* the worker takes the slot this run issued in (slot k = context Wk); functional
+         * mode has no slots in time: the lowest-numbered one no active worker holds (one
+         * is free: the supervisor does not run while six workers are active, func.c) */
         int k = (int)(x->t % IPU_NSLOTS);
+        if (x->m->functional)
+            for (k = 0; k < IPU_NSLOTS - 1 && x->tl->ctx[IPU_WORKER(k)].state == IPU_CS_ACTIVE; k++)
+                ;
         /* help text: VERTEX_BASE = $mVBase + zimm16 x 4 + TMEM_REGION0_BASE_ADDR */
         ipu_start_worker(x->tl, k, entry, vb + imm * 4 + x->im->mem_base, x->t);
         x->is->started_workers |= 1 << k;

@@ -103,6 +103,12 @@ uint32_t ipu_mem_elem(const ipu_machine *im, uint32_t ea);
 /* $FP_CLR writes (bit 3 ZAACC zeroes the accumulators, bits 0-2 clear $FP_STS flags). */
 void ipu_fp_clear(ipu_ctx *c, uint32_t v);
 
+/* The fast-forward marker (docs/isa/ipu.md "Fast-forward marker"): `setzi $mzero, 0xff0ff`,
+ * a write to the register that ignores writes, so a no-op in any context; compilers never
+ * write $m15. Its executor calls sim_marker after it; the fast records leave it to the
+ * generic executor (frec.c), so every loop sees it. */
+#define IPU_MARKER_IMM 0xff0ffu
+
 /* The fast path's form of an instruction (exec.c builds it, fast.c runs it). Register
  * operands are indices into ipu_ctx.r[] (tile.h): sources of $m15/$a15/$a14:15 point at
  * its zero words, discarded writes at its sink words, so no operand needs a test. */

@@ -543,4 +543,6 @@ const isa_ops isa_ipu = {
     .unit_space = ipu_unit_space,
     .host_file = ipu_vertex_host_file,
     .insn_flow = ipu_insn_flow,
+    .functional = 1,
+    .timing_resume = ipu_timing_resume,
 };

@@ -118,6 +118,7 @@ typedef struct ipu_tile {
      * 64-bit words, index set x 32 + unit x 4 + n; $CCCSLOAD, the supervisor's load address */
     uint64_t cccs[64];
     uint32_t cccsload;
+    uint8_t fcur;                         /* functional mode (func.c): the context whose turn is next */
 } ipu_tile;
 
 struct ipu_machine {
@@ -208,6 +209,11 @@ void ipu_sync_threads(sim_unit *u, ipu_tile *tl);
  * watchpoint): the same issues, cycles and results as the reference loop in barrel.c. */
 uint64_t ipu_run_fast(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
 void ipu_fast_free(ipu_tile *tl);
+/* func.c: the functional run loop (-o timing=none, m->functional): every bundle with its
+ * architectural effect, contexts in turn in bursts, one cycle per bundle issued; and
+ * isa_ops.timing_resume (the barrel's readiness rebuilt when a fast-forward ends). */
+uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+void ipu_timing_resume(sim_machine *m);
 /* Start worker k at cycle t (run/runall issued then): its first bundle issues at the first
  * cycle >= t + run_cycles in slot k. */
 void ipu_start_worker(ipu_tile *tl, int k, uint32_t entry, uint32_t vbase, uint64_t t);

@@ -765,6 +765,10 @@ int ipu_vertex_report(sim_machine *m, int unit, FILE *out, int write_files)
                     (unsigned long long)th->stalls[IPU_STALL_BRANCH]);
             if (x->state == IPU_CS_RETURNED)
                 fprintf(out, "; returned to the host at cycle %llu", (unsigned long long)(x->exited_at - 1));
+        } else if (x->state == IPU_CS_EXITED && th->issue_cycles && m->functional) {
+            /* -o timing=none: no barrel turns; the exit's issue step only */
+            fprintf(out, ", exited at step %llu, exit status %u", (unsigned long long)(x->exited_at - 1),
+                    x->exit_status);
         } else if (x->state == IPU_CS_EXITED && th->issue_cycles) {
             /* a worker issues once per barrel turn and never stalls: its first bundle was
              * 6 (bundles - 1) cycles before the exit */

@@ -9,7 +9,15 @@
  * benchmark loop, with random inputs, on one and on two tiles; random mixes of integer, memory,
  * control, rpt, movz, aux and float instructions and bundles, over one to six workers, with and
  * without faults (accesses outside tile memory or misaligned, shifts above 31, a solo
- * instruction in an rpt body) placed among the others. */
+ * instruction in an rpt body) placed among the others.
+ * Every program also runs functionally (-o timing=none, isa/ipu/func.c), plainly and with
+ * the never-hit breakpoint (its generic one-bundle-at-a-time path): those two agree on
+ * everything, cycles included, and with the cycle model on the architectural state -- every
+ * context's registers, pc, rpt state, exit status, exception, accumulators, floating-point
+ * and PRNG state, the instructions each thread retired, and every byte of tile memory --
+ * when the cycle model halted; when it stopped on a fault, the functional run stops with the
+ * same kind of stop, message and context (each worker of these programs computes from its
+ * own data only, so its fault does not depend on the interleaving). */
 #include <stdio.h>
 #include <unistd.h>
 #include "../testlib.h"
@@ -144,10 +152,54 @@ static void compare(fp_run *a, fp_run *b)
     }
 }
 
-/* Run elf both ways and compare; returns the stop kind. */
+/* The architectural state of a cycle-model run a and a functional run f: what the program
+ * computed, not when. */
+static void compare_arch(fp_run *a, fp_run *f)
+{
+    sim_machine *ma = &a->m, *mf = &f->m;
+    assert_int_equal(a->stop, f->stop);
+    if (a->stop != SIM_STOP_HALT) { /* the same fault of the same context */
+        assert_int_equal(ma->stop.unit, mf->stop.unit);
+        assert_int_equal(ma->stop.thread, mf->stop.thread);
+        assert_string_equal(ma->stop.msg, mf->stop.msg);
+        return;
+    }
+    assert_int_equal(sim_total_instructions(ma), sim_total_instructions(mf));
+    ipu_machine *ia = ipu_m(ma), *ib = ipu_m(mf);
+    for (int u = 0; u < ma->nunits; u++) {
+        sim_unit *ua = &ma->units[u], *ub = &mf->units[u];
+        assert_int_equal(ua->halted, ub->halted);
+        for (int t = 0; t < ua->nthreads; t++) {
+            assert_int_equal(ua->threads[t].state, ub->threads[t].state);
+            assert_int_equal(ua->threads[t].instructions, ub->threads[t].instructions);
+            assert_int_equal(ua->threads[t].issue_cycles, ub->threads[t].issue_cycles);
+        }
+        ipu_tile *ta = &ia->tiles[u], *tb = &ib->tiles[u];
+        for (int c = 0; c < IPU_NCTX; c++) {
+            const ipu_ctx *ca = &ta->ctx[c], *cb = &tb->ctx[c];
+            assert_memory_equal(ca->m, cb->m, sizeof ca->m);
+            assert_memory_equal(ca->a, cb->a, sizeof ca->a);
+            assert_memory_equal(ca->aacc, cb->aacc, sizeof ca->aacc);
+            assert_memory_equal(ca->prng, cb->prng, sizeof ca->prng);
+            const uint32_t va[] = {ca->pc, ca->state, ca->exit_status, ca->exited_once, ca->vertex_base,
+                                   ca->worker_base, ca->etype, ca->cause, ca->fp_ctl, ca->fp_sts, ca->tas,
+                                   ca->rpt_count, ca->rpt_first, ca->rpt_end, ca->erpt, (uint32_t)ca->launches,
+                                   ca->prng_set, ca->fp_nfmt, ca->fp_scl};
+            const uint32_t vb[] = {cb->pc, cb->state, cb->exit_status, cb->exited_once, cb->vertex_base,
+                                   cb->worker_base, cb->etype, cb->cause, cb->fp_ctl, cb->fp_sts, cb->tas,
+                                   cb->rpt_count, cb->rpt_first, cb->rpt_end, cb->erpt, (uint32_t)cb->launches,
+                                   cb->prng_set, cb->fp_nfmt, cb->fp_scl};
+            assert_memory_equal(va, vb, sizeof va);
+        }
+        assert_memory_equal(ta->cccs, tb->cccs, sizeof ta->cccs);
+        assert_memory_equal(ta->mem, tb->mem, ia->mem_size);
+    }
+}
+
+/* Run elf both ways and compare, then functionally both ways; returns the stop kind. */
 static sim_stop_kind run_both(const char *elf, const char *const *opts, const input *in, uint64_t cycles)
 {
-    static fp_run a, b;
+    static fp_run a, b, fa, fb;
     uint64_t seed = rnd() | 1;
     build(&a, elf, opts, in, seed);
     build(&b, elf, opts, in, seed);
@@ -157,9 +209,23 @@ static sim_stop_kind run_both(const char *elf, const char *const *opts, const in
     a.stop = sim_run(&a.m, cycles);
     b.stop = sim_run(&b.m, cycles);
     compare(&a, &b);
+    /* functional: plain and through the generic path agree on everything */
+    const char *fopts[8] = {"timing=none"};
+    for (int i = 0; opts && opts[i] && i < 6; i++)
+        fopts[i + 1] = opts[i];
+    build(&fa, elf, fopts, in, seed);
+    build(&fb, elf, fopts, in, seed);
+    assert_true(fa.m.functional);
+    assert_true(dbg_break_add(&fb.m, 0xffffffffull, -1, 0, "never") >= 0);
+    fa.stop = sim_run(&fa.m, cycles);
+    fb.stop = sim_run(&fb.m, cycles);
+    compare(&fa, &fb);
+    compare_arch(&a, &fa);
     sim_stop_kind k = a.stop;
     fp_free(&a);
     fp_free(&b);
+    fp_free(&fa);
+    fp_free(&fb);
     return k;
 }
 
@@ -169,7 +235,7 @@ static const input prog_inputs[] = {{"in_a", 384}, {"in_b", 384}, {"in_x", 384},
 static void test_programs(void **state)
 {
     (void)state;
-    static const char *const progs[] = {"vadd_f32", "vadd_f16", "axpy_f32", "reduce_f32", "tanh_f32", "bench/loop6"};
+    static const char *const progs[] = {"vadd_f32", "vadd_f16", "axpy_f32", "reduce_f32", "tanh_f32", "conv1x1_f16", "conv1x1_f32", "bench/loop6"};
     static const char *const one[] = {NULL}, *const two[] = {"tiles=2", NULL};
     static const char *const *const optsets[] = {one, two};
     char src[512], elf[] = "/tmp/xpusim-ipu-fp-XXXXXX";

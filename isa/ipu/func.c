@@ -1,0 +1,214 @@
+/* isa/ipu/func.c: the tile's functional run loop (-o timing=none, m->functional): every
+ * bundle executes with its architectural effect, and nothing of the barrel's timing is
+ * modelled. The contexts take turns in the order supervisor, W0 .. W5, each running a burst
+ * of up to IPU_FUNC_BURST bundles (fewer when it exits, returns, waits or excepts) before the
+ * next context that can run gets the tile. A context can run when it is active; the
+ * supervisor also not while six workers are active (it is suspended then, as in the barrel)
+ * nor while a `sync LOCAL` waits for active workers. There are no issue latencies: no
+ * supervisor dependency or branch delay, no run_cycles, no transcendental holds, no wait
+ * after a sync, delay or send; no stall is booked. Each bundle issued is one cycle of the
+ * tile, so cycles count issue steps and the machine's watchdog and limits still move. A
+ * `run` starts its worker in the lowest-numbered slot no active worker holds (the barrel
+ * gives it the slot the run issued in, which timing decides; docs/isa/ipu.md "Functional
+ * mode"). Worker bundles with a fast record (exec.c's ipu_frec_build, the records fast.c
+ * uses) run from it with the context's pc and registers kept local for the whole burst;
+ * everything else -- supervisor bundles, float, CSR, run, exit, anything a record leaves to
+ * the generic executor, and every bundle of a run with the debugger, profile, trace,
+ * instruction limit or a watchpoint -- goes through ipu_exec_bundle one bundle at a time.
+ * ipu_timing_resume rebuilds the barrel's readiness when a fast-forward ends, so the cycle
+ * model carries on from the architectural state. */
+#include "fop.h"
+#include "../../core/debug.h"
+
+#define IPU_FUNC_BURST 4096 /* bundles a context runs before the next one's turn */
+
+static int sup_runnable(ipu_tile *tl)
+{
+    ipu_ctx *s = &tl->ctx[IPU_SUP];
+    if (s->state != IPU_CS_ACTIVE)
+        return 0;
+    int n = ipu_active_workers(tl);
+    if (n == IPU_NSLOTS)
+        return 0;
+    if (s->sync_local) {
+        if (n)
+            return 0;
+        s->sync_local = 0; /* the last worker has exited: the sync completes */
+    }
+    return 1;
+}
+
+static int runnable(ipu_tile *tl, int tid)
+{
+    return tid == IPU_SUP ? sup_runnable(tl) : tl->ctx[tid].state == IPU_CS_ACTIVE;
+}
+
+/* The core's view of the threads: every active context is ready now (the contexts' barrel
+ * fields, next included, are left as the executor set them; ipu_timing_resume rebuilds them). */
+static void func_sync(sim_unit *u, ipu_tile *tl, uint64_t t)
+{
+    ipu_sync_threads(u, tl);
+    for (int c = 0; c < IPU_NCTX; c++)
+        if (tl->ctx[c].state == IPU_CS_ACTIVE)
+            u->threads[c].ready_at = t;
+}
+
+/* Up to nmax bundles of worker tid from their fast records, from cycle t; returns the
+ * bundles run (0: the first needs the generic executor). */
+static uint64_t func_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
+{
+    const ipu_machine *im = tl->im;
+    ipu_ctx *const c = &tl->ctx[tid];
+    uint32_t *const R = c->r;
+    uint8_t *const mem = tl->mem;
+    const uint32_t base = im->mem_base, msize = im->mem_size, rmask = im->repeat_mask;
+    uint32_t pc = c->pc;
+    uint64_t n = 0, ni = 0;
+    while (n < nmax) {
+        const uint32_t off = pc - base;
+        if ((pc & 3) || off >= msize)
+            break;
+        ipu_fpage *const p = tl->fp ? tl->fp[off >> (FP_SHIFT + 2)] : NULL;
+        const ipu_frec *r = p ? &p->e[(off >> 2) & (FP_WORDS - 1)] : NULL;
+        if (__builtin_expect(!r || !frec_valid(r, mem + off), 0))
+            if (!(r = ipu_frec_miss(tl, off)))
+                break;
+        if (r->kind != IPU_FR_FAST)
+            break;
+        const uint32_t len = r->n == 2 ? 8 : 4;
+        const int in_rpt = c->rpt_count != 0;
+        if (in_rpt && !r->rpt_ok)
+            break;
+        uint32_t npc = pc + len;
+        if (ipu_xop(&r->f[0], c, R, mem, base, msize, rmask, pc, len, &npc))
+            break;
+        if (r->n == 2)
+            (void)ipu_xop(&r->f[1], c, R, mem, base, msize, rmask, pc, len, &npc); /* cannot fail (build) */
+        if (in_rpt && npc == c->rpt_end && --c->rpt_count)
+            npc = c->rpt_first;
+        pc = npc;
+        ni += r->n;
+        n++;
+    }
+    if (n) {
+        sim_thread *th = &u->threads[tid];
+        c->pc = pc;
+        th->instructions += ni;
+        th->issue_cycles += n;
+        c->last_issue = t + n - 1;
+        u->last_issue = t + n - 1;
+    }
+    return n;
+}
+
+/* One bundle of context tid at *tp through the generic executor, with the debugger's hooks
+ * when they are on. Returns 0 to go on, 1 when the run must return *tp (stopped, or the
+ * debugger stopped before the bundle: *tp unchanged, so it resumes with this bundle). */
+static int func_step(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_t *tp)
+{
+    ipu_ctx *c = &tl->ctx[tid];
+    sim_thread *th = &u->threads[tid];
+    const uint64_t t = *tp;
+    const uint32_t pc = c->pc;
+    if (m->slow) {
+        func_sync(u, tl, t);
+        if (dbg_before_insn(m, u, tid, pc))
+            return 1;
+    }
+    u->last_issue = t;
+    c->last_issue = t;
+    ipu_issue is;
+    if (ipu_exec_bundle(m, u, tl, tid, t, &is) == 0) {
+        th->instructions += (uint64_t)is.ninsn;
+        th->issue_cycles++;
+        if (tid == IPU_SUP && c->pc == IPU_HOST_RETURN) {
+            c->state = IPU_CS_RETURNED;
+            c->exited_at = t + 1;
+        }
+    }
+    *tp = t + 1;
+    if (m->slow) {
+        func_sync(u, tl, t + 1);
+        dbg_after_insn(m, u, tid, pc);
+    }
+    if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
+        sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, tid, c->pc, t, "instruction limit reached");
+    return sim_stopped(m) ? 1 : 0;
+}
+
+uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    ipu_tile *tl = ipu_t(u);
+    const ipu_machine *im = tl->im;
+    uint64_t t = now;
+    /* the same conditions as the cycle model's fast loop (barrel.c): the per-bundle hooks
+     * (debugger, trace, profile), an instruction limit and watchpoints need every bundle to
+     * go through ipu_exec_bundle; they change only while no unit runs */
+    const int fast = !m->slow && !m->max_instructions && im->predecode && !tl->tmem->nwatch;
+    while (t < horizon) {
+        if (sim_stopped(m))
+            break;
+        int tid = -1;
+        for (int i = 0; i < IPU_NCTX; i++) {
+            const int x = (tl->fcur + i) % IPU_NCTX;
+            if (runnable(tl, x)) {
+                tid = x;
+                break;
+            }
+        }
+        if (tid < 0) {
+            func_sync(u, tl, t);
+            if (tl->ctx[IPU_SUP].state == IPU_CS_RETURNED && !ipu_active_workers(tl))
+                sim_unit_halt(m, u, t);
+            /* else a context excepted: the run has stopped already */
+            return SIM_NEVER;
+        }
+        tl->fcur = (uint8_t)tid;
+        uint64_t budget = horizon - t < IPU_FUNC_BURST ? horizon - t : IPU_FUNC_BURST;
+        while (budget && runnable(tl, tid)) {
+            if (fast && tid != IPU_SUP) {
+                const uint64_t n = func_burst(u, tl, tid, budget, t);
+                t += n;
+                budget -= n;
+                if (!budget)
+                    break;
+            }
+            if (func_step(m, u, tl, tid, &t)) {
+                func_sync(u, tl, t);
+                return t;
+            }
+            budget--;
+        }
+        tl->fcur = (uint8_t)((tid + 1) % IPU_NCTX);
+    }
+    func_sync(u, tl, t);
+    return t;
+}
+
+/* A fast-forward ended (m->functional cleared between two unit_run calls): the barrel goes
+ * on from the tile's next cycle T (the one after its last issue) with empty pipelines.
+ * Active workers issue from their slot's first turn at or after T; the supervisor is ready
+ * at T with no pending result, taken branch or wait (a `sync LOCAL` still waiting for
+ * workers keeps waiting); no transcendental hold is pending. */
+void ipu_timing_resume(sim_machine *m)
+{
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        ipu_tile *tl = ipu_t(u);
+        const uint64_t T = u->last_issue == SIM_NEVER ? 0 : u->last_issue + 1;
+        for (int k = 0; k < IPU_NSLOTS; k++) {
+            ipu_ctx *w = &tl->ctx[IPU_WORKER(k)];
+            w->fpu_hold = 0;
+            if (w->state == IPU_CS_ACTIVE)
+                w->next = T + (uint64_t)((k - (int)(T % IPU_NSLOTS) + IPU_NSLOTS) % IPU_NSLOTS);
+        }
+        ipu_ctx *s = &tl->ctx[IPU_SUP];
+        for (int r = 0; r < 16; r++)
+            s->reg_ready[r] = 0;
+        s->branch_ready = 0;
+        s->sync_ready = 0;
+        if (s->state == IPU_CS_ACTIVE)
+            s->next = T;
+        ipu_sync_threads(u, tl);
+    }
+}
