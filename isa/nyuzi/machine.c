@@ -601,4 +601,6 @@ const isa_ops isa_nyuzi = {
     .framebuffer = nyz_framebuffer,
     .frame_period = 1000000,
     .insn_flow = nyz_insn_flow,
+    .functional = 1,
+    .timing_resume = nyz_timing_resume,
 };

@@ -17,6 +17,9 @@
 #define NYZ_PAGE 4096u
 #define NYZ_MAX_THREADS 16
 #define NYZ_MAX_CORES 16
+/* The magic marker (sim_marker, fast-forward): `or ra, ra, ra`, a no-op that compilers
+ * never emit (docs/isa/nyuzi.md "Functional mode and fast-forward") */
+#define NYZ_MAGIC 0xc00f83ffu
 
 /* Trap types (CR 3 bits 3:0). */
 enum {
@@ -174,7 +177,8 @@ typedef struct nyz_cache {
     uint64_t hits, misses;
     /* L1 caches: misses in flight; the line gets its way when the fill arrives (as
      * cache_lru.sv picks the victim on the fill), until then the old line stays */
-    struct { uint32_t line; uint64_t at; } fill[16];
+    struct { uint32_t line; uint32_t ack; uint64_t at; } fill[16]; /* ack: installed by a
+                                             store acknowledgement (pseudo-LRU untouched) */
     unsigned nfill;
     uint64_t next_fill;          /* earliest fill in flight (SIM_NEVER: none) */
 } nyz_cache;
@@ -234,6 +238,9 @@ typedef struct nyz_machine {
     /* cosimulation event stream */
     FILE *cosim;
     int resched;                 /* an event or another unit changed: leave unit_run */
+    /* functional mode (func.c): enter the lines the program touches in the L1/L2 tags even
+     * when no fast-forward is armed (tests) */
+    uint8_t warm;
 } nyz_machine;
 
 /* What one execution did (for timing, tracing and cosim). */
@@ -289,6 +296,24 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
 
 /* pipeline.c */
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+
+/* func.c: the functional mode (-o timing=none) and the hand-over to the cycle model */
+uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+void nyz_timing_resume(sim_machine *m);
+
+/* Decoded instruction at physical address pa (pa + 4 <= ram_size), from the decode cache:
+ * decoded again when the word there changed (code written by the program). */
+static inline const nyz_dcache_ent *nyz_decode_at(nyz_machine *nm, uint32_t pa)
+{
+    uint32_t w = mem_ld32le(nm->ram + pa);
+    nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
+    if (e->pa != pa || e->raw != w) { /* (e->in.raw == e->raw: both set together) */
+        nyz_decode(w, &e->in);
+        e->pa = pa;
+        e->raw = w;
+    }
+    return e;
+}
 
 /* cosim.c */
 void nyz_cosim_swb(nyz_machine *nm, uint32_t pc, int tid, int reg, uint32_t val);

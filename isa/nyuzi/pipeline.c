@@ -89,19 +89,6 @@ static inline void set_due(nyz_core *c, uint64_t at)
         c->due = at;
 }
 
-/* Decoded instruction at physical address pa (the decode cache). */
-static const nyz_dcache_ent *decode_at(nyz_machine *nm, uint32_t pa)
-{
-    uint32_t w = mem_ld32le(nm->ram + pa);
-    nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
-    if (e->pa != pa || e->raw != w) { /* (e->in.raw == e->raw: both set together) */
-        nyz_decode(w, &e->in);
-        e->pa = pa;
-        e->raw = w;
-    }
-    return e;
-}
-
 /* The thread's instruction at pc for execution: 0 and *out, or -1 after raising the fetch
  * fault (alignment, TLB, outside memory: the thread state is already updated). */
 static int fetch(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn **out)
@@ -127,7 +114,7 @@ static int fetch(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn **o
                      "instruction fetch from 0x%08x outside memory (0x%x bytes)", pa, nm->ram_size);
         return -1;
     }
-    t->cur = decode_at(nm, pa);
+    t->cur = nyz_decode_at(nm, pa);
     *out = &t->cur->in;
     t->cur_pa = pa;
     t->cur_pc = pc;
@@ -266,7 +253,7 @@ static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64
         if (pk > 0)
             return 1;
     }
-    t->fe_ent[idx] = decode_at(nm, pa);
+    t->fe_ent[idx] = nyz_decode_at(nm, pa);
     t->fe_pa[idx] = pa;
     return 1;
 miss:
@@ -520,6 +507,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 dbg_after_insn(m, u, pick, pc);
             else if (m->slow && m->dbg->watching)
                 dbg_watch_report(m, u, pick, pc); /* what the accesses recorded (exec.c ram) */
+            if (m->ff_magic && in->raw == NYZ_MAGIC && ef.retired)
+                sim_marker(m, u->index, pick, pc); /* a fast-forward's marker: stops the run */
             if (sim_stopped(m))
                 return now + 1;
             if (nm->resched) { /* a timer was set or threads resumed: let the loop see it */
@@ -534,7 +523,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
 
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
-    uint64_t next = run_core(m, u, now, horizon);
+    uint64_t next = m->functional ? nyz_func_run(m, u, now, horizon) : run_core(m, u, now, horizon);
     const nyz_core *c = u->isa;
     for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++) /* the unit's event counters */
         u->counters[i].value = c->events[i];
