@@ -178,7 +178,16 @@ int sim_ff_switch(sim_machine *m, const char *marker, int reached)
         return -1;
     }
     m->ff = p;
-    p->cycle = sim_end_cycle(m);
+    /* the switch: the first cycle no unit has simulated yet (each unit has run through
+     * `reached`), where the cycle model takes over; so the region's first instruction
+     * issues at the switch or later, as in a full run from a quiescent state. With every
+     * unit halted: the end. */
+    p->cycle = 0;
+    for (int i = 0; i < m->nunits; i++)
+        if (m->units[i].enabled && !m->units[i].halted && m->units[i].reached + 1 > p->cycle)
+            p->cycle = m->units[i].reached + 1;
+    if (!p->cycle)
+        p->cycle = sim_end_cycle(m);
     p->instructions = sim_total_instructions(m);
     p->reached = reached;
     snprintf(p->marker, sizeof p->marker, "%s", marker ? marker : "");

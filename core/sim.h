@@ -213,8 +213,8 @@ static inline int sim_marker(sim_machine *m, int unit, int thread, uint64_t pc)
 }
 
 /* The functional part of a fast-forward, as sim_ff_switch saw it at the switch: the cycle
- * (m->now then: functional cycles count issue steps), and every counter the statistics
- * show, per unit and thread in unit order (threads[u] has units[u].nthreads entries). */
+ * (functional cycles count issue steps), and every counter the statistics show, per unit
+ * and thread in unit order (threads[u] has units[u].nthreads entries). */
 typedef struct sim_ff_unit {
     uint64_t instructions;
     uint64_t *counters;          /* ncounters */
@@ -223,7 +223,8 @@ typedef struct sim_ff_unit {
     uint8_t halted;              /* halted in the functional part */
 } sim_ff_unit;
 typedef struct sim_ff_part {
-    uint64_t cycle;              /* the switch: the timed part's cycles count from here */
+    uint64_t cycle;              /* the switch, the first cycle no unit had simulated: the
+                                  * timed part's cycles count from here */
     uint64_t instructions;       /* retired in the functional part, in all */
     char marker[96];             /* what was reached ("symbol main", "insns:1000", "magic") */
     int reached;                 /* 0: the run ended before the marker (all functional) */

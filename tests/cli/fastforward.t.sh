@@ -1,0 +1,195 @@
+#!/bin/sh
+# tests/cli/fastforward.t.sh: xpusim run --fast-forward MARKER (frontends/fastforward.c,
+# docs/user-guide.md "Fast-forward"): functional up to the marker, the cycle model after
+# it, both parts reported apart. Runs on every ISA of the build that has a functional mode
+# (-o timing=none); the others must refuse --fast-forward clearly.
+#
+# The DPU part derives the timed part's cycles by hand. The DPU has no caches, and with one
+# tasklet the revolver is quiescent between any two instructions (nothing in flight, no
+# other tasklet), so the region after a marker takes the same cycles as the same region
+# of a full cycle-model run. The rule (docs/isa/dpu.md, the revolver): one tasklet issues
+# at most once every 11 cycles, so its instruction k (from 0) issues at cycle 11k, and the
+# DPU halts the cycle after its last instruction (stop) issues.
+# The program below (ff1.s) retires: move + 50 x add (the loop before `region`) = 51
+# instructions, then in the region move + 20 x add + sw + stop = 23: 74 in all.
+#   full run: the stop (instruction 73) issues at 11 x 73 = 803, halt at 804.
+#   region in the full run: its first instruction (51) issues at 11 x 51 = 561, so the
+#   region lasts 804 - 561 = 243 cycles = 11 x 22 + 1.
+#   fast-forward to `region` (or to insns:51): 51 instructions functional; the timed part
+#   counts from the switch (the first cycle not simulated functionally), where the
+#   region's first instruction issues: 23 instructions, 243 cycles, halted at 243.
+# With 16 tasklets the revolver is not quiescent at the switch (in the full run the other
+# tasklets are in flight there; the functional part leaves them all ready at once), so
+# there only the architectural results are compared: memory (every region's hash) and the
+# instructions, functional + timed = the full run's (a program whose instruction count does
+# not depend on timing: vecadd has no spin loop).
+set -u
+X=${XPUSIM:-build/xpusim}
+R=${XPUSIM_ROOT:-.}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+ok() { echo "ok $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+[ -x "$X" ] || { echo "FAIL: no xpusim binary at $X"; exit 1; }
+isas=$("$X" isas | awk '/^[a-z0-9]+  / { print $1 }' | tr '\n' ' ')
+has() { case " $isas " in *" $1 "*) return 0 ;; esac; return 1; }
+# json FILE KEY: a top-level integer member ("cycles", "instructions")
+json() { sed -n "s/^  \"$2\": \\([0-9]*\\),*$/\\1/p" "$1"; }
+# ff FILE KEY: a member of the fast_forward object's first line
+ff() { sed -n "s/^  \"fast_forward\": .*\"$2\": \\([a-z0-9]*\\).*/\\1/p" "$1"; }
+ran=0
+
+# ---- DPU ----------------------------------------------------------------------------------
+if has dpu; then
+cat > "$T/ff1.s" <<'EOF'
+	.section	.text.__bootstrap,"ax",@progbits
+	.globl	__bootstrap
+__bootstrap:
+	move	r0, 50
+.Lpre:
+	add	r0, r0, -1, nz, .Lpre
+	.globl	region
+region:
+	move	r1, 20
+.Lr:
+	add	r1, r1, -1, nz, .Lr
+	sw	zero, result, r1
+	stop
+	.globl	never
+never:
+	stop
+	.section	.dpu_host,"aw",@progbits
+	.globl	result
+	.p2align	3
+result:
+	.long	7
+EOF
+"$X" asm --isa dpu "$T/ff1.s" -o "$T/ff1.elf" -o tasklets=1 || bad "dpu: assembling ff1.s"
+if ! "$X" run "$T/ff1.elf" -o timing=none --quiet >/dev/null 2>"$T/err"; then
+    grep -q 'no functional mode' "$T/err" && echo "note: the DPU has no functional mode in this build" ||
+        bad "dpu: -o timing=none failed: $(cat "$T/err")"
+    grep -q 'no functional mode' "$T/err" && "$X" run "$T/ff1.elf" --fast-forward region --quiet 2>"$T/err" >/dev/null
+    grep -q 'has no functional mode' "$T/err" && ok "dpu: --fast-forward refused without a functional mode"
+else
+    ran=1
+    run() { out=$1; shift; "$X" run "$T/ff1.elf" -o tasklets=1 --quiet --stats=json --stats-file "$T/$out.json" \
+                --mem-hash "$T/$out.mem" "$@" >"$T/$out.out" 2>&1; echo $? >"$T/$out.rc"; }
+    run full
+    run region --fast-forward region
+    run insns --fast-forward insns:51
+    run func -o timing=none
+    c=$(json "$T/full.json" cycles) i=$(json "$T/full.json" instructions)
+    [ "$c" = 804 ] && [ "$i" = 74 ] && ok "dpu: full cycle run: 74 instructions, 804 cycles (derived)" ||
+        bad "dpu: full run: $i instructions, $c cycles, expected 74 and 804"
+    for k in region insns; do
+        c=$(json "$T/$k.json" cycles) i=$(json "$T/$k.json" instructions) fi=$(ff "$T/$k.json" instructions)
+        re=$(ff "$T/$k.json" reached) rc=$(cat "$T/$k.rc")
+        if [ "$rc" = 0 ] && [ "$re" = true ] && [ "$fi" = 51 ] && [ "$i" = 23 ] && [ "$c" = 243 ]; then
+            ok "dpu: --fast-forward $k: 51 instructions functional, timed part 23 instructions in 243 cycles = the full run's region (804 - 561)"
+        else
+            bad "dpu: --fast-forward $k: exit $rc, reached $re, functional $fi, timed $i instructions in $c cycles; expected 51, 23, 243"
+            cat "$T/$k.out"
+        fi
+        grep -q '"halted_at": 243' "$T/$k.json" || bad "dpu: --fast-forward $k: the unit's halt is not at 243 from the switch"
+        cmp -s "$T/$k.mem" "$T/full.mem" && ok "dpu: --fast-forward $k: memory after the run = the full run's" ||
+            bad "dpu: --fast-forward $k: memory differs from the full run's"
+    done
+    cmp -s "$T/func.mem" "$T/full.mem" || bad "dpu: -o timing=none: memory differs from the full run's"
+    # text statistics: the functional part named, the timed part's counts
+    "$X" run "$T/ff1.elf" -o tasklets=1 --fast-forward region --stats=text > "$T/text" 2>&1
+    grep -q '^fast-forward to region: reached' "$T/text" && grep -q '^  functional dpu0: instructions 51$' "$T/text" &&
+        grep -q '^cycles: 243 ' "$T/text" && grep -q '^instructions: 23$' "$T/text" &&
+        ok "dpu: text statistics: the functional part, then the timed part" || { bad "dpu: text statistics"; cat "$T/text"; }
+    # stats diff: identical runs compare equal; against the full run the fast-forward is named
+    "$X" stats diff "$T/region.json" "$T/insns.json" >"$T/d1"; r1=$?
+    "$X" stats diff "$T/full.json" "$T/region.json" >"$T/d2"; r2=$?
+    if [ $r2 = 1 ] && grep -q 'fast-forward (to region): only in B' "$T/d2" && grep -q 'cycles: 804 -> 243' "$T/d2"; then
+        ok "dpu: stats diff names the fast-forward and compares the timed part"
+    else bad "dpu: stats diff full/region: exit $r2"; cat "$T/d2"; fi
+    [ $r1 = 1 ] && grep -q 'fast-forward marker: region -> insns:51' "$T/d1" && ! grep -q '^  cycles' "$T/d1" &&
+        ok "dpu: stats diff of the two markers: only the marker differs" || { bad "dpu: stats diff region/insns: exit $r1"; cat "$T/d1"; }
+    "$X" report "$T/region.json" -o "$T/r.html" && grep -q 'Fast-forward to <b>region</b>: 51 instructions' "$T/r.html" &&
+        ok "dpu: report says the page is the timed part" || bad "dpu: report of a fast-forwarded run"
+    # a marker never reached: said, exit status 3, the whole run functional, no timed part
+    run never --fast-forward never
+    if [ "$(cat "$T/never.rc")" = 3 ] && grep -q 'marker was never reached' "$T/never.out" &&
+        [ "$(ff "$T/never.json" reached)" = false ] && [ "$(ff "$T/never.json" instructions)" = 74 ] &&
+        [ "$(json "$T/never.json" cycles)" = 0 ] && cmp -s "$T/never.mem" "$T/full.mem"; then
+        ok "dpu: a marker never reached: exit 3, said, 74 instructions functional, no timed part"
+    else bad "dpu: never-reached marker: exit $(cat "$T/never.rc")"; cat "$T/never.out"; fi
+    # 16 tasklets: architectural results and instruction totals (see the top)
+    RT=$R/programs/dpu/rt
+    "$X" asm --isa dpu "$RT"/*.s "$R/programs/dpu/vecadd.s" -o "$T/va.elf" -o tasklets=16 || bad "dpu: assembling vecadd"
+    I=$R/tests/results/inputs
+    va() { out=$1; shift; "$X" run "$T/va.elf" --set vecadd_n="$I/n1000.bin" --set __sys_used_mram_end="$I/dpu_bytes8k.bin" \
+               --quiet --stats=json --stats-file "$T/$out.json" --mem-hash "$T/$out.mem" "$@" >"$T/$out.out" 2>&1; }
+    va vfull
+    va vmain --fast-forward main
+    va vins --fast-forward insns:3000
+    n=$(json "$T/vfull.json" instructions)
+    for k in vmain vins; do
+        tot=$(( $(ff "$T/$k.json" instructions) + $(json "$T/$k.json" instructions) ))
+        [ "$tot" = "$n" ] && cmp -s "$T/$k.mem" "$T/vfull.mem" &&
+            ok "dpu: vecadd, 16 tasklets, $k: functional + timed = $n instructions, memory as the full run" ||
+            bad "dpu: vecadd $k: $tot instructions (full run $n) or memory differs"
+    done
+    # errors
+    err() { want=$1; shift; "$X" "$@" >"$T/eo" 2>&1; r=$?
+            [ $r -ne 0 ] && grep -q -- "$want" "$T/eo" && ok "dpu: error: $want" || { bad "dpu: expected '$want' (exit $r)"; cat "$T/eo"; }; }
+    err "expected SYMBOL\[+OFFSET\], insns:N or magic" run "$T/ff1.elf" --fast-forward 12
+    err "expected SYMBOL\[+OFFSET\], insns:N or magic" run "$T/ff1.elf" --fast-forward ""
+    err "expected insns:N with N a positive number" run "$T/ff1.elf" --fast-forward insns:0
+    err "expected insns:N with N a positive number" run "$T/ff1.elf" --fast-forward insns:x
+    err "no code symbol 'nosuch' in the program" run "$T/ff1.elf" --fast-forward nosuch
+    err "(that name is data)" run "$T/ff1.elf" --fast-forward result
+    err "the offset after '+' is not a number" run "$T/ff1.elf" --fast-forward region+x
+    err "leave out -o timing=cycle" run "$T/ff1.elf" -o timing=cycle --fast-forward region
+    err "is an option of xpusim run only" debug "$T/ff1.elf" --fast-forward region
+fi
+fi
+
+# ---- every other ISA: a fast-forward by instruction count changes no architectural result
+# (memory hashes equal the full run's; functional + timed instructions = the full run's),
+# or, without a functional mode, --fast-forward is refused with the reason
+check_isa() { # name isa program [run options...]
+    n=$1 isa=$2 prog=$3; shift 3
+    has "$isa" || return 0
+    "$X" run "$prog" "$@" --quiet --stats=json --stats-file "$T/$n-full.json" --mem-hash "$T/$n-full.mem" >/dev/null 2>&1
+    total=$(json "$T/$n-full.json" instructions)
+    half=$(( ${total:-2} / 2 ))
+    "$X" run "$prog" "$@" --quiet --stats=json --stats-file "$T/$n-ff.json" --mem-hash "$T/$n-ff.mem" \
+        --fast-forward "insns:$half" >"$T/$n-ff.out" 2>&1
+    r=$?
+    if grep -q 'has no functional mode' "$T/$n-ff.out"; then
+        [ $r -ne 0 ] && ok "$n: --fast-forward refused: $isa has no functional mode" || bad "$n: refused with exit 0"
+        return 0
+    fi
+    ran=1
+    f=$(ff "$T/$n-ff.json" instructions) t=$(json "$T/$n-ff.json" instructions)
+    if [ $r -eq 0 ] && [ "$(ff "$T/$n-ff.json" reached)" = true ] && [ $((f + t)) = "$total" ] && [ "$f" -ge "$half" ] &&
+        cmp -s "$T/$n-ff.mem" "$T/$n-full.mem"; then
+        ok "$n: --fast-forward insns:$half: $f functional + $t timed = $total instructions, memory as the full run"
+    else
+        bad "$n: --fast-forward insns:$half: exit $r, $f + $t instructions (full run $total), or memory differs"
+        head -5 "$T/$n-ff.out"
+    fi
+}
+if has mccp; then
+    "$X" asm --isa mccp "$R/programs/mccp/sum4.mccp" -o "$T/s4.out" &&
+        check_isa mccp-sum4 mccp "$T/s4.out" --headless --load ram:0="$R/programs/mccp/sum4.txt"
+fi
+if has ipu; then
+    "$X" asm --isa ipu "$R/programs/ipu/vadd_f32.S" -o "$T/vadd.elf" &&
+        check_isa ipu-vadd ipu "$T/vadd.elf" --set in_a="$R/tests/results/inputs/ipu_vadd_f32_a.bin" \
+            --set in_b="$R/tests/results/inputs/ipu_vadd_f32_b.bin"
+fi
+if has nyuzi; then
+    "$X" asm --isa nyuzi "$R/tests/nyuzi/progs/alu.S" -o "$T/alu.elf" && check_isa nyuzi-alu nyuzi "$T/alu.elf"
+fi
+if has cert; then
+    "$X" asm --isa cert -o aiebu=2025.02 "$R/programs/cert/barriers.asm" -o "$T/bar.elf" &&
+        check_isa cert-barriers cert "$T/bar.elf"
+fi
+[ $ran = 1 ] || echo "note: no ISA of this build has a functional mode yet: only the refusals were checked"
+exit $fail
