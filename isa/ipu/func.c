@@ -199,16 +199,22 @@ void ipu_timing_resume(sim_machine *m)
         for (int k = 0; k < IPU_NSLOTS; k++) {
             ipu_ctx *w = &tl->ctx[IPU_WORKER(k)];
             w->fpu_hold = 0;
-            if (w->state == IPU_CS_ACTIVE)
+            if (w->state == IPU_CS_ACTIVE) {
                 w->next = T + (uint64_t)((k - (int)(T % IPU_NSLOTS) + IPU_NSLOTS) % IPU_NSLOTS);
+                /* the timed part books a context's stalls from T, not from its last
+                 * functional step */
+                w->last_issue = T ? T - 1 : SIM_NEVER;
+            }
         }
         ipu_ctx *s = &tl->ctx[IPU_SUP];
         for (int r = 0; r < 16; r++)
             s->reg_ready[r] = 0;
         s->branch_ready = 0;
         s->sync_ready = 0;
-        if (s->state == IPU_CS_ACTIVE)
+        if (s->state == IPU_CS_ACTIVE) {
             s->next = T;
+            s->last_issue = T ? T - 1 : SIM_NEVER;
+        }
         ipu_sync_threads(u, tl);
     }
 }

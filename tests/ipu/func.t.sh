@@ -84,5 +84,28 @@ sed -n 's/.*"index": \([0-9]*\), "cycles": \([0-9]*\), "instructions": \([0-9]*\
 cmp -s "$T/prof.thr" "$T/loop6.f.thr4" || no "functional run with --profile: thread statistics differ"
 pi=$(sed -n 's/^summary: \([0-9]*\) .*/\1/p' "$T/prof.out")
 [ "$pi" = 36087 ] || no "functional --profile counted $pi instructions, the run retired 36087"
+# The fast-forward marker `setzi $mzero, 0xff0ff` (docs/isa/ipu.md), after the loop of
+# loop6. Unarmed it is a no-op bundle: each worker issues one more bundle, so the cycle model
+# halts 6 cycles later than loop6's 36N + 97 (programs/ipu/bench/ipu.expected): 36,103 for
+# N = 1,000, and leaves the same data (bench_out) as loop6.
+sed 's/^  brnzdec \$m0, .Lloop$/&\n  setzi $m15, 0xff0ff/' "$P/bench/loop6.S" >"$T/mk.S"
+grep -q 'ff0ff' "$T/mk.S" || no "marker: the loop6 variant has no marker"
+"$X" asm --isa ipu "$T/mk.S" -o "$T/mk.elf" || no "marker: assembly"
+"$X" run "$T/mk.elf" --set bench_iters="$T/iters" --quiet --stats=json --stats-file "$T/mk.json" \
+    --get bench_out:48="$T/mk.out" >/dev/null 2>&1 || no "marker: plain run failed"
+"$X" run "$T/loop6.elf" --set bench_iters="$T/iters" --quiet --get bench_out:48="$T/l6.out" >/dev/null 2>&1
+grep -q '^  "cycles": 36103,' "$T/mk.json" || no "marker: plain run cycles $(grep -m1 '"cycles"' "$T/mk.json"), expected 36103"
+cmp -s "$T/mk.out" "$T/l6.out" || no "marker: plain run data differ from loop6's"
+# Armed (--fast-forward magic): functionally the supervisor's burst runs setzi and runall
+# (2), then W0 .. W5 bursts of 4,096 bundles each, then W0 again to its marker: W0 retires
+# 7 + 6 x 1,001 + 1 = 6,014 (set-up, N + 1 loop bodies, the marker), W1-W5 4,096 each: the
+# functional part is 2 + 6,014 + 5 x 4,096 = 26,496 instructions; then the cycle model runs
+# the rest, and the memory at the end is the plain run's.
+"$X" run "$T/mk.elf" --set bench_iters="$T/iters" --fast-forward magic --mem-hash "$T/mkff.hash" \
+    >"$T/mkff.out" 2>&1 || no "marker: fast-forward run exit $?: $(tail -3 "$T/mkff.out")"
+grep -q 'fast-forward to magic: reached.*functional part: 26496 instructions' "$T/mkff.out" ||
+    no "marker: $(grep fast-forward "$T/mkff.out")"
+"$X" run "$T/mk.elf" --set bench_iters="$T/iters" --quiet --mem-hash "$T/mk.hash" >/dev/null 2>&1
+cmp -s "$T/mk.hash" "$T/mkff.hash" || no "marker: memory after the fast-forward differs from the plain run's"
 [ $fail = 0 ] && echo "ok: all functional runs agree"
 exit $fail
