@@ -467,6 +467,10 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 if (!(live & (live - 1))) {
                     /* one live tasklet (a one-tasklet program, a handshake chain, the others
                      * waiting for DMA): it issues again at its ready_at if that is below lim */
+                    if (ts->ready_at < lim) { /* below lim: the live one is the next in order */
+                        t = ts->ready_at;
+                        break;
+                    }
                     const int k = __builtin_ctz(live | 1u << 31);
                     if (live && c->th[k].ready_at < lim) {
                         t = c->th[k].ready_at > t ? c->th[k].ready_at : t;
