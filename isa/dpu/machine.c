@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dpu.h"
+#include "func.h"
 #include "../isa.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
@@ -24,6 +25,9 @@ static const opt_desc dpu_options[] = {
     OPT_R("dma_write_alpha", "61", 0, 1000000, "WRAM->MRAM DMA fixed latency, cycles"),
     OPT_R("dma_write_beta", "0.5", 0, 1000000, "WRAM->MRAM DMA cycles per byte"),
     OPT_U("bank_penalty", "0", 0, 1, "1: register-file bank penalty (uPIMulator's rule; unconfirmed by hardware)"),
+    OPT_U("func_quantum", "1", 1, 1u << 30,
+          "-o timing=none: instructions a tasklet issues before the next running one takes over (1: round robin, "
+          "the revolver's order; larger is faster but changes the interleaving programs with races see)"),
     OPT_END};
 
 static const char *const dpu_stall_names[] = {"dma", "revolver", "bank", NULL};
@@ -67,11 +71,12 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
 {
     const opt_desc *t = dpu_options;
     int chip;
-    uint64_t ndpus, ntask = 0, mram_mb, bank;
+    uint64_t ndpus, ntask = 0, mram_mb, bank, quantum;
     int rc_task;
     if (opt_choice(&m->opts, t, "chip", &chip, err, errlen) || opt_uint(&m->opts, t, "dpus", &ndpus, err, errlen) ||
         (rc_task = opt_uint(&m->opts, t, "tasklets", &ntask, err, errlen)) < 0 ||
-        opt_uint(&m->opts, t, "mram", &mram_mb, err, errlen) || opt_uint(&m->opts, t, "bank_penalty", &bank, err, errlen))
+        opt_uint(&m->opts, t, "mram", &mram_mb, err, errlen) || opt_uint(&m->opts, t, "bank_penalty", &bank, err, errlen) ||
+        opt_uint(&m->opts, t, "func_quantum", &quantum, err, errlen))
         return -1;
     uint64_t max_task = chip ? 16 : 24; /* the chip's, below the declared 24 */
     if (rc_task == 1)
@@ -331,6 +336,12 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
 
 static uint64_t dpu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
+    if (m->functional) { /* -o timing=none (func.c) */
+        uint64_t q = 1;
+        char err[8];
+        opt_uint(&m->opts, dpu_options, "func_quantum", &q, err, sizeof err); /* checked at create */
+        return dpu_func_run(m, u, DU(u), now, horizon, q);
+    }
     return dpu_run(m, u, DU(u), now, horizon);
 }
 
@@ -728,4 +739,6 @@ const isa_ops isa_dpu = {
     .symbol_location = dpu_symbol_location,
     .unit_space = dpu_unit_space,
     .insn_flow = dpu_insn_flow,
+    .functional = 1,
+    .timing_resume = dpu_func_timing_resume,
 };

@@ -1,0 +1,209 @@
+/* isa/dpu/func.c: the DPU's functional mode (-o timing=none): the same architectural results
+ * as the cycle model on programs whose results do not depend on timing, as fast as the
+ * host allows. The running tasklets issue in round-robin order, each for a quantum of
+ * steps (-o func_quantum; 1 by default, the revolver's own order with 11 or more running
+ * tasklets, which racy but fair SDK code such as PrIM's SEL and UNI needs) or until it
+ * stops, faults, or wakes another tasklet. A DMA lands when its
+ * instruction retires; there is no revolver, no bank penalty, and each instruction is one
+ * cycle ("issue step"). The instructions execute through the cycle model's executor
+ * (exec.c's dpu_execute), so their semantics, faults and messages are the same text. The
+ * revolver statistics stay as they were (functional steps stall nothing); issue cycles are
+ * the instructions. dpu_func_timing_resume hands a fast-forwarded DPU back to the cycle
+ * model. The rules are in docs/isa/dpu.md, "Functional mode". */
+#include "func.h"
+#include "../../core/debug.h"
+
+/* The next running tasklet from k in round-robin order (k itself if it runs); run != 0. */
+static inline int next_running(uint32_t run, int k)
+{
+    uint32_t hi = run & (~0u << k);
+    return hi ? __builtin_ctz(hi) : __builtin_ctz(run);
+}
+
+/* Publish what a functional stretch changed in the core's records: the cursor (the tasklet
+ * that issues next), the last issue, one issue cycle per instruction. The per-stretch
+ * revolver bookkeeping the executor keeps (exec.c seg_*) is not functional time: the
+ * revolver stalls stay at their published values and every stretch is closed, so a later
+ * timed run (dpu_func_timing_resume) starts its own. */
+static uint64_t leave(sim_unit *u, dpu_unit *d, int k, uint64_t t, uint64_t now, uint64_t ret)
+{
+    u->rr = k;
+    if (t > now)
+        u->last_issue = t - 1;
+    for (int i = 0; i < u->nthreads; i++) {
+        sim_thread *th = &u->threads[i];
+        dpu_tasklet *tk = &d->t[i];
+        th->issue_cycles = th->instructions;
+        tk->rev_acc = th->stalls[DPU_STALL_REVOLVER];
+        tk->seg_open = 0;
+    }
+    return ret;
+}
+
+/* A DMA instruction retired at step t: its data lands now (all transfers in flight: there
+ * is only this one) and its tasklet goes on at the next step. The engine's record keeps the
+ * issue cycle; the DMA stall the executor booked is taken back (no time passes). */
+static void dma_now(sim_machine *m, sim_unit *u, dpu_unit *d, int k, uint64_t t)
+{
+    sim_thread *th = &u->threads[k];
+    dpu_tasklet *tk = &d->t[k];
+    uint64_t booked = th->ready_at - (t + 11); /* exec.c dma_transfer's DMA stall */
+    th->stalls[DPU_STALL_DMA] -= booked;
+    tk->shift_sum -= booked;
+    dpu_dma_complete(m, u, d, SIM_NEVER);
+    d->dma_free = t + 1;
+    tk->wait = DPU_W_NONE;
+    tk->dma_until = t + 1;
+    th->ready_at = t + 1;
+}
+
+/* Cycles between looks at the machine's stop flag (another DPU's job faulted, the user
+ * interrupted); a unit never sets it without returning at once. */
+#define DPU_FUNC_POLL 4096
+
+/* The loop. slow: the debugger's per-instruction hooks or the instruction limit are on
+ * (called exactly as exec.c's reference loop calls them); else bpm (the breakpoint filter,
+ * NULL if none) sends the flagged pcs to the debugger, and watch says WRAM watchpoints are
+ * set (the executor checks them and stops the run). Inlined in two copies, slow constant.
+ * k is the issuing tasklet; it hands over to the next running one in round-robin order at
+ * the end of its quantum (the steps up to the next multiple of q, so the order depends on
+ * the cycle alone), when it stops, and when it boots or resumes another tasklet. */
+static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, sim_unit *u, dpu_unit *d,
+                                                                uint64_t now, uint64_t horizon, uint64_t q,
+                                                                const int slow)
+{
+    const int nt = d->ntasklets > 0 && d->ntasklets <= u->nthreads ? d->ntasklets : u->nthreads;
+    const uint32_t mask = nt >= 32 ? ~0u : (1u << nt) - 1;
+    const uint8_t *const bpm = slow ? NULL : dbg_bp_map(m);
+    const int watch = !slow && d->wram->nwatch;
+    uint64_t t = now;
+    uint32_t run = d->run & mask;
+    int k = u->rr < nt ? u->rr : 0;
+    if (!run) {
+        leave(u, d, k, t, now, 0);
+        dpu_halt_unit(m, u, t);
+        return SIM_NEVER;
+    }
+    k = next_running(run, k);
+    uint64_t qend = (t / q + 1) * q;    /* the current quantum's end */
+    uint64_t poll = t + DPU_FUNC_POLL;
+    uint64_t lim = horizon < poll ? horizon : poll;
+    for (;;) {
+        if (t >= lim) {
+            if (t >= horizon || sim_stopped(m))
+                return leave(u, d, k, t, now, t);
+            poll = t + DPU_FUNC_POLL;
+            lim = horizon < poll ? horizon : poll;
+        }
+        dpu_tasklet *const tk = &d->t[k];
+        const uint32_t pc = tk->pc;
+        if (slow ? m->slow : bpm && dbg_bp_maybe(bpm, pc)) {
+            u->last_issue = t; /* the hooks read the instruction's cycle */
+            if (dbg_before_insn(m, u, k, pc))
+                return leave(u, d, k, t, now, t); /* k issues this very pc on resume */
+        }
+        tk->last_issue = t; /* a fault's stop names this cycle */
+        const int r = dpu_execute(m, u, d, k, t);
+        t++;
+        if (slow) {
+            if (m->slow)
+                dbg_after_insn(m, u, k, pc);
+            if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
+                sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, k, tk->pc, t - 1, "instruction limit reached");
+        } else if (watch && d->wram->watch_hit_id)
+            d->wram->watch_hit_id = 0; /* the executor stopped the run on it (exec.c wram_slow): reported */
+        if (r) {
+            if (d->faulted)
+                return leave(u, d, k, t, now, SIM_NEVER);
+            if (tk->wait == DPU_W_DMA)
+                dma_now(m, u, d, k, t - 1);
+        } else if (d->iram[pc < d->dm->iram_words ? pc : d->dm->iram_words].op == DPU_OP_TELL &&
+                   sim_marker(m, u->index, k, pc)) /* the magic marker (docs/isa/dpu.md) */
+            return leave(u, d, k, t, now, t);
+        if ((slow || watch || r) && sim_stopped(m)) {
+            /* a stop after this instruction: the next issue is the next in order if this
+             * one stopped, else this one again */
+            run = d->run & mask;
+            return leave(u, d, run && !((run >> k) & 1) ? next_running(run, k) : k, t, now, t);
+        }
+        const uint32_t was = run;
+        run = d->run & mask;
+        if (!run) {
+            leave(u, d, k, t, now, 0);
+            dpu_halt_unit(m, u, t);
+            return SIM_NEVER;
+        }
+        if (t == qend || (run & ~was) || !((run >> k) & 1)) {
+            /* the quantum is over, it woke a tasklet (the revolver would let that one
+             * issue before this one gets far: a barrier's release, a handshake), or it
+             * stopped: the next running tasklet in order */
+            if (t == qend)
+                qend += q;
+            k = next_running(run, k + 1 == nt ? 0 : k + 1);
+        }
+    }
+}
+
+static __attribute__((noinline)) uint64_t func_plain(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
+                                                     uint64_t horizon, uint64_t q)
+{
+    return func_loop(m, u, d, now, horizon, q, 0);
+}
+
+static __attribute__((noinline)) uint64_t func_slow(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
+                                                    uint64_t horizon, uint64_t q)
+{
+    return func_loop(m, u, d, now, horizon, q, 1);
+}
+
+uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum)
+{
+    dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
+    if (d->faulted)
+        return SIM_NEVER;
+    if (!quantum)
+        quantum = 1;
+    if (dbg_hooks(m) || m->max_instructions)
+        return func_slow(m, u, d, now, horizon, quantum);
+    return func_plain(m, u, d, now, horizon, quantum);
+}
+
+void dpu_func_timing_resume(sim_machine *m)
+{
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        dpu_unit *d = u->isa;
+        if (!d || !u->enabled || u->halted)
+            continue;
+        /* the cycle the unit goes on from: its pending run event (a functional run that
+         * stopped returned it), else the machine's cycle */
+        uint64_t now = u->ev.when != SIM_NEVER && u->ev.when >= m->now ? u->ev.when : m->now;
+        dpu_dma_complete(m, u, d, SIM_NEVER); /* nothing is in flight after a functional run */
+        d->dma_free = now;
+        for (int k = 0; k < u->nthreads; k++) {
+            sim_thread *th = &u->threads[k];
+            dpu_tasklet *tk = &d->t[k];
+            tk->prev_wmask = 0;
+            tk->rev_acc = th->stalls[DPU_STALL_REVOLVER];
+            tk->seg_open = 0;
+            if (th->state == SIM_T_DISABLED || th->state == SIM_T_HALTED)
+                continue;
+            if (k < d->ntasklets && ((d->run >> k) & 1) && !d->faulted) {
+                /* ready at now; a stretch that starts just before it, as a boot does
+                 * (exec.c start_tasklet), so its first issue waited for nothing */
+                tk->wait = DPU_W_NONE;
+                tk->dma_until = now;
+                tk->last_issue = tk->seg_start = now - 1;
+                tk->seg_insns = th->instructions;
+                tk->seg_shift = tk->shift_sum;
+                tk->seg_open = 1;
+                th->state = SIM_T_READY;
+                th->ready_at = now;
+            } else {
+                tk->wait = DPU_W_STOPPED;
+                th->state = SIM_T_SLEEP;
+                th->ready_at = SIM_NEVER;
+            }
+        }
+    }
+}
