@@ -231,6 +231,30 @@ unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now,
     return (unsigned)(done - now);
 }
 
+/* A store acknowledgement writes its whole line (the L2's copy after the store) into the
+ * storing core's L1D: into the way that holds the line, else into the way the pseudo-LRU
+ * flags point to, without updating them (l1_l2_interface.sv: dcache_update_en for
+ * L2RSP_STORE_ACK; only L2RSP_LOAD_ACK drives cache_lru's fill_en). */
+static void l1_ack_install(nyz_cache *c, uint32_t line, uint64_t at)
+{
+    unsigned set = line & (c->sets - 1), base = set * c->ways;
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[base + w] == line)
+            return;
+    unsigned w = 0;
+    if (c->plru_on)
+        w = plru_victim(c->plru[set], c->ways);
+    else
+        for (unsigned k = 1; k < c->ways; k++)
+            if (c->lru[base + k] < c->lru[base + w])
+                w = k;
+    if (c->plru_on && c->mru[set].way == w)
+        c->mru[set].line = 0xffffffffu; /* the memo's line left this way */
+    c->tag[base + w] = line;
+    c->dirty[base + w] = 0;
+    c->ready[base + w] = at;
+}
+
 /* Install the L1 fills that have arrived by cycle now, in arrival order: each takes the
  * way the replacement state points to at that moment. */
 void nyz_l1_settle(nyz_cache *c, uint64_t now)
@@ -240,13 +264,17 @@ void nyz_l1_settle(nyz_cache *c, uint64_t now)
         for (unsigned i = 1; i < c->nfill; i++)
             if (c->fill[i].at < c->fill[k].at)
                 k = i;
-        uint32_t line = c->fill[k].line;
+        uint32_t line = c->fill[k].line, ack = c->fill[k].ack;
         uint64_t at = c->fill[k].at;
         c->fill[k] = c->fill[--c->nfill];
         c->next_fill = UINT64_MAX;
         for (unsigned i = 0; i < c->nfill; i++)
             if (c->fill[i].at < c->next_fill)
                 c->next_fill = c->fill[i].at;
+        if (ack) {
+            l1_ack_install(c, line, at);
+            continue;
+        }
         if (!nyz_cache_probe(c, line << c->line_shift)) {
             nyz_cache_access(c, line << c->line_shift, 1, 0);
             c->misses--; /* counted when the miss was seen */
@@ -260,22 +288,28 @@ int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at)
 {
     uint32_t line = pa >> c->line_shift;
     for (unsigned i = 0; i < c->nfill; i++)
-        if (c->fill[i].line == line) {
+        if (c->fill[i].line == line && !c->fill[i].ack) { /* a load does not wait for an ack */
             *at = c->fill[i].at;
             return 1;
         }
     return 0;
 }
 
-void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at)
+static void l1_fill_push(nyz_cache *c, uint32_t pa, uint64_t at, uint32_t ack)
 {
     if (c->nfill == sizeof c->fill / sizeof c->fill[0]) /* full: the earliest lands now */
         nyz_l1_settle(c, c->next_fill);
     c->fill[c->nfill].line = pa >> c->line_shift;
+    c->fill[c->nfill].ack = ack;
     c->fill[c->nfill].at = at;
     c->nfill++;
     if (at < c->next_fill)
         c->next_fill = at;
+}
+
+void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at)
+{
+    l1_fill_push(c, pa, at, 0);
 }
 
 /* L1 lookup: 0 if the data is there now, else the cycles until it is (a miss starts a fill,
@@ -307,6 +341,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     nm->l2_store_free = acc + tm->store_interval;
     if (nyz_cache_access(&nm->l2, pa, full, 1) || full) {
         t->store_done = acc + tm->store_lat; /* a whole line needs no read from memory */
+        l1_fill_push(&c->l1d, pa, t->store_done, 1);
         return;
     }
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
@@ -314,6 +349,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
      * 83 cycles on the RTL, 48 alone) */
     unsigned f = nyz_fill_latency(nm, pa, 1, acc, DMEM_LEAD);
     t->store_done = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
+    l1_fill_push(&c->l1d, pa, t->store_done, 1);
 }
 
 /* The memory side of an instruction executed at cycle now. Sets *lat (cycles until its
