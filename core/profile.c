@@ -42,9 +42,13 @@ prof_state *prof_new(sim_machine *m)
         const sim_thread *th = &m->units[g / p->tpu].threads[g % p->tpu];
         prof_thread *t = &p->th[g];
         memcpy(t->stalls, th->stalls, sizeof t->stalls);
-        t->insns = th->instructions;
+        t->pre[PROF_INSNS] = -th->instructions; /* open: the first issue adds the growth */
+        t->hook_insns = th->instructions;
         t->row = t->pre;
         t->ret_top = UINT64_MAX;
+        t->nstalls = p->nstalls;
+        t->g = g;
+        t->p = p;
     }
     return p;
 }
@@ -243,18 +247,19 @@ static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, 
 #define PROF_UNWIND 64
 
 /* The thread g, whose previous instruction (row prev) ended at pc, issued at cycle: its
- * totals are now t->insns, cycle and t->stalls. Pop the call it returns from, push the call
- * it enters. -1 on out of memory. */
-static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev, uint64_t pc, uint64_t cycle)
+ * totals are now insns, cycle and t->stalls. Pop the call it returns from, push the call it
+ * enters. -1 on out of memory. */
+static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev, uint64_t pc, uint64_t cycle,
+                     uint64_t insns)
 {
     unsigned pflow = row_flow(p, prev);
     uint64_t ppc = prev[p->stride - 2];
     if (t->depth && pc == t->stack[t->depth - 1].ret)
-        prof_pop(p, t, t->depth - 1, t->insns, cycle, t->stalls);
+        prof_pop(p, t, t->depth - 1, insns, cycle, t->stalls);
     else if (pflow == ISA_FLOW_RETURN)
         for (uint32_t k = t->depth, n = 0; k-- > 0 && n < PROF_UNWIND; n++)
             if (t->stack[k].ret == pc) {
-                prof_pop(p, t, k, t->insns, cycle, t->stalls);
+                prof_pop(p, t, k, insns, cycle, t->stalls);
                 break;
             }
     if (pflow != ISA_FLOW_CALL || (pc > ppc && pc <= ppc + row_ret(p, prev)))
@@ -274,7 +279,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev,
     prof_frame *f = &t->stack[t->depth++];
     f->ret = ppc + row_ret(p, prev);
     f->edge = (uint32_t)x;
-    f->insns = t->insns;
+    f->insns = insns;
     f->cycle = cycle;
     memcpy(f->stalls, t->stalls, sizeof f->stalls);
     return 0;
@@ -285,17 +290,14 @@ static void prof_oom(prof_state *p, int g, uint64_t pc)
     sim_set_stop(p->m, SIM_STOP_ERROR, g / p->tpu, g % p->tpu, pc, "out of memory for the profile");
 }
 
-void prof_issue_slow(prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
+void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
 {
-    if (g < 0 || g >= p->nth)
-        return;
-    prof_thread *t = &p->th[g];
+    prof_state *p = t->p;
+    const int g = t->g;
     uint64_t *prev = t->row;
-    /* the previous instruction's share, as in prof_issue */
-    prev[PROF_INSNS] += insns - t->insns;
-    t->insns = insns;
-    if (t->valid && cycle >= t->cycle)
-        prev[PROF_CYCLES] += cycle - t->cycle;
+    /* the previous instruction's share, as in prof_issue_gen */
+    prev[PROF_INSNS] += insns;
+    prev[PROF_CYCLES] += cycle;
     if (stalls)
         prof_stall_delta(p->nstalls, prev + PROF_STALLS, t->stalls, stalls);
     if (!t->mapped)
@@ -306,16 +308,18 @@ void prof_issue_slow(prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t
         return;
     }
     if (!t->valid) { /* what came before the first issue is the first instruction's */
-        for (int k = 0; k < PROF_STALLS + p->nstalls; k++)
+        row[PROF_INSNS] += t->pre[PROF_INSNS];
+        for (int k = PROF_STALLS; k < PROF_STALLS + p->nstalls; k++)
             row[k] += t->pre[k];
         memset(t->pre, 0, sizeof t->pre);
         t->valid = 1;
-    } else if (p->flow && prof_flow(p, t, g, prev, pc, cycle)) {
+    } else if (p->flow && prof_flow(p, t, g, prev, pc, cycle, insns)) {
         prof_oom(p, g, pc);
         return;
     }
+    row[PROF_INSNS] -= insns;
+    row[PROF_CYCLES] -= cycle;
     t->row = row;
-    t->cycle = cycle;
     t->ret_top = t->depth ? t->stack[t->depth - 1].ret : UINT64_MAX;
     /* after a call or a return, the next issue comes here for its flow */
     t->lim = row_flow(p, row) == ISA_FLOW_NONE ? t->nmap : 0;
@@ -327,8 +331,7 @@ void prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
     if (g < 0 || g >= p->nth)
         return;
     prof_thread *t = &p->th[g];
-    t->row[PROF_INSNS] += th->instructions - t->insns;
-    t->insns = th->instructions;
+    t->hook_insns = th->instructions;
     prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
 }
 
@@ -338,12 +341,12 @@ void prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycl
     if (g < 0 || g >= p->nth)
         return;
     prof_thread *t = &p->th[g];
-    prof_issue(p, g, pc, cycle, t->insns, NULL); /* (out of memory stops the machine) */
-    /* what the instruction counted while it executed (a DPU DMA's wait, a bank penalty, its
-     * retirement) is its own */
-    t->row[PROF_INSNS] += th->instructions - t->insns;
-    t->insns = th->instructions;
+    /* the retired count at the issue: prof_before's (out of memory stops the machine) */
+    prof_issue_th(t, pc, cycle, t->hook_insns, NULL);
+    /* what the instruction counted while it executed (a DPU DMA's wait, a bank penalty) is
+     * its own; its retirement is added when the row closes */
     prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
+    t->hook_insns = th->instructions;
 }
 
 void prof_finish(prof_state *p, const sim_machine *m)
@@ -353,14 +356,12 @@ void prof_finish(prof_state *p, const sim_machine *m)
         if (!t->valid)
             continue;
         const sim_thread *th = &m->units[g / p->tpu].threads[g % p->tpu];
-        uint64_t end = stats_thread_cycles(m, th);
-        uint64_t *r = t->row;
-        if (end > t->cycle)
-            r[PROF_CYCLES] += end - t->cycle;
-        r[PROF_INSNS] += th->instructions - t->insns;
-        t->insns = th->instructions;
-        prof_stall_delta(p->nstalls, r + PROF_STALLS, t->stalls, th->stalls);
-        t->cycle = end > t->cycle ? end : t->cycle; /* a later finish charges only new time */
+        /* the open row closes at the thread's halt or the end of the run when the rows are
+         * read (a run that goes on closes it at its next issue instead) */
+        t->end_cycle = stats_thread_cycles(m, th);
+        t->end_insns = th->instructions;
+        t->ended = 1;
+        prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
     }
 }
 
@@ -390,6 +391,11 @@ int prof_sorted(const prof_state *p, int thread, prof_entry **out)
             e->thread = row_thread(p, r);
             e->insns = r[PROF_INSNS];
             e->cycles = r[PROF_CYCLES];
+            const prof_thread *t = &p->th[e->thread];
+            if (t->row == r) { /* the thread's open row closes at its end (prof_finish) */
+                e->insns += t->ended ? t->end_insns : 0;
+                e->cycles += t->ended ? t->end_cycle : 0;
+            }
             memcpy(e->stalls, r + PROF_STALLS, (size_t)p->nstalls * sizeof *r);
         }
     }
@@ -421,8 +427,8 @@ int prof_edges(const prof_state *p, int thread, prof_edge **out)
         for (uint32_t d = 0; d < t->depth; d++) {
             const prof_frame *f = &t->stack[d];
             prof_edge *x = &v[f->edge];
-            x->insns += t->insns - f->insns;
-            x->cycles += t->cycle - f->cycle;
+            x->insns += t->end_insns - f->insns;
+            x->cycles += t->end_cycle - f->cycle;
             for (int c = 0; c < p->nstalls; c++)
                 x->stalls[c] += t->stalls[c] - f->stalls[c];
         }

@@ -65,19 +65,28 @@ typedef struct prof_frame {
     uint64_t stalls[SIM_MAX_STALLS];
 } prof_frame;
 
+struct prof_state;
+
 typedef struct prof_thread {
     /* what prof_issue reads, first */
     uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
                             the slow path (first issue, after a call or a return) */
     uint64_t **map;      /* the row of PC base + i, NULL: none yet, or a call or a return */
-    uint64_t *row;       /* the previous issue's row (before the first issue: pre) */
-    uint64_t cycle, insns; /* the previous issue's cycle, and the retired count then */
+    uint64_t *row;       /* the row of the thread's last issue (before the first issue: pre),
+                            still open: its Instructions and Cycles hold minus the values at
+                            that issue, and the next issue (or prof_finish) adds its own */
     uint64_t ret_top;    /* the top frame's return address; UINT64_MAX: no frame */
+    int nstalls, g;      /* the ISA's stall causes; this thread's global index */
+    struct prof_state *p;
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged */
+    /* the slow path's */
     uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
     uint64_t pre[PROF_STALLS + SIM_MAX_STALLS]; /* charged before the first issue */
+    uint64_t hook_insns; /* the hook path: the retired count at prof_before */
+    uint64_t end_cycle, end_insns; /* prof_finish: where the open row closes */
     uint8_t valid;       /* issued since the profile started */
     uint8_t mapped;      /* the window was set up (at the first issue) */
+    uint8_t ended;       /* prof_finish saw it */
     prof_frame *stack;   /* the shadow call stack */
     uint32_t depth, cap;
 } prof_thread;
@@ -99,6 +108,8 @@ typedef struct prof_state {
     uint32_t nedges, edge_cap, *eidx, eidx_cap;
 } prof_state;
 
+static inline prof_thread *prof_th(struct prof_state *p, int g) { return &p->th[g]; }
+
 prof_state *prof_new(sim_machine *m);
 void prof_free(prof_state *p);
 
@@ -107,8 +118,9 @@ void prof_free(prof_state *p);
  * thread's retired count before this instruction retires, and stalls its stall counters as at
  * this issue (everything counted up to the issue, nothing this instruction counts itself), or
  * NULL when the ISA reports the growth with prof_stall instead. Never fails: out of memory
- * stops the machine (SIM_STOP_ERROR). */
-void prof_issue_slow(prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls);
+ * stops the machine (SIM_STOP_ERROR). prof_th(p, g) is the thread's state, which a hot loop
+ * may keep per hardware thread and pass to prof_issue_th. */
+void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls);
 
 /* Charge the growth of the stall counters (now, against seen) to acc. */
 static inline void prof_stall_delta(int n, uint64_t *restrict acc, uint64_t *restrict seen,
@@ -124,32 +136,72 @@ static inline void prof_stall_delta(int n, uint64_t *restrict acc, uint64_t *res
     }
 }
 
-static inline void prof_issue(prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns,
-                              const uint64_t *stalls)
+/* (the feeds below; cause < 0: none) The issue closes the previous row (adds this issue's
+ * retired count and cycle: the growth since that row's issue) and opens the new one
+ * (subtracts them). */
+static inline __attribute__((always_inline)) void prof_issue_gen(prof_thread *t, uint64_t pc, uint64_t cycle,
+                                                                 uint64_t insns, const uint64_t *stalls, int cause,
+                                                                 uint64_t n)
 {
-    prof_thread *t = &p->th[g];
     uint64_t off = pc - t->base, *row;
+    if (cause >= 0)
+        t->stalls[cause] += n;
     if (__builtin_expect(off < t->lim && (row = t->map[off]) != NULL && pc != t->ret_top, 1)) {
         uint64_t *prev = t->row;
-        prev[PROF_INSNS] += insns - t->insns;
-        prev[PROF_CYCLES] += cycle - t->cycle;
+        prev[PROF_INSNS] += insns;
+        row[PROF_INSNS] -= insns;
+        prev[PROF_CYCLES] += cycle;
+        row[PROF_CYCLES] -= cycle;
+        if (cause >= 0)
+            prev[PROF_STALLS + cause] += n;
         if (stalls)
-            prof_stall_delta(p->nstalls, prev + PROF_STALLS, t->stalls, stalls);
+            prof_stall_delta(t->nstalls, prev + PROF_STALLS, t->stalls, stalls);
         t->row = row;
-        t->insns = insns;
-        t->cycle = cycle;
-    } else
-        prof_issue_slow(p, g, pc, cycle, insns, stalls);
+    } else {
+        if (cause >= 0)
+            t->row[PROF_STALLS + cause] += n;
+        prof_issue_slow(t, pc, cycle, insns, stalls);
+    }
+}
+
+static inline void prof_issue_th(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
+{
+    prof_issue_gen(t, pc, cycle, insns, stalls, -1, 0);
+}
+
+static inline void prof_issue(struct prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns,
+                              const uint64_t *stalls)
+{
+    prof_issue_gen(prof_th(p, g), pc, cycle, insns, stalls, -1, 0);
+}
+
+/* The same as prof_stall(p, g, cause, n) then prof_issue(p, g, pc, cycle, insns, NULL), in
+ * one step: for an ISA that knows at each issue the stall the thread counted since its
+ * previous one (a DPU tasklet's revolver wait). */
+static inline void prof_issue_stall_th(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause,
+                                       uint64_t n)
+{
+    prof_issue_gen(t, pc, cycle, insns, NULL, cause, n);
+}
+
+static inline void prof_issue_stall(struct prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                    int cause, uint64_t n)
+{
+    prof_issue_gen(prof_th(p, g), pc, cycle, insns, NULL, cause, n);
 }
 
 /* For an ISA that passes stalls NULL: thread g's counter cause grew by n since the last time
  * it was charged, all of it since its previous issue (so the growth is that instruction's).
  * Call it before the next prof_issue of g (or before the run returns, for the last one). */
-static inline void prof_stall(prof_state *p, int g, int cause, uint64_t n)
+static inline void prof_stall_th(prof_thread *t, int cause, uint64_t n)
 {
-    prof_thread *t = &p->th[g];
     t->row[PROF_STALLS + cause] += n;
     t->stalls[cause] += n;
+}
+
+static inline void prof_stall(struct prof_state *p, int g, int cause, uint64_t n)
+{
+    prof_stall_th(prof_th(p, g), cause, n);
 }
 
 /* The hook path. Before an issue of (unit, thread): charge the thread's growth since its
@@ -158,7 +210,8 @@ static inline void prof_stall(prof_state *p, int g, int cause, uint64_t n)
  * stops the machine (SIM_STOP_ERROR). */
 void prof_before(prof_state *p, int unit, int thread, const sim_thread *th);
 void prof_record(prof_state *p, int unit, int thread, uint64_t pc, uint64_t cycle, const sim_thread *th);
-/* Charge every thread's last instruction up to its halt or the end of the run. */
+/* Charge every thread's last instruction up to its halt or the end of the run (the rows
+ * read right only after it). */
 void prof_finish(prof_state *p, const sim_machine *m);
 /* Rows sorted by PC, then thread, into *out (malloc'd); returns the count or -1. With
  * thread >= 0 only that thread's rows. */
