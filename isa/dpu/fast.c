@@ -154,6 +154,67 @@ static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim
     return c->d->iram != c->iram;
 }
 
+/* Sparse bursts: with fewer than 11 live tasklets the revolver leaves cycles idle and the
+ * next tasklet in ring order is often not the one to issue (tasklets coming back from DMA
+ * run in the order of their landings, not the ring's), so the plain burst would visit the
+ * live ones at most issues (next_live). A sparse burst keeps the candidates in o[oh..oh+on)
+ * in ready_at order instead: a tasklet issued at t is ready at t + 11, after every other
+ * candidate, so it goes last, and the pick is the front (several ready at once, rare: the
+ * first of them in ring order from the cursor). Candidates: the tasklets ready by t + 11
+ * when the burst turns sparse (the others are stopped or wait for DMA), then those a
+ * landing frees (ready by then; inserted in order), less the ones that start a DMA; om is
+ * their mask. The burst turns plain again when 11 tasklets are live. */
+enum { SPARSE_N = 64, SPARSE_MAX = 11 };
+
+/* bits set in a live mask (no popcnt instruction in the baseline x86-64 target) */
+static inline int live_count(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (int)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+static __attribute__((noinline)) void sparse_build(const fast_ctx *c, uint64_t t, uint8_t *o, unsigned *on, uint32_t *om)
+{
+    unsigned n = 0;
+    for (int k = 0; k < c->nt; k++) {
+        const uint64_t r = c->th[k].ready_at;
+        if (r > t + 11)
+            continue;
+        unsigned i = n++;
+        for (; i > 0 && c->th[o[i - 1]].ready_at > r; i--)
+            o[i] = o[i - 1];
+        o[i] = (uint8_t)k;
+        *om |= 1u << k;
+    }
+    *on = n;
+}
+
+/* land() in a sparse burst: the tasklets it frees join the candidates in ready_at order. */
+static __attribute__((noinline)) int sparse_land(fast_ctx *c, uint64_t t, uint64_t olim, uint64_t *lim, uint8_t *o,
+                                                 unsigned *oh, unsigned *on, uint32_t *om, int *full)
+{
+    const int r = land(c, t, olim, lim);
+    *full = live_count(c->live) >= SPARSE_MAX;
+    uint32_t add = c->live & ~*om;
+    if (add && *oh + *on + 24 > SPARSE_N) {
+        for (unsigned i = 0; i < *on; i++)
+            o[i] = o[*oh + i];
+        *oh = 0;
+    }
+    for (; add; add &= add - 1) {
+        const int k = __builtin_ctz(add);
+        const uint64_t rk = c->th[k].ready_at;
+        unsigned i = *on;
+        for (; i > 0 && c->th[o[*oh + i - 1]].ready_at > rk; i--)
+            o[*oh + i] = o[*oh + i - 1];
+        o[*oh + i] = (uint8_t)k;
+        (*on)++;
+        *om |= 1u << k;
+    }
+    return r;
+}
+
 /* A burst: thread *tsp issues at cycle *tp, then the next one in round-robin order at the
  * next cycle while it is ready and the cycle is below lim. Returns 0 when the burst ends
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
@@ -165,7 +226,8 @@ static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
 static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread **tsp, uint64_t *tp,
-                                                       const uint64_t olim, const int bp, const int watch)
+                                                       const uint64_t olim, const int bp, const int watch,
+                                                       const int sparse)
 {
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
@@ -177,6 +239,15 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     const uint8_t *const bpm = bp ? c->bpm : NULL;
     const uint64_t wlo = watch ? c->wlo : 1, whi = watch ? c->whi : 0;
     uint64_t lim = min_u64(olim, c->d->pend_next);
+    /* sparse: the order of the candidates (sparse_build) */
+    uint8_t o[SPARSE_N];
+    unsigned oh = 0, on = 0;
+    uint32_t om = 0;
+    int full = 0; /* sparse: a landing made 11 or more live */
+    if (sparse) {
+        sparse_build(c, t, o, &on, &om);
+        goto pick;
+    }
 /* an access of n bytes at addr that may touch a watched byte */
 #define WATCHED(addr, n) (watch && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
     for (;;) {
@@ -449,6 +520,19 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         }
         tk->pc = (uint16_t)npc;
         ts->instructions++;
+        if (sparse) {
+            /* the issuer goes last (ready at t + 11), unless it now waits for its DMA */
+            const int ki = (int)(ts - c->th);
+            if ((c->live >> ki) & 1) {
+                if (oh + on >= SPARSE_N) {
+                    for (unsigned i = 0; i < on; i++)
+                        o[i] = o[oh + i];
+                    oh = 0;
+                }
+                o[oh + on++] = (uint8_t)ki;
+                om |= 1u << ki;
+            }
+        }
         t++;
         if (++ts == c->th_end) {
             tk = c->d->t;
@@ -458,8 +542,56 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         if (t >= lim) {
             /* below olim, lim is the oldest pending DMA completion: with dmai its data lands
              * now, before the pick at t, as in the reference loop */
-            if (t >= olim || !c->dmai || land(c, t, olim, &lim))
+            if (t >= olim || !c->dmai)
                 break;
+            if (sparse ? sparse_land(c, t, olim, &lim, o, &oh, &on, &om, &full) : land(c, t, olim, &lim))
+                break;
+        }
+        if (sparse) {
+        pick:
+            for (;;) {
+                /* the front is the earliest; it issues at its ready_at if none is ready
+                 * now and that is below lim; several ready at once: the first in ring
+                 * order from the cursor */
+                if (on) {
+                    int k = o[oh];
+                    const uint64_t r = c->th[k].ready_at;
+                    if (r > t && r < lim)
+                        t = r;
+                    if (r <= t) {
+                        if (on > 1 && c->th[o[oh + 1]].ready_at <= t) {
+                            uint32_t rm = 0;
+                            for (unsigned i = 0; i < on && c->th[o[oh + i]].ready_at <= t; i++)
+                                rm |= 1u << o[oh + i];
+                            const uint32_t hi = rm & (~0u << (ts - c->th));
+                            k = __builtin_ctz(hi ? hi : rm);
+                            unsigned i = 0;
+                            while (o[oh + i] != k)
+                                i++;
+                            for (; i > 0; i--)
+                                o[oh + i] = o[oh + i - 1];
+                        }
+                        oh++;
+                        on--;
+                        om &= ~(1u << k);
+                        ts = c->th + k;
+                        tk = c->d->t + k;
+                        break;
+                    }
+                }
+                if (lim >= olim || !c->dmai)
+                    goto out;
+                t = lim;
+                if (sparse_land(c, t, olim, &lim, o, &oh, &on, &om, &full))
+                    goto out;
+            }
+            if (full) {
+                /* the revolver is full again: the plain burst issues this one */
+                *tsp = ts;
+                *tp = t;
+                return 4;
+            }
+            continue;
         }
         if (__builtin_expect(ts->ready_at > t, 0)) {
             for (;;) {
@@ -479,6 +611,12 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                         break;
                     }
                 } else {
+                    if (live_count(live) < SPARSE_MAX) {
+                        /* the revolver leaves cycles idle: the sparse burst picks */
+                        *tsp = ts;
+                        *tp = t;
+                        return 3;
+                    }
                     /* the first ready one after it in order issues at t (DMA waits,
                      * stopped tasklets); none: the earliest, if before lim */
                     uint64_t tn;
@@ -512,22 +650,34 @@ out:
 
 static __attribute__((noinline)) int burst_plain(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, olim, 0, 0);
+    int r = burst(c, tsp, tp, olim, 0, 0, 0);
+    while (r >= 3)
+        r = burst(c, tsp, tp, olim, 0, 0, r == 3);
+    return r;
 }
 
 static __attribute__((noinline)) int burst_watch(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, olim, 0, 1);
+    int r = burst(c, tsp, tp, olim, 0, 1, 0);
+    while (r >= 3)
+        r = burst(c, tsp, tp, olim, 0, 1, r == 3);
+    return r;
 }
 
 static __attribute__((noinline)) int burst_bp(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, olim, 1, 0);
+    int r = burst(c, tsp, tp, olim, 1, 0, 0);
+    while (r >= 3)
+        r = burst(c, tsp, tp, olim, 1, 0, r == 3);
+    return r;
 }
 
 static __attribute__((noinline)) int burst_bp_watch(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
 {
-    return burst(c, tsp, tp, olim, 1, 1);
+    int r = burst(c, tsp, tp, olim, 1, 1, 0);
+    while (r >= 3)
+        r = burst(c, tsp, tp, olim, 1, 1, r == 3);
+    return r;
 }
 
 /* The latest issue cycle among the tasklets (the unit's last issue once one has issued in
