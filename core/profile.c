@@ -45,7 +45,6 @@ prof_state *prof_new(sim_machine *m)
         t->pre[PROF_INSNS] = -th->instructions; /* open: the first issue adds the growth */
         t->hook_insns = th->instructions;
         t->row = t->pre;
-        t->ret_top = UINT64_MAX;
         t->nstalls = p->nstalls;
         t->g = g;
         t->p = p;
@@ -146,6 +145,14 @@ static uint64_t *prof_row(prof_state *p, prof_thread *t, int g, uint64_t pc)
         if (*h)
             return *h;
     }
+    /* an open call's return address (not returned to: the frame would have been popped) */
+    prof_frame *owner = NULL;
+    for (uint32_t k = 0; off < t->nmap && k < t->depth; k++)
+        if (t->stack[k].ret == pc) {
+            if (t->stack[k].saved)
+                return t->stack[k].saved;
+            owner = owner ? owner : &t->stack[k];
+        }
     uint64_t *r = prof_row_new(p);
     if (!r)
         return NULL;
@@ -161,7 +168,10 @@ static uint64_t *prof_row(prof_state *p, prof_thread *t, int g, uint64_t pc)
     *row_pc(p, r) = pc;
     r[p->stride - 1] = (uint64_t)(uint32_t)g | (uint64_t)(flow & 0xff) << 32 | (uint64_t)((ret - pc) & 0xff) << 40;
     if (flow == ISA_FLOW_NONE && off < t->nmap) {
-        t->map[off] = r;
+        if (owner) /* the outermost open call returning here puts it in the map */
+            owner->saved = r;
+        else
+            t->map[off] = r;
         return r;
     }
     if (2 * (p->hn + 1) > p->hcap) {
@@ -235,6 +245,8 @@ static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, 
 {
     while (t->depth > k) {
         const prof_frame *f = &t->stack[--t->depth];
+        if (f->saved) /* the return address's row goes back to the map */
+            t->map[f->ret - t->base] = f->saved;
         prof_edge *x = &p->edges[f->edge];
         x->insns += insns - f->insns;
         x->cycles += cycle - f->cycle;
@@ -279,6 +291,13 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev,
     prof_frame *f = &t->stack[t->depth++];
     f->ret = ppc + row_ret(p, prev);
     f->edge = (uint32_t)x;
+    /* the issue at the return address must come to the slow path to pop the frame: its row
+     * leaves the map while the call is open (an outer open call with the same return
+     * address has it already) */
+    uint64_t off = f->ret - t->base;
+    f->saved = off < t->nmap ? t->map[off] : NULL;
+    if (f->saved)
+        t->map[off] = NULL;
     f->insns = insns;
     f->cycle = cycle;
     memcpy(f->stalls, t->stalls, sizeof f->stalls);
@@ -302,6 +321,11 @@ void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns
         prof_stall_delta(p->nstalls, prev + PROF_STALLS, t->stalls, stalls);
     if (!t->mapped)
         prof_window(p, t, g, pc);
+    /* the calls first: a return puts its address's row back in the map */
+    if (t->valid && p->flow && prof_flow(p, t, g, prev, pc, cycle, insns)) {
+        prof_oom(p, g, pc);
+        return;
+    }
     uint64_t *row = prof_row(p, t, g, pc);
     if (!row) {
         prof_oom(p, g, pc);
@@ -313,14 +337,10 @@ void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns
             row[k] += t->pre[k];
         memset(t->pre, 0, sizeof t->pre);
         t->valid = 1;
-    } else if (p->flow && prof_flow(p, t, g, prev, pc, cycle, insns)) {
-        prof_oom(p, g, pc);
-        return;
     }
     row[PROF_INSNS] -= insns;
     row[PROF_CYCLES] -= cycle;
     t->row = row;
-    t->ret_top = t->depth ? t->stack[t->depth - 1].ret : UINT64_MAX;
     /* after a call or a return, the next issue comes here for its flow */
     t->lim = row_flow(p, row) == ISA_FLOW_NONE ? t->nmap : 0;
 }

@@ -26,8 +26,9 @@
  * moves (allocated in chunks); each thread maps the PCs of a window over its code space
  * (the code region holding its first PC, at most PROF_WINDOW addresses) straight to their
  * rows, so a plain instruction's issue is an index, a compare and a few adds. PCs outside the
- * window, call and return instructions, the first issue and the issue at the top frame's
- * return address take prof_issue_slow (a hash keyed by (thread, PC), the call stack). */
+ * window, call and return instructions, the first issue and the issues at an open call's
+ * return address (its slot is emptied while the call is open) take prof_issue_slow (a hash
+ * keyed by (thread, PC), the call stack). */
 #ifndef XPUSIM_PROFILE_H
 #define XPUSIM_PROFILE_H
 #include <stdint.h>
@@ -57,9 +58,12 @@ typedef struct prof_edge {
     uint64_t stalls[SIM_MAX_STALLS];
 } prof_edge;
 
-/* An open call: where it returns, its edge, and the thread's totals at the callee's entry. */
+/* An open call: where it returns, its edge, and the thread's totals at the callee's entry;
+ * saved: the row of ret that this frame took out of the thread's window map, so that the
+ * issue at ret takes the slow path (which pops the frame and puts the row back), or NULL. */
 typedef struct prof_frame {
     uint64_t ret;
+    uint64_t *saved;
     uint32_t edge;
     uint64_t insns, cycle;
     uint64_t stalls[SIM_MAX_STALLS];
@@ -71,11 +75,11 @@ typedef struct prof_thread {
     /* what prof_issue reads, first */
     uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
                             the slow path (first issue, after a call or a return) */
-    uint64_t **map;      /* the row of PC base + i, NULL: none yet, or a call or a return */
+    uint64_t **map;      /* the row of PC base + i, NULL: none yet, a call or a return, or an
+                            open call's return address (prof_frame.saved holds its row) */
     uint64_t *row;       /* the row of the thread's last issue (before the first issue: pre),
                             still open: its Instructions and Cycles hold minus the values at
                             that issue, and the next issue (or prof_finish) adds its own */
-    uint64_t ret_top;    /* the top frame's return address; UINT64_MAX: no frame */
     int nstalls, g;      /* the ISA's stall causes; this thread's global index */
     struct prof_state *p;
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged */
@@ -146,7 +150,7 @@ static inline __attribute__((always_inline)) void prof_issue_gen(prof_thread *t,
     uint64_t off = pc - t->base, *row;
     if (cause >= 0)
         t->stalls[cause] += n;
-    if (__builtin_expect(off < t->lim && (row = t->map[off]) != NULL && pc != t->ret_top, 1)) {
+    if (__builtin_expect(off < t->lim && (row = t->map[off]) != NULL, 1)) {
         uint64_t *prev = t->row;
         prev[PROF_INSNS] += insns;
         row[PROF_INSNS] -= insns;
