@@ -14,9 +14,11 @@
  * workers are "barrel"; a supervisor's cycles waiting for a result "dependency", after a
  * taken branch "branch", after a sync, delay or send "sync" (a cycle held by several counts
  * for the first of sync, branch, dependency, barrel). */
+#include <string.h>
 #include "tile.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
+#include "../../core/profile.h"
 
 static const char *const ctx_names[IPU_NCTX] = {"supervisor", "W0", "W1", "W2", "W3", "W4", "W5"};
 const char *ipu_ctx_name(int tid) { return tid >= 0 && tid < IPU_NCTX ? ctx_names[tid] : "?"; }
@@ -214,10 +216,22 @@ int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *tp, uin
         *ret = t; /* resumes in this very slot */
         return 1;
     }
+    uint64_t stalls0[IPU_STALL_N];
+    memcpy(stalls0, th->stalls, sizeof stalls0);
     book_stalls(tl, th, tid, t, dep_at);
     c->last_issue = t;
     ipu_issue is;
+    const uint64_t insns0 = th->instructions;
     int rc = ipu_exec_bundle(m, u, tl, tid, t, &is);
+    prof_state *prof = dbg_profile(m);
+    if (prof) { /* --profile without the hooks (isa_ops.profile_fast): as the hook path, the
+                 * stalls of the gap before this issue are this bundle's */
+        const int g = u->index * prof->tpu + tid;
+        prof_issue(prof, g, pc, t, insns0, NULL);
+        for (int k = 0; k < IPU_STALL_N; k++)
+            if (th->stalls[k] != stalls0[k])
+                prof_stall(prof, g, k, th->stalls[k] - stalls0[k]);
+    }
     if (rc == 0) {
         th->instructions += (uint64_t)is.ninsn;
         th->issue_cycles++;
@@ -265,7 +279,8 @@ uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
     if (m->functional) /* -o timing=none (func.c) */
         return ipu_run_func(m, u, now, horizon);
     /* watchpoints and the slow flag change only while no unit runs */
-    if (!m->slow && !m->max_instructions && im->predecode && !tl->tmem->nwatch)
+    if (!dbg_hooks(m) && !dbg_bp_map(m) && !(m->dbg && m->dbg->watching) && !m->max_instructions && im->predecode &&
+        !tl->tmem->nwatch)
         return ipu_run_fast(m, u, now, horizon);
     while (t < horizon)
         if (ipu_barrel_step(m, u, tl, &t, &ret))

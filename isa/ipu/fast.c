@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fop.h"
+#include "../../core/debug.h"
+#include "../../core/profile.h"
 
 #define IPU_POLL_CYCLES 4096
 
@@ -60,7 +62,8 @@ __attribute__((noinline)) ipu_frec *ipu_frec_miss(ipu_tile *tl, uint32_t off)
 
 /* A burst from cycle *tp (< lim): returns the bundles issued, *tp the cycle after the last.
  * 0: the worker of *tp's slot is not ready, or its bundle must go the generic way. */
-static __attribute__((noinline)) uint64_t burst(sim_unit *u, ipu_tile *tl, uint64_t *tp, uint64_t lim)
+static inline __attribute__((always_inline)) uint64_t burst_gen(sim_unit *u, ipu_tile *tl, uint64_t *tp, uint64_t lim,
+                                                               prof_state *prof)
 {
     const ipu_machine *im = tl->im;
     const uint64_t t0 = *tp;
@@ -71,6 +74,12 @@ static __attribute__((noinline)) uint64_t burst(sim_unit *u, ipu_tile *tl, uint6
     const uint32_t base = im->mem_base, msize = im->mem_size, rmask = im->repeat_mask;
     uint64_t ninsn[IPU_NSLOTS] = {0};
     ipu_ctx *const w0 = &tl->ctx[IPU_WORKER(0)];
+    /* --profile: W0's profile thread, and each worker's retired count at the burst's start */
+    const int pg0 = prof ? u->index * prof->tpu + IPU_WORKER(0) : 0;
+    uint64_t pi0[IPU_NSLOTS] = {0};
+    if (prof)
+        for (int j = 0; j < IPU_NSLOTS; j++)
+            pi0[j] = u->threads[IPU_WORKER(j)].instructions;
     for (;;) {
         ipu_ctx *const c = w0 + k;
         if (t < tcheck && (c->state != IPU_CS_ACTIVE || c->next > t))
@@ -97,6 +106,18 @@ static __attribute__((noinline)) uint64_t burst(sim_unit *u, ipu_tile *tl, uint6
         if (in_rpt && npc == c->rpt_end && --c->rpt_count)
             npc = c->rpt_first;
         c->pc = npc;
+        if (prof) { /* --profile (profile.h): the hook path's rows, gap stalls to this issue */
+            const int g = pg0 + k;
+            prof_issue(prof, g, pc, t, pi0[k] + ninsn[k], NULL);
+            if (t < tcheck) { /* its first issue of the burst: the wait since its last one */
+                const uint64_t wait = t - c->last_issue - 1, fpu = c->fpu_hold < wait ? c->fpu_hold : wait;
+                if (fpu)
+                    prof_stall(prof, g, IPU_STALL_FPU, fpu);
+                prof_stall(prof, g, IPU_STALL_BARREL, wait - fpu);
+            } else {
+                prof_stall(prof, g, IPU_STALL_BARREL, IPU_NSLOTS - 1);
+            }
+        }
         ninsn[k] += r->n;
         t++;
         if (++k == IPU_NSLOTS)
@@ -130,8 +151,21 @@ static __attribute__((noinline)) uint64_t burst(sim_unit *u, ipu_tile *tl, uint6
     return t - t0;
 }
 
+static __attribute__((noinline)) uint64_t burst(sim_unit *u, ipu_tile *tl, uint64_t *tp, uint64_t lim)
+{
+    return burst_gen(u, tl, tp, lim, NULL);
+}
+
+/* The same with --profile fed at every issue (a copy, so plain runs pay nothing for it). */
+static __attribute__((noinline)) uint64_t burst_prof(sim_unit *u, ipu_tile *tl, uint64_t *tp, uint64_t lim,
+                                                     prof_state *prof)
+{
+    return burst_gen(u, tl, tp, lim, prof);
+}
+
 uint64_t ipu_run_fast(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
+    prof_state *const prof = dbg_profile(m);
     ipu_tile *tl = ipu_t(u);
     uint64_t t = now, ret;
     uint64_t poll = t + IPU_POLL_CYCLES;
@@ -143,7 +177,8 @@ uint64_t ipu_run_fast(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
             }
             poll = t + IPU_POLL_CYCLES;
         }
-        if (burst(u, tl, &t, horizon < poll ? horizon : poll))
+        if (prof ? burst_prof(u, tl, &t, horizon < poll ? horizon : poll, prof)
+                 : burst(u, tl, &t, horizon < poll ? horizon : poll))
             continue;
         if (ipu_barrel_step(m, u, tl, &t, &ret))
             return ret;

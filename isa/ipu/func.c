@@ -19,6 +19,7 @@
  * model carries on from the architectural state. */
 #include "fop.h"
 #include "../../core/debug.h"
+#include "../../core/profile.h"
 
 #define IPU_FUNC_BURST 4096 /* bundles a context runs before the next one's turn */
 
@@ -55,7 +56,8 @@ static void func_sync(sim_unit *u, ipu_tile *tl, uint64_t t)
 
 /* Up to nmax bundles of worker tid from their fast records, from cycle t; returns the
  * bundles run (0: the first needs the generic executor). */
-static uint64_t func_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
+static inline __attribute__((always_inline)) uint64_t func_burst_gen(sim_unit *u, ipu_tile *tl, int tid,
+                                                                    uint64_t nmax, uint64_t t, prof_state *prof)
 {
     const ipu_machine *im = tl->im;
     ipu_ctx *const c = &tl->ctx[tid];
@@ -64,6 +66,9 @@ static uint64_t func_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, ui
     const uint32_t base = im->mem_base, msize = im->mem_size, rmask = im->repeat_mask;
     uint32_t pc = c->pc;
     uint64_t n = 0, ni = 0;
+    /* the profile's thread and the thread's retired count at the burst's start */
+    const int pg = prof ? u->index * prof->tpu + tid : 0;
+    const uint64_t pi0 = u->threads[tid].instructions;
     while (n < nmax) {
         const uint32_t off = pc - base;
         if ((pc & 3) || off >= msize)
@@ -86,6 +91,8 @@ static uint64_t func_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, ui
             (void)ipu_xop(&r->f[1], c, R, mem, base, msize, rmask, pc, len, &npc); /* cannot fail (build) */
         if (in_rpt && npc == c->rpt_end && --c->rpt_count)
             npc = c->rpt_first;
+        if (prof) /* --profile (profile.h): one row per issue, no stalls in this mode */
+            prof_issue(prof, pg, pc, t + n, pi0 + ni, NULL);
         pc = npc;
         ni += r->n;
         n++;
@@ -99,6 +106,18 @@ static uint64_t func_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, ui
         u->last_issue = t + n - 1;
     }
     return n;
+}
+
+static __attribute__((noinline)) uint64_t func_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
+{
+    return func_burst_gen(u, tl, tid, nmax, t, NULL);
+}
+
+/* The same feeding --profile (a copy, so plain runs pay nothing for it). */
+static __attribute__((noinline)) uint64_t func_burst_prof(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax,
+                                                          uint64_t t, prof_state *prof)
+{
+    return func_burst_gen(u, tl, tid, nmax, t, prof);
 }
 
 /* One bundle of context tid at *tp through the generic executor, with the debugger's hooks
@@ -118,7 +137,12 @@ static int func_step(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_
     u->last_issue = t;
     c->last_issue = t;
     ipu_issue is;
-    if (ipu_exec_bundle(m, u, tl, tid, t, &is) == 0) {
+    const uint64_t insns0 = th->instructions;
+    const int rc = ipu_exec_bundle(m, u, tl, tid, t, &is);
+    prof_state *prof = dbg_profile(m);
+    if (prof) /* --profile without the hooks (isa_ops.profile_fast): what prof_record does */
+        prof_issue(prof, u->index * prof->tpu + tid, pc, t, insns0, NULL);
+    if (rc == 0) {
         th->instructions += (uint64_t)is.ninsn;
         th->issue_cycles++;
         if (tid == IPU_SUP && c->pc == IPU_HOST_RETURN) {
@@ -144,7 +168,9 @@ uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
     /* the same conditions as the cycle model's fast loop (barrel.c): the per-bundle hooks
      * (debugger, trace, profile), an instruction limit and watchpoints need every bundle to
      * go through ipu_exec_bundle; they change only while no unit runs */
-    const int fast = !m->slow && !m->max_instructions && im->predecode && !tl->tmem->nwatch;
+    const int fast = !dbg_hooks(m) && !dbg_bp_map(m) && !(m->dbg && m->dbg->watching) && !m->max_instructions &&
+                     im->predecode && !tl->tmem->nwatch;
+    prof_state *const prof = dbg_profile(m);
     while (t < horizon) {
         if (sim_stopped(m))
             break;
@@ -167,7 +193,7 @@ uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         uint64_t budget = horizon - t < IPU_FUNC_BURST ? horizon - t : IPU_FUNC_BURST;
         while (budget && runnable(tl, tid)) {
             if (fast && tid != IPU_SUP) {
-                const uint64_t n = func_burst(u, tl, tid, budget, t);
+                const uint64_t n = prof ? func_burst_prof(u, tl, tid, budget, t, prof) : func_burst(u, tl, tid, budget, t);
                 t += n;
                 budget -= n;
                 if (!budget)

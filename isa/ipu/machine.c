@@ -545,4 +545,5 @@ const isa_ops isa_ipu = {
     .insn_flow = ipu_insn_flow,
     .functional = 1,
     .timing_resume = ipu_timing_resume,
+    .profile_fast = 1, /* fast.c, barrel.c and func.c feed --profile (notes/profile-api.md) */
 };
