@@ -477,15 +477,25 @@ static uint64_t insn_cap(const sim_machine *m)
 static uint64_t horizon_for(const sim_machine *m)
 {
     uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
-    uint64_t cap = insn_cap(m);
-    if (cap) {
+    if (m->max_instructions) {
         /* a unit retires at most a few instructions per cycle: cap the burst so the
-         * instruction limit (or fast-forward count), checked between events, is not
-         * overrun by a whole program */
+         * instruction limit, checked between events, is not overrun by a whole program */
         uint64_t done = sim_total_instructions(m);
-        uint64_t left = done < cap ? cap - done : 1;
+        uint64_t left = done < m->max_instructions ? m->max_instructions - done : 1;
         if (m->now + left < lim)
             lim = m->now + left;
+    }
+    if (m->ff_insns) {
+        /* a fast-forward's count: every hardware thread may retire an instruction (a
+         * bundle of two) per cycle, so bursts of left / (2 x threads) cycles never pass
+         * it by more than one cycle's worth; they shrink as it nears (a few hundred
+         * bursts for any count), and burst ends change nothing simulated */
+        uint64_t done = sim_total_instructions(m), w = 0;
+        for (int i = 0; i < m->nunits; i++)
+            w += m->units[i].enabled ? 2 * (uint64_t)m->units[i].nthreads : 0;
+        uint64_t left = done < m->ff_insns ? (m->ff_insns - done) / (w ? w : 1) : 0;
+        if (m->now + (left ? left : 1) < lim)
+            lim = m->now + (left ? left : 1);
     }
     /* progress reports come between events: with them on, no burst runs more than 2^22
      * cycles (burst ends change nothing simulated; tests/cli/progress.t.sh compares) */

@@ -6,8 +6,8 @@
  * thread reaching that code address: a temporary breakpoint of core/debug.c, which the
  * ISAs' fast paths check through the breakpoint filter, so the functional part stays
  * fast; the instruction there runs in the timed part), insns:N (N instructions retired in
- * all, m->ff_insns: checked between bursts, so a few more may retire before the switch;
- * the statistics give the exact count), or magic (the ISA's marker instruction,
+ * all, m->ff_insns: checked between bursts, which shrink as the count nears, so at most one
+ * cycle's worth more may retire; the statistics give the exact count), or magic (the ISA's marker instruction,
  * sim_marker; the marker itself counts in the functional part). docs/user-guide.md
  * "Fast-forward" has the user's view. */
 #include <stdio.h>

@@ -15,7 +15,8 @@
 #   full run: the stop (instruction 73) issues at 11 x 73 = 803, halt at 804.
 #   region in the full run: its first instruction (51) issues at 11 x 51 = 561, so the
 #   region lasts 804 - 561 = 243 cycles = 11 x 22 + 1.
-#   fast-forward to `region` (or to insns:51): 51 instructions functional; the timed part
+#   fast-forward to `region` (or to insns:51, or to a magic tell before it: below): 51
+#   instructions functional; the timed part
 #   counts from the switch (the first cycle not simulated functionally), where the
 #   region's first instruction issues: 23 instructions, 243 cycles, halted at 243.
 # With 16 tasklets the revolver is not quiescent at the switch (in the full run the other
@@ -111,6 +112,19 @@ else
         ok "dpu: stats diff of the two markers: only the marker differs" || { bad "dpu: stats diff region/insns: exit $r1"; cat "$T/d1"; }
     "$X" report "$T/region.json" -o "$T/r.html" && grep -q 'Fast-forward to <b>region</b>: 51 instructions' "$T/r.html" &&
         ok "dpu: report says the page is the timed part" || bad "dpu: report of a fast-forwarded run"
+    # the magic marker (docs/isa/dpu.md: any tell but the nop word), just before `region`:
+    # 75 instructions, the full run halts at 11 x 74 + 1 = 815; the tell (instruction 51)
+    # counts in the functional part (52 instructions), the region is the same 23
+    # instructions, 243 cycles (815 - 11 x 52)
+    sed 's/^	.globl	region$/	tell	zero, 1\n&/' "$T/ff1.s" > "$T/ff2.s"
+    "$X" asm --isa dpu "$T/ff2.s" -o "$T/ff2.elf" -o tasklets=1 || bad "dpu: assembling ff2.s"
+    "$X" run "$T/ff2.elf" --quiet --stats=json --stats-file "$T/m0.json" --mem-hash "$T/m0.mem" >/dev/null 2>&1
+    "$X" run "$T/ff2.elf" --quiet --stats=json --stats-file "$T/m1.json" --mem-hash "$T/m1.mem" --fast-forward magic \
+        >"$T/m1.out" 2>&1; r=$?
+    if [ "$(json "$T/m0.json" cycles)" = 815 ] && [ $r = 0 ] && [ "$(ff "$T/m1.json" instructions)" = 52 ] &&
+        [ "$(json "$T/m1.json" instructions)" = 23 ] && [ "$(json "$T/m1.json" cycles)" = 243 ] && cmp -s "$T/m0.mem" "$T/m1.mem"; then
+        ok "dpu: --fast-forward magic: the tell ends the functional part (52 instructions), the region 23 in 243 cycles"
+    else bad "dpu: --fast-forward magic: exit $r, full $(json "$T/m0.json" cycles) cycles, functional $(ff "$T/m1.json" instructions), timed $(json "$T/m1.json" instructions) in $(json "$T/m1.json" cycles)"; cat "$T/m1.out"; fi
     # a marker never reached: said, exit status 3, the whole run functional, no timed part
     run never --fast-forward never
     if [ "$(cat "$T/never.rc")" = 3 ] && grep -q 'marker was never reached' "$T/never.out" &&
