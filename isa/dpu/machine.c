@@ -7,6 +7,7 @@
  * them on several host threads (-o jobs=N). isa_dpu is defined here. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "dpu.h"
 #include "func.h"
 #include "../isa.h"
@@ -33,7 +34,21 @@ static const opt_desc dpu_options[] = {
 static const char *const dpu_stall_names[] = {"dma", "revolver", "bank", NULL};
 static const char *const dpu_counter_names[] = {"dma_read_bytes", "dma_write_bytes"};
 
+/* The machine's state: dpu.h's, and what only this file keeps. */
+typedef struct dpu_machine_x {
+    dpu_machine dm;     /* first: m->isa_state points at both */
+    /* every DPU's MRAM, WRAM and IRAM bytes, in one anonymous mapping (dpu_create): the
+     * system gives zero pages on first touch, so a DPU costs nothing until its program
+     * touches its memory (2,560 DPUs' MRAM is not written with zeros at set-up, and a
+     * DPU's untouched MRAM takes no host memory), and making or freeing it is one call */
+    uint8_t *mem;
+    size_t mem_bytes, per_dpu;
+    int loads;          /* programs loaded so far: the first finds every byte zero */
+    uint64_t quantum;   /* -o func_quantum */
+} dpu_machine_x;
+
 static dpu_machine *DM(const sim_machine *m) { return m->isa_state; }
+static dpu_machine_x *DMX(const sim_machine *m) { return m->isa_state; }
 static dpu_unit *DU(const sim_unit *u) { return u->isa; }
 
 static void dpu_destroy(sim_machine *m)
@@ -63,7 +78,10 @@ static void dpu_destroy(sim_machine *m)
     free(dm->shared_iram);
     free(dm->shared_raw);
     free(dm->units);
-    free(dm);
+    dpu_machine_x *x = DMX(m);
+    if (x->mem)
+        munmap(x->mem, x->mem_bytes);
+    free(x);
     m->isa_state = NULL;
 }
 
@@ -90,12 +108,14 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         snprintf(err, errlen, "-o mram=%llu: must be a power of two (MB)", (unsigned long long)mram_mb);
         return -1;
     }
-    dpu_machine *dm = calloc(1, sizeof *dm);
-    if (!dm) {
+    dpu_machine_x *x = calloc(1, sizeof *x);
+    if (!x) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    m->isa_state = dm;
+    m->isa_state = x;
+    dpu_machine *dm = &x->dm;
+    x->quantum = quantum;
     dm->v1b = chip;
     dm->ndpus = (int)ndpus;
     dm->ntasklets = (int)ntask;
@@ -115,6 +135,16 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
     dm->units = calloc((size_t)dm->ndpus, sizeof *dm->units);
     if (!dm->units) {
         snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* MRAM, then WRAM, then IRAM, each DPU's at a multiple of 64 bytes */
+    x->per_dpu = ((size_t)dm->mram_size + dm->wram_size + 8 * (size_t)dm->iram_words + 63) & ~(size_t)63;
+    x->mem_bytes = x->per_dpu * (size_t)dm->ndpus;
+    x->mem = mmap(NULL, x->mem_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (x->mem == MAP_FAILED) {
+        x->mem = NULL;
+        snprintf(err, errlen, "out of memory for %d DPUs of %u MB MRAM (try -o mram=8)", dm->ndpus,
+                 dm->mram_size >> 20);
         return -1;
     }
     for (int i = 0; i < dm->ndpus; i++) {
@@ -151,9 +181,10 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
             return -1;
         }
         mem_space_init(&d->atomic_space, "atomic", 1, 1, 0);
-        mem_region *rw = mem_add_ram(d->wram, "wram", 0, dm->wram_size, MEM_RW);
-        mem_region *rm = mem_add_ram(d->mram, "mram", 0, dm->mram_size, MEM_RW);
-        mem_region *ri = mem_add_ram(d->iram_space, "iram", 0, dm->iram_words, MEM_RWX);
+        uint8_t *mem = x->mem + x->per_dpu * (size_t)i, *wmem = mem + dm->mram_size, *imem = wmem + dm->wram_size;
+        mem_region *rw = mem_add_ram_ext(d->wram, "wram", 0, dm->wram_size, MEM_RW, wmem);
+        mem_region *rm = mem_add_ram_ext(d->mram, "mram", 0, dm->mram_size, MEM_RW, mem);
+        mem_region *ri = mem_add_ram_ext(d->iram_space, "iram", 0, dm->iram_words, MEM_RWX, imem);
         mem_region *ra = mem_add_ram_ext(&d->atomic_space, "atomic", 0, 256, MEM_RW, d->atomic);
         if (!dm->shared_iram) {
             dm->shared_iram = calloc((size_t)dm->iram_words + 1, sizeof *dm->shared_iram);
@@ -230,7 +261,7 @@ static void boot_dpu(sim_unit *u, dpu_unit *d)
 
 /* Predecode DPU d's IRAM; the first DPU loaded fills the machine's shared copy, the others
  * reuse it when their IRAM is the same (the usual case: one program on every DPU). */
-static void predecode_all(dpu_unit *d)
+static void predecode_all(dpu_unit *d, int fresh)
 {
     dpu_machine *dm = d->dm;
     if (d->index == 0) {
@@ -238,7 +269,37 @@ static void predecode_all(dpu_unit *d)
         for (uint32_t k = 0; k < dm->iram_words; k++)
             dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)k), &dm->shared_iram[k]);
     }
-    dpu_iram_sync(d);
+    /* on the first load the other DPUs' IRAM is DPU 0's (the same words on zeros): no need
+     * to compare (and so read) it here, serially; each run compares it anyway */
+    if (!fresh || d->index == 0 || d->iram_own)
+        dpu_iram_sync(d);
+}
+
+/* The size of a DPU's space sp, in its units. */
+static uint64_t space_units(const dpu_unit *d, const mem_space *sp)
+{
+    return sp == d->wram ? d->dm->wram_size : sp == d->mram ? d->dm->mram_size : sp == d->iram_space ? d->dm->iram_words : 256;
+}
+
+/* Write a program's n bytes (a whole number of the space's units) at addr of DPU d's space
+ * sp; -1 if they do not fit. On the machine's first load every byte is still zero (a new
+ * mapping) and the 4 KB pieces that are all zero are left out: writing them would only
+ * make the system hand the DPU pages of zeros it already reads as zeros (a program's stacks
+ * are mostly zeros in the file), serially, for each of thousands of DPUs. */
+static int load_bytes(const dpu_unit *d, mem_space *sp, uint64_t addr, const uint8_t *src, uint64_t n, int fresh)
+{
+    static const uint8_t zero[4096];
+    const uint64_t unit = sp->addr_unit;
+    if (!fresh)
+        return mem_host_write(sp, addr, src, n);
+    if (n % unit || addr > space_units(d, sp) || n / unit > space_units(d, sp) - addr)
+        return -1;
+    for (uint64_t o = 0; o < n; o += sizeof zero) {
+        uint64_t k = n - o < sizeof zero ? n - o : sizeof zero;
+        if (memcmp(src + o, zero, k) && mem_host_write(sp, addr + o / unit, src + o, k))
+            return -1;
+    }
+    return 0;
 }
 
 static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
@@ -251,6 +312,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
         }
         return dpu_session_start(m, img->path, &dm->session, err, errlen);
     }
+    const int fresh = DMX(m)->loads++ == 0; /* every byte of every DPU is still zero */
     if (img->fmt != LD_ELF) {
         /* raw words: an IRAM image of 8-byte little-endian instructions */
         size_t n = img->file_size / 8;
@@ -261,7 +323,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
         }
         for (int i = 0; i < dm->ndpus; i++) {
             memcpy(dm->units[i].iram_p, img->file, n * 8);
-            predecode_all(&dm->units[i]);
+            predecode_all(&dm->units[i], fresh);
             boot_dpu(&m->units[i], &dm->units[i]);
         }
         return 0;
@@ -279,6 +341,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
     dm->exit_pc = end && end->value >= 0x80000000u && end->value < 0x80000000u + 8ull * dm->iram_words
                       ? (int)((end->value - 0x80000000u) / 8)
                       : -1;
+    const ld_symbol *cps = ld_symbol_find(img, "CLOCKS_PER_SEC");
     int ntask = dm->ntasklets;
     if (nt && !opt_get(&m->opts, "tasklets", NULL) && nt->value >= 1 && nt->value <= (uint64_t)dm->ntasklets)
         ntask = (int)nt->value;
@@ -291,13 +354,11 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                 continue; /* PT_LOAD with contents; NOBITS parts are already zero */
             uint64_t addr;
             mem_space *sp = place(d, g->vaddr, &addr);
-            uint64_t unit = sp->addr_unit;
-            if (mem_host_write(sp, addr, g->data, g->filesz)) {
+            if (load_bytes(d, sp, addr, g->data, g->filesz, fresh)) {
                 snprintf(err, errlen, "%s: segment at 0x%llx (%llu bytes) does not fit in %s", img->path,
                          (unsigned long long)g->vaddr, (unsigned long long)g->filesz, sp->name);
                 return -1;
             }
-            (void)unit;
         }
         /* initialised MRAM sections outside the LOAD segments (.mram PROGBITS) */
         for (int s = 0; s < img->nsecs; s++) {
@@ -306,7 +367,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                 !strncmp(c->name, ".mram", 5)) {
                 uint64_t addr;
                 mem_space *sp = place(d, c->addr, &addr);
-                if (mem_host_write(sp, addr, c->data, c->size)) {
+                if (load_bytes(d, sp, addr, c->data, c->size, fresh)) {
                     snprintf(err, errlen, "%s: section %s does not fit in MRAM", img->path, c->name);
                     return -1;
                 }
@@ -314,7 +375,6 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
         }
         /* CLOCKS_PER_SEC (.dpu_host, 4 bytes, 0 in the binary): the SDK host library writes
          * the DPU clock rate there at load; programs divide cycle counts by it */
-        const ld_symbol *cps = ld_symbol_find(img, "CLOCKS_PER_SEC");
         if (cps && cps->size == 4 && cps->value < dm->wram_size) {
             uint8_t hz[4];
             uint64_t addr;
@@ -326,7 +386,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                 return -1;
             }
         }
-        predecode_all(d);
+        predecode_all(d, fresh);
         boot_dpu(&m->units[i], d);
         for (int k = ntask; k < m->units[i].nthreads; k++)
             m->units[i].threads[k].state = SIM_T_DISABLED;
@@ -336,12 +396,8 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
 
 static uint64_t dpu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
-    if (m->functional) { /* -o timing=none (func.c) */
-        uint64_t q = 1;
-        char err[8];
-        opt_uint(&m->opts, dpu_options, "func_quantum", &q, err, sizeof err); /* checked at create */
-        return dpu_func_run(m, u, DU(u), now, horizon, q);
-    }
+    if (m->functional) /* -o timing=none (func.c) */
+        return dpu_func_run(m, u, DU(u), now, horizon, DMX(m)->quantum);
     return dpu_run(m, u, DU(u), now, horizon);
 }
 
@@ -357,9 +413,10 @@ static dpu_unit *unit_of_any(sim_machine *m, int unit)
     return dm && unit >= 0 && unit < dm->ndpus ? &dm->units[unit] : NULL;
 }
 
-static void drain_stdout(sim_machine *m, dpu_unit *d, FILE *out)
+/* Print DPU d's printf records; buf and st: the program's __stdout_buffer and
+ * __stdout_buffer_state symbols (looked up once for all DPUs). */
+static void drain_stdout(const ld_symbol *buf, const ld_symbol *st, dpu_unit *d, FILE *out)
 {
-    const ld_symbol *buf = sym(m, "__stdout_buffer"), *st = sym(m, "__stdout_buffer_state");
     if (!buf || !st || buf->value < 0x08000000u || buf->value >= 0x80000000u || st->value >= 0x08000000u)
         return;
     uint32_t wp = 0;
@@ -382,15 +439,15 @@ static void dpu_finish(sim_machine *m)
         dpu_session_finish(m, dm->session);
         return;
     }
+    const ld_symbol *buf = sym(m, "__stdout_buffer"), *st = sym(m, "__stdout_buffer_state");
     for (int i = 0; i < dm->ndpus; i++) {
-        if (dm->ndpus > 1 && sym(m, "__stdout_buffer")) {
+        if (dm->ndpus > 1 && buf) {
             /* several DPUs: say whose output it is, as dpu_log_print does per DPU */
             uint8_t hw[4];
-            const ld_symbol *st = sym(m, "__stdout_buffer_state");
             if (st && !mem_host_read(dm->units[i].wram, st->value, hw, 4) && mem_ld32le(hw))
                 fprintf(m->out, "=== DPU %d ===\n", i);
         }
-        drain_stdout(m, &dm->units[i], m->out);
+        drain_stdout(buf, st, &dm->units[i], m->out);
     }
     fflush(m->out);
 }
