@@ -49,20 +49,11 @@ void mccp_arb_request(sim_machine *m, int core)
     arb_reschedule(m, s);
 }
 
-static void arb_fire(ev_event *e, void *ctx)
+void mccp_transact(sim_machine *m, int ci, uint64_t g)
 {
-    (void)e;
-    sim_machine *m = ctx;
     mccp_state *s = mccp_st(m);
-    uint64_t g = m->now;
-    int ci;
-    if (mccp_arb_next_grant(s, &ci) != g || ci < 0) { /* requests changed: recompute */
-        arb_reschedule(m, s);
-        return;
-    }
     mccp_core *c = &s->core[ci];
     sim_unit *u = &m->units[ci];
-    sim_thread *th = &u->threads[0];
     uint32_t a = c->req_addr & (MCCP_RAM_WORDS - 1);
     uint8_t *p = s->ram + (size_t)a * 4;
     if (c->req_write) {
@@ -82,51 +73,73 @@ static void arb_fire(ev_event *e, void *ctx)
                         c->req_write ? "write" : "read", a, ci, (unsigned long long)c->mem_slot);
         rs->watch_hit_id = 0;
     }
+}
+
+int mccp_dump_next(const mccp_state *s, mccp_core *c)
+{
+    if (!c->dumping)
+        return 0;
+    if (c->dump_left == 0) {
+        c->dumping = 0;
+        if (s->sem == MCCP_SEM_DOC)
+            c->wren_sticky = 0; /* documented mode: a load stays a load after a fault */
+        return 0;
+    }
+    /* core.v at the response: counter--, sp++, next register, request still held */
+    c->dump_left--;
+    c->r[6]++;
+    c->req_addr = c->r[6];
+    switch (c->dump_left) {
+    case 7: c->req_data = c->r[6]; break;
+    case 6: c->req_data = c->r[5]; break;
+    case 5: c->req_data = c->r[4]; break;
+    case 4: c->req_data = c->r[3]; break;
+    case 3: c->req_data = c->r[2]; break;
+    case 2: c->req_data = c->r[1]; break;
+    case 1: c->req_data = c->r[0]; break;
+    default: /* 3'b1000 truncates to 0: ip is never saved; reg0 written again */
+        c->r[7] = c->stack_exc_addr;
+        c->half = 0;
+        break;
+    }
+    c->wdata = c->req_data;
+    c->req_write = 1;
+    return 1;
+}
+
+static void arb_fire(ev_event *e, void *ctx)
+{
+    (void)e;
+    sim_machine *m = ctx;
+    mccp_state *s = mccp_st(m);
+    uint64_t g = m->now;
+    int ci;
+    if (mccp_arb_next_grant(s, &ci) != g || ci < 0) { /* requests changed: recompute */
+        arb_reschedule(m, s);
+        return;
+    }
+    mccp_core *c = &s->core[ci];
+    sim_unit *u = &m->units[ci];
+    sim_thread *th = &u->threads[0];
+    mccp_transact(m, ci, g);
     uint64_t r = g + 3 + (s->arb_fresh ? 1 : 0);
     s->arb_fresh = 0;
     s->arb_ref_edge = r;
     s->arb_ref_ptr = (unsigned)ci;
     s->arb_free = r + 1;
     c->req = 0;
-    if (c->dumping && c->dump_left == 8) {
-        /* first write of a stack-fault dump: charged like a normal access */
+    if (!c->dumping || c->dump_left == 8) {
+        /* an access, or the first write of a stack-fault dump (charged like one) */
         th->stalls[MCCP_STALL_ARBITER] += g - c->mem_save - 1;
         th->stalls[MCCP_STALL_MEMORY] += r - g + 2;
-    } else if (c->dumping) {
+    } else {
         th->stalls[MCCP_STALL_EXCEPTION] += r - c->last_resp;
     }
-    if (c->dumping && c->dump_left > 0) {
-        /* core.v at the response: counter--, sp++, next register, request still held */
-        c->dump_left--;
-        c->r[6]++;
-        c->req_addr = c->r[6];
-        switch (c->dump_left) {
-        case 7: c->req_data = c->r[6]; break;
-        case 6: c->req_data = c->r[5]; break;
-        case 5: c->req_data = c->r[4]; break;
-        case 4: c->req_data = c->r[3]; break;
-        case 3: c->req_data = c->r[2]; break;
-        case 2: c->req_data = c->r[1]; break;
-        case 1: c->req_data = c->r[0]; break;
-        default: /* 3'b1000 truncates to 0: ip is never saved; reg0 written again */
-            c->r[7] = c->stack_exc_addr;
-            c->half = 0;
-            break;
-        }
-        c->wdata = c->req_data;
-        c->req_write = 1;
+    if (mccp_dump_next(s, c)) {
         c->last_resp = r;
         c->req_visible = r + 1;
         c->req = 1;
     } else {
-        if (c->dumping) {
-            c->dumping = 0;
-            if (s->sem == MCCP_SEM_DOC)
-                c->wren_sticky = 0; /* documented mode: a load stays a load after a fault */
-        } else {
-            th->stalls[MCCP_STALL_ARBITER] += g - c->mem_save - 1;
-            th->stalls[MCCP_STALL_MEMORY] += r - g + 2;
-        }
         c->waiting = 0;
         c->next_save = r + 5;
         sched_wake(u, 0, r + 5);

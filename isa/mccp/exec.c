@@ -34,7 +34,7 @@ int mccp_cond(int sem, int cond, unsigned f)
 }
 
 /* Jumps carry their own (correct) formulas in the decoder, in both modes. */
-static int jump_taken(int op, unsigned f)
+int mccp_jump_taken(int op, unsigned f)
 {
     int z = !!(f & MCCP_FL_Z), s = !!(f & MCCP_FL_S), v = !!(f & MCCP_FL_V);
     switch (op) {
@@ -111,9 +111,9 @@ void mccp_cond_masks(int sem, uint16_t mask[16])
     }
 }
 
-/* A load or store at save edge t: check the stack window, then hand the request to the
- * arbiter (the core sleeps until it is served). Returns 1 if a request was made. */
-static int mem_insn(sim_machine *m, mccp_state *s, mccp_core *c, int core, const mccp_insn *in, uint64_t t, uint64_t pc)
+/* A load or store at save edge t: check the stack window and set up the request (or the
+ * first dump write after a stack fault). */
+static void mem_insn(sim_machine *m, mccp_state *s, mccp_core *c, int core, const mccp_insn *in, uint64_t t, uint64_t pc)
 {
     uint32_t addr = c->r[in->r2];
     c->mem_save = t;
@@ -152,21 +152,206 @@ static int mem_insn(sim_machine *m, mccp_state *s, mccp_core *c, int core, const
         }
     }
     c->req_visible = t + 1;
-    return 1;
 }
 
-uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+/* Functional mode: the request's transactions (one, or the 9 writes of a fault dump) are
+ * performed at once, in order, at the instruction's own cycle. */
+static void mem_now(sim_machine *m, mccp_state *s, mccp_core *c, int core, uint64_t t)
+{
+    do {
+        mccp_transact(m, core, t);
+        s->arb_fresh = 0;
+    } while (mccp_dump_next(s, c));
+    c->waiting = 0;
+}
+
+/* The decoded instruction at word ipw, half (the cache is checked against the ROM word). */
+static const mccp_insn *decoded(mccp_state *s, uint32_t ipw, int half, uint32_t *word)
+{
+    uint32_t w = mem_ld32be(s->rom + ipw * 4);
+    mccp_pd *p = &s->pd[ipw];
+    if (__builtin_expect(!p->valid || p->word != w, 0)) {
+        p->word = w;
+        mccp_decode(w, 0, &p->in[0]);
+        mccp_decode(w, 1, &p->in[1]);
+        p->valid = 1;
+    }
+    *word = w;
+    return &p->in[(w >> 31) ? 0 : half];
+}
+
+int mccp_exec_one(sim_machine *m, sim_unit *u, uint64_t t)
 {
     mccp_state *s = mccp_st(m);
     int core = u->index;
     mccp_core *c = &s->core[core];
     sim_thread *th = &u->threads[0];
+    const int sem = s->sem;
+    uint32_t ipw = c->r[7] & (MCCP_ROM_WORDS - 1), w;
+    uint64_t pc = (uint64_t)ipw * 2 + c->half;
+    const mccp_insn *in = decoded(s, ipw, c->half, &w);
+    int ok = (s->cond_mask[in->cond] >> c->flags) & 1;
+    int rc = MCCP_X_NEXT;
+    switch (in->op) {
+    case MCCP_ADD: case MCCP_ADDC: case MCCP_SUB: case MCCP_SUBC: case MCCP_MUL: case MCCP_DIV:
+    case MCCP_AND: case MCCP_OR: case MCCP_XOR: case MCCP_LSH: case MCCP_RSH: case MCCP_NOT:
+    case MCCP_INC: case MCCP_DEC: case MCCP_ALU15:
+        if (ok) {
+            unsigned f = c->flags;
+            uint32_t b = c->r[in->r2];
+            if (in->op == MCCP_DIV && b == 0) {
+                u->counters[MCCP_CNT_DIV0].value++;
+                if (!c->warned_div0++)
+                    fprintf(m->err, "mccp: warning: core %d: division by zero at slot 0x%llx (cycle %llu); result 0xffffffff\n",
+                            core, (unsigned long long)pc, (unsigned long long)t);
+            }
+            c->r[in->r1] = alu(sem, in->op, c->r[in->r1], b, &f);
+            c->flags = (uint8_t)f;
+        }
+        break;
+    case MCCP_CMP:
+        if (ok || sem == MCCP_SEM_RTL) { /* RTL: suffix forced off, flags always written */
+            unsigned f = c->flags;
+            alu(sem, MCCP_CMP, c->r[in->r1], c->r[in->r2], &f);
+            c->flags = (uint8_t)f;
+        }
+        break;
+    case MCCP_LOAD: case MCCP_STORE:
+        if (ok || sem == MCCP_SEM_RTL) { /* core.v never looks at the condition */
+            mem_insn(m, s, c, core, in, t, pc);
+            rc = MCCP_X_SLEEP;
+        }
+        break;
+    case MCCP_MOV:
+        if (ok)
+            c->r[in->r1] = c->r[in->r2];
+        break;
+    case MCCP_MOVL:
+        if (ok && in->r1 != 7)
+            c->r[in->r1] = (c->r[in->r1] & 0xFFFF0000u) | in->imm;
+        break;
+    case MCCP_MOVH:
+        if (ok && in->r1 != 7)
+            c->r[in->r1] = (c->r[in->r1] & 0xFFFFu) | (uint32_t)in->imm << 16;
+        break;
+    case MCCP_MOVF:
+        if ((ok || sem == MCCP_SEM_DOC) && in->r1 != 7)
+            c->r[in->r1] = c->flags;
+        break;
+    case MCCP_JE: case MCCP_JNE: case MCCP_JGT: case MCCP_JGE: case MCCP_JLT: case MCCP_JLE: case MCCP_JMP:
+        if (mccp_jump_taken(in->op, c->flags)) {
+            c->r[7] = c->r[in->r1] - 1; /* ip = reg - 1, instr_choose = 1: ends at reg, high half */
+            c->half = 1;
+        }
+        break;
+    case MCCP_COREIDX:
+        if (ok && in->r1 != 7)
+            c->r[in->r1] = sem == MCCP_SEM_DOC ? (uint32_t)core : (c->r[in->r1] & 0xFFFF0000u) | (uint32_t)core;
+        break;
+    case MCCP_INT:
+        if (ok) {
+            if (sem == MCCP_SEM_DOC && in->r1 != 1) {
+                char msg[120];
+                snprintf(msg, sizeof msg, "int %u: only int 1 (job finished) is documented", (unsigned)in->r1);
+                stop_at(m, SIM_STOP_ILLEGAL, core, pc, t, msg);
+                return MCCP_X_STOP; /* not executed: the core stays at the int */
+            }
+            memset(c->r, 0, 6 * sizeof c->r[0]);
+            c->r[6] = 0;
+            c->r[7] = 0xFFFFFFFFu;
+            rc = MCCP_X_HALT;
+        }
+        break;
+    case MCCP_MSB:
+        if (ok) {
+            c->my_stack_begin = c->r[in->r1];
+            c->r[6] = c->r[in->r1];
+        }
+        break;
+    case MCCP_MSE:
+        if (ok)
+            c->my_stack_end = c->r[in->r1];
+        break;
+    case MCCP_SB:
+        if (ok)
+            c->stack_begin = c->r[in->r1];
+        break;
+    case MCCP_EXCL:
+        if (ok)
+            c->stack_exc_addr = c->r[in->r1];
+        break;
+    default: /* decoder no-ops, the marker (below) */
+        break;
+    }
+    /* end of the save state: next word after a 32-bit word or a low half */
+    if (c->half || (w >> 31)) {
+        c->r[7]++;
+        c->half = 0;
+    } else {
+        c->half = 1;
+    }
+    th->instructions++;
+    th->issue_cycles += 4;
+    u->last_issue = t;
+    if (in->op == MCCP_MARKER)
+        sim_marker(m, core, 0, pc); /* a stop there ends the run after the marker */
+    /* functional mode: the access now, after the advance as at the grant (a load may set ip,
+     * a fault dump ends at stack_exc_addr); a fault that stopped the run is left to the
+     * arbiter, so that the stop shows the state before the dump, as in the cycle model */
+    if (rc == MCCP_X_SLEEP && m->functional && !sim_stopped(m)) {
+        mem_now(m, s, c, core, t);
+        rc = MCCP_X_NEXT;
+    }
+    return rc;
+}
+
+void mccp_sleep(sim_machine *m, sim_unit *u)
+{
+    mccp_st(m)->core[u->index].next_save = SIM_NEVER;
+    sched_sleep(u, 0);
+    mccp_arb_request(m, u->index);
+}
+
+/* The reference loop: one instruction at a time with the debugger's hooks around each. */
+static uint64_t run_hooked(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim)
+{
+    mccp_core *c = &mccp_st(m)->core[u->index];
+    while (t < lim && !sim_stopped(m)) {
+        uint64_t pc = mccp_slot(c);
+        u->last_issue = t;
+        if (dbg_before_insn(m, u, 0, pc))
+            break;
+        int rc = mccp_exec_one(m, u, t);
+        if (rc == MCCP_X_STOP)
+            break;
+        dbg_after_insn(m, u, 0, pc); /* watchpoints: the arbiter reports them (arbiter.c) */
+        if (rc == MCCP_X_SLEEP) {
+            mccp_sleep(m, u);
+            return SIM_NEVER;
+        }
+        if (rc == MCCP_X_HALT) {
+            c->next_save = SIM_NEVER;
+            mccp_core_done(m, u, t);
+            return SIM_NEVER;
+        }
+        t += 4;
+    }
+    c->next_save = t;
+    u->threads[0].ready_at = t;
+    return t;
+}
+
+uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    mccp_core *c = &mccp_st(m)->core[u->index];
     uint64_t t = c->next_save > now ? c->next_save : now;
     /* Cores interact only through the arbiter, whose grants are events: a core may run past
      * other units' events (not past the run limit) as long as nobody watches each
      * instruction and no instruction limit is set; bursts are bounded so Ctrl-C is seen. */
     uint64_t lim = horizon;
-    if (!m->slow) {
+    /* a profile alone only records: the cores need not stop in step for it */
+    int ahead = !m->slow || (!dbg_hooks(m) && !dbg_bp_map(m) && !(m->dbg && m->dbg->watching) && dbg_profile(m));
+    if (ahead) {
         lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
         if (lim - t > (1u << 22))
             lim = t + (1u << 22);
@@ -175,165 +360,9 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
         if (lim < horizon)
             lim = horizon;
     }
-    /* the per-instruction hooks (trace, history, step, profile); constant during a call */
-    const int hooks = dbg_hooks(m);
-    mccp_pd *cache = s->pd;
-    /* breakpoints alone: the predecoded words holding a slot the debugger's filter flags are
-     * marked (valid 2), so the check that the ROM word is unchanged sends just those to the
-     * debugger and the others pay nothing (the marks follow the filter's generation) */
-    const uint8_t *bpm = hooks ? NULL : dbg_bp_map(m);
-    if (bpm && s->pd_bp_gen != m->dbg->bp_gen) {
-        s->pd_bp_gen = m->dbg->bp_gen;
-        for (uint32_t k = 0; k < MCCP_ROM_WORDS; k++)
-            if (cache[k].valid)
-                cache[k].valid = dbg_bp_maybe(bpm, 2 * k) || dbg_bp_maybe(bpm, 2 * k + 1) ? 2 : 1;
-    }
-    const uint8_t *rom = s->rom;
-    int sem = s->sem;
-    while (t < lim && !sim_stopped(m)) {
-        uint32_t ipw = c->r[7] & (MCCP_ROM_WORDS - 1);
-        uint64_t pc = (uint64_t)ipw * 2 + c->half;
-        if (hooks) {
-            u->last_issue = t;
-            if (dbg_before_insn(m, u, 0, pc))
-                break;
-        }
-        const uint8_t *wp = rom + ipw * 4;
-        uint32_t w = (uint32_t)wp[0] << 24 | (uint32_t)wp[1] << 16 | (uint32_t)wp[2] << 8 | wp[3];
-        mccp_pd *p = &cache[ipw];
-        if (__builtin_expect(p->valid != 1 || p->word != w, 0)) {
-            if (!p->valid || p->word != w) {
-                p->word = w;
-                mccp_decode(w, 0, &p->in[0]);
-                mccp_decode(w, 1, &p->in[1]);
-            }
-            /* marked while a filter is on (else plain again; a sweep marks the rest) */
-            p->valid = bpm && (dbg_bp_maybe(bpm, 2 * ipw) || dbg_bp_maybe(bpm, 2 * ipw + 1)) ? 2 : 1;
-            if (p->valid == 2 && dbg_bp_maybe(bpm, pc)) {
-                u->last_issue = t;
-                if (dbg_before_insn(m, u, 0, pc))
-                    break;
-            }
-        }
-        const mccp_insn *in = &p->in[(w >> 31) ? 0 : c->half];
-        int ok = (s->cond_mask[in->cond] >> c->flags) & 1;
-        int sleep = 0, halt = 0;
-        switch (in->op) {
-        case MCCP_ADD: case MCCP_ADDC: case MCCP_SUB: case MCCP_SUBC: case MCCP_MUL: case MCCP_DIV:
-        case MCCP_AND: case MCCP_OR: case MCCP_XOR: case MCCP_LSH: case MCCP_RSH: case MCCP_NOT:
-        case MCCP_INC: case MCCP_DEC: case MCCP_ALU15:
-            if (ok) {
-                unsigned f = c->flags;
-                uint32_t b = c->r[in->r2];
-                if (in->op == MCCP_DIV && b == 0) {
-                    u->counters[MCCP_CNT_DIV0].value++;
-                    if (!c->warned_div0++)
-                        fprintf(m->err, "mccp: warning: core %d: division by zero at slot 0x%llx (cycle %llu); result 0xffffffff\n",
-                                core, (unsigned long long)pc, (unsigned long long)t);
-                }
-                c->r[in->r1] = alu(sem, in->op, c->r[in->r1], b, &f);
-                c->flags = (uint8_t)f;
-            }
-            break;
-        case MCCP_CMP:
-            if (ok || sem == MCCP_SEM_RTL) { /* RTL: suffix forced off, flags always written */
-                unsigned f = c->flags;
-                alu(sem, MCCP_CMP, c->r[in->r1], c->r[in->r2], &f);
-                c->flags = (uint8_t)f;
-            }
-            break;
-        case MCCP_LOAD: case MCCP_STORE:
-            if (ok || sem == MCCP_SEM_RTL) /* core.v never looks at the condition */
-                sleep = mem_insn(m, s, c, core, in, t, pc);
-            break;
-        case MCCP_MOV:
-            if (ok)
-                c->r[in->r1] = c->r[in->r2];
-            break;
-        case MCCP_MOVL:
-            if (ok && in->r1 != 7)
-                c->r[in->r1] = (c->r[in->r1] & 0xFFFF0000u) | in->imm;
-            break;
-        case MCCP_MOVH:
-            if (ok && in->r1 != 7)
-                c->r[in->r1] = (c->r[in->r1] & 0xFFFFu) | (uint32_t)in->imm << 16;
-            break;
-        case MCCP_MOVF:
-            if ((ok || sem == MCCP_SEM_DOC) && in->r1 != 7)
-                c->r[in->r1] = c->flags;
-            break;
-        case MCCP_JE: case MCCP_JNE: case MCCP_JGT: case MCCP_JGE: case MCCP_JLT: case MCCP_JLE: case MCCP_JMP:
-            if (jump_taken(in->op, c->flags)) {
-                c->r[7] = c->r[in->r1] - 1; /* ip = reg - 1, instr_choose = 1: ends at reg, high half */
-                c->half = 1;
-            }
-            break;
-        case MCCP_COREIDX:
-            if (ok && in->r1 != 7)
-                c->r[in->r1] = sem == MCCP_SEM_DOC ? (uint32_t)core : (c->r[in->r1] & 0xFFFF0000u) | (uint32_t)core;
-            break;
-        case MCCP_INT:
-            if (ok) {
-                if (sem == MCCP_SEM_DOC && in->r1 != 1) {
-                    char msg[120];
-                    snprintf(msg, sizeof msg, "int %u: only int 1 (job finished) is documented", (unsigned)in->r1);
-                    stop_at(m, SIM_STOP_ILLEGAL, core, pc, t, msg);
-                    goto out; /* not executed: the core stays at the int */
-                }
-                memset(c->r, 0, 6 * sizeof c->r[0]);
-                c->r[6] = 0;
-                c->r[7] = 0xFFFFFFFFu;
-                halt = 1;
-            }
-            break;
-        case MCCP_MSB:
-            if (ok) {
-                c->my_stack_begin = c->r[in->r1];
-                c->r[6] = c->r[in->r1];
-            }
-            break;
-        case MCCP_MSE:
-            if (ok)
-                c->my_stack_end = c->r[in->r1];
-            break;
-        case MCCP_SB:
-            if (ok)
-                c->stack_begin = c->r[in->r1];
-            break;
-        case MCCP_EXCL:
-            if (ok)
-                c->stack_exc_addr = c->r[in->r1];
-            break;
-        default: /* decoder no-ops */
-            break;
-        }
-        /* end of the save state: next word after a 32-bit word or a low half */
-        if (c->half || (w >> 31)) {
-            c->r[7]++;
-            c->half = 0;
-        } else {
-            c->half = 1;
-        }
-        th->instructions++;
-        th->issue_cycles += 4;
-        u->last_issue = t;
-        if (hooks)
-            dbg_after_insn(m, u, 0, pc); /* watchpoints: the arbiter reports them (arbiter.c) */
-        if (sleep) {
-            c->next_save = SIM_NEVER;
-            sched_sleep(u, 0);
-            mccp_arb_request(m, core);
-            return SIM_NEVER;
-        }
-        if (halt) {
-            c->next_save = SIM_NEVER;
-            mccp_core_done(m, u, t);
-            return SIM_NEVER;
-        }
-        t += 4;
-    }
-out:
-    c->next_save = t;
-    th->ready_at = t;
-    return t;
+    /* the per-instruction hooks (trace, history, step, profile) need the reference loop;
+     * breakpoints alone go through the fast loop's filter */
+    if (dbg_hooks(m))
+        return run_hooked(m, u, t, lim);
+    return mccp_fast_run(m, u, t, lim, dbg_bp_map(m));
 }

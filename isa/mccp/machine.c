@@ -90,7 +90,7 @@ static int mccp_create(sim_machine *m, char *err, size_t errlen)
     s->runs_left = s->warm_restart;
     s->pd = calloc(MCCP_ROM_WORDS, sizeof *s->pd);
     s->fb_pixels = calloc(MCCP_RAM_WORDS, sizeof *s->fb_pixels);
-    if (!s->pd || !s->fb_pixels || sim_add_units(m, MCCP_CORES, 1, "core%d", MCCP_CLOCK_HZ)) {
+    if (!s->pd || !s->fb_pixels || mccp_fast_init(s) || sim_add_units(m, MCCP_CORES, 1, "core%d", MCCP_CLOCK_HZ)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -129,6 +129,8 @@ static void mccp_destroy(sim_machine *m)
     if (!s)
         return;
     free(s->pd);
+    free(s->rec);
+    free(s->rom_seen);
     free(s->fb_pixels);
     free(s);
     m->isa_state = NULL;
@@ -206,6 +208,7 @@ static int mccp_load(sim_machine *m, const ld_image *img, char *err, size_t errl
         mem_st32be(s->rom + 4 * i, words[i]);
     free(tmp);
     memset(s->pd, 0, MCCP_ROM_WORDS * sizeof *s->pd);
+    mccp_fast_reset(s);
     /* Start pulse: cycle 1 is the dummy save that sets ip = 0 (high half); the first real
      * instruction saves at cycle 5. */
     for (int i = 0; i < MCCP_CORES; i++) {
@@ -419,6 +422,20 @@ static int mccp_insn_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
     return a.len == 1 && flow_is(&a, MCCP_LOAD, 5, 6) ? ISA_FLOW_RETURN : ISA_FLOW_NONE;
 }
 
+/* The end of a fast-forward: the cores go on from their own save edges (a core that
+ * waits in a fault stop keeps its request). The arbiter starts idle, as if it had been idle
+ * since configuration: its pointer after edge t is (arbiter_phase + t) mod 4 from the
+ * switch on; the "first transaction" cycle is not charged again if the functional part
+ * made one. */
+static void mccp_timing_resume(sim_machine *m)
+{
+    mccp_state *s = mccp_st(m);
+    s->arb_ref_edge = 0;
+    s->arb_ref_ptr = s->phase & 3;
+    if (s->arb_free < m->now + 1)
+        s->arb_free = m->now + 1;
+}
+
 const isa_ops isa_mccp = {
     .name = "mccp",
     .description = "MCCP multicore coprocessor (yewhenp/PureFPGA): 4 cores, shared 64K-word RAM, round-robin arbiter",
@@ -446,4 +463,7 @@ const isa_ops isa_mccp = {
     .framebuffer = mccp_framebuffer,
     .frame_period = 16667,
     .insn_flow = mccp_insn_flow,
+    .functional = 1,
+    .timing_resume = mccp_timing_resume,
+    .profile_fast = 1,
 };

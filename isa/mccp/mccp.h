@@ -17,6 +17,7 @@
 #define MCCP_ROM_WORDS 8192u
 #define MCCP_RAM_WORDS 65536u
 #define MCCP_CLOCK_HZ 1e6
+#define MCCP_MARKER_HALF 0x3FFFu /* docs/isa/mccp.md "Fast-forward marker" */
 
 /* Instruction formats (Verilog bit numbering, bit 15 = MSB of a 16-bit instruction). */
 typedef enum mccp_fmt {
@@ -37,6 +38,7 @@ typedef enum mccp_op {
     MCCP_JE, MCCP_JNE, MCCP_JGT, MCCP_JGE, MCCP_JLT, MCCP_JLE, MCCP_JMP,
     MCCP_COREIDX, MCCP_INT, MCCP_MSB, MCCP_MSE, MCCP_SB, MCCP_EXCL,
     MCCP_LOADL, MCCP_STOREC, MCCP_JST, MCCP_JNST,
+    MCCP_MARKER,  /* the half 0x3FFF (opcode 11111, a decoder no-op): the fast-forward marker */
     MCCP_NOOP,    /* 16-bit opcodes the decoder ignores: 00110, 00111, 10110..11111 */
     MCCP_NOPS
 } mccp_op;
@@ -76,13 +78,25 @@ uint32_t mccp_enc_imm(int code, int cond, int r, uint16_t imm);
 /* Disassembly text of one decoded instruction (assembler syntax). */
 int mccp_format(const mccp_insn *in, char *buf, size_t n);
 
-/* Predecoded ROM: two records per word, refreshed when the word changes (debugger writes).
- * valid 2: the word holds a slot the debugger's breakpoint filter flags (exec.c). */
+/* Decoded ROM words for the reference loop and the rare instructions of the fast loop:
+ * two decoded halves per word, checked against the ROM word at every use (exec.c). */
 typedef struct mccp_pd {
     uint32_t word;
     uint8_t valid;
     mccp_insn in[2];
 } mccp_pd;
+
+/* The fast loop's record of one ROM slot (fast.c): a handler, the fields it needs and the
+ * slots to the next instruction. Made on first execution, reset when the ROM word changes
+ * (checked once per run call against rom_seen) or the breakpoint filter changes. */
+typedef struct mccp_rec {
+    uint8_t k;       /* handler (fast.c) */
+    uint8_t k2;      /* handler once the condition holds (k = conditional) */
+    uint8_t cond;    /* condition, or jump kind */
+    uint8_t r1, r2;
+    uint8_t step;    /* slots to the next instruction: 2 for a 32-bit word at its high slot */
+    uint16_t imm;
+} mccp_rec;
 
 /* ---- machine state ---- */
 enum { MCCP_SEM_RTL = 0, MCCP_SEM_DOC = 1 };
@@ -120,8 +134,12 @@ typedef struct mccp_state {
     unsigned phase;           /* arbiter pointer before cycle 1 */
     uint8_t *rom;             /* 8192 big-endian words (the rom space's region) */
     uint8_t *ram;             /* 65536 little-endian words (the ram space's region) */
-    mccp_pd *pd;              /* MCCP_ROM_WORDS predecoded words */
-    uint32_t pd_bp_gen;       /* the breakpoint filter (dbg_state.bp_gen) pd's marks follow */
+    mccp_pd *pd;              /* MCCP_ROM_WORDS decoded words (reference loop) */
+    mccp_rec *rec;            /* 2 * MCCP_ROM_WORDS + 1 slot records (fast loop; the last wraps ip) */
+    uint8_t *rom_seen;        /* the ROM as the records were made from it */
+    uint32_t rec_lo, rec_hi;  /* ROM words [lo, hi) may have records */
+    uint32_t rec_bp_gen;      /* the breakpoint filter the records follow (0: none) */
+    uint16_t jump_mask[8];    /* bit f: jump je..jmp taken with flags f */
     mem_space *ram_space, *rom_space;
     mccp_core core[MCCP_CORES];
     /* arbiter */
@@ -143,12 +161,33 @@ static inline mccp_state *mccp_st(sim_machine *m) { return (mccp_state *)m->isa_
 static inline uint64_t mccp_slot(const mccp_core *c) { return (uint64_t)(c->r[7] & (MCCP_ROM_WORDS - 1)) * 2u + c->half; }
 
 /* exec.c */
+enum { MCCP_X_NEXT, MCCP_X_SLEEP, MCCP_X_HALT, MCCP_X_STOP };
 int mccp_cond(int sem, int cond, unsigned flags);
+int mccp_jump_taken(int op, unsigned flags);
+/* Execute the instruction at the core's pc (c->r[7], c->half, c->flags) at save edge t,
+ * counted and with ip advanced: MCCP_X_NEXT, or MCCP_X_SLEEP (a RAM request is made: the
+ * caller calls mccp_sleep), MCCP_X_HALT (int: the caller calls mccp_core_done) or
+ * MCCP_X_STOP (not executed: a stop was set). In functional mode RAM accesses are done at
+ * once (MCCP_X_NEXT). */
+int mccp_exec_one(sim_machine *m, sim_unit *u, uint64_t t);
+void mccp_sleep(sim_machine *m, sim_unit *u);
 uint32_t mccp_alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags);
 /* mask[c] bit f = condition c holds with flags f (a table lookup in the issue loop) */
 void mccp_cond_masks(int sem, uint16_t mask[16]);
 uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+/* fast.c */
+int mccp_fast_init(mccp_state *s);
+void mccp_fast_reset(mccp_state *s);   /* after loading a new ROM image */
+/* Run core u from save edge t while t < lim without per-instruction hooks (breakpoints
+ * through the filter bpm, may be NULL); returns the next save edge or SIM_NEVER. */
+uint64_t mccp_fast_run(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm);
 /* arbiter.c */
+/* The RAM access of core ci's request at cycle g: the read or write, its counters and the
+ * watchpoint check (a hit stops the run at g). */
+void mccp_transact(sim_machine *m, int ci, uint64_t g);
+/* After a transaction of a stack-fault dump: set up the next write's request and return 1,
+ * or end the dump and return 0 (also 0 for an ordinary access). */
+int mccp_dump_next(const mccp_state *s, mccp_core *c);
 int mccp_arb_init(sim_machine *m);
 void mccp_arb_request(sim_machine *m, int core);
 uint64_t mccp_arb_next_grant(const mccp_state *s, int *core);

@@ -99,7 +99,9 @@ void mccp_decode16(uint16_t h, mccp_insn *out)
         out->r1 = (h >> 2) & 7;
         return;
     }
-    out->op = MCCP_NOOP; /* 00110, 00111 (movh/movl codes in a 16-bit slot), 10110..11111 */
+    /* 00110, 00111 (movh/movl codes in a 16-bit slot), 10110..11111; one word of 11111 is
+     * the simulator's fast-forward marker (a no-op like the others on the hardware) */
+    out->op = h == MCCP_MARKER_HALF ? MCCP_MARKER : MCCP_NOOP;
 }
 
 void mccp_decode(uint32_t w, int half, mccp_insn *out)
@@ -151,7 +153,7 @@ static uint32_t canonical(const mccp_insn *in, const mccp_desc *d)
 
 int mccp_format(const mccp_insn *in, char *buf, size_t n)
 {
-    const mccp_desc *d = in->op == MCCP_NOOP || in->op == MCCP_ALU15 ? NULL : by_op(in->op);
+    const mccp_desc *d = in->op == MCCP_NOOP || in->op == MCCP_MARKER || in->op == MCCP_ALU15 ? NULL : by_op(in->op);
     /* encodings the assembler cannot write (don't-care bits set, bit 15 of a low half, the
      * decoder's no-op codes) print as data; they still execute as the decoder says */
     if (!d || canonical(in, d) != in->raw)

@@ -13,8 +13,15 @@
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# --profile-threads writes only the parts FILE-01..: the merged FILE comes from the same run
+# without it (the runs are deterministic)
+prun() {
+    "$X" run "$@" || return 1
+    for a; do shift; [ "$a" = --profile-threads ] || set -- "$@" "$a"; done
+    "$X" run "$@"
+}
 "$X" asm --isa mccp programs/mccp/vector_cube.mccp -o "$T/vc.out" || fail asm
-"$X" run "$T/vc.out" --load ram:0=programs/mccp/vector_cube.txt --quiet --profile "$T/prof" --profile-threads \
+prun "$T/vc.out" --load ram:0=programs/mccp/vector_cube.txt --quiet --profile "$T/prof" --profile-threads \
     --stats=json --stats-file "$T/s.json" || fail run
 insns=$(sed -n 's/^  "instructions": \([0-9]*\),/\1/p' "$T/s.json")
 grep -q "^events: Instructions Cycles Stall_memory Stall_arbiter_wait Stall_exception_dump$" "$T/prof" ||
@@ -102,7 +109,7 @@ fi
 # a DPU ELF's PCs are grouped by its code symbols
 if "$X" isas | grep -q '^dpu'; then
     "$X" asm --isa dpu programs/dpu/vecadd.s programs/dpu/rt/*.s -o "$T/va.elf" || fail "dpu asm"
-    "$X" run "$T/va.elf" --quiet --profile "$T/pd" --profile-threads --stats=json --stats-file "$T/d.json" ||
+    prun "$T/va.elf" --quiet --profile "$T/pd" --profile-threads --stats=json --stats-file "$T/d.json" ||
         fail "dpu run"
     grep -q "^fn=main$" "$T/pd" || fail "no fn=main in the DPU profile"
     # the revolver stalls (brought up to date per instruction while profiling) add up per tasklet
@@ -113,12 +120,12 @@ if "$X" isas | grep -q '^dpu'; then
     # taken from the revolver stalls charged to the instruction before it)
     "$X" asm --isa dpu programs/dpu/rt/*.s programs/dpu/stream.s -o "$T/st.elf" -o tasklets=16 || fail "dpu asm stream"
     printf '\000\200\000\000' > "$T/n.bin" # 32768, little-endian
-    "$X" run "$T/st.elf" --quiet --set stream_n="$T/n.bin" --profile "$T/ps" --profile-threads --stats=json \
+    prun "$T/st.elf" --quiet --set stream_n="$T/n.bin" --profile "$T/ps" --profile-threads --stats=json \
         --stats-file "$T/st.json" || fail "dpu run stream"
     if command -v python3 > /dev/null; then
         check_profile "$T/ps" "$T/st.json" -1 1 __sys_end || fail "DPU stream profile against the statistics"
         # with the register-file bank penalty: a third stall cause, counted before the issue
-        "$X" run "$T/st.elf" --quiet --set stream_n="$T/n.bin" -o bank_penalty=1 --profile "$T/pb" --profile-threads \
+        prun "$T/st.elf" --quiet --set stream_n="$T/n.bin" -o bank_penalty=1 --profile "$T/pb" --profile-threads \
             --stats=json --stats-file "$T/b.json" || fail "dpu run stream bank"
         check_profile "$T/pb" "$T/b.json" -1 1 __sys_end || fail "DPU stream profile (bank penalty) against the statistics"
     fi
@@ -132,7 +139,7 @@ fi
 # Nyuzi: an issue rolled back and replayed counts one instruction, as in the statistics
 if "$X" isas | grep -q '^nyuzi' && command -v python3 > /dev/null; then
     "$X" asm --isa nyuzi tests/nyuzi/progs/mem.S -o "$T/m.elf" || fail "nyuzi asm"
-    "$X" run "$T/m.elf" --quiet --profile "$T/pm" --profile-threads --stats=json --stats-file "$T/m.json" > /dev/null ||
+    prun "$T/m.elf" --quiet --profile "$T/pm" --profile-threads --stats=json --stats-file "$T/m.json" > /dev/null ||
         fail "nyuzi run"
     check_profile "$T/pm" "$T/m.json" -1 || fail "Nyuzi profile against the statistics"
 fi

@@ -197,11 +197,18 @@ static void test_decode_specials(void **state)
     assert_int_equal(in.op, MCCP_LOAD);
     assert_int_equal(in.r1, 0);
     assert_int_equal(in.r2, 0);
-    /* 10110..11111 and the 16-bit 00110/00111 codes are decoder no-ops */
+    /* 10110..11111 and the 16-bit 00110/00111 codes are decoder no-ops; one of them, the
+     * half 0x3FFF (11111 with every other bit set), is the simulator's fast-forward marker */
     for (unsigned op5 = 0x16; op5 <= 0x1F; op5++) {
-        mccp_decode16((uint16_t)(op5 << 9 | 0x1FF), &in);
+        mccp_decode16((uint16_t)(op5 << 9 | 0x1FE), &in);
         assert_int_equal(in.op, MCCP_NOOP);
+        mccp_decode16((uint16_t)(op5 << 9 | 0x1FF), &in);
+        assert_int_equal(in.op, op5 == 0x1F ? MCCP_MARKER : MCCP_NOOP);
     }
+    mccp_decode(0x42C03FFFu, 1, &in); /* in a low half */
+    assert_int_equal(in.op, MCCP_MARKER);
+    mccp_decode(0x3FFF42C0u, 0, &in); /* in a high half */
+    assert_int_equal(in.op, MCCP_MARKER);
     mccp_decode16(0x0C00, &in);
     assert_int_equal(in.op, MCCP_NOOP);
     mccp_decode16(0x0E00, &in);

@@ -1,0 +1,183 @@
+/* isa/mccp/fast.c: the MCCP core's fast loop, used whenever no debugger hook watches each
+ * instruction (plain runs, breakpoints alone, watchpoints, the functional mode).
+ * Every ROM slot gets a record (mccp_rec) on its first execution: a handler number, the
+ * register fields, the immediate and the slots to the next instruction, with the condition
+ * folded in where it is constant (al and, in RTL mode, le always hold; nv never does). The
+ * loop dispatches on the record with one computed goto and keeps pc as a pointer into the
+ * records, ip's bits above the ROM index apart (a sentinel record after the last slot
+ * carries the wrap), the flags in a local and the cycle as the count of issues (4 cycles
+ * each: the loop never leaves the core's CPI of 4 without RAM). RAM accesses, the stack
+ * and core instructions, int, anything that reads or writes ip, the documented semantics'
+ * ALU and a division by zero go through mccp_exec_one (exec.c), which is the reference
+ * loop's executor, so both loops share those semantics. The records follow the ROM: the
+ * words they were made from are kept (rom_seen) and compared with the ROM at each call
+ * (the debugger and the host write the ROM only between runs), and they are remade when
+ * the debugger's breakpoint filter changes (flagged slots call the debugger first). */
+#include <stdlib.h>
+#include <string.h>
+#include "mccp.h"
+#include "../../core/sched.h"
+#include "../../core/debug.h"
+#include "../../core/profile.h"
+
+enum {
+    K_DECODE, K_WRAP, K_GEN, K_BP, K_NOP, K_COND,
+    /* the 16 ALU opcodes in opcode order (mccp_op: K_ADD + op) */
+    K_ADD, K_ADDC, K_SUB, K_SUBC, K_MUL, K_DIV, K_AND, K_OR, K_XOR, K_LSH, K_RSH, K_NOT, K_CMP, K_INC, K_DEC, K_A15,
+    K_MOV, K_MOVL, K_MOVH, K_JUMP, K_JMP, K_MARK,
+    K_COUNT
+};
+
+_Static_assert(K_CMP - K_ADD == MCCP_CMP - MCCP_ADD && K_A15 - K_ADD == MCCP_ALU15 - MCCP_ADD,
+               "the ALU handlers follow the opcodes");
+
+#define SLOTS (2 * MCCP_ROM_WORDS)
+
+int mccp_fast_init(mccp_state *s)
+{
+    s->rec = calloc(SLOTS + 1, sizeof *s->rec);
+    s->rom_seen = calloc(MCCP_ROM_WORDS, 4);
+    if (!s->rec || !s->rom_seen)
+        return -1;
+    for (int op = MCCP_JE; op <= MCCP_JMP; op++)
+        for (unsigned f = 0; f < 16; f++)
+            if (mccp_jump_taken(op, f))
+                s->jump_mask[op - MCCP_JE] |= (uint16_t)(1u << f);
+    mccp_fast_reset(s);
+    return 0;
+}
+
+void mccp_fast_reset(mccp_state *s)
+{
+    memset(s->rec, 0, SLOTS * sizeof *s->rec); /* K_DECODE */
+    s->rec[SLOTS].k = K_WRAP;
+    s->rec_lo = MCCP_ROM_WORDS;
+    s->rec_hi = 0;
+    s->rec_bp_gen = 0;
+}
+
+/* Handler of an instruction whose fields read or write ip, or that the loop does not run
+ * itself: the reference executor. */
+static uint8_t classify(const mccp_state *s, const mccp_insn *in, mccp_rec *r)
+{
+    const int rtl = s->sem == MCCP_SEM_RTL;
+    switch (in->op) {
+    case MCCP_ADD: case MCCP_ADDC: case MCCP_SUB: case MCCP_SUBC: case MCCP_MUL: case MCCP_DIV:
+    case MCCP_AND: case MCCP_OR: case MCCP_XOR: case MCCP_LSH: case MCCP_RSH: case MCCP_NOT:
+    case MCCP_INC: case MCCP_DEC: case MCCP_ALU15:
+        /* in->op is the 4-bit ALU opcode: the handlers K_ADD.. are in the same order */
+        return rtl && in->r1 != 7 && in->r2 != 7 ? (uint8_t)(K_ADD + in->op - MCCP_ADD) : K_GEN;
+    case MCCP_CMP:
+        /* RTL: the suffix is forced off, flags always written */
+        return rtl && in->r1 != 7 && in->r2 != 7 ? K_CMP : K_GEN;
+    case MCCP_MOV:
+        return in->r1 != 7 && in->r2 != 7 ? K_MOV : K_GEN;
+    case MCCP_MOVL: case MCCP_MOVH:
+        if (in->r1 == 7)
+            return K_NOP; /* movl/movh cannot write ip */
+        return in->op == MCCP_MOVL ? K_MOVL : K_MOVH;
+    case MCCP_JE: case MCCP_JNE: case MCCP_JGT: case MCCP_JGE: case MCCP_JLT: case MCCP_JLE: case MCCP_JMP:
+        if (in->r1 == 7)
+            return K_GEN;
+        r->cond = (uint8_t)(in->op - MCCP_JE);
+        return in->op == MCCP_JMP ? K_JMP : K_JUMP;
+    case MCCP_NOOP:
+        return K_NOP;
+    case MCCP_MARKER:
+        return K_MARK;
+    default:
+        return K_GEN;
+    }
+}
+
+/* Make the records of ROM word w (both slots) from the ROM as it is now. */
+static void build_word(mccp_state *s, uint32_t w, const uint8_t *bpm)
+{
+    uint32_t word = mem_ld32be(s->rom + 4 * w);
+    memcpy(s->rom_seen + 4 * w, s->rom + 4 * w, 4);
+    if (w < s->rec_lo)
+        s->rec_lo = w;
+    if (w + 1 > s->rec_hi)
+        s->rec_hi = w + 1;
+    for (int h = 0; h < 2; h++) {
+        mccp_insn in;
+        mccp_decode(word, h, &in);
+        mccp_rec *r = &s->rec[2 * w + (unsigned)h];
+        memset(r, 0, sizeof *r);
+        r->r1 = in.r1;
+        r->r2 = in.r2;
+        r->imm = in.imm;
+        r->cond = in.cond;
+        r->step = in.len == 2 && h == 0 ? 2 : 1;
+        if (bpm && dbg_bp_maybe(bpm, 2 * w + (unsigned)h)) {
+            r->k = K_BP;
+            continue;
+        }
+        uint8_t k = classify(s, &in, r);
+        if (k >= K_ADD && k <= K_MOVH && k != K_CMP) {
+            /* conditional: folded when constant */
+            uint16_t cm = s->cond_mask[in.cond];
+            if (cm == 0)
+                k = K_NOP;
+            else if (cm != 0xFFFF) {
+                r->k2 = k;
+                k = K_COND;
+            }
+        }
+        r->k = k;
+    }
+}
+
+/* The records must describe the ROM and the breakpoint filter as they are now. */
+static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
+{
+    uint32_t gen = bpm ? m->dbg->bp_gen : 0;
+    if (gen != s->rec_bp_gen) {
+        for (uint32_t w = s->rec_lo; w < s->rec_hi; w++)
+            s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
+        s->rec_bp_gen = gen;
+        return;
+    }
+    if (s->rec_lo >= s->rec_hi)
+        return;
+    size_t off = 4 * (size_t)s->rec_lo, n = 4 * (size_t)(s->rec_hi - s->rec_lo);
+    if (!memcmp(s->rom + off, s->rom_seen + off, n))
+        return;
+    for (uint32_t w = s->rec_lo; w < s->rec_hi; w++)
+        if (memcmp(s->rom + 4 * w, s->rom_seen + 4 * w, 4))
+            s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
+}
+
+/* alu.v's V is C xor tmp[31], tmp = op1[30:0] + op2[30:0] (opcode bit 1 clear) or
+ * op1[30:0] - op2[30:0] (bit 1 set): bit 31 of the sum is the carry into bit 31 of
+ * op1 + op2, which is bit 31 of op1 ^ op2 ^ (op1 + op2); likewise for the difference. */
+#define TADD(a, b) (((a) ^ (b) ^ ((a) + (b))) >> 31)
+#define TSUB(a, b) (((a) ^ (b) ^ ((a) - (b))) >> 31)
+
+/* The flags live in two locals: fres, whose sign is S and whose zero is Z (the result of
+ * the last ALU operation), and fcv with C (bit 0) and V (bit 2). A state with both S and
+ * Z set (the debugger's) has no fres: it runs through the executor until an ALU
+ * operation writes the flags. */
+#define FL_GET() (fcv | (fres >> 31) << 1 | (unsigned)(fres == 0) << 3)
+#define FL_PUT(fl) (fcv = (fl) & (MCCP_FL_C | MCCP_FL_V), fres = ((fl) & MCCP_FL_Z) ? 0 : ((fl) & MCCP_FL_S) ? 0x80000000u : 1u)
+#define FL_ODD(fl) (((fl) & (MCCP_FL_S | MCCP_FL_Z)) == (MCCP_FL_S | MCCP_FL_Z))
+
+/* The loop, twice: plain, and feeding --profile at each issue (notes/profile-api.md). */
+#define FAST_NAME run_plain
+#define FAST_PROF 0
+#include "fast_loop.inc"
+#undef FAST_NAME
+#undef FAST_PROF
+#define FAST_NAME run_prof
+#define FAST_PROF 1
+#include "fast_loop.inc"
+#undef FAST_NAME
+#undef FAST_PROF
+
+uint64_t mccp_fast_run(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm)
+{
+    sync(m, mccp_st(m), bpm);
+    if (dbg_profile(m))
+        return run_prof(m, u, t, lim, bpm);
+    return run_plain(m, u, t, lim, bpm);
+}
