@@ -12,6 +12,7 @@
  * model. The rules are in docs/isa/dpu.md, "Functional mode". */
 #include "func.h"
 #include "../../core/debug.h"
+#include "../../core/profile.h"
 
 /* The next running tasklet from k in round-robin order (k itself if it runs); run != 0. */
 static inline int next_running(uint32_t run, int k)
@@ -70,7 +71,7 @@ static void dma_now(sim_machine *m, sim_unit *u, dpu_unit *d, int k, uint64_t t)
  * the cycle alone), when it stops, and when it boots or resumes another tasklet. */
 static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, sim_unit *u, dpu_unit *d,
                                                                 uint64_t now, uint64_t horizon, uint64_t q,
-                                                                const int slow)
+                                                                const int slow, prof_state *const prof)
 {
     const int nt = d->ntasklets > 0 && d->ntasklets <= u->nthreads ? d->ntasklets : u->nthreads;
     const uint32_t mask = nt >= 32 ? ~0u : (1u << nt) - 1;
@@ -103,8 +104,12 @@ static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, 
                 return leave(u, d, k, t, now, t); /* k issues this very pc on resume */
         }
         tk->last_issue = t; /* a fault's stop names this cycle */
+        if (prof) /* --profile (notes/profile-api.md): no stall ever grows in this mode */
+            prof_issue(prof, u->index * prof->tpu + k, pc, t, u->threads[k].instructions, NULL);
         const int r = dpu_execute(m, u, d, k, t);
         t++;
+        if (r && tk->wait == DPU_W_DMA)
+            dma_now(m, u, d, k, t - 1); /* before the hooks: they see no DMA wait */
         if (slow) {
             if (m->slow)
                 dbg_after_insn(m, u, k, pc);
@@ -115,8 +120,6 @@ static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, 
         if (r) {
             if (d->faulted)
                 return leave(u, d, k, t, now, SIM_NEVER);
-            if (tk->wait == DPU_W_DMA)
-                dma_now(m, u, d, k, t - 1);
         } else if (d->iram[pc < d->dm->iram_words ? pc : d->dm->iram_words].op == DPU_OP_TELL &&
                    sim_marker(m, u->index, k, pc)) /* the magic marker (docs/isa/dpu.md) */
             return leave(u, d, k, t, now, t);
@@ -144,17 +147,26 @@ static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, 
     }
 }
 
+
 static __attribute__((noinline)) uint64_t func_plain(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
                                                      uint64_t horizon, uint64_t q)
 {
-    return func_loop(m, u, d, now, horizon, q, 0);
+    return func_loop(m, u, d, now, horizon, q, 0, NULL);
 }
 
 static __attribute__((noinline)) uint64_t func_slow(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
                                                     uint64_t horizon, uint64_t q)
 {
-    return func_loop(m, u, d, now, horizon, q, 1);
+    return func_loop(m, u, d, now, horizon, q, 1, NULL);
 }
+
+/* --profile without the debugger's hooks (isa_ops.profile_fast): this loop feeds it. */
+static __attribute__((noinline)) uint64_t func_prof(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
+                                                    uint64_t horizon, uint64_t q, prof_state *prof)
+{
+    return func_loop(m, u, d, now, horizon, q, 0, prof);
+}
+
 
 uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum)
 {
@@ -165,6 +177,9 @@ uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         quantum = 1;
     if (dbg_hooks(m) || m->max_instructions)
         return func_slow(m, u, d, now, horizon, quantum);
+    prof_state *const prof = dbg_profile(m);
+    if (prof)
+        return func_prof(m, u, d, now, horizon, quantum, prof);
     return func_plain(m, u, d, now, horizon, quantum);
 }
 

@@ -82,6 +82,18 @@ cmp -s "$T/cycle.get" "$T/q.get" && ok "func_quantum=500 same result" || bad "qu
 "$X" run "$T/r.elf" -o timing=none -o func_quantum=0 > "$T/err" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q 'func_quantum' "$T/err" && ok "func_quantum=0 refused" || bad "quantum 0: $rc $(cat "$T/err")"
 
+# --profile in functional mode: fed by the functional loop itself when the DPU declares
+# isa_ops.profile_fast, else by the debugger's hooks; either way it equals the hook path's
+# (--trace turns the hooks on), byte for byte, and the statistics equal the plain run's
+"$X" run "$T/r.elf" --quiet -o timing=none --set reduce_n="$T/n.bin" --set __sys_used_mram_end="$T/v.bin" \
+    --profile "$T/fast.cg" --stats=json --stats-file "$T/pf.json" > /dev/null 2>&1 || bad "profile run"
+"$X" run "$T/r.elf" --quiet -o timing=none --set reduce_n="$T/n.bin" --set __sys_used_mram_end="$T/v.bin" \
+    --profile "$T/hook.cg" --trace /dev/null > /dev/null 2>&1 || bad "profile run with the hooks"
+[ -s "$T/fast.cg" ] && cmp -s "$T/fast.cg" "$T/hook.cg" && ok "functional profile = the hook path's" ||
+    bad "profile: $(diff "$T/fast.cg" "$T/hook.cg" | head -5)"
+grep -v '"seconds"\|"mips"\|"mcycles_per_s"' "$T/none.json" > "$T/a" && grep -v '"seconds"\|"mips"\|"mcycles_per_s"' "$T/pf.json" > "$T/b"
+cmp -s "$T/a" "$T/b" && ok "statistics with --profile unchanged" || bad "profile stats: $(diff "$T/a" "$T/b" | head -5)"
+
 # a fault stops both modes with the same message and exit status
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tmove r0, 3\n\tlw r1, r0, 0\n\tstop\n' > "$T/f.s"
 "$X" asm --isa dpu "$T/f.s" -o "$T/f.elf" -o tasklets=1 || bad "asm fault"
