@@ -38,6 +38,7 @@ void ipu_fast_free(ipu_tile *tl)
     free(tl->fp);
     tl->fp = NULL;
     tl->nfp = 0;
+    ipu_func_free(tl); /* func_fx.c's entries are built from these records */
 }
 
 /* The record of the worker bundle at tile-memory offset off (4-byte aligned), built or

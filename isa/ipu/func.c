@@ -11,7 +11,8 @@
  * `run` starts its worker in the lowest-numbered slot no active worker holds (the barrel
  * gives it the slot the run issued in, which timing decides; docs/isa/ipu.md "Functional
  * mode"). Worker bundles with a fast record (exec.c's ipu_frec_build, the records fast.c
- * uses) run from it with the context's pc and registers kept local for the whole burst;
+ * uses) run in func_fx.c's bursts (common integer singles from entries of their own, the
+ * rest from the record);
  * everything else -- supervisor bundles, float, CSR, run, exit, anything a record leaves to
  * the generic executor, and every bundle of a run with the debugger, profile, trace,
  * instruction limit or a watchpoint -- goes through ipu_exec_bundle one bundle at a time.
@@ -52,72 +53,6 @@ static void func_sync(sim_unit *u, ipu_tile *tl, uint64_t t)
     for (int c = 0; c < IPU_NCTX; c++)
         if (tl->ctx[c].state == IPU_CS_ACTIVE)
             u->threads[c].ready_at = t;
-}
-
-/* Up to nmax bundles of worker tid from their fast records, from cycle t; returns the
- * bundles run (0: the first needs the generic executor). */
-static inline __attribute__((always_inline)) uint64_t func_burst_gen(sim_unit *u, ipu_tile *tl, int tid,
-                                                                    uint64_t nmax, uint64_t t, prof_state *prof)
-{
-    const ipu_machine *im = tl->im;
-    ipu_ctx *const c = &tl->ctx[tid];
-    uint32_t *const R = c->r;
-    uint8_t *const mem = tl->mem;
-    const uint32_t base = im->mem_base, msize = im->mem_size, rmask = im->repeat_mask;
-    uint32_t pc = c->pc;
-    uint64_t n = 0, ni = 0;
-    /* the profile's thread and the thread's retired count at the burst's start */
-    const int pg = prof ? u->index * prof->tpu + tid : 0;
-    const uint64_t pi0 = u->threads[tid].instructions;
-    while (n < nmax) {
-        const uint32_t off = pc - base;
-        if ((pc & 3) || off >= msize)
-            break;
-        ipu_fpage *const p = tl->fp ? tl->fp[off >> (FP_SHIFT + 2)] : NULL;
-        const ipu_frec *r = p ? &p->e[(off >> 2) & (FP_WORDS - 1)] : NULL;
-        if (__builtin_expect(!r || !frec_valid(r, mem + off), 0))
-            if (!(r = ipu_frec_miss(tl, off)))
-                break;
-        if (r->kind != IPU_FR_FAST)
-            break;
-        const uint32_t len = r->n == 2 ? 8 : 4;
-        const int in_rpt = c->rpt_count != 0;
-        if (in_rpt && !r->rpt_ok)
-            break;
-        uint32_t npc = pc + len;
-        if (ipu_xop(&r->f[0], c, R, mem, base, msize, rmask, pc, len, &npc))
-            break;
-        if (r->n == 2)
-            (void)ipu_xop(&r->f[1], c, R, mem, base, msize, rmask, pc, len, &npc); /* cannot fail (build) */
-        if (in_rpt && npc == c->rpt_end && --c->rpt_count)
-            npc = c->rpt_first;
-        if (prof) /* --profile (profile.h): one row per issue, no stalls in this mode */
-            prof_issue(prof, pg, pc, t + n, pi0 + ni, NULL);
-        pc = npc;
-        ni += r->n;
-        n++;
-    }
-    if (n) {
-        sim_thread *th = &u->threads[tid];
-        c->pc = pc;
-        th->instructions += ni;
-        th->issue_cycles += n;
-        c->last_issue = t + n - 1;
-        u->last_issue = t + n - 1;
-    }
-    return n;
-}
-
-static __attribute__((noinline)) uint64_t func_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
-{
-    return func_burst_gen(u, tl, tid, nmax, t, NULL);
-}
-
-/* The same feeding --profile (a copy, so plain runs pay nothing for it). */
-static __attribute__((noinline)) uint64_t func_burst_prof(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax,
-                                                          uint64_t t, prof_state *prof)
-{
-    return func_burst_gen(u, tl, tid, nmax, t, prof);
 }
 
 /* One bundle of context tid at *tp through the generic executor, with the debugger's hooks
@@ -193,7 +128,7 @@ uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         uint64_t budget = horizon - t < IPU_FUNC_BURST ? horizon - t : IPU_FUNC_BURST;
         while (budget && runnable(tl, tid)) {
             if (fast && tid != IPU_SUP) {
-                const uint64_t n = prof ? func_burst_prof(u, tl, tid, budget, t, prof) : func_burst(u, tl, tid, budget, t);
+                const uint64_t n = prof ? ipu_fx_burst_prof(u, tl, tid, budget, t, prof) : ipu_fx_burst(u, tl, tid, budget, t);
                 t += n;
                 budget -= n;
                 if (!budget)

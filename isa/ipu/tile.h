@@ -99,6 +99,7 @@ typedef struct ipu_ctx {
 } ipu_ctx;
 
 typedef struct ipu_machine ipu_machine;
+struct prof_state; /* core/profile.h */
 
 typedef struct ipu_tile {
     ipu_machine *im;
@@ -114,6 +115,8 @@ typedef struct ipu_tile {
     uint32_t npd;
     struct ipu_fpage **fp;                /* the fast path's bundle records (fast.c), lazily */
     uint32_t nfp;
+    struct ipu_fxpage **fxp;              /* the functional loop's entries (func_fx.c), lazily */
+    uint32_t nfxp;
     /* the common compute configuration space (exec_amp.c): $CWEI_m_n of the AMP units as
      * 64-bit words, index set x 32 + unit x 4 + n; $CCCSLOAD, the supervisor's load address */
     uint64_t cccs[64];
@@ -214,6 +217,11 @@ void ipu_fast_free(ipu_tile *tl);
  * isa_ops.timing_resume (the barrel's readiness rebuilt when a fast-forward ends). */
 uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
 void ipu_timing_resume(sim_machine *m);
+/* func_fx.c: up to nmax bundles of worker tid from cycle t (0: the first needs the generic
+ * executor), without and with --profile fed (prof non-NULL); and freeing its entries. */
+uint64_t ipu_fx_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t);
+uint64_t ipu_fx_burst_prof(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t, struct prof_state *prof);
+void ipu_func_free(ipu_tile *tl);
 /* Start worker k at cycle t (run/runall issued then): its first bundle issues at the first
  * cycle >= t + run_cycles in slot k. */
 void ipu_start_worker(ipu_tile *tl, int k, uint32_t entry, uint32_t vbase, uint64_t t);

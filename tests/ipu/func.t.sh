@@ -107,5 +107,50 @@ grep -q 'fast-forward to magic: reached.*functional part: 26496 instructions' "$
     no "marker: $(grep fast-forward "$T/mkff.out")"
 "$X" run "$T/mk.elf" --set bench_iters="$T/iters" --quiet --mem-hash "$T/mk.hash" >/dev/null 2>&1
 cmp -s "$T/mk.hash" "$T/mkff.hash" || no "marker: memory after the fast-forward differs from the plain run's"
+# Self-modifying code: one worker (so no other context races on its code) runs a loop of
+# four passes whose first instruction it overwrites, after the first pass, with the word of
+# `add $m1, $m1, 100`: $m1 = 1 + 3 x 100 = 301 in both modes (each mode's caches must see the
+# store: the records of fast.c, the entries of func_fx.c, the predecode cache).
+cat >"$T/smc.S" <<'EOS'
+.section .data
+.align 8
+.globl res
+res: .long 0
+.section .text.worker, "ax"
+.worker
+.align 8
+.globl wk
+.type wk, @function
+wk:
+  setzi $m2, alt
+  ld32 $m3, $m2, $m15, 0
+  setzi $m4, tgt
+  setzi $m5, 3
+  setzi $m1, 0
+tgt:
+  add $m1, $m1, 1
+  st32 $m3, $m4, $m15, 0
+  brnzdec $m5, tgt
+  setzi $m6, res
+  st32 $m1, $m6, $m15, 0
+  exitz $mzero
+alt:
+  add $m1, $m1, 100
+.size wk, . - wk
+.section .text.sup, "ax"
+.supervisor
+.globl _start
+.type _start, @function
+_start:
+  setzi $m0, wk
+  run $m0, $m15, 0
+  br $m10
+.size _start, . - _start
+EOS
+"$X" asm --isa ipu "$T/smc.S" -o "$T/smc.elf" || no "smc: assembly"
+for mode in cycle none; do
+    got=$("$X" run "$T/smc.elf" -o timing=$mode --quiet --get res:4 2>&1 | tr -d ' \n')
+    case "$got" in "res:4:2d010000") echo "ok smc ($mode): 301" ;; *) no "smc ($mode): res = $got, expected 301 (0x12d)" ;; esac
+done
 [ $fail = 0 ] && echo "ok: all functional runs agree"
 exit $fail

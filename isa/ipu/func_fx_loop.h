@@ -1,0 +1,202 @@
+/* isa/ipu/func_fx_loop.h: the body of func_fx.c's burst, included there twice: once as
+ * the plain loop (FX_PROTO without a profile, prof a constant NULL) and once feeding
+ * --profile (FX_PROTO with prof_state *prof), so a plain run pays nothing for the profile.
+ * A function whose computed-goto table is static cannot be inlined into two callers, hence
+ * two definitions from one text. Include only from func_fx.c, after FX_PROTO is defined. */
+FX_PROTO
+{
+    const ipu_machine *im = tl->im;
+    ipu_ctx *const c = &tl->ctx[tid];
+    uint32_t *const R = c->r;
+    uint8_t *const mem = tl->mem;
+    const uint32_t base = im->mem_base, msize = im->mem_size, rmask = im->repeat_mask;
+    uint32_t pc = c->pc;
+    uint64_t n = 0, np = 0; /* bundles, and the second instructions of pairs */
+    uint32_t rc = c->rpt_count;
+    /* --profile: the profile's thread and the thread's retired count at the burst's start */
+    const int pg = prof ? u->index * prof->tpu + tid : 0;
+    const uint64_t pi0 = u->threads[tid].instructions;
+    /* the handlers of the straight-line loop below */
+    static const void *const lbl[] = {
+        [FX_BUILD] = &&l_relook, [FX_GEN] = &&l_relook, [FX_XOP] = &&l_relook,
+        [FX_ADD] = &&l_add, [FX_SUB] = &&l_sub, [FX_MUL] = &&l_mul, [FX_AND] = &&l_and,
+        [FX_ANDC] = &&l_andc, [FX_OR] = &&l_or, [FX_XOR] = &&l_xor, [FX_MIN] = &&l_min,
+        [FX_MAX] = &&l_max, [FX_CMPEQ] = &&l_cmpeq, [FX_CMPNE] = &&l_cmpne, [FX_CMPSLT] = &&l_cmpslt,
+        [FX_CMPULT] = &&l_cmpult, [FX_ADDI] = &&l_addi, [FX_SUBI] = &&l_subi, [FX_MULI] = &&l_muli,
+        [FX_ANDI] = &&l_andi, [FX_ANDCI] = &&l_andci, [FX_ORI] = &&l_ori, [FX_XORI] = &&l_xori,
+        [FX_MINI] = &&l_mini, [FX_MAXI] = &&l_maxi, [FX_CMPEQI] = &&l_cmpeqi, [FX_CMPNEI] = &&l_cmpnei,
+        [FX_CMPSLTI] = &&l_cmpslti, [FX_CMPULTI] = &&l_cmpulti, [FX_SHLI] = &&l_shli, [FX_SHRI] = &&l_shri,
+        [FX_SHRSI] = &&l_shrsi, [FX_MOVI] = &&l_movi, [FX_LD32I] = &&l_ld32i, [FX_ST32I] = &&l_st32i,
+        [FX_BRNZDEC] = &&l_brnzdec, [FX_BRZ] = &&l_brz, [FX_BRNZ] = &&l_brnz, [FX_BR] = &&l_br};
+    while (n < nmax) {
+        uint32_t off = pc - base;
+        if ((pc & 3) || off >= msize)
+            break;
+        ipu_fxpage *const p = tl->fxp ? tl->fxp[off >> (FP_SHIFT + 2)] : NULL;
+        ipu_fx *e = p ? &p->e[(off >> 2) & (FP_WORDS - 1)] : NULL;
+        const uint8_t *code = mem + off;
+        if (__builtin_expect(!e || e->w != mem_ld32le(code) || e->op == FX_BUILD, 0))
+            if (!(e = fx_miss(tl, off)))
+                break;
+        if (e->op > FX_XOP && !rc) {
+            /* straight-line singles, threaded (computed goto, as tests/bench/ceiling.c): the
+             * entry and the word pointer step along; `left` counts the bundles to the budget
+             * or the page's end, whichever comes first; the pc is derived from the word
+             * pointer when needed */
+            uint32_t left = FP_WORDS - ((off >> 2) & (FP_WORDS - 1));
+            if (left > nmax - n)
+                left = (uint32_t)(nmax - n);
+            uint32_t v, ea, o;
+#define FX_PC() (base + (uint32_t)(code - mem))
+#define FX_NEXT                                                                                                      \
+    do {                                                                                                             \
+        if (prof)                                                                                                    \
+            prof_issue(prof, pg, FX_PC(), t + n, pi0 + n + np, NULL);                                                \
+        n++;                                                                                                         \
+        e++;                                                                                                         \
+        code += 4;                                                                                                   \
+        if (__builtin_expect(--left == 0, 0) || __builtin_expect(e->w != mem_ld32le(code), 0))                       \
+            goto l_relook;                                                                                           \
+        goto *lbl[e->op];                                                                                            \
+    } while (0)
+/* a taken branch: straight on at the target's entry when it lies in the same page of
+ * entries as the branch (the common loop back: no page lookup, the entry found from the
+ * branch's own) and is a valid single, else through the lookup above */
+#define FX_JUMP(target)                                                                                              \
+    do {                                                                                                             \
+        if (prof)                                                                                                    \
+            prof_issue(prof, pg, FX_PC(), t + n, pi0 + n + np, NULL);                                                \
+        n++;                                                                                                         \
+        pc = (target);                                                                                               \
+        const uint32_t coff_ = (uint32_t)(code - mem), toff_ = pc - base;                                            \
+        if (((toff_ ^ coff_) >> (FP_SHIFT + 2)) || (pc & 3) || toff_ >= msize || n >= nmax)                         \
+            goto fx_lookup;                                                                                          \
+        e += (int32_t)(toff_ - coff_) / 4;                                                                           \
+        code = mem + toff_;                                                                                          \
+        if (e->w != mem_ld32le(code) || e->op <= FX_XOP)                                                             \
+            goto fx_lookup;                                                                                          \
+        left = FP_WORDS - ((toff_ >> 2) & (FP_WORDS - 1));                                                           \
+        if (left > nmax - n)                                                                                         \
+            left = (uint32_t)(nmax - n);                                                                             \
+        goto *lbl[e->op];                                                                                            \
+    } while (0)
+#define FX_TAKEN(target)                                                                                             \
+    do {                                                                                                             \
+        if (prof)                                                                                                    \
+            prof_issue(prof, pg, FX_PC(), t + n, pi0 + n + np, NULL);                                                \
+        n++;                                                                                                         \
+        pc = (target);                                                                                               \
+        goto fx_lookup;                                                                                              \
+    } while (0)
+            goto *lbl[e->op];
+        l_add: R[e->d] = R[e->a] + R[e->b]; FX_NEXT;
+        l_sub: R[e->d] = R[e->a] - R[e->b]; FX_NEXT;
+        l_mul: R[e->d] = (uint32_t)((int64_t)(int32_t)R[e->a] * (int32_t)R[e->b]); FX_NEXT;
+        l_and: R[e->d] = R[e->a] & R[e->b]; FX_NEXT;
+        l_andc: R[e->d] = R[e->a] & ~R[e->b]; FX_NEXT;
+        l_or: R[e->d] = R[e->a] | R[e->b]; FX_NEXT;
+        l_xor: R[e->d] = R[e->a] ^ R[e->b]; FX_NEXT;
+        l_min: R[e->d] = (int32_t)R[e->a] < (int32_t)R[e->b] ? R[e->a] : R[e->b]; FX_NEXT;
+        l_max: R[e->d] = (int32_t)R[e->a] > (int32_t)R[e->b] ? R[e->a] : R[e->b]; FX_NEXT;
+        l_cmpeq: R[e->d] = R[e->a] == R[e->b]; FX_NEXT;
+        l_cmpne: R[e->d] = R[e->a] != R[e->b]; FX_NEXT;
+        l_cmpslt: R[e->d] = (int32_t)R[e->a] < (int32_t)R[e->b]; FX_NEXT;
+        l_cmpult: R[e->d] = R[e->a] < R[e->b]; FX_NEXT;
+        l_addi: R[e->d] = R[e->a] + e->imm; FX_NEXT;
+        l_subi: R[e->d] = R[e->a] - e->imm; FX_NEXT;
+        l_muli: R[e->d] = (uint32_t)((int64_t)(int32_t)R[e->a] * (int32_t)e->imm); FX_NEXT;
+        l_andi: R[e->d] = R[e->a] & e->imm; FX_NEXT;
+        l_andci: R[e->d] = R[e->a] & ~e->imm; FX_NEXT;
+        l_ori: R[e->d] = R[e->a] | e->imm; FX_NEXT;
+        l_xori: R[e->d] = R[e->a] ^ e->imm; FX_NEXT;
+        l_mini: R[e->d] = (int32_t)R[e->a] < (int32_t)e->imm ? R[e->a] : e->imm; FX_NEXT;
+        l_maxi: R[e->d] = (int32_t)R[e->a] > (int32_t)e->imm ? R[e->a] : e->imm; FX_NEXT;
+        l_cmpeqi: R[e->d] = R[e->a] == e->imm; FX_NEXT;
+        l_cmpnei: R[e->d] = R[e->a] != e->imm; FX_NEXT;
+        l_cmpslti: R[e->d] = (int32_t)R[e->a] < (int32_t)e->imm; FX_NEXT;
+        l_cmpulti: R[e->d] = R[e->a] < e->imm; FX_NEXT;
+        l_shli: R[e->d] = R[e->a] << e->imm; FX_NEXT;
+        l_shri: R[e->d] = R[e->a] >> e->imm; FX_NEXT;
+        l_shrsi: R[e->d] = (uint32_t)((int32_t)R[e->a] >> e->imm); FX_NEXT;
+        l_movi: R[e->d] = e->imm; FX_NEXT;
+        l_ld32i:
+            ea = R[e->a] + R[e->b] + e->imm;
+            o = ea - base;
+            if ((o > msize - 4) | (ea & 3)) { /* the record's path leaves it to the generic executor */
+                pc = FX_PC();
+                off = pc - base;
+                goto xop;
+            }
+            R[e->d] = mem_ld32le(mem + o);
+            FX_NEXT;
+        l_st32i:
+            ea = R[e->a] + R[e->b] + e->imm;
+            o = ea - base;
+            if ((o > msize - 4) | (ea & 3)) {
+                pc = FX_PC();
+                off = pc - base;
+                goto xop;
+            }
+            mem_st32le(mem + o, R[e->d]);
+            FX_NEXT;
+        l_brnzdec:
+            v = R[e->a];
+            if (!v)
+                FX_NEXT;
+            R[e->b] = v - 1;
+            FX_JUMP(e->imm);
+        l_brz:
+            if (R[e->a])
+                FX_NEXT;
+            FX_JUMP(e->imm);
+        l_brnz:
+            if (!R[e->a])
+                FX_NEXT;
+            FX_JUMP(e->imm);
+        l_br:
+            FX_TAKEN(R[e->a] + e->imm);
+        l_relook:
+            pc = FX_PC();
+            goto fx_lookup;
+#undef FX_NEXT
+#undef FX_TAKEN
+#undef FX_JUMP
+#undef FX_PC
+        }
+        if (e->op == FX_GEN)
+            break;
+    xop: {
+            /* one bundle from its fast record (fast.c's way) */
+            const ipu_frec *r = frec_at(tl, off);
+            if (!r || r->kind != IPU_FR_FAST)
+                break;
+            const uint32_t len = r->n == 2 ? 8 : 4;
+            const int in_rpt = rc != 0;
+            if (in_rpt && !r->rpt_ok)
+                break;
+            uint32_t npc = pc + len;
+            if (ipu_xop(&r->f[0], c, R, mem, base, msize, rmask, pc, len, &npc))
+                break;
+            if (r->n == 2)
+                (void)ipu_xop(&r->f[1], c, R, mem, base, msize, rmask, pc, len, &npc); /* cannot fail (build) */
+            if (in_rpt && npc == c->rpt_end && --c->rpt_count)
+                npc = c->rpt_first;
+            rc = c->rpt_count;
+            if (prof)
+                prof_issue(prof, pg, pc, t + n, pi0 + n + np, NULL);
+            pc = npc;
+            np += r->n - 1u;
+            n++;
+        }
+    fx_lookup:;
+    }
+    if (n) {
+        sim_thread *th = &u->threads[tid];
+        c->pc = pc;
+        th->instructions += n + np;
+        th->issue_cycles += n;
+        c->last_issue = t + n - 1;
+        u->last_issue = t + n - 1;
+    }
+    return n;
+}
