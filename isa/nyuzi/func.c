@@ -14,6 +14,7 @@
 #include <string.h>
 #include "nyuzi.h"
 #include "../../core/debug.h"
+#include "../../core/profile.h"
 
 /* Instructions a thread runs before the next ready thread of its core gets a turn: long
  * enough that the turn's bookkeeping costs little per instruction, short enough that a
@@ -79,19 +80,27 @@ burst(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_
 {
     nyz_thread *t = &c->t[ti];
     sim_thread *st = &u->threads[ti];
-    const uint64_t start = now;
-    uint64_t retired = 0;
+    uint64_t start = now, retired = 0; /* counted into st at the end (slow: at each step) */
     const uint32_t top = nm->ram_size - 4;
     const uint8_t *const ram = nm->ram;
     nyz_dcache_ent *const dc = nm->dc;
     const uint32_t dmask = nm->dc_mask;
     const int magic = m->ff_magic; /* a fast-forward to the magic marker is armed */
     const int hooks = slow && dbg_hooks(m);
+    prof_state *const prof = slow ? dbg_profile(m) : NULL; /* --profile, fed here */
     uint32_t iline = 0xffffffffu; /* warm: the line fetched last */
     while (now < lim) {
         uint32_t pc = t->pc, pa = pc;
         nm->cur_cycle = now;  /* CR 6, the timer, suspend/resume read it */
         u->last_issue = now;  /* a stop inside the instruction is at this step */
+        if (slow) { /* the hooks and the profile read the thread's counts as they are */
+            st->instructions += retired;
+            st->issue_cycles += now - start;
+            c->events[3] += retired;
+            c->events[4] += now - start;
+            retired = 0;
+            start = now;
+        }
         if (__builtin_expect(((t->flags & (NYZ_F_I | NYZ_F_M)) | (pc & 3)) != 0 || pc > top, 0)) {
             if (!fetch_slow(nm, c, t, pc, &pa)) { /* trapped instead (one step), or stopped */
                 if (sim_stopped(m))
@@ -123,10 +132,20 @@ burst(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_
                 warm_data(nm, c, &ef);
         }
         if (slow) {
+            st->instructions += retired;
+            st->issue_cycles += now - start;
+            c->events[3] += retired;
+            c->events[4] += now - start;
             if (hooks)
                 dbg_after_insn(m, u, ti, pc);
-            else if (m->dbg->watching)
-                dbg_watch_report(m, u, ti, pc);
+            else {
+                if (prof) /* the count before this instruction, the stalls (none) */
+                    prof_issue(prof, u->index * prof->tpu + ti, pc, now - 1, st->instructions - retired, NULL);
+                if (m->dbg->watching)
+                    dbg_watch_report(m, u, ti, pc);
+            }
+            retired = 0;
+            start = now;
             if (sim_stopped(m))
                 break;
         }
@@ -146,10 +165,11 @@ burst(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_
 
 /* The plain turn (no debugger, no warming), what a plain timing=none run spends its time
  * in: burst() with the fewest values live across the nyz_exec call, so that they stay in
- * registers. The same rules as burst(). */
-static __attribute__((noinline)) uint64_t
-burst_plain(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_t now,
-            uint64_t lim)
+ * registers. The same rules as burst(). prof: --profile alone (no hooks, breakpoints or
+ * watchpoints), fed at each instruction with the thread's running count. */
+static inline __attribute__((always_inline)) uint64_t
+plain(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_t now,
+      uint64_t lim, prof_state *const prof)
 {
     nyz_thread *const t = &c->t[ti];
     const uint64_t start = now;
@@ -177,6 +197,9 @@ burst_plain(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, u
         }
         nyz_effect ef = {0};
         nyz_exec(nm, c, t, &e->in, &ef);
+        if (prof) /* the thread's count before this instruction; no stalls in this mode */
+            prof_issue(prof, u->index * prof->tpu + ti, pc, now, u->threads[ti].instructions + (now - start - unretired),
+                       NULL);
         now++;
         if (__builtin_expect(!ef.retired, 0))
             unretired++;
@@ -195,6 +218,19 @@ burst_plain(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, u
     return now;
 }
 
+static __attribute__((noinline)) uint64_t
+burst_plain(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_t now, uint64_t lim)
+{
+    return plain(m, nm, u, c, ti, now, lim, NULL);
+}
+
+static __attribute__((noinline)) uint64_t
+burst_prof(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_t now, uint64_t lim,
+           prof_state *prof)
+{
+    return plain(m, nm, u, c, ti, now, lim, prof);
+}
+
 uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     nyz_machine *nm = m->isa_state;
@@ -203,6 +239,11 @@ uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
     /* warm caches only when the run will hand over to the cycle model: a fast-forward to
      * the magic marker, to an instruction count or to a code address (a breakpoint) */
     const int warm = nm->warm || m->ff_magic || m->ff_insns || (m->dbg && m->dbg->nbrk);
+    /* --profile alone: the plain turn feeds it (the hooks, breakpoints, watchpoints or
+     * warming take burst()) */
+    prof_state *prof = dbg_profile(m);
+    if (prof && (warm || dbg_bp_map(m) || m->dbg->watching))
+        prof = NULL;
     while (now < horizon) {
         if (sim_stopped(m))
             return now;
@@ -227,7 +268,9 @@ uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         }
         u->rr = pick + 1 == n ? 0 : pick + 1;
         uint64_t lim = horizon - now > FUNC_BURST ? now + FUNC_BURST : horizon;
-        if (m->slow)
+        if (m->slow && prof)
+            now = burst_prof(m, nm, u, c, pick, now, lim, prof);
+        else if (m->slow)
             now = warm ? burst(m, nm, u, c, pick, now, lim, 1, 1) : burst(m, nm, u, c, pick, now, lim, 1, 0);
         else
             now = warm ? burst(m, nm, u, c, pick, now, lim, 0, 1) : burst_plain(m, nm, u, c, pick, now, lim);

@@ -603,4 +603,5 @@ const isa_ops isa_nyuzi = {
     .insn_flow = nyz_insn_flow,
     .functional = 1,
     .timing_resume = nyz_timing_resume,
+    .profile_fast = 1, /* pipeline.c and func.c feed --profile (notes/profile-api.md) */
 };

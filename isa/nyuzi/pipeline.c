@@ -14,6 +14,7 @@
 #include <string.h>
 #include "nyuzi.h"
 #include "../../core/debug.h"
+#include "../../core/profile.h"
 
 enum {
     FE_DEPTH = 4,    /* fetch to issue: ifetch_tag, ifetch_data, instruction_decode, FIFO */
@@ -190,7 +191,7 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
 
 /* ifetch_tag_stage: one fetch per cycle. Returns 1 if a thread was selected, else 0 and
  * *next the earliest cycle one could be. */
-static int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now,
+static inline __attribute__((always_inline)) int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now,
                        uint64_t *next)
 {
     int i = c->frr < ns ? c->frr : 0, pick = -1;
@@ -284,7 +285,10 @@ static inline void stall(nyz_thread *t, uint8_t why)
         t->why = why;
 }
 
-static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+/* One call of the cycle model. `profiled`: --profile without the hooks, fed here (a constant
+ * at each call: the plain loop has none of it). */
+static inline __attribute__((always_inline)) uint64_t
+run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int profiled)
 {
     nyz_machine *nm = m->isa_state;
     nyz_core *c = u->isa;
@@ -295,6 +299,9 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
      * calls). Under the debugger (which changes states between calls) all of them. */
     /* the per-instruction hooks (trace, history, step, profile); constant during a call */
     const int hooks = dbg_hooks(m);
+    /* --profile without the hooks: fed at each executed issue, as dbg_after_insn would */
+    prof_state *const prof = profiled ? dbg_profile(m) : NULL;
+    const int magic = m->ff_magic; /* a fast-forward to the magic marker is armed */
     int ns = n;
     while (!m->slow && ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
         ns--;
@@ -403,8 +410,18 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
         nyz_thread *t = &c->t[pick];
         sim_thread *st = &u->threads[pick];
         /* stall accounting: the cycles since the thread's last issue, by the first cause */
-        if (now > t->last_issue + 1)
-            st->stalls[t->why == NYZ_ST_NONE ? NYZ_ST_ISSUE : t->why] += now - t->last_issue - 1;
+        uint64_t gap = 0;
+        int gcause = 0;
+        if (now > t->last_issue + 1) {
+            gcause = t->why == NYZ_ST_NONE ? NYZ_ST_ISSUE : t->why;
+            gap = now - t->last_issue - 1;
+            st->stalls[gcause] += gap;
+            /* --profile: an issue without an instruction executed (squashed, replayed,
+             * interrupt) adds its gap to the thread's open row, the instruction it executed
+             * last, as the hook path does at its next issue */
+            if (prof && kind != H_REAL)
+                prof_stall(prof, u->index * prof->tpu + pick, gcause, gap);
+        }
         t->why = NYZ_ST_NONE;
         t->last_issue = now;
         st->ready_at = now + 1;
@@ -449,6 +466,8 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
              * dinvalidate in user mode faults first) */
             if (in->kind != K_MEMBAR)
                 c->events[1]++;
+            if (prof && gap) /* not executed: as above */
+                prof_stall(prof, u->index * prof->tpu + pick, gcause, gap);
             fe_pop(t);
             t->rb_at = now + RB_MEM;
             t->rb_pc = pc;
@@ -459,6 +478,7 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
             nm->cur_cycle = now;
             t->rb_flags = t->flags;
             nyz_effect ef = {0};
+            const uint64_t insns0 = st->instructions; /* the profile's count at the issue */
             nyz_exec(nm, c, t, in, &ef);
             t->cur = NULL;
             if (sim_stopped(m) && !ef.retired) /* stopped by a fault inside the instruction */
@@ -505,9 +525,18 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
                 fe_pop(t); /* dequeued at its last subcycle */
             if (hooks)
                 dbg_after_insn(m, u, pick, pc);
-            else if (m->slow && m->dbg->watching)
-                dbg_watch_report(m, u, pick, pc); /* what the accesses recorded (exec.c ram) */
-            if (m->ff_magic && in->raw == NYZ_MAGIC && ef.retired)
+            else if (m->slow) {
+                if (prof) { /* as the hooks: this issue's gap is this instruction's (the
+                               * stalls reported one by one with prof_stall) */
+                    int g = u->index * prof->tpu + pick;
+                    prof_issue(prof, g, pc, now, insns0, NULL);
+                    if (gap)
+                        prof_stall(prof, g, gcause, gap);
+                }
+                if (m->dbg->watching)
+                    dbg_watch_report(m, u, pick, pc); /* what the accesses recorded (exec.c ram) */
+            }
+            if (magic && in->raw == NYZ_MAGIC && ef.retired)
                 sim_marker(m, u->index, pick, pc); /* a fast-forward's marker: stops the run */
             if (sim_stopped(m))
                 return now + 1;
@@ -521,9 +550,23 @@ static uint64_t run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
     return now;
 }
 
+static __attribute__((noinline)) uint64_t run_plain(sim_machine *m, sim_unit *u, uint64_t now,
+                                                    uint64_t horizon)
+{
+    return run_core(m, u, now, horizon, 0);
+}
+
+static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
+                                                       uint64_t horizon)
+{
+    return run_core(m, u, now, horizon, 1);
+}
+
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
-    uint64_t next = m->functional ? nyz_func_run(m, u, now, horizon) : run_core(m, u, now, horizon);
+    uint64_t next = m->functional ? nyz_func_run(m, u, now, horizon)
+                    : dbg_profile(m) ? run_profiled(m, u, now, horizon)
+                                     : run_plain(m, u, now, horizon);
     const nyz_core *c = u->isa;
     for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++) /* the unit's event counters */
         u->counters[i].value = c->events[i];
