@@ -114,6 +114,7 @@ void nyz_thread_reset(nyz_thread *t, int gid)
     t->sync_line = 1;
     t->fe_sync = 1;
     t->why = 0xff;
+    t->undo = -1;
 }
 
 uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t)
@@ -473,6 +474,12 @@ void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, n
                 return;
             }
             ef->mem = in->kind == K_LOAD ? 1 : 3;
+            uint8_t seen[4];
+            if (nm->nundo) { /* another thread's store this thread does not see yet */
+                memcpy(seen, p, in->width);
+                nyz_undo_read(nm, t, pa, in->width, seen);
+                p = seen;
+            }
             if (in->width == 4)
                 v = mem_ld32le(p);
             else if (in->width == 2)
@@ -513,6 +520,7 @@ void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, n
             }
             t->s[in->dst] = 1;
         }
+        nyz_undo_store(nm, t, pa, in->width, ((1ull << in->width) - 1) << (pa & (NYZ_LINE - 1)));
         if (in->width == 4)
             mem_st32le(p, v);
         else if (in->width == 2)
@@ -552,6 +560,12 @@ void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, n
         }
         ef->mem = st ? 2 : 1;
         if (!st) {
+            uint8_t seen[NYZ_LINE];
+            if (nm->nundo) {
+                memcpy(seen, p, NYZ_LINE);
+                nyz_undo_read(nm, t, pa, NYZ_LINE, seen);
+                p = seen;
+            }
             for (int l = 0; l < NYZ_LANES; l++)
                 res[l] = mem_ld32le(p + 4 * l);
             set_v(nm, t, pc, in->dst, mask, res);
@@ -563,6 +577,11 @@ void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, n
         }
         if (nm->cosim)
             nyz_cosim_vstore(nm, pc, t->gid, va, mask, t->v[in->dst]);
+        uint64_t bytes = 0;
+        for (int l = 0; l < NYZ_LANES; l++)
+            if (mask & (1u << l))
+                bytes |= 0xfull << (4 * l);
+        nyz_undo_store(nm, t, pa, NYZ_LINE, bytes);
         for (int l = 0; l < NYZ_LANES; l++)
             if (mask & (1u << l))
                 mem_st32le(p + 4 * l, t->v[in->dst][l]);
@@ -592,12 +611,19 @@ void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, n
             ef->mem = st ? 2 : 1;
             if (st) {
                 uint32_t v = t->v[in->dst][lane];
+                nyz_undo_store(nm, t, pa, 4, 0xfull << (pa & (NYZ_LINE - 1)));
                 mem_st32le(p, v);
                 invalidate_sync(nm, pa);
                 if (nm->cosim)
                     nyz_cosim_store(nm, pc, t->gid, va, 4, v);
             } else {
                 memset(res, 0, sizeof res);
+                uint8_t seen[4];
+                if (nm->nundo) {
+                    memcpy(seen, p, 4);
+                    nyz_undo_read(nm, t, pa, 4, seen);
+                    p = seen;
+                }
                 res[lane] = mem_ld32le(p);
                 set_v(nm, t, pc, in->dst, 1u << lane, res);
             }

@@ -152,6 +152,7 @@ typedef struct nyz_thread {
     uint32_t rb_pc;              /* where fetch restarts after it */
     uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
     uint64_t last_issue;
+    int undo;                    /* its newest store's record in nm->undo (-1 none; l2_vis.c) */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
 } nyz_thread;
@@ -238,6 +239,16 @@ typedef struct nyz_machine {
     /* cosimulation event stream */
     FILE *cosim;
     int resched;                 /* an event or another unit changed: leave unit_run */
+    /* stores that other threads do not see yet (l2_vis.c): memory holds every store from
+     * its issue on; a load of another thread at a cycle before `vis` reads the old bytes */
+    struct nyz_undo {
+        uint64_t vis;            /* first cycle other threads see the store (MAX: unknown) */
+        uint64_t bytes;          /* which of the 64 bytes of the line it wrote */
+        uint32_t line;           /* line address */
+        int gid;                 /* storing thread */
+        uint8_t old[64];         /* the line's bytes before the store */
+    } undo[64];
+    unsigned nundo;
     /* functional mode (func.c): enter the lines the program touches in the L1/L2 tags even
      * when no fast-forward is armed (tests) */
     uint8_t warm;
@@ -293,6 +304,11 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
                       uint64_t now);
 uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,
                         const nyz_effect *ef, uint64_t now, unsigned *lat, uint8_t *why);
+
+/* l2_vis.c: when other threads see a store */
+void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, uint64_t bytes);
+void nyz_undo_visible(nyz_machine *nm, nyz_thread *t, uint64_t vis);
+void nyz_undo_read(nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len, uint8_t *buf);
 
 /* pipeline.c */
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);

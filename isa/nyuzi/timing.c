@@ -332,6 +332,30 @@ unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now,
     return lat;
 }
 
+/* The thread's store-queue entry is acknowledged so that a replay after a rollback can
+ * issue at cycle ack. A store-queue operation (store, flush, invalidate, membar) that
+ * issues at or after ack - SQ_ACCEPT_AHEAD reaches the data stage (3 cycles after issue) no
+ * earlier than the acknowledgement (1 cycle before the woken thread could issue) and is
+ * taken without a rollback (l1_store_queue.sv got_response_this_entry; measured: stores
+ * 6 or more cycles apart never wait, 5 or fewer roll back). The pipeline treats store_done
+ * as both the replay time and the acceptance time, so the earlier acceptance is given when
+ * the replay is bound by the rollback anyway (an acknowledgement within store_lat of the
+ * issue: a replay cannot come sooner than 10 cycles after a rollback's issue); a slower
+ * acknowledgement keeps its exact replay time. */
+enum { SQ_ACCEPT_AHEAD = 4 };
+/* Other threads see a store from this many cycles before its acknowledgement (in issue
+ * cycles of the loads): the acknowledgement writes the line into the L1Ds two cycles after
+ * the L2's response (l1_l2_interface.sv response stages 2 and 3), which a load reads in its
+ * data stage, 3 cycles after it issues (measured: two threads of one core passing a flag;
+ * the store issues at t, a load issued at t + 2 reads the old value, one at t + 21 the
+ * new). */
+enum { VIS_BEFORE_ACK = 3 };
+
+static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t ack)
+{
+    t->store_done = ack <= now + tm->store_lat && ack >= SQ_ACCEPT_AHEAD ? ack - SQ_ACCEPT_AHEAD : ack;
+}
+
 /* A store enters the thread's store queue at cycle now (write-through to the L2). */
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
                       uint64_t now)
@@ -350,16 +374,20 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
          * miss queue: l2_axi_bus_interface.sv skips the read (READ_COMPLETE the cycle after
          * the fill FIFO takes it) and restarts the request into the arbiter, which passes
          * the tag and read stages again (RESTART_PASS cycles more than a hit) */
-        t->store_done = acc + tm->store_lat + (hit ? 0 : RESTART_PASS);
-        l1_fill_push(&c->l1d, pa, t->store_done, 1);
+        uint64_t ack = acc + tm->store_lat + (hit ? 0 : RESTART_PASS);
+        sq_ack(tm, t, now, ack);
+        nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
+        l1_fill_push(&c->l1d, pa, ack, 1);
         return;
     }
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
      * load miss, so a load behind it waits (measured: a cold load right after a cold store
      * 83 cycles on the RTL, 48 alone) */
     unsigned f = nyz_fill_latency(nm, pa, 1, acc, DMEM_LEAD);
-    t->store_done = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
-    l1_fill_push(&c->l1d, pa, t->store_done, 1);
+    uint64_t ack = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
+    sq_ack(tm, t, now, ack);
+    nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
+    l1_fill_push(&c->l1d, pa, ack, 1);
 }
 
 /* The memory side of an instruction executed at cycle now. Sets *lat (cycles until its
@@ -402,6 +430,8 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         }
         *lat = tm->load_lat;
         *why = ef->mem == 4 ? NYZ_ST_IO : NYZ_ST_DCACHE;
+        if (in->kind == K_STORE_SYNC) /* a successful one: the others see it with the answer */
+            nyz_undo_visible(nm, t, now + rt - VIS_BEFORE_ACK);
         return now + rt;
     }
     case 5:
@@ -410,7 +440,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * dropped from L1 and L2 (measured: the next load of it costs a memory access) */
             uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
             nm->l2_store_free = acc + tm->store_interval;
-            t->store_done = acc + tm->store_lat;
+            sq_ack(tm, t, now, acc + tm->store_lat);
             nyz_l1_settle(&c->l1d, now);
             nyz_cache_invalidate(&c->l1d, ef->paddr);
             nyz_cache_invalidate(&nm->l2, ef->paddr);
@@ -419,7 +449,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * dirty line writes it to memory first */
             uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
             nm->l2_store_free = acc + tm->store_interval;
-            t->store_done = acc + tm->store_lat; /* a line that is not dirty: acknowledged */
+            sq_ack(tm, t, now, acc + tm->store_lat); /* a line that is not dirty: acknowledged */
             if (in->kind == K_IINVALIDATE) {
                 nyz_l1_settle(&c->l1i, now);
                 nyz_cache_invalidate(&c->l1i, ef->paddr);

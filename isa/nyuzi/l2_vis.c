@@ -1,0 +1,84 @@
+/* isa/nyuzi/l2_vis.c: when a store becomes visible to the other threads. An instruction's
+ * semantics run when it issues, so memory holds a store from its issue on; on the RTL the
+ * store waits in the thread's store-queue entry (only its own thread's loads see it, through
+ * the store-queue bypass) until the L2 has taken it and the acknowledgement writes the line
+ * into the L1D of the storing core (and updates it in the other cores' L1Ds that hold it):
+ * l1_store_queue.sv, l1_l2_interface.sv. Each store therefore leaves a record of the bytes it
+ * overwrote; the store's timing (timing.c) says from which cycle the other threads see it,
+ * and until then their loads read the old bytes. Records whose cycle has passed are dropped
+ * (every other core has simulated at least up to the cycle of the load being executed, so
+ * none can need them later). The functional mode (-o timing=none) keeps no records. */
+#include <string.h>
+#include "nyuzi.h"
+
+/* Drop the records that every thread now sees (cycle now). */
+static void undo_prune(nyz_machine *nm, uint64_t now)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < nm->nundo; i++) {
+        if (nm->undo[i].vis <= now)
+            continue;
+        if (k != i) {
+            nm->undo[k] = nm->undo[i];
+            for (int c = 0; c < nm->ncores; c++) /* keep the threads' indexes right */
+                for (int j = 0; j < nm->cores[c].nthreads; j++)
+                    if (nm->cores[c].t[j].undo == (int)i)
+                        nm->cores[c].t[j].undo = (int)k;
+        }
+        k++;
+    }
+    for (int c = 0; c < nm->ncores; c++)
+        for (int j = 0; j < nm->cores[c].nthreads; j++)
+            if (nm->cores[c].t[j].undo >= (int)k)
+                nm->cores[c].t[j].undo = -1;
+    nm->nundo = k;
+}
+
+/* Thread t is about to write len bytes at pa (one line; bytes: which of the line's bytes):
+ * keep the old line. Called before the write. */
+void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, uint64_t bytes)
+{
+    (void)len;
+    if (nm->m->functional)
+        return;
+    uint64_t now = nm->cur_cycle;
+    if (nm->nundo == sizeof nm->undo / sizeof nm->undo[0])
+        undo_prune(nm, now);
+    if (nm->nundo == sizeof nm->undo / sizeof nm->undo[0]) { /* full: the oldest shows now */
+        nm->undo[0].vis = 0;
+        undo_prune(nm, now);
+    }
+    struct nyz_undo *u = &nm->undo[nm->nundo];
+    u->line = pa & ~(uint32_t)(NYZ_LINE - 1);
+    u->bytes = bytes;
+    u->gid = t->gid;
+    u->vis = UINT64_MAX;
+    memcpy(u->old, nm->ram + u->line, NYZ_LINE);
+    t->undo = (int)nm->nundo++;
+}
+
+/* Thread t's newest store is seen by the others from cycle vis on. */
+void nyz_undo_visible(nyz_machine *nm, nyz_thread *t, uint64_t vis)
+{
+    if (t->undo >= 0 && t->undo < (int)nm->nundo && nm->undo[t->undo].gid == t->gid &&
+        nm->undo[t->undo].vis == UINT64_MAX)
+        nm->undo[t->undo].vis = vis;
+    t->undo = -1;
+}
+
+/* buf holds the len bytes at pa as memory has them (one line at most); put back the bytes
+ * of other threads' stores that thread t does not see yet, newest first. */
+void nyz_undo_read(nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len, uint8_t *buf)
+{
+    uint64_t now = nm->cur_cycle;
+    undo_prune(nm, now);
+    uint32_t line = pa & ~(uint32_t)(NYZ_LINE - 1), off = pa - line;
+    for (unsigned i = nm->nundo; i-- > 0;) {
+        const struct nyz_undo *u = &nm->undo[i];
+        if (u->line != line || u->gid == t->gid)
+            continue;
+        for (unsigned b = 0; b < len; b++)
+            if ((u->bytes >> (off + b)) & 1)
+                buf[b] = u->old[off + b];
+    }
+}
