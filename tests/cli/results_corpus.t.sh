@@ -4,7 +4,7 @@
 # with the references in tests/results/expected/ taken at commit 177d8e0 (before the speed
 # work), cycle for cycle: the full JSON statistics (every unit, thread, stall cause and
 # counter; only the "host" line, the host's own time, and the schema number are left
-# out), an FNV-1a 64 hash of every memory region after the run (--mem-hash), and the
+# out, and model options added since may be there), an FNV-1a 64 hash of every memory region after the run (--mem-hash), and the
 # program's output with its exit status. A regression check, not a validation: the references are what the simulator did
 # then (tests/results/README.md). RESULTS_RECORD=1 rewrites the references instead (only
 # when a change of results is the point; say why in the commit). RESULTS_ONLY="name ..."
@@ -25,7 +25,16 @@ fail=0; n=0; skipped=0; PRIM=${PRIM:-}; export PRIM
 # JSON, and the scratch directory's name in messages; and the JSON's schema number (a
 # format version, docs/stats-schema.md: schema 2 added members, it changed no count)
 clean() { grep -v -e '^  "host": ' "$1" | sed "s|$T|\$T|g"; }
-noschema() { grep -v -e '^  "schema": ' "$1"; }
+# The "options" line is compared apart: a model option added since the reference (an ISA's
+# new -o key, listed with its default) changes no result, so every option of the reference
+# must be there with its value, and new ones may be added.
+noschema() { grep -v -e '^  "schema": ' -e '^  "options": ' "$1"; }
+same_options() { # REFERENCE.json GOT.json
+    sed -n 's/^  "options": {\(.*\)},$/\1/p' "$2" | sed 's/", "/"\n"/g' > "$T/opt.got"
+    sed -n 's/^  "options": {\(.*\)},$/\1/p' "$1" | sed 's/", "/"\n"/g' | while IFS= read -r kv; do
+        grep -qxF -- "$kv" "$T/opt.got" || { echo "FAIL $name: option $kv of the reference is not in the run's"; exit 1; }
+    done
+}
 [ -x "$X" ] || { echo "FAIL: no xpusim binary at $X"; exit 1; }
 # the ISAs of this build; a line's ISA is its name up to the first _
 isas=$("$X" isas | awk '/^[a-z0-9]+  / { print $1 }' | tr '\n' ' '); noisa=0
@@ -54,6 +63,8 @@ while IFS=$tab read -r name setup args; do
         elif noschema "$E/$name.$k" > "$T/want"; noschema "$T/got.$k" > "$T/got"; ! cmp -s "$T/got" "$T/want"; then
             echo "FAIL $name: $k differs from the reference (expected <, got >):"
             diff "$T/want" "$T/got" | head -20; fail=1
+        elif [ $k = json ] && ! same_options "$E/$name.json" "$T/got.json"; then
+            fail=1
         fi
     done
 done < "$T/corpus.tsv"
