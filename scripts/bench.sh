@@ -16,7 +16,10 @@
 # Usage: sh scripts/bench.sh XPUSIM BENCH-DIR (BENCH-DIR holds the built ceiling and walltime).
 # Environment: BENCH_RUNS (5), BENCH_HISTORY (BENCH-DIR/history.csv), BENCH_DOC
 # (docs/performance.md; empty: leave it; also left with BENCH_ONLY, fewer than 5 runs or a
-# failure), BENCH_ONLY (row IDs to run, e.g. "dpu16 nyuzi4"; the ceiling always runs).
+# failure), BENCH_ONLY (row IDs to run, e.g. "dpu16 nyuzi4"; the ceiling always runs),
+# BENCH_MIN_SECONDS (1: a row whose median whole-process run is shorter is marked "short").
+# Rows of functional runs (-o timing=none in ARGUMENTS) are rows like any other: their
+# expected cycles are the issue steps the functional mode counts.
 X=${1:-build/xpusim}
 B=${2:-build/bench}
 RUNS=${BENCH_RUNS:-5}
@@ -165,7 +168,7 @@ ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
     die "cannot write $HISTORY"
 awk -v date="$date" -v commit="$commit" -v cpu="$cpu" -v ncpu="$ncpu" -v runs="$RUNS" \
     -v load0="$load0" -v load1="$load1" -v hist="$HISTORY" -v md="$B/table.md" \
-    -v notes="$B/notes.txt" -f scripts/bench/report.awk "$defs" "$B/runs.txt"
+    -v notes="$B/notes.txt" -v minsec="${BENCH_MIN_SECONDS:-1}" -f scripts/bench/report.awk "$defs" "$B/runs.txt"
 status=$?
 [ $status -eq 0 ] || echo "bench: FAIL: some rows failed their runs or their expected-result check" >&2
 if [ -n "$DOC" ] && [ -z "$BENCH_ONLY" ] && [ "$RUNS" -ge 5 ] && [ $status -eq 0 ]; then

@@ -4,8 +4,9 @@
 # ratio to the ceiling row (the row's instruction rate, in-loop where the run reports it,
 # whole-process otherwise, over the ceiling's median in-loop rate; min-max from the row's own
 # runs); for a row with a peer, the ratio of their whole-process instruction rates per
-# interleaved pair (median, min-max). Prints the table, appends one CSV line per row to
-# `hist` and writes the Markdown table to `md`. Exit status 1 when any row failed.
+# interleaved pair (median, min-max). A row whose median whole-process run is under `minsec`
+# seconds is marked short. Prints the table, appends one CSV line per row to `hist` and
+# writes the Markdown table to `md`. Exit status 1 when any row failed.
 function fmt_r(x) { return x >= 10 ? sprintf("%.1f", x) : x >= 0.1 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
 function fmt_s(x) { return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.3f", x) }
 function sortn(a, n,   i, j, t) {
@@ -71,6 +72,9 @@ END {
         }
         if (role[id] == "peer") xp = "(peer)"
         stats(W, nw); wm = M; ws = spread(M, LO, HI, "s"); wlo = LO; whi = HI
+        # issue 9: every run at least a second; a row under it is flagged (its spread and
+        # ratios mean less), and its iteration count should grow
+        if (wm < minsec) { check = check " (short: " fmt_s(wm) " s)"; short = short " " id }
         ls = "-"; lm = llo = lhi = ""
         if (nl > 0) { stats(L, nl); ls = spread(M, LO, HI, "s"); lm = M; llo = LO; lhi = HI }
         printf "%-46s %-20s %-18s %6.0f %-24s %-24s %s\n", name[id], xc, xp, rm / 1e6, ws, ls, check
@@ -86,6 +90,10 @@ END {
         date, commit, runs, cpu, ncpu, load0, load1 > md
     print "× ceiling: the row's median instruction rate (in-loop; \"w\": whole process) over the ceiling row's median in-loop rate, min-max of the row's runs in parentheses. × peer: whole-process instruction rate over the peer's, per interleaved pair. Times: median (min-max) in seconds." > md
     while ((getline l < notes) > 0) { print "- " l > md; print "note: " l }
+    if (short != "") {
+        l = "rows whose median whole-process run took under " minsec " s (\"short\"; raise their iteration counts):" short
+        print "- " l > md; print "note: " l
+    }
     printf "\nx ceiling: instruction rate (in-loop; w: whole process) / the ceiling's median in-loop rate; x peer: whole-process rate / the peer's, per pair. median (min-max).\n"
     printf "load average %s before, %s after; history: %s\n", load0, load1, hist
     close(md); close(hist)
