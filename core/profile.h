@@ -121,24 +121,35 @@ void prof_free(prof_state *p);
  * thread g (unit * p->tpu + thread) at pc in cycle, in issue order per thread, with insns the
  * thread's retired count before this instruction retires, and stalls its stall counters as at
  * this issue (everything counted up to the issue, nothing this instruction counts itself), or
- * NULL when the ISA reports the growth with prof_stall instead. Never fails: out of memory
+ * NULL when they did not change since the thread's previous prof_issue or when the ISA
+ * reports the growth with prof_stall (the two mix freely). Never fails: out of memory
  * stops the machine (SIM_STOP_ERROR). prof_th(p, g) is the thread's state, which a hot loop
  * may keep per hardware thread and pass to prof_issue_th. */
 void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls);
 
-/* Charge the growth of the stall counters (now, against seen) to acc. */
-static inline void prof_stall_delta(int n, uint64_t *restrict acc, uint64_t *restrict seen,
+/* Charge the growth of the stall counters (now, against seen) to acc (a counter that went
+ * down, reset by hand, charges nothing). Unrolled by the count: a loop over a count read
+ * from memory cost an ISA's profiled loop 32 host instructions per instruction for 3 causes. */
+#define PROF_DELTA(k)                                                                              \
+    case (k) + 1:                                                                                  \
+        if (now[k] != seen[k]) {                                                                   \
+            if (now[k] > seen[k])                                                                  \
+                acc[k] += now[k] - seen[k];                                                        \
+            seen[k] = now[k];                                                                      \
+        }                                                                                          \
+        __attribute__((fallthrough));
+static inline __attribute__((always_inline)) void prof_stall_delta(int n, uint64_t *restrict acc, uint64_t *restrict seen,
                                     const uint64_t *restrict now)
 {
-    for (int k = 0; k < n; k++) {
-        uint64_t d = now[k] - seen[k];
-        if (d) {
-            if (now[k] > seen[k]) /* a counter reset by hand charges nothing */
-                acc[k] += d;
-            seen[k] = now[k];
-        }
+    _Static_assert(SIM_MAX_STALLS == 12, "one PROF_DELTA per possible cause");
+    switch (n) {
+        PROF_DELTA(11) PROF_DELTA(10) PROF_DELTA(9) PROF_DELTA(8) PROF_DELTA(7) PROF_DELTA(6)
+        PROF_DELTA(5) PROF_DELTA(4) PROF_DELTA(3) PROF_DELTA(2) PROF_DELTA(1) PROF_DELTA(0)
+    default:
+        break;
     }
 }
+#undef PROF_DELTA
 
 /* (the feeds below; cause < 0: none) The issue closes the previous row (adds this issue's
  * retired count and cycle: the growth since that row's issue) and opens the new one
@@ -206,6 +217,20 @@ static inline void prof_stall_th(prof_thread *t, int cause, uint64_t n)
 static inline void prof_stall(struct prof_state *p, int g, int cause, uint64_t n)
 {
     prof_stall_th(prof_th(p, g), cause, n);
+}
+
+/* Charge the growth of the stall counters (the thread's, absolute) since they were last
+ * charged to the thread's last issue: for an ISA whose stalls grow only inside some
+ * instructions (memory accesses through a generic executor), which calls this after those
+ * and passes stalls NULL to every prof_issue. */
+static inline void prof_stalls_th(prof_thread *t, const uint64_t *stalls)
+{
+    prof_stall_delta(t->nstalls, t->row + PROF_STALLS, t->stalls, stalls);
+}
+
+static inline void prof_stalls(struct prof_state *p, int g, const uint64_t *stalls)
+{
+    prof_stalls_th(prof_th(p, g), stalls);
 }
 
 /* The hook path. Before an issue of (unit, thread): charge the thread's growth since its
