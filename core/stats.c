@@ -91,11 +91,14 @@ static void write_options(const sim_machine *m, FILE *f, int json)
 {
     char wd[32], buf[64];
     snprintf(wd, sizeof wd, "%llu", (unsigned long long)m->watchdog);
-    const opt_desc core_model[] = {OPT_T("watchdog", wd, ""), OPT_END};
+    /* timing=none only when the counts are functional (issue steps, not time): a cycle-model
+     * run lists what it always did */
+    const opt_desc core_model[] = {OPT_T("watchdog", wd, ""), OPT_T("timing", "none", ""), OPT_END};
+    const opt_desc *core_end = m->functional ? NULL : &core_model[1];
     const opt_desc *tables[2] = {m->isa->options, core_model};
     int n = 0;
     for (int k = 0; k < 2; k++)
-        for (const opt_desc *o = tables[k]; o && o->name; o++) {
+        for (const opt_desc *o = tables[k]; o && o->name && o != core_end; o++) {
             const char *v = k == 0 && m->isa->option_value ? m->isa->option_value(m, o->name, buf, sizeof buf) : NULL;
             if (!v)
                 v = k == 1 ? o->def : opt_get(&m->opts, o->name, o->def);
