@@ -13,6 +13,15 @@
 #include "func.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
+/* fast.c's inline instructions as one text both loops include (notes/dpu-requests.md 8, 10):
+ * with it, the fast loop below runs them; without it, every instruction goes through the
+ * executor (func_loop), with the same results */
+#if defined(__has_include)
+#if __has_include("fastops.inc")
+#define DPU_FUNC_FASTOPS 1
+#include "cond.h"
+#endif
+#endif
 
 /* The next running tasklet from k in round-robin order (k itself if it runs); run != 0. */
 static inline int next_running(uint32_t run, int k)
@@ -168,6 +177,290 @@ static __attribute__((noinline)) uint64_t func_prof(sim_machine *m, sim_unit *u,
 }
 
 
+#ifdef DPU_FUNC_FASTOPS
+/* What the turns need, in one place (and what fastops.inc reads of its includer beyond the
+ * locals: c->d, the DPU). */
+typedef struct func_ctx {
+    dpu_unit *d;
+    sim_thread *th, *th_end;  /* the DPU's tasklets' threads */
+    const dpu_insn *iram;
+    uint32_t nwords;
+    uint32_t run;             /* the RUN bits of the DPU's tasklets (a ring's: not all set) */
+    uint8_t *wram;
+    uint64_t wlim;            /* WRAM size */
+    const uint8_t *bpm;       /* instr: the breakpoint filter, or NULL */
+    uint64_t wlo, whi;        /* instr: the span of the watched WRAM bytes (empty: wlo > whi) */
+    prof_state *prof;         /* --profile fed here (isa_ops.profile_fast), or NULL */
+    int g0;                   /* the profile's index of the DPU's thread 0 */
+} func_ctx;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case, as in fast.c */
+/* A turn: tasklet tk (thread ts) issues from cycle *tp while the cycle is below lim and its
+ * instructions run inline; its pc stays in a register and its count is the cycles issued.
+ * Returns 0 at lim, 1 at an instruction for the executor (at *tp, the tasklet's pc), 2 at
+ * a pc the breakpoint filter flags. */
+static inline __attribute__((always_inline)) int turn(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts,
+                                                      uint64_t *tp, const uint64_t lim, const int instr,
+                                                      const int prof)
+{
+    prof_thread *const pt = prof ? prof_th(c->prof, c->g0 + (int)(ts - c->th)) : NULL;
+    const dpu_insn *const iram = c->iram;
+    const uint32_t nwords = c->nwords;
+    uint8_t *const wram = c->wram;
+    const uint64_t wlim = c->wlim;
+    const uint64_t wlo = instr ? c->wlo : 1, whi = instr ? c->whi : 0;
+#define WATCHED(addr, n) (instr && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
+    uint64_t t = *tp;
+    const uint64_t t0 = t;
+    uint32_t pc = tk->pc;
+    int r = 0;
+    for (;;) {
+        if (instr && c->bpm && dbg_bp_maybe(c->bpm, pc)) {
+            r = 2;
+            break;
+        }
+        const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
+        uint32_t *const R = tk->r;
+        const uint32_t fa = R[in->ra];
+        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
+        uint32_t res, npc = pc + 1;
+        int carry, take;
+        switch ((enum dpu_fast)in->fast) {
+#include "fastops.inc"
+        case DPU_FAST_DMA:
+        case DPU_FAST_NONE:
+        generic:
+            r = 1;
+            goto out;
+        default:
+            __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
+        }
+        if (prof) /* executed: its issue, with the count before it (notes/profile-api.md) */
+            prof_issue_th(pt, pc, t, ts->instructions + (t - t0), NULL);
+        pc = npc;
+        if (++t >= lim)
+            break;
+    }
+out:
+    tk->pc = (uint16_t)pc;
+    ts->instructions += t - t0;
+    *tp = t;
+    return r;
+#undef WATCHED
+}
+
+/* Quantum 1: the running tasklets issue one instruction each in round-robin order from
+ * thread *tsp at cycle *tp while the cycle is below lim and the instructions run inline.
+ * full: every tasklet runs (the ring is the thread array). Returns as turn, *tsp the
+ * thread whose instruction is next. */
+static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thread **tsp, uint64_t *tp,
+                                                      const uint64_t lim, const int full, const int instr,
+                                                      const int prof)
+{
+    const dpu_insn *const iram = c->iram;
+    const uint32_t nwords = c->nwords;
+    uint8_t *const wram = c->wram;
+    const uint64_t wlim = c->wlim;
+    const uint64_t wlo = instr ? c->wlo : 1, whi = instr ? c->whi : 0;
+#define WATCHED(addr, n) (instr && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
+    sim_thread *ts = *tsp;
+    dpu_tasklet *tk = c->d->t + (ts - c->th);
+    uint64_t t = *tp;
+    int r = 0;
+    for (;;) {
+        const uint32_t pc = tk->pc;
+        if (instr && c->bpm && dbg_bp_maybe(c->bpm, pc)) {
+            r = 2;
+            break;
+        }
+        const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
+        uint32_t *const R = tk->r;
+        const uint32_t fa = R[in->ra];
+        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
+        uint32_t res, npc = pc + 1;
+        int carry, take;
+        switch ((enum dpu_fast)in->fast) {
+#include "fastops.inc"
+        case DPU_FAST_DMA:
+        case DPU_FAST_NONE:
+        generic:
+            r = 1;
+            goto out;
+        default:
+            __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
+        }
+        if (prof) /* executed: its issue, with the count before it (notes/profile-api.md) */
+            prof_issue_th(prof_th(c->prof, c->g0 + (int)(ts - c->th)), pc, t, ts->instructions, NULL);
+        tk->pc = (uint16_t)npc;
+        ts->instructions++;
+        if (full) {
+            if (++ts == c->th_end) {
+                ts = c->th;
+                tk = c->d->t;
+            } else
+                tk++;
+        } else {
+            const int k = (int)(ts - c->th);
+            const int n = next_running(c->run, k + 1 == (int)(c->th_end - c->th) ? 0 : k + 1);
+            ts = c->th + n;
+            tk = c->d->t + n;
+        }
+        if (++t >= lim)
+            break;
+    }
+out:
+    *tsp = ts;
+    *tp = t;
+    return r;
+#undef WATCHED
+}
+
+#pragma GCC diagnostic pop
+
+static __attribute__((noinline)) int turn_plain(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts, uint64_t *tp,
+                                                uint64_t lim)
+{
+    return turn(c, tk, ts, tp, lim, 0, 0);
+}
+
+static __attribute__((noinline)) int turn_instr(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts, uint64_t *tp,
+                                                uint64_t lim)
+{
+    return turn(c, tk, ts, tp, lim, 1, 0);
+}
+
+static __attribute__((noinline)) int turn_prof(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts, uint64_t *tp,
+                                               uint64_t lim)
+{
+    return turn(c, tk, ts, tp, lim, 0, 1);
+}
+
+static __attribute__((noinline)) int ring_full(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return ring(c, tsp, tp, lim, 1, 0, 0);
+}
+
+static __attribute__((noinline)) int ring_part(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return ring(c, tsp, tp, lim, 0, 0, 0);
+}
+
+static __attribute__((noinline)) int ring_instr(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return ring(c, tsp, tp, lim, 0, 1, 0);
+}
+
+static __attribute__((noinline)) int ring_prof(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return ring(c, tsp, tp, lim, 0, 0, 1);
+}
+
+/* The fast loop: turns (or, with quantum 1, the ring) run the instructions fast.c runs
+ * inline from the same text (fastops.inc); the others go through the executor as in
+ * func_loop, with the same order and handling. instr: breakpoints (the filter sends their
+ * pcs to the debugger) or WRAM watchpoints (the accesses that may touch the watched span
+ * take the executor, which checks them) are set. */
+static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t q,
+                          const int instr, prof_state *const prof)
+{
+    sim_thread *const th = u->threads;
+    const int nt = d->ntasklets > 0 && d->ntasklets <= u->nthreads ? d->ntasklets : u->nthreads;
+    const uint32_t mask = nt >= 32 ? ~0u : (1u << nt) - 1;
+    func_ctx c = {d, th, th + nt, d->iram, d->dm->iram_words, 0, d->wram_p, d->dm->wram_size,
+                  instr ? dbg_bp_map(m) : NULL, 1, 0, prof, prof ? u->index * prof->tpu : 0};
+    for (int i = 0; instr && i < d->wram->nwatch; i++) {
+        const mem_watch *w = &d->wram->watches[i];
+        c.wlo = i == 0 || w->addr < c.wlo ? w->addr : c.wlo;
+        c.whi = i == 0 || w->addr + w->len > c.whi ? w->addr + w->len : c.whi;
+    }
+    const int one = q == 1;
+    uint64_t t = now;
+    int k = u->rr < nt ? u->rr : 0;
+    uint64_t qend = one ? SIM_NEVER : (t / q + 1) * q; /* the current quantum's end */
+    uint64_t plim = horizon < t + DPU_FUNC_POLL ? horizon : t + DPU_FUNC_POLL;
+    for (;;) {
+        const uint32_t run = d->run & mask;
+        if (!run) {
+            leave(u, d, k, t, now, 0);
+            dpu_halt_unit(m, u, t);
+            return SIM_NEVER;
+        }
+        k = next_running(run, k);
+        if (t >= qend) { /* the quantum is over: the next running tasklet */
+            qend = (t / q + 1) * q;
+            k = next_running(run, k + 1 == nt ? 0 : k + 1);
+        }
+        if (t >= plim) {
+            if (t >= horizon || sim_stopped(m))
+                return leave(u, d, k, t, now, t);
+            plim = horizon < t + DPU_FUNC_POLL ? horizon : t + DPU_FUNC_POLL;
+        }
+        int b;
+        if (one) {
+            sim_thread *ts = th + k;
+            c.run = run;
+            c.iram = d->iram;
+            b = instr  ? ring_instr(&c, &ts, &t, plim)
+                : prof ? ring_prof(&c, &ts, &t, plim)
+                : run == mask ? ring_full(&c, &ts, &t, plim)
+                              : ring_part(&c, &ts, &t, plim);
+            k = (int)(ts - th);
+        } else {
+            c.iram = d->iram;
+            const uint64_t lim = plim < qend ? plim : qend;
+            b = instr  ? turn_instr(&c, d->t + k, th + k, &t, lim)
+                : prof ? turn_prof(&c, d->t + k, th + k, &t, lim)
+                       : turn_plain(&c, d->t + k, th + k, &t, lim);
+        }
+        if (!b)
+            continue;
+        dpu_tasklet *const tk = d->t + k;
+        const uint32_t pc = tk->pc;
+        if (b == 2) {
+            /* a flagged pc: the debugger decides, as in func_loop; the instruction then goes
+             * through the executor */
+            u->last_issue = t;
+            if (dbg_before_insn(m, u, k, pc))
+                return leave(u, d, k, t, now, t);
+        }
+        tk->last_issue = t; /* a fault's stop names this cycle */
+        if (prof)
+            prof_issue(prof, c.g0 + k, pc, t, th[k].instructions, NULL);
+        const int r = dpu_execute(m, u, d, k, t);
+        t++;
+        if (instr && d->wram->watch_hit_id) {
+            d->wram->watch_hit_id = 0; /* the executor stopped the run on it (exec.c wram_slow): reported */
+            if (sim_stopped(m)) {
+                const uint32_t nr = d->run & mask;
+                return leave(u, d, nr && !((nr >> k) & 1) ? next_running(nr, k) : k, t, now, t);
+            }
+        }
+        if (r) {
+            if (d->faulted)
+                return leave(u, d, k, t, now, SIM_NEVER);
+            if (tk->wait == DPU_W_DMA) {
+                dma_now(m, u, d, k, t - 1);
+                if (sim_stopped(m)) /* a watchpoint on the bytes it wrote */
+                    return leave(u, d, k, t, now, t);
+            }
+        } else if (d->iram[pc < c.nwords ? pc : c.nwords].op == DPU_OP_TELL && sim_marker(m, u->index, k, pc))
+            return leave(u, d, k, t, now, t); /* the magic marker (docs/isa/dpu.md) */
+        const uint32_t now_run = d->run & mask;
+        if (r && sim_stopped(m)) /* it stopped as the run stopped */
+            return leave(u, d, now_run && !((now_run >> k) & 1) ? next_running(now_run, k) : k, t, now, t);
+        if (one || (now_run & ~run) || !((now_run >> k) & 1)) {
+            /* the next running tasklet in order: after each instruction (quantum 1), when it
+             * woke a tasklet or when it stopped (func_loop's rule); at the quantum's end
+             * too, this once */
+            k = k + 1 == nt ? 0 : k + 1;
+            if (t >= qend)
+                qend = (t / q + 1) * q;
+        }
+    }
+}
+#endif
+
 uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum)
 {
     dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
@@ -178,6 +471,11 @@ uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     if (dbg_hooks(m) || m->max_instructions)
         return func_slow(m, u, d, now, horizon, quantum);
     prof_state *const prof = dbg_profile(m);
+#ifdef DPU_FUNC_FASTOPS
+    const int instr = dbg_bp_map(m) || d->wram->nwatch;
+    if (!(prof && instr))
+        return func_fast(m, u, d, now, horizon, quantum, instr, prof);
+#endif
     if (prof)
         return func_prof(m, u, d, now, horizon, quantum, prof);
     return func_plain(m, u, d, now, horizon, quantum);

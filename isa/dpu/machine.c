@@ -621,6 +621,8 @@ static void dpu_thread_state(sim_machine *m, int unit, int thread, char *buf, si
         snprintf(buf, n, "faulted at pc %u", t->pc);
     else if (!((d->run >> thread) & 1))
         snprintf(buf, n, th->started ? "stopped (RUN bit clear), resumes at pc %u" : "not booted", t->pc);
+    else if (m->functional) /* no issue times: func.c's round robin decides */
+        snprintf(buf, n, "running (functional), at pc %u", t->pc);
     else if (t->wait == DPU_W_DMA)
         snprintf(buf, n, "waiting for DMA until cycle %llu", (unsigned long long)t->dma_until);
     else
