@@ -33,20 +33,37 @@ uint64_t mccp_arb_next_grant(const mccp_state *s, int *core)
     return best;
 }
 
-static void arb_reschedule(sim_machine *m, mccp_state *s)
+/* The event at the next grant (kept in arb_g, arb_next). The arbiter is the only event of
+ * its priority, so moving it never reorders it against others: it is moved only when the
+ * time changes. */
+static void arb_at(sim_machine *m, mccp_state *s, uint64_t g)
 {
-    uint64_t g = mccp_arb_next_grant(s, &s->arb_next);
+    s->arb_g = g;
     if (g == SIM_NEVER)
         ev_cancel(&m->q, &s->arb_ev);
-    else
+    else if (!ev_pending(&s->arb_ev) || s->arb_ev.when != g)
         sim_schedule(m, &s->arb_ev, g);
+}
+
+void mccp_arb_refresh(sim_machine *m)
+{
+    mccp_state *s = mccp_st(m);
+    arb_at(m, s, mccp_arb_next_grant(s, &s->arb_next));
 }
 
 void mccp_arb_request(sim_machine *m, int core)
 {
     mccp_state *s = mccp_st(m);
-    s->core[core].req = 1;
-    arb_reschedule(m, s);
+    mccp_core *c = &s->core[core];
+    c->req = 1;
+    /* the other requests' grants do not move: only this one can come first (grant
+     * cycles of different cores differ, since the pointer names one core per cycle) */
+    uint64_t lo = c->req_visible > s->arb_free ? c->req_visible : s->arb_free;
+    uint64_t t = lo + (((unsigned)core - ptr_at(s, lo)) & 3);
+    if (s->arb_next < 0 || t < s->arb_g) {
+        s->arb_next = core;
+        arb_at(m, s, t);
+    }
 }
 
 void mccp_transact(sim_machine *m, int ci, uint64_t g)
@@ -113,9 +130,9 @@ static void arb_fire(ev_event *e, void *ctx)
     sim_machine *m = ctx;
     mccp_state *s = mccp_st(m);
     uint64_t g = m->now;
-    int ci;
-    if (mccp_arb_next_grant(s, &ci) != g || ci < 0) { /* requests changed: recompute */
-        arb_reschedule(m, s);
+    int ci = s->arb_next;
+    if (ci < 0 || s->arb_g != g) { /* not the grant it was scheduled for: recompute */
+        mccp_arb_refresh(m);
         return;
     }
     mccp_core *c = &s->core[ci];
@@ -144,7 +161,7 @@ static void arb_fire(ev_event *e, void *ctx)
         c->next_save = r + 5;
         sched_wake(u, 0, r + 5);
     }
-    arb_reschedule(m, s);
+    mccp_arb_refresh(m);
 }
 
 int mccp_arb_init(sim_machine *m)
@@ -155,5 +172,6 @@ int mccp_arb_init(sim_machine *m)
     s->arb_free = 1;
     s->arb_fresh = 1;
     s->arb_next = -1;
+    s->arb_g = SIM_NEVER;
     return sim_register_event(m, &s->arb_ev, "mccp.arbiter", arb_fire, m, -1);
 }

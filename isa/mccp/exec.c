@@ -352,9 +352,12 @@ uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horiz
     /* a profile alone only records: the cores need not stop in step for it */
     int ahead = !m->slow || (!dbg_hooks(m) && !dbg_bp_map(m) && !(m->dbg && m->dbg->watching) && dbg_profile(m));
     if (ahead) {
+        /* functional bursts are shorter: a core spinning on a flag in RAM runs alone for a
+         * whole burst before the others can set it */
+        uint64_t burst = m->functional ? (1u << 16) : (1u << 22);
         lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
-        if (lim - t > (1u << 22))
-            lim = t + (1u << 22);
+        if (lim - t > burst)
+            lim = t + burst;
         if (m->max_instructions) /* instruction limits are checked between events: stay in step */
             lim = horizon;
         if (lim < horizon)

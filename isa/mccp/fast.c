@@ -24,7 +24,7 @@ enum {
     K_DECODE, K_WRAP, K_GEN, K_BP, K_NOP, K_COND,
     /* the 16 ALU opcodes in opcode order (mccp_op: K_ADD + op) */
     K_ADD, K_ADDC, K_SUB, K_SUBC, K_MUL, K_DIV, K_AND, K_OR, K_XOR, K_LSH, K_RSH, K_NOT, K_CMP, K_INC, K_DEC, K_A15,
-    K_MOV, K_MOVL, K_MOVH, K_JUMP, K_JMP, K_MARK,
+    K_MOV, K_MOVL, K_MOVH, K_JUMP, K_JMP, K_MARK, K_LOAD, K_STORE,
     K_COUNT
 };
 
@@ -51,8 +51,7 @@ void mccp_fast_reset(mccp_state *s)
 {
     memset(s->rec, 0, SLOTS * sizeof *s->rec); /* K_DECODE */
     s->rec[SLOTS].k = K_WRAP;
-    s->rec_lo = MCCP_ROM_WORDS;
-    s->rec_hi = 0;
+    s->rec_nr = 0;
     s->rec_bp_gen = 0;
 }
 
@@ -85,9 +84,39 @@ static uint8_t classify(const mccp_state *s, const mccp_insn *in, mccp_rec *r)
         return K_NOP;
     case MCCP_MARKER:
         return K_MARK;
+    case MCCP_LOAD: case MCCP_STORE: /* RTL: the condition is never looked at */
+        if (!rtl || in->r1 == 7 || in->r2 == 7)
+            return K_GEN;
+        return in->op == MCCP_LOAD ? K_LOAD : K_STORE;
     default:
         return K_GEN;
     }
+}
+
+/* Word w gets records: add it to the ranges the per-call check compares. A few ranges keep
+ * the check small when code lies far apart (a warm restart runs ROM word 8191 first): a
+ * word joins a range it is near, else a new one, else the range it widens least. */
+static void note_word(mccp_state *s, uint32_t w)
+{
+    int best = -1;
+    uint32_t grow = UINT32_MAX;
+    for (int i = 0; i < s->rec_nr; i++) {
+        uint32_t g = w < s->rec_lo[i] ? s->rec_lo[i] - w : w >= s->rec_hi[i] ? w + 1 - s->rec_hi[i] : 0;
+        if (g < grow) {
+            grow = g;
+            best = i;
+        }
+    }
+    if ((best < 0 || grow > 64) && s->rec_nr < 4) {
+        best = s->rec_nr++;
+        s->rec_lo[best] = w;
+        s->rec_hi[best] = w + 1;
+        return;
+    }
+    if (w < s->rec_lo[best])
+        s->rec_lo[best] = w;
+    if (w + 1 > s->rec_hi[best])
+        s->rec_hi[best] = w + 1;
 }
 
 /* Make the records of ROM word w (both slots) from the ROM as it is now. */
@@ -95,10 +124,7 @@ static void build_word(mccp_state *s, uint32_t w, const uint8_t *bpm)
 {
     uint32_t word = mem_ld32be(s->rom + 4 * w);
     memcpy(s->rom_seen + 4 * w, s->rom + 4 * w, 4);
-    if (w < s->rec_lo)
-        s->rec_lo = w;
-    if (w + 1 > s->rec_hi)
-        s->rec_hi = w + 1;
+    note_word(s, w);
     for (int h = 0; h < 2; h++) {
         mccp_insn in;
         mccp_decode(word, h, &in);
@@ -133,19 +159,20 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
 {
     uint32_t gen = bpm ? m->dbg->bp_gen : 0;
     if (gen != s->rec_bp_gen) {
-        for (uint32_t w = s->rec_lo; w < s->rec_hi; w++)
-            s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
+        for (int i = 0; i < s->rec_nr; i++)
+            for (uint32_t w = s->rec_lo[i]; w < s->rec_hi[i]; w++)
+                s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
         s->rec_bp_gen = gen;
         return;
     }
-    if (s->rec_lo >= s->rec_hi)
-        return;
-    size_t off = 4 * (size_t)s->rec_lo, n = 4 * (size_t)(s->rec_hi - s->rec_lo);
-    if (!memcmp(s->rom + off, s->rom_seen + off, n))
-        return;
-    for (uint32_t w = s->rec_lo; w < s->rec_hi; w++)
-        if (memcmp(s->rom + 4 * w, s->rom_seen + 4 * w, 4))
-            s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
+    for (int i = 0; i < s->rec_nr; i++) {
+        size_t off = 4 * (size_t)s->rec_lo[i], n = 4 * (size_t)(s->rec_hi[i] - s->rec_lo[i]);
+        if (!memcmp(s->rom + off, s->rom_seen + off, n))
+            continue;
+        for (uint32_t w = s->rec_lo[i]; w < s->rec_hi[i]; w++)
+            if (memcmp(s->rom + 4 * w, s->rom_seen + 4 * w, 4))
+                s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
+    }
 }
 
 /* alu.v's V is C xor tmp[31], tmp = op1[30:0] + op2[30:0] (opcode bit 1 clear) or

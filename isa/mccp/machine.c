@@ -434,6 +434,7 @@ static void mccp_timing_resume(sim_machine *m)
     s->arb_ref_ptr = s->phase & 3;
     if (s->arb_free < m->now + 1)
         s->arb_free = m->now + 1;
+    mccp_arb_refresh(m);
 }
 
 const isa_ops isa_mccp = {

@@ -137,7 +137,8 @@ typedef struct mccp_state {
     mccp_pd *pd;              /* MCCP_ROM_WORDS decoded words (reference loop) */
     mccp_rec *rec;            /* 2 * MCCP_ROM_WORDS + 1 slot records (fast loop; the last wraps ip) */
     uint8_t *rom_seen;        /* the ROM as the records were made from it */
-    uint32_t rec_lo, rec_hi;  /* ROM words [lo, hi) may have records */
+    uint32_t rec_lo[4], rec_hi[4]; /* ROM words [lo, hi) of these ranges may have records */
+    int rec_nr;               /* ranges in use */
     uint32_t rec_bp_gen;      /* the breakpoint filter the records follow (0: none) */
     uint16_t jump_mask[8];    /* bit f: jump je..jmp taken with flags f */
     mem_space *ram_space, *rom_space;
@@ -148,7 +149,8 @@ typedef struct mccp_state {
     unsigned arb_ref_ptr;     /* ... and +1 at each idle edge after it */
     uint64_t arb_free;        /* first edge at which the arbiter is idle again */
     int arb_fresh;            /* first transaction after configuration takes one more cycle */
-    int arb_next;             /* core granted at arb_ev.when, -1 none */
+    int arb_next;             /* core granted at arb_g, -1 none */
+    uint64_t arb_g;           /* the next grant (SIM_NEVER: none) */
     /* framebuffer */
     unsigned fb_base, fb_width, fb_height, fb_mono;
     uint32_t *fb_pixels;      /* mono palette conversion buffer */
@@ -190,6 +192,9 @@ void mccp_transact(sim_machine *m, int ci, uint64_t g);
 int mccp_dump_next(const mccp_state *s, mccp_core *c);
 int mccp_arb_init(sim_machine *m);
 void mccp_arb_request(sim_machine *m, int core);
+/* Recompute the next grant and move the arbiter's event there (after the arbiter's state
+ * changed other than by a new request). */
+void mccp_arb_refresh(sim_machine *m);
 uint64_t mccp_arb_next_grant(const mccp_state *s, int *core);
 /* machine.c */
 void mccp_start_core(sim_machine *m, int core, uint64_t first_save);

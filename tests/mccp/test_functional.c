@@ -1,0 +1,136 @@
+/* tests/mccp/test_functional.c: the fast loop's records follow the ROM, the fast-forward
+ * marker (the half 0x3FFF), and the functional mode (-o timing=none).
+ * Program (core 0, stack opened so every access is ordinary, phase 2):
+ *   word 0: coreidx reg1 | marker     slots 0, 1
+ *   word 1: load reg0 reg1 | mul reg0 reg0   slots 2, 3
+ *   word 2: store reg0 reg1 | int 1          slots 4, 5
+ * Cycle model, derived from the rules (docs/isa/mccp.md "Timing"): saves at 5 (coreidx),
+ * 9 (marker), 13 (load: visible 14, pointer after edge t = (2 + t) % 4 = 0 at t = 14, so
+ * G1 = 14, first transaction R1 = 18), 23 = R1 + 5 (mul), 27 (store: visible 28; after R1
+ * the pointer is 0 and counts from 19: (t - 18) % 4 = 0 at 22, 26, 30, and 30 >= 28, so
+ * G2 = 30, R2 = 33), int at 38. Check: 1 + 4*6 + (4 + 1) + 1 + (4 + 3) = 38.
+ * Functional: every instruction one issue of 4 cycles from 5: the int saves at 25. */
+#include "mccp_test.h"
+#include "../../core/debug.h"
+
+static void setup(tmach *t, const char *const *opts)
+{
+    uint32_t w[3] = {t_pair(t_spec(T_COREIDX, T_AL, 1), 0x3FFF), t_pair(t_load(T_AL, 0, 1), t_alu(T_MUL, T_AL, 0, 0)),
+                     t_pair(t_store(T_AL, 0, 1), T_INT1)};
+    tm_create(t, opts);
+    tm_load(t, w, 3);
+    tm_open_stack(t);
+    tm_ram_set(t, 0, 7);
+}
+
+static const char *const cycle_opts[] = {"cores=0", NULL};
+static const char *const func_opts[] = {"cores=0", "timing=none", NULL};
+static const char *const func_wr_opts[] = {"cores=0", "timing=none", "warm_restart=1", NULL};
+static const char *const cycle_wr_opts[] = {"cores=0", "warm_restart=1", NULL};
+
+/* Without a fast-forward the marker is a no-op: 6 instructions, halt at 38, 7*7 stored. */
+static void test_marker_is_a_noop(void **state)
+{
+    (void)state;
+    tmach t;
+    setup(&t, cycle_opts);
+    tm_run_halt(&t, 1000);
+    assert_int_equal(tm_halted_at(&t, 0), 38);
+    assert_int_equal(t.m.units[0].threads[0].instructions, 6);
+    assert_int_equal(tm_ram(&t, 0), 49);
+    tm_destroy(&t);
+}
+
+/* Armed, the marker stops the run after it retires (cycle 9, slot 1, 2 instructions); the
+ * run goes on from the next instruction with the same result and timing. */
+static void test_marker_stops(void **state)
+{
+    (void)state;
+    for (int func = 0; func < 2; func++) {
+        tmach t;
+        setup(&t, func ? func_opts : cycle_opts);
+        t.m.ff_magic = 1;
+        assert_int_equal(tm_run(&t, 1000), SIM_STOP_MARKER);
+        assert_int_equal(t.m.stop.unit, 0);
+        assert_int_equal(t.m.stop.pc, 1);
+        assert_int_equal(t.m.stop.cycle, 9);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 2);
+        assert_int_equal(tm_reg(&t, 0, "pc"), 2);
+        tm_run_halt(&t, 1000);
+        assert_int_equal(tm_halted_at(&t, 0), func ? 25 : 38);
+        assert_int_equal(tm_ram(&t, 0), 49);
+        tm_destroy(&t);
+    }
+}
+
+/* Fast-forward: functional up to the marker, then the cycle model from the core's next
+ * save edge (13), with the arbiter as after configuration: the same 38 as the plain run. */
+static void test_fast_forward_switch(void **state)
+{
+    (void)state;
+    tmach t;
+    setup(&t, func_opts);
+    t.m.ff_magic = 1;
+    assert_int_equal(tm_run(&t, 1000), SIM_STOP_MARKER);
+    assert_int_equal(sim_ff_switch(&t.m, "magic", 1), 0);
+    assert_int_equal(t.m.functional, 0);
+    tm_run_halt(&t, 1000);
+    assert_int_equal(tm_halted_at(&t, 0), 38);
+    assert_int_equal(t.m.units[0].threads[0].stalls[1], 0 + 2); /* arbiter_wait: G-E-1 = 14-13-1, 30-27-1 */
+    assert_int_equal(tm_ram(&t, 0), 49);
+    tm_destroy(&t);
+}
+
+/* The records follow the ROM: after the first pass every word has its record; word 1's
+ * low half then becomes `add reg0 reg0` between two runs, and the warm restart's second
+ * pass executes it: RAM[0] = 49 + 49, not 49 * 49. Both timing modes, fast loop and (with a
+ * trace's hooks) the reference loop. The cycle model's first pass halts at 38 and restarts
+ * at 43; the functional one halts at 25 and restarts at 30. */
+static void test_rom_write_between_runs(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        tmach t;
+        int func = k & 1, hooks = k >> 1;
+        setup(&t, func ? func_wr_opts : cycle_wr_opts);
+        if (hooks) {
+            assert_int_equal(dbg_attach(&t.m), 0);
+            t.m.dbg->history_on = 1;
+            dbg_update_slow(&t.m);
+        }
+        assert_int_equal(tm_run(&t, func ? 27 : 40), SIM_STOP_LIMIT);
+        assert_int_equal(tm_ram(&t, 0), 49);
+        uint8_t b[4];
+        uint32_t w1 = t_pair(t_load(T_AL, 0, 1), t_alu(T_ADD, T_AL, 0, 0));
+        b[0] = (uint8_t)(w1 >> 24), b[1] = (uint8_t)(w1 >> 16), b[2] = (uint8_t)(w1 >> 8), b[3] = (uint8_t)w1;
+        assert_int_equal(mem_host_write(sim_space(&t.m, "rom"), 2, b, 4), 0); /* slots 2, 3 */
+        tm_run_halt(&t, 1000);
+        assert_int_equal(tm_ram(&t, 0), 98);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 12);
+        tm_destroy(&t);
+    }
+}
+
+/* timing=none: RAM accesses at once, no stalls, 4 cycles an instruction. */
+static void test_functional_counts(void **state)
+{
+    (void)state;
+    tmach t;
+    setup(&t, func_opts);
+    tm_run_halt(&t, 1000);
+    assert_int_equal(tm_halted_at(&t, 0), 25);
+    const sim_thread *th = &t.m.units[0].threads[0];
+    assert_int_equal(th->instructions, 6);
+    assert_int_equal(th->issue_cycles, 24);
+    assert_int_equal(th->stalls[0] + th->stalls[1] + th->stalls[2], 0);
+    assert_int_equal(t.m.units[0].counters[4].value, 2); /* ram_transactions: the load and the store */
+    assert_int_equal(tm_ram(&t, 0), 49);
+    tm_destroy(&t);
+}
+
+XPUSIM_TESTS(mccp_functional,
+             cmocka_unit_test(test_marker_is_a_noop),
+             cmocka_unit_test(test_marker_stops),
+             cmocka_unit_test(test_fast_forward_switch),
+             cmocka_unit_test(test_rom_write_between_runs),
+             cmocka_unit_test(test_functional_counts))
