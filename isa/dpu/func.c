@@ -3,10 +3,11 @@
  * host allows. The running tasklets issue in round-robin order, each for a quantum of
  * steps (-o func_quantum; 1 by default, the revolver's own order with 11 or more running
  * tasklets, which racy but fair SDK code such as PrIM's SEL and UNI needs) or until it
- * stops, faults, or wakes another tasklet. A DMA lands when its
- * instruction retires; there is no revolver, no bank penalty, and each instruction is one
+ * stops, faults, or wakes another tasklet. A DMA lands when its instruction retires;
+ * there is no revolver, no bank penalty, and each instruction is one
  * cycle ("issue step"). The instructions execute through the cycle model's executor
- * (exec.c's dpu_execute), so their semantics, faults and messages are the same text. The
+ * (exec.c's dpu_execute), and the common ones, once fast.c shares them as fastops.inc,
+ * from the same text as fast.c's loop: semantics, faults and messages are the same. The
  * revolver statistics stay as they were (functional steps stall nothing); issue cycles are
  * the instructions. dpu_func_timing_resume hands a fast-forwarded DPU back to the cycle
  * model. The rules are in docs/isa/dpu.md, "Functional mode". */
