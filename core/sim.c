@@ -213,6 +213,7 @@ int sim_ff_switch(sim_machine *m, const char *marker, int reached)
     }
     m->ff_magic = 0;
     m->ff_insns = 0;
+    m->ff_armed = 0;
     if (!reached)
         return 0;
     /* the cycle model takes over from the architectural state at the next unit_run */
@@ -497,6 +498,8 @@ static uint64_t horizon_for(const sim_machine *m)
         if (m->now + (left ? left : 1) < lim)
             lim = m->now + (left ? left : 1);
     }
+    if (m->ff_armed && m->isa->independent_units && m->now + SIM_FF_QUANTUM < lim)
+        lim = m->now + SIM_FF_QUANTUM; /* (m->ff_armed) burst ends change nothing simulated */
     /* progress reports come between events: with them on, no burst runs more than 2^22
      * cycles (burst ends change nothing simulated; tests/cli/progress.t.sh compares) */
     if (m->progress_fn && m->now + (1u << 22) < lim)
@@ -725,7 +728,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     /* an instruction limit counts the machine's total in simulated-time order, which host
      * threads cannot keep: with one set, the units run on this thread, so the stop point is
      * the same for every -o jobs= (and the same from run to run) */
-    if (m->jobs > 1 && m->isa->independent_units && !m->slow && !insn_cap(m) && !m->ff_magic && only_unit_events(m))
+    if (m->jobs > 1 && m->isa->independent_units && !m->slow && !insn_cap(m) && !m->ff_armed && only_unit_events(m))
         sim_run_parallel(m);
     while (!sim_stopped(m)) {
         ev_event *e = ev_peek(&m->q);

@@ -18,6 +18,7 @@
 #define SIM_NEVER EV_NEVER
 #define SIM_MAX_STALLS 12
 #define SIM_MAX_SPACES 16
+#define SIM_FF_QUANTUM 4096
 /* The options the core itself reads, valid for every ISA (core/opts.h): jobs, and watchdog,
  * the cycles without any retired instruction after which a run stops as a livelock (a model
  * or program that spins without progress, which the deadlock check cannot see). */
@@ -114,6 +115,10 @@ typedef struct sim_machine {
      * with SIM_STOP_MARKER once the machine has retired that many instructions in all. */
     uint8_t ff_magic;
     uint64_t ff_insns;
+    /* a fast-forward is armed (any marker; the frontend sets it, sim_ff_switch clears it):
+     * units that run independently then advance in step, in bursts of SIM_FF_QUANTUM
+     * cycles, so when the first reaches the marker the others are about as far */
+    uint8_t ff_armed;
     /* After a fast-forward's switch to the cycle model (sim_ff_switch): the functional
      * part's counts, which the statistics report apart and subtract; NULL otherwise. */
     struct sim_ff_part *ff;

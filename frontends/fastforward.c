@@ -86,6 +86,7 @@ int cli_ff_arm(cli_session *s)
     if (!t)
         return 0;
     s->ff_armed = 1;
+    m->ff_armed = 1;
     if (strcmp(t, "magic") == 0) {
         m->ff_magic = 1;
         return 0;

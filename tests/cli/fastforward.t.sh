@@ -125,6 +125,21 @@ else
         [ "$(json "$T/m1.json" instructions)" = 23 ] && [ "$(json "$T/m1.json" cycles)" = 243 ] && cmp -s "$T/m0.mem" "$T/m1.mem"; then
         ok "dpu: --fast-forward magic: the tell ends the functional part (52 instructions), the region 23 in 243 cycles"
     else bad "dpu: --fast-forward magic: exit $r, full $(json "$T/m0.json" cycles) cycles, functional $(ff "$T/m1.json" instructions), timed $(json "$T/m1.json" instructions) in $(json "$T/m1.json" cycles)"; cat "$T/m1.out"; fi
+    # several DPUs (independent units) advance in step while a marker is armed, in bursts of
+    # 4096 cycles (SIM_FF_QUANTUM, core/sim.c): 4 DPUs, one tasklet each (one instruction
+    # per functional step), 5000 iterations before `region`: 5001 instructions. dpu0 runs
+    # steps 0-4095, then dpu1, dpu2, dpu3 the same; dpu0's second burst reaches `region` at
+    # step 5001 and switches the machine: functional parts 5001, 4096, 4096, 4096.
+    sed 's/^	move	r0, 50$/	move	r0, 5000/' "$T/ff1.s" > "$T/ff3.s"
+    "$X" asm --isa dpu "$T/ff3.s" -o "$T/ff3.elf" -o tasklets=1 || bad "dpu: assembling ff3.s"
+    "$X" run "$T/ff3.elf" -o dpus=4 -o mram=1 --quiet --mem-hash "$T/q0.mem" --stats=json --stats-file "$T/q0.json" >/dev/null 2>&1
+    "$X" run "$T/ff3.elf" -o dpus=4 -o mram=1 -o jobs=2 --quiet --mem-hash "$T/q1.mem" --stats=json --stats-file "$T/q1.json" \
+        --fast-forward region >/dev/null 2>&1
+    per=$(sed -n '/^  "fast_forward"/,/^    \]},$/p' "$T/q1.json" | sed -n 's/.*"index": [0-9]*, "instructions": \([0-9]*\), "halted".*/\1/p' | tr '\n' ' ')
+    tot=$(( $(ff "$T/q1.json" instructions) + $(json "$T/q1.json" instructions) ))
+    if [ "$per" = "5001 4096 4096 4096 " ] && [ "$tot" = "$(json "$T/q0.json" instructions)" ] && cmp -s "$T/q0.mem" "$T/q1.mem"; then
+        ok "dpu: 4 DPUs advance in step until the marker: functional parts 5001 4096 4096 4096, totals and memory as the full run"
+    else bad "dpu: 4 DPUs: functional parts '$per' (expected 5001 4096 4096 4096), $tot instructions (full $(json "$T/q0.json" instructions))"; fi
     # a marker never reached: said, exit status 3, the whole run functional, no timed part
     run never --fast-forward never
     if [ "$(cat "$T/never.rc")" = 3 ] && grep -q 'marker was never reached' "$T/never.out" &&
