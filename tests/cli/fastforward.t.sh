@@ -205,6 +205,24 @@ check_isa() { # name isa program [run options...]
         head -5 "$T/$n-ff.out"
     fi
 }
+# and a fast-forward to a code symbol (a temporary breakpoint the ISA's functional loop must
+# see): reached, the same totals and memory
+check_sym() { # name isa symbol program [run options...]
+    n=$1 isa=$2 sym=$3 prog=$4; shift 4
+    has "$isa" || return 0
+    [ -f "$T/$n-full.json" ] || return 0 # (the insns check ran the full run)
+    grep -q '"fast_forward"' "$T/$n-ff.json" 2>/dev/null || return 0 # no functional mode
+    "$X" run "$prog" "$@" --quiet --stats=json --stats-file "$T/$n-sym.json" --mem-hash "$T/$n-sym.mem" \
+        --fast-forward "$sym" >"$T/$n-sym.out" 2>&1
+    r=$?
+    f=$(ff "$T/$n-sym.json" instructions) t=$(json "$T/$n-sym.json" instructions) total=$(json "$T/$n-full.json" instructions)
+    if [ $r -eq 0 ] && [ "$(ff "$T/$n-sym.json" reached)" = true ] && [ $((f + t)) = "$total" ] && cmp -s "$T/$n-sym.mem" "$T/$n-full.mem"; then
+        ok "$n: --fast-forward $sym: reached after $f instructions, $f + $t = $total, memory as the full run"
+    else
+        bad "$n: --fast-forward $sym: exit $r, reached $(ff "$T/$n-sym.json" reached), $f + $t instructions (full run $total)"
+        head -5 "$T/$n-sym.out"
+    fi
+}
 if has mccp; then
     "$X" asm --isa mccp "$R/programs/mccp/vector_cube.mccp" -o "$T/vc.out" &&
         check_isa mccp-vector_cube mccp "$T/vc.out" --headless --load ram:0="$R/programs/mccp/vector_cube.txt"
@@ -213,13 +231,19 @@ if has ipu; then
     "$X" asm --isa ipu "$R/programs/ipu/vadd_f32.S" -o "$T/vadd.elf" &&
         check_isa ipu-vadd ipu "$T/vadd.elf" --set in_a="$R/tests/results/inputs/ipu_vadd_f32_a.bin" \
             --set in_b="$R/tests/results/inputs/ipu_vadd_f32_b.bin"
+    check_sym ipu-vadd ipu vadd_worker "$T/vadd.elf" --set in_a="$R/tests/results/inputs/ipu_vadd_f32_a.bin" \
+        --set in_b="$R/tests/results/inputs/ipu_vadd_f32_b.bin"
 fi
 if has nyuzi; then
     "$X" asm --isa nyuzi "$R/tests/nyuzi/progs/alu.S" -o "$T/alu.elf" && check_isa nyuzi-alu nyuzi "$T/alu.elf"
+    check_sym nyuzi-alu nyuzi pass "$T/alu.elf"
 fi
 if has cert; then
     "$X" asm --isa cert -o aiebu=2025.02 "$R/programs/cert/barriers.asm" -o "$T/bar.elf" &&
         check_isa cert-barriers cert "$T/bar.elf"
+    # pages.asm with its labels as symbols (-o symbols=1): pdi_a+8 is a page's first opcode
+    "$X" asm --isa cert -o aiebu=2025.02 -o spec=latest -o symbols=1 "$R/programs/cert/pages.asm" -o "$T/pg.elf" &&
+        check_isa cert-pages cert "$T/pg.elf" -o spec=latest && check_sym cert-pages cert pdi_a+8 "$T/pg.elf" -o spec=latest
 fi
 [ $ran = 1 ] || echo "note: no ISA of this build has a functional mode yet: only the refusals were checked"
 exit $fail
