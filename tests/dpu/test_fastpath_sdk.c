@@ -11,6 +11,7 @@
  * state, every tasklet's registers, flags and pc, RUN and atomic bits, WRAM and MRAM; the
  * results are also checked against values computed here in C, so a wrong form that both
  * loops shared would fail too. */
+#include <string.h>
 #include "../testlib.h"
 #include "dpu_harness.h"
 #include "../../core/debug.h"
@@ -138,6 +139,65 @@ static const char forms_src[] =
     "out:\n"
     "	.zero 96\n";
 
+/* dma_src: every tasklet, iters rounds: an ldma of its 16-byte MRAM block (at 256 x id),
+ * the first word added to r10, then an inner loop of (id & 3) + 1 adds (tasklets coming
+ * back from their transfers at other times and running for other lengths, so the issue
+ * order is not the ring's: the sparse bursts of fast.c, with landings inside them and the
+ * hand-back to the plain burst), the word plus id + 1 stored and written back by sdma.
+ * Tasklet 2 takes its MRAM address from badaddr in its fourth round (r0 = iters - 3): an
+ * address past the end of MRAM faults there, through the generic executor. */
+static const char dma_src[] =
+    "	.section .text.__bootstrap,\"ax\",@progbits\n"
+    "__bootstrap:\n"
+    "	jeq id, NR_TASKLETS-1, .Lgo\n"
+    "	boot id, 1\n"
+    ".Lgo:\n"
+    "	lw r0, zero, iters\n"
+    "	lsl r2, id, 4\n"
+    "	add r2, r2, buf\n"
+    "	lsl r3, id, 8\n"
+    "	move r4, id\n"
+    "	and r4, r4, 3\n"
+    "	add r4, r4, 1\n"
+    "	move r10, 0\n"
+    "	move r7, id\n"
+    "	lw r9, zero, iters\n"
+    "	add r9, r9, -3\n"
+    ".Lloop:\n"
+    "	jneq id, 2, .Lok\n"
+    "	jneq r0, r9, .Lok\n"
+    "	lw r3, zero, badaddr\n"
+    ".Lok:\n"
+    "	ldma r2, r3, 1\n"
+    "	lw r5, r2, 0\n"
+    "	add r10, r10, r5\n"
+    "	move r6, r4\n"
+    ".Lin:\n"
+    "	add r10, r10, r6\n"
+    "	add r6, r6, -1, nz, .Lin\n"
+    "	add r5, r5, r7\n"
+    "	add r5, r5, 1\n"
+    "	sw r2, 0, r5\n"
+    "	sdma r2, r3, 1\n"
+    "	add r0, r0, -1, nz, .Lloop\n"
+    "	sw id4, out, r10\n"
+    "	stop\n"
+    "	.section .bss.buf,\"aw\",@nobits\n"
+    "	.p2align 3\n"
+    "buf:\n"
+    "	.zero 384\n"
+    "	.section .dpu_host,\"aw\",@progbits\n"
+    "	.p2align 3\n"
+    "	.globl iters\n"
+    "iters:\n"
+    "	.long 12\n"
+    "	.globl badaddr\n"
+    "badaddr:\n"
+    "	.long 512\n"
+    "	.globl out\n"
+    "out:\n"
+    "	.zero 96\n";
+
 /* forms_src in C: the value tasklet id leaves in out[id] */
 static uint32_t forms_expect(uint32_t id, uint32_t iters)
 {
@@ -198,13 +258,14 @@ static uint32_t forms_expect(uint32_t id, uint32_t iters)
     return r21;
 }
 
-/* sdk: 0 forms_src, else sdk_shape.s with bench_work = sdk */
+/* sdk: 0 forms_src, -1 dma_src (badaddr as it is), -2 dma_src with badaddr past MRAM's
+ * end, else sdk_shape.s with bench_work = sdk */
 static void build(dh_run *r, int sdk, int tasklets)
 {
     char tk[32];
     snprintf(tk, sizeof tk, "tasklets=%d", tasklets);
     const char *opts[] = {tk, "mram=1", NULL};
-    if (sdk) {
+    if (sdk > 0) {
         char path[512];
         snprintf(path, sizeof path, "%s/programs/dpu/bench/sdk_shape.s", test_root());
         const char *extra[] = {path, NULL};
@@ -212,6 +273,12 @@ static void build(dh_run *r, int sdk, int tasklets)
         uint32_t iters = 6, work = (uint32_t)sdk;
         assert_int_equal(dh_set(r, 0, "bench_iters", 0, &iters, 4), 0);
         assert_int_equal(dh_set(r, 0, "bench_work", 0, &work, 4), 0);
+    } else if (sdk < 0) {
+        assert_int_equal(dh_build(r, dma_src, 0, NULL, opts), 0);
+        if (sdk == -2) {
+            const uint32_t bad = ((dpu_unit *)r->m.units[0].isa)->dm->mram_size - 8;
+            assert_int_equal(dh_set(r, 0, "badaddr", 0, &bad, 4), 0);
+        }
     } else
         assert_int_equal(dh_build(r, forms_src, 0, NULL, opts), 0);
 }
@@ -253,7 +320,7 @@ static void same(dh_run *a, dh_run *b)
 
 /* Runs the program on both loops; checks their agreement; returns the fast run (freed by
  * the caller) for the result checks. */
-static void run_both(dh_run *a, int sdk, int tasklets)
+static void run_both_stop(dh_run *a, int sdk, int tasklets, sim_stop_kind kind)
 {
     static dh_run b;
     build(a, sdk, tasklets);
@@ -263,10 +330,15 @@ static void run_both(dh_run *a, int sdk, int tasklets)
     dbg_update_slow(&b.m);
     assert_true(dbg_hooks(&b.m));
     assert_false(a->m.slow);
-    assert_int_equal(dh_run_all(a), SIM_STOP_HALT);
-    assert_int_equal(dh_run_all(&b), SIM_STOP_HALT);
+    assert_int_equal(dh_run_all(a), kind);
+    assert_int_equal(dh_run_all(&b), kind);
     same(a, &b);
     dh_free(&b);
+}
+
+static void run_both(dh_run *a, int sdk, int tasklets)
+{
+    run_both_stop(a, sdk, tasklets, SIM_STOP_HALT);
 }
 
 static void test_forms(void **state)
@@ -319,6 +391,35 @@ static void test_sdk_shape(void **state)
     }
 }
 
+/* dma_src at tasklet counts below, at and above 11 live (the sparse burst, the plain one,
+ * the hand-back between them): both loops agree; tasklet id's sum is, over rounds k = 0..11,
+ * the word it read, k x (id + 1), plus n(n + 1)/2 for n = (id & 3) + 1, and its block's word
+ * ends at 12 x (id + 1). With badaddr past MRAM's end, tasklet 2's fourth ldma faults on
+ * both loops at the same cycle with the same message. */
+static void test_dma_phases(void **state)
+{
+    (void)state;
+    static const int nts[] = {1, 2, 3, 5, 8, 11, 12, 16, 24};
+    for (unsigned i = 0; i < sizeof nts / sizeof nts[0]; i++) {
+        static dh_run a;
+        run_both(&a, -1, nts[i]);
+        dpu_unit *d = a.m.units[0].isa;
+        for (uint32_t id = 0; id < (uint32_t)nts[i]; id++) {
+            const uint32_t n = (id & 3) + 1;
+            assert_int_equal(dh_get32(&a, 0, "out", 4 * (uint64_t)id), (id + 1) * 66 + 12 * n * (n + 1) / 2);
+            assert_int_equal(mem_ld32le(d->mram_p + 256 * id), 12 * (id + 1));
+        }
+        dh_free(&a);
+        if (nts[i] > 2) {
+            run_both_stop(&a, -2, nts[i], SIM_STOP_FAULT);
+            assert_non_null(strstr(a.m.stop.msg, "DMA beyond MRAM"));
+            assert_int_equal(a.m.stop.thread, 2);
+            dh_free(&a);
+        }
+    }
+}
+
 XPUSIM_TESTS(dpu_fastpath_sdk,
              cmocka_unit_test(test_forms),
+             cmocka_unit_test(test_dma_phases),
              cmocka_unit_test(test_sdk_shape));
