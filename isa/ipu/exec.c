@@ -256,6 +256,8 @@ static uint8_t *data_ptr(xs *x, uint32_t ea, unsigned n, unsigned kind)
     if (sp->nwatch && mem_watch_check(sp, ea, n, kind))
         sim_set_stop_at(x->m, SIM_STOP_WATCH, x->u->index, x->tid, x->c->pc, x->t, "watchpoint %d at tmem 0x%x",
                         sp->watch_hit_id, ea);
+    if (kind == MEM_W) /* the functional loop's entries of the words written (func_fx.c) */
+        ipu_fx_wrote(x->tl, ea - x->im->mem_base, n);
     return x->tl->mem + (ea - x->im->mem_base);
 }
 

@@ -128,7 +128,10 @@ uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         uint64_t budget = horizon - t < IPU_FUNC_BURST ? horizon - t : IPU_FUNC_BURST;
         while (budget && runnable(tl, tid)) {
             if (fast && tid != IPU_SUP) {
-                const uint64_t n = prof ? ipu_fx_burst_prof(u, tl, tid, budget, t, prof) : ipu_fx_burst(u, tl, tid, budget, t);
+                /* with a debugger attached (the host may have written memory between runs)
+                 * or a profile: the loop that checks every entry against its word */
+                const uint64_t n = m->dbg ? ipu_fx_burst_prof(u, tl, tid, budget, t, prof)
+                                          : ipu_fx_burst(u, tl, tid, budget, t);
                 t += n;
                 budget -= n;
                 if (!budget)

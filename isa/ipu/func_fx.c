@@ -10,8 +10,11 @@
  * in 4 KiB pages per 1 KiB of tile memory, made on first use. Everything else -- a pair, any
  * other fast single, an rpt body -- runs from its fast record through ipu_xop, as fast.c
  * does; a bundle without a fast record ends the burst (func.c runs it through the generic
- * executor). Self-modifying code stays exact: every entry is used only while the word in
- * memory is the one it was built from. */
+ * executor). Self-modifying code stays exact: the lookup uses an entry only while the word
+ * in memory is the one it was built from; along straight-line code, runs with a debugger
+ * or a profile (which may write memory between runs) compare every entry with its word,
+ * and plain runs instead have every store into tile memory (ipu_fx_wrote: this loop's, the
+ * records', the generic executor's data_ptr) drop the entries of the words it writes. */
 #include <stdlib.h>
 #include "fop.h"
 #include "../../core/profile.h"
@@ -31,17 +34,9 @@ enum {
     FX_BRZ, FX_BRNZ, FX_BR
 };
 #define FX_RI (FX_ADDI - FX_ADD)
+_Static_assert(FX_BUILD == 0 && sizeof(ipu_fxpage) == FP_WORDS * sizeof(ipu_fx),
+               "tile.h's ipu_fx_wrote clears op to 0 in pages of FP_WORDS entries");
 
-typedef struct ipu_fx {
-    uint32_t w;
-    uint8_t op, d, a, b;
-    uint32_t imm;
-    uint32_t spare;
-} ipu_fx;
-
-typedef struct ipu_fxpage {
-    ipu_fx e[FP_WORDS];
-} ipu_fxpage;
 
 void ipu_func_free(ipu_tile *tl)
 {
@@ -50,6 +45,16 @@ void ipu_func_free(ipu_tile *tl)
     free(tl->fxp);
     tl->fxp = NULL;
     tl->nfxp = 0;
+}
+
+/* The tile-memory offset a fast-record store writes, or FX_NO_STORE: not a store, or one that faults (ipu_xop then refuses it). */
+#define FX_NO_STORE 0xffffffffu
+static inline uint32_t fx_store_off(const ipu_fop *f, const uint32_t *R, uint32_t base)
+{
+    if (f->op != IPU_FOP_ST32 && f->op != IPU_FOP_ST64)
+        return FX_NO_STORE;
+    const uint32_t k = f->bimm ? f->imm : R[f->c] << f->shift;
+    return R[f->a] + R[f->b] + (f->step ? 0 : k) - base;
 }
 
 /* The entry of a fast record (r valid for the words at its pc). */
@@ -138,13 +143,17 @@ static __attribute__((noinline)) ipu_fx *fx_miss(ipu_tile *tl, uint32_t off)
 #endif
 #define FX_PROTO FX_ATTR static uint64_t fx_burst_plain(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
 #define prof ((prof_state *)NULL)
+#define FX_CHECK 0
 #include "func_fx_loop.h"
+#undef FX_CHECK
 #undef prof
 #undef FX_PROTO
+#define FX_CHECK 1
 #define FX_PROTO                                                                                                     \
     FX_ATTR static uint64_t fx_burst_profiled(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t, prof_state *prof)
 #include "func_fx_loop.h"
 #undef FX_PROTO
+#undef FX_CHECK
 
 uint64_t ipu_fx_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
 {

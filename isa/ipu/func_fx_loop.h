@@ -1,6 +1,8 @@
 /* isa/ipu/func_fx_loop.h: the body of func_fx.c's burst, included there twice: once as
- * the plain loop (FX_PROTO without a profile, prof a constant NULL) and once feeding
- * --profile (FX_PROTO with prof_state *prof), so a plain run pays nothing for the profile.
+ * the plain loop (FX_PROTO without a profile, prof a constant NULL, FX_CHECK 0: entries are
+ * trusted, stores into code invalidate them) and once for runs with a debugger attached or
+ * --profile (FX_PROTO with prof_state *prof, which may be NULL; FX_CHECK 1: every entry is
+ * compared with its word, as the debugger and the host may write memory between runs).
  * A function whose computed-goto table is static cannot be inlined into two callers, hence
  * two definitions from one text. Include only from func_fx.c, after FX_PROTO is defined. */
 FX_PROTO
@@ -28,6 +30,7 @@ FX_PROTO
         [FX_CMPSLTI] = &&l_cmpslti, [FX_CMPULTI] = &&l_cmpulti, [FX_SHLI] = &&l_shli, [FX_SHRI] = &&l_shri,
         [FX_SHRSI] = &&l_shrsi, [FX_MOVI] = &&l_movi, [FX_LD32I] = &&l_ld32i, [FX_ST32I] = &&l_st32i,
         [FX_BRNZDEC] = &&l_brnzdec, [FX_BRZ] = &&l_brz, [FX_BRNZ] = &&l_brnz, [FX_BR] = &&l_br};
+    ipu_fxpage **fxp = tl->fxp;
     while (n < nmax) {
         uint32_t off = pc - base;
         if ((pc & 3) || off >= msize)
@@ -38,6 +41,7 @@ FX_PROTO
         if (__builtin_expect(!e || e->w != mem_ld32le(code) || e->op == FX_BUILD, 0))
             if (!(e = fx_miss(tl, off)))
                 break;
+        fxp = tl->fxp; /* made by the first fx_miss, then never moved */
         if (e->op > FX_XOP && !rc) {
             /* straight-line singles, threaded (computed goto, as tests/bench/ceiling.c): the
              * entry and the word pointer step along; `left` counts the bundles to the budget
@@ -55,7 +59,7 @@ FX_PROTO
         n++;                                                                                                         \
         e++;                                                                                                         \
         code += 4;                                                                                                   \
-        if (__builtin_expect(--left == 0, 0) || __builtin_expect(e->w != mem_ld32le(code), 0))                       \
+        if (__builtin_expect(--left == 0, 0) || (FX_CHECK && __builtin_expect(e->w != mem_ld32le(code), 0)))        \
             goto l_relook;                                                                                           \
         goto *lbl[e->op];                                                                                            \
     } while (0)
@@ -71,9 +75,9 @@ FX_PROTO
         const uint32_t coff_ = (uint32_t)(code - mem), toff_ = pc - base;                                            \
         if (((toff_ ^ coff_) >> (FP_SHIFT + 2)) || (pc & 3) || toff_ >= msize || n >= nmax)                         \
             goto fx_lookup;                                                                                          \
-        e += (int32_t)(toff_ - coff_) / 4;                                                                           \
+        e += (int32_t)(toff_ - coff_) >> 2; /* a multiple of 4: the shift divides exactly */                        \
         code = mem + toff_;                                                                                          \
-        if (e->w != mem_ld32le(code) || e->op <= FX_XOP)                                                             \
+        if (FX_CHECK && e->w != mem_ld32le(code)) /* unchecked: FX_BUILD/GEN/XOP dispatch to l_relook */            \
             goto fx_lookup;                                                                                          \
         left = FP_WORDS - ((toff_ >> 2) & (FP_WORDS - 1));                                                           \
         if (left > nmax - n)                                                                                         \
@@ -138,6 +142,11 @@ FX_PROTO
                 goto xop;
             }
             mem_st32le(mem + o, R[e->d]);
+            if (!FX_CHECK) { /* a store into code drops the entry built from its word */
+                ipu_fxpage *const sp_ = fxp[o >> (FP_SHIFT + 2)];
+                if (sp_)
+                    sp_->e[(o >> 2) & (FP_WORDS - 1)].op = FX_BUILD;
+            }
             FX_NEXT;
         l_brnzdec:
             v = R[e->a];
@@ -175,10 +184,16 @@ FX_PROTO
             if (in_rpt && !r->rpt_ok)
                 break;
             uint32_t npc = pc + len;
+            /* a store's address, taken before the bundle changes its registers */
+            const uint32_t st0 = fx_store_off(&r->f[0], R, base), st1 = r->n == 2 ? fx_store_off(&r->f[1], R, base) : FX_NO_STORE;
             if (ipu_xop(&r->f[0], c, R, mem, base, msize, rmask, pc, len, &npc))
                 break;
             if (r->n == 2)
                 (void)ipu_xop(&r->f[1], c, R, mem, base, msize, rmask, pc, len, &npc); /* cannot fail (build) */
+            if (st0 != FX_NO_STORE)
+                ipu_fx_wrote(tl, st0, r->f[0].op == IPU_FOP_ST64 ? 8 : 4);
+            if (st1 != FX_NO_STORE)
+                ipu_fx_wrote(tl, st1, r->f[1].op == IPU_FOP_ST64 ? 8 : 4);
             if (in_rpt && npc == c->rpt_end && --c->rpt_count)
                 npc = c->rpt_first;
             rc = c->rpt_count;

@@ -222,6 +222,26 @@ void ipu_timing_resume(sim_machine *m);
 uint64_t ipu_fx_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t);
 uint64_t ipu_fx_burst_prof(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t, struct prof_state *prof);
 void ipu_func_free(ipu_tile *tl);
+/* The functional loop's entry of a word (func_fx.c), 256 of them a page (1 KiB of code). */
+typedef struct ipu_fx {
+    uint32_t w;             /* the word it was built from */
+    uint8_t op, d, a, b;    /* FX_* (0: build it again), register indices into ipu_ctx.r[] */
+    uint32_t imm;           /* immediate or branch target */
+    uint32_t spare;
+} ipu_fx;
+typedef struct ipu_fxpage {
+    ipu_fx e[256];
+} ipu_fxpage;
+/* A store of n bytes (at most 16, naturally aligned) at tile-memory offset off: the entries
+ * built from the words it wrote are built again at their next fetch (plain functional runs
+ * trust their entries between fetches). */
+static inline void ipu_fx_wrote(ipu_tile *tl, uint32_t off, unsigned n)
+{
+    ipu_fxpage *p;
+    if (tl->fxp && (p = tl->fxp[off >> 10]) != NULL) /* an aligned access stays in its page */
+        for (uint32_t w = off >> 2, last = (off + n - 1) >> 2; w <= last; w++)
+            p->e[w & 255].op = 0;
+}
 /* Start worker k at cycle t (run/runall issued then): its first bundle issues at the first
  * cycle >= t + run_cycles in slot k. */
 void ipu_start_worker(ipu_tile *tl, int k, uint32_t entry, uint32_t vbase, uint64_t t);
