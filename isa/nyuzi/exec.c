@@ -114,7 +114,6 @@ void nyz_thread_reset(nyz_thread *t, int gid)
     t->sync_line = 1;
     t->fe_sync = 1;
     t->why = 0xff;
-    t->undo = -1;
 }
 
 uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t)
@@ -317,7 +316,11 @@ void nyz_write_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr, uint32_t 
     case 15: t->latched &= ~v; break;
     case 17: c->level_trig = v; break;
     case 20: nyz_suspend_threads(nm, v); break;
-    case 21: nyz_resume_threads(nm, v); break;
+    case 21:
+        if (v & ~1u) /* more than one thread from now on: stores need records (l2_vis.c) */
+            nm->undo_on = 1;
+        nyz_resume_threads(nm, v);
+        break;
     case 22: case 23: {
         /* A counter counts events from the moment its event is selected. */
         int k = cr - 22;

@@ -7,7 +7,8 @@
  * overwrote; the store's timing (timing.c) says from which cycle the other threads see it,
  * and until then their loads read the old bytes. Records whose cycle has passed are dropped
  * (every other core has simulated at least up to the cycle of the load being executed, so
- * none can need them later). The functional mode (-o timing=none) keeps no records. */
+ * none can need them later). The functional mode (-o timing=none) keeps no records, nor
+ * does a run in which only the first thread was ever started (CR 21). */
 #include <string.h>
 #include "nyuzi.h"
 
@@ -15,22 +16,12 @@
 static void undo_prune(nyz_machine *nm, uint64_t now)
 {
     unsigned k = 0;
-    for (unsigned i = 0; i < nm->nundo; i++) {
-        if (nm->undo[i].vis <= now)
-            continue;
-        if (k != i) {
-            nm->undo[k] = nm->undo[i];
-            for (int c = 0; c < nm->ncores; c++) /* keep the threads' indexes right */
-                for (int j = 0; j < nm->cores[c].nthreads; j++)
-                    if (nm->cores[c].t[j].undo == (int)i)
-                        nm->cores[c].t[j].undo = (int)k;
+    for (unsigned i = 0; i < nm->nundo; i++)
+        if (nm->undo[i].vis > now) {
+            if (k != i)
+                nm->undo[k] = nm->undo[i];
+            k++;
         }
-        k++;
-    }
-    for (int c = 0; c < nm->ncores; c++)
-        for (int j = 0; j < nm->cores[c].nthreads; j++)
-            if (nm->cores[c].t[j].undo >= (int)k)
-                nm->cores[c].t[j].undo = -1;
     nm->nundo = k;
 }
 
@@ -38,8 +29,7 @@ static void undo_prune(nyz_machine *nm, uint64_t now)
  * keep the old line. Called before the write. */
 void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, uint64_t bytes)
 {
-    (void)len;
-    if (nm->m->functional)
+    if (nm->m->functional || !nm->undo_on) /* one thread: nobody else can look */
         return;
     uint64_t now = nm->cur_cycle;
     if (nm->nundo == sizeof nm->undo / sizeof nm->undo[0])
@@ -53,17 +43,23 @@ void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, u
     u->bytes = bytes;
     u->gid = t->gid;
     u->vis = UINT64_MAX;
-    memcpy(u->old, nm->ram + u->line, NYZ_LINE);
-    t->undo = (int)nm->nundo++;
+    u->serial = ++nm->undo_serial ? nm->undo_serial : ++nm->undo_serial; /* never 0 */
+    memcpy(u->old + (pa - u->line), nm->ram + pa, len); /* only the bytes it writes */
+    t->undo = u->serial;
+    nm->nundo++;
 }
 
 /* Thread t's newest store is seen by the others from cycle vis on. */
 void nyz_undo_visible(nyz_machine *nm, nyz_thread *t, uint64_t vis)
 {
-    if (t->undo >= 0 && t->undo < (int)nm->nundo && nm->undo[t->undo].gid == t->gid &&
-        nm->undo[t->undo].vis == UINT64_MAX)
-        nm->undo[t->undo].vis = vis;
-    t->undo = -1;
+    if (!t->undo)
+        return;
+    for (unsigned i = nm->nundo; i-- > 0;)
+        if (nm->undo[i].serial == t->undo) {
+            nm->undo[i].vis = vis;
+            break;
+        }
+    t->undo = 0;
 }
 
 /* buf holds the len bytes at pa as memory has them (one line at most); put back the bytes

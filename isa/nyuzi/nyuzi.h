@@ -152,7 +152,7 @@ typedef struct nyz_thread {
     uint32_t rb_pc;              /* where fetch restarts after it */
     uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
     uint64_t last_issue;
-    int undo;                    /* its newest store's record in nm->undo (-1 none; l2_vis.c) */
+    uint32_t undo;               /* its newest store's record's serial in nm->undo (0 none) */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
 } nyz_thread;
@@ -246,9 +246,12 @@ typedef struct nyz_machine {
         uint64_t bytes;          /* which of the 64 bytes of the line it wrote */
         uint32_t line;           /* line address */
         int gid;                 /* storing thread */
+        uint32_t serial;         /* which store (nyz_thread.undo) */
         uint8_t old[64];         /* the line's bytes before the store */
     } undo[64];
     unsigned nundo;
+    uint32_t undo_serial;        /* serial of the newest record */
+    uint8_t undo_on;             /* a second thread was started: keep records */
     /* functional mode (func.c): enter the lines the program touches in the L1/L2 tags even
      * when no fast-forward is armed (tests) */
     uint8_t warm;

@@ -187,6 +187,11 @@ enum { MEM_WRITE_EXTRA = 2 };
  * machine, arbiter, tag and read stages again (measured: sixteen whole-line stores to fresh
  * lines 245 cycles on the RTL, 165 with a hit's timing). */
 enum { RESTART_PASS = 5 };
+/* The restart leaves the bus interface RESTART_AT cycles after the L2 takes the store when
+ * the interface is idle (its acknowledgement comes 6 cycles later); each restart holds the
+ * interface's state machine RESTART_SLOT cycles (IDLE, READ_COMPLETE). A line read in
+ * flight completes 3 cycles before mem_free (the next read's address phase). */
+enum { RESTART_AT = 9, RESTART_SLOT = 2 };
 enum { SD_INIT = 17, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 4 };
 
 static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
@@ -363,7 +368,8 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     const nyz_timing *tm = &nm->tm;
     c->events[2]++;
     nyz_l1_settle(&c->l1d, now);
-    nyz_cache_access(&c->l1d, pa, 0, 0);
+    /* the acknowledgement installs the line in L1D (l1_ack_install) unless it is there */
+    int l1hit = nyz_cache_access(&c->l1d, pa, 0, 0);
     /* The L2 takes a store every store_interval cycles (measured: four threads storing in
      * step get one store acknowledged per ~4 cycles). */
     uint64_t acc = now > nm->l2_store_free ? now : nm->l2_store_free;
@@ -375,9 +381,18 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
          * the fill FIFO takes it) and restarts the request into the arbiter, which passes
          * the tag and read stages again (RESTART_PASS cycles more than a hit) */
         uint64_t ack = acc + tm->store_lat + (hit ? 0 : RESTART_PASS);
+        if (!hit && nm->mem_free > acc + RESTART_AT + 1) {
+            /* the miss queue is a FIFO and its state machine is busy with a line read: the
+             * restart follows that read's completion (RESTART_SLOT cycles per restart) and
+             * delays the next read by as much (measured: four threads copying, two
+             * whole-line stores between reads make the reads 36 cycles apart, not 32) */
+            ack += nm->mem_free - 1 - (acc + RESTART_AT);
+            nm->mem_free += RESTART_SLOT;
+        }
         sq_ack(tm, t, now, ack);
         nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
-        l1_fill_push(&c->l1d, pa, ack, 1);
+        if (!l1hit)
+            l1_fill_push(&c->l1d, pa, ack, 1);
         return;
     }
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
@@ -387,7 +402,8 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     uint64_t ack = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
     sq_ack(tm, t, now, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
-    l1_fill_push(&c->l1d, pa, ack, 1);
+    if (!l1hit)
+        l1_fill_push(&c->l1d, pa, ack, 1);
 }
 
 /* The memory side of an instruction executed at cycle now. Sets *lat (cycles until its
