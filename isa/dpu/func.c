@@ -212,6 +212,7 @@ static inline __attribute__((always_inline)) int turn(const func_ctx *c, dpu_tas
     const uint64_t wlim = c->wlim;
     const uint64_t wlo = instr ? c->wlo : 1, whi = instr ? c->whi : 0;
 #define WATCHED(addr, n) (instr && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
+    const dpu_insn *const guard = &iram[nwords]; /* any pc past IRAM: the illegal guard */
     uint64_t t = *tp;
     const uint64_t t0 = t;
     uint32_t pc = tk->pc;
@@ -221,7 +222,7 @@ static inline __attribute__((always_inline)) int turn(const func_ctx *c, dpu_tas
             r = 2;
             break;
         }
-        const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
+        const dpu_insn *const in = pc < nwords ? &iram[pc] : guard;
         uint32_t *const R = tk->r;
         const uint32_t fa = R[in->ra];
         const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
@@ -265,8 +266,12 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
     const uint64_t wlim = c->wlim;
     const uint64_t wlo = instr ? c->wlo : 1, whi = instr ? c->whi : 0;
 #define WATCHED(addr, n) (instr && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
+    /* in locals: the instructions' stores (flags are bytes) could alias c's fields */
+    sim_thread *const th = c->th, *const th_end = c->th_end;
+    dpu_tasklet *const t_base = c->d->t;
+    const dpu_insn *const guard = &iram[nwords]; /* any pc past IRAM: the illegal guard */
     sim_thread *ts = *tsp;
-    dpu_tasklet *tk = c->d->t + (ts - c->th);
+    dpu_tasklet *tk = t_base + (ts - th);
     uint64_t t = *tp;
     int r = 0;
     for (;;) {
@@ -275,7 +280,7 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
             r = 2;
             break;
         }
-        const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
+        const dpu_insn *const in = pc < nwords ? &iram[pc] : guard;
         uint32_t *const R = tk->r;
         const uint32_t fa = R[in->ra];
         const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
@@ -292,20 +297,20 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
             __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
         }
         if (prof) /* executed: its issue, with the count before it (notes/profile-api.md) */
-            prof_issue_th(prof_th(c->prof, c->g0 + (int)(ts - c->th)), pc, t, ts->instructions, NULL);
+            prof_issue_th(prof_th(c->prof, c->g0 + (int)(ts - th)), pc, t, ts->instructions, NULL);
         tk->pc = (uint16_t)npc;
         ts->instructions++;
         if (full) {
-            if (++ts == c->th_end) {
-                ts = c->th;
-                tk = c->d->t;
+            if (++ts == th_end) {
+                ts = th;
+                tk = t_base;
             } else
                 tk++;
         } else {
-            const int k = (int)(ts - c->th);
-            const int n = next_running(c->run, k + 1 == (int)(c->th_end - c->th) ? 0 : k + 1);
-            ts = c->th + n;
-            tk = c->d->t + n;
+            const int k = (int)(ts - th);
+            const int n = next_running(c->run, k + 1 == (int)(th_end - th) ? 0 : k + 1);
+            ts = th + n;
+            tk = t_base + n;
         }
         if (++t >= lim)
             break;
