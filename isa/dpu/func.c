@@ -272,6 +272,9 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
     const dpu_insn *const guard = &iram[nwords]; /* any pc past IRAM: the illegal guard */
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = t_base + (ts - th);
+    /* the profile's state of the DPU's threads, in thread order (notes/profile-api.md) */
+    prof_thread *const pt_base = prof ? prof_th(c->prof, c->g0) : NULL;
+    prof_thread *pt = prof ? pt_base + (ts - th) : NULL;
     uint64_t t = *tp;
     int r = 0;
     for (;;) {
@@ -297,20 +300,27 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
             __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
         }
         if (prof) /* executed: its issue, with the count before it (notes/profile-api.md) */
-            prof_issue_th(prof_th(c->prof, c->g0 + (int)(ts - th)), pc, t, ts->instructions, NULL);
+            prof_issue_th(pt, pc, t, ts->instructions, NULL);
         tk->pc = (uint16_t)npc;
         ts->instructions++;
         if (full) {
             if (++ts == th_end) {
                 ts = th;
                 tk = t_base;
-            } else
+                if (prof)
+                    pt = pt_base;
+            } else {
                 tk++;
+                if (prof)
+                    pt++;
+            }
         } else {
             const int k = (int)(ts - th);
             const int n = next_running(c->run, k + 1 == (int)(th_end - th) ? 0 : k + 1);
             ts = th + n;
             tk = t_base + n;
+            if (prof)
+                pt = pt_base + n;
         }
         if (++t >= lim)
             break;
@@ -362,6 +372,11 @@ static __attribute__((noinline)) int ring_prof(const func_ctx *c, sim_thread **t
     return ring(c, tsp, tp, lim, 0, 0, 1);
 }
 
+static __attribute__((noinline)) int ring_prof_full(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
+{
+    return ring(c, tsp, tp, lim, 1, 0, 1);
+}
+
 /* The fast loop: turns (or, with quantum 1, the ring) run the instructions fast.c runs
  * inline from the same text (fastops.inc); the others go through the executor as in
  * func_loop, with the same order and handling. instr: breakpoints (the filter sends their
@@ -408,7 +423,7 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
             c.run = run;
             c.iram = d->iram;
             b = instr  ? ring_instr(&c, &ts, &t, plim)
-                : prof ? ring_prof(&c, &ts, &t, plim)
+                : prof ? (run == mask ? ring_prof_full(&c, &ts, &t, plim) : ring_prof(&c, &ts, &t, plim))
                 : run == mask ? ring_full(&c, &ts, &t, plim)
                               : ring_part(&c, &ts, &t, plim);
             k = (int)(ts - th);
