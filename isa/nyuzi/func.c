@@ -21,9 +21,9 @@
  * spin-wait on another thread of the core costs at most this many steps per round. */
 enum { FUNC_BURST = 64 };
 
-/* Warming: the line of an instruction fetch (L1I, L2 on a miss) and of a data access
- * (loads fill L1D and L2; stores write through to L2, as the cycle model's write-through
- * L1D, which a store does not fill). */
+/* Warming: the line of an instruction fetch (L1I, L2 on a miss) and of a data access (L1D,
+ * and L2 on an L1D miss for loads; stores write through to the L2, and the store's
+ * acknowledgement installs its line in the L1D, as in the cycle model). */
 static void warm_fetch(nyz_machine *nm, nyz_core *c, uint32_t pa)
 {
     if (!nyz_cache_access(&c->l1i, pa, 1, 0))
@@ -35,9 +35,9 @@ static void warm_data(nyz_machine *nm, nyz_core *c, const nyz_effect *ef)
     if (ef->mem == 1) {
         if (!nyz_cache_access(&c->l1d, ef->paddr, 1, 0))
             nyz_cache_access(&nm->l2, ef->paddr, 1, 0);
-    } else if (ef->mem == 2 || ef->mem == 3) {
-        nyz_cache_access(&c->l1d, ef->paddr, 0, 0);
+    } else if (ef->mem == 2 || ef->mem == 3) { /* stores, load_sync/store_sync (via the L2) */
         nyz_cache_access(&nm->l2, ef->paddr, 1, ef->mem == 2);
+        nyz_cache_access(&c->l1d, ef->paddr, 1, 0);
     }
 }
 
