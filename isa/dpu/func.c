@@ -127,12 +127,10 @@ static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, 
                 sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, k, tk->pc, t - 1, "instruction limit reached");
         } else if (watch && d->wram->watch_hit_id)
             d->wram->watch_hit_id = 0; /* the executor stopped the run on it (exec.c wram_slow): reported */
-        if (r) {
-            if (d->faulted)
-                return leave(u, d, k, t, now, SIM_NEVER);
-        } else if (d->iram[pc < d->dm->iram_words ? pc : d->dm->iram_words].op == DPU_OP_TELL &&
-                   sim_marker(m, u->index, k, pc)) /* the magic marker (docs/isa/dpu.md) */
-            return leave(u, d, k, t, now, t);
+        if (r && d->faulted)
+            return leave(u, d, k, t, now, SIM_NEVER);
+        /* (the magic marker, tell: the executor calls sim_marker and returns 1 when the run
+         * stops there; the stop is handled below like any other) */
         if ((slow || watch || r) && sim_stopped(m)) {
             /* a stop after this instruction: the next issue is the next in order if this
              * one stopped, else this one again */
@@ -465,8 +463,9 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
                 if (sim_stopped(m)) /* a watchpoint on the bytes it wrote */
                     return leave(u, d, k, t, now, t);
             }
-        } else if (d->iram[pc < c.nwords ? pc : c.nwords].op == DPU_OP_TELL && sim_marker(m, u->index, k, pc))
-            return leave(u, d, k, t, now, t); /* the magic marker (docs/isa/dpu.md) */
+            /* (the magic marker, tell: the executor called sim_marker, which stopped the run:
+             * handled below) */
+        }
         const uint32_t now_run = d->run & mask;
         if (r && sim_stopped(m)) /* it stopped as the run stopped */
             return leave(u, d, now_run && !((now_run >> k) & 1) ? next_running(now_run, k) : k, t, now, t);
