@@ -22,9 +22,11 @@
  *    and reports them.
  * tests/dpu/test_fastpath.c runs programs here and in the reference loop and compares
  * cycles, statistics, registers and memory. */
+#include <string.h>
 #include "dpu.h"
 #include "cond.h"
 #include "../../core/debug.h"
+#include "../../core/profile.h"
 
 /* cycles between looks at the machine's stop flag (another DPU's job may have faulted, or
  * the user interrupted); a unit never changes it without returning at once */
@@ -141,6 +143,9 @@ typedef struct fast_ctx {
                                  any memory: a landing then needs no check) */
     const uint8_t *bpm;       /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
     uint64_t wlo, whi;        /* and the span of the watched WRAM bytes (empty: wlo > whi) */
+    prof_state *prof;         /* --profile fed here (isa_ops.profile_fast), or NULL */
+    int g0;                   /* the profile's index of the DPU's thread 0 */
+    uint64_t pst[SIM_MAX_STALLS]; /* the stall counters passed to it */
 } fast_ctx;
 
 /* Land the transfers done by t inside a burst (dmai: no watchpoint can stop the run there):
@@ -215,6 +220,23 @@ static __attribute__((noinline)) int sparse_land(fast_ctx *c, uint64_t t, uint64
     return r;
 }
 
+/* --profile's feed for an issue of tasklet ts at pc in cycle t (notes/profile-api.md): its
+ * retired count before it, and its stall counters as at the issue: the revolver stall as
+ * the reference loop brings it up to date before its hooks (exec.c run_ref: this stretch's
+ * cycles since its start less its issues, this one included, less the DMA waits counted
+ * apart), the others as they stand (this instruction's own DMA wait is counted after). */
+static inline __attribute__((always_inline)) void prof_feed(fast_ctx *c, const sim_thread *ts, const dpu_tasklet *tk,
+                                                            uint32_t pc, uint64_t t)
+{
+    uint64_t *const st = c->pst; /* the DPU's causes only (dpu_stall_names): DMA, revolver, bank */
+    st[DPU_STALL_DMA] = ts->stalls[DPU_STALL_DMA];
+    st[DPU_STALL_BANK] = ts->stalls[DPU_STALL_BANK];
+    st[DPU_STALL_REVOLVER] = tk->seg_open ? tk->rev_acc + (t - tk->seg_start) - (ts->instructions + 1 - tk->seg_insns) -
+                                                (tk->shift_sum - tk->seg_shift)
+                                          : ts->stalls[DPU_STALL_REVOLVER];
+    prof_issue(c->prof, c->g0 + (int)(ts - c->th), pc, t, ts->instructions, st);
+}
+
 /* A burst: thread *tsp issues at cycle *tp, then the next one in round-robin order at the
  * next cycle while it is ready and the cycle is below lim. Returns 0 when the burst ends
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
@@ -227,7 +249,7 @@ static __attribute__((noinline)) int sparse_land(fast_ctx *c, uint64_t t, uint64
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
 static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread **tsp, uint64_t *tp,
                                                        const uint64_t olim, const int bp, const int watch,
-                                                       const int sparse)
+                                                       const int sparse, const int profile)
 {
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
@@ -257,6 +279,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             *tp = t;
             return 2;
         }
+        if (profile) /* this issue, also when it goes on to the generic executor */
+            prof_feed(c, ts, tk, pc, t);
         const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
         tk->last_issue = t;
         ts->ready_at = t + 11;
@@ -421,37 +445,24 @@ out:
 }
 #pragma GCC diagnostic pop
 
-static __attribute__((noinline)) int burst_plain(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
-{
-    int r = burst(c, tsp, tp, olim, 0, 0, 0);
-    while (r >= 3)
-        r = burst(c, tsp, tp, olim, 0, 0, r == 3);
-    return r;
-}
-
-static __attribute__((noinline)) int burst_watch(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
-{
-    int r = burst(c, tsp, tp, olim, 0, 1, 0);
-    while (r >= 3)
-        r = burst(c, tsp, tp, olim, 0, 1, r == 3);
-    return r;
-}
-
-static __attribute__((noinline)) int burst_bp(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
-{
-    int r = burst(c, tsp, tp, olim, 1, 0, 0);
-    while (r >= 3)
-        r = burst(c, tsp, tp, olim, 1, 0, r == 3);
-    return r;
-}
-
-static __attribute__((noinline)) int burst_bp_watch(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim)
-{
-    int r = burst(c, tsp, tp, olim, 1, 1, 0);
-    while (r >= 3)
-        r = burst(c, tsp, tp, olim, 1, 1, r == 3);
-    return r;
-}
+/* The burst copies: plain, with the watched span, with the breakpoint filter, both, and
+ * with --profile fed (with or without breakpoints and watchpoints); each takes its sparse
+ * form while the sparse pick pays (burst's return 3, back on 4). */
+#define DPU_BURST_COPY(name, bp, watch, profile)                                                   \
+    static __attribute__((noinline)) int name(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim) \
+    {                                                                                              \
+        int r = burst(c, tsp, tp, olim, bp, watch, 0, profile);                                    \
+        while (r >= 3)                                                                             \
+            r = burst(c, tsp, tp, olim, bp, watch, r == 3, profile);                               \
+        return r;                                                                                  \
+    }
+DPU_BURST_COPY(burst_plain, 0, 0, 0)
+DPU_BURST_COPY(burst_watch, 0, 1, 0)
+DPU_BURST_COPY(burst_bp, 1, 0, 0)
+DPU_BURST_COPY(burst_bp_watch, 1, 1, 0)
+DPU_BURST_COPY(burst_prof, 0, 0, 1)
+DPU_BURST_COPY(burst_bp_watch_prof, 1, 1, 1)
+#undef DPU_BURST_COPY
 
 /* The latest issue cycle among the tasklets (the unit's last issue once one has issued in
  * this call: every issue of a call comes after those of the calls before). */
@@ -489,14 +500,17 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         whi = i == 0 || w->addr + w->len > whi ? w->addr + w->len : whi;
     }
     const uint8_t *bpm = dbg_bp_map(m);
+    /* --profile with the hooks off (isa_ops.profile_fast): the bursts feed it */
+    prof_state *const prof = dbg_profile(m);
     int (*const run_burst)(fast_ctx *, sim_thread **, uint64_t *, uint64_t) =
-        bpm ? (d->wram->nwatch ? burst_bp_watch : burst_bp) : d->wram->nwatch ? burst_watch : burst_plain;
+        prof ? (bpm || d->wram->nwatch ? burst_bp_watch_prof : burst_prof)
+        : bpm ? (d->wram->nwatch ? burst_bp_watch : burst_bp) : d->wram->nwatch ? burst_watch : burst_plain;
     const int instr = run_burst != burst_plain;
     uint64_t poll = t + DPU_POLL_CYCLES;
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
     /* DMA inside the burst: no watchpoint on any memory a landing writes */
     const int dmai = !d->wram->nwatch && !d->mram->nwatch && !(d->iram_space && d->iram_space->nwatch);
-    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi};
+    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi, prof, prof ? u->index * prof->tpu : 0, {0}};
 
     for (;;) {
         if (t >= lim) {
@@ -563,6 +577,8 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
             d->t[k].last_issue = t;
             ts->ready_at = t + 11;
             issued = 1;
+            if (prof) /* (b == 1: the burst fed it) */
+                prof_feed(&ctx, ts, &d->t[k], d->t[k].pc, t);
         }
         int r = dpu_execute(m, u, d, k, t); /* counts it, moves the pc */
         t++;

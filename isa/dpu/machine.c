@@ -799,5 +799,6 @@ const isa_ops isa_dpu = {
     .unit_space = dpu_unit_space,
     .insn_flow = dpu_insn_flow,
     .functional = 1,
+    .profile_fast = 1,
     .timing_resume = dpu_func_timing_resume,
 };
