@@ -12,12 +12,17 @@
 #include <string.h>
 #include "nyuzi.h"
 
+/* A record whose store was never timed (its thread trapped or was interrupted before the
+ * replay of a store the queue had refused) shows after this many cycles, so no store stays
+ * hidden for ever. */
+enum { UNDO_MAX_WAIT = 1024 };
+
 /* Drop the records that every thread now sees (cycle now). */
 static void undo_prune(nyz_machine *nm, uint64_t now)
 {
     unsigned k = 0;
     for (unsigned i = 0; i < nm->nundo; i++)
-        if (nm->undo[i].vis > now) {
+        if (nm->undo[i].vis > now && !(nm->undo[i].vis == UINT64_MAX && now > nm->undo[i].made + UNDO_MAX_WAIT)) {
             if (k != i)
                 nm->undo[k] = nm->undo[i];
             k++;
@@ -32,6 +37,8 @@ void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, u
     if (nm->m->functional || !nm->undo_on) /* one thread: nobody else can look */
         return;
     uint64_t now = nm->cur_cycle;
+    if (t->undo) /* its previous store was not timed: it shows now */
+        nyz_undo_visible(nm, t, now);
     if (nm->nundo == sizeof nm->undo / sizeof nm->undo[0])
         undo_prune(nm, now);
     if (nm->nundo == sizeof nm->undo / sizeof nm->undo[0]) { /* full: the oldest shows now */
@@ -43,6 +50,7 @@ void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, u
     u->bytes = bytes;
     u->gid = t->gid;
     u->vis = UINT64_MAX;
+    u->made = now;
     u->serial = ++nm->undo_serial ? nm->undo_serial : ++nm->undo_serial; /* never 0 */
     memcpy(u->old + (pa - u->line), nm->ram + pa, len); /* only the bytes it writes */
     t->undo = u->serial;

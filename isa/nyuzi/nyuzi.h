@@ -247,6 +247,7 @@ typedef struct nyz_machine {
         uint32_t line;           /* line address */
         int gid;                 /* storing thread */
         uint32_t serial;         /* which store (nyz_thread.undo) */
+        uint64_t made;           /* cycle of the store's issue */
         uint8_t old[64];         /* the line's bytes before the store */
     } undo[64];
     unsigned nundo;
