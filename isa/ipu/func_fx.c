@@ -131,6 +131,14 @@ static __attribute__((noinline)) ipu_fx *fx_miss(ipu_tile *tl, uint32_t off)
     if (!r)
         return NULL;
     *e = fx_of(r);
+    /* a direct branch to the same page of entries: the distance to the target's entry and
+     * the target's entries to the page's end (the loop's taken branch, func_fx_loop.h) */
+    if (e->op == FX_BRNZDEC || e->op == FX_BRZ || e->op == FX_BRNZ) {
+        const uint32_t toff = e->imm - im->mem_base;
+        if (!(e->imm & 3) && toff < im->mem_size && !((toff ^ off) >> (FP_SHIFT + 2)))
+            e->spare = (uint32_t)(uint16_t)(int16_t)(((int32_t)toff - (int32_t)off) / 4) |
+                       (FP_WORDS - ((toff >> 2) & (FP_WORDS - 1))) << 16;
+    }
     return e;
 }
 

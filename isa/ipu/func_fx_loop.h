@@ -63,6 +63,26 @@ FX_PROTO
             goto l_relook;                                                                                           \
         goto *lbl[e->op];                                                                                            \
     } while (0)
+/* a taken direct branch whose entry knows its target's (unchecked loop only: the entries
+ * are trusted, FX_BUILD/GEN/XOP dispatch to l_relook): straight to it */
+#define FX_JUMPD(target)                                                                                             \
+    do {                                                                                                             \
+        if (!FX_CHECK && e->spare) {                                                                                 \
+            n++;                                                                                                     \
+            if (n >= nmax) {                                                                                         \
+                pc = (target);                                                                                       \
+                goto fx_lookup;                                                                                      \
+            }                                                                                                        \
+            const int32_t d_ = (int16_t)(e->spare & 0xffff);                                                         \
+            left = e->spare >> 16;                                                                                   \
+            if (left > nmax - n)                                                                                     \
+                left = (uint32_t)(nmax - n);                                                                         \
+            e += d_;                                                                                                 \
+            code += d_ * 4;                                                                                          \
+            goto *lbl[e->op];                                                                                        \
+        }                                                                                                            \
+        FX_JUMP(target);                                                                                             \
+    } while (0)
 /* a taken branch: straight on at the target's entry when it lies in the same page of
  * entries as the branch (the common loop back: no page lookup, the entry found from the
  * branch's own) and is a valid single, else through the lookup above */
@@ -153,15 +173,15 @@ FX_PROTO
             if (!v)
                 FX_NEXT;
             R[e->b] = v - 1;
-            FX_JUMP(e->imm);
+            FX_JUMPD(e->imm);
         l_brz:
             if (R[e->a])
                 FX_NEXT;
-            FX_JUMP(e->imm);
+            FX_JUMPD(e->imm);
         l_brnz:
             if (!R[e->a])
                 FX_NEXT;
-            FX_JUMP(e->imm);
+            FX_JUMPD(e->imm);
         l_br:
             FX_TAKEN(R[e->a] + e->imm);
         l_relook:
@@ -170,6 +190,7 @@ FX_PROTO
 #undef FX_NEXT
 #undef FX_TAKEN
 #undef FX_JUMP
+#undef FX_JUMPD
 #undef FX_PC
         }
         if (e->op == FX_GEN)

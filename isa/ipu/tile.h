@@ -227,7 +227,7 @@ typedef struct ipu_fx {
     uint32_t w;             /* the word it was built from */
     uint8_t op, d, a, b;    /* FX_* (0: build it again), register indices into ipu_ctx.r[] */
     uint32_t imm;           /* immediate or branch target */
-    uint32_t spare;
+    uint32_t spare;         /* a direct branch within the page: entry distance (int16), target's entries to the page end (<< 16); 0: none */
 } ipu_fx;
 typedef struct ipu_fxpage {
     ipu_fx e[256];
