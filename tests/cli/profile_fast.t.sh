@@ -41,6 +41,10 @@ if has dpu; then
         programs/dpu/rt/perfcounter.s programs/dpu/rt/mram.s programs/dpu/bench/sdk_shape.s \
         -o "$T/sdk.elf" -o tasklets=16 || fail "dpu asm sdk_shape"
     same dpu-sdk16 "$T/sdk.elf" -o tasklets=16 --set bench_iters="$T/i20.bin" --set bench_work="$T/w2.bin"
+    # the register-file bank penalty runs the reference loop (exec.c) with the hooks off: it
+    # must feed the profile too (a third stall cause)
+    same dpu-sdk16-bank "$T/sdk.elf" -o tasklets=16 -o bank_penalty=1 --set bench_iters="$T/i20.bin" \
+        --set bench_work="$T/w2.bin"
 fi
 if has mccp; then
     "$X" asm --isa mccp programs/mccp/bench/alu_loop.mccp -o "$T/alu.out" || fail "mccp asm"
