@@ -12,6 +12,7 @@
 #include "cond.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
+#include "../../core/profile.h"
 
 void dpu_reset_regs(dpu_tasklet *t, int tid)
 {
@@ -686,6 +687,9 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
     const dpu_insn *iram = d->iram;
     const uint32_t nwords = d->dm->iram_words;
     const int bank = d->dm->bank_penalty;
+    /* --profile with the hooks off (isa_ops.profile_fast: the bank penalty or an instruction
+     * limit brought this loop): fed here, at each issue, with the counters as derived above */
+    prof_state *const prof = dbg_profile(m);
     if (d->faulted)
         return SIM_NEVER;
     while (t < horizon) {
@@ -738,6 +742,8 @@ static uint64_t run_ref(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, 
             dpu_sync_stats(u, last, tid);
             return t;
         }
+        if (prof)
+            prof_issue(prof, u->index * prof->tpu + tid, pc, t, th[tid].instructions, th[tid].stalls);
         tk->last_issue = t;
         th[tid].ready_at = t + 11;
         last = t;

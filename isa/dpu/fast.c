@@ -68,7 +68,7 @@ static inline int first_ready(const sim_thread *th, int nt, int rr, uint64_t t)
  * lim (*tn = it: the cycles between are idle, nothing lands before lim); else -1. SDK code
  * often runs with most tasklets stopped (handshakes, barriers) or waiting for DMA: this
  * visits only the ones that can issue, and skips idle cycles without leaving the burst. */
-static __attribute__((noinline)) int next_live(const sim_thread *th, uint32_t live, int rr, uint64_t t,
+static inline __attribute__((always_inline)) int next_live(const sim_thread *th, uint32_t live, int rr, uint64_t t,
                                                uint64_t lim, uint64_t *tn)
 {
     uint64_t best = lim;
