@@ -12,7 +12,7 @@
  * debugger's per-instruction path) must equal the plain one in everything, cycles
  * included. A fast-forward (functional up to a marker, then nyz_timing_resume and the cycle
  * model) must reach the same architectural state, with the lines the program touched in
- * the caches at the switch; the magic marker stops both modes. */
+ * the caches at the switch; the magic marker stops both modes; the timer counts steps. */
 #include <ctype.h>
 #include <unistd.h>
 #include "../testlib.h"
@@ -362,6 +362,53 @@ static void test_magic(void **state)
         }
 }
 
+/* The timer in steps. One thread from the ELF entry, one step per instruction from step 0:
+ * lea (movehi, or) 0-1, setcr 1, move, setcr 15 (acknowledges the edge latched at reset),
+ * setcr 14, li (movehi, or) 6-7, move, move, setcr 4 (FLAGS.I) 10, the store of 100 to the
+ * timer at step 11: its output rises 100 + 4 (the I/O path, devices.c TIMER_PATH) later, at
+ * step 115, an event that runs before the core's step 115. The spin loop (add_i, bz) runs
+ * steps 12-114: add_i at the even steps, 52 of them; step 115 is the interrupt's dispatch
+ * instead of the bz (trap pc = spin + 4), the handler's first getcr reads CR 6 at step 116.
+ * After eret (step 122) the bz falls through; 125 instructions, 126 steps in all. */
+static void test_timer(void **state)
+{
+    (void)state;
+    char src[256];
+    snprintf(src, sizeof src, "%s/timer.S", tmpdir);
+    FILE *fp = fopen(src, "w");
+    assert_non_null(fp);
+    fputs("\t.globl _start\n_start:\tlea s1, handler\n\tsetcr s1, 1\n\tmove s1, 2\n\tsetcr s1, 15\n"
+          "\tsetcr s1, 14\n\tli s2, 0xffff0240\n\tmove s3, 100\n\tmove s1, 5\n\tsetcr s1, 4\n"
+          "\tstore_32 s3, (s2)\nspin:\tadd_i s5, s5, 1\n\tbz s24, spin\n\tli s0, 0xffffffff\n"
+          "\tsetcr s0, 20\n2:\tb 2b\nhandler: getcr s23, 6\n\tgetcr s22, 3\n\tgetcr s21, 2\n"
+          "\tmove s24, 1\n\tmove s1, 0\n\tsetcr s1, 14\n\teret\n", fp);
+    fclose(fp);
+    const char *elf = assemble(src, NULL, "timer");
+    static run f, a;
+    go(&f, elf, NULL, 1, 0);
+    assert_int_equal(f.stop, SIM_STOP_HALT);
+    const nyz_thread *t = &((nyz_machine *)f.m.isa_state)->cores[0].t[0];
+    const ld_symbol *spin = ld_symbol_find(&f.img, "spin");
+    assert_non_null(spin);
+    assert_int_equal(t->s[23], 116);
+    assert_int_equal(t->s[22], NYZ_TT_INTERRUPT);
+    assert_int_equal(t->s[21], spin->value + 4);
+    assert_int_equal(t->s[5], 52);
+    assert_int_equal(t->s[24], 1);
+    assert_int_equal(sim_total_instructions(&f.m), 125);
+    assert_int_equal(sim_end_cycle(&f.m), 126);
+    assert_int_equal(f.m.units[0].counters[0].value, 1); /* perf event "interrupt" */
+    /* the cycle model takes the same interrupt (later: s5 and CR 6 differ) */
+    go(&a, elf, NULL, 0, 0);
+    assert_int_equal(a.stop, SIM_STOP_HALT);
+    const nyz_thread *ta = &((nyz_machine *)a.m.isa_state)->cores[0].t[0];
+    assert_int_equal(ta->s[22], NYZ_TT_INTERRUPT);
+    assert_int_equal(ta->s[24], 1);
+    assert_true(ta->s[5] > 0);
+    release(&f);
+    release(&a);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -386,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_rtl_programs),
         cmocka_unit_test(test_fast_forward),
         cmocka_unit_test(test_magic),
+        cmocka_unit_test(test_timer),
     };
     return cmocka_run_group_tests_name("nyuzi_func", tests, setup, teardown);
 }
