@@ -39,6 +39,8 @@ uint64_t mccp_arb_next_grant(const mccp_state *s, int *core)
 static void arb_at(sim_machine *m, mccp_state *s, uint64_t g)
 {
     s->arb_g = g;
+    if (s->in_cluster) /* cluster.c keeps the arbiter's place in its own order */
+        return;
     if (g == SIM_NEVER)
         ev_cancel(&m->q, &s->arb_ev);
     else if (!ev_pending(&s->arb_ev) || s->arb_ev.when != g)
@@ -124,17 +126,10 @@ int mccp_dump_next(const mccp_state *s, mccp_core *c)
     return 1;
 }
 
-static void arb_fire(ev_event *e, void *ctx)
+int mccp_arb_grant(sim_machine *m, uint64_t g, uint64_t *wake)
 {
-    (void)e;
-    sim_machine *m = ctx;
     mccp_state *s = mccp_st(m);
-    uint64_t g = m->now;
     int ci = s->arb_next;
-    if (ci < 0 || s->arb_g != g) { /* not the grant it was scheduled for: recompute */
-        mccp_arb_refresh(m);
-        return;
-    }
     mccp_core *c = &s->core[ci];
     sim_unit *u = &m->units[ci];
     sim_thread *th = &u->threads[0];
@@ -152,6 +147,7 @@ static void arb_fire(ev_event *e, void *ctx)
     } else {
         th->stalls[MCCP_STALL_EXCEPTION] += r - c->last_resp;
     }
+    int woken = -1;
     if (mccp_dump_next(s, c)) {
         c->last_resp = r;
         c->req_visible = r + 1;
@@ -159,9 +155,26 @@ static void arb_fire(ev_event *e, void *ctx)
     } else {
         c->waiting = 0;
         c->next_save = r + 5;
-        sched_wake(u, 0, r + 5);
+        *wake = r + 5;
+        woken = ci;
     }
     mccp_arb_refresh(m);
+    return woken;
+}
+
+static void arb_fire(ev_event *e, void *ctx)
+{
+    (void)e;
+    sim_machine *m = ctx;
+    mccp_state *s = mccp_st(m);
+    uint64_t g = m->now, wake = 0;
+    if (s->arb_next < 0 || s->arb_g != g) { /* not the grant it was scheduled for: recompute */
+        mccp_arb_refresh(m);
+        return;
+    }
+    int ci = mccp_arb_grant(m, g, &wake);
+    if (ci >= 0)
+        sched_wake(&m->units[ci], 0, wake);
 }
 
 int mccp_arb_init(sim_machine *m)

@@ -343,6 +343,14 @@ static uint64_t run_hooked(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim
 
 uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
+    /* plain runs: the cores and the arbiter in one loop (cluster.c) */
+    if (!m->slow && !m->functional && !m->max_instructions && !m->ff_insns && !m->ff_armed && !m->progress_fn)
+        return mccp_cluster_run(m, u, now, horizon);
+    return mccp_core_burst(m, u, now, horizon);
+}
+
+uint64_t mccp_core_burst(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
     mccp_core *c = &mccp_st(m)->core[u->index];
     uint64_t t = c->next_save > now ? c->next_save : now;
     /* Cores interact only through the arbiter, whose grants are events: a core may run past

@@ -201,9 +201,12 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
 #undef FAST_NAME
 #undef FAST_PROF
 
+void mccp_fast_sync(sim_machine *m) { sync(m, mccp_st(m), NULL); }
+
 uint64_t mccp_fast_run(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm)
 {
-    sync(m, mccp_st(m), bpm);
+    if (!mccp_st(m)->in_cluster) /* cluster.c checked the ROM once for its whole call */
+        sync(m, mccp_st(m), bpm);
     if (dbg_profile(m))
         return run_prof(m, u, t, lim, bpm);
     return run_plain(m, u, t, lim, bpm);

@@ -151,6 +151,7 @@ typedef struct mccp_state {
     int arb_fresh;            /* first transaction after configuration takes one more cycle */
     int arb_next;             /* core granted at arb_g, -1 none */
     uint64_t arb_g;           /* the next grant (SIM_NEVER: none) */
+    int in_cluster;           /* cluster.c runs the cores: the arbiter's event stays off the queue */
     /* framebuffer */
     unsigned fb_base, fb_width, fb_height, fb_mono;
     uint32_t *fb_pixels;      /* mono palette conversion buffer */
@@ -183,6 +184,9 @@ void mccp_fast_reset(mccp_state *s);   /* after loading a new ROM image */
 /* Run core u from save edge t while t < lim without per-instruction hooks (breakpoints
  * through the filter bpm, may be NULL); returns the next save edge or SIM_NEVER. */
 uint64_t mccp_fast_run(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm);
+/* The records' check against the ROM (without breakpoints), for a caller that runs many
+ * bursts in one event (cluster.c): the ROM does not change inside an event. */
+void mccp_fast_sync(sim_machine *m);
 /* arbiter.c */
 /* The RAM access of core ci's request at cycle g: the read or write, its counters and the
  * watchpoint check (a hit stops the run at g). */
@@ -195,6 +199,15 @@ void mccp_arb_request(sim_machine *m, int core);
 /* Recompute the next grant and move the arbiter's event there (after the arbiter's state
  * changed other than by a new request). */
 void mccp_arb_refresh(sim_machine *m);
+/* The grant at cycle g (= arb_g) of core arb_next: the transaction, the stalls, the next
+ * grant. Returns the core to wake at *wake (its next save edge), or -1 (a dump goes on). */
+int mccp_arb_grant(sim_machine *m, uint64_t g, uint64_t *wake);
+/* cluster.c */
+/* Run the cores and the arbiter from the current unit event in the event queue's order,
+ * without the queue, up to the next other event (see cluster.c); returns SIM_NEVER. */
+uint64_t mccp_cluster_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+/* exec.c: one unit_run of a core as the event queue calls it */
+uint64_t mccp_core_burst(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
 uint64_t mccp_arb_next_grant(const mccp_state *s, int *core);
 /* machine.c */
 void mccp_start_core(sim_machine *m, int core, uint64_t first_save);

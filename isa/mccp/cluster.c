@@ -1,0 +1,148 @@
+/* isa/mccp/cluster.c: the four cores and the arbiter run from one unit event, in the order
+ * the event queue would give them, without the queue. On memory-bound code every store is
+ * a core going to sleep, an arbiter event and a wake-up event: three heap operations and
+ * two trips through the run loop per store. Here the cores' next events (cycle and the
+ * queue's insertion number, taken from the queue's own counter as ev_schedule would) and
+ * the arbiter's next grant are kept in five local slots; the next one in (cycle, priority
+ * (arbiter -1, cores 0), insertion) order runs, exactly as sim_run would pop it, with the
+ * horizon unit_event would compute (the nearest other slot or queued event), and each
+ * core's `reached` is kept as unit_event keeps it, so statistics and stops are the same
+ * cycle for cycle. The loop ends before the first event that is not the MCCP's (the
+ * watchdog, a frame), past the run's cycle limit, at any stop and after any `int` (the
+ * warm restart wakes the cores through the queue), and puts the slots back in the queue
+ * in their order. Only plain runs come here (no debugger, no instruction limit, no
+ * progress reports, no fast-forward, not functional): those need the queue between
+ * events. */
+#include "mccp.h"
+#include "../../core/sched.h"
+
+typedef struct slot {
+    uint64_t when, seq; /* when SIM_NEVER: no event */
+} slot;
+
+/* a before b in the queue's order (cycle, priority, insertion) */
+static int before(uint64_t wa, int pa, uint64_t sa, uint64_t wb, int pb, uint64_t sb)
+{
+    if (wa != wb)
+        return wa < wb;
+    if (pa != pb)
+        return pa < pb;
+    return sa < sb;
+}
+
+/* sim_unit_wake of unit j at `when` on the local slots */
+static void wake_slot(sim_machine *m, slot *ev, int j, uint64_t when)
+{
+    sim_unit *u = &m->units[j];
+    if (u->halted || !u->enabled)
+        return;
+    if (ev[j].when != SIM_NEVER && ev[j].when <= when)
+        return;
+    ev[j].when = when;
+    ev[j].seq = m->q.next_seq++;
+}
+
+/* One unit event of core j at m->now with horizon h, as unit_event runs it. Returns 1 if
+ * a warm restart began (it wakes the cores through the queue). */
+static int core_event(sim_machine *m, slot *ev, int j, uint64_t h)
+{
+    sim_unit *u = &m->units[j];
+    mccp_state *s = mccp_st(m);
+    unsigned runs = s->runs_left;
+    uint64_t next = mccp_core_burst(m, u, m->now, h);
+    if (next != SIM_NEVER) {
+        uint64_t r = next < h ? next : h;
+        if (r && r - 1 > u->reached)
+            u->reached = r - 1;
+        if (!u->halted && u->enabled)
+            wake_slot(m, ev, j, next);
+    }
+    return s->runs_left != runs;
+}
+
+uint64_t mccp_cluster_run(sim_machine *m, sim_unit *u0, uint64_t now, uint64_t horizon)
+{
+    mccp_state *s = mccp_st(m);
+    slot ev[MCCP_CORES];
+    (void)now; /* = m->now, the event's cycle */
+    /* take the cores' and the arbiter's events off the queue */
+    for (int j = 0; j < MCCP_CORES; j++) {
+        ev_event *e = &m->units[j].ev;
+        ev[j].when = SIM_NEVER;
+        if (ev_pending(e)) {
+            ev[j].when = e->when;
+            ev[j].seq = e->seq;
+            ev_cancel(&m->q, e);
+        }
+    }
+    ev_cancel(&m->q, &s->arb_ev);
+    mccp_fast_sync(m);
+    s->in_cluster = 1;
+    const uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    /* the event being run: core u0 at now with the horizon unit_event gave it */
+    int ended = core_event(m, ev, u0->index, horizon);
+    while (!ended && !sim_stopped(m)) {
+        /* the next event among the slots, the arbiter and the queue's first */
+        int pick = -2; /* -2 none, -1 the arbiter, else a core */
+        uint64_t w = SIM_NEVER, sq = 0;
+        int pr = 0;
+        if (s->arb_g != SIM_NEVER) {
+            pick = -1;
+            w = s->arb_g;
+            pr = -1;
+        }
+        for (int j = 0; j < MCCP_CORES; j++)
+            if (ev[j].when != SIM_NEVER && (pick == -2 || before(ev[j].when, 0, ev[j].seq, w, pr, sq))) {
+                pick = j;
+                w = ev[j].when;
+                pr = 0;
+                sq = ev[j].seq;
+            }
+        const ev_event *x = ev_peek(&m->q);
+        if (pick == -2 || w > m->limit || (x && !before(w, pr, sq, x->when, x->prio, x->seq)))
+            break; /* sim_run takes it from here */
+        m->now = w;
+        if (pick == -1) {
+            uint64_t wake = 0;
+            int ci = mccp_arb_grant(m, w, &wake);
+            if (ci >= 0) {
+                sim_thread *th = &m->units[ci].threads[0];
+                if (th->state == SIM_T_SLEEP || th->state == SIM_T_READY) { /* sched_wake */
+                    th->state = SIM_T_READY;
+                    th->ready_at = wake;
+                    wake_slot(m, ev, ci, wake);
+                }
+            }
+            continue;
+        }
+        ev[pick].when = SIM_NEVER;
+        /* horizon_for: the next event left, at least the next cycle, within the limit */
+        uint64_t h = x ? x->when : SIM_NEVER;
+        if (s->arb_g < h)
+            h = s->arb_g;
+        for (int j = 0; j < MCCP_CORES; j++)
+            if (ev[j].when < h)
+                h = ev[j].when;
+        if (h <= w)
+            h = w + 1;
+        if (lim < h)
+            h = lim;
+        if (!m->units[pick].halted && m->units[pick].enabled)
+            ended = core_event(m, ev, pick, h);
+    }
+    /* back to the queue, in the order the slots hold */
+    s->in_cluster = 0;
+    for (;;) {
+        int best = -1;
+        for (int j = 0; j < MCCP_CORES; j++)
+            if (ev[j].when != SIM_NEVER && (best < 0 || before(ev[j].when, 0, ev[j].seq, ev[best].when, 0, ev[best].seq)))
+                best = j;
+        if (best < 0)
+            break;
+        sim_unit_wake(m, &m->units[best], ev[best].when);
+        ev[best].when = SIM_NEVER;
+    }
+    if (s->arb_g != SIM_NEVER)
+        sim_schedule(m, &s->arb_ev, s->arb_g);
+    return SIM_NEVER;
+}
