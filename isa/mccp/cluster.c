@@ -10,9 +10,9 @@
  * cycle for cycle. The loop ends before the first event that is not the MCCP's (the
  * watchdog, a frame), past the run's cycle limit, at any stop and after any `int` (the
  * warm restart wakes the cores through the queue), and puts the slots back in the queue
- * in their order. Only plain runs come here (no debugger, no instruction limit, no
- * progress reports, no fast-forward, not functional): those need the queue between
- * events. */
+ * in their order. Only plain runs come here (no debugger feature but a profile, no
+ * instruction limit, no progress reports, no fast-forward, not functional): those need
+ * the queue between events. */
 #include "mccp.h"
 #include "../../core/sched.h"
 

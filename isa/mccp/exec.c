@@ -343,8 +343,10 @@ static uint64_t run_hooked(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim
 
 uint64_t mccp_core_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
-    /* plain runs: the cores and the arbiter in one loop (cluster.c) */
-    if (!m->slow && !m->functional && !m->max_instructions && !m->ff_insns && !m->ff_armed && !m->progress_fn)
+    /* plain runs (a profile alone only records): the cores and the arbiter in one loop
+     * (cluster.c) */
+    int plain = !m->slow || (!dbg_hooks(m) && !dbg_bp_map(m) && !(m->dbg && m->dbg->watching) && dbg_profile(m));
+    if (plain && !m->functional && !m->max_instructions && !m->ff_insns && !m->ff_armed && !m->progress_fn)
         return mccp_cluster_run(m, u, now, horizon);
     return mccp_core_burst(m, u, now, horizon);
 }
