@@ -226,6 +226,7 @@ typedef struct nyz_machine {
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
     uint64_t l2_store_free;      /* next cycle the L2 accepts a store (shared by all threads) */
     uint64_t sq_free[NYZ_MAX_CORES]; /* ... from this core (timing.c: the spacing is per core) */
+    uint64_t l2_sync_free;       /* next cycle the L2's arbiter takes a synchronized request */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */
