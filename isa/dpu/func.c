@@ -14,15 +14,9 @@
 #include "func.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
-/* fast.c's inline instructions as one text both loops include (notes/dpu-requests.md 8, 10):
- * with it, the fast loop below runs them; without it, every instruction goes through the
- * executor (func_loop), with the same results */
-#if defined(__has_include)
-#if __has_include("fastops.inc")
-#define DPU_FUNC_FASTOPS 1
+/* fast.c's inline instructions (fastops.inc) are one text both loops include, so the
+ * functional loop's semantics cannot drift from the cycle model's fast path */
 #include "cond.h"
-#endif
-#endif
 
 /* The next running tasklet from k in round-robin order (k itself if it runs); run != 0. */
 static inline int next_running(uint32_t run, int k)
@@ -176,7 +170,6 @@ static __attribute__((noinline)) uint64_t func_prof(sim_machine *m, sim_unit *u,
 }
 
 
-#ifdef DPU_FUNC_FASTOPS
 /* What the turns need, in one place (and what fastops.inc reads of its includer beyond the
  * locals: c->d, the DPU). */
 typedef struct func_ctx {
@@ -479,7 +472,6 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
         }
     }
 }
-#endif
 
 uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum)
 {
@@ -491,11 +483,9 @@ uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     if (dbg_hooks(m) || m->max_instructions)
         return func_slow(m, u, d, now, horizon, quantum);
     prof_state *const prof = dbg_profile(m);
-#ifdef DPU_FUNC_FASTOPS
     const int instr = dbg_bp_map(m) || d->wram->nwatch;
     if (!(prof && instr))
         return func_fast(m, u, d, now, horizon, quantum, instr, prof);
-#endif
     if (prof)
         return func_prof(m, u, d, now, horizon, quantum, prof);
     return func_plain(m, u, d, now, horizon, quantum);
