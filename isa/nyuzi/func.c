@@ -329,6 +329,4 @@ void nyz_timing_resume(sim_machine *m)
     }
     if (nm->mem_free < last)
         nm->mem_free = last;
-    if (nm->l2_store_free < last)
-        nm->l2_store_free = last;
 }

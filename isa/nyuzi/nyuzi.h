@@ -224,8 +224,7 @@ typedef struct nyz_machine {
     uint64_t mem_free;           /* next cycle the memory bus can start a line transfer */
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
-    uint64_t l2_store_free;      /* next cycle the L2 accepts a store (shared by all threads) */
-    uint64_t sq_free[NYZ_MAX_CORES]; /* ... from this core (timing.c: the spacing is per core) */
+    uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
     uint64_t l2_sync_free;       /* next cycle the L2's arbiter takes a synchronized request */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */

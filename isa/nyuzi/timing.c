@@ -363,6 +363,16 @@ static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t a
     t->store_done = ack <= now + tm->store_lat && ack >= SQ_ACCEPT_AHEAD ? ack - SQ_ACCEPT_AHEAD : ack;
 }
 
+
+/* The cycle the L2 accepts a store-queue operation (a store, a flush, an invalidate) from
+ * core c issued at now: it takes one per store_interval cycles from each core
+ * (l2_cache_arb_stage.sv; the spacing is per core). */
+static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now)
+{
+    uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
+    nm->sq_free[c->index] = acc + nm->tm.store_interval;
+    return acc;
+}
 /* A store enters the thread's store queue at cycle now (write-through to the L2). */
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
                       uint64_t now)
@@ -374,8 +384,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     int l1hit = nyz_cache_access(&c->l1d, pa, 0, 0);
     /* The L2 takes a store every store_interval cycles (measured: four threads storing in
      * step get one store acknowledged per ~4 cycles). */
-    uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
-    nm->sq_free[c->index] = acc + tm->store_interval;
+    uint64_t acc = l2_store_accept(nm, c, now);
     int hit = nyz_cache_access(&nm->l2, pa, full, 1);
     if (hit || full) {
         /* a whole line needs no read from memory, but a miss still goes through the L2's
@@ -467,8 +476,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         if (in->kind == K_DINVALIDATE) {
             /* through the store queue to the L2, acknowledged like a store; the line is
              * dropped from L1 and L2 (measured: the next load of it costs a memory access) */
-            uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
-            nm->sq_free[c->index] = acc + tm->store_interval;
+            uint64_t acc = l2_store_accept(nm, c, now);
             sq_ack(tm, t, now, acc + tm->store_lat);
             nyz_l1_settle(&c->l1d, now);
             nyz_cache_invalidate(&c->l1d, ef->paddr);
@@ -476,8 +484,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
             /* sent to the L2 through the store queue: membar waits for them; a flush of a
              * dirty line writes it to memory first */
-            uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
-            nm->sq_free[c->index] = acc + tm->store_interval;
+            uint64_t acc = l2_store_accept(nm, c, now);
             sq_ack(tm, t, now, acc + tm->store_lat); /* a line that is not dirty: acknowledged */
             if (in->kind == K_IINVALIDATE) {
                 nyz_l1_settle(&c->l1i, now);
