@@ -1,0 +1,461 @@
+/* core/run.c: the event-driven run loop.
+ * The loop pops the earliest event and runs it; a unit's event calls the ISA's unit_run,
+ * which simulates that unit back to back until the next other event (the horizon), so the
+ * heap is touched once per burst, not once per instruction, and idle stretches cost one
+ * pop. Units that never interact (isa->independent_units) run to the limit in one call, and
+ * with -o jobs=N on N host threads; their results are the same as a sequential run. Also
+ * here: the watchdog, the instruction limits' horizons and the progress reports. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sim.h"
+#include "run.h"
+#include "../isa/isa.h"
+
+static double host_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int unit_watchdog(sim_machine *m, sim_unit *u, uint64_t reached);
+
+/* ---- used by ISAs while running: stops, events, wakes and halts ---- */
+static void sim_set_stop_v(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
+                           const char *fmt, va_list ap)
+{
+    pthread_mutex_lock(m->lock);
+    /* the first reason wins: a fault is not overwritten by the halt it causes */
+    if (m->stop.kind == SIM_STOP_NONE) {
+        m->stop.unit = unit;
+        m->stop.thread = thread;
+        m->stop.pc = pc;
+        m->stop.cycle = cycle;
+        vsnprintf(m->stop.msg, sizeof m->stop.msg, fmt, ap);
+        __atomic_store_n(&m->stop.kind, kind, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(m->lock);
+}
+
+void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, const char *fmt, ...)
+{
+    /* a unit stops inside a burst: its own issue cycle is the stop's cycle, not the
+     * burst's start (m->now) */
+    uint64_t cycle = unit >= 0 && unit < m->nunits && m->units[unit].last_issue != SIM_NEVER
+                         ? m->units[unit].last_issue
+                         : m->now;
+    va_list ap;
+    va_start(ap, fmt);
+    sim_set_stop_v(m, kind, unit, thread, pc, cycle, fmt, ap);
+    va_end(ap);
+}
+
+void sim_set_stop_at(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sim_set_stop_v(m, kind, unit, thread, pc, cycle, fmt, ap);
+    va_end(ap);
+}
+
+void sim_schedule(sim_machine *m, ev_event *e, uint64_t when)
+{
+    if (ev_schedule(&m->q, e, when))
+        sim_set_stop(m, SIM_STOP_ERROR, -1, -1, 0, "event queue overflow scheduling '%s' (unregistered event)",
+                     e->name ? e->name : "?");
+}
+
+void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when)
+{
+    if (u->halted || !u->enabled)
+        return;
+    if (ev_pending(&u->ev) && u->ev.when <= when)
+        return;
+    sim_schedule(m, &u->ev, when);
+}
+
+void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle)
+{
+    if (u->halted)
+        return;
+    u->halted = 1;
+    u->halted_at = cycle;
+    if (!m->in_parallel) /* in a parallel section the jobs own the units' events */
+        ev_cancel(&m->q, &u->ev);
+    int n = __atomic_add_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
+    if (n >= m->nenabled)
+        sim_set_stop_at(m, SIM_STOP_HALT, -1, -1, 0, sim_end_cycle(m), "all %d units halted", m->nenabled);
+}
+
+void sim_unit_resume(sim_machine *m, sim_unit *u)
+{
+    if (!u->halted || !u->enabled)
+        return;
+    u->halted = 0;
+    __atomic_sub_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
+}
+
+void sim_unit_disable(sim_machine *m, sim_unit *u)
+{
+    if (!u->enabled)
+        return;
+    u->enabled = 0;
+    m->nenabled--;
+    if (u->halted)
+        __atomic_sub_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
+    ev_cancel(&m->q, &u->ev);
+    for (int t = 0; t < u->nthreads; t++)
+        u->threads[t].state = SIM_T_DISABLED;
+}
+
+uint64_t sim_total_instructions(const sim_machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->nunits; i++)
+        for (int t = 0; t < m->units[i].nthreads; t++)
+            n += m->units[i].threads[t].instructions;
+    return n;
+}
+
+uint64_t sim_end_cycle(const sim_machine *m)
+{
+    uint64_t end = 0;
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        if (!u->enabled)
+            continue;
+        uint64_t c = u->halted ? u->halted_at : m->now > u->reached ? m->now : u->reached;
+        if (c > end)
+            end = c;
+    }
+    return end;
+}
+
+/* ---- the loop ---- */
+
+/* The watchdog: an event every `watchdog` cycles, after everything else of its cycle (the
+ * coupled units' bursts end at it, as at any event). If no thread retired an instruction
+ * since the last check, the threads are not waiting for anything that will come (that is
+ * a deadlock, found when the queue empties) but the model keeps stepping without progress:
+ * a livelock, which would otherwise spin for ever. */
+void sim_run_watchdog_event(ev_event *e, void *ctx)
+{
+    sim_machine *m = ctx;
+    uint64_t n = sim_total_instructions(m);
+    if (n == m->wd_insns && m->nhalted < m->nenabled) {
+        sim_set_stop_at(m, SIM_STOP_DEADLOCK, -1, -1, 0, m->now,
+                        "livelock: no instruction retired in cycles %llu-%llu; -o watchdog=0 turns this check off",
+                        (unsigned long long)(m->now - m->watchdog), (unsigned long long)m->now);
+        return;
+    }
+    m->wd_insns = n;
+    sim_schedule(m, e, m->now + m->watchdog);
+}
+
+/* The nearer of the instruction limit and a fast-forward's instruction count (0: none). */
+static uint64_t insn_cap(const sim_machine *m)
+{
+    uint64_t a = m->max_instructions, b = m->ff_insns;
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+static uint64_t horizon_for(const sim_machine *m)
+{
+    uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    if (m->max_instructions) {
+        /* a unit retires at most a few instructions per cycle: cap the burst so the
+         * instruction limit, checked between events, is not overrun by a whole program */
+        uint64_t done = sim_total_instructions(m);
+        uint64_t left = done < m->max_instructions ? m->max_instructions - done : 1;
+        if (m->now + left < lim)
+            lim = m->now + left;
+    }
+    if (m->ff_insns) {
+        /* a fast-forward's count: every hardware thread may retire an instruction (a
+         * bundle of two) per cycle, so bursts of left / (2 x threads) cycles never pass
+         * it by more than one cycle's worth; they shrink as it nears (a few hundred
+         * bursts for any count), and burst ends change nothing simulated */
+        uint64_t done = sim_total_instructions(m), w = 0;
+        for (int i = 0; i < m->nunits; i++)
+            w += m->units[i].enabled ? 2 * (uint64_t)m->units[i].nthreads : 0;
+        uint64_t left = done < m->ff_insns ? (m->ff_insns - done) / (w ? w : 1) : 0;
+        if (m->now + (left ? left : 1) < lim)
+            lim = m->now + (left ? left : 1);
+    }
+    if (m->ff_armed && m->isa->independent_units && m->now + SIM_FF_QUANTUM < lim)
+        lim = m->now + SIM_FF_QUANTUM; /* (m->ff_armed) burst ends change nothing simulated */
+    /* progress reports come between events: with them on, no burst runs more than 2^22
+     * cycles (burst ends change nothing simulated; tests/cli/progress.t.sh compares) */
+    if (m->progress_fn && m->now + (1u << 22) < lim)
+        lim = m->now + (1u << 22);
+    if (m->isa->independent_units)
+        return lim; /* each unit is watched on its own (unit_event, unit_watchdog) */
+    uint64_t h = ev_next_time(&m->q);
+    if (h <= m->now)
+        h = m->now + 1; /* always simulate at least the current cycle */
+    return h < lim ? h : lim;
+}
+
+void sim_run_unit_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    sim_unit *u = ctx;
+    sim_machine *m = u->m;
+    if (u->halted || !u->enabled)
+        return;
+    if (m->isa->independent_units && unit_watchdog(m, u, m->now))
+        return; /* it slept past a boundary without retiring anything since the one before */
+    uint64_t h = horizon_for(m);
+    if (m->isa->independent_units && m->watchdog && u->wd_next < h)
+        h = u->wd_next; /* the unit's own watchdog boundary (unit_watchdog) */
+    uint64_t next = m->isa->unit_run(m, u, m->now, h);
+    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
+     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
+    if (next != SIM_NEVER) {
+        uint64_t r = (next < h ? next : h);
+        if (r && r - 1 > u->reached)
+            u->reached = r - 1;
+    }
+    if (m->isa->independent_units && unit_watchdog(m, u, next < h ? next : h))
+        return;
+    if (next != SIM_NEVER && !u->halted && u->enabled)
+        sim_unit_wake(m, u, next);
+}
+
+/* ---- parallel runs of independent units ---- */
+typedef struct sim_job {
+    sim_machine *m;
+    int first, step;
+    uint64_t last; /* latest cycle reached by this job's units */
+    int finished;  /* set (atomic) when the job's last unit is done */
+} sim_job;
+
+static uint64_t unit_instructions(const sim_unit *u)
+{
+    uint64_t n = 0;
+    for (int t = 0; t < u->nthreads; t++)
+        n += u->threads[t].instructions;
+    return n;
+}
+
+/* Independent units are watched one by one, at boundaries every `watchdog` cycles that are
+ * the same whether the unit runs on this thread or another (so the stop is the same for
+ * every -o jobs=): a unit that has passed a boundary (reached: the cycle it simulated up
+ * to, or beyond which it only sleeps) without retiring an instruction since the one before
+ * is a livelock. Returns 1 when it stopped the run. */
+static int unit_watchdog(sim_machine *m, sim_unit *u, uint64_t reached)
+{
+    if (!m->watchdog || u->halted || reached == SIM_NEVER)
+        return 0;
+    while (reached >= u->wd_next) {
+        uint64_t n = unit_instructions(u);
+        if (n == u->wd_insns) {
+            sim_set_stop_at(m, SIM_STOP_DEADLOCK, u->index, -1, 0, u->wd_next,
+                            "livelock: %s retired no instruction in cycles %llu-%llu; -o watchdog=0 turns this check off",
+                            u->name, (unsigned long long)(u->wd_next - m->watchdog), (unsigned long long)u->wd_next);
+            return 1;
+        }
+        u->wd_insns = n;
+        u->wd_next += m->watchdog;
+    }
+    return 0;
+}
+
+static void *sim_job_main(void *arg)
+{
+    sim_job *j = arg;
+    sim_machine *m = j->m;
+    uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    const uint64_t wd = m->watchdog;
+    for (int i = j->first; i < m->nunits && !sim_stopped(m); i += j->step) {
+        sim_unit *u = &m->units[i];
+        uint64_t t = u->ev.when;
+        while (t < lim && !u->halted && !sim_stopped(m) && !unit_watchdog(m, u, t)) {
+            /* bursts end at the unit's watchdog boundaries, as in a sequential run (burst
+             * ends change nothing simulated) */
+            uint64_t h = wd && u->wd_next < lim ? u->wd_next : lim;
+            uint64_t next = m->isa->unit_run(m, u, t, h);
+            if (next <= t && !sim_stopped(m))
+                next = t + 1;
+            t = next;
+            if (unit_watchdog(m, u, t < h ? t : h))
+                break;
+        }
+        u->ev.when = t; /* rescheduled on the shared queue after the join */
+        /* the cycle this unit's simulation reached: its halt, else the limit it ran to */
+        uint64_t reached = u->halted ? u->halted_at : t == SIM_NEVER ? 0 : t > m->limit ? m->limit : t;
+        if (reached > u->reached && !u->halted)
+            u->reached = reached;
+        if (reached > j->last)
+            j->last = reached;
+        __atomic_add_fetch(&m->par_units_done, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&j->finished, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+void sim_set_progress(sim_machine *m, void (*fn)(void *ctx, const sim_progress *p), void *ctx, double every)
+{
+    m->progress_fn = fn;
+    m->progress_ctx = ctx;
+    m->progress_every = every > 0 ? every : 0.5;
+    m->progress_read = host_now();
+    m->progress_next = m->progress_read + m->progress_every;
+    m->progress_stride = 1;
+    m->progress_tick = 0;
+}
+
+/* Sequential runs: a report when its time has come. The clock is read every `stride`
+ * events, the stride adapted so that reads come about every 10 ms whether events are a
+ * cycle apart (Nyuzi) or a watchdog period apart (one DPU). */
+static void progress_check(sim_machine *m)
+{
+    if (++m->progress_tick < m->progress_stride)
+        return;
+    double t = host_now(), dt = t - m->progress_read;
+    /* grow at most twofold per read, so one fast event early on cannot stop the reads */
+    double want = dt > 0 ? (double)m->progress_stride * 0.01 / dt : (double)m->progress_stride * 2;
+    if (want > (double)m->progress_stride * 2)
+        want = (double)m->progress_stride * 2;
+    m->progress_stride = want < 1 ? 1 : want > 1e6 ? 1000000 : (unsigned)want;
+    m->progress_tick = 0;
+    m->progress_read = t;
+    if (t < m->progress_next)
+        return;
+    m->progress_next = t + m->progress_every;
+    sim_progress p = {m->now, sim_total_instructions(m), 0, 0, m->nunits};
+    m->progress_fn(m->progress_ctx, &p);
+}
+
+/* Parallel runs: this thread waits for the jobs, reporting the units done meanwhile. */
+static void progress_wait(sim_machine *m, sim_job *job, int jobs)
+{
+    const struct timespec nap = {0, 20 * 1000 * 1000};
+    for (;;) {
+        int done = 1;
+        for (int k = 0; k < jobs && done; k++)
+            done = __atomic_load_n(&job[k].finished, __ATOMIC_ACQUIRE);
+        if (done)
+            return;
+        nanosleep(&nap, NULL);
+        double t = host_now();
+        if (t >= m->progress_next) {
+            m->progress_next = t + m->progress_every;
+            sim_progress p = {0, 0, 1, __atomic_load_n(&m->par_units_done, __ATOMIC_RELAXED), m->nunits};
+            m->progress_fn(m->progress_ctx, &p);
+        }
+    }
+}
+
+static void sim_run_parallel(sim_machine *m)
+{
+    int jobs = m->jobs < m->nunits ? m->jobs : m->nunits;
+    pthread_t tid[1024];
+    sim_job job[1024];
+    /* take every pending unit event off the heap; the jobs own the units now */
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        uint64_t when = ev_pending(&u->ev) ? u->ev.when : SIM_NEVER;
+        ev_cancel(&m->q, &u->ev);
+        u->ev.when = when;
+    }
+    m->in_parallel = 1;
+    m->par_units_done = 0;
+    for (int k = 0; k < jobs; k++) {
+        job[k] = (sim_job){m, k, jobs, 0, 0};
+        if (pthread_create(&tid[k], NULL, sim_job_main, &job[k])) {
+            sim_job_main(&job[k]);
+            tid[k] = 0;
+        }
+    }
+    uint64_t last = m->now;
+    if (m->progress_fn)
+        progress_wait(m, job, jobs);
+    for (int k = 0; k < jobs; k++) {
+        if (tid[k])
+            pthread_join(tid[k], NULL);
+        if (job[k].last > last)
+            last = job[k].last;
+    }
+    m->in_parallel = 0;
+    m->now = last;
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        uint64_t when = u->ev.when;
+        u->ev.when = SIM_NEVER;
+        if (!u->halted && u->enabled && when != SIM_NEVER)
+            sim_schedule(m, &u->ev, when);
+    }
+}
+
+static int only_unit_events(const sim_machine *m)
+{
+    for (uint32_t i = 0; i < m->q.n; i++) {
+        const ev_event *e = m->q.heap[i];
+        if (e->fn != sim_run_unit_event && e != &m->wd_ev)
+            return 0;
+    }
+    return 1;
+}
+
+sim_stop_kind sim_run(sim_machine *m, uint64_t until)
+{
+    double t0 = host_now();
+    m->limit = until;
+    if (m->nhalted >= m->nenabled) {
+        m->stop.kind = SIM_STOP_NONE;
+        sim_set_stop_at(m, SIM_STOP_HALT, -1, -1, 0, sim_end_cycle(m), "all %d units halted", m->nenabled);
+        return m->stop.kind;
+    }
+    m->stop.kind = SIM_STOP_NONE;
+    m->stop.msg[0] = 0;
+    /* an instruction limit counts the machine's total in simulated-time order, which host
+     * threads cannot keep: with one set, the units run on this thread, so the stop point is
+     * the same for every -o jobs= (and the same from run to run) */
+    if (m->jobs > 1 && m->isa->independent_units && !m->slow && !insn_cap(m) && !m->ff_armed && only_unit_events(m))
+        sim_run_parallel(m);
+    while (!sim_stopped(m)) {
+        ev_event *e = ev_peek(&m->q);
+        if (!e || (e == &m->wd_ev && m->q.n == 1)) { /* the watchdog alone wakes nobody */
+            if (m->nhalted >= m->nenabled)
+                sim_set_stop_at(m, SIM_STOP_HALT, -1, -1, 0, sim_end_cycle(m), "all %d units halted", m->nenabled);
+            else
+                sim_set_stop(m, SIM_STOP_DEADLOCK, -1, -1, 0,
+                             "deadlock at cycle %llu: %d unit(s) not halted and nothing left that can wake them",
+                             (unsigned long long)m->now, m->nenabled - m->nhalted);
+            break;
+        }
+        if (e->when > until) {
+            if (until > m->now)
+                m->now = until;
+            sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "cycle limit %llu reached", (unsigned long long)until);
+            break;
+        }
+        ev_pop(&m->q);
+        m->now = e->when;
+        e->fn(e, e->ctx);
+        if (m->progress_fn)
+            progress_check(m);
+        if (m->max_instructions || m->ff_insns) {
+            uint64_t n = sim_total_instructions(m);
+            if (m->ff_insns && n >= m->ff_insns) /* the marker first: the limit may be the same count */
+                sim_set_stop(m, SIM_STOP_MARKER, -1, -1, 0, "instruction count %llu reached (%llu retired)",
+                             (unsigned long long)m->ff_insns, (unsigned long long)n);
+            else if (m->max_instructions && n >= m->max_instructions)
+                sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "instruction limit %llu reached",
+                             (unsigned long long)m->max_instructions);
+        }
+    }
+    if (m->stop.kind != SIM_STOP_HALT) {
+        uint64_t end = sim_end_cycle(m);
+        if (m->stop.unit < 0 && m->stop.cycle < end)
+            m->stop.cycle = end; /* limits, deadlocks, interrupts: where the machine is */
+        if (m->stop.cycle > m->now)
+            m->now = m->stop.cycle; /* statistics of a stopped machine end where it stopped */
+    }
+    m->host_seconds += host_now() - t0;
+    return m->stop.kind;
+}
