@@ -37,7 +37,8 @@ int mccp_fast_init(mccp_state *s)
 {
     s->rec = calloc(SLOTS + 1, sizeof *s->rec);
     s->rom_seen = calloc(MCCP_ROM_WORDS, 4);
-    if (!s->rec || !s->rom_seen)
+    s->prof_none = calloc(SLOTS, sizeof *s->prof_none);
+    if (!s->rec || !s->rom_seen || !s->prof_none)
         return -1;
     for (int op = MCCP_JE; op <= MCCP_JMP; op++)
         for (unsigned f = 0; f < 16; f++)
@@ -188,6 +189,28 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
 #define FL_GET() (fcv | (fres >> 31) << 1 | (unsigned)(fres == 0) << 3)
 #define FL_PUT(fl) (fcv = (fl) & (MCCP_FL_C | MCCP_FL_V), fres = ((fl) & MCCP_FL_Z) ? 0 : ((fl) & MCCP_FL_S) ? 0x80000000u : 1u)
 #define FL_ODD(fl) (((fl) & (MCCP_FL_S | MCCP_FL_Z)) == (MCCP_FL_S | MCCP_FL_Z))
+
+/* The profiled loop's real issue (fast_loop.inc): at slot sl, cycle cy, retired count i,
+ * after the relative open row rw (NULL: none) is made absolute (its issue was the previous
+ * one, i - 1 and cy - 4). Returns the new open row made relative, or NULL when the next
+ * issue must be real too (after a call or a return, pt->lim is 0) or the thread's window
+ * does not cover every slot. Out of line: the loop has 30 call sites. */
+static __attribute__((noinline)) uint64_t *prof_real(prof_thread *pt, uint64_t *rw, uint64_t sl, uint64_t cy,
+                                                     uint64_t i, const uint64_t *stl)
+{
+    if (rw) {
+        pt->row = rw;
+        rw[PROF_INSNS] -= i - 1;
+        rw[PROF_CYCLES] -= cy - 4;
+    }
+    prof_issue_gen(pt, sl, cy, i, stl, -1, 0);
+    if (pt->lim < SLOTS || pt->base != 0)
+        return NULL;
+    rw = pt->row;
+    rw[PROF_INSNS] += i;
+    rw[PROF_CYCLES] += cy;
+    return rw;
+}
 
 /* The loop, twice: plain, and feeding --profile at each issue (notes/profile-api.md). */
 #define FAST_NAME run_plain

@@ -131,6 +131,7 @@ static void mccp_destroy(sim_machine *m)
     free(s->pd);
     free(s->rec);
     free(s->rom_seen);
+    free(s->prof_none);
     free(s->fb_pixels);
     free(s);
     m->isa_state = NULL;
