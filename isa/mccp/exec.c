@@ -368,7 +368,9 @@ uint64_t mccp_core_burst(sim_machine *m, sim_unit *u, uint64_t now, uint64_t hor
         lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
         if (lim - t > burst)
             lim = t + burst;
-        if (m->max_instructions) /* instruction limits are checked between events: stay in step */
+        /* instruction limits and a fast-forward's count are checked between events, with
+         * bursts that shrink as the count nears (core/run.c horizon_for): stay in step */
+        if (m->max_instructions || m->ff_insns)
             lim = horizon;
         if (lim < horizon)
             lim = horizon;

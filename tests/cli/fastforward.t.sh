@@ -222,6 +222,39 @@ check_sym() { # name isa symbol program [run options...]
 if has mccp; then
     "$X" asm --isa mccp "$R/programs/mccp/vector_cube.mccp" -o "$T/vc.out" &&
         check_isa mccp-vector_cube mccp "$T/vc.out" --headless --load ram:0="$R/programs/mccp/vector_cube.txt"
+    # MCCP switches at exactly N, like the other ISAs (the cores stay in step while a count is
+    # armed; the run loop's bursts shrink as N nears, and a core retires at most one
+    # instruction per 4 cycles, so none passes it). On 4 cores: vector_cube at 10 and 265.
+    for k in 10 265; do
+        "$X" run "$T/vc.out" --headless --load ram:0="$R/programs/mccp/vector_cube.txt" --quiet --stats=json \
+            --stats-file "$T/mccp-vc$k.json" --fast-forward "insns:$k" >/dev/null 2>&1
+        f=$(ff "$T/mccp-vc$k.json" instructions)
+        [ "$f" = "$k" ] && ok "mccp: --fast-forward insns:$k on 4 cores switches after exactly $k instructions" ||
+            bad "mccp: --fast-forward insns:$k on 4 cores: switched after $f instructions"
+    done
+    # One core, no RAM access, so every instruction is 4 cycles in both modes (docs/isa/mccp.md:
+    # the k-th instruction saves at cycle 1 + 4k). The program (ff1.mccp) executes the
+    # assembler's prologue, stack_size 1000 1000 1000 1000 as core 0 runs it: ROM words 0..0x26,
+    # 17 words of two 16-bit instructions and 22 32-bit movl/movh = 56 instructions; then
+    # movl/movh reg1 (2); the loop (dec, the alignment nop, movl/movh reg5, jne) 10 x 5 = 50; int
+    # = 1: 109 in all, the int saving at 1 + 4 x 109 = 437 (the full run halts there).
+    # insns:60 stops after instruction 60 (saved at 241): the switch is the next cycle, 242; the
+    # timed part retires the other 49 and halts at 437 - 242 = 195 from the switch.
+    printf 'movimm reg1 10\nLOOP:\ndec reg1\njne LOOP\nint 1\n' > "$T/ff1.mccp"
+    "$X" asm --isa mccp "$T/ff1.mccp" -o "$T/ff1.out" || bad "mccp: assembling ff1.mccp"
+    "$X" run "$T/ff1.out" -o cores=0 --headless --quiet --stats=json --stats-file "$T/mccp-full.json" >/dev/null 2>&1
+    i=$(json "$T/mccp-full.json" instructions) c=$(json "$T/mccp-full.json" cycles)
+    [ "$i" = 109 ] && [ "$c" = 437 ] && ok "mccp: ff1.mccp: 109 instructions, 437 cycles (derived)" ||
+        bad "mccp: ff1.mccp: $i instructions, $c cycles; expected 109 and 437"
+    "$X" run "$T/ff1.out" -o cores=0 --headless --quiet --stats=json --stats-file "$T/mccp-ff.json" \
+        --fast-forward insns:60 >/dev/null 2>&1
+    f=$(ff "$T/mccp-ff.json" instructions) sw=$(ff "$T/mccp-ff.json" switch_cycle)
+    i=$(json "$T/mccp-ff.json" instructions) c=$(json "$T/mccp-ff.json" cycles)
+    if [ "$f" = 60 ] && [ "$sw" = 242 ] && [ "$i" = 49 ] && [ "$c" = 195 ] && grep -q '"halted_at": 195' "$T/mccp-ff.json"; then
+        ok "mccp: --fast-forward insns:60: 60 functional, switch at 242, 49 timed halting at 195 (derived)"
+    else
+        bad "mccp: --fast-forward insns:60: $f functional, switch at $sw, $i timed in $c cycles; expected 60, 242, 49, 195"
+    fi
 fi
 if has ipu; then
     "$X" asm --isa ipu "$R/programs/ipu/vadd_f32.S" -o "$T/vadd.elf" &&
