@@ -12,6 +12,7 @@
  * the instructions. dpu_func_timing_resume hands a fast-forwarded DPU back to the cycle
  * model. The rules are in docs/isa/dpu.md, "Functional mode". */
 #include "func.h"
+#include "func_rec.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
 /* fast.c's inline instructions (fastops.inc) are one text both loops include, so the
@@ -374,8 +375,10 @@ static __attribute__((noinline)) int ring_prof_full(const func_ctx *c, sim_threa
  * pcs to the debugger) or WRAM watchpoints (the accesses that may touch the watched span
  * take the executor, which checks them) are set. */
 static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t q,
-                          const int instr, prof_state *const prof)
+                          const int instr, prof_state *const prof, dpu_fn_state *fs, dpu_fn_ring *ring)
 {
+    /* plain runs (no breakpoint, watchpoint or profile): the functional records' ring */
+    const dpu_fn_rec *recs = !instr && !prof ? dpu_fn_records(fs, d) : NULL;
     sim_thread *const th = u->threads;
     const int nt = d->ntasklets > 0 && d->ntasklets <= u->nthreads ? d->ntasklets : u->nthreads;
     const uint32_t mask = nt >= 32 ? ~0u : (1u << nt) - 1;
@@ -393,6 +396,11 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
     uint64_t plim = horizon < t + DPU_FUNC_POLL ? horizon : t + DPU_FUNC_POLL;
     for (;;) {
         const uint32_t run = d->run & mask;
+        if (recs && ring->run != run) { /* a tasklet stopped or started: the ring again */
+            if (ring->run)
+                dpu_fn_ring_flush(ring);
+            dpu_fn_ring_build(ring, d, recs, run, nt);
+        }
         if (!run) {
             leave(u, d, k, t, now, 0);
             dpu_halt_unit(m, u, t);
@@ -409,7 +417,11 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
             plim = horizon < t + DPU_FUNC_POLL ? horizon : t + DPU_FUNC_POLL;
         }
         int b;
-        if (one) {
+        if (recs) {
+            const uint64_t lim = plim < qend ? plim : qend;
+            t += dpu_fn_ring_run(ring, d, th, &k, lim - t, one);
+            b = t < lim;
+        } else if (one) {
             sim_thread *ts = th + k;
             c.run = run;
             c.iram = d->iram;
@@ -439,8 +451,11 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
         tk->last_issue = t; /* a fault's stop names this cycle */
         if (prof)
             prof_issue(prof, c.g0 + k, pc, t, th[k].instructions, NULL);
+        const uint8_t op = d->iram[pc < d->dm->iram_words ? pc : d->dm->iram_words].op;
         const int r = dpu_execute(m, u, d, k, t);
         t++;
+        if (ring->run) /* its pc moved: its slot follows */
+            dpu_fn_ring_refresh(ring, k);
         if (instr && d->wram->watch_hit_id) {
             d->wram->watch_hit_id = 0; /* the executor stopped the run on it (exec.c wram_slow): reported */
             if (sim_stopped(m)) {
@@ -453,6 +468,12 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
                 return leave(u, d, k, t, now, SIM_NEVER);
             if (tk->wait == DPU_W_DMA) {
                 dma_now(m, u, d, k, t - 1);
+                if (recs && op == DPU_OP_LDMAI) {
+                    /* it may have written IRAM (the data landed): the records follow */
+                    dpu_fn_ring_flush(ring);
+                    ring->run = 0;
+                    recs = dpu_fn_records(fs, d);
+                }
                 if (sim_stopped(m)) /* a watchpoint on the bytes it wrote */
                     return leave(u, d, k, t, now, t);
             }
@@ -473,7 +494,20 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
     }
 }
 
-uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum)
+/* func_fast with the ring's pcs written back to the tasklets when it returns. */
+static uint64_t func_fast_ring(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t q,
+                               const int instr, prof_state *const prof, dpu_fn_state *fs)
+{
+    dpu_fn_ring ring;
+    ring.run = 0;
+    const uint64_t r = func_fast(m, u, d, now, horizon, q, instr, prof, fs, &ring);
+    if (ring.run)
+        dpu_fn_ring_flush(&ring);
+    return r;
+}
+
+uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum,
+                      dpu_fn_state *fs)
 {
     dpu_iram_sync(d); /* the host or the debugger may have written IRAM */
     if (d->faulted)
@@ -485,7 +519,7 @@ uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     prof_state *const prof = dbg_profile(m);
     const int instr = dbg_bp_map(m) || d->wram->nwatch;
     if (!(prof && instr))
-        return func_fast(m, u, d, now, horizon, quantum, instr, prof);
+        return func_fast_ring(m, u, d, now, horizon, quantum, instr, prof, fs);
     if (prof)
         return func_prof(m, u, d, now, horizon, quantum, prof);
     return func_plain(m, u, d, now, horizon, quantum);

@@ -13,7 +13,10 @@
  * quantum: the steps a tasklet issues before the next running one takes over (bursts end
  * where the cycle is a multiple of it, so the interleaving depends on the cycle alone: a
  * run stopped and resumed anywhere, or split at any horizon, interleaves the same). */
-uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum);
+struct dpu_fn_state;
+/* fs: the machine's functional records (func_rec.h; NULL: none). */
+uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t quantum,
+                      struct dpu_fn_state *fs);
 
 /* isa_ops.timing_resume: the cycle model goes on from the architectural state a functional
  * run left (a fast-forward reached its marker) at the unit's current cycle: every running

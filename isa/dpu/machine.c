@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include "dpu.h"
 #include "func.h"
+#include "func_rec.h"
 #include "../isa.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
@@ -45,6 +46,7 @@ typedef struct dpu_machine_x {
     size_t mem_bytes, per_dpu;
     int loads;          /* programs loaded so far: the first finds every byte zero */
     uint64_t quantum;   /* -o func_quantum */
+    dpu_fn_state *fn;   /* the functional mode's records (func_rec.c), NULL if none */
 } dpu_machine_x;
 
 static dpu_machine *DM(const sim_machine *m) { return m->isa_state; }
@@ -79,6 +81,7 @@ static void dpu_destroy(sim_machine *m)
     free(dm->shared_raw);
     free(dm->units);
     dpu_machine_x *x = DMX(m);
+    dpu_fn_free(x->fn);
     if (x->mem)
         munmap(x->mem, x->mem_bytes);
     free(x);
@@ -133,6 +136,7 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         return -1;
     }
     dm->units = calloc((size_t)dm->ndpus, sizeof *dm->units);
+    x->fn = m->functional ? dpu_fn_create(dm->ndpus) : NULL; /* NULL: the functional loop does without */
     if (!dm->units) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -261,13 +265,14 @@ static void boot_dpu(sim_unit *u, dpu_unit *d)
 
 /* Predecode DPU d's IRAM; the first DPU loaded fills the machine's shared copy, the others
  * reuse it when their IRAM is the same (the usual case: one program on every DPU). */
-static void predecode_all(dpu_unit *d, int fresh)
+static void predecode_all(dpu_unit *d, int fresh, dpu_fn_state *fn)
 {
     dpu_machine *dm = d->dm;
     if (d->index == 0) {
         memcpy(dm->shared_raw, d->iram_p, 8 * (size_t)dm->iram_words);
         for (uint32_t k = 0; k < dm->iram_words; k++)
             dpu_predecode(mem_ld64le(d->iram_p + 8 * (size_t)k), &dm->shared_iram[k]);
+        dpu_fn_build_shared(fn, dm); /* (here: one host thread) */
     }
     /* on the first load the other DPUs' IRAM is DPU 0's (the same words on zeros): no need
      * to compare (and so read) it here, serially; each run compares it anyway */
@@ -323,7 +328,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
         }
         for (int i = 0; i < dm->ndpus; i++) {
             memcpy(dm->units[i].iram_p, img->file, n * 8);
-            predecode_all(&dm->units[i], fresh);
+            predecode_all(&dm->units[i], fresh, DMX(m)->fn);
             boot_dpu(&m->units[i], &dm->units[i]);
         }
         return 0;
@@ -386,7 +391,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                 return -1;
             }
         }
-        predecode_all(d, fresh);
+        predecode_all(d, fresh, DMX(m)->fn);
         boot_dpu(&m->units[i], d);
         for (int k = ntask; k < m->units[i].nthreads; k++)
             m->units[i].threads[k].state = SIM_T_DISABLED;
@@ -397,7 +402,7 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
 static uint64_t dpu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     if (m->functional) /* -o timing=none (func.c) */
-        return dpu_func_run(m, u, DU(u), now, horizon, DMX(m)->quantum);
+        return dpu_func_run(m, u, DU(u), now, horizon, DMX(m)->quantum, DMX(m)->fn);
     return dpu_run(m, u, DU(u), now, horizon);
 }
 

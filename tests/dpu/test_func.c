@@ -258,11 +258,13 @@ static void test_fault(void **state)
 {
     (void)state;
     /* the fault is the first one in either mode: same message, tasklet 3 at the same pc */
+    /* (jump 5000: a branch past IRAM; call r22, r20, 5000: a computed target past it, the
+     * return index written first; the functional loop leaves both to the executor) */
     static const char *const faults[] = {"lw r1, r20, 2", "sd r20, 12, d14", "sb r20, 0x10000, r8", "jump 3000",
-                                         "fault 3"};
+                                         "fault 3", "jump 5000", "call r22, r20, 5000"};
     for (unsigned i = 0; i < sizeof faults / sizeof faults[0]; i++) {
         fc_case c = {NULL, faults[i], 6, 0, NULL, 0, 0, 0};
-        run_case(&c, strstr(faults[i], "jump") ? SIM_STOP_ILLEGAL : SIM_STOP_FAULT);
+        run_case(&c, strstr(faults[i], "jump") || strstr(faults[i], "call") ? SIM_STOP_ILLEGAL : SIM_STOP_FAULT);
     }
 }
 
@@ -412,6 +414,46 @@ static void test_switch(void **state)
     dh_free(&c);
 }
 
+/* Code that changes under a run: the functional loop's records follow IRAM. Tasklet 0
+ * calls sub (r5 += 1), overwrites sub's first word by ldmai with "add r5, r5, 10" and calls
+ * it again (ldmai's length 1 copies two words: the second is sub's own "jump r23"): r5 = 1 + 10 = 11, as in the cycle model (the old record would give 2). DPU 1's
+ * IRAM is written by the host before the run (its own program: "move r5, 5" first, then
+ * the same), so it ends with 5 + 1 + 10 = 16. Both DPUs' whole state equals the cycle
+ * model's. */
+static void test_ldmai(void **state)
+{
+    (void)state;
+    uint64_t w, wj, wm;
+    char err[128], src[1400];
+    assert_true(dpu_assemble_line("add r5, r5, 10", NULL, &w, err, sizeof err) >= 0);
+    assert_true(dpu_assemble_line("jump r23", NULL, &wj, err, sizeof err) >= 0);
+    assert_true(dpu_assemble_line("move r5, 5", NULL, &wm, err, sizeof err) >= 0);
+    snprintf(src, sizeof src,
+             "	.section .text.__bootstrap,\"ax\",@progbits\n__bootstrap:\n"
+             "	move r5, 0\n	call r23, sub\n	move r0, sub\n	lsl r0, r0, 3\n	move r1, code\n"
+             "	ldmai r0, r1, 1\n	call r23, sub\n	sw zero, out, r5\n	stop\n"
+             "sub:\n	add r5, r5, 1\n	jump r23\n"
+             "	.section .data,\"aw\",@progbits\n	.p2align 3\nout:\n	.long 0\n"
+             "	.section .mram.code,\"aw\",@progbits\n	.p2align 3\ncode:\n	.quad 0x%llx\n	.quad 0x%llx\n",
+             (unsigned long long)w, (unsigned long long)wj);
+    const char *cyc[] = {"tasklets=1", "dpus=2", "mram=1", NULL};
+    const char *fun[] = {"tasklets=1", "dpus=2", "mram=1", "timing=none", NULL};
+    static dh_run a, b;
+    assert_int_equal(dh_build(&a, src, 0, NULL, cyc), 0);
+    assert_int_equal(dh_build(&b, src, 0, NULL, fun), 0);
+    uint8_t word[8];
+    mem_st64le(word, wm);
+    assert_int_equal(mem_host_write(sim_space(&a.m, "iram.1"), 0, word, 8), 0);
+    assert_int_equal(mem_host_write(sim_space(&b.m, "iram.1"), 0, word, 8), 0);
+    assert_int_equal(dh_run_all(&a), SIM_STOP_HALT);
+    assert_int_equal(dh_run_all(&b), SIM_STOP_HALT);
+    assert_int_equal(dh_get32(&a, 0, "out", 0), 11);
+    assert_int_equal(dh_get32(&a, 1, "out", 0), 16);
+    compare(&a, &b, 1, 1);
+    dh_free(&a);
+    dh_free(&b);
+}
+
 XPUSIM_TESTS(dpu_func,
              cmocka_unit_test(test_mix),
              cmocka_unit_test(test_fault),
@@ -420,4 +462,5 @@ XPUSIM_TESTS(dpu_func,
              cmocka_unit_test(test_quantum),
              cmocka_unit_test(test_dpus),
              cmocka_unit_test(test_pieces),
-             cmocka_unit_test(test_switch));
+             cmocka_unit_test(test_switch),
+             cmocka_unit_test(test_ldmai));

@@ -1,0 +1,53 @@
+/* isa/dpu/func_rec.h: the functional mode's own records and threaded loop (func_rec.c),
+ * between func.c (which runs them) and machine.c (which keeps them). A record holds only
+ * what executing the instruction needs (operands, immediate, the handler's address, the
+ * branch target as a record offset): no timing fields. The loop runs the running tasklets
+ * round robin over a ring of slots (one per tasklet: its next record and its registers), or
+ * one tasklet's turn (a ring of one), dispatching record to record by computed goto. */
+#ifndef XPUSIM_DPU_FUNC_REC_H
+#define XPUSIM_DPU_FUNC_REC_H
+#include "dpu.h"
+
+typedef struct dpu_fn_rec dpu_fn_rec;
+typedef struct dpu_fn_state dpu_fn_state;
+
+/* The machine's records (machine.c keeps them): the shared program's, built at load (one
+ * host thread), and each DPU's own once its IRAM differs (built by its own run). */
+dpu_fn_state *dpu_fn_create(int ndpus);
+void dpu_fn_free(dpu_fn_state *fs);
+/* (Re)build the records of the machine's shared predecoded program (dm->shared_iram). */
+void dpu_fn_build_shared(dpu_fn_state *fs, const dpu_machine *dm);
+/* The records DPU d runs (valid for its current IRAM), or NULL (none: out of memory, or not
+ * built): the caller then runs the instructions another way. */
+const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d);
+
+/* One tasklet's place in the ring: its next record, its state, the next running tasklet. */
+typedef struct dpu_fn_slot {
+    const dpu_fn_rec *ip;
+    dpu_tasklet *tk;
+    struct dpu_fn_slot *next;
+} dpu_fn_slot;
+
+/* The ring of a DPU's running tasklets. While built, the slots hold the running tasklets'
+ * pcs (their records): dpu_fn_ring_flush writes them back to the tasklets. */
+typedef struct dpu_fn_ring {
+    dpu_fn_slot sl[DPU_NTHREADS_MAX];
+    const dpu_fn_rec *recs;  /* the DPU's records, recs[nwords] the guard after IRAM */
+    uint32_t nwords;
+    uint32_t run;            /* the RUN bits it was built for; 0: not built */
+    int nrun;
+} dpu_fn_ring;
+
+/* Build the ring over the running tasklets run (bits below nt) from their pcs. */
+void dpu_fn_ring_build(dpu_fn_ring *r, dpu_unit *d, const dpu_fn_rec *recs, uint32_t run, int nt);
+/* Write every slot's pc back to its tasklet (the ring stays built). */
+void dpu_fn_ring_flush(dpu_fn_ring *r);
+/* Tasklet k's pc changed outside the ring (the executor ran it): its slot follows. */
+void dpu_fn_ring_refresh(dpu_fn_ring *r, int k);
+/* Run up to n instructions from tasklet *k: round robin over the ring (one), or tasklet *k
+ * alone (a turn). Returns the instructions run; fewer than n when the next one (tasklet
+ * *k's, its pc written back) is not run here: the executor's (a DMA, a stop, an access that
+ * would fault, a rare form). Every tasklet's count (th[]) includes what it ran. */
+uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, uint64_t n, int one);
+
+#endif
