@@ -48,30 +48,11 @@ int mccp_jump_taken(int op, unsigned f)
     }
 }
 
+/* alu.v (mccp_alu_op, mccp.h), with V as the documented semantics name it in doc mode */
 static inline uint32_t alu(int sem, int op, uint32_t a, uint32_t b, unsigned *flags)
 {
-    unsigned cin = *flags & MCCP_FL_C;
-    uint64_t wide;
-    uint32_t r;
-    unsigned c = 0;
-    switch (op) {
-    case MCCP_ADD: wide = (uint64_t)a + b; r = (uint32_t)wide; c = (unsigned)(wide >> 32); break;
-    case MCCP_ADDC: wide = (uint64_t)a + b + cin; r = (uint32_t)wide; c = (unsigned)(wide >> 32); break;
-    case MCCP_SUB: case MCCP_CMP: r = a - b; c = a < b; break;
-    case MCCP_SUBC: r = a - b - cin; c = (uint64_t)a < (uint64_t)b + cin; break;
-    case MCCP_MUL: r = a * b; break;
-    case MCCP_DIV: r = b ? a / b : 0xFFFFFFFFu; break; /* P5: divide by zero gives all ones */
-    case MCCP_AND: r = a & b; break;
-    case MCCP_OR: r = a | b; break;
-    case MCCP_XOR: r = a ^ b; break;
-    case MCCP_LSH: r = b >= 32 ? 0 : a << b; break;
-    case MCCP_RSH: r = b >= 32 ? 0 : a >> b; break;
-    case MCCP_NOT: r = ~a; break;
-    case MCCP_INC: r = a + 1; c = a == 0xFFFFFFFFu; break;
-    case MCCP_DEC: r = a - 1; c = a == 0; break;
-    default: r = a; break; /* opcode 1111: result = op1 */
-    }
-    unsigned v;
+    unsigned c, t, v;
+    uint32_t r = mccp_alu_op(op, a, b, *flags & MCCP_FL_C, &c, &t);
     if (sem == MCCP_SEM_DOC) {
         /* signed overflow of the operation the doc names; logic, mul and div clear V */
         switch (op) {
@@ -82,10 +63,8 @@ static inline uint32_t alu(int sem, int op, uint32_t a, uint32_t b, unsigned *fl
         default: v = 0; break;
         }
     } else {
-        /* alu.v: V = C ^ tmp[31], tmp = op1[30:0] -/+ op2[30:0] chosen by opcode bit 1;
-         * op2 is the register field's value even for not/inc/dec (reg0 as assembled) */
-        uint32_t a31 = a & 0x7FFFFFFFu, b31 = b & 0x7FFFFFFFu;
-        unsigned t = ((unsigned)op >> 1) & 1 ? a31 < b31 : (a31 + b31) >> 31;
+        /* alu.v: V = C ^ tmp[31]; op2 is the register field's value even for not/inc/dec
+         * (reg0 as assembled) */
         v = c ^ t;
     }
     *flags = (c ? MCCP_FL_C : 0) | (r >> 31 ? MCCP_FL_S : 0) | (v ? MCCP_FL_V : 0) | (r == 0 ? MCCP_FL_Z : 0);

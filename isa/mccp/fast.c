@@ -176,12 +176,6 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
     }
 }
 
-/* alu.v's V is C xor tmp[31], tmp = op1[30:0] + op2[30:0] (opcode bit 1 clear) or
- * op1[30:0] - op2[30:0] (bit 1 set): bit 31 of the sum is the carry into bit 31 of
- * op1 + op2, which is bit 31 of op1 ^ op2 ^ (op1 + op2); likewise for the difference. */
-#define TADD(a, b) (((a) ^ (b) ^ ((a) + (b))) >> 31)
-#define TSUB(a, b) (((a) ^ (b) ^ ((a) - (b))) >> 31)
-
 /* The flags live in two locals: fres, whose sign is S and whose zero is Z (the result of
  * the last ALU operation), and fcv with C (bit 0) and V (bit 2). A state with both S and
  * Z set (the debugger's) has no fres: it runs through the executor until an ALU

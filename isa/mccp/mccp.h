@@ -165,6 +165,43 @@ typedef struct mccp_state {
 static inline mccp_state *mccp_st(sim_machine *m) { return (mccp_state *)m->isa_state; }
 static inline uint64_t mccp_slot(const mccp_core *c) { return (uint64_t)(c->r[7] & (MCCP_ROM_WORDS - 1)) * 2u + c->half; }
 
+/* alu.v in RTL mode, the one body of the ALU operations (exec.c's executor, and the fast
+ * loop's handlers in fast_loop.inc, each of which calls it with a constant op so that the
+ * switch folds away): the result of opcode op (MCCP_ADD..MCCP_ALU15, the 4-bit opcode) on
+ * op1 a and op2 b with carry in cin, its carry in *c and alu.v's tmp[31] in *t: tmp is
+ * op1[30:0] - op2[30:0] for opcodes with bit 1 set, else op1[30:0] + op2[30:0], so tmp[31]
+ * is the borrow or carry into bit 31 (bit 31 of a ^ b ^ (a -/+ b)), and RTL V = C ^ tmp[31]. */
+static inline __attribute__((always_inline)) uint32_t mccp_alu_op(int op, uint32_t a, uint32_t b, unsigned cin,
+                                                                  unsigned *c, unsigned *t)
+{
+    uint32_t r;
+    switch (op) {
+    case MCCP_ADD: r = a + b; *c = r < a; break;
+    case MCCP_ADDC: {
+        uint64_t wide = (uint64_t)a + b + cin;
+        r = (uint32_t)wide;
+        *c = (unsigned)(wide >> 32);
+        break;
+    }
+    case MCCP_SUB: case MCCP_CMP: r = a - b; *c = a < b; break;
+    case MCCP_SUBC: r = a - b - cin; *c = (uint64_t)a < (uint64_t)b + cin; break;
+    case MCCP_MUL: r = a * b; *c = 0; break;
+    case MCCP_DIV: r = b ? a / b : 0xFFFFFFFFu; *c = 0; break; /* P5: divide by zero gives all ones */
+    case MCCP_AND: r = a & b; *c = 0; break;
+    case MCCP_OR: r = a | b; *c = 0; break;
+    case MCCP_XOR: r = a ^ b; *c = 0; break;
+    case MCCP_LSH: r = b >= 32 ? 0 : a << b; *c = 0; break;
+    case MCCP_RSH: r = b >= 32 ? 0 : a >> b; *c = 0; break;
+    case MCCP_NOT: r = ~a; *c = 0; break;
+    case MCCP_INC: r = a + 1; *c = r == 0; break;
+    case MCCP_DEC: r = a - 1; *c = a == 0; break;
+    default: r = a; *c = 0; break; /* opcode 1111: result = op1 */
+    }
+    *t = (op & 2 ? a ^ b ^ (a - b) : a ^ b ^ (a + b)) >> 31;
+    return r;
+}
+_Static_assert(MCCP_ADD == 0 && MCCP_ALU15 == 15, "the ALU ops are their 4-bit opcodes");
+
 /* exec.c */
 enum { MCCP_X_NEXT, MCCP_X_SLEEP, MCCP_X_HALT, MCCP_X_STOP };
 int mccp_cond(int sem, int cond, unsigned flags);
