@@ -31,25 +31,30 @@ static int before(uint64_t wa, int pa, uint64_t sa, uint64_t wb, int pb, uint64_
 }
 
 /* sim_unit_wake of unit j at `when` on the local slots */
-static void wake_slot(sim_machine *m, slot *ev, int j, uint64_t when)
+static inline __attribute__((always_inline)) void wake_slot(sim_machine *m, slot *ev, int j, uint64_t when)
 {
-    sim_unit *u = &m->units[j];
+    const sim_unit *u = &m->units[j];
     if (u->halted || !u->enabled)
         return;
-    if (ev[j].when != SIM_NEVER && ev[j].when <= when)
+    if (ev[j].when <= when) /* (SIM_NEVER: none) */
         return;
     ev[j].when = when;
     ev[j].seq = m->q.next_seq++;
 }
 
-/* One unit event of core j at m->now with horizon h, as unit_event runs it. Returns 1 if
- * a warm restart began (it wakes the cores through the queue). */
-static int core_event(sim_machine *m, slot *ev, int j, uint64_t h)
+/* One unit event of core j at m->now with horizon h, as unit_event runs it (the burst as
+ * mccp_core_burst computes it for a plain run, through the loop run chose once). Returns 1
+ * if a warm restart began (it wakes the cores through the queue). */
+static inline __attribute__((always_inline)) int core_event(sim_machine *m, mccp_state *s, slot *ev, int j,
+                                                            uint64_t h, uint64_t lim, mccp_fast_fn run)
 {
     sim_unit *u = &m->units[j];
-    mccp_state *s = mccp_st(m);
+    const mccp_core *c = &s->core[j];
     unsigned runs = s->runs_left;
-    uint64_t next = mccp_core_burst(m, u, m->now, h);
+    uint64_t t = c->next_save > m->now ? c->next_save : m->now;
+    /* a core may run past other units' events, in bursts of at most 2^22 cycles (Ctrl-C) */
+    uint64_t l = lim - t > ((uint64_t)1 << 22) ? t + ((uint64_t)1 << 22) : lim;
+    uint64_t next = run(m, u, t, l < h ? h : l, NULL);
     if (next != SIM_NEVER) {
         uint64_t r = next < h ? next : h;
         if (r && r - 1 > u->reached)
@@ -79,30 +84,32 @@ uint64_t mccp_cluster_run(sim_machine *m, sim_unit *u0, uint64_t now, uint64_t h
     mccp_fast_sync(m);
     s->in_cluster = 1;
     const uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    const mccp_fast_fn run = mccp_fast_loop(m);
+    /* the queue's first event: nothing in this loop schedules on the queue (the arbiter
+     * stays off it, a warm restart ends the loop), so it stays the first */
+    const ev_event *x = ev_peek(&m->q);
+    const uint64_t xw = x ? x->when : SIM_NEVER;
+    const int xp = x ? x->prio : 0;
+    const uint64_t xs = x ? x->seq : 0;
     /* the event being run: core u0 at now with the horizon unit_event gave it */
-    int ended = core_event(m, ev, u0->index, horizon);
+    int ended = core_event(m, s, ev, u0->index, horizon, lim, run);
     while (!ended && !sim_stopped(m)) {
-        /* the next event among the slots, the arbiter and the queue's first */
-        int pick = -2; /* -2 none, -1 the arbiter, else a core */
-        uint64_t w = SIM_NEVER, sq = 0;
-        int pr = 0;
-        if (s->arb_g != SIM_NEVER) {
-            pick = -1;
-            w = s->arb_g;
-            pr = -1;
-        }
-        for (int j = 0; j < MCCP_CORES; j++)
-            if (ev[j].when != SIM_NEVER && (pick == -2 || before(ev[j].when, 0, ev[j].seq, w, pr, sq))) {
+        /* the next event among the arbiter (priority -1: first at equal cycles) and the
+         * cores (priority 0, then insertion) */
+        int pick = -1; /* -1 the arbiter, else a core */
+        uint64_t w = s->arb_g, sq = 0;
+        for (int j = 0; j < MCCP_CORES; j++) {
+            uint64_t ew = ev[j].when;
+            if (ew < w || (ew == w && pick >= 0 && ev[j].seq < sq)) {
                 pick = j;
-                w = ev[j].when;
-                pr = 0;
+                w = ew;
                 sq = ev[j].seq;
             }
-        const ev_event *x = ev_peek(&m->q);
-        if (pick == -2 || w > m->limit || (x && !before(w, pr, sq, x->when, x->prio, x->seq)))
-            break; /* sim_run takes it from here */
+        }
+        if (w == SIM_NEVER || w > m->limit || !before(w, pick < 0 ? -1 : 0, sq, xw, xp, xs))
+            break; /* sim_run takes it from here (x == NULL: xw is SIM_NEVER, w is less) */
         m->now = w;
-        if (pick == -1) {
+        if (pick < 0) {
             uint64_t wake = 0;
             int ci = mccp_arb_grant(m, w, &wake);
             if (ci >= 0) {
@@ -117,9 +124,7 @@ uint64_t mccp_cluster_run(sim_machine *m, sim_unit *u0, uint64_t now, uint64_t h
         }
         ev[pick].when = SIM_NEVER;
         /* horizon_for: the next event left, at least the next cycle, within the limit */
-        uint64_t h = x ? x->when : SIM_NEVER;
-        if (s->arb_g < h)
-            h = s->arb_g;
+        uint64_t h = xw < s->arb_g ? xw : s->arb_g;
         for (int j = 0; j < MCCP_CORES; j++)
             if (ev[j].when < h)
                 h = ev[j].when;
@@ -128,7 +133,7 @@ uint64_t mccp_cluster_run(sim_machine *m, sim_unit *u0, uint64_t now, uint64_t h
         if (lim < h)
             h = lim;
         if (!m->units[pick].halted && m->units[pick].enabled)
-            ended = core_event(m, ev, pick, h);
+            ended = core_event(m, s, ev, pick, h, lim, run);
     }
     /* back to the queue, in the order the slots hold */
     s->in_cluster = 0;

@@ -220,6 +220,8 @@ static __attribute__((noinline)) uint64_t *prof_real(prof_thread *pt, uint64_t *
 
 void mccp_fast_sync(sim_machine *m) { sync(m, mccp_st(m), NULL); }
 
+mccp_fast_fn mccp_fast_loop(sim_machine *m) { return dbg_profile(m) ? run_prof : run_plain; }
+
 uint64_t mccp_fast_run(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm)
 {
     if (!mccp_st(m)->in_cluster) /* cluster.c checked the ROM once for its whole call */

@@ -226,6 +226,10 @@ uint64_t mccp_fast_run(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, co
 /* The records' check against the ROM (without breakpoints), for a caller that runs many
  * bursts in one event (cluster.c): the ROM does not change inside an event. */
 void mccp_fast_sync(sim_machine *m);
+/* The loop mccp_fast_run would take now (plain or profiled), to be called directly with the
+ * records in sync (mccp_fast_sync) and no breakpoint filter: cluster.c, once per event. */
+typedef uint64_t (*mccp_fast_fn)(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm);
+mccp_fast_fn mccp_fast_loop(sim_machine *m);
 /* arbiter.c */
 /* The RAM access of core ci's request at cycle g: the read or write, its counters and the
  * watchpoint check (a hit stops the run at g). */
