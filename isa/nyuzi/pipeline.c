@@ -150,6 +150,14 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
     uint64_t due = SIM_NEVER;
     for (int i = 0; i < c->nthreads; i++) {
         nyz_thread *t = &c->t[i];
+        /* most threads have nothing due now: only their next event counts (0 is none) */
+        if (!t->fe_sync && t->rb_at != now && t->miss_at != now) {
+            if (t->rb_at && t->rb_at < due)
+                due = t->rb_at;
+            if (t->miss_at && t->miss_at < due)
+                due = t->miss_at;
+            continue;
+        }
         sim_thread *st = &u->threads[i];
         if (t->fe_sync) { /* reset, resume or a new pc: fetch from pc from now on */
             t->fe_sync = 0;
@@ -189,21 +197,33 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
     c->due = due;
 }
 
+/* What the fetch fast path reads of the L1I that does not change during a call (the
+ * geometry), kept in locals so that the stores of the loop do not make the compiler load
+ * them again each cycle. */
+typedef struct l1i_geom {
+    const uint32_t *mru;         /* per set: line, way (nyz_cache.mru as words) */
+    uint32_t set_mask;
+    int fast;                    /* pseudo-LRU kept (2, 4, 8 ways): the fast path applies */
+} l1i_geom;
+
 /* ifetch_tag_stage: one fetch per cycle. Returns 1 if a thread was selected, else 0 and
  * *next the earliest cycle one could be. */
-static inline __attribute__((always_inline)) int fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now,
-                       uint64_t *next)
+static inline __attribute__((always_inline)) int
+fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now, uint64_t *next,
+            const l1i_geom *g)
 {
+    nyz_thread *const T = c->t;
+    sim_thread *const S = u->threads;
     int i = c->frr < ns ? c->frr : 0, pick = -1;
     for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
-        nyz_thread *t = &c->t[i];
-        if (u->threads[i].state != SIM_T_READY || t->fetch_full)
+        nyz_thread *t = &T[i];
+        if (S[i].state != SIM_T_READY || t->fetch_full)
             continue;
         if (t->iwait > now && t->waste_at != now) {
             *next = min64(*next, t->iwait);
             continue;
         }
-        if (fifo_count(t, now) >= FIFO_ALMOST) {
+        if (t->fe_n >= FIFO_ALMOST && fifo_count(t, now) >= FIFO_ALMOST) {
             t->fetch_full = 1;
             continue;
         }
@@ -213,13 +233,15 @@ static inline __attribute__((always_inline)) int fetch_cycle(nyz_machine *nm, si
     if (pick < 0)
         return 0;
     c->frr = pick + 1 == u->nthreads ? 0 : pick + 1;
-    nyz_thread *t = &c->t[pick];
+    nyz_thread *t = &T[pick];
     if (t->waste_at == now) /* rolled back or missed this cycle: the request is dropped */
         return 1;
-    unsigned idx = (t->fe_h + t->fe_n) & 7;
+    unsigned fn = t->fe_n;
+    unsigned idx = (t->fe_h + fn) & 7;
     t->fe_vis[idx] = now + FE_DEPTH;
-    if (t->fe_n++ == 0 && u->threads[pick].ready_at > now + FE_DEPTH)
-        u->threads[pick].ready_at = now + FE_DEPTH; /* the new FIFO head */
+    t->fe_n = (uint8_t)(fn + 1);
+    if (fn == 0 && S[pick].ready_at > now + FE_DEPTH)
+        S[pick].ready_at = now + FE_DEPTH; /* the new FIFO head */
     /* instruction_decode_stage turns the instruction into an interrupt if one is pending,
      * but not while a device or synchronized access waits for its second issue */
     if ((t->flags & NYZ_F_I) && t->ghost != GHOST_NOINT && (nm->int_levels | t->latched) &&
@@ -229,18 +251,18 @@ static inline __attribute__((always_inline)) int fetch_cycle(nyz_machine *nm, si
     /* behind a trap or eret fetch still runs with the flags from before it (they change in
      * the writeback stage) */
     uint32_t flags = t->rb_at ? t->rb_flags : t->flags;
-    t->npc += 4;
-    t->fe_ent[idx] = NULL;
+    t->npc = pc + 4;
     /* Fast path: an untranslated, aligned fetch from the line its L1I set touched last is a
      * hit that leaves the replacement state as it is (no fill due either) */
     uint32_t line = pc >> 6;
     nyz_cache *l1i = &c->l1i;
-    if (!(flags & NYZ_F_M) && !(pc & 3) && l1i->plru_on && l1i->mru[line & (l1i->sets - 1)].line == line &&
+    if (!((flags & NYZ_F_M) | (pc & 3)) && g->fast && g->mru[2 * (line & g->set_mask)] == line &&
         l1i->next_fill > now) {
         l1i->hits++;
         c->events[6]++;
         pa = pc;
     } else {
+        t->fe_ent[idx] = NULL;
         /* a fetch that faults (when it issues) still looks its line up, unless there is no
          * translation (ifetch_data_stage: the miss needs only a TLB hit) */
         int pk = nyz_fetch_peek(nm, c, t, flags, pc, &pa);
@@ -285,10 +307,12 @@ static inline void stall(nyz_thread *t, uint8_t why)
         t->why = why;
 }
 
-/* One call of the cycle model. `profiled`: --profile without the hooks, fed here (a constant
- * at each call: the plain loop has none of it). */
+/* One call of the cycle model. `profiled`: --profile without the hooks, fed here; `slow`:
+ * m->slow (some debugging feature is on). Both are constants at each call site, so the plain
+ * loop has no test of either (m->slow changes only between calls). */
 static inline __attribute__((always_inline)) uint64_t
-run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int profiled)
+run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int profiled,
+         const int slow)
 {
     nyz_machine *nm = m->isa_state;
     nyz_core *c = u->isa;
@@ -298,12 +322,14 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
      * ready only through sched_start/sched_wake, which set nm->resched or happen between
      * calls). Under the debugger (which changes states between calls) all of them. */
     /* the per-instruction hooks (trace, history, step, profile); constant during a call */
-    const int hooks = dbg_hooks(m);
+    const int hooks = slow && dbg_hooks(m);
     /* --profile without the hooks: fed at each executed issue, as dbg_after_insn would */
-    prof_state *const prof = profiled ? dbg_profile(m) : NULL;
+    prof_state *const prof = profiled && slow ? dbg_profile(m) : NULL;
     const int magic = m->ff_magic; /* a fast-forward to the magic marker is armed */
+    const l1i_geom geom = {c->l1i.mru ? &c->l1i.mru[0].line : NULL, c->l1i.sets - 1,
+                               c->l1i.plru_on};
     int ns = n;
-    while (!m->slow && ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
+    while (!slow && ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
         ns--;
     while (now < horizon) {
         if (sim_stopped(m))
@@ -312,6 +338,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             due_events(nm, u, c, now);
         /* thread_select_stage: which thread issues this cycle */
         int pick = -1, kind = H_REAL;
+        unsigned ppipe = NYZ_PIPE_INT;
         const nyz_insn *in = NULL;
         uint64_t next = c->due;
         int i = u->rr < ns ? u->rr : 0;
@@ -388,14 +415,15 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             pick = i;
             kind = hk;
             in = x;
+            ppipe = pipe;
             break;
         }
         /* breakpoints and watchpoints alone: the debugger sees only the pcs its filter flags */
-        if (pick >= 0 && kind == H_REAL && m->slow && (hooks || dbg_bp_maybe(m->dbg->bpmap, c->t[pick].pc)) &&
+        if (slow && pick >= 0 && kind == H_REAL && (hooks || dbg_bp_maybe(m->dbg->bpmap, c->t[pick].pc)) &&
             dbg_before_insn(m, u, pick, c->t[pick].pc))
             return now;
         /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
-        int fetched = fetch_cycle(nm, u, c, ns, now, &next);
+        int fetched = fetch_cycle(nm, u, c, ns, now, &next, &geom);
         if (pick < 0) {
             if (fetched) {
                 now++;
@@ -428,7 +456,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
         u->last_issue = now;
         st->issue_cycles++;
         c->events[4]++;
-        wb_take(c, now + pipe_depth[kind == H_GHOST ? NYZ_PIPE_MEM : in ? in->pipe : NYZ_PIPE_INT]);
+        wb_take(c, now + pipe_depth[ppipe]);
         uint32_t pc = t->fe_pc;
         if (kind == H_SQUASHED) {
             if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
@@ -525,7 +553,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                 fe_pop(t); /* dequeued at its last subcycle */
             if (hooks)
                 dbg_after_insn(m, u, pick, pc);
-            else if (m->slow) {
+            else if (slow) {
                 if (prof) { /* as the hooks: this issue's gap is this instruction's (the
                                * stalls reported one by one with prof_stall) */
                     int g = u->index * prof->tpu + pick;
@@ -553,19 +581,26 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
 static __attribute__((noinline)) uint64_t run_plain(sim_machine *m, sim_unit *u, uint64_t now,
                                                     uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0);
+    return run_core(m, u, now, horizon, 0, 0);
+}
+
+static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
+                                                   uint64_t horizon)
+{
+    return run_core(m, u, now, horizon, 0, 1);
 }
 
 static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
                                                        uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 1);
+    return run_core(m, u, now, horizon, 1, 1);
 }
 
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     uint64_t next = m->functional ? nyz_func_run(m, u, now, horizon)
                     : dbg_profile(m) ? run_profiled(m, u, now, horizon)
+                    : m->slow        ? run_slow(m, u, now, horizon)
                                      : run_plain(m, u, now, horizon);
     const nyz_core *c = u->isa;
     for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++) /* the unit's event counters */
