@@ -83,6 +83,8 @@ void dbg_update_slow(sim_machine *m)
     int watches = 0;
     for (int i = 0; i < m->nspaces; i++)
         watches += m->spaces[i]->nwatch;
+    if (d)
+        watches += d->nwatch; /* (units' own spaces an ISA makes on demand are not in m->spaces) */
     m->slow = d && (d->nbrk || d->step_left || d->until_active || d->trace || d->history_on || watches ||
                     d->nskip || d->prof || d->observe);
     if (!d)
@@ -348,6 +350,25 @@ static int dbg_take_skip(dbg_state *d, const sim_unit *u, int thread, uint64_t p
     return 0;
 }
 
+int dbg_disasm(sim_machine *m, int unit, int thread, uint64_t addr, char *buf, size_t n)
+{
+    const isa_ops *isa = m->isa;
+    mem_space *cs = isa->code_space ? sim_unit_space(m, unit, isa->code_space) : NULL;
+    uint8_t bytes[16];
+    size_t avail = sizeof bytes;
+    while (cs && avail && mem_host_read(cs, addr, bytes, avail))
+        avail /= 2;
+    if (!cs || !avail || !isa->disasm) {
+        snprintf(buf, n, "(no code at this address)");
+        return 0;
+    }
+    int len = isa->disasm_thread && thread >= 0 ? isa->disasm_thread(m, unit, thread, addr, bytes, avail, buf, n)
+                                                : isa->disasm(addr, bytes, avail, buf, n);
+    if (len <= 0)
+        snprintf(buf, n, "(truncated instruction)");
+    return len;
+}
+
 int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
 {
     dbg_state *d = m->dbg;
@@ -436,6 +457,91 @@ void dbg_hist_gap(sim_machine *m, uint64_t n)
     h->unit = h->thread = -1;
 }
 
+int dbg_watch_add(sim_machine *m, mem_space *space, uint64_t addr, uint64_t len, unsigned kind, int unit, int thread,
+                  const dbg_cond *cond)
+{
+    if (dbg_attach(m) || m->dbg->nwatch >= DBG_MAX_WATCH)
+        return -1;
+    int id = mem_watch_add(space, addr, len, kind);
+    if (id < 0)
+        return -1;
+    dbg_watch *w = &m->dbg->watch[m->dbg->nwatch++];
+    memset(w, 0, sizeof *w);
+    w->space = space;
+    w->id = id;
+    w->unit = unit;
+    w->thread = thread;
+    if (cond)
+        w->cond = *cond;
+    dbg_update_slow(m);
+    return id;
+}
+
+int dbg_watch_remove(sim_machine *m, mem_space *space, int id)
+{
+    dbg_state *d = m->dbg;
+    for (int i = 0; d && i < d->nwatch; i++)
+        if (d->watch[i].space == space && (id < 0 || d->watch[i].id == id))
+            d->watch[i--] = d->watch[--d->nwatch];
+    int rc = mem_watch_remove(space, id);
+    dbg_update_slow(m);
+    return rc;
+}
+
+const dbg_watch *dbg_watch_find(const sim_machine *m, const mem_space *space, int id)
+{
+    const dbg_state *d = m->dbg;
+    for (int i = 0; d && i < d->nwatch; i++)
+        if (d->watch[i].space == space && d->watch[i].id == id)
+            return &d->watch[i];
+    return NULL;
+}
+
+static const mem_watch *space_watch(const mem_space *s, int id)
+{
+    for (int i = 0; i < s->nwatch; i++)
+        if (s->watches[i].id == id)
+            return &s->watches[i];
+    return NULL;
+}
+
+int dbg_watch_wanted(sim_machine *m)
+{
+    dbg_state *d = m->dbg;
+    const sim_stop *st = &m->stop;
+    int pass = 0, fail = 0;
+    for (int i = 0; d && i < d->nwatch; i++) {
+        dbg_watch *w = &d->watch[i];
+        const mem_watch *mw = space_watch(w->space, w->id);
+        if (!mw || mw->hits == w->hits)
+            continue;
+        w->hits = mw->hits;
+        int ok = (w->unit < 0 || w->unit == st->unit) && (w->thread < 0 || w->thread == st->thread);
+        if (ok && w->cond.op)
+            ok = st->unit >= 0 && st->unit < m->nunits && st->thread >= 0 &&
+                 st->thread < m->units[st->unit].nthreads && cond_holds(m, &m->units[st->unit], st->thread, &w->cond);
+        pass |= ok;
+        fail |= !ok;
+    }
+    /* a stop no filtered watch explains (a watch without a filter) stands */
+    return pass || !fail;
+}
+
+int dbg_watch_device(sim_machine *m, mem_space *space, uint64_t addr, uint64_t len, unsigned kind, int unit,
+                     int thread, uint64_t pc, uint64_t cycle, const char *source)
+{
+    if (!space->nwatch || !mem_watch_check(space, addr, len, kind))
+        return 0;
+    char who[64] = "";
+    if (unit >= 0 && unit < m->nunits)
+        snprintf(who, sizeof who, " for %s thread %d", m->units[unit].name, thread);
+    sim_set_stop_at(m, SIM_STOP_WATCH, unit, thread, pc, cycle, "watchpoint %d: %s %s of %s:0x%llx (%llu units)%s",
+                    space->watch_hit_id, source, kind == MEM_W ? "write" : "read", space->name,
+                    (unsigned long long)space->watch_hit_addr, (unsigned long long)len, who);
+    space->watch_hit_id = 0; /* reported here: no instruction made this access */
+    return 1;
+}
+
 void dbg_watch_report(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
 {
     for (int i = 0; i < m->nspaces; i++) {
@@ -483,7 +589,8 @@ static char *put_hex(char *p, uint64_t v, int width)
  * disassembled again). An entry keeps where its bytes are in the space's memory, so a hit
  * reads them from there without looking the address up again (regions keep their memory
  * while the machine lives). */
-static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, uint64_t pc, size_t *len)
+static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, int thread, uint64_t pc,
+                              size_t *len)
 {
     const isa_ops *isa = m->isa;
     struct dbg_cspace *c = &d->cspace[u->index & 63];
@@ -494,8 +601,12 @@ static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit
     mem_space *cs = c->space;
     if (!d->dis && !d->trace_err && !(d->dis = calloc(DBG_DIS_ENTRIES, sizeof *d->dis)))
         d->trace_err = 1; /* no cache: correct, only slower */
-    dbg_dis *e = d->dis ? &d->dis[(unsigned)(pc ^ (pc >> 12) ^ ((uintptr_t)cs >> 6)) & (DBG_DIS_ENTRIES - 1)] : NULL;
-    if (e && cs && e->space == cs && e->pc == pc && e->src && !memcmp(e->src, e->bytes, e->nbytes)) {
+    /* an ISA whose threads decode differently keys its entries by thread too */
+    int who = isa->disasm_thread ? thread : -1;
+    dbg_dis *e = d->dis ? &d->dis[(unsigned)(pc ^ (pc >> 12) ^ ((uintptr_t)cs >> 6) ^ (unsigned)(who + 1) * 0x9e5u) &
+                                  (DBG_DIS_ENTRIES - 1)]
+                        : NULL;
+    if (e && cs && e->space == cs && e->pc == pc && e->thread == who && e->src && !memcmp(e->src, e->bytes, e->nbytes)) {
         *len = e->len;
         return e->text;
     }
@@ -504,7 +615,9 @@ static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit
     while (cs && avail && mem_host_read(cs, pc, bytes, avail))
         avail /= 2;
     char text[160] = "?";
-    if (cs && avail && isa->disasm)
+    if (cs && avail && isa->disasm_thread)
+        isa->disasm_thread((sim_machine *)m, u->index, thread, pc, bytes, avail, text, sizeof text);
+    else if (cs && avail && isa->disasm)
         isa->disasm(pc, bytes, avail, text, sizeof text);
     char *out = d->dis_long;
     char *p = put_hex(out, pc, 8);
@@ -521,6 +634,7 @@ static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit
     /* the bytes in one piece of memory (else the entry is never a hit: src NULL) */
     e->src = mem_ptr(cs, pc, avail);
     e->space = cs;
+    e->thread = who;
     e->pc = pc;
     e->nbytes = (uint8_t)avail;
     memcpy(e->bytes, bytes, avail);
@@ -555,7 +669,7 @@ static char *put_cycle(dbg_state *d, char *p, uint64_t v)
 static void trace_line(dbg_state *d, const sim_machine *m, const sim_unit *u, int thread, uint64_t pc)
 {
     size_t tlen;
-    const char *text = trace_text(d, m, u, pc, &tlen);
+    const char *text = trace_text(d, m, u, thread, pc, &tlen);
     char line[64 + sizeof u->name + sizeof d->dis_long];
     char *p = put_cycle(d, line, u->last_issue);
     *p++ = ' ';

@@ -64,6 +64,7 @@ typedef struct dbg_hist {
  * of space. */
 typedef struct dbg_dis {
     const mem_space *space;
+    int thread;         /* the thread whose view it is (isa_ops.disasm_thread), else -1 */
     const uint8_t *src; /* where the bytes are in the space's memory (fixed for a machine) */
     uint64_t pc;
     uint8_t nbytes, len;
@@ -72,8 +73,23 @@ typedef struct dbg_dis {
 } dbg_dis;
 #define DBG_DIS_ENTRIES 4096
 
+/* A watchpoint's filter (dbg_watch_add): the watch (its space and id there) stops a run only
+ * when the thread the hit belongs to is (unit, thread) (-1: any) and cond holds for it.
+ * hits: the watch's hit count (mem_watch.hits) when last looked at, to tell which watch an
+ * access hit. */
+#define DBG_MAX_WATCH 64
+typedef struct dbg_watch {
+    mem_space *space;
+    int id;
+    int unit, thread;
+    dbg_cond cond;
+    uint64_t hits;
+} dbg_watch;
+
 typedef struct dbg_state {
     dbg_break brk[DBG_MAX_BREAK];
+    dbg_watch watch[DBG_MAX_WATCH];
+    int nwatch;
     int nbrk, next_id;
     dbg_skip skip[DBG_MAX_SKIP];
     int nskip;
@@ -151,6 +167,29 @@ int dbg_break_filter(sim_machine *m, int id, int thread, const dbg_cond *cond);
 /* Parse "REG OP VALUE" (OP one of == != < <= > >=; blanks optional) against the ISA's
  * registers. 0 ok, -1 with err set. */
 int dbg_cond_parse(const sim_machine *m, const char *text, dbg_cond *c, char *err, size_t errlen);
+/* Add a watchpoint on LEN address units at addr of space (kind MEM_R, MEM_W or both),
+ * narrowed to a thread of unit (-1: any) and a condition on that thread's registers (NULL:
+ * none). A hit that does not match still stops the ISA at once (the accessors do not know
+ * threads); the run control then passes over it (dbg_watch_wanted). Returns the watch's id
+ * in its space, -1 if full. */
+int dbg_watch_add(sim_machine *m, mem_space *space, uint64_t addr, uint64_t len, unsigned kind, int unit, int thread,
+                  const dbg_cond *cond);
+/* Remove a watch (its filter too). 0 ok, -1 no such watch. */
+int dbg_watch_remove(sim_machine *m, mem_space *space, int id);
+/* The filter of a watch, NULL if it has none (set with mem_watch_add directly). */
+const dbg_watch *dbg_watch_find(const sim_machine *m, const mem_space *space, int id);
+/* After a run stopped on a watchpoint: 1 if the stop stands (a watch that hit has no filter,
+ * or its filter matches the stopped thread), 0 if every watch that hit is filtered out. It
+ * takes note of the hits, so ask once per stop. */
+int dbg_watch_wanted(sim_machine *m);
+/* A device or a DMA engine (not an instruction) wrote (or read) [addr, addr + len) of
+ * space on behalf of thread of unit (-1: none) whose instruction at pc started it: if a
+ * watch matches, stop the run at cycle with "watchpoint N: SOURCE write of SPACE:0xADDR
+ * (LEN units) for UNIT thread T", so the stop names where the write came from. For ISAs, at
+ * any time (it takes the stop's lock); costs one test when the space has no watches. 1 if
+ * it stopped. */
+int dbg_watch_device(sim_machine *m, mem_space *space, uint64_t addr, uint64_t len, unsigned kind, int unit,
+                     int thread, uint64_t pc, uint64_t cycle, const char *source);
 /* Mark (unit, thread) to execute the instruction at pc once without breakpoint checks. */
 void dbg_skip_once(sim_machine *m, int unit, int thread, uint64_t pc);
 void dbg_step(sim_machine *m, int unit, int thread, uint64_t n);
@@ -174,6 +213,12 @@ int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *
 /* For ISAs, while m->slow: a thread's event worth seeing on a timeline (a trap, an
  * interrupt, a syscall; `what` is a static name), at cycle. */
 void dbg_note(sim_machine *m, int unit, int thread, uint64_t cycle, const char *what);
+
+/* Disassemble the instruction at addr of unit's code space as thread decodes it
+ * (isa_ops.disasm_thread, else disasm; thread -1: the unit's default view). Returns its
+ * size in address units; 0 with "(no code at this address)" or "(truncated instruction)"
+ * in buf when it cannot. */
+int dbg_disasm(sim_machine *m, int unit, int thread, uint64_t addr, char *buf, size_t n);
 
 /* Hooks for executors; call only when m->slow. Return 1 from before = do not execute. */
 int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc);

@@ -114,8 +114,9 @@ static mem_region *mem_locate(const mem_space *s, uint64_t addr, size_t nbytes, 
 int mem_watch_check(mem_space *s, uint64_t addr, uint64_t len, unsigned kind)
 {
     for (int i = 0; i < s->nwatch; i++) {
-        const mem_watch *w = &s->watches[i];
+        mem_watch *w = &s->watches[i];
         if ((w->kind & kind) && addr < w->addr + w->len && w->addr < addr + len) {
+            w->hits++;
             s->watch_hit_id = w->id;
             s->watch_hit_addr = addr;
             s->watch_hit_kind = kind;
@@ -233,6 +234,7 @@ int mem_watch_add(mem_space *s, uint64_t addr, uint64_t len, unsigned kind)
     w->addr = addr;
     w->len = len;
     w->kind = kind & MEM_RW;
+    w->hits = 0;
     w->id = s->next_watch_id++;
     return w->id;
 }

@@ -43,6 +43,7 @@ typedef struct mem_watch {
     uint64_t addr, len;    /* address units */
     unsigned kind;         /* MEM_R, MEM_W or both */
     int id;
+    uint64_t hits;         /* accesses that matched it (mem_watch_check) */
 } mem_watch;
 
 typedef struct mem_space {

@@ -5,6 +5,7 @@
 #define XPUSIM_CLI_H
 #include <stdio.h>
 #include "../core/sim.h"
+#include "../core/runctl.h"
 #include "../isa/isa.h"
 #include "../loaders/loader.h"
 
@@ -70,13 +71,15 @@ typedef struct cli_session {
     int have_machine;
     cli_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
     int ncsyms;
-    int ff_armed;         /* --fast-forward: the marker is armed, the switch not done yet */
-    int ff_break;         /* its temporary breakpoint's id (a SYMBOL marker), else 0 */
+    runctl rc;            /* the run control every subcommand runs the machine through */
 } cli_session;
 
 /* Load the program, pick the ISA, build the machine, apply --load/--set and --trace.
  * Prints the error and returns -1 on failure. */
 int cli_session_open(cli_session *s, cli_args *a);
+/* The session's run control, set up on first use (a session built by hand, as tests and
+ * the fuzz harnesses do, gets it too). */
+runctl *cli_runctl(cli_session *s);
 void cli_session_close(cli_session *s);
 
 int cli_apply_loads(cli_session *s);
@@ -104,9 +107,9 @@ int cli_code_symbols(cli_session *s);
 const char *cli_code_symbol_at(const cli_session *s, uint64_t addr, uint64_t *off);
 /* --fast-forward MARKER (frontends/fastforward.c). cli_ff_prepare, before the machine is
  * built: checks the ISA has a functional mode and sets -o timing=none; cli_ff_arm, after
- * the load: arms the marker (SYMBOL[+OFF], insns:N, magic); cli_run: sim_run that, when the
- * run stops at the armed marker, switches to the cycle model (sim_ff_switch) and runs on to
- * `until`; cli_ff_finish, after the run: a marker never reached is recorded (the whole run
+ * the load: arms the session's run control at the marker (SYMBOL[+OFF], insns:N, magic);
+ * cli_run: runctl_run, which switches to the cycle model at the marker (core/runctl.h);
+ * cli_ff_finish, after the run: a marker never reached is recorded (the whole run
  * functional) and reported. Each returns -1 after printing an error. */
 int cli_ff_prepare(cli_args *a, const isa_ops *isa);
 int cli_ff_arm(cli_session *s);

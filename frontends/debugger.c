@@ -109,11 +109,6 @@ static mem_space *dbg_space(dbg_cli *c, const char *name)
     return sp ? sp : sim_unit_space(c->m, c->unit, name);
 }
 
-static mem_space *dbg_code_space(dbg_cli *c, int unit)
-{
-    return c->isa->code_space ? sim_unit_space(c->m, unit, c->isa->code_space) : NULL;
-}
-
 /* The ISA's data space: the first space that is not (a unit's copy of) the code space. */
 static mem_space *dbg_data_space(dbg_cli *c)
 {
@@ -213,23 +208,11 @@ void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n)
         snprintf(buf, n, "<%s>", name);
 }
 
-/* Disassemble one instruction of a unit's code space; returns its size in address units,
- * 0 if the address cannot be read. */
-int dbg_disasm_one(dbg_cli *c, int unit, uint64_t addr, char *text, size_t n)
+/* Disassemble one instruction of a unit's code space as thread decodes it (-1: the unit's
+ * default view); returns its size in address units, 0 if the address cannot be read. */
+int dbg_disasm_one(dbg_cli *c, int unit, int thread, uint64_t addr, char *text, size_t n)
 {
-    mem_space *cs = dbg_code_space(c, unit);
-    uint8_t bytes[16];
-    size_t avail = sizeof bytes;
-    while (cs && avail && mem_host_read(cs, addr, bytes, avail))
-        avail /= 2;
-    if (!cs || !avail || !c->isa->disasm) {
-        snprintf(text, n, "(no code at this address)");
-        return 0;
-    }
-    int len = c->isa->disasm(addr, bytes, avail, text, n);
-    if (len <= 0)
-        snprintf(text, n, "(truncated instruction)");
-    return len;
+    return dbg_disasm(c->m, unit, thread, addr, text, n);
 }
 
 static int dbg_is_break(dbg_cli *c, int unit, uint64_t addr)
@@ -246,7 +229,7 @@ int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc)
 {
     char sym[160], text[200];
     dbg_symbolize(c, addr, sym, sizeof sym);
-    int len = dbg_disasm_one(c, unit, addr, text, sizeof text);
+    int len = dbg_disasm_one(c, unit, unit == c->unit ? c->thread : -1, addr, text, sizeof text);
     printf("%s%c0x%08llx %-16s %s\n", addr == pc ? "=>" : "  ", dbg_is_break(c, unit, addr) ? '*' : ' ',
            (unsigned long long)addr, sym, text);
     return len;
@@ -269,19 +252,15 @@ void dbg_print_where(dbg_cli *c)
     dbg_print_insn(c, c->unit, pc, pc);
 }
 
-/* ---- running ---- */
+/* ---- running: the session's run control (core/runctl.h) does it; here are the commands
+ * and the way a stop is printed ---- */
 
 static void dbg_on_sigint(int sig)
 {
     (void)sig;
     sim_machine *m = dbg_sigint_machine;
-    if (!m)
-        return; /* at the prompt: ignore, readline redraws the line */
-    /* sim_set_stop takes a mutex and formats text, neither async-signal-safe (a Ctrl-C while
-     * the simulator holds that mutex would deadlock); a lock-free compare-and-swap of the
-     * stop kind is, and the message is filled in after sim_run returns. */
-    sim_stop_kind none = SIM_STOP_NONE;
-    __atomic_compare_exchange_n(&m->stop.kind, &none, SIM_STOP_USER, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    if (m) /* (at the prompt: ignored, readline redraws the line) */
+        runctl_interrupt(m);
 }
 
 static void dbg_set_sigint(dbg_cli *c, int running)
@@ -296,105 +275,62 @@ static void dbg_set_sigint(dbg_cli *c, int running)
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* The machine's cycle as the user sees it: units run in bursts ahead of m->now, and each
- * records the cycle of the instruction it is at (last_issue) for the debugger hooks. Once
- * the program has halted, it is the end cycle (`halted at cycle N`): a unit may halt after
- * its last instruction's latency, past that instruction's issue. */
-uint64_t dbg_now(const sim_machine *m)
-{
-    uint64_t now = m->now;
-    for (int u = 0; u < m->nunits; u++)
-        if (m->units[u].last_issue != SIM_NEVER && m->units[u].last_issue > now)
-            now = m->units[u].last_issue;
-    if (m->stop.kind == SIM_STOP_HALT && sim_end_cycle(m) > now)
-        now = sim_end_cycle(m);
-    return now;
-}
+uint64_t dbg_now(const sim_machine *m) { return runctl_now(m); }
 
-static int dbg_thread_live(const sim_machine *m, int unit, int thread)
-{
-    return sim_thread_active(&m->units[unit].threads[thread]) && m->units[unit].enabled;
-}
+static int dbg_thread_live(const sim_machine *m, int unit, int thread) { return runctl_thread_live(m, unit, thread); }
 
-/* Report a stop: who, why, and the instruction the stopped thread executes next. */
+/* Report a stop: who, why, and the instruction the stopped thread executes next; after a
+ * deadlock or a limit, what each thread that has not halted waits for. */
 static void dbg_report_stop(dbg_cli *c)
 {
     sim_machine *m = c->m;
-    sim_stop *st = &m->stop;
-    if (st->unit >= 0 && st->unit < m->nunits) {
-        c->unit = st->unit;
-        c->thread = st->thread >= 0 && st->thread < m->units[st->unit].nthreads ? st->thread : 0;
+    runctl_stop st;
+    runctl_stop_get(c->rc, &st);
+    if (st.unit >= 0 && st.unit < m->nunits) {
+        c->unit = st.unit;
+        c->thread = st.thread >= 0 && st.thread < m->units[st.unit].nthreads ? st.thread : 0;
     }
-    if (st->unit >= 0)
+    if (st.unit >= 0)
         printf("%s thread %d stopped at cycle %llu: %s\n", m->units[c->unit].name, c->thread,
-               (unsigned long long)st->cycle, st->msg);
+               (unsigned long long)st.cycle, st.msg);
     else
-        printf("%s at cycle %llu: %s\n", sim_stop_name(st->kind),
-               (unsigned long long)(st->kind == SIM_STOP_HALT ? sim_end_cycle(m) : dbg_now(m)), st->msg);
-    if (st->kind != SIM_STOP_HALT)
+        printf("%s at cycle %llu: %s\n", sim_stop_name(st.kind),
+               (unsigned long long)(st.kind == SIM_STOP_HALT ? sim_end_cycle(m) : dbg_now(m)), st.msg);
+    if (st.kind == SIM_STOP_DEADLOCK || st.kind == SIM_STOP_LIMIT) {
+        printf("waiting threads:\n");
+        fflush(stdout);
+        runctl_waiting(m, stdout, "  ", 32);
+    }
+    if (c->rc->ff_missed == 1) {
+        printf("fast-forward %s: the marker was never reached; the whole run was functional\n", c->rc->ff_marker);
+        c->rc->ff_missed = 2;
+    }
+    if (st.kind != SIM_STOP_HALT)
         dbg_print_where(c);
-    c->seen_unit = c->unit;
-    c->seen_thread = c->thread;
-    c->seen_pc = dbg_pc(c, c->unit, c->thread);
+    runctl_seen(c->rc, c->unit, c->thread);
 }
 
-/* Run until a stop or cycle 'until'; 'until_is_target' marks `until CYCLE` runs, whose end
- * is reported as a step rather than as the cycle limit. */
-static void dbg_run(dbg_cli *c, uint64_t until, int until_is_target)
+/* Before a run: 0 if there is nothing left to run (said). */
+static int dbg_run_begin(dbg_cli *c)
 {
     sim_machine *m = c->m;
     if (m->nhalted >= m->nenabled && c->ran) {
         printf("the program has halted (cycle %llu); nothing to run\n", (unsigned long long)sim_end_cycle(m));
-        return;
+        return 0;
     }
-    /* the thread the last stop was reported for resumes past a breakpoint at the PC it
-     * was shown at (after a step onto one, say); marks are per thread, so the core's marks
-     * for threads a breakpoint stopped stay. A thread merely selected with `thread` is not
-     * excused: a breakpoint it sits on has not been reported yet. Before the first run
-     * nothing is skipped: `break _start; continue` stops there. */
-    if (m->dbg && c->seen_unit >= 0 && dbg_thread_live(m, c->seen_unit, c->seen_thread) &&
-        dbg_pc(c, c->seen_unit, c->seen_thread) == c->seen_pc)
-        dbg_skip_once(m, c->seen_unit, c->seen_thread, c->seen_pc);
     fflush(stdout);
     dbg_set_sigint(c, 1);
-    /* with the hooks off (breakpoints and watchpoints only, no `history on`) the ISA's fast
-     * path runs and records no history: the instructions it ran show as one gap */
-    uint64_t insns0 = sim_total_instructions(m), hist0 = m->dbg ? m->dbg->nhist : 0;
-    sim_run(m, until);
-    if (m->dbg) {
-        uint64_t ran = sim_total_instructions(m) - insns0;
-        if (ran && m->dbg->nhist == hist0)
-            dbg_hist_gap(m, ran);
-    }
+    return 1;
+}
+
+static void dbg_run_end(dbg_cli *c)
+{
+    sim_machine *m = c->m;
     dbg_set_sigint(c, 0);
-    dbg_clear_run_targets(m);
-    if (m->dbg)
-        m->dbg->step_unit = m->dbg->step_thread = -1;
-    /* isa->finish drains buffered program output and writes final reports: once, when the
-     * program is over (or when the session ends, see dbg_cli_main), not at every stop */
-    int over = m->stop.kind == SIM_STOP_HALT || m->stop.kind == SIM_STOP_FAULT || m->stop.kind == SIM_STOP_ILLEGAL ||
-               m->stop.kind == SIM_STOP_DEADLOCK || m->stop.kind == SIM_STOP_ERROR;
-    if (over && !c->finished && m->isa->finish) {
-        m->isa->finish(m);
-        c->finished = 1;
-    }
-    fflush(m->out);
-    if (m->stop.unit >= 0 && m->stop.thread >= 0 && m->stop.unit < m->nunits &&
-        m->units[m->stop.unit].last_issue != SIM_NEVER)
-        m->stop.cycle = m->units[m->stop.unit].last_issue; /* the unit ran ahead of m->now */
-    if (m->stop.kind == SIM_STOP_USER && !m->stop.msg[0]) {
-        m->stop.unit = m->stop.thread = -1;
-        m->stop.cycle = dbg_now(m);
-        snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted (Ctrl-C)");
-    }
-    if (until_is_target && m->stop.kind == SIM_STOP_LIMIT && m->now == until) {
-        m->stop.kind = SIM_STOP_STEP;
-        m->stop.unit = c->unit;
-        m->stop.thread = c->thread;
-        m->stop.cycle = m->now;
-        snprintf(m->stop.msg, sizeof m->stop.msg, "reached cycle %llu", (unsigned long long)until);
-    }
+    if (c->rc->over && runctl_ff_finish(c->rc) < 0)
+        printf("fast-forward: out of memory recording the functional run\n");
     c->ran = 1;
+    c->finished = c->rc->finished;
     c->last_stop = m->stop.kind;
     dbg_report_stop(c);
     if (c->view && view_update(c->view, m) < 0) {
@@ -411,15 +347,20 @@ static int dbg_cmd_step(dbg_cli *c, int argc, char **argv)
     if (!dbg_thread_live(c->m, c->unit, c->thread))
         return dbg_err(c, "%s thread %d is not running; select another with `thread`", c->m->units[c->unit].name,
                        c->thread);
-    dbg_step(c->m, c->unit, c->thread, n);
-    dbg_run(c, c->limit, 0);
+    if (dbg_run_begin(c)) {
+        runctl_step(c->rc, c->unit, c->thread, n);
+        dbg_run_end(c);
+    }
     return 0;
 }
 
 static int dbg_cmd_continue(dbg_cli *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
-    dbg_run(c, c->limit, 0);
+    if (dbg_run_begin(c)) {
+        runctl_continue(c->rc);
+        dbg_run_end(c);
+    }
     return 0;
 }
 
@@ -439,16 +380,20 @@ static int dbg_cmd_until(dbg_cli *c, int argc, char **argv)
             return dbg_err(c, "until: '%s' is not a cycle number", t);
         if (cyc <= dbg_now(c->m) && c->ran)
             return dbg_err(c, "until: already at cycle %llu", (unsigned long long)dbg_now(c->m));
-        dbg_run(c, cyc < c->limit ? cyc : c->limit, cyc < c->limit);
+        if (dbg_run_begin(c)) {
+            runctl_until_cycle(c->rc, cyc, c->unit, c->thread);
+            dbg_run_end(c);
+        }
         return 0;
     }
     uint64_t pc;
     char err[256];
     if (dbg_resolve_code(c, t, &pc, err, sizeof err))
         return dbg_err(c, "until: %s", err);
-    dbg_until(c->m, pc);
-    c->m->dbg->step_unit = c->unit; /* only the selected unit's arrival counts */
-    dbg_run(c, c->limit, 0);
+    if (dbg_run_begin(c)) {
+        runctl_until_pc(c->rc, c->unit, pc);
+        dbg_run_end(c);
+    }
     return 0;
 }
 
@@ -530,17 +475,17 @@ static int dbg_cmd_help(dbg_cli *c, int argc, char **argv)
 }
 
 static const dbg_cmd dbg_cmds[] = {
-    {"step", "s si stepi", "[N]", "Execute N instructions (default 1) of the selected thread, then stop. Other threads run as the schedule dictates.", dbg_cmd_step},
+    {"step", "s si stepi", "[N]", "Execute N issues (default 1) of the selected thread, then stop. An issue is one instruction, or one bundle where the ISA issues several together (an IPU { main ; aux } pair is one step). Other threads run as the schedule dictates.", dbg_cmd_step},
     {"continue", "c cont run r", "", "Run until a breakpoint, watchpoint, fault, the end of the program or --max-cycles. Ctrl-C interrupts.", dbg_cmd_continue},
     {"until", "u", "CYCLE | ADDRESS", "Run until cycle CYCLE (a decimal number) or until the selected unit reaches ADDRESS (0x..., SYMBOL[+OFF]); `until cycle N` and `until pc ADDR` force the meaning.", dbg_cmd_until},
     {"break", "b", "ADDRESS [UNIT] [thread N] [if REG OP VALUE]", "Set a breakpoint at ADDRESS (0x..., SYMBOL[+OFF]) in the code space, on every unit or only on UNIT (index or name), for every hardware thread or only thread N, stopping only when the thread's register compares true (OP: == != < <= > >=, unsigned).", dbg_cmd_break},
     {"tbreak", "tb", "ADDRESS [UNIT] [thread N] [if REG OP VALUE]", "Set a temporary breakpoint: deleted when first hit.", dbg_cmd_break},
     {"delete", "d", "[ID | wID]", "Delete breakpoint ID, watchpoint wID, or (no argument) every breakpoint and watchpoint.", dbg_cmd_delete},
-    {"watch", "w", "[SPACE:]ADDR[,LEN] [r|w|rw]", "Stop after an instruction reads (r), writes (w, the default) or accesses (rw) LEN address units at ADDR of SPACE (default: the data space).", dbg_cmd_watch},
+    {"watch", "w", "[SPACE:]ADDR[,LEN] [r|w|rw] [UNIT] [thread N] [if REG OP VALUE]", "Stop after an instruction, or a device or DMA engine, reads (r), writes (w, the default) or accesses (rw) LEN address units at ADDR of SPACE (default: the data space); only for accesses of UNIT, of hardware thread N, and when the thread's register compares true (the stop names a device's or DMA's source).", dbg_cmd_watch},
     {"regs", "reg registers", "[NAME | GROUP]", "Show the selected thread's registers (vectors as 32-bit lanes), or one register or group.", dbg_cmd_regs},
     {"set", "", "REGISTER VALUE[,VALUE...]", "Write a register of the selected thread; a vector takes one value per 32-bit lane, or one value for all lanes.", dbg_cmd_set},
     {"x", "mem", "[SPACE:]ADDR [COUNT]", "Show COUNT (default 8) memory words in hex, from ADDR of SPACE (default: the data space).", dbg_cmd_x},
-    {"disasm", "dis list l", "[ADDRESS] [COUNT]", "Disassemble COUNT (default 8) instructions from ADDRESS (default: the selected thread's PC, marked =>; * marks breakpoints).", dbg_cmd_disasm},
+    {"disasm", "dis list l x/i", "[ADDRESS] [COUNT]", "Disassemble COUNT (default 8) instructions from ADDRESS (default: the selected thread's PC, marked =>; * marks breakpoints), decoded as the selected thread decodes them (its context: the IPU's supervisor and workers differ).", dbg_cmd_disasm},
     {"thread", "t", "[N | UNIT.THREAD]", "Select a hardware thread: N counts all threads of all units in order (with one thread per unit N is the unit), or UNIT.THREAD.", dbg_cmd_thread},
     {"threads", "", "", "List every hardware thread: unit, thread, state, PC, instructions retired and the ISA's view of its state.", dbg_cmd_threads},
     {"cycle", "cycles", "", "Show the current cycle and the instructions retired.", dbg_cmd_cycle},
@@ -685,9 +630,10 @@ int dbg_cli_main(cli_session *s)
     c.s = s;
     c.m = &s->m;
     c.isa = s->isa;
-    c.limit = s->args && s->args->max_cycles ? s->args->max_cycles : SIM_NEVER;
+    c.rc = cli_runctl(s);
+    c.rc->interactive = 1;
+    c.rc->ff_stop = 1; /* --fast-forward: the switch is a stop, to look at the machine there */
     c.next_watch_id = 1;
-    c.seen_unit = -1;
     if (!c.m->nunits) {
         fprintf(stderr, "xpusim debug: the machine has no units\n");
         return 1;
@@ -735,8 +681,8 @@ int dbg_cli_main(cli_session *s)
     }
     signal(SIGINT, SIG_DFL);
     dbg_sigint_machine = NULL;
-    if (c.ran && !c.finished && c.isa->finish)
-        c.isa->finish(c.m);
+    if (c.ran)
+        runctl_finish(c.rc);
     fflush(stdout);
     if (c.assert_failed)
         return 1;

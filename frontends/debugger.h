@@ -22,9 +22,7 @@ typedef struct dbg_cli {
     sim_stop_kind last_stop;
     int depth;
     int next_watch_id;    /* watch ids are unique across spaces (see dbg_cmd_watch) */
-    uint64_t limit;       /* --max-cycles, SIM_NEVER if none */
-    int seen_unit, seen_thread; /* the thread the last stop was reported for (-1: none) */
-    uint64_t seen_pc;     /* and the PC it was shown at */
+    runctl *rc;           /* the session's run control (core/runctl.h): limit, last stop seen */
     view *view;           /* the framebuffer window of an interactive session, or NULL */
 } dbg_cli;
 
@@ -40,7 +38,8 @@ void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n); /* "<sym+off
 const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off);
 /* A code address: NUMBER, SYMBOL or SYMBOL+OFF (OFF in the PC's units). -1 with err. */
 int dbg_resolve_code(dbg_cli *c, const char *text, uint64_t *addr, char *err, size_t errlen);
-int dbg_disasm_one(dbg_cli *c, int unit, uint64_t addr, char *text, size_t n);
+int dbg_disasm_one(dbg_cli *c, int unit, int thread, uint64_t addr, char *text, size_t n);
+/* (dbg_print_insn shows the instruction as the selected thread decodes it) */
 int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc);
 uint64_t dbg_pc(dbg_cli *c, int unit, int thread);
 void dbg_print_where(dbg_cli *c);                        /* the selected thread's next insn */

@@ -8,6 +8,47 @@
 #include "debugger.h"
 #include "../core/debug.h"
 
+/* "[UNIT] [thread N] [if REG OP VALUE]" from argv[i] on, as break and watch take them:
+ * unit and thread -1 when not given, cond->op 0 without a condition. -1 after an error. */
+static int dbg_parse_filter(dbg_cli *c, int argc, char **argv, int i, int *unit, int *thread, dbg_cond *cond)
+{
+    char err[256];
+    *unit = *thread = -1;
+    memset(cond, 0, sizeof *cond);
+    if (i < argc && strcmp(argv[i], "thread") && strcmp(argv[i], "if")) {
+        if ((*unit = dbg_parse_unit(c->m, argv[i])) < 0)
+            return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[i], c->m->nunits - 1);
+        i++;
+    }
+    if (i < argc && !strcmp(argv[i], "thread")) {
+        uint64_t t;
+        int most = 0; /* the most threads any unit it may stop on has */
+        for (int u = 0; u < c->m->nunits; u++)
+            if (*unit < 0 || u == *unit)
+                most = c->m->units[u].nthreads > most ? c->m->units[u].nthreads : most;
+        if (i + 1 >= argc || cli_parse_u64(argv[i + 1], &t) || t >= (uint64_t)most)
+            return dbg_err(c, "%s: thread needs a thread number 0..%d", argv[0], most - 1);
+        *thread = (int)t;
+        i += 2;
+    }
+    if (i < argc && !strcmp(argv[i], "if")) {
+        char text[128] = "";
+        size_t len = 0;
+        for (int k = i + 1; k < argc; k++) /* the condition may be written with blanks */
+            len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s", k > i + 1 ? " " : "",
+                                    argv[k]);
+        if (len >= sizeof text)
+            return dbg_err(c, "%s: condition longer than %zu characters", argv[0], sizeof text - 1);
+        if (dbg_cond_parse(c->m, text, cond, err, sizeof err))
+            return dbg_err(c, "%s: %s", argv[0], err);
+        i = argc;
+    }
+    if (i < argc)
+        return dbg_err(c, "%s: unexpected '%s' (usage: %s %s [UNIT] [thread N] [if REG OP VALUE])", argv[0], argv[i],
+                       argv[0], argv[0][0] == 'w' ? "[SPACE:]ADDR[,LEN] [r|w|rw]" : "ADDRESS");
+    return 0;
+}
+
 /* break|tbreak ADDRESS [UNIT] [thread N] [if REG OP VALUE] */
 int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
 {
@@ -17,39 +58,10 @@ int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
     char err[256];
     if (dbg_resolve_code(c, argv[1], &addr, err, sizeof err))
         return dbg_err(c, "%s: %s", argv[0], err);
-    int unit = -1, thread = -1, i = 2;
-    if (i < argc && strcmp(argv[i], "thread") && strcmp(argv[i], "if")) {
-        if ((unit = dbg_parse_unit(c->m, argv[i])) < 0)
-            return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[i], c->m->nunits - 1);
-        i++;
-    }
-    if (i < argc && !strcmp(argv[i], "thread")) {
-        uint64_t t;
-        int most = 0; /* the most threads any unit it may stop on has */
-        for (int u = 0; u < c->m->nunits; u++)
-            if (unit < 0 || u == unit)
-                most = c->m->units[u].nthreads > most ? c->m->units[u].nthreads : most;
-        if (i + 1 >= argc || cli_parse_u64(argv[i + 1], &t) || t >= (uint64_t)most)
-            return dbg_err(c, "%s: thread needs a thread number 0..%d", argv[0], most - 1);
-        thread = (int)t;
-        i += 2;
-    }
-    dbg_cond cond = {0};
-    if (i < argc && !strcmp(argv[i], "if")) {
-        char text[128] = "";
-        size_t len = 0;
-        for (int k = i + 1; k < argc; k++) /* the condition may be written with blanks */
-            len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s", k > i + 1 ? " " : "",
-                                    argv[k]);
-        if (len >= sizeof text)
-            return dbg_err(c, "%s: condition longer than %zu characters", argv[0], sizeof text - 1);
-        if (dbg_cond_parse(c->m, text, &cond, err, sizeof err))
-            return dbg_err(c, "%s: %s", argv[0], err);
-        i = argc;
-    }
-    if (i < argc)
-        return dbg_err(c, "%s: unexpected '%s' (usage: %s ADDRESS [UNIT] [thread N] [if REG OP VALUE])", argv[0], argv[i],
-                       argv[0]);
+    int unit, thread;
+    dbg_cond cond;
+    if (dbg_parse_filter(c, argc, argv, 2, &unit, &thread, &cond))
+        return -1;
     int temp = argv[0][0] == 't';
     uint64_t num;
     int id = dbg_break_add(c->m, addr, unit, temp, cli_parse_u64(argv[1], &num) ? argv[1] : "");
@@ -78,6 +90,16 @@ static const char *dbg_kind_name(unsigned k)
     return k == MEM_RW ? "rw" : k == MEM_R ? "r" : "w";
 }
 
+/* " on UNIT thread N if COND": the filter of a watch, the parts that apply ("" if none). */
+static void dbg_watch_where(dbg_cli *c, const dbg_watch *w, char *buf, size_t n)
+{
+    char thr[24] = "";
+    if (w && w->thread >= 0)
+        snprintf(thr, sizeof thr, " thread %d", w->thread);
+    snprintf(buf, n, "%s%s%s%s%s", w && w->unit >= 0 ? " on " : "", w && w->unit >= 0 ? c->m->units[w->unit].name : "",
+             thr, w && w->cond.op ? " if " : "", w && w->cond.op ? w->cond.text : "");
+}
+
 int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2)
@@ -92,12 +114,17 @@ int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
             return dbg_err(c, "watch: bad length '%s'", comma + 1);
     }
     unsigned kind = MEM_W;
-    if (argc > 2) {
-        const char *k = argv[2];
-        kind = strcmp(k, "r") == 0 ? MEM_R : strcmp(k, "w") == 0 ? MEM_W : strcmp(k, "rw") == 0 ? MEM_RW : 0;
-        if (!kind)
-            return dbg_err(c, "watch: access kind must be r, w or rw, not '%s'", k);
+    int i = 2;
+    if (argc > 2 && (!strcmp(argv[2], "r") || !strcmp(argv[2], "w") || !strcmp(argv[2], "rw"))) {
+        kind = !strcmp(argv[2], "r") ? MEM_R : !strcmp(argv[2], "w") ? MEM_W : MEM_RW;
+        i = 3;
+    } else if (argc > 2 && strcmp(argv[2], "thread") && strcmp(argv[2], "if") && dbg_parse_unit(c->m, argv[2]) < 0) {
+        return dbg_err(c, "watch: access kind must be r, w or rw, not '%s'", argv[2]);
     }
+    int unit, thread;
+    dbg_cond cond;
+    if (dbg_parse_filter(c, argc, argv, i, &unit, &thread, &cond))
+        return -1;
     mem_space *sp;
     if (dbg_resolve_mem(c, text, &sp, &addr))
         return -1;
@@ -110,14 +137,15 @@ int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
      * debugger's counter keeps ids unique, so `delete wN` and the stop messages agree */
     if (c->next_watch_id > sp->next_watch_id)
         sp->next_watch_id = c->next_watch_id;
-    int id = mem_watch_add(sp, addr, len, kind);
+    int id = dbg_watch_add(c->m, sp, addr, len, kind, unit, thread, cond.op ? &cond : NULL);
     if (id < 0)
-        return dbg_err(c, "watch: too many watchpoints in %s (at most %d)", sp->name, MEM_MAX_WATCH);
+        return dbg_err(c, "watch: too many watchpoints (at most %d in a space, %d in all)", MEM_MAX_WATCH,
+                       DBG_MAX_WATCH);
     c->next_watch_id = id + 1;
-    if (dbg_attach(c->m) == 0)
-        dbg_update_slow(c->m);
-    printf("watchpoint %d: %s:0x%llx,%llu %s\n", id, sp->name, (unsigned long long)addr, (unsigned long long)len,
-           dbg_kind_name(kind));
+    char filt[200];
+    dbg_watch_where(c, dbg_watch_find(c->m, sp, id), filt, sizeof filt);
+    printf("watchpoint %d: %s:0x%llx,%llu %s%s\n", id, sp->name, (unsigned long long)addr, (unsigned long long)len,
+           dbg_kind_name(kind), filt);
     return 0;
 }
 
@@ -161,7 +189,7 @@ int dbg_cmd_delete(dbg_cli *c, int argc, char **argv)
     if (argc < 2) {
         dbg_break_delete(m, -1);
         for (int i = 0; i < nall; i++)
-            mem_watch_remove(all[i], -1);
+            dbg_watch_remove(m, all[i], -1);
         free(all);
         dbg_update_slow(m);
         printf("deleted all breakpoints and watchpoints\n");
@@ -180,7 +208,7 @@ int dbg_cmd_delete(dbg_cli *c, int argc, char **argv)
     }
     /* `watch` says "watchpoint N": `delete N` finds it when no breakpoint has that id */
     for (int i = 0; i < nall; i++)
-        if (mem_watch_remove(all[i], (int)id) == 0) {
+        if (dbg_watch_remove(m, all[i], (int)id) == 0) {
             free(all);
             dbg_update_slow(m);
             printf("deleted watchpoint %llu\n", (unsigned long long)id);
@@ -211,10 +239,11 @@ void dbg_info_break(dbg_cli *c)
         for (int i = 0; i < sp->nwatch; i++, n++) {
             if (!n)
                 printf("Id   Type        Where                      Hits\n");
-            char where[200];
+            char where[200], filt[200];
             snprintf(where, sizeof where, "%s:0x%llx,%llu", sp->name, (unsigned long long)sp->watches[i].addr,
                      (unsigned long long)sp->watches[i].len);
-            printf("w%-3d watch %-5s %s\n", sp->watches[i].id, dbg_kind_name(sp->watches[i].kind), where);
+            dbg_watch_where(c, dbg_watch_find(c->m, sp, sp->watches[i].id), filt, sizeof filt);
+            printf("w%-3d watch %-5s %s%s\n", sp->watches[i].id, dbg_kind_name(sp->watches[i].kind), where, filt);
         }
     }
     free(all);

@@ -8,8 +8,10 @@
  * fast; the instruction there runs in the timed part), insns:N (N instructions retired in
  * all, m->ff_insns: checked between bursts, which shrink as the count nears, so at most one
  * cycle's worth more may retire; the statistics give the exact count), or magic (the ISA's marker instruction,
- * sim_marker; the marker itself counts in the functional part). docs/user-guide.md
- * "Fast-forward" has the user's view. */
+ * sim_marker; the marker itself counts in the functional part). The session's run control
+ * (core/runctl.c) does the switch; this file turns the option into its marker. `debug` and
+ * `gdbserver` take the option too: there the switch is a stop (runctl.ff_stop).
+ * docs/user-guide.md "Fast-forward" has the user's view. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -82,13 +84,10 @@ static int ff_symbol(cli_session *s, const char *text, uint64_t *pc)
 int cli_ff_arm(cli_session *s)
 {
     const char *t = s->args->fast_forward;
-    sim_machine *m = &s->m;
     if (!t)
         return 0;
-    s->ff_armed = 1;
-    m->ff_armed = 1;
     if (strcmp(t, "magic") == 0) {
-        m->ff_magic = 1;
+        runctl_ff_at_magic(&s->rc, t);
         return 0;
     }
     if (strncmp(t, "insns:", 6) == 0) {
@@ -97,7 +96,7 @@ int cli_ff_arm(cli_session *s)
             fprintf(stderr, "xpusim: --fast-forward %s: expected insns:N with N a positive number of instructions\n", t);
             return -1;
         }
-        m->ff_insns = n;
+        runctl_ff_at_insns(&s->rc, n, t);
         return 0;
     }
     uint64_t pc;
@@ -107,55 +106,21 @@ int cli_ff_arm(cli_session *s)
     }
     if (ff_symbol(s, t, &pc))
         return -1;
-    if (dbg_attach(m) || (s->ff_break = dbg_break_add(m, pc, -1, 1, t)) < 0) {
+    if (runctl_ff_at_pc(&s->rc, pc, t)) {
         fprintf(stderr, "xpusim: --fast-forward %s: cannot set the breakpoint\n", t);
         return -1;
     }
     return 0;
 }
 
-/* Is the run's stop the armed marker? A symbol's temporary breakpoint is gone once hit. */
-static int ff_at_marker(const cli_session *s)
-{
-    const sim_machine *m = &s->m;
-    if (m->stop.kind == SIM_STOP_MARKER)
-        return 1;
-    if (m->stop.kind != SIM_STOP_BREAK || !s->ff_break || !m->dbg)
-        return 0;
-    for (int i = 0; i < m->dbg->nbrk; i++)
-        if (m->dbg->brk[i].id == s->ff_break)
-            return 0;
-    return 1;
-}
-
-sim_stop_kind cli_run(cli_session *s, uint64_t until)
-{
-    sim_machine *m = &s->m;
-    sim_stop_kind k = sim_run(m, until);
-    if (!s->ff_armed || !ff_at_marker(s))
-        return k;
-    char what[sizeof m->ff->marker];
-    snprintf(what, sizeof what, "%s", s->args->fast_forward);
-    s->ff_armed = 0;
-    s->ff_break = 0;
-    if (sim_ff_switch(m, what, 1)) {
-        sim_set_stop(m, SIM_STOP_ERROR, -1, -1, 0, "fast-forward: out of memory at the switch");
-        return m->stop.kind;
-    }
-    return sim_run(m, until);
-}
+sim_stop_kind cli_run(cli_session *s, uint64_t until) { return runctl_run(&s->rc, until); }
 
 int cli_ff_finish(cli_session *s)
 {
     sim_machine *m = &s->m;
-    if (!s->ff_armed)
-        return 0;
-    s->ff_armed = 0;
-    if (s->ff_break)
-        dbg_break_delete(m, s->ff_break);
-    s->ff_break = 0;
-    if (sim_ff_switch(m, s->args->fast_forward, 0))
-        return -1;
+    int r = runctl_ff_finish(&s->rc);
+    if (r <= 0)
+        return r;
     fprintf(stderr, "xpusim: --fast-forward %s: the marker was never reached (the run ended: %s); the whole run was "
                     "functional and there is no timed part\n", s->args->fast_forward, sim_stop_name(m->stop.kind));
     return -1;

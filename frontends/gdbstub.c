@@ -208,10 +208,7 @@ int gdb_thread_of(const gdb_stub *g, uint64_t tid, int *unit, int *thread)
     return 0;
 }
 
-static int gdb_live(const sim_machine *m, int unit, int thread)
-{
-    return m->units[unit].enabled && sim_thread_active(&m->units[unit].threads[thread]);
-}
+static int gdb_live(const sim_machine *m, int unit, int thread) { return runctl_thread_live(m, unit, thread); }
 
 /* The first thread that runs (else thread 1). */
 static void gdb_first_live(const gdb_stub *g, int *unit, int *thread)
@@ -289,7 +286,7 @@ static void gdb_stop_reply(gdb_stub *g, char *out, size_t n)
 {
     sim_machine *m = g->m;
     sim_stop *st = &m->stop;
-    if (st->kind == SIM_STOP_HALT || (g->over && m->nhalted >= m->nenabled)) {
+    if (st->kind == SIM_STOP_HALT || (g->rc->over && m->nhalted >= m->nenabled)) {
         snprintf(out, n, "W00");
         return;
     }
@@ -335,69 +332,76 @@ static int gdb_poll_break(gdb_stub *g)
     return 0;
 }
 
-/* Run until a stop; step_unit >= 0 asks for one instruction of that thread. Then reply. */
+/* Console output while the target runs: O packets (GDB prints them; the stop reply follows). */
+static void gdb_console(gdb_stub *g, const char *text)
+{
+    char hex[2 * 512 + 2];
+    for (size_t off = 0, n = strlen(text); off < n; off += 512) {
+        size_t k = n - off < 512 ? n - off : 512;
+        hex[0] = 'O';
+        gdb_put_hex(hex + 1, (const uint8_t *)text + off, k);
+        if (gdb_send(g, hex, 1 + 2 * k))
+            return;
+    }
+}
+
+/* Between two slices of a run (core/runctl.h poll): 1 if GDB sent Ctrl-C, -1 if it went away. */
+static int gdb_run_poll(void *ctx)
+{
+    gdb_stub *g = ctx;
+    int b = gdb_poll_break(g);
+    if (b < 0)
+        g->quit = 1;
+    return b;
+}
+
+/* Run until a stop; step_unit >= 0 asks for one issue of that thread. Then reply. */
 static int gdb_resume(gdb_stub *g, int step_unit, int step_thread)
 {
     sim_machine *m = g->m;
+    runctl *rc = g->rc;
     char reply[256];
-    if (g->over) {
+    if (rc->over) {
         /* nothing left to run: the end again (W) or, after a fault, the process's end by signal */
         if (m->stop.kind == SIM_STOP_HALT || m->nhalted >= m->nenabled)
             return gdb_send_str(g, "W00");
         snprintf(reply, sizeof reply, "X%02x", gdb_signal_of(m->stop.kind));
         return gdb_send_str(g, reply);
     }
-    /* as the debugger does: the thread last reported resumes past a breakpoint at the PC it
-     * was reported at (GDB steps over its breakpoints itself; the mark is then stale and
-     * dropped), so a simple client's continue after a step onto a breakpoint moves on */
-    if (g->seen_unit >= 0 && gdb_live(m, g->seen_unit, g->seen_thread) &&
-        g->isa->pc_get && g->isa->pc_get(m, g->seen_unit, g->seen_thread) == g->seen_pc)
-        dbg_skip_once(m, g->seen_unit, g->seen_thread, g->seen_pc);
-    if (step_unit >= 0 && gdb_live(m, step_unit, step_thread))
-        dbg_step(m, step_unit, step_thread, 1);
-    int interrupted = g->pending_break;
-    g->pending_break = 0;
     fflush(stdout);
-    while (!interrupted) {
-        uint64_t now = dbg_now(m);
-        uint64_t until = now < g->limit && g->limit - now > GDB_SLICE ? now + GDB_SLICE : g->limit;
-        sim_run(m, until);
-        /* only the end of a slice goes on; --max-cycles and --max-insns are real stops */
-        if (m->stop.kind != SIM_STOP_LIMIT || until >= g->limit ||
-            (m->max_instructions && sim_total_instructions(m) >= m->max_instructions))
-            break;
-        int b = gdb_poll_break(g);
-        if (b < 0) {
-            g->quit = 1;
-            break;
-        }
-        if (b > 0)
-            interrupted = 1;
-    }
-    if (interrupted) {
+    if (g->pending_break) { /* Ctrl-C before the run: stop at once */
+        g->pending_break = 0;
         m->stop.kind = SIM_STOP_USER;
         m->stop.unit = m->stop.thread = -1;
-        m->stop.cycle = dbg_now(m);
+        m->stop.cycle = runctl_now(m);
         snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted (Ctrl-C)");
+    } else if (step_unit >= 0) {
+        runctl_step(rc, step_unit, step_thread, 1);
+    } else {
+        runctl_continue(rc);
     }
-    dbg_clear_run_targets(m);
-    m->dbg->step_unit = m->dbg->step_thread = -1;
-    sim_stop_kind k = m->stop.kind;
-    g->over = k == SIM_STOP_HALT || k == SIM_STOP_FAULT || k == SIM_STOP_ILLEGAL || k == SIM_STOP_DEADLOCK ||
-              k == SIM_STOP_ERROR;
-    if (g->over && !g->finished && g->isa->finish) {
-        g->isa->finish(m);
-        g->finished = 1;
-    }
-    fflush(m->out);
-    if (m->stop.unit >= 0 && m->stop.thread >= 0 && m->stop.unit < m->nunits &&
-        m->units[m->stop.unit].last_issue != SIM_NEVER)
-        m->stop.cycle = m->units[m->stop.unit].last_issue;
     if (g->quit)
         return -1;
+    if (rc->over && runctl_ff_finish(rc) > 0)
+        fprintf(stderr, "xpusim gdbserver: --fast-forward %s: the marker was never reached; the whole run was "
+                        "functional\n", rc->ff_marker);
+    /* a deadlock or a limit: what each waiting thread waits for, on the server's stderr and
+     * as console output to GDB (O packets, shown before the stop) */
+    if (m->stop.kind == SIM_STOP_DEADLOCK || m->stop.kind == SIM_STOP_LIMIT) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (f) {
+            fprintf(f, "%s: %s\nwaiting threads:\n", sim_stop_name(m->stop.kind), m->stop.msg);
+            runctl_waiting(m, f, "  ", 32);
+            fclose(f);
+            fputs(text, stderr);
+            gdb_console(g, text);
+            free(text);
+        }
+    }
     gdb_stop_reply(g, reply, sizeof reply);
-    g->seen_unit = g->gunit, g->seen_thread = g->gthread; /* gdb_stop_reply selected it */
-    g->seen_pc = g->isa->pc_get ? g->isa->pc_get(m, g->gunit, g->gthread) : 0;
+    runctl_seen(rc, g->gunit, g->gthread); /* gdb_stop_reply selected it */
     return gdb_send_str(g, reply);
 }
 
@@ -436,6 +440,10 @@ static int gdb_vcont(gdb_stub *g, const char *p)
 
 /* ---- breakpoints and watchpoints ---- */
 
+/* Z/z TYPE,ADDR,KIND[;thread:TID]: an xpusim extension narrows an insertion to one thread
+ * (GDB's `break ... thread N` and `watch ... thread N` filter on the client side; a client
+ * that knows the stub can have the stub filter, so other threads run on at full speed past
+ * a breakpoint and a watch stops only for its thread). */
 static int gdb_z(gdb_stub *g, int insert, const char *p)
 {
     uint64_t type, addr, kind;
@@ -443,15 +451,27 @@ static int gdb_z(gdb_stub *g, int insert, const char *p)
     if (gdb_get_hex_u64(p, &type, &q) || *q != ',' || gdb_get_hex_u64(q + 1, &addr, &q) || *q != ',' ||
         gdb_get_hex_u64(q + 1, &kind, &q))
         return gdb_send_str(g, "E01");
+    int funit = -1, fthread = -1;
+    if (*q == ';' && strncmp(q + 1, "thread:", 7) == 0) {
+        int64_t tid;
+        if (!insert || gdb_parse_tid(q + 8, &tid) || tid <= 0 || gdb_thread_of(g, (uint64_t)tid, &funit, &fthread))
+            return gdb_send_str(g, "E01");
+        q += 8 + strcspn(q + 8, ";");
+    }
+    if (*q && *q != ';')
+        return gdb_send_str(g, "E01");
     sim_machine *m = g->m;
     if (type <= 1) { /* software or hardware breakpoint: the same to a simulator */
         if (insert) {
-            if (dbg_break_add(m, addr, -1, 0, "gdb") < 0)
+            int id = dbg_break_add(m, addr, funit, 0, "gdb");
+            if (id < 0)
                 return gdb_send_str(g, "E0c");
+            if (fthread >= 0)
+                dbg_break_filter(m, id, fthread, NULL);
             return gdb_send_str(g, "OK");
         }
         for (int i = 0; i < m->dbg->nbrk; i++)
-            if (m->dbg->brk[i].addr == addr && m->dbg->brk[i].unit < 0) {
+            if (m->dbg->brk[i].addr == addr && !strcmp(m->dbg->brk[i].label, "gdb")) {
                 dbg_break_delete(m, m->dbg->brk[i].id);
                 return gdb_send_str(g, "OK");
             }
@@ -469,7 +489,7 @@ static int gdb_z(gdb_stub *g, int insert, const char *p)
         /* ids unique across spaces, so a stop message names one watch */
         if (g->next_watch_id > sp->next_watch_id)
             sp->next_watch_id = g->next_watch_id;
-        int id = mem_watch_add(sp, addr, units, type == 2 ? MEM_W : type == 3 ? MEM_R : MEM_RW);
+        int id = dbg_watch_add(m, sp, addr, units, type == 2 ? MEM_W : type == 3 ? MEM_R : MEM_RW, funit, fthread, NULL);
         if (id < 0)
             return gdb_send_str(g, "E0c");
         g->next_watch_id = id + 1;
@@ -479,7 +499,7 @@ static int gdb_z(gdb_stub *g, int insert, const char *p)
     }
     for (int i = 0; i < g->nwatch; i++)
         if (g->watch[i].type == (int)type && g->watch[i].addr == addr && g->watch[i].len == kind) {
-            mem_watch_remove(g->watch[i].sp, g->watch[i].id);
+            dbg_watch_remove(m, g->watch[i].sp, g->watch[i].id);
             g->watch[i] = g->watch[--g->nwatch];
             dbg_update_slow(m);
             return gdb_send_str(g, "OK");
@@ -766,9 +786,13 @@ int gdb_serve_fd(cli_session *s, int fd)
     g->isa = s->isa;
     g->fd = fd;
     g->cunit = g->cthread = -1;
-    g->seen_unit = g->seen_thread = -1;
     g->next_watch_id = 1;
-    g->limit = s->args && s->args->max_cycles ? s->args->max_cycles : SIM_NEVER;
+    g->rc = cli_runctl(s);
+    g->rc->interactive = 1;
+    g->rc->ff_stop = 1; /* --fast-forward: the switch is a stop (SIGTRAP), GDB looks from there */
+    g->rc->slice = GDB_SLICE;
+    g->rc->poll = gdb_run_poll;
+    g->rc->poll_ctx = g;
     sim_machine *m = g->m;
     int rc = 1;
     if (!m->nunits) {
@@ -799,10 +823,10 @@ int gdb_serve_fd(cli_session *s, int fd)
     }
     rc = 0;
     fprintf(stderr, "xpusim gdbserver: session ended at cycle %llu (%s)\n",
-            (unsigned long long)(m->stop.kind == SIM_STOP_HALT ? sim_end_cycle(m) : dbg_now(m)),
+            (unsigned long long)(m->stop.kind == SIM_STOP_HALT ? sim_end_cycle(m) : runctl_now(m)),
             sim_stop_name(m->stop.kind));
-    if (!g->finished && g->isa->finish && m->stop.kind != SIM_STOP_NONE)
-        g->isa->finish(m);
+    if (m->stop.kind != SIM_STOP_NONE)
+        runctl_finish(g->rc);
 out:
     if (g->fd >= 0)
         close(g->fd);

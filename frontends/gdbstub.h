@@ -39,14 +39,10 @@ typedef struct gdb_stub {
     gdb_watch watch[GDB_MAX_WATCH];
     int nwatch, next_watch_id;
     int thread_cursor;       /* qsThreadInfo position */
-    int finished;            /* isa->finish ran */
-    int over;                /* the program ended (halt, fault...): W/X sent or due */
-    uint64_t limit;
+    runctl *rc;              /* the session's run control (core/runctl.h): limit, over, last stop seen */
     char in[GDB_PKT_MAX + 8];
     int pending_break;       /* a 0x03 arrived while reading a packet */
     int gdb_compat;          /* the client is GDB, which rejects our target.xml (see gdb_handle 'g') */
-    int seen_unit, seen_thread; /* the thread the last run's stop was reported for (-1: none) */
-    uint64_t seen_pc;        /* and its PC then */
     int quit;
 } gdb_stub;
 

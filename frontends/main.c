@@ -55,7 +55,8 @@ static void usage(FILE *f)
           "  --fast-forward MARKER    run functionally (-o timing=none) up to MARKER, then with the\n"
           "                           cycle model: SYMBOL[+OFF] (a thread reaches it), insns:N (N\n"
           "                           instructions retired in all) or magic (the ISA's marker\n"
-          "                           instruction); the statistics report both parts apart\n"
+          "                           instruction); the statistics report both parts apart;\n"
+          "                           with debug and gdbserver the run stops at the switch\n"
           "  --mem-hash FILE          after the run, one line per memory region: space, region,\n"
           "                           base, size, FNV-1a 64 hash of its bytes (regression checks)\n"
           "  --timeline FILE.json     every hardware thread's running and stalled slices, as trace\n"
@@ -428,7 +429,18 @@ static void on_sigint(int sig)
     (void)sig;
     sim_machine *m = sigint_machine;
     if (m)
-        __atomic_store_n(&m->stop.kind, SIM_STOP_USER, __ATOMIC_RELAXED);
+        runctl_interrupt(m);
+}
+
+/* The window between two slices of a run: 0 go on, -1 the user closed it (the run ends). */
+typedef struct run_view {
+    view *v;
+    sim_machine *m;
+} run_view;
+static int run_view_poll(void *ctx)
+{
+    run_view *rv = ctx;
+    return view_update(rv->v, rv->m) < 0 ? -1 : 0;
 }
 
 /* The progress line of a long run: on a terminal, one line rewritten in place once the run
@@ -523,17 +535,13 @@ static int cmd_run(cli_args *a)
     clock_gettime(CLOCK_MONOTONIC, &prog.t0);
     if (a->progress || (prog.tty && !a->quiet))
         sim_set_progress(m, show_progress, &prog, 0.5);
+    run_view rv = {v, m};
     if (v) {
         /* run in slices of one frame period so the window follows simulated time */
-        uint64_t period = m->isa->frame_period ? m->isa->frame_period : 100000;
-        for (uint64_t until = period;; until += period) {
-            uint64_t lim = until < a->max_cycles ? until : a->max_cycles;
-            cli_run(&s, lim);
-            if (view_update(v, m) < 0)
-                break;
-            if (m->stop.kind != SIM_STOP_LIMIT || lim == a->max_cycles)
-                break;
-        }
+        s.rc.slice = m->isa->frame_period ? m->isa->frame_period : 100000;
+        s.rc.poll = run_view_poll;
+        s.rc.poll_ctx = &rv;
+        cli_run(&s, a->max_cycles);
     } else if (a->trace && a->tr_to) {
         run_trace_window(&s, a);
     } else {
@@ -615,8 +623,8 @@ static int dispatch(cli_args *a)
         usage(stderr);
         return 1;
     }
-    if (a->fast_forward && strcmp(a->cmd, "run")) {
-        fprintf(stderr, "xpusim %s: --fast-forward is an option of xpusim run only\n", a->cmd);
+    if (a->fast_forward && strcmp(a->cmd, "run") && strcmp(a->cmd, "debug") && strcmp(a->cmd, "gdbserver")) {
+        fprintf(stderr, "xpusim %s: --fast-forward is an option of xpusim run, debug and gdbserver\n", a->cmd);
         return 1;
     }
     if (strcmp(a->cmd, "run") == 0)

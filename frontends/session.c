@@ -21,11 +21,19 @@ void cli_args_free(cli_args *a)
     }
 }
 
+runctl *cli_runctl(cli_session *s)
+{
+    if (s->rc.m != &s->m)
+        runctl_init(&s->rc, &s->m, s->args ? s->args->max_cycles : 0);
+    return &s->rc;
+}
+
 /* What every way of opening a session does once the program is in the machine: the
  * instruction limit, --load/--set files, and the trace with its window and pc range. */
 static int session_after_load(cli_session *s, cli_args *a)
 {
     s->m.max_instructions = a->max_insns;
+    cli_runctl(s);
     if (cli_apply_loads(s) || cli_ff_arm(s))
         return -1;
     if (a->trace && dbg_trace_open(&s->m, a->trace)) {
@@ -622,32 +630,6 @@ int cli_write_mem_hash(const sim_machine *m, const char *path)
 
 /* After a run that did not end by itself: what each thread still running was doing or
  * waiting for, so a deadlock, a livelock or a limit says why (at most 32 lines). */
-static void report_waiting(sim_machine *m, FILE *f)
-{
-    if (!m->isa->thread_state)
-        return;
-    int shown = 0, more = 0;
-    for (int i = 0; i < m->nunits; i++) {
-        const sim_unit *u = &m->units[i];
-        if (!u->enabled || u->halted)
-            continue;
-        for (int t = 0; t < u->nthreads; t++) {
-            if (!sim_thread_active(&u->threads[t]))
-                continue;
-            if (shown == 32) {
-                more++;
-                continue;
-            }
-            char st[200];
-            m->isa->thread_state(m, i, t, st, sizeof st);
-            fprintf(f, "  %s thread %d: %s\n", u->name, t, st);
-            shown++;
-        }
-    }
-    if (more)
-        fprintf(f, "  (%d more threads not shown)\n", more);
-}
-
 int cli_report(cli_session *s)
 {
     cli_args *a = s->args;
@@ -688,7 +670,7 @@ int cli_report(cli_session *s)
             fprintf(stderr, " in %s", m->units[m->stop.unit].name);
         fprintf(stderr, " (cycle %llu): %s\n", (unsigned long long)m->stop.cycle, m->stop.msg);
         if (m->stop.kind == SIM_STOP_DEADLOCK || m->stop.kind == SIM_STOP_LIMIT || m->stop.kind == SIM_STOP_USER)
-            report_waiting(m, stderr);
+            runctl_waiting(m, stderr, "  ", 32);
     } else if (!a->quiet && (a->stats_json || a->stats_file)) {
         stats_write_speed(m, stderr);
     }

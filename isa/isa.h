@@ -139,6 +139,13 @@ typedef struct isa_ops {
      * hooks on (dbg_hooks() stays 0; dbg_profile() gives the profile to feed). Zero: the
      * hook path (dbg_before_insn/dbg_after_insn) feeds it, as before. */
     int profile_fast;
+    /* Optional (issue 11 pt 3): disassemble as hardware thread `thread` of `unit` decodes,
+     * in its context or decode mode (the IPU's supervisor and worker contexts decode the
+     * same word differently), with disasm's contract otherwise. The debugger's disasm, x/i
+     * and history, the trace and the GDB stub's views use it (core/debug.h dbg_disasm).
+     * NULL: disasm for every thread. */
+    int (*disasm_thread)(sim_machine *m, int unit, int thread, uint64_t addr, const uint8_t *p, size_t avail,
+                         char *buf, size_t n);
 } isa_ops;
 
 /* Registry (isa/registry.c). */

@@ -4,7 +4,10 @@
  * decimal, branch targets as byte addresses in hex, and the printing aliases the LLVM
  * tables define (nop, fnop, zero, mov, movnz, swap16, strap, get/put for uget/uput). One
  * space separates the mnemonic from its operands where LLVM prints a tab. Bundles print as
- * "{ main ; aux }" on one line. */
+ * "{ main ; aux }" on one line. Listings of code whose context is unknown decode as LLVM
+ * does (the given context, then the other); a thread's view (the debugger, the trace:
+ * isa_ops.disasm_thread) decodes in that thread's context only, as its executor does, so a
+ * word the thread cannot execute shows as ".long". */
 #include <stdio.h>
 #include <string.h>
 #include "ipu.h"
@@ -131,11 +134,10 @@ void ipu_format_bundle(const ipu_bundle *b, char *buf, size_t n)
     snprintf(buf, n, "{ %s ; %s }", m, x);
 }
 
-int ipu_disasm_at(uint64_t addr, const uint8_t *p, size_t avail, int arch, int ctx, char *buf, size_t n)
+static int disasm_mode(const uint8_t *p, size_t avail, int arch, int ctx, int fallback, char *buf, size_t n)
 {
-    (void)addr; /* branch targets are absolute word addresses: the pc is not needed */
     ipu_bundle b;
-    int len = ipu_decode(p, avail, arch, ctx, 1, &b);
+    int len = ipu_decode(p, avail, arch, ctx, fallback, &b);
     if (len == 0)
         return 0;
     if (len < 0) {
@@ -144,4 +146,15 @@ int ipu_disasm_at(uint64_t addr, const uint8_t *p, size_t avail, int arch, int c
     }
     ipu_format_bundle(&b, buf, n);
     return len;
+}
+
+int ipu_disasm_at(uint64_t addr, const uint8_t *p, size_t avail, int arch, int ctx, char *buf, size_t n)
+{
+    (void)addr; /* branch targets are absolute word addresses: the pc is not needed */
+    return disasm_mode(p, avail, arch, ctx, 1, buf, n);
+}
+
+int ipu_disasm_context(const uint8_t *p, size_t avail, int arch, int ctx, char *buf, size_t n)
+{
+    return disasm_mode(p, avail, arch, ctx, 0, buf, n);
 }

@@ -140,6 +140,9 @@ void ipu_format_bundle(const ipu_bundle *b, char *buf, size_t n);
 /* One listing line at addr: bytes used (4 or 8, or 4 for an undecodable word printed as
  * ".long 0x..."), 0 if avail < 4. */
 int ipu_disasm_at(uint64_t addr, const uint8_t *p, size_t avail, int arch, int ctx, char *buf, size_t n);
+/* The same in context ctx only (no fallback to the other): what a thread of that context
+ * executes (the supervisor: IPU_CTX_SUPERVISOR, a worker: IPU_CTX_WORKER). */
+int ipu_disasm_context(const uint8_t *p, size_t avail, int arch, int ctx, char *buf, size_t n);
 
 /* ---- assembler (asm*.c) ---- */
 

@@ -451,6 +451,16 @@ static int ipu_disasm_hook(uint64_t addr, const uint8_t *p, size_t avail, char *
     return ipu_disasm_at(addr, p, avail, IPU_ARCH_IPU2, IPU_CTX_WORKER, buf, n);
 }
 
+/* A thread's view (the debugger, the trace): the supervisor (thread 0) decodes in the
+ * supervisor context and the workers in the worker context, for the machine's architecture,
+ * with no fallback: what that thread executes. */
+static int ipu_disasm_thread(sim_machine *m, int unit, int thread, uint64_t addr, const uint8_t *p, size_t avail,
+                             char *buf, size_t n)
+{
+    (void)unit, (void)addr;
+    return ipu_disasm_context(p, avail, ipu_m(m)->arch, thread == 0 ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER, buf, n);
+}
+
 static int name_says_supervisor(const char *s)
 {
     for (; s && *s; s++)
@@ -537,6 +547,7 @@ const isa_ops isa_ipu = {
     .views = ipu_views,
     .code_space = "tmem",
     .disasm = ipu_disasm_hook,
+    .disasm_thread = ipu_disasm_thread,
     .disasm_image = ipu_disasm_image,
     .assemble = ipu_assemble,
     .asm_options = ipu_asm_options,

@@ -171,7 +171,37 @@ else
     err "(that name is data)" run "$T/ff1.elf" --fast-forward result
     err "the offset after '+' is not a number" run "$T/ff1.elf" --fast-forward region+x
     err "leave out -o timing=cycle" run "$T/ff1.elf" -o timing=cycle --fast-forward region
-    err "is an option of xpusim run only" debug "$T/ff1.elf" --fast-forward region
+    err "is an option of xpusim run, debug and gdbserver" disasm "$T/ff1.elf" --fast-forward region
+    # debug --fast-forward (issue 11 pt 4: the session's run control does the switch): the
+    # first `continue` runs the 51 instructions before `region` functionally (51 issue
+    # steps: cycles 0..50) and stops at the switch, the next instruction the region's first;
+    # it issues at cycle 51 (the switch), and the rest of the run is the timed part derived
+    # above, 243 cycles: the halt at 51 + 243 = 294, the statistics 243 cycles, 23 instructions.
+    cat > "$T/ffdbg" <<'EOS'
+continue
+assert stop marker
+assert pc == region
+assert instructions == 51
+step
+assert cycle == 51
+continue
+assert stop halted
+stats
+EOS
+    "$X" debug "$T/ff1.elf" -o tasklets=1 --fast-forward region -x "$T/ffdbg" > "$T/ffdbg.out" 2>&1; r=$?
+    if [ $r -eq 0 ] && grep -q "^dpu0 thread 0 stopped at cycle 50: fast-forward marker region reached after 51 instructions" "$T/ffdbg.out" &&
+       [ "$(grep -c 'assert ok' "$T/ffdbg.out")" -eq 5 ] && grep -q "^halted at cycle 294:" "$T/ffdbg.out" &&
+       grep -q "^cycles: 243 " "$T/ffdbg.out" && grep -q "^instructions: 23$" "$T/ffdbg.out"; then
+        ok "dpu: debug --fast-forward region stops at the switch, then 243 timed cycles"
+    else
+        bad "dpu: debug --fast-forward (exit $r)"; cat "$T/ffdbg.out"
+    fi
+    # a marker the program never reaches: said when the program ends, the run all functional
+    printf 'continue\n' > "$T/ffmiss"
+    "$X" debug "$T/ff1.elf" -o tasklets=1 --fast-forward never -x "$T/ffmiss" > "$T/ffmiss.out" 2>&1
+    grep -q "fast-forward never: the marker was never reached" "$T/ffmiss.out" &&
+        ok "dpu: debug --fast-forward to a marker never reached says so" ||
+        { bad "dpu: debug --fast-forward never"; cat "$T/ffmiss.out"; }
 fi
 fi
 

@@ -35,6 +35,7 @@ class Server:
     def __init__(self, argv):
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.port = None
+        self.console = ""
         deadline = time.time() + TIMEOUT
         self.errlines = []
         while time.time() < deadline:
@@ -96,8 +97,15 @@ class Server:
         return bytes(data)
 
     def ask(self, payload) -> str:
+        """Send a packet and return its reply; console output (O packets, sent while the
+        target runs, before the stop reply) is kept in self.console."""
         self.send(payload)
-        return self.recv().decode("latin-1")
+        while True:
+            r = self.recv().decode("latin-1")
+            if r.startswith("O") and r != "OK" and len(r) % 2 == 1:
+                self.console += bytes.fromhex(r[1:]).decode(errors="replace")
+                continue
+            return r
 
     def monitor(self, cmd: str) -> str:
         self.send("qRcmd," + cmd.encode().hex())
