@@ -279,7 +279,7 @@ int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
         }
         char sym[160], text[200];
         dbg_symbolize(c, h->pc, sym, sizeof sym);
-        dbg_disasm_one(c, h->unit, h->pc, text, sizeof text);
+        dbg_disasm_one(c, h->unit, h->thread, h->pc, text, sizeof text);
         char cyc[24] = "?"; /* an ISA that does not set last_issue leaves SIM_NEVER */
         if (h->cycle != SIM_NEVER)
             snprintf(cyc, sizeof cyc, "%llu", (unsigned long long)h->cycle);
