@@ -2,7 +2,7 @@
  * the register layout GDB sees, generated from the ISA's register table (target.xml, the g
  * and p packets: scalars widened to 8/16/32/64 bits, vectors at full width as 32-bit lanes,
  * little-endian), and the queries: qSupported, qXfer:features:read, the thread list and
- * thread descriptions, and `monitor` (qRcmd: cycle, stats, regs, stop, space, and `info NAME`
+ * thread descriptions, and `monitor` (qRcmd: cycle, stats, regs, stop, waiting, disasm, space, and `info NAME`
  * for the ISA's own views, the table the debugger's `info` uses). */
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +193,29 @@ static void gdb_print_regs(gdb_stub *g, FILE *f, const char *arg)
         fprintf(f, "no register '%s'\n", name);
 }
 
+/* `monitor disasm [ADDR] [N]`: as the thread GDB selected last (Hg) decodes (its context:
+ * isa_ops.disasm_thread), from ADDR (hex or decimal, in the PC's units; default its pc). */
+static void gdb_print_disasm(gdb_stub *g, FILE *f, const char *arg)
+{
+    sim_machine *m = g->m;
+    uint64_t pc = g->isa->pc_get ? g->isa->pc_get(m, g->gunit, g->gthread) : 0, addr = pc, count = 8;
+    char a[64] = "", b[64] = "";
+    int k = sscanf(arg, "%63s %63s", a, b);
+    if ((k >= 1 && cli_parse_u64(a, &addr)) || (k >= 2 && (cli_parse_u64(b, &count) || count == 0 || count > 4096))) {
+        fprintf(f, "usage: disasm [ADDR] [COUNT] (numbers; COUNT 1..4096)\n");
+        return;
+    }
+    fprintf(f, "%s thread %d:\n", m->units[g->gunit].name, g->gthread);
+    for (uint64_t i = 0; i < count; i++) {
+        char text[200];
+        int len = dbg_disasm(m, g->gunit, g->gthread, addr, text, sizeof text);
+        fprintf(f, "%s0x%08llx  %s\n", addr == pc ? "=> " : "   ", (unsigned long long)addr, text);
+        if (len <= 0)
+            break;
+        addr += (uint64_t)len;
+    }
+}
+
 static int gdb_monitor(gdb_stub *g, const char *hexcmd)
 {
     char cmd[256];
@@ -236,6 +259,11 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
     } else if (strcmp(cmd, "stop") == 0) {
         fprintf(f, "%s at cycle %llu: %s\n", sim_stop_name(m->stop.kind), (unsigned long long)m->stop.cycle,
                 m->stop.msg);
+    } else if (strcmp(cmd, "waiting") == 0) {
+        if (!runctl_waiting(m, f, "", 64))
+            fprintf(f, "no thread is waiting (all halted)\n");
+    } else if (strcmp(cmd, "disasm") == 0) {
+        gdb_print_disasm(g, f, arg);
     } else if (strcmp(cmd, "info") == 0 && isa_view_find(m->isa, arg)) {
         /* the ISA's own views, for the unit of the thread GDB selected (the debugger's table) */
         if (isa_view_find(m->isa, arg)->show(m, g->gunit, f) < 0)
@@ -247,6 +275,9 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
                    "  regs [TID] [NAME]  registers of thread TID (default: the last one GDB\n"
                    "                  selected) by their names, or only register NAME\n"
                    "  stop            the last stop reason\n"
+                   "  waiting         each thread that has not halted and what it waits for\n"
+                   "  disasm [ADDR] [N]  N instructions (8) from ADDR (the pc) as the thread\n"
+                   "                  GDB selected decodes them (its context)\n"
                    "  space [NAME]    show or set the memory space m/M/X and watchpoints use\n"
                    "                  (`space default`: the data space)\n");
         for (const isa_view *v = m->isa->views; v && v->name; v++)

@@ -409,6 +409,12 @@ def mccp_limit(xpusim, prog, option, value):
         n = int(out.split()[1 if option == "--max-cycles" else 2].rstrip(","))
         check(n == int(value) if option == "--max-cycles" else n >= int(value),
               "at the limit: %r" % out)
+        # issue 11: a run that ends on a limit lists each waiting thread and what it waits
+        # for, as console output (O packets) before the stop reply
+        check("waiting threads:" in s.console and "core0 thread 0: " in s.console and "core3 thread 0: " in s.console,
+              "the limit's stop lists the waiting threads: %r" % s.console[:300])
+        out = s.monitor("waiting")
+        check(out.count("thread 0: ") == 4, "monitor waiting: one line per core: %r" % out)
         sig, f = stop_fields(s.ask("c"))
         check(sig == 0x18, "continuing at the limit stops there again")
         s.send("k")
@@ -476,6 +482,56 @@ def dpu_vecadd(xpusim, prog, main_pc, tasklets, end_cycle):
         check(r == "W00", "runs to W00: %s" % r)
         cyc = s.monitor("cycle")
         check(cyc.startswith("cycle %s," % end_cycle), "end cycle as a plain run (%s): %r" % (end_cycle, cyc))
+        s.send("k")
+        s.close()
+    finally:
+        s.kill()
+
+
+@scenario
+def dpu_watch_thread(xpusim, prog):
+    """Four tasklets each write their id at result + 4 * id (tests/cli/gdbstub.t.sh): a write
+    watchpoint on all four words narrowed to GDB thread 3 (tasklet 2) with the xpusim
+    extension Z2,ADDR,LEN;thread:TID stops only for that tasklet's store; `monitor disasm`
+    lists from the stopped thread's pc, marking it."""
+    s = _server(xpusim, prog, "-o", "tasklets=4")
+    try:
+        s.ask("qSupported")
+        check(s.ask("Z2,0,10;thread:3") == "OK", "Z2 on result[0..3] for thread 3 only")
+        check(s.ask("Z2,0,4;thread:9").startswith("E"), "Z2 for a thread that does not exist: error")
+        sig, f = stop_fields(s.ask("c"))
+        check(sig == 5 and f.get("thread") == "3" and int(f.get("watch", "-1"), 16) == 8,
+              "the watch stops tasklet 2 (thread 3) at its store to result+8: %s" % f)
+        check(s.ask("m0,10") == le32(0) + le32(1) + le32(2) + le32(7),
+              "tasklets 0 and 1 stored before without a stop, tasklet 3 not yet")
+        s.ask("Hg3")
+        out = s.monitor("disasm")
+        check(out.startswith("dpu0 thread 2:") and "\n=> 0x" in out, "monitor disasm from the pc: %r" % out)
+        check(s.ask("z2,0,10") == "OK", "remove the watch")
+        check(s.ask("c") == "W00", "runs to the end")
+        s.send("k")
+        s.close()
+    finally:
+        s.kill()
+
+
+@scenario
+def dpu_fast_forward(xpusim, prog, region_pc):
+    """gdbserver --fast-forward region (issue 11 pt 4): the first continue runs functionally
+    to `region` and stops there with SIGTRAP, the switch to the cycle model made; the rest
+    runs timed. tests/cli/fastforward.t.sh derives the cycles: 51 functional issue steps,
+    then 243 timed cycles, the end at cycle 294."""
+    s = Server([xpusim, "gdbserver", prog, "-o", "tasklets=1", "--fast-forward", "region", "--port", "0", "--quiet"])
+    try:
+        s.ask("qSupported")
+        sig, f = stop_fields(s.ask("c"))
+        check(sig == 5 and f.get("thread") == "1", "the marker stops thread 1 with T05 (%s)" % f)
+        check(reg(s, 24) == int(region_pc, 0), "its pc is region")
+        out = s.monitor("stop")
+        check("fast-forward marker region reached after 51 instructions" in out, "monitor stop: %r" % out)
+        check(s.ask("c") == "W00", "then runs to the end")
+        cyc = s.monitor("cycle")
+        check(cyc.startswith("cycle 294,"), "ends at cycle 51 + 243: %r" % cyc)
         s.send("k")
         s.close()
     finally:

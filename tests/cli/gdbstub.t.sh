@@ -83,6 +83,14 @@ if "$X" isas | grep -q '^dpu'; then
     timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_vecadd "$X" "$T/vecadd.elf" "$main" 4 "$end" || fail=1
     timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_gdb_compat "$X" "$T/vecadd.elf" "$main" || fail=1
     timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_two "$X" "$T/vecadd.elf" || fail=1
+    # four tasklets, each storing its id at result + 4 * id (tasklet 3 boots none)
+    printf '\t.section\t.text.__bootstrap,"ax",@progbits\n\t.globl\t__bootstrap\n__bootstrap:\n\tjeq\tid, 3, .Lnb\n\tboot\tid, 1\n.Lnb:\n\tmove\tr2, id\n\tlsl\tr1, r2, 2\n\tsw\tr1, result, r2\n\tstop\n\t.section\t.dpu_host,"aw",@progbits\n\t.globl\tresult\n\t.p2align\t3\nresult:\n\t.long\t7, 7, 7, 7\n' > "$T/wt.s"
+    "$X" asm --isa dpu -o tasklets=4 "$T/wt.s" -o "$T/wt.elf" || { echo "FAIL: assembling wt.s"; exit 1; }
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_watch_thread "$X" "$T/wt.elf" || fail=1
+    # tests/cli/fastforward.t.sh's ff1.s: 51 instructions before `region` (instruction 2)
+    printf '\t.section\t.text.__bootstrap,"ax",@progbits\n\t.globl\t__bootstrap\n__bootstrap:\n\tmove\tr0, 50\n.Lpre:\n\tadd\tr0, r0, -1, nz, .Lpre\n\t.globl\tregion\nregion:\n\tmove\tr1, 20\n.Lr:\n\tadd\tr1, r1, -1, nz, .Lr\n\tsw\tzero, result, r1\n\tstop\n\t.section\t.dpu_host,"aw",@progbits\n\t.globl\tresult\n\t.p2align\t3\nresult:\n\t.long\t7\n' > "$T/ff1.s"
+    "$X" asm --isa dpu -o tasklets=1 "$T/ff1.s" -o "$T/ff1.elf" || { echo "FAIL: assembling ff1.s"; exit 1; }
+    timeout 60 "$PY" "$HERE/gdb_rsp.py" dpu_fast_forward "$X" "$T/ff1.elf" 0x2 || fail=1
 else
     echo "SKIP: no dpu ISA in this build"
 fi
