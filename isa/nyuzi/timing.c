@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nyuzi.h"
+#ifdef NYZ_MEMTRACE /* -DNYZ_MEMTRACE: every memory-bus read (AR) and write-back (AW) on
+                     * stderr, as the RTL testbench's traced copy prints them (docs/validation) */
+#include <stdio.h>
+#endif
 
 int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
 {
@@ -170,14 +174,16 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
  * auto-refreshes (4 cycles); the timer restarts at the refresh. Returns the extra cycles
  * of an access whose request leaves the L2 at cycle t. */
 /* A data line from memory reaches the L1D this much sooner than an instruction line
- * reaches the L1I (measured: a cold load followed by a dependent add, open SDRAM row:
- * 51 cycles load to add on the RTL, mem_latency + load_latency = 51 + 4 here before). */
-enum { DMEM_LEAD = 4 };
+ * reaches the L1I (RTL trace of a one-thread copy loop: load issue, L2 request +3, AR
+ * address phase +9, line complete (RST) +34 in an open row, response +38, replay +41; the
+ * probes start, hs5 and sy (cold load and use, cold load_sync) are exact with 3 and were
+ * one cycle fast with 4). Set with -o mem_latency as the instruction line's latency. */
+enum { DMEM_LEAD = 3 };
 /* Store and flush acknowledgements (probes: store + membar to a line in L2 15 cycles on
- * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds the line fill less
- * 10; dflush + membar 12 for a line that is not dirty and 36 for a dirty one, whose
- * write-back is posted once the memory bus takes it). */
-enum { STORE_MISS_LEAD = 10, DFLUSH_EXTRA = 24 };
+ * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds the data line's
+ * fill less 11; dflush + membar 12 for a line that is not dirty and 36 for a dirty one,
+ * whose write-back is posted once the memory bus takes it). */
+enum { STORE_MISS_LEAD = 11, DFLUSH_EXTRA = 24 };
 /* A line written back holds the memory bus this much longer than a line read (measured:
  * reads every 28 cycles, from four threads' cold loads and loop4.S's thread phases; dflush.S
  * writes 4096 dirty lines at one per 30). */
@@ -217,12 +223,47 @@ static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
     return extra;
 }
 
+/* The line a miss of pa would evict from c if that line is valid and dirty, else
+ * 0xffffffff (a hit or a clean victim). */
+static uint32_t dirty_victim(const nyz_cache *c, uint32_t pa)
+{
+    uint32_t line = pa >> c->line_shift;
+    unsigned set = line & (c->sets - 1), base = set * c->ways, w;
+    for (w = 0; w < c->ways; w++)
+        if (c->tag[base + w] == line)
+            return 0xffffffffu;
+    if (c->plru_on)
+        w = plru_victim(c->plru[set], c->ways);
+    else {
+        w = 0;
+        for (unsigned k = 1; k < c->ways; k++)
+            if (c->lru[base + k] < c->lru[base + w])
+                w = k;
+    }
+    return c->dirty[base + w] ? c->tag[base + w] : 0xffffffffu;
+}
+
+/* A dirty line the L2 evicts for a fill is written back over the memory bus after the
+ * read that replaces it (l2_cache_read_stage.sv needs_writeback; l2_axi_bus_interface.sv
+ * takes a pending write-back before the next fill read): the bus is busy that much
+ * longer, and the write opens its own SDRAM row. */
+static void l2_writeback(nyz_machine *nm, uint32_t line)
+{
+    uint64_t start = nm->mem_free;
+    start += sdram_extra(nm, line << nm->l2.line_shift, start);
+    nm->mem_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu AW a%08x\n", (unsigned long long)start, line << nm->l2.line_shift);
+#endif
+}
+
 /* Extra cycles beyond an L1 hit for a line fetched from L2 / memory at cycle now. A line
  * whose fill is still in flight makes a later request wait for the same fill (the L1 and
  * L2 miss queues merge requests to one line). */
 unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead)
 {
     nyz_cache *l2 = &nm->l2;
+    uint32_t victim = dirty_victim(l2, pa);
     if (nyz_cache_access(l2, pa, 1, write)) {
         uint64_t r = l2->ready[l2->last_way];
         return (unsigned)((r > now ? r - now : 0) + nm->tm.l2_lat);
@@ -232,12 +273,17 @@ unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now,
     uint64_t start = now > nm->mem_free ? now : nm->mem_free;
     unsigned sd = sdram_extra(nm, pa, start);
     nm->mem_free = start + sd + nm->tm.mem_interval;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu AR a%08x req %llu\n", (unsigned long long)(start + sd), pa & ~63u, (unsigned long long)now);
+#endif
     /* a data line arrives `lead` cycles before an instruction line (measured on the RTL);
      * with a memory latency below that (-o mem_latency=0..3, an ideal memory) it arrives
      * as soon as the bus takes the request, never before it: an unsigned wrap here made
      * a load wait 2^32 cycles */
     uint64_t done = start + sd + (nm->tm.mem_lat > lead ? nm->tm.mem_lat - lead : 0);
     l2->ready[l2->last_way] = done;
+    if (victim != 0xffffffffu)
+        l2_writeback(nm, victim);
     return (unsigned)(done - now);
 }
 
@@ -385,6 +431,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* The L2 takes a store every store_interval cycles (measured: four threads storing in
      * step get one store acknowledged per ~4 cycles). */
     uint64_t acc = l2_store_accept(nm, c, now);
+    uint32_t victim = full ? dirty_victim(&nm->l2, pa) : 0xffffffffu;
     int hit = nyz_cache_access(&nm->l2, pa, full, 1);
     if (hit || full) {
         /* a whole line needs no read from memory, but a miss still goes through the L2's
@@ -400,6 +447,8 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
             ack += nm->mem_free - 1 - (acc + RESTART_AT);
             nm->mem_free += RESTART_SLOT;
         }
+        if (victim != 0xffffffffu && !hit)
+            l2_writeback(nm, victim);
         sq_ack(tm, t, now, ack);
         nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
         if (!l1hit)
