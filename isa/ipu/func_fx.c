@@ -149,19 +149,38 @@ static __attribute__((noinline)) ipu_fx *fx_miss(ipu_tile *tl, uint32_t off)
 #else
 #define FX_ATTR
 #endif
+/* --profile: a batch over the page of entries at tile-memory offset pg0 (FP_WORDS words)
+ * when thread pt's window maps every word of it; *k then gives the address of the row
+ * pointer of the word at code: k + 8 x code (func_fx_loop.h's PB_ISSUE). */
+static inline int pb_open(const prof_thread *pt, uint32_t base, uint32_t pg0, uintptr_t *k, const uint8_t *mem)
+{
+    const uint64_t i0 = (uint64_t)base + pg0 - pt->base; /* the window's index of the page */
+    if (i0 >= pt->lim || pt->lim - i0 < FP_WORDS * 4u)
+        return 0;
+    *k = (uintptr_t)pt->map + 8 * ((uintptr_t)base - (uintptr_t)pt->base - (uintptr_t)mem);
+    return 1;
+}
+
 #define FX_PROTO FX_ATTR static uint64_t fx_burst_plain(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
 #define prof ((prof_state *)NULL)
 #define FX_CHECK 0
+#define FX_PROF 0
 #include "func_fx_loop.h"
-#undef FX_CHECK
-#undef prof
 #undef FX_PROTO
+#define FX_PROTO FX_ATTR static uint64_t fx_burst_checked(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
+#undef FX_CHECK
 #define FX_CHECK 1
+#include "func_fx_loop.h"
+#undef FX_PROTO
+#undef FX_PROF
+#undef prof
+#define FX_PROF 1
 #define FX_PROTO                                                                                                     \
     FX_ATTR static uint64_t fx_burst_profiled(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t, prof_state *prof)
 #include "func_fx_loop.h"
 #undef FX_PROTO
 #undef FX_CHECK
+#undef FX_PROF
 
 uint64_t ipu_fx_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t)
 {
@@ -170,5 +189,5 @@ uint64_t ipu_fx_burst(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_
 
 uint64_t ipu_fx_burst_prof(sim_unit *u, ipu_tile *tl, int tid, uint64_t nmax, uint64_t t, prof_state *prof)
 {
-    return fx_burst_profiled(u, tl, tid, nmax, t, prof);
+    return prof ? fx_burst_profiled(u, tl, tid, nmax, t, prof) : fx_burst_checked(u, tl, tid, nmax, t);
 }

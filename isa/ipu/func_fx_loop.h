@@ -1,10 +1,11 @@
-/* isa/ipu/func_fx_loop.h: the body of func_fx.c's burst, included there twice: once as
- * the plain loop (FX_PROTO without a profile, prof a constant NULL, FX_CHECK 0: entries are
- * trusted, stores into code invalidate them) and once for runs with a debugger attached or
- * --profile (FX_PROTO with prof_state *prof, which may be NULL; FX_CHECK 1: every entry is
- * compared with its word, as the debugger and the host may write memory between runs).
- * A function whose computed-goto table is static cannot be inlined into two callers, hence
- * two definitions from one text. Include only from func_fx.c, after FX_PROTO is defined. */
+/* isa/ipu/func_fx_loop.h: the body of func_fx.c's burst, included there three times: the
+ * plain loop (prof a constant NULL, FX_CHECK 0: entries are trusted, stores into code
+ * invalidate them), the loop for runs with a debugger attached (FX_CHECK 1: every entry is
+ * compared with its word, as the debugger and the host may write memory between runs), and
+ * the same with --profile (FX_PROF 1, prof_state *prof not NULL: the issues feed the
+ * profile, in batches along the straight-line loop). A function whose computed-goto table
+ * is static cannot be inlined into several callers, hence several definitions from one
+ * text. Include only from func_fx.c, after FX_PROTO, FX_CHECK and FX_PROF are defined. */
 FX_PROTO
 {
     const ipu_machine *im = tl->im;
@@ -18,6 +19,19 @@ FX_PROTO
     /* --profile: the profile's thread and the thread's retired count at the burst's start */
     const int pg = prof ? u->index * prof->tpu + tid : 0;
     const uint64_t pi0 = u->threads[tid].instructions;
+    /* --profile in batches along the straight-line loop (the contract: notes/profile-api.md).
+     * Consecutive issues of one thread, one instruction and one cycle apart, whose rows the
+     * window maps: instead of each issue closing its predecessor's row with its own count
+     * and cycle and opening its own with minus them, the batch closes the row open before it
+     * once (pb_start: + the first issue's count and cycle), adds each issue's growth to its
+     * own row (one instruction, one cycle) and opens the last one once (pb_end: minus the
+     * count and cycle after it): the same sums, a row lookup and two adds per issue. Issues
+     * whose row the window does not map (the first, calls, returns, an open call's return
+     * address) end the batch and take prof_issue (its slow path) as before. */
+    prof_thread *const pt = FX_PROF ? prof_th(prof, pg) : NULL;
+    uint64_t *pb_last = NULL; /* the batch's last row (pb: a batch is open) */
+    uintptr_t pb_k = 0;       /* the address of word code's row pointer: pb_k + 8 x code */
+    int pb = 0;
     /* the handlers of the straight-line loop below */
     static const void *const lbl[] = {
         [FX_BUILD] = &&l_relook, [FX_GEN] = &&l_relook, [FX_XOP] = &&l_relook,
@@ -31,7 +45,19 @@ FX_PROTO
         [FX_SHRSI] = &&l_shrsi, [FX_MOVI] = &&l_movi, [FX_LD32I] = &&l_ld32i, [FX_ST32I] = &&l_st32i,
         [FX_BRNZDEC] = &&l_brnzdec, [FX_BRZ] = &&l_brz, [FX_BRNZ] = &&l_brnz, [FX_BR] = &&l_br};
     ipu_fxpage **fxp = tl->fxp;
+/* the batch ends before the issue of bundle k (of this burst) */
+#define PB_END_AT(k)                                                                                                 \
+    do {                                                                                                             \
+        if (pb) {                                                                                                    \
+            pb_last[PROF_INSNS] -= pi0 + (k) + np;                                                                   \
+            pb_last[PROF_CYCLES] -= t + (k);                                                                         \
+            pt->row = pb_last;                                                                                       \
+            pb = 0;                                                                                                  \
+        }                                                                                                            \
+    } while (0)
+#define PB_END() PB_END_AT(n)
     while (n < nmax) {
+        PB_END();
         uint32_t off = pc - base;
         if ((pc & 3) || off >= msize)
             break;
@@ -42,7 +68,10 @@ FX_PROTO
             if (!(e = fx_miss(tl, off)))
                 break;
         fxp = tl->fxp; /* made by the first fx_miss, then never moved */
-        if (e->op > FX_XOP && !rc) {
+        /* (--profile: only where the window maps the whole page of entries; elsewhere, and
+         * at a thread's first issue or after a call or return, the record's path below
+         * feeds prof_issue, which maps the window again) */
+        if (e->op > FX_XOP && !rc && (!FX_PROF || pb_open(pt, base, off & ~(FP_WORDS * 4u - 1), &pb_k, mem))) {
             /* straight-line singles, threaded (computed goto, as tests/bench/ceiling.c): the
              * entry and the word pointer step along; `left` counts the bundles to the budget
              * or the page's end, whichever comes first; the pc is derived from the word
@@ -51,23 +80,51 @@ FX_PROTO
             if (left > nmax - n)
                 left = (uint32_t)(nmax - n);
             uint32_t v, ea, o;
+            if (FX_PROF) { /* the batch opens: the row open before it closes at this issue */
+                pb = 1;
+                pb_last = pt->row;
+                pb_last[PROF_INSNS] += pi0 + n + np;
+                pb_last[PROF_CYCLES] += t + n;
+            }
 #define FX_PC() (base + (uint32_t)(code - mem))
+/* --profile: the issue of bundle k (of this burst) at word w in the batch; a row the window
+ * does not map (a pc's first issue, a call's or a return's) ends the batch, takes
+ * prof_issue, and then the loop leaves by `slow` (the issue counted, pc the next one's) */
+#define PB_ISSUED(w, k, slow) PB_ISSUED_AT(pb_k + (uintptr_t)(w) * 8, w, k, slow)
+/* (the same with the row pointer's address at given, so that the compiler folds the offset
+ * of code - 4 into the load) */
+#define PB_ISSUED_AT(at, w, k, slow)                                                                                 \
+    do {                                                                                                             \
+        if (FX_PROF) {                                                                                               \
+            uint64_t *const r_ = *(uint64_t **)(at);                                                                 \
+            if (__builtin_expect(r_ == NULL, 0)) {                                                                   \
+                PB_END_AT(k);                                                                                        \
+                prof_issue_th(pt, base + (uint32_t)((w) - mem), t + (k), pi0 + (k) + np, NULL);                      \
+                slow;                                                                                                \
+            }                                                                                                        \
+            r_[PROF_INSNS]++;                                                                                        \
+            r_[PROF_CYCLES]++;                                                                                       \
+            pb_last = r_;                                                                                            \
+        }                                                                                                            \
+    } while (0)
+#define PB_ISSUE(slow) PB_ISSUED(code, n, slow)
+/* (counted first: the profile then reads the bundle just issued, code - 4, n - 1) */
 #define FX_NEXT                                                                                                      \
     do {                                                                                                             \
-        if (prof)                                                                                                    \
-            prof_issue(prof, pg, FX_PC(), t + n, pi0 + n + np, NULL);                                                \
         n++;                                                                                                         \
         e++;                                                                                                         \
         code += 4;                                                                                                   \
+        PB_ISSUED_AT(pb_k + (uintptr_t)code * 8 - 32, code - 4, n - 1, goto l_relook);                               \
         if (__builtin_expect(--left == 0, 0) || (FX_CHECK && __builtin_expect(e->w != mem_ld32le(code), 0)))        \
             goto l_relook;                                                                                           \
         goto *lbl[e->op];                                                                                            \
     } while (0)
-/* a taken direct branch whose entry knows its target's (unchecked loop only: the entries
- * are trusted, FX_BUILD/GEN/XOP dispatch to l_relook): straight to it */
+/* a taken direct branch whose entry knows its target's (FX_BUILD/GEN/XOP dispatch to
+ * l_relook; the checked loop compares the target's word too): straight to it */
 #define FX_JUMPD(target)                                                                                             \
     do {                                                                                                             \
-        if (!FX_CHECK && e->spare) {                                                                                 \
+        if (e->spare) {                                                                                              \
+            PB_ISSUE(n++; pc = (target); goto fx_lookup);                                                            \
             n++;                                                                                                     \
             if (n >= nmax) {                                                                                         \
                 pc = (target);                                                                                       \
@@ -79,6 +136,8 @@ FX_PROTO
                 left = (uint32_t)(nmax - n);                                                                         \
             e += d_;                                                                                                 \
             code += d_ * 4;                                                                                          \
+            if (FX_CHECK && e->w != mem_ld32le(code))                                                                \
+                goto l_relook;                                                                                       \
             goto *lbl[e->op];                                                                                        \
         }                                                                                                            \
         FX_JUMP(target);                                                                                             \
@@ -88,8 +147,7 @@ FX_PROTO
  * branch's own) and is a valid single, else through the lookup above */
 #define FX_JUMP(target)                                                                                              \
     do {                                                                                                             \
-        if (prof)                                                                                                    \
-            prof_issue(prof, pg, FX_PC(), t + n, pi0 + n + np, NULL);                                                \
+        PB_ISSUE(n++; pc = (target); goto fx_lookup);                                                                \
         n++;                                                                                                         \
         pc = (target);                                                                                               \
         const uint32_t coff_ = (uint32_t)(code - mem), toff_ = pc - base;                                            \
@@ -106,8 +164,7 @@ FX_PROTO
     } while (0)
 #define FX_TAKEN(target)                                                                                             \
     do {                                                                                                             \
-        if (prof)                                                                                                    \
-            prof_issue(prof, pg, FX_PC(), t + n, pi0 + n + np, NULL);                                                \
+        PB_ISSUE(n++; pc = (target); goto fx_lookup);                                                                \
         n++;                                                                                                         \
         pc = (target);                                                                                               \
         goto fx_lookup;                                                                                              \
@@ -192,10 +249,14 @@ FX_PROTO
 #undef FX_JUMP
 #undef FX_JUMPD
 #undef FX_PC
+#undef PB_ISSUE
+#undef PB_ISSUED
+#undef PB_ISSUED_AT
         }
         if (e->op == FX_GEN)
             break;
     xop: {
+            PB_END();
             /* one bundle from its fast record (fast.c's way) */
             const ipu_frec *r = frec_at(tl, off);
             if (!r || r->kind != IPU_FR_FAST)
@@ -226,6 +287,9 @@ FX_PROTO
         }
     fx_lookup:;
     }
+    PB_END();
+#undef PB_END
+#undef PB_END_AT
     if (n) {
         sim_thread *th = &u->threads[tid];
         c->pc = pc;

@@ -66,6 +66,62 @@ fi
 if has ipu; then
     "$X" asm --isa ipu programs/ipu/bench/loop6.S -o "$T/ipu6.elf" || fail "ipu asm"
     same ipu-loop6 "$T/ipu6.elf" --set bench_iters="$T/i50.bin"
+    # functional mode (-o timing=none): func_fx.c feeds the profile in batches along
+    # straight-line code; a worker that calls a subroutine (each call and return leaves the
+    # batch for prof_issue's slow path), and kernels with float bundles and pairs (the
+    # fast record's path and the generic executor between batches)
+    sh scripts/bench/le32.sh 300 "$T/i300.bin" || fail le32
+    same ipu-loop6-func "$T/ipu6.elf" --set bench_iters="$T/i300.bin" -o timing=none
+    cat > "$T/call.S" <<'EOF_S'
+.section .data
+.align 8
+.globl out
+out: .space 48
+.section .text.worker, "ax"
+.worker
+.align 8
+.globl w
+.type w, @function
+w:
+  get $m0, $WSR
+  and $m0, $m0, 7
+  shl $m5, $m0, 2
+  setzi $m6, out
+  add $m5, $m5, $m6
+  setzi $m0, 50
+  setzi $m1, 1
+.Ll:
+  call $m10, sub
+  brnzdec $m0, .Ll
+  st32 $m1, $m5, $m15, 0
+  exitz $mzero
+.size w, . - w
+.type sub, @function
+sub:
+  add $m1, $m1, 3
+  shl $m2, $m1, 1
+  xor $m1, $m1, $m2
+  br $m10
+.size sub, . - sub
+.section .text.sup, "ax"
+.supervisor
+.globl _start
+.type _start, @function
+_start:
+  setzi $m0, w
+  runall $m0, $m15, 0
+  br $m10
+.size _start, . - _start
+EOF_S
+    "$X" asm --isa ipu "$T/call.S" -o "$T/call.elf" || fail "ipu asm call"
+    same ipu-call-func "$T/call.elf" -o timing=none
+    I=tests/results/inputs
+    "$X" asm --isa ipu programs/ipu/axpy_f32.S -o "$T/axpy.elf" || fail "ipu asm axpy"
+    same ipu-axpy-func "$T/axpy.elf" -o timing=none --set in_x=$I/ipu_axpy_f32_a.bin --set in_y=$I/ipu_axpy_f32_b.bin \
+        --set alpha=$I/ipu_axpy_f32_alpha.bin
+    "$X" asm --isa ipu programs/ipu/conv1x1_f16.S -o "$T/conv.elf" || fail "ipu asm conv1x1"
+    same ipu-conv1x1-func "$T/conv.elf" -o timing=none --set weights=$I/ipu_conv1x1_f16_w.bin \
+        --set in=$I/ipu_conv1x1_f16_a.bin
 fi
 if has cert; then
     "$X" asm --isa cert programs/cert/multi_uc.asm -o "$T/multi_uc.elf" || fail "cert asm"
