@@ -162,14 +162,16 @@ static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim
 /* Sparse bursts: with fewer than 11 live tasklets the revolver leaves cycles idle and the
  * next tasklet in ring order is often not the one to issue (tasklets coming back from DMA
  * run in the order of their landings, not the ring's), so the plain burst would visit the
- * live ones at most issues (next_live). A sparse burst keeps the candidates in o[oh..oh+on)
- * in ready_at order instead: a tasklet issued at t is ready at t + 11, after every other
- * candidate, so it goes last, and the pick is the front (several ready at once, rare: the
- * first of them in ring order from the cursor). Candidates: the tasklets ready by t + 11
+ * live ones at most issues (next_live). A sparse burst keeps the candidates in a ring q of
+ * SPARSE_Q slots, [qh..qh+qn) (indices mod SPARSE_Q; at most 24 candidates), in ready_at
+ * order instead: a tasklet issued at t is ready at t + 11, after every other candidate, so
+ * it goes last (the pick moves it from the front to the back at once; one that starts a
+ * DMA is taken off the back again), and the pick is the front (several ready at once, rare:
+ * the first of them in ring order from the cursor). Candidates: the tasklets ready by t + 11
  * when the burst turns sparse (the others are stopped or wait for DMA), then those a
- * landing frees (ready by then; inserted in order), less the ones that start a DMA; om is
- * their mask. The burst turns plain again when 11 tasklets are live. */
-enum { SPARSE_N = 64, SPARSE_MAX = 11 };
+ * landing frees (ready by then; inserted in order), less the ones that start a DMA. The
+ * burst turns plain again when a landing makes 11 or more live. */
+enum { SPARSE_Q = 32, SPARSE_MAX = 11 };
 
 /* bits set in a live mask (no popcnt instruction in the baseline x86-64 target) */
 static inline int live_count(uint32_t v)
@@ -179,7 +181,11 @@ static inline int live_count(uint32_t v)
     return (int)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
 
-static __attribute__((noinline)) void sparse_build(const fast_ctx *c, uint64_t t, uint8_t *o, unsigned *on, uint32_t *om)
+/* The candidates at the start of a sparse burst, in ready_at order (ring order on a tie):
+ * qk their indices, qr their ready_at (a copy: within the burst a candidate's ready_at
+ * changes only when it issues, and the pick writes it there too); returns how many. */
+static __attribute__((noinline)) unsigned sparse_build(const fast_ctx *c, uint64_t t, uint8_t *qk, uint64_t *qr,
+                                                       uint32_t *om)
 {
     unsigned n = 0;
     for (int k = 0; k < c->nt; k++) {
@@ -187,37 +193,89 @@ static __attribute__((noinline)) void sparse_build(const fast_ctx *c, uint64_t t
         if (r > t + 11)
             continue;
         unsigned i = n++;
-        for (; i > 0 && c->th[o[i - 1]].ready_at > r; i--)
-            o[i] = o[i - 1];
-        o[i] = (uint8_t)k;
+        for (; i > 0 && qr[i - 1] > r; i--) {
+            qk[i] = qk[i - 1];
+            qr[i] = qr[i - 1];
+        }
+        qk[i] = (uint8_t)k;
+        qr[i] = r;
         *om |= 1u << k;
     }
-    *on = n;
+    return n;
 }
 
-/* land() in a sparse burst: the tasklets it frees join the candidates in ready_at order. */
-static __attribute__((noinline)) int sparse_land(fast_ctx *c, uint64_t t, uint64_t olim, uint64_t *lim, uint8_t *o,
-                                                 unsigned *oh, unsigned *on, uint32_t *om, int *full)
+/* land() in a sparse burst: the live tasklets that are not candidates (om: those it frees)
+ * join them in ready_at order; *full when 11 or more are live. */
+static __attribute__((noinline)) int sparse_land(fast_ctx *c, uint64_t t, uint64_t olim, uint64_t *lim, uint8_t *qk,
+                                                 uint64_t *qr, unsigned qh, unsigned *qn, uint32_t *om, int *full)
 {
     const int r = land(c, t, olim, lim);
     *full = live_count(c->live) >= SPARSE_MAX;
-    uint32_t add = c->live & ~*om;
-    if (add && *oh + *on + 24 > SPARSE_N) {
-        for (unsigned i = 0; i < *on; i++)
-            o[i] = o[*oh + i];
-        *oh = 0;
-    }
-    for (; add; add &= add - 1) {
+    for (uint32_t add = c->live & ~*om; add; add &= add - 1) {
         const int k = __builtin_ctz(add);
         const uint64_t rk = c->th[k].ready_at;
-        unsigned i = *on;
-        for (; i > 0 && c->th[o[*oh + i - 1]].ready_at > rk; i--)
-            o[*oh + i] = o[*oh + i - 1];
-        o[*oh + i] = (uint8_t)k;
-        (*on)++;
+        unsigned i = *qn;
+        for (; i > 0 && qr[(qh + i - 1) & (SPARSE_Q - 1)] > rk; i--) {
+            qk[(qh + i) & (SPARSE_Q - 1)] = qk[(qh + i - 1) & (SPARSE_Q - 1)];
+            qr[(qh + i) & (SPARSE_Q - 1)] = qr[(qh + i - 1) & (SPARSE_Q - 1)];
+        }
+        qk[(qh + i) & (SPARSE_Q - 1)] = (uint8_t)k;
+        qr[(qh + i) & (SPARSE_Q - 1)] = rk;
+        (*qn)++;
         *om |= 1u << k;
     }
     return r;
+}
+
+/* The sparse pick when several candidates are ready at t (the front and the next one): the
+ * first of them in ring order from the cursor cur (cur == nt: from 0) leaves its place and
+ * the ones before it move up one (the caller then drops the front slot); returns it. */
+static __attribute__((noinline)) int sparse_tie(uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn, uint64_t t,
+                                                int cur)
+{
+    uint32_t rm = 0;
+    for (unsigned i = 0; i < qn && qr[(qh + i) & (SPARSE_Q - 1)] <= t; i++)
+        rm |= 1u << qk[(qh + i) & (SPARSE_Q - 1)];
+    const uint32_t hi = rm & (~0u << cur);
+    const int k = __builtin_ctz(hi ? hi : rm);
+    unsigned i = 0;
+    while (qk[(qh + i) & (SPARSE_Q - 1)] != k)
+        i++;
+    for (; i > 0; i--) {
+        qk[(qh + i) & (SPARSE_Q - 1)] = qk[(qh + i - 1) & (SPARSE_Q - 1)];
+        qr[(qh + i) & (SPARSE_Q - 1)] = qr[(qh + i - 1) & (SPARSE_Q - 1)];
+    }
+    return k;
+}
+
+/* Dense bursts: with 11 or more live tasklets the revolver issues every cycle, but after
+ * DMA waits not in ring order (the next one in order is often not ready yet), so the plain
+ * burst would visit the live ones at most issues (next_live). The pick depends only on
+ * the live tasklets' ready_at (their last issue + 11) and the cursor (after the last
+ * issuer). If the last dn issues (dn = the live count) were at consecutive cycles, one by
+ * each live tasklet, and repeat the dn issues before them (issuer by issuer, also at
+ * consecutive cycles), then the state at this cycle is the state dn cycles ago: every live
+ * tasklet issued at the same distance back, and the same tasklet issued last. So the picks
+ * from then on repeat that period, until an event changes the live set or a ready_at
+ * otherwise (a DMA start, a landing; the generic executor ends the burst). The dense burst
+ * records the issuers since the last event and, once that holds, replays the period; once
+ * a whole round (dn picks) goes in ring order, the plain burst takes over again. */
+/* DENSE_H: at least 2 x 24 issues recorded; DENSE_GAP: the plain burst turns dense when two
+ * of its picks out of ring order come closer than this (a speed threshold: one skip per
+ * round, e.g. past a stopped tasklet, costs the plain burst little) */
+enum { DENSE_H = 64, DENSE_GAP = 8 };
+
+/* The last dn issuers recorded (hq[hn - dn .. hn)) are the live ones, one each. */
+static __attribute__((noinline)) int dense_period(const uint8_t *hq, unsigned hn, unsigned dn, uint32_t live)
+{
+    uint32_t m = 0;
+    for (unsigned i = hn - dn; i != hn; i++) {
+        const uint32_t b = 1u << hq[i & (DENSE_H - 1)];
+        if (m & b)
+            return 0;
+        m |= b;
+    }
+    return m == live;
 }
 
 /* --profile's feed for an issue of tasklet ts at pc in cycle t (notes/profile-api.md): its
@@ -249,8 +307,9 @@ static inline __attribute__((always_inline)) void prof_feed(fast_ctx *c, const s
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case */
 static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread **tsp, uint64_t *tp,
                                                        const uint64_t olim, const int bp, const int watch,
-                                                       const int sparse, const int profile)
+                                                       const int mode, const int profile)
 {
+    const int sparse = mode == 1, dense = mode == 2;
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
     uint64_t t = *tp;
@@ -261,14 +320,31 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     const uint8_t *const bpm = bp ? c->bpm : NULL;
     const uint64_t wlo = watch ? c->wlo : 1, whi = watch ? c->whi : 0;
     uint64_t lim = min_u64(olim, c->d->pend_next);
-    /* sparse: the order of the candidates (sparse_build) */
-    uint8_t o[SPARSE_N];
-    unsigned oh = 0, on = 0;
+    /* sparse: the candidates in ready_at order (sparse_build), their mask om, and the
+     * cursor (the ring index after the last issuer; nt means 0) */
+    uint8_t qk[SPARSE_Q];
+    uint64_t qr[SPARSE_Q];
+    unsigned qh = 0, qn = 0;
     uint32_t om = 0;
+    int cur = (int)(ts - c->th);
     int full = 0; /* sparse: a landing made 11 or more live */
+#define QK(i) qk[(i) & (SPARSE_Q - 1)]
+#define QR(i) qr[(i) & (SPARSE_Q - 1)]
+    /* dense: the issuers in order since the last event (hq[0..hn), mod DENSE_H), the
+     * consecutive ones equal to the one dn before them (mc), the live count dn, the
+     * issuer's index ki; replaying (rep): the period is hq[hb..hb+dn), next at hpos */
+    uint8_t hq[DENSE_H];
+    unsigned hn = 0, mc = 0, hb = 0, hpos = 0, dn = 0, ino = 0;
+    int rep = 0, ki = 0;
+    uint64_t tprev = 0;
+    uint64_t tnl = 0; /* plain: the cycle of the last pick out of ring order */
+    if (dense) {
+        ki = cur;
+        dn = (unsigned)live_count(c->live);
+    }
     if (sparse) {
-        sparse_build(c, t, o, &on, &om);
-        goto pick;
+        qn = sparse_build(c, t, qk, qr, &om);
+        goto sparse_pick;
     }
 /* an access of n bytes at addr that may touch a watched byte */
 #define WATCHED(addr, n) (watch && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
@@ -281,6 +357,23 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         }
         if (profile) /* this issue, also when it goes on to the generic executor */
             prof_feed(c, ts, tk, pc, t);
+        if (dense && !rep) {
+            /* record the issuer; replay once the last dn issues, at consecutive cycles,
+             * repeat the dn before them and are the dn live tasklets (dense_period) */
+            if (t != tprev + 1)
+                hn = mc = 0;
+            tprev = t;
+            mc = hn >= dn && hq[(hn - dn) & (DENSE_H - 1)] == ki ? mc + 1 : 0;
+            hq[hn++ & (DENSE_H - 1)] = (uint8_t)ki;
+            if (mc == dn) {
+                if (dense_period(hq, hn, dn, c->live)) {
+                    rep = 1;
+                    hb = hn - dn;
+                    hpos = 0;
+                } else
+                    hn = mc = 0;
+            }
+        }
         const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
         tk->last_issue = t;
         ts->ready_at = t + 11;
@@ -303,6 +396,15 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             const int k = (int)(ts - c->th);
             dpu_dma_start(c->u, c->d, k, in->op == DPU_OP_SDMA, w, mr, bytes, t);
             c->live &= ~(1u << k);
+            if (sparse) { /* it is the back of the candidates (the pick put it there) */
+                qn--;
+                om &= ~(1u << k);
+            }
+            if (dense) { /* the live set changed: the record starts again */
+                hn = mc = 0;
+                rep = 0;
+                dn--;
+            }
             lim = min_u64(lim, c->d->pend_next);
             break;
         }
@@ -317,80 +419,110 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         }
         tk->pc = (uint16_t)npc;
         ts->instructions++;
-        if (sparse) {
-            /* the issuer goes last (ready at t + 11), unless it now waits for its DMA */
-            const int ki = (int)(ts - c->th);
-            if ((c->live >> ki) & 1) {
-                if (oh + on >= SPARSE_N) {
-                    for (unsigned i = 0; i < on; i++)
-                        o[i] = o[oh + i];
-                    oh = 0;
-                }
-                o[oh + on++] = (uint8_t)ki;
-                om |= 1u << ki;
-            }
-        }
         t++;
+        if (sparse) {
+            if (__builtin_expect(t >= lim, 0)) {
+                /* below olim, lim is the oldest pending DMA completion: with dmai its data
+                 * lands now, before the pick at t, as in the reference loop */
+                if (t >= olim || !c->dmai || sparse_land(c, t, olim, &lim, qk, qr, qh, &qn, &om, &full))
+                    goto out;
+                goto sparse_pick;
+            }
+            /* the front is the earliest; it issues at its ready_at if none is ready now and
+             * that is below lim; several ready at once: the first in ring order from the
+             * cursor. It goes to the back (ready at t + 11, after all others). */
+            if (__builtin_expect(!qn, 0))
+                goto sparse_pick;
+            int k = QK(qh);
+            const uint64_t r = QR(qh);
+            if (r > t) {
+                if (__builtin_expect(r >= lim, 0))
+                    goto sparse_pick;
+                t = r;
+            }
+            if (qn > 1 && QR(qh + 1) <= t)
+                goto sparse_tied;
+            QK(qh + qn) = (uint8_t)k;
+            QR(qh + qn) = t + 11;
+            qh++;
+            cur = k + 1;
+            ts = c->th + k;
+            tk = c->d->t + k;
+            continue;
+        sparse_pick:
+            /* the same pick, with the landings of the cycles before it */
+            for (;;) {
+                if (qn) {
+                    k = QK(qh);
+                    const uint64_t rf = QR(qh);
+                    if (rf > t && rf < lim)
+                        t = rf;
+                    if (rf <= t)
+                        break;
+                }
+                if (lim >= olim || !c->dmai || (t = lim, sparse_land(c, t, olim, &lim, qk, qr, qh, &qn, &om, &full)))
+                    goto out;
+            }
+            if (qn > 1 && QR(qh + 1) <= t) {
+            sparse_tied:
+                k = sparse_tie(qk, qr, qh, qn, t, cur);
+            }
+            if (full) {
+                /* the revolver is full again: the plain burst issues this one */
+                *tsp = c->th + k;
+                *tp = t;
+                return 4;
+            }
+            QK(qh + qn) = (uint8_t)k;
+            QR(qh + qn) = t + 11;
+            qh++;
+            cur = k + 1;
+            ts = c->th + k;
+            tk = c->d->t + k;
+            continue;
+        }
+        if (dense && rep) {
+            /* the period again: the issuer of dn cycles ago (a landing first ends it) */
+            if (__builtin_expect(t < lim, 1)) {
+                ki = hq[(hb + hpos) & (DENSE_H - 1)];
+                hpos = hpos + 1 == dn ? 0 : hpos + 1;
+                ts = c->th + ki;
+                tk = c->d->t + ki;
+                continue;
+            }
+            rep = 0;
+            hn = mc = 0;
+        }
         if (++ts == c->th_end) {
             tk = c->d->t;
             ts = c->th;
         } else
             tk++;
+        if (dense)
+            ki = ki + 1 == c->nt ? 0 : ki + 1;
         if (t >= lim) {
             /* below olim, lim is the oldest pending DMA completion: with dmai its data lands
              * now, before the pick at t, as in the reference loop */
             if (t >= olim || !c->dmai)
                 break;
-            if (sparse ? sparse_land(c, t, olim, &lim, o, &oh, &on, &om, &full) : land(c, t, olim, &lim))
+            if (land(c, t, olim, &lim))
                 break;
-        }
-        if (sparse) {
-        pick:
-            for (;;) {
-                /* the front is the earliest; it issues at its ready_at if none is ready
-                 * now and that is below lim; several ready at once: the first in ring
-                 * order from the cursor */
-                if (on) {
-                    int k = o[oh];
-                    const uint64_t r = c->th[k].ready_at;
-                    if (r > t && r < lim)
-                        t = r;
-                    if (r <= t) {
-                        if (on > 1 && c->th[o[oh + 1]].ready_at <= t) {
-                            uint32_t rm = 0;
-                            for (unsigned i = 0; i < on && c->th[o[oh + i]].ready_at <= t; i++)
-                                rm |= 1u << o[oh + i];
-                            const uint32_t hi = rm & (~0u << (ts - c->th));
-                            k = __builtin_ctz(hi ? hi : rm);
-                            unsigned i = 0;
-                            while (o[oh + i] != k)
-                                i++;
-                            for (; i > 0; i--)
-                                o[oh + i] = o[oh + i - 1];
-                        }
-                        oh++;
-                        on--;
-                        om &= ~(1u << k);
-                        ts = c->th + k;
-                        tk = c->d->t + k;
-                        break;
-                    }
-                }
-                if (lim >= olim || !c->dmai)
-                    goto out;
-                t = lim;
-                if (sparse_land(c, t, olim, &lim, o, &oh, &on, &om, &full))
-                    goto out;
+            if (dense) {
+                hn = mc = 0;
+                dn = (unsigned)live_count(c->live);
             }
-            if (full) {
-                /* the revolver is full again: the plain burst issues this one */
+        }
+        if (dense && ts->ready_at <= t) {
+            /* in ring order again: after dn such picks (a whole round), the plain burst,
+             * cheaper there, goes on */
+            if (++ino >= dn) {
                 *tsp = ts;
                 *tp = t;
                 return 4;
             }
-            continue;
-        }
-        if (__builtin_expect(ts->ready_at > t, 0)) {
+        } else if (__builtin_expect(ts->ready_at > t, 0)) {
+            if (dense)
+                ino = 0;
             for (;;) {
                 const uint32_t live = c->live;
                 if (!(live & (live - 1))) {
@@ -405,6 +537,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                         t = c->th[k].ready_at > t ? c->th[k].ready_at : t;
                         ts = c->th + k;
                         tk = c->d->t + k;
+                        if (dense)
+                            ki = k;
                         break;
                     }
                 } else {
@@ -422,7 +556,19 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                         t = tn;
                         ts = c->th + k;
                         tk = c->d->t + k;
-                        break;
+                        if (dense) {
+                            ki = k;
+                            break;
+                        }
+                        if (t - tnl >= DENSE_GAP) {
+                            tnl = t;
+                            break;
+                        }
+                        /* out of ring order again within DENSE_GAP cycles with a full
+                         * revolver: the dense burst issues this one and picks from then on */
+                        *tsp = ts;
+                        *tp = t;
+                        return 5;
                     }
                 }
                 /* nothing before lim: a landing then (and the pick again), or leave (the
@@ -432,29 +578,54 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 t = lim;
                 if (land(c, t, olim, &lim))
                     goto out;
+                if (dense) {
+                    hn = mc = 0;
+                    dn = (unsigned)live_count(c->live);
+                }
                 if (ts->ready_at <= t)
                     break;
             }
         }
     }
 out:
+    if (sparse) /* the cursor */
+        ts = c->th + (cur >= c->nt ? 0 : cur);
     *tsp = ts;
     *tp = t;
     return 0;
 #undef WATCHED
+#undef QK
+#undef QR
 }
 #pragma GCC diagnostic pop
 
 /* The burst copies: plain, with the watched span, with the breakpoint filter, both, and
  * with --profile fed (with or without breakpoints and watchpoints); each takes its sparse
- * form while the sparse pick pays (burst's return 3, back on 4). */
+ * form while the sparse pick pays (burst's return 3, back to plain on 4) and its dense form
+ * once a full revolver picks out of ring order (return 5). */
 #define DPU_BURST_COPY(name, bp, watch, profile)                                                   \
+    static __attribute__((noinline)) int name##_sparse(fast_ctx *c, sim_thread **tsp, uint64_t *tp,     \
+                                                        uint64_t olim)                             \
+    {                                                                                              \
+        return burst(c, tsp, tp, olim, bp, watch, 1, profile);                                     \
+    }                                                                                              \
+    static __attribute__((noinline)) int name##_dense(fast_ctx *c, sim_thread **tsp, uint64_t *tp,      \
+                                                       uint64_t olim)                              \
+    {                                                                                              \
+        return burst(c, tsp, tp, olim, bp, watch, 2, profile);                                     \
+    }                                                                                              \
     static __attribute__((noinline)) int name(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim) \
     {                                                                                              \
-        int r = burst(c, tsp, tp, olim, bp, watch, 0, profile);                                    \
-        while (r >= 3)                                                                             \
-            r = burst(c, tsp, tp, olim, bp, watch, r == 3, profile);                               \
-        return r;                                                                                  \
+        for (int r = 4;;) {                                                                        \
+            if (r == 4)                                                                            \
+                r = burst(c, tsp, tp, olim, bp, watch, 0, profile);                                \
+            else if (r == 3)                                                                       \
+                r = name##_sparse(c, tsp, tp, olim);                                               \
+            else if (r == 5)                                                                       \
+                r = name##_dense(c, tsp, tp, olim);                                                \
+            else                                                                                   \
+                return r;                                                                          \
+        }                                                                                          \
     }
 DPU_BURST_COPY(burst_plain, 0, 0, 0)
 DPU_BURST_COPY(burst_watch, 0, 1, 0)
