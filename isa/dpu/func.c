@@ -151,12 +151,6 @@ static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, 
 }
 
 
-static __attribute__((noinline)) uint64_t func_plain(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
-                                                     uint64_t horizon, uint64_t q)
-{
-    return func_loop(m, u, d, now, horizon, q, 0, NULL);
-}
-
 static __attribute__((noinline)) uint64_t func_slow(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
                                                     uint64_t horizon, uint64_t q)
 {
@@ -183,8 +177,6 @@ typedef struct func_ctx {
     uint64_t wlim;            /* WRAM size */
     const uint8_t *bpm;       /* instr: the breakpoint filter, or NULL */
     uint64_t wlo, whi;        /* instr: the span of the watched WRAM bytes (empty: wlo > whi) */
-    prof_state *prof;         /* --profile fed here (isa_ops.profile_fast), or NULL */
-    int g0;                   /* the profile's index of the DPU's thread 0 */
 } func_ctx;
 
 #pragma GCC diagnostic push
@@ -194,10 +186,8 @@ typedef struct func_ctx {
  * Returns 0 at lim, 1 at an instruction for the executor (at *tp, the tasklet's pc), 2 at
  * a pc the breakpoint filter flags. */
 static inline __attribute__((always_inline)) int turn(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts,
-                                                      uint64_t *tp, const uint64_t lim, const int instr,
-                                                      const int prof)
+                                                      uint64_t *tp, const uint64_t lim, const int instr)
 {
-    prof_thread *const pt = prof ? prof_th(c->prof, c->g0 + (int)(ts - c->th)) : NULL;
     const dpu_insn *const iram = c->iram;
     const uint32_t nwords = c->nwords;
     uint8_t *const wram = c->wram;
@@ -230,8 +220,6 @@ static inline __attribute__((always_inline)) int turn(const func_ctx *c, dpu_tas
         default:
             __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
         }
-        if (prof) /* executed: its issue, with the count before it (notes/profile-api.md) */
-            prof_issue_th(pt, pc, t, ts->instructions + (t - t0), NULL);
         pc = npc;
         if (++t >= lim)
             break;
@@ -246,11 +234,9 @@ out:
 
 /* Quantum 1: the running tasklets issue one instruction each in round-robin order from
  * thread *tsp at cycle *tp while the cycle is below lim and the instructions run inline.
- * full: every tasklet runs (the ring is the thread array). Returns as turn, *tsp the
- * thread whose instruction is next. */
+ * Returns as turn, *tsp the thread whose instruction is next. */
 static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thread **tsp, uint64_t *tp,
-                                                      const uint64_t lim, const int full, const int instr,
-                                                      const int prof)
+                                                      const uint64_t lim, const int instr)
 {
     const dpu_insn *const iram = c->iram;
     const uint32_t nwords = c->nwords;
@@ -264,9 +250,6 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
     const dpu_insn *const guard = &iram[nwords]; /* any pc past IRAM: the illegal guard */
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = t_base + (ts - th);
-    /* the profile's state of the DPU's threads, in thread order (notes/profile-api.md) */
-    prof_thread *const pt_base = prof ? prof_th(c->prof, c->g0) : NULL;
-    prof_thread *pt = prof ? pt_base + (ts - th) : NULL;
     uint64_t t = *tp;
     int r = 0;
     for (;;) {
@@ -291,29 +274,12 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
         default:
             __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
         }
-        if (prof) /* executed: its issue, with the count before it (notes/profile-api.md) */
-            prof_issue_th(pt, pc, t, ts->instructions, NULL);
         tk->pc = (uint16_t)npc;
         ts->instructions++;
-        if (full) {
-            if (++ts == th_end) {
-                ts = th;
-                tk = t_base;
-                if (prof)
-                    pt = pt_base;
-            } else {
-                tk++;
-                if (prof)
-                    pt++;
-            }
-        } else {
-            const int k = (int)(ts - th);
-            const int n = next_running(c->run, k + 1 == (int)(th_end - th) ? 0 : k + 1);
-            ts = th + n;
-            tk = t_base + n;
-            if (prof)
-                pt = pt_base + n;
-        }
+        const int k = (int)(ts - th);
+        const int n = next_running(c->run, k + 1 == (int)(th_end - th) ? 0 : k + 1);
+        ts = th + n;
+        tk = t_base + n;
         if (++t >= lim)
             break;
     }
@@ -326,47 +292,15 @@ out:
 
 #pragma GCC diagnostic pop
 
-static __attribute__((noinline)) int turn_plain(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts, uint64_t *tp,
-                                                uint64_t lim)
-{
-    return turn(c, tk, ts, tp, lim, 0, 0);
-}
-
 static __attribute__((noinline)) int turn_instr(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts, uint64_t *tp,
                                                 uint64_t lim)
 {
-    return turn(c, tk, ts, tp, lim, 1, 0);
-}
-
-static __attribute__((noinline)) int turn_prof(const func_ctx *c, dpu_tasklet *tk, sim_thread *ts, uint64_t *tp,
-                                               uint64_t lim)
-{
-    return turn(c, tk, ts, tp, lim, 0, 1);
-}
-
-static __attribute__((noinline)) int ring_full(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
-{
-    return ring(c, tsp, tp, lim, 1, 0, 0);
-}
-
-static __attribute__((noinline)) int ring_part(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
-{
-    return ring(c, tsp, tp, lim, 0, 0, 0);
+    return turn(c, tk, ts, tp, lim, 1);
 }
 
 static __attribute__((noinline)) int ring_instr(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
 {
-    return ring(c, tsp, tp, lim, 0, 1, 0);
-}
-
-static __attribute__((noinline)) int ring_prof(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
-{
-    return ring(c, tsp, tp, lim, 0, 0, 1);
-}
-
-static __attribute__((noinline)) int ring_prof_full(const func_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t lim)
-{
-    return ring(c, tsp, tp, lim, 1, 0, 1);
+    return ring(c, tsp, tp, lim, 1);
 }
 
 /* The fast loop: turns (or, with quantum 1, the ring) run the instructions fast.c runs
@@ -377,13 +311,15 @@ static __attribute__((noinline)) int ring_prof_full(const func_ctx *c, sim_threa
 static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon, uint64_t q,
                           const int instr, prof_state *const prof, dpu_fn_state *fs, dpu_fn_ring *ring)
 {
-    /* plain runs (no breakpoint, watchpoint or profile): the functional records' ring */
-    const dpu_fn_rec *recs = !instr && !prof ? dpu_fn_records(fs, d) : NULL;
+    /* without breakpoints and watchpoints: the functional records' ring (with --profile,
+     * the records of its feeding copy) */
+    const dpu_fn_rec *recs = !instr ? dpu_fn_records(fs, d, prof != NULL) : NULL;
+    const int g0 = prof ? u->index * prof->tpu : 0;
     sim_thread *const th = u->threads;
     const int nt = d->ntasklets > 0 && d->ntasklets <= u->nthreads ? d->ntasklets : u->nthreads;
     const uint32_t mask = nt >= 32 ? ~0u : (1u << nt) - 1;
     func_ctx c = {d, th, th + nt, d->iram, d->dm->iram_words, 0, d->wram_p, d->dm->wram_size,
-                  instr ? dbg_bp_map(m) : NULL, 1, 0, prof, prof ? u->index * prof->tpu : 0};
+                  instr ? dbg_bp_map(m) : NULL, 1, 0};
     for (int i = 0; instr && i < d->wram->nwatch; i++) {
         const mem_watch *w = &d->wram->watches[i];
         c.wlo = i == 0 || w->addr < c.wlo ? w->addr : c.wlo;
@@ -416,26 +352,24 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
                 return leave(u, d, k, t, now, t);
             plim = horizon < t + DPU_FUNC_POLL ? horizon : t + DPU_FUNC_POLL;
         }
+        if (prof && !recs) /* (no memory for an ldmai's new records): dpu_func_run goes on */
+            return leave(u, d, k, t, now, t);
         int b;
         if (recs) {
             const uint64_t lim = plim < qend ? plim : qend;
-            t += dpu_fn_ring_run(ring, d, th, &k, lim - t, one);
+            t += dpu_fn_ring_run(ring, d, th, &k, lim - t, one, t, prof, g0);
             b = t < lim;
         } else if (one) {
+            /* (also without the records, out of memory: no filter, an empty watched span) */
             sim_thread *ts = th + k;
             c.run = run;
             c.iram = d->iram;
-            b = instr  ? ring_instr(&c, &ts, &t, plim)
-                : prof ? (run == mask ? ring_prof_full(&c, &ts, &t, plim) : ring_prof(&c, &ts, &t, plim))
-                : run == mask ? ring_full(&c, &ts, &t, plim)
-                              : ring_part(&c, &ts, &t, plim);
+            b = ring_instr(&c, &ts, &t, plim);
             k = (int)(ts - th);
         } else {
             c.iram = d->iram;
             const uint64_t lim = plim < qend ? plim : qend;
-            b = instr  ? turn_instr(&c, d->t + k, th + k, &t, lim)
-                : prof ? turn_prof(&c, d->t + k, th + k, &t, lim)
-                       : turn_plain(&c, d->t + k, th + k, &t, lim);
+            b = turn_instr(&c, d->t + k, th + k, &t, lim);
         }
         if (!b)
             continue;
@@ -450,7 +384,7 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
         }
         tk->last_issue = t; /* a fault's stop names this cycle */
         if (prof)
-            prof_issue(prof, c.g0 + k, pc, t, th[k].instructions, NULL);
+            prof_issue(prof, g0 + k, pc, t, th[k].instructions, NULL);
         const uint8_t op = d->iram[pc < d->dm->iram_words ? pc : d->dm->iram_words].op;
         const int r = dpu_execute(m, u, d, k, t);
         t++;
@@ -472,7 +406,7 @@ static uint64_t func_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now
                     /* it may have written IRAM (the data landed): the records follow */
                     dpu_fn_ring_flush(ring);
                     ring->run = 0;
-                    recs = dpu_fn_records(fs, d);
+                    recs = dpu_fn_records(fs, d, prof != NULL);
                 }
                 if (sim_stopped(m)) /* a watchpoint on the bytes it wrote */
                     return leave(u, d, k, t, now, t);
@@ -518,11 +452,10 @@ uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         return func_slow(m, u, d, now, horizon, quantum);
     prof_state *const prof = dbg_profile(m);
     const int instr = dbg_bp_map(m) || d->wram->nwatch;
-    if (!(prof && instr))
-        return func_fast_ring(m, u, d, now, horizon, quantum, instr, prof, fs);
-    if (prof)
+    /* --profile with breakpoints or watchpoints, or without records: the executor's loop */
+    if (prof && (instr || !dpu_fn_records(fs, d, 1)))
         return func_prof(m, u, d, now, horizon, quantum, prof);
-    return func_plain(m, u, d, now, horizon, quantum);
+    return func_fast_ring(m, u, d, now, horizon, quantum, instr, prof, fs);
 }
 
 void dpu_func_timing_resume(sim_machine *m)

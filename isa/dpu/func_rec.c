@@ -12,6 +12,7 @@
 #include <string.h>
 #include "func_rec.h"
 #include "cond.h"
+#include "../../core/profile.h"
 
 struct dpu_fn_rec {
     void *h;          /* the handler's label in fn_loop */
@@ -25,15 +26,15 @@ struct dpu_fn_rec {
 };
 
 /* Every DPU's own records (an IRAM that differs from the shared program) and the raw IRAM
- * they were made from. */
+ * they were made from; [1]: the profiled loop's. */
 typedef struct fn_own {
-    dpu_fn_rec *rec;
-    uint8_t *raw;
+    dpu_fn_rec *rec[2];
+    uint8_t *raw[2];
 } fn_own;
 
 struct dpu_fn_state {
-    dpu_fn_rec *shared;
-    const dpu_insn *shared_src; /* the predecoded program it was built from */
+    dpu_fn_rec *shared[2];
+    const dpu_insn *shared_src[2]; /* the predecoded program they were built from (NULL: none) */
     fn_own *own;
     int ndpus;
 };
@@ -65,199 +66,51 @@ typedef struct fn_env {
     uint32_t nwords;
     uint8_t *wram;
     uint64_t wlim;
+    uint64_t step;          /* cycles from a tasklet's issue to its next in the run */
 } fn_env;
+
+/* A slot in no batch: every pc's row "not mapped" (an issued pc is below IRAM's size). */
+static uint64_t *const fn_nomap[DPU_IRAM_WORDS];
+
+/* --profile: slot s's issue at pc in cycle cyc (its issues come every step cycles from its
+ * first) through prof_issue (its row not mapped, or the slot in no batch): the batch, if
+ * any, ends before it. */
+static __attribute__((noinline)) void fn_feed_slow(dpu_fn_slot *s, uint32_t pc, uint64_t cyc, uint64_t step)
+{
+    const uint64_t ins = s->ins0 + (cyc - s->first) / step;
+    if (s->pb) {
+        s->last[PROF_INSNS] -= ins;
+        s->last[PROF_CYCLES] -= cyc;
+        s->pt->row = s->last;
+        s->pb = 0;
+        s->map = fn_nomap;
+    }
+    prof_issue_th(s->pt, pc, cyc, ins, NULL);
+}
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum" /* every DPU_FAST_* has its case, as in fast.c */
-/* Run up to n instructions from slot *sp; the instructions run and *sp the slot whose
- * record is next (fewer than n: that record is for the executor). With c NULL: *tabp gets
- * the label table (fn_translate's handlers), nothing runs. noclone: the labels' addresses
- * are only this function's. */
+/* Run up to n instructions from slot *sp (issue cycle t0 on); the instructions run and *sp
+ * the slot whose record is next (fewer than n: that record is for the executor). With c
+ * NULL: *tabp gets the label table (fn_translate's handlers), nothing runs. noclone: the
+ * labels' addresses are only this function's. */
 #if defined(__clang__)
-__attribute__((noinline))
+#define FN_ATTR __attribute__((noinline))
 #else
-__attribute__((noinline, noclone))
+#define FN_ATTR __attribute__((noinline, noclone))
 #endif
-static uint64_t
-fn_loop(const fn_env *c, dpu_fn_slot **sp, uint64_t n, void *const **tabp)
-{
-#define FN_ADDR(name) &&h_##name,
-    static void *const tab[FH_COUNT] = {FN_HANDLERS(FN_ADDR)};
-#undef FN_ADDR
-    if (!c) {
-        *tabp = tab;
-        return 0;
-    }
-    if (!n)
-        return 0;
-    dpu_fn_slot *s = *sp;
-    const dpu_fn_rec *ip = s->ip;
-    dpu_tasklet *tk = s->tk;
-    uint8_t *const wram = c->wram;
-    const uint64_t wlim = c->wlim;
-    uint64_t left = n;
-    /* the registers are the tasklet's first field */
-#define R (tk->r)
-    /* the tasklet's next record is nip; the next slot's goes on (a turn: the same slot) */
-#define NEXT(nip)                                                                                        \
-    do {                                                                                                 \
-        s->ip = (nip);                                                                                   \
-        s = s->next;                                                                                     \
-        ip = s->ip;                                                                                      \
-        tk = s->tk;                                                                                      \
-        if (!--left)                                                                                     \
-            goto done;                                                                                   \
-        goto *ip->h;                                                                                     \
-    } while (0)
-    goto *ip->h;
-
-    /* ALU: res and cy (the carry) from a and b; 32-bit destination, flags of the result */
-#define FN_ALU1(name, bval, calc)                                                                        \
-    h_##name : {                                                                                         \
-        const uint32_t a = R[ip->a], b = (bval);                                                         \
-        uint32_t res;                                                                                    \
-        int cy;                                                                                          \
-        calc;                                                                                            \
-        R[ip->c] = res;                                                                                  \
-        tk->zf = res == 0;                                                                               \
-        tk->cf = (uint8_t)cy;                                                                            \
-        NEXT(ip + 1);                                                                                    \
-    }
-#define FN_ALU(name, calc) FN_ALU1(name##_RR, R[ip->b], calc) FN_ALU1(name##_RI, (uint32_t)ip->imm, calc)
-#define FN_WIDE(e) uint64_t w_ = (e); res = (uint32_t)w_; cy = (int)(w_ >> 32)
-    FN_ALU(ADD, FN_WIDE((uint64_t)a + b))
-    FN_ALU(SUB, res = a - b; cy = b > a)
-    FN_ALU(AND, res = a & b; cy = 0)
-    FN_ALU(OR, res = a | b; cy = 0)
-    FN_ALU(XOR, res = a ^ b; cy = 0)
-    FN_ALU(LSL, res = a << (b & 31); cy = 0)
-    FN_ALU(LSR, res = a >> (b & 31); cy = 0)
-    FN_ALU(ASR, res = (uint32_t)((int32_t)a >> (b & 31)); cy = 0)
-    FN_ALU(ADDC, FN_WIDE((uint64_t)a + b + tk->cf))
-    FN_ALU(SUBC, res = a - b - tk->cf; cy = (uint64_t)b + tk->cf > a)
-    /* lsl_add rc, rb, ra, shift: rb + (ra << shift) */
-    FN_ALU1(LSLADD, R[ip->b], FN_WIDE((uint64_t)b + (uint32_t)(a << ip->x)))
-
-    /* loads and stores: an access out of WRAM or misaligned is the executor's (it faults) */
-#define FN_ADDR_OK(n) const uint32_t ad = R[ip->a] + (uint32_t)ip->imm;                                  \
-    if ((uint64_t)ad + (n) > wlim || (ad & ((n) - 1)))                                                   \
-        goto h_GEN
-#define FN_LOAD(name, n, val)                                                                            \
-    h_##name : {                                                                                         \
-        FN_ADDR_OK(n);                                                                                   \
-        R[ip->c] = (val);                                                                                \
-        NEXT(ip + 1);                                                                                    \
-    }
-    FN_LOAD(LW, 4, mem_ld32le(wram + ad))
-    FN_LOAD(LBU, 1, wram[ad])
-    FN_LOAD(LBS, 1, (uint32_t)(int32_t)(int8_t)wram[ad])
-    FN_LOAD(LHU, 2, mem_ld16le(wram + ad))
-    FN_LOAD(LHS, 2, (uint32_t)(int32_t)(int16_t)mem_ld16le(wram + ad))
-    h_LD : { /* the even register gets the high word */
-        FN_ADDR_OK(8);
-        const uint64_t v = mem_ld64le(wram + ad);
-        R[ip->c] = (uint32_t)(v >> 32);
-        R[ip->c + 1] = (uint32_t)v;
-        NEXT(ip + 1);
-    }
-#define FN_STORE1(name, n, val, st)                                                                      \
-    h_##name : {                                                                                         \
-        FN_ADDR_OK(n);                                                                                   \
-        const uint32_t v = (val);                                                                        \
-        st;                                                                                              \
-        NEXT(ip + 1);                                                                                    \
-    }
-#define FN_STORE(name, n, st) FN_STORE1(name##_RR, n, R[ip->b], st) FN_STORE1(name##_RI, n, (uint32_t)ip->tgt, st)
-    FN_STORE(SW, 4, mem_st32le(wram + ad, v))
-    FN_STORE(SB, 1, wram[ad] = (uint8_t)v)
-    FN_STORE(SH, 2, mem_st16le(wram + ad, (uint16_t)v))
-    FN_STORE1(SD, 8, 0, mem_st64le(wram + ad, (uint64_t)R[ip->b] << 32 | R[ip->b + 1]); (void)v)
-
-    /* compare and branch (sub without destination): the flags of a - b */
-#define FN_J1(name, bval, cmp)                                                                           \
-    h_##name : {                                                                                         \
-        const uint32_t a = R[ip->a], b = (bval);                                                         \
-        tk->zf = a == b;                                                                                 \
-        tk->cf = b > a;                                                                                  \
-        NEXT(ip + ((cmp) ? ip->tgt : 1));                                                                \
-    }
-#define FN_J(name, cmp) FN_J1(name##_RR, R[ip->b], cmp) FN_J1(name##_RI, (uint32_t)ip->imm, cmp)
-    FN_J(JEQ, a == b)
-    FN_J(JNEQ, a != b)
-    FN_J(JLTU, a < b)
-    FN_J(JGEU, a >= b)
-    FN_J(JLEU, a <= b)
-    FN_J(JGTU, a > b)
-    FN_J(JLTS, (int32_t)a < (int32_t)b)
-    FN_J(JGES, (int32_t)a >= (int32_t)b)
-    FN_J(JLES, (int32_t)a <= (int32_t)b)
-    FN_J(JGTS, (int32_t)a > (int32_t)b)
-
-    /* add/sub with a destination and a branch on the result being zero (z) or not (nz) */
-#define FN_B1(name, bval, calc, z)                                                                       \
-    h_##name : {                                                                                         \
-        const uint32_t a = R[ip->a], b = (bval);                                                         \
-        uint32_t res;                                                                                    \
-        int cy;                                                                                          \
-        calc;                                                                                            \
-        R[ip->c] = res;                                                                                  \
-        tk->zf = res == 0;                                                                               \
-        tk->cf = (uint8_t)cy;                                                                            \
-        NEXT(ip + ((res == 0) == (z) ? ip->tgt : 1));                                                    \
-    }
-#define FN_B(name, calc, z) FN_B1(name##_RR, R[ip->b], calc, z) FN_B1(name##_RI, (uint32_t)ip->imm, calc, z)
-    FN_B(ADDZ, FN_WIDE((uint64_t)a + b), 1)
-    FN_B(ADDNZ, FN_WIDE((uint64_t)a + b), 0)
-    FN_B(SUBZ, res = a - b; cy = b > a, 1)
-    FN_B(SUBNZ, res = a - b; cy = b > a, 0)
-
-    /* call rc, ra, off: rc = the return index (none: a jump), pc = ra + off, any value: the
-     * tasklet's pc holds it (a pc past IRAM runs the far guard: the executor faults) */
-#define FN_GO(p)                                                                                         \
-    do {                                                                                                 \
-        const uint32_t p_ = (uint16_t)(p);                                                               \
-        tk->pc = (uint16_t)p_;                                                                           \
-        NEXT(p_ <= c->nwords ? c->base + p_ : c->far);                                                   \
-    } while (0)
-    h_CALL_R : {
-        const uint32_t a = R[ip->a];
-        R[ip->c] = (uint32_t)ip->tgt;
-        FN_GO(a + (uint32_t)ip->imm);
-    }
-    h_CALL_N : FN_GO(R[ip->a] + (uint32_t)ip->imm);
-
-    /* the rarer forms fast.c runs inline: the same text, on the cycle model's record */
-    h_OPS : {
-        const uint32_t pc = ip->pc;
-        const dpu_insn *const in = &c->iram[pc];
-        const uint32_t fa = R[in->ra];
-        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
-        uint32_t res, npc = pc + 1;
-        int carry, take;
-#define WATCHED(addr, n) 0
-        switch ((enum dpu_fast)in->fast) {
-#include "fastops.inc"
-        case DPU_FAST_DMA:
-        case DPU_FAST_NONE:
-            goto generic;
-        default:
-            __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
-        }
-#undef WATCHED
-        FN_GO(npc);
-    }
-
-h_GEN:
-generic:
-    s->ip = ip;
-    *sp = s;
-    return n - left;
-done:
-    *sp = s;
-    return n;
-#undef R
-#undef NEXT
-}
+#define FN_PROF 0
+#define FN_PROTO FN_ATTR static uint64_t fn_loop_plain(const fn_env *c, dpu_fn_slot **sp, uint64_t n, uint64_t t0, \
+                                                       void *const **tabp)
+#include "func_rec_loop.h"
+#undef FN_PROTO
+#undef FN_PROF
+#define FN_PROF 1
+#define FN_PROTO FN_ATTR static uint64_t fn_loop_prof(const fn_env *c, dpu_fn_slot **sp, uint64_t n, uint64_t t0, \
+                                                      void *const **tabp)
+#include "func_rec_loop.h"
+#undef FN_PROTO
+#undef FN_PROF
 #pragma GCC diagnostic pop
 
 /* The record of instruction in at IRAM index k. */
@@ -336,10 +189,13 @@ static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t
 }
 
 /* Records for the nwords instructions of iram (+ the guard at nwords and the far one). */
-static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords)
+static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int prof)
 {
     void *const *tab;
-    fn_loop(NULL, NULL, 0, &tab);
+    if (prof)
+        fn_loop_prof(NULL, NULL, 0, 0, &tab);
+    else
+        fn_loop_plain(NULL, NULL, 0, 0, &tab);
     for (uint32_t k = 0; k < nwords; k++)
         fn_translate(&rec[k], &iram[k], k, nwords, tab);
     memset(&rec[nwords], 0, 2 * sizeof *rec);
@@ -366,48 +222,61 @@ void dpu_fn_free(dpu_fn_state *fs)
 {
     if (!fs)
         return;
-    for (int i = 0; i < fs->ndpus; i++) {
-        free(fs->own[i].rec);
-        free(fs->own[i].raw);
-    }
+    for (int i = 0; i < fs->ndpus; i++)
+        for (int v = 0; v < 2; v++) {
+            free(fs->own[i].rec[v]);
+            free(fs->own[i].raw[v]);
+        }
     free(fs->own);
-    free(fs->shared);
+    free(fs->shared[0]);
+    free(fs->shared[1]);
     free(fs);
+}
+
+/* (Re)build shared records v from the machine's shared program. */
+static void fn_shared(dpu_fn_state *fs, const dpu_machine *dm, int v)
+{
+    if (!fs->shared[v])
+        fs->shared[v] = malloc(sizeof *fs->shared[v] * ((size_t)dm->iram_words + 2));
+    fs->shared_src[v] = fs->shared[v] ? dm->shared_iram : NULL;
+    if (fs->shared[v])
+        fn_build(fs->shared[v], dm->shared_iram, dm->iram_words, v);
 }
 
 void dpu_fn_build_shared(dpu_fn_state *fs, const dpu_machine *dm)
 {
     if (!fs || !dm->shared_iram)
         return;
-    if (!fs->shared)
-        fs->shared = malloc(sizeof *fs->shared * ((size_t)dm->iram_words + 2));
-    fs->shared_src = fs->shared ? dm->shared_iram : NULL;
-    if (fs->shared)
-        fn_build(fs->shared, dm->shared_iram, dm->iram_words);
+    fn_shared(fs, dm, 0);
+    fs->shared_src[1] = NULL; /* the profiled loop's: again on first use */
 }
 
-const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d)
+const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d, int prof)
 {
     if (!fs)
         return NULL;
     const dpu_machine *dm = d->dm;
-    if (!d->iram_own)
-        return fs->shared && fs->shared_src == d->iram ? fs->shared : NULL;
+    const int v = prof != 0;
+    if (!d->iram_own) {
+        if (v && !fs->shared_src[1] && fs->shared_src[0] == d->iram)
+            fn_shared(fs, dm, 1); /* (a profile runs on one host thread) */
+        return fs->shared[v] && fs->shared_src[v] == d->iram ? fs->shared[v] : NULL;
+    }
     /* this DPU's own program: its records follow the raw IRAM its predecoded copy was
      * made from (dpu_iram_sync keeps that in d->iram_seen) */
     fn_own *o = &fs->own[d->index];
     const size_t nb = 8 * (size_t)dm->iram_words;
-    if (o->rec && o->raw && !memcmp(o->raw, d->iram_seen, nb))
-        return o->rec;
-    if (!o->rec)
-        o->rec = malloc(sizeof *o->rec * ((size_t)dm->iram_words + 2));
-    if (!o->raw)
-        o->raw = malloc(nb);
-    if (!o->rec || !o->raw)
+    if (o->rec[v] && o->raw[v] && !memcmp(o->raw[v], d->iram_seen, nb))
+        return o->rec[v];
+    if (!o->rec[v])
+        o->rec[v] = malloc(sizeof *o->rec[v] * ((size_t)dm->iram_words + 2));
+    if (!o->raw[v])
+        o->raw[v] = malloc(nb);
+    if (!o->rec[v] || !o->raw[v])
         return NULL;
-    fn_build(o->rec, d->iram, dm->iram_words);
-    memcpy(o->raw, d->iram_seen, nb);
-    return o->rec;
+    fn_build(o->rec[v], d->iram, dm->iram_words, v);
+    memcpy(o->raw[v], d->iram_seen, nb);
+    return o->rec[v];
 }
 
 /* The record of pc (past IRAM: the far guard; the tasklet's pc keeps the value). */
@@ -454,19 +323,70 @@ void dpu_fn_ring_refresh(dpu_fn_ring *r, int k)
     r->sl[k].ip = fn_at(r, r->sl[k].tk->pc);
 }
 
-uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, uint64_t n, int one)
+/* --profile: the batches of the tasklets that issue in a run from slot s0 at cycle t (the
+ * first nb of the ring, the slot d places after s0 first issuing at t + d): each closes
+ * the row open before it at its first issue (func_rec_loop.h FN_FEED adds each issue's
+ * growth to its own row); a thread whose window does not map the whole IRAM (its first
+ * issue, after a call or a return) feeds prof_issue instead. */
+static void fn_prof_open(dpu_fn_ring *r, dpu_fn_slot *s0, int nb, sim_thread *th, uint64_t t, prof_state *prof,
+                         int g0)
 {
-    const fn_env c = {d, d->iram, r->recs, r->recs + r->nwords + 1, r->nwords, d->wram_p, d->dm->wram_size};
+    dpu_fn_slot *p = s0;
+    for (int d = 0; d < nb; d++, p = p->next) {
+        const int i = (int)(p - r->sl);
+        prof_thread *const pt = prof_th(prof, g0 + i);
+        p->pt = pt;
+        p->ins0 = th[i].instructions;
+        p->first = t + (uint64_t)d;
+        p->pb = pt->lim && pt->base == 0 && pt->lim >= r->nwords;
+        p->map = fn_nomap;
+        if (p->pb) {
+            p->map = pt->map;
+            p->last = pt->row;
+            p->last[PROF_INSNS] += p->ins0;
+            p->last[PROF_CYCLES] += p->first;
+        }
+    }
+}
+
+/* The batches end at cycle t: each slot's last row opens with the count and cycle after its
+ * last issue (its next issue's, step cycles on); the counts grow by the issues. */
+static void fn_prof_close(dpu_fn_ring *r, dpu_fn_slot *s0, int nb, sim_thread *th, uint64_t t, uint64_t step)
+{
+    dpu_fn_slot *p = s0;
+    for (int d = 0; d < nb; d++, p = p->next) {
+        const uint64_t pn = t > p->first ? (t - p->first - 1) / step + 1 : 0; /* its issues */
+        if (p->pb) {
+            p->last[PROF_INSNS] -= p->ins0 + pn;
+            p->last[PROF_CYCLES] -= p->first + pn * step;
+            p->pt->row = p->last;
+        }
+        th[p - r->sl].instructions += pn;
+    }
+}
+
+uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, uint64_t n, int one, uint64_t t,
+                         prof_state *prof, int g0)
+{
+    const fn_env c = {d, d->iram, r->recs, r->recs + r->nwords + 1, r->nwords, d->wram_p, d->dm->wram_size,
+                      one ? (uint64_t)r->nrun : 1};
     dpu_fn_slot *const s0 = &r->sl[*k], *const next = s0->next;
     dpu_fn_slot *s = s0;
     if (!one)
         s0->next = s0; /* a turn: a ring of one */
-    const uint64_t ran = fn_loop(&c, &s, n, NULL);
+    const int nb = one ? r->nrun : 1;
+    if (prof)
+        fn_prof_open(r, s0, nb, th, t, prof, g0);
+    const uint64_t ran = prof ? fn_loop_prof(&c, &s, n, t, NULL) : fn_loop_plain(&c, &s, n, t, NULL);
+    if (prof)
+        fn_prof_close(r, s0, nb, th, t + ran, c.step);
     s0->next = next;
     const int e = (int)(s - r->sl);
     if (ran < n && s->ip != c.far)
         s->tk->pc = s->ip->pc; /* the executor runs it */
-    if (!one) {
+    if (prof) {
+        /* (counted by the batches) */
+    } else if (!one) {
         th[*k].instructions += ran;
     } else {
         /* round robin from s0: each ran ran / nrun, the first ran % nrun one more */

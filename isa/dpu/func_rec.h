@@ -18,14 +18,22 @@ void dpu_fn_free(dpu_fn_state *fs);
 /* (Re)build the records of the machine's shared predecoded program (dm->shared_iram). */
 void dpu_fn_build_shared(dpu_fn_state *fs, const dpu_machine *dm);
 /* The records DPU d runs (valid for its current IRAM), or NULL (none: out of memory, or not
- * built): the caller then runs the instructions another way. */
-const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d);
+ * built): the caller then runs the instructions another way. prof: the loop that feeds
+ * --profile (its own records, made on first use: a profile runs on one host thread). */
+const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d, int prof);
 
-/* One tasklet's place in the ring: its next record, its state, the next running tasklet. */
+/* One tasklet's place in the ring: its next record, its state, the next running tasklet;
+ * with --profile its batch (func_rec_loop.h FN_FEED). */
 typedef struct dpu_fn_slot {
     const dpu_fn_rec *ip;
     dpu_tasklet *tk;
     struct dpu_fn_slot *next;
+    struct prof_thread *pt; /* its profile thread */
+    uint64_t *const *map;   /* pt's window (the row of pc at map[pc]); no batch: all NULL */
+    uint64_t *last;         /* the batch's last row */
+    uint64_t ins0;          /* its count at the run's start */
+    uint64_t first;         /* the cycle of its first issue in the run (then every step) */
+    int pb;                 /* in a batch */
 } dpu_fn_slot;
 
 /* The ring of a DPU's running tasklets. While built, the slots hold the running tasklets'
@@ -44,10 +52,13 @@ void dpu_fn_ring_build(dpu_fn_ring *r, dpu_unit *d, const dpu_fn_rec *recs, uint
 void dpu_fn_ring_flush(dpu_fn_ring *r);
 /* Tasklet k's pc changed outside the ring (the executor ran it): its slot follows. */
 void dpu_fn_ring_refresh(dpu_fn_ring *r, int k);
-/* Run up to n instructions from tasklet *k: round robin over the ring (one), or tasklet *k
- * alone (a turn). Returns the instructions run; fewer than n when the next one (tasklet
- * *k's, its pc written back) is not run here: the executor's (a DMA, a stop, an access that
- * would fault, a rare form). Every tasklet's count (th[]) includes what it ran. */
-uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, uint64_t n, int one);
+/* Run up to n instructions from tasklet *k at cycle t: round robin over the ring (one), or
+ * tasklet *k alone (a turn). Returns the instructions run; fewer than n when the next one
+ * (tasklet *k's, its pc written back) is not run here: the executor's (a DMA, a stop, an
+ * access that would fault, a rare form). Every tasklet's count (th[]) includes what it ran.
+ * prof (records made with prof set): each issue feeds it, thread g0 + tasklet. */
+struct prof_state;
+uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, uint64_t n, int one, uint64_t t,
+                         struct prof_state *prof, int g0);
 
 #endif

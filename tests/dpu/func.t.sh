@@ -94,6 +94,27 @@ cmp -s "$T/cycle.get" "$T/q.get" && ok "func_quantum=500 same result" || bad "qu
 grep -v '"seconds"\|"mips"\|"mcycles_per_s"' "$T/none.json" > "$T/a" && grep -v '"seconds"\|"mips"\|"mcycles_per_s"' "$T/pf.json" > "$T/b"
 cmp -s "$T/a" "$T/b" && ok "statistics with --profile unchanged" || bad "profile stats: $(diff "$T/a" "$T/b" | head -5)"
 
+# the profiled copy of the records' loop (func_rec_loop.h, FN_PROF: each tasklet's issues
+# in a batch of row updates) on more shapes, each against the hook path: 16 tasklets round
+# robin (the bench loop), a turn of 7 (func_quantum=7: one tasklet at a time), a ring of 3
+# out of 16 slots, and the SDK-shaped program (calls, a mutex, barriers, DMA: the executor
+# between batches, mul_step through fastops.inc)
+"$X" asm --isa dpu programs/dpu/bench/alu_loop.s -o "$T/alu.elf" -o tasklets=16 || bad "asm alu"
+"$X" asm --isa dpu $RT programs/dpu/bench/sdk_shape.s -o "$T/sdk.elf" -o tasklets=16 || bad "asm sdk"
+sh scripts/bench/le32.sh 200 "$T/i200.bin" && sh scripts/bench/le32.sh 6 "$T/i6.bin" && sh scripts/bench/le32.sh 3 "$T/w3.bin" ||
+    bad "le32"
+for c in "alu16|$T/alu.elf -o tasklets=16 --set bench_iters=$T/i200.bin" \
+         "alu16-q7|$T/alu.elf -o tasklets=16 -o func_quantum=7 --set bench_iters=$T/i200.bin" \
+         "alu3|$T/alu.elf -o tasklets=3 --set bench_iters=$T/i200.bin" \
+         "sdk16|$T/sdk.elf -o tasklets=16 --set bench_iters=$T/i6.bin --set bench_work=$T/w3.bin"; do
+    name=${c%%|*}; args=${c#*|}
+    # shellcheck disable=SC2086
+    "$X" run $args --quiet -o timing=none --profile "$T/$name.f" > /dev/null 2>&1 &&
+        "$X" run $args --quiet -o timing=none --profile "$T/$name.h" --trace /dev/null > /dev/null 2>&1 &&
+        [ -s "$T/$name.f" ] && cmp -s "$T/$name.f" "$T/$name.h" && ok "functional profile $name = the hook path's" ||
+        bad "profile $name: $(diff "$T/$name.f" "$T/$name.h" 2>&1 | head -5)"
+done
+
 # a fault stops both modes with the same message and exit status
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tmove r0, 3\n\tlw r1, r0, 0\n\tstop\n' > "$T/f.s"
 "$X" asm --isa dpu "$T/f.s" -o "$T/f.elf" -o tasklets=1 || bad "asm fault"

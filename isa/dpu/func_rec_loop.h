@@ -1,0 +1,204 @@
+/* isa/dpu/func_rec_loop.h: the body of func_rec.c's threaded loop, included there twice:
+ * plain (FN_PROF 0) and feeding --profile (FN_PROF 1: prof, g0 and the batch state in the
+ * slots; notes/profile-api.md). A function whose computed-goto table is static cannot be
+ * inlined into two callers, and its labels are its own (each copy has its own records),
+ * hence two definitions from one text. Include only from func_rec.c, after FN_PROTO and
+ * FN_PROF are defined. */
+FN_PROTO
+{
+#define FN_ADDR(name) &&h_##name,
+    static void *const tab[FH_COUNT] = {FN_HANDLERS(FN_ADDR)};
+#undef FN_ADDR
+    if (!c) {
+        *tabp = tab;
+        return 0;
+    }
+    if (!n)
+        return 0;
+    dpu_fn_slot *s = *sp;
+    const dpu_fn_rec *ip = s->ip;
+    dpu_tasklet *tk = s->tk;
+    uint8_t *const wram = c->wram;
+    const uint64_t wlim = c->wlim;
+    uint64_t left = n;
+#if FN_PROF
+    /* --profile: the issue of ip in the slot's batch (one instruction, the ring's cycles to
+     * the slot's next issue), or (a row the window does not map) through prof_issue */
+#define FN_FEED()                                                                                        \
+    do {                                                                                                 \
+        uint64_t *const r_ = s->map[ip->pc];                                                             \
+        if (__builtin_expect(r_ != NULL, 1)) {                                                           \
+            r_[PROF_INSNS]++;                                                                            \
+            r_[PROF_CYCLES] += step;                                                                     \
+            s->last = r_;                                                                                \
+        } else                                                                                           \
+            fn_feed_slow(s, ip->pc, t0 + (n - left), step);                                              \
+    } while (0)
+    const uint64_t step = c->step;
+#else
+#define FN_FEED() (void)t0
+#endif
+    /* the registers are the tasklet's first field */
+#define R (tk->r)
+    /* the tasklet's next record is nip; the next slot's goes on (a turn: the same slot) */
+#define NEXT(nip)                                                                                        \
+    do {                                                                                                 \
+        FN_FEED();                                                                                       \
+        s->ip = (nip);                                                                                   \
+        s = s->next;                                                                                     \
+        ip = s->ip;                                                                                      \
+        tk = s->tk;                                                                                      \
+        if (!--left)                                                                                     \
+            goto done;                                                                                   \
+        goto *ip->h;                                                                                     \
+    } while (0)
+    goto *ip->h;
+
+    /* ALU: res and cy (the carry) from a and b; 32-bit destination, flags of the result */
+#define FN_ALU1(name, bval, calc)                                                                        \
+    h_##name : {                                                                                         \
+        const uint32_t a = R[ip->a], b = (bval);                                                         \
+        uint32_t res;                                                                                    \
+        int cy;                                                                                          \
+        calc;                                                                                            \
+        R[ip->c] = res;                                                                                  \
+        tk->zf = res == 0;                                                                               \
+        tk->cf = (uint8_t)cy;                                                                            \
+        NEXT(ip + 1);                                                                                    \
+    }
+#define FN_ALU(name, calc) FN_ALU1(name##_RR, R[ip->b], calc) FN_ALU1(name##_RI, (uint32_t)ip->imm, calc)
+#define FN_WIDE(e) uint64_t w_ = (e); res = (uint32_t)w_; cy = (int)(w_ >> 32)
+    FN_ALU(ADD, FN_WIDE((uint64_t)a + b))
+    FN_ALU(SUB, res = a - b; cy = b > a)
+    FN_ALU(AND, res = a & b; cy = 0)
+    FN_ALU(OR, res = a | b; cy = 0)
+    FN_ALU(XOR, res = a ^ b; cy = 0)
+    FN_ALU(LSL, res = a << (b & 31); cy = 0)
+    FN_ALU(LSR, res = a >> (b & 31); cy = 0)
+    FN_ALU(ASR, res = (uint32_t)((int32_t)a >> (b & 31)); cy = 0)
+    FN_ALU(ADDC, FN_WIDE((uint64_t)a + b + tk->cf))
+    FN_ALU(SUBC, res = a - b - tk->cf; cy = (uint64_t)b + tk->cf > a)
+    /* lsl_add rc, rb, ra, shift: rb + (ra << shift) */
+    FN_ALU1(LSLADD, R[ip->b], FN_WIDE((uint64_t)b + (uint32_t)(a << ip->x)))
+
+    /* loads and stores: an access out of WRAM or misaligned is the executor's (it faults) */
+#define FN_ADDR_OK(n) const uint32_t ad = R[ip->a] + (uint32_t)ip->imm;                                  \
+    if ((uint64_t)ad + (n) > wlim || (ad & ((n) - 1)))                                                   \
+        goto h_GEN
+#define FN_LOAD(name, n, val)                                                                            \
+    h_##name : {                                                                                         \
+        FN_ADDR_OK(n);                                                                                   \
+        R[ip->c] = (val);                                                                                \
+        NEXT(ip + 1);                                                                                    \
+    }
+    FN_LOAD(LW, 4, mem_ld32le(wram + ad))
+    FN_LOAD(LBU, 1, wram[ad])
+    FN_LOAD(LBS, 1, (uint32_t)(int32_t)(int8_t)wram[ad])
+    FN_LOAD(LHU, 2, mem_ld16le(wram + ad))
+    FN_LOAD(LHS, 2, (uint32_t)(int32_t)(int16_t)mem_ld16le(wram + ad))
+    h_LD : { /* the even register gets the high word */
+        FN_ADDR_OK(8);
+        const uint64_t v = mem_ld64le(wram + ad);
+        R[ip->c] = (uint32_t)(v >> 32);
+        R[ip->c + 1] = (uint32_t)v;
+        NEXT(ip + 1);
+    }
+#define FN_STORE1(name, n, val, st)                                                                      \
+    h_##name : {                                                                                         \
+        FN_ADDR_OK(n);                                                                                   \
+        const uint32_t v = (val);                                                                        \
+        st;                                                                                              \
+        NEXT(ip + 1);                                                                                    \
+    }
+#define FN_STORE(name, n, st) FN_STORE1(name##_RR, n, R[ip->b], st) FN_STORE1(name##_RI, n, (uint32_t)ip->tgt, st)
+    FN_STORE(SW, 4, mem_st32le(wram + ad, v))
+    FN_STORE(SB, 1, wram[ad] = (uint8_t)v)
+    FN_STORE(SH, 2, mem_st16le(wram + ad, (uint16_t)v))
+    FN_STORE1(SD, 8, 0, mem_st64le(wram + ad, (uint64_t)R[ip->b] << 32 | R[ip->b + 1]); (void)v)
+
+    /* compare and branch (sub without destination): the flags of a - b */
+#define FN_J1(name, bval, cmp)                                                                           \
+    h_##name : {                                                                                         \
+        const uint32_t a = R[ip->a], b = (bval);                                                         \
+        tk->zf = a == b;                                                                                 \
+        tk->cf = b > a;                                                                                  \
+        NEXT(ip + ((cmp) ? ip->tgt : 1));                                                                \
+    }
+#define FN_J(name, cmp) FN_J1(name##_RR, R[ip->b], cmp) FN_J1(name##_RI, (uint32_t)ip->imm, cmp)
+    FN_J(JEQ, a == b)
+    FN_J(JNEQ, a != b)
+    FN_J(JLTU, a < b)
+    FN_J(JGEU, a >= b)
+    FN_J(JLEU, a <= b)
+    FN_J(JGTU, a > b)
+    FN_J(JLTS, (int32_t)a < (int32_t)b)
+    FN_J(JGES, (int32_t)a >= (int32_t)b)
+    FN_J(JLES, (int32_t)a <= (int32_t)b)
+    FN_J(JGTS, (int32_t)a > (int32_t)b)
+
+    /* add/sub with a destination and a branch on the result being zero (z) or not (nz) */
+#define FN_B1(name, bval, calc, z)                                                                       \
+    h_##name : {                                                                                         \
+        const uint32_t a = R[ip->a], b = (bval);                                                         \
+        uint32_t res;                                                                                    \
+        int cy;                                                                                          \
+        calc;                                                                                            \
+        R[ip->c] = res;                                                                                  \
+        tk->zf = res == 0;                                                                               \
+        tk->cf = (uint8_t)cy;                                                                            \
+        NEXT(ip + ((res == 0) == (z) ? ip->tgt : 1));                                                    \
+    }
+#define FN_B(name, calc, z) FN_B1(name##_RR, R[ip->b], calc, z) FN_B1(name##_RI, (uint32_t)ip->imm, calc, z)
+    FN_B(ADDZ, FN_WIDE((uint64_t)a + b), 1)
+    FN_B(ADDNZ, FN_WIDE((uint64_t)a + b), 0)
+    FN_B(SUBZ, res = a - b; cy = b > a, 1)
+    FN_B(SUBNZ, res = a - b; cy = b > a, 0)
+
+    /* call rc, ra, off: rc = the return index (none: a jump), pc = ra + off, any value: the
+     * tasklet's pc holds it (a pc past IRAM runs the far guard: the executor faults) */
+#define FN_GO(p)                                                                                         \
+    do {                                                                                                 \
+        const uint32_t p_ = (uint16_t)(p);                                                               \
+        tk->pc = (uint16_t)p_;                                                                           \
+        NEXT(p_ <= c->nwords ? c->base + p_ : c->far);                                                   \
+    } while (0)
+    h_CALL_R : {
+        const uint32_t a = R[ip->a];
+        R[ip->c] = (uint32_t)ip->tgt;
+        FN_GO(a + (uint32_t)ip->imm);
+    }
+    h_CALL_N : FN_GO(R[ip->a] + (uint32_t)ip->imm);
+
+    /* the rarer forms fast.c runs inline: the same text, on the cycle model's record */
+    h_OPS : {
+        const uint32_t pc = ip->pc;
+        const dpu_insn *const in = &c->iram[pc];
+        const uint32_t fa = R[in->ra];
+        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
+        uint32_t res, npc = pc + 1;
+        int carry, take;
+#define WATCHED(addr, n) 0
+        switch ((enum dpu_fast)in->fast) {
+#include "fastops.inc"
+        case DPU_FAST_DMA:
+        case DPU_FAST_NONE:
+            goto generic;
+        default:
+            __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
+        }
+#undef WATCHED
+        FN_GO(npc);
+    }
+
+h_GEN:
+generic:
+    s->ip = ip;
+    *sp = s;
+    return n - left;
+done:
+    *sp = s;
+    return n;
+#undef R
+#undef NEXT
+#undef FN_FEED
+}
