@@ -197,6 +197,36 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
     c->due = due;
 }
 
+/* The fetch of an instruction off the fast path (translated, misaligned, another line of
+ * its set, a fill due): kept out of the loop, whose registers it would take. */
+static __attribute__((noinline)) void fetch_slow(nyz_machine *nm, nyz_core *c, nyz_thread *t,
+                                                 unsigned idx, uint32_t flags, uint32_t pc,
+                                                 uint64_t now)
+{
+    nyz_cache *l1i = &c->l1i;
+    uint32_t pa;
+    t->fe_ent[idx] = NULL;
+    /* a fetch that faults (when it issues) still looks its line up, unless there is no
+     * translation (ifetch_data_stage: the miss needs only a TLB hit) */
+    int pk = nyz_fetch_peek(nm, c, t, flags, pc, &pa);
+    if (pk < 0)
+        return;
+    t->miss_fault = pk > 0;
+    nyz_l1_settle(l1i, now);
+    if (!nyz_cache_access(l1i, pa, 0, 0)) {
+        t->miss_at = now + 1; /* seen by ifetch_data next cycle */
+        t->miss_pc = pc;
+        t->miss_pa = pa;
+        set_due(c, now + 1);
+        return;
+    }
+    c->events[6]++;
+    if (pk > 0)
+        return;
+    t->fe_ent[idx] = nyz_decode_at(nm, pa);
+    t->fe_pa[idx] = pa;
+}
+
 /* What the fetch fast path reads of the L1I that does not change during a call (the
  * geometry), kept in locals so that the stores of the loop do not make the compiler load
  * them again each cycle. */
@@ -247,7 +277,7 @@ fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now, uin
     if ((t->flags & NYZ_F_I) && t->ghost != GHOST_NOINT && (nm->int_levels | t->latched) &&
         nyz_pending_ints(nm, c, t))
         t->fe_int |= (uint8_t)(1u << idx);
-    uint32_t pc = t->npc, pa;
+    uint32_t pc = t->npc;
     /* behind a trap or eret fetch still runs with the flags from before it (they change in
      * the writeback stage) */
     uint32_t flags = t->rb_at ? t->rb_flags : t->flags;
@@ -260,30 +290,11 @@ fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now, uin
         l1i->next_fill > now) {
         l1i->hits++;
         c->events[6]++;
-        pa = pc;
-    } else {
-        t->fe_ent[idx] = NULL;
-        /* a fetch that faults (when it issues) still looks its line up, unless there is no
-         * translation (ifetch_data_stage: the miss needs only a TLB hit) */
-        int pk = nyz_fetch_peek(nm, c, t, flags, pc, &pa);
-        if (pk < 0)
-            return 1;
-        t->miss_fault = pk > 0;
-        nyz_l1_settle(l1i, now);
-        if (!nyz_cache_access(l1i, pa, 0, 0))
-            goto miss;
-        c->events[6]++;
-        if (pk > 0)
-            return 1;
-    }
-    t->fe_ent[idx] = nyz_decode_at(nm, pa);
-    t->fe_pa[idx] = pa;
-    return 1;
-miss:
-    t->miss_at = now + 1; /* seen by ifetch_data next cycle */
-    t->miss_pc = pc;
-    t->miss_pa = pa;
-    set_due(c, now + 1);
+        uint32_t pa = pc;
+        t->fe_ent[idx] = nyz_decode_at(nm, pa);
+        t->fe_pa[idx] = pa;
+    } else
+        fetch_slow(nm, c, t, idx, flags, pc, now);
     return 1;
 }
 
@@ -312,15 +323,12 @@ static inline void stall(nyz_thread *t, uint8_t why)
  * loop has no test of either (m->slow changes only between calls). */
 static inline __attribute__((always_inline)) uint64_t
 run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int profiled,
-         const int slow)
+         const int slow, const int ns)
 {
     nyz_machine *nm = m->isa_state;
     nyz_core *c = u->isa;
     const nyz_timing *tm = &nm->tm;
     int n = u->nthreads;
-    /* Threads above the last ready one stay not ready for this call (a thread becomes
-     * ready only through sched_start/sched_wake, which set nm->resched or happen between
-     * calls). Under the debugger (which changes states between calls) all of them. */
     /* the per-instruction hooks (trace, history, step, profile); constant during a call */
     const int hooks = slow && dbg_hooks(m);
     /* --profile without the hooks: fed at each executed issue, as dbg_after_insn would */
@@ -328,9 +336,6 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
     const int magic = m->ff_magic; /* a fast-forward to the magic marker is armed */
     const l1i_geom geom = {c->l1i.mru ? &c->l1i.mru[0].line : NULL, c->l1i.sets - 1,
                                c->l1i.plru_on};
-    int ns = n;
-    while (!slow && ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
-        ns--;
     while (now < horizon) {
         if (sim_stopped(m))
             return now;
@@ -578,22 +583,50 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
     return now;
 }
 
+/* The threads the scans go over: up to the last ready one. Threads above it stay not ready
+ * for this call (a thread becomes ready only through sched_start/sched_wake, which set
+ * nm->resched or happen between calls); under the debugger (which changes states between
+ * calls) all of them. */
+static int live_threads(const sim_unit *u)
+{
+    int ns = u->nthreads;
+    while (ns > 0 && u->threads[ns - 1].state != SIM_T_READY)
+        ns--;
+    return ns;
+}
+
+/* The plain loop with the common thread counts as constants (1 and 4: the scans unrolled). */
+static __attribute__((noinline)) uint64_t run_plain1(sim_machine *m, sim_unit *u, uint64_t now,
+                                                     uint64_t horizon)
+{
+    return run_core(m, u, now, horizon, 0, 0, 1);
+}
+
+static __attribute__((noinline)) uint64_t run_plain4(sim_machine *m, sim_unit *u, uint64_t now,
+                                                     uint64_t horizon)
+{
+    return run_core(m, u, now, horizon, 0, 0, 4);
+}
+
 static __attribute__((noinline)) uint64_t run_plain(sim_machine *m, sim_unit *u, uint64_t now,
                                                     uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0, 0);
+    int ns = live_threads(u);
+    return ns == 1 ? run_plain1(m, u, now, horizon)
+           : ns == 4 ? run_plain4(m, u, now, horizon)
+                     : run_core(m, u, now, horizon, 0, 0, ns);
 }
 
 static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
                                                    uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0, 1);
+    return run_core(m, u, now, horizon, 0, 1, u->nthreads);
 }
 
 static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
                                                        uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 1, 1);
+    return run_core(m, u, now, horizon, 1, 1, u->nthreads);
 }
 
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
