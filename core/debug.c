@@ -508,8 +508,9 @@ static const mem_watch *space_watch(const mem_space *s, int id)
 int dbg_watch_wanted(sim_machine *m)
 {
     dbg_state *d = m->dbg;
-    const sim_stop *st = &m->stop;
-    int pass = 0, fail = 0;
+    sim_stop *st = &m->stop;
+    int pass = 0, fail = 0, named_fails = 0, first_pass = 0, named = 0;
+    sscanf(st->msg, "watchpoint %d", &named); /* every ISA's watch stop names its watch so */
     for (int i = 0; d && i < d->nwatch; i++) {
         dbg_watch *w = &d->watch[i];
         const mem_watch *mw = space_watch(w->space, w->id);
@@ -520,8 +521,23 @@ int dbg_watch_wanted(sim_machine *m)
         if (ok && w->cond.op)
             ok = st->unit >= 0 && st->unit < m->nunits && st->thread >= 0 &&
                  st->thread < m->units[st->unit].nthreads && cond_holds(m, &m->units[st->unit], st->thread, &w->cond);
+        if (ok && !pass)
+            first_pass = w->id;
         pass |= ok;
         fail |= !ok;
+        named_fails |= !ok && w->id == named;
+    }
+    /* the access also matched the watch the stop names, whose filter rejected it: name the
+     * one that stops instead (ids are unique across spaces: dbg_watch_add's callers) */
+    if (pass && named_fails) {
+        char id[24];
+        char *p = st->msg + strlen("watchpoint ");
+        size_t digits = strspn(p, "0123456789"), n = (size_t)snprintf(id, sizeof id, "%d", first_pass);
+        size_t tail = strlen(p + digits) + 1, room = sizeof st->msg - (size_t)(p - st->msg);
+        if (n + tail <= room) { /* the message with the other id, cut nowhere */
+            memmove(p + n, p + digits, tail);
+            memcpy(p, id, n);
+        }
     }
     /* a stop no filtered watch explains (a watch without a filter) stands */
     return pass || !fail;

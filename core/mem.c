@@ -113,17 +113,22 @@ static mem_region *mem_locate(const mem_space *s, uint64_t addr, size_t nbytes, 
 
 int mem_watch_check(mem_space *s, uint64_t addr, uint64_t len, unsigned kind)
 {
+    int hit = 0;
+    /* every matching watch counts the access (the debugger may pass over the first for
+     * another thread and stop for the second); the first one is the hit reported */
     for (int i = 0; i < s->nwatch; i++) {
         mem_watch *w = &s->watches[i];
         if ((w->kind & kind) && addr < w->addr + w->len && w->addr < addr + len) {
             w->hits++;
-            s->watch_hit_id = w->id;
-            s->watch_hit_addr = addr;
-            s->watch_hit_kind = kind;
-            return 1;
+            if (!hit) {
+                s->watch_hit_id = w->id;
+                s->watch_hit_addr = addr;
+                s->watch_hit_kind = kind;
+            }
+            hit = 1;
         }
     }
-    return 0;
+    return hit;
 }
 
 static uint64_t mem_load_bytes(const uint8_t *p, unsigned n, int be)

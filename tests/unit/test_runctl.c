@@ -85,6 +85,29 @@ static void test_watch_thread(void **state)
     sim_destroy(&m);
 }
 
+/* Two watches on one word, each for one thread: every access counts for both, so the
+ * second is not hidden behind the first; the stop names the watch that matched (the fake
+ * ISA's stop message names the first one the memory recorded). */
+static void test_watch_two_filters(void **state)
+{
+    (void)state;
+    sim_machine m;
+    fake_make(&m, &rc_isa, BASE);
+    runctl rc;
+    runctl_init(&rc, &m, 0);
+    mem_space *d = sim_space(&m, "data");
+    int w0 = dbg_watch_add(&m, d, 0x100, 8, MEM_W, -1, 5, NULL); /* no such thread: never */
+    int w1 = dbg_watch_add(&m, d, 0x100, 8, MEM_W, -1, 1, NULL);
+    assert_true(w0 > 0 && w1 > w0);
+    assert_int_equal(runctl_continue(&rc), SIM_STOP_WATCH);
+    assert_int_equal(m.stop.thread, 1);
+    assert_int_equal(m.stop.cycle, 1);
+    char want[32];
+    snprintf(want, sizeof want, "watchpoint %d:", w1);
+    assert_memory_equal(m.stop.msg, want, strlen(want));
+    sim_destroy(&m);
+}
+
 /* A condition on the register of the thread that made the access, read after the store:
  * k == 4 holds after instruction 3, so the first stop is thread 0's k3 (cycle 6); the
  * stores before it (k0..k2 of both threads, k0..k2 of thread 1 too) are passed over. */
@@ -306,6 +329,7 @@ static void test_disasm_thread(void **state)
 
 XPUSIM_TESTS(runctl,
              cmocka_unit_test(test_watch_thread),
+             cmocka_unit_test(test_watch_two_filters),
              cmocka_unit_test(test_watch_condition),
              cmocka_unit_test(test_step_until),
              cmocka_unit_test(test_slices_and_interrupt),
