@@ -54,8 +54,9 @@ FN_PROTO
     } while (0)
     goto *ip->h;
 
-    /* ALU: res and cy (the carry) from a and b; 32-bit destination, flags of the result */
-#define FN_ALU1(name, bval, calc)                                                                        \
+    /* ALU: res and cy (the carry) from a and b; 32-bit destination, flags of the result;
+     * then the record nip (an add/sub with a z/nz branch: the target or the next) */
+#define FN_AB(name, bval, calc, nip)                                                                     \
     h_##name : {                                                                                         \
         const uint32_t a = R[ip->a], b = (bval);                                                         \
         uint32_t res;                                                                                    \
@@ -64,8 +65,9 @@ FN_PROTO
         R[ip->c] = res;                                                                                  \
         tk->zf = res == 0;                                                                               \
         tk->cf = (uint8_t)cy;                                                                            \
-        NEXT(ip + 1);                                                                                    \
+        NEXT(nip);                                                                                       \
     }
+#define FN_ALU1(name, bval, calc) FN_AB(name, bval, calc, ip + 1)
 #define FN_ALU(name, calc) FN_ALU1(name##_RR, R[ip->b], calc) FN_ALU1(name##_RI, (uint32_t)ip->imm, calc)
 #define FN_WIDE(e) uint64_t w_ = (e); res = (uint32_t)w_; cy = (int)(w_ >> 32)
     FN_ALU(ADD, FN_WIDE((uint64_t)a + b))
@@ -137,17 +139,7 @@ FN_PROTO
     FN_J(JGTS, (int32_t)a > (int32_t)b)
 
     /* add/sub with a destination and a branch on the result being zero (z) or not (nz) */
-#define FN_B1(name, bval, calc, z)                                                                       \
-    h_##name : {                                                                                         \
-        const uint32_t a = R[ip->a], b = (bval);                                                         \
-        uint32_t res;                                                                                    \
-        int cy;                                                                                          \
-        calc;                                                                                            \
-        R[ip->c] = res;                                                                                  \
-        tk->zf = res == 0;                                                                               \
-        tk->cf = (uint8_t)cy;                                                                            \
-        NEXT(ip + ((res == 0) == (z) ? ip->tgt : 1));                                                    \
-    }
+#define FN_B1(name, bval, calc, z) FN_AB(name, bval, calc, ip + ((res == 0) == (z) ? ip->tgt : 1))
 #define FN_B(name, calc, z) FN_B1(name##_RR, R[ip->b], calc, z) FN_B1(name##_RI, (uint32_t)ip->imm, calc, z)
     FN_B(ADDZ, FN_WIDE((uint64_t)a + b), 1)
     FN_B(ADDNZ, FN_WIDE((uint64_t)a + b), 0)
