@@ -38,7 +38,9 @@ int mccp_fast_init(mccp_state *s)
     s->rec = calloc(SLOTS + 1, sizeof *s->rec);
     s->rom_seen = calloc(MCCP_ROM_WORDS, 4);
     s->prof_none = calloc(SLOTS, sizeof *s->prof_none);
-    if (!s->rec || !s->rom_seen || !s->prof_none)
+    s->prof_cnt = calloc((size_t)MCCP_CORES * SLOTS, sizeof *s->prof_cnt);
+    s->prof_touched = calloc((size_t)MCCP_CORES * SLOTS, sizeof *s->prof_touched);
+    if (!s->rec || !s->rom_seen || !s->prof_none || !s->prof_cnt || !s->prof_touched)
         return -1;
     for (int op = MCCP_JE; op <= MCCP_JMP; op++)
         for (unsigned f = 0; f < 16; f++)
@@ -188,7 +190,7 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
  * after the relative open row rw (NULL: none) is made absolute (its issue was the previous
  * one, i - 1 and cy - 4). Returns the new open row made relative, or NULL when the next
  * issue must be real too (after a call or a return, pt->lim is 0) or the thread's window
- * does not cover every slot. Out of line: the loop has 30 call sites. */
+ * does not cover every slot. Out of line: one call site per copy. */
 static __attribute__((noinline)) uint64_t *prof_real(prof_thread *pt, uint64_t *rw, uint64_t sl, uint64_t cy,
                                                      uint64_t i, const uint64_t *stl)
 {
@@ -206,17 +208,73 @@ static __attribute__((noinline)) uint64_t *prof_real(prof_thread *pt, uint64_t *
     return rw;
 }
 
-/* The loop, twice: plain, and feeding --profile at each issue (notes/profile-api.md). */
+/* The profiled loop's counters (fast_loop.inc): a slot's counter is 0 until it is counted
+ * since the last real issue, then PROF_SAFE less the issues counted. */
+#define PROF_SAFE ((int64_t)1 << 62)
+
+/* Make the profile what prof_issue would have made of the plain issues since the last real
+ * one (its row pt->row, at retired count i_f and cycle c_f), the last of them at slot sl,
+ * count i and cycle cy. Each counted issue opened its slot's row at 1 instruction and 4
+ * cycles after the issue before it, which that issue's row gets: so every slot's row gets
+ * its count times (1, 4), but the last issue's row is still open (it holds minus its own
+ * count and cycle instead), and the real issue's row closes at the first counted one. The
+ * counters go back to 0 (the touched slots, in the order they were first counted). */
+static __attribute__((noinline)) void prof_fold(prof_thread *pt, int64_t *cnt, const uint16_t *touched, unsigned nt,
+                                                uint64_t sl, uint64_t i, uint64_t cy, uint64_t i_f, uint64_t c_f)
+{
+    for (unsigned k = 0; k < nt; k++) {
+        uint16_t x = touched[k];
+        uint64_t c = (uint64_t)(PROF_SAFE - cnt[x]);
+        uint64_t *row = pt->map[x];
+        row[PROF_INSNS] += c;
+        row[PROF_CYCLES] += 4 * c;
+        cnt[x] = 0;
+    }
+    if (i == i_f)
+        return; /* no counted issue: the real one's row is the open one */
+    uint64_t *rf = pt->row, *rl = pt->map[sl];
+    rf[PROF_INSNS] += i_f + 1;
+    rf[PROF_CYCLES] += c_f + 4;
+    rl[PROF_INSNS] -= i + 1;
+    rl[PROF_CYCLES] -= cy + 4;
+    pt->row = rl;
+}
+
+/* The loop, three times: plain, and feeding --profile at each issue (notes/profile-api.md)
+ * in two ways (fast_loop.inc): with the open row relative (two adds into the previous row
+ * per issue: cheap to enter and leave, for the short runs between RAM accesses) and with
+ * counters per slot (one per issue, but a count to fold per slot and call: for long runs). */
 #define FAST_NAME run_plain
 #define FAST_PROF 0
 #include "fast_loop.inc"
 #undef FAST_NAME
 #undef FAST_PROF
-#define FAST_NAME run_prof
+#define FAST_NAME run_prof_row
 #define FAST_PROF 1
 #include "fast_loop.inc"
 #undef FAST_NAME
 #undef FAST_PROF
+#define FAST_NAME run_prof_cnt
+#define FAST_PROF 2
+#include "fast_loop.inc"
+#undef FAST_NAME
+#undef FAST_PROF
+
+/* A profiled burst: its first PROF_ROW_ISSUES issues with relative rows, the rest (a long
+ * compute run) with counters. Splitting a burst changes nothing simulated (the loop keeps
+ * its whole state in the core between calls) nor the profile (the second call's first
+ * issue is a real prof_issue, which is what the plain feed stands for). */
+#define PROF_ROW_ISSUES 4096u
+static uint64_t run_prof(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm)
+{
+    uint64_t cap = t + 4 * (uint64_t)PROF_ROW_ISSUES;
+    if (lim <= cap)
+        return run_prof_row(m, u, t, lim, bpm);
+    uint64_t r = run_prof_row(m, u, t, cap, bpm);
+    if (r != cap || sim_stopped(m))
+        return r; /* asleep, halted, stopped, or short of the cap (a breakpoint's veto) */
+    return run_prof_cnt(m, u, r, lim, bpm);
+}
 
 void mccp_fast_sync(sim_machine *m) { sync(m, mccp_st(m), NULL); }
 

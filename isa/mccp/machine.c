@@ -132,6 +132,8 @@ static void mccp_destroy(sim_machine *m)
     free(s->rec);
     free(s->rom_seen);
     free(s->prof_none);
+    free(s->prof_cnt);
+    free(s->prof_touched);
     free(s->fb_pixels);
     free(s);
     m->isa_state = NULL;

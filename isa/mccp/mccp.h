@@ -140,8 +140,11 @@ typedef struct mccp_state {
     uint32_t rec_lo[4], rec_hi[4]; /* ROM words [lo, hi) of these ranges may have records */
     int rec_nr;               /* ranges in use */
     uint32_t rec_bp_gen;      /* the breakpoint filter the records follow (0: none) */
-    uint64_t **prof_none;     /* 2 * MCCP_ROM_WORDS NULL rows: the profiled loop's map when
-                                 every issue must take prof_issue (fast_loop.inc) */
+    /* the profiled loop's counters (fast_loop.inc, prof_fold): per core a counter and a
+     * touched-list place per slot; prof_none: 0 for every slot, the counters when every
+     * issue must take prof_issue */
+    int64_t *prof_cnt, *prof_none;
+    uint16_t *prof_touched;
     uint16_t jump_mask[8];    /* bit f: jump je..jmp taken with flags f */
     mem_space *ram_space, *rom_space;
     mccp_core core[MCCP_CORES];

@@ -55,6 +55,15 @@ if has mccp; then
     same mccp-draw "$T/draw.out" --headless -o warm_restart=0
     "$X" asm --isa mccp programs/mccp/vector_cube.mccp -o "$T/vc.out" || fail "mccp asm vector_cube"
     same mccp-cube "$T/vc.out" --load ram:0=programs/mccp/vector_cube.txt
+    # runs longer than 4096 issues between RAM accesses take the counting feed
+    # (isa/mccp/fast_loop.inc): the alu loop, and calls in the functional mode (whose loads
+    # and stores do not end a run)
+    echo 2000 > "$T/n2000.txt"
+    same mccp-alu1-long "$T/alu.out" -o cores=0 --headless --load ram:64="$T/n2000.txt"
+    printf 'movimm reg1 300\nLOOP:\ncall F\ncall G\ndec reg1\njne LOOP\nint 1\nF:\npush reg2\ninc reg2\ncall G\npop reg2\nret\nG:\nadd reg3 reg2\nret\n' \
+        > "$T/calls.mccp"
+    "$X" asm --isa mccp "$T/calls.mccp" -o "$T/calls.out" || fail "mccp asm calls"
+    same mccp-calls-func "$T/calls.out" --headless -o timing=none
 fi
 if has nyuzi; then
     for k in 1 4; do
