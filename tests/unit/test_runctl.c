@@ -36,7 +36,9 @@ static int rc_disasm_thread(sim_machine *m, int unit, int thread, uint64_t addr,
 static void rc_thread_state(sim_machine *m, int unit, int thread, char *buf, size_t n)
 {
     const sim_thread *t = &m->units[unit].threads[thread];
-    snprintf(buf, n, t->state == SIM_T_SLEEP ? "asleep at k=%llu" : "", (unsigned long long)((fake_machine *)m->isa_state)->units[unit].pc[thread]);
+    const fake_machine *fm = m->isa_state;
+    if (t->state == SIM_T_SLEEP) /* else nothing: the core's words stand in */
+        snprintf(buf, n, "asleep at k=%llu", (unsigned long long)fm->units[unit].pc[thread]);
 }
 
 static const isa_ops rc_isa = {
