@@ -1,0 +1,46 @@
+#!/bin/sh
+# tests/nyuzi/pipeline_paths.t.sh: the cycle model's plain loop has instances for 1 and for 4
+# live threads (isa/nyuzi/pipeline.c run_plain1/run_plain4: the thread scans unrolled) and one
+# for any other count; the loop used while a debugging feature is on (`--trace`) always scans
+# every thread of the core. All must simulate the same thing: for programs run with 1, 2, 3,
+# 4 and 8 hardware threads, on one and on two cores, and for a one-thread program on a
+# four-thread core (one live thread of four), the full JSON statistics (every thread's
+# cycles, instructions, issue cycles, stalls by cause, the core's event counters; the host's
+# time left out) of a plain run must equal those of a `--trace /dev/null` run, and the
+# program's output must be the same.
+set -u
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0; n=0
+check() { # name elf options...
+    name=$1; elf=$2; shift 2
+    "$XPUSIM" run "$elf" "$@" --quiet --max-cycles 400000 --stats=json --stats-file "$T/plain.json" > "$T/plain.out" 2>&1
+    "$XPUSIM" run "$elf" "$@" --quiet --max-cycles 400000 --stats=json --stats-file "$T/slow.json" \
+        --trace /dev/null > "$T/slow.out" 2>&1
+    n=$((n + 1))
+    grep -v '"host"' "$T/plain.json" > "$T/a"; grep -v '"host"' "$T/slow.json" > "$T/b"
+    if ! grep -q '"instructions": [1-9]' "$T/a"; then
+        echo "FAIL $name $*: nothing ran"; fail=1
+    elif ! cmp -s "$T/a" "$T/b"; then
+        echo "FAIL $name $*: the statistics differ (plain <, traced >)"; diff "$T/a" "$T/b" | head -6; fail=1
+    elif ! cmp -s "$T/plain.out" "$T/slow.out"; then
+        echo "FAIL $name $*: the output differs"; fail=1
+    else
+        echo "ok $name $*"
+    fi
+}
+python3 tests/nyuzi/tools/gen_random.py 3 > "$T/r.S" && "$XPUSIM" asm --isa nyuzi "$T/r.S" -o "$T/r.elf" || fail=1
+"$XPUSIM" asm --isa nyuzi -o define=ITERATIONS=40 programs/nyuzi/bench/loop4.S -o "$T/l4.elf" || fail=1
+"$XPUSIM" asm --isa nyuzi -o define=ITERATIONS=40 programs/nyuzi/bench/loop1.S -o "$T/l1.elf" || fail=1
+"$XPUSIM" asm --isa nyuzi -o include=tests/nyuzi/progs tests/nyuzi/progs/mem.S -o "$T/mem.elf" || fail=1
+for th in 1 2 3 4 8; do
+    check random3 "$T/r.elf" -o threads=$th
+    check loop4 "$T/l4.elf" -o threads=$th
+done
+check random3 "$T/r.elf" -o cores=2
+check loop4 "$T/l4.elf" -o cores=2 -o threads=3
+check loop1 "$T/l1.elf"               # one live thread of four
+check mem "$T/mem.elf"                # traps, TLB misses, an interrupt
+echo "$n runs"
+exit $fail
