@@ -182,6 +182,11 @@ typedef struct nyz_cache {
                                              store acknowledgement (pseudo-LRU untouched) */
     unsigned nfill;
     uint64_t next_fill;          /* earliest fill in flight (SIM_NEVER: none) */
+    /* L1D: the last reads of the pseudo-LRU flags (cache_lru.sv's read port): the cycle,
+     * the set and the flags read; a store acknowledgement installs its line in the way
+     * the last read before it points to (timing.c l1_ack_install) */
+    struct { uint64_t at; uint32_t set, flags; } lrd[16];
+    unsigned lrd_n;
 } nyz_cache;
 
 /* Decoded-instruction cache entry keyed by physical address. */

@@ -287,19 +287,53 @@ unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now,
     return (unsigned)(done - now);
 }
 
+/* The L1D's pseudo-LRU flags are read (cache_lru.sv read port) by every memory-pipe
+ * instruction in its tag stage, for the set of its address, and by a load fill in its
+ * response's first stage, for the fill's set; the read data stays until the next read
+ * (the FPGA RAMs' behaviour; the RTL's simulation model of sram_1r1w gives random data
+ * instead, docs/validation/nyuzi.md). Record one such read of set at cycle at. */
+static inline void lru_read(nyz_cache *c, uint64_t at, unsigned set)
+{
+    unsigned k = c->lrd_n++ & (sizeof c->lrd / sizeof c->lrd[0] - 1);
+    c->lrd[k].at = at;
+    c->lrd[k].set = set;
+    c->lrd[k].flags = c->plru[set];
+}
+/* A memory-pipe instruction reads the flags this many cycles after it issues (operand
+ * fetch: its tag stage's inputs); a load fill reads them this many cycles before its data
+ * is there (the response's first stage); a store acknowledgement's install uses the read
+ * made this many cycles before the acknowledgement (its response's first stage, which the
+ * second stage's way choice sees). */
+enum { LRU_READ_ISSUE = 2, LRU_READ_FILL = 3, LRU_READ_ACK = 3 };
+
+/* The flags of the newest recorded read at or before cycle at (0 and no read: none). */
+static int lru_read_at(const nyz_cache *c, uint64_t at, unsigned *flags)
+{
+    int best = -1;
+    for (unsigned i = 0; i < sizeof c->lrd / sizeof c->lrd[0] && i < c->lrd_n; i++)
+        if (c->lrd[i].at <= at && (best < 0 || c->lrd[i].at >= c->lrd[best].at))
+            best = (int)i;
+    if (best < 0)
+        return 0;
+    *flags = c->lrd[best].flags;
+    return 1;
+}
+
 /* A store acknowledgement writes its whole line (the L2's copy after the store) into the
  * storing core's L1D: into the way that holds the line, else into the way the pseudo-LRU
- * flags point to, without updating them (l1_l2_interface.sv: dcache_update_en for
- * L2RSP_STORE_ACK; only L2RSP_LOAD_ACK drives cache_lru's fill_en). */
+ * flags last read point to, whichever set they were read for, without updating them
+ * (l1_l2_interface.sv: dcache_update_en for L2RSP_STORE_ACK, dupdate_way_idx =
+ * dt_fill_lru; only L2RSP_LOAD_ACK drives cache_lru's fill_en, so the flags come from
+ * the last read of the port, usually another set's). */
 static void l1_ack_install(nyz_cache *c, uint32_t line, uint64_t at)
 {
     unsigned set = line & (c->sets - 1), base = set * c->ways;
     for (unsigned w = 0; w < c->ways; w++)
         if (c->tag[base + w] == line)
             return;
-    unsigned w = 0;
+    unsigned w = 0, flags;
     if (c->plru_on)
-        w = plru_victim(c->plru[set], c->ways);
+        w = plru_victim(lru_read_at(c, at - LRU_READ_ACK, &flags) ? flags : c->plru[set], c->ways);
     else
         for (unsigned k = 1; k < c->ways; k++)
             if (c->lru[base + k] < c->lru[base + w])
@@ -331,6 +365,8 @@ void nyz_l1_settle(nyz_cache *c, uint64_t now)
             l1_ack_install(c, line, at);
             continue;
         }
+        if (c->plru_on)
+            lru_read(c, at - LRU_READ_FILL, line & (c->sets - 1));
         if (!nyz_cache_probe(c, line << c->line_shift)) {
             nyz_cache_access(c, line << c->line_shift, 1, 0);
             c->misses--; /* counted when the miss was seen */
@@ -419,6 +455,15 @@ static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint6
     nm->sq_free[c->index] = acc + nm->tm.store_interval;
     return acc;
 }
+/* The acknowledgement of a store issued at now installs its line at ack; the store's own
+ * read of the replacement flags (its tag stage) is recorded for it. */
+static void l1_ack_push(nyz_core *c, uint32_t pa, uint64_t now, uint64_t ack)
+{
+    if (c->l1d.plru_on)
+        lru_read(&c->l1d, now + LRU_READ_ISSUE, (pa >> c->l1d.line_shift) & (c->l1d.sets - 1));
+    l1_fill_push(&c->l1d, pa, ack, 1);
+}
+
 /* A store enters the thread's store queue at cycle now (write-through to the L2). */
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
                       uint64_t now)
@@ -452,7 +497,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
         sq_ack(tm, t, now, ack);
         nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
         if (!l1hit)
-            l1_fill_push(&c->l1d, pa, ack, 1);
+            l1_ack_push(c, pa, now, ack);
         return;
     }
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
@@ -463,7 +508,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     sq_ack(tm, t, now, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
     if (!l1hit)
-        l1_fill_push(&c->l1d, pa, ack, 1);
+        l1_ack_push(c, pa, now, ack);
 }
 
 /* The memory side of an instruction executed at cycle now. Sets *lat (cycles until its
@@ -474,6 +519,14 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                         const nyz_effect *ef, uint64_t now, unsigned *lat, uint8_t *why)
 {
     const nyz_timing *tm = &nm->tm;
+    if (c->l1d.nfill && c->l1d.plru_on) {
+        /* its tag stage reads the L1D's replacement flags; only a store acknowledgement in
+         * flight can use the read (one that a store pushes records the store's own read,
+         * nyz_store_timing), so none is kept while the L1D waits for nothing */
+        if (c->l1d.next_fill <= now)
+            nyz_l1_settle(&c->l1d, now);
+        lru_read(&c->l1d, now + LRU_READ_ISSUE, (ef->paddr >> c->l1d.line_shift) & (c->l1d.sets - 1));
+    }
     switch (ef->mem) {
     case 1: { /* load (or block/gather lane): a miss suspends the thread until the fill */
         *lat = tm->load_lat;
