@@ -52,7 +52,7 @@ struct dpu_fn_state {
     X(JLEU_RI) X(JGTU_RR) X(JGTU_RI) X(JLTS_RR) X(JLTS_RI) X(JGES_RR) X(JGES_RI) X(JLES_RR) X(JLES_RI)   \
     X(JGTS_RR) X(JGTS_RI)                                                                                \
     X(ADDZ_RR) X(ADDZ_RI) X(ADDNZ_RR) X(ADDNZ_RI) X(SUBZ_RR) X(SUBZ_RI) X(SUBNZ_RR) X(SUBNZ_RI)         \
-    X(CALL_R) X(CALL_N)
+    X(CALL_R) X(CALL_N) X(WRAP)
 #define FN_ENUM(n) FH_##n,
 enum { FN_HANDLERS(FN_ENUM) FH_COUNT };
 #undef FN_ENUM
@@ -67,6 +67,7 @@ typedef struct fn_env {
     uint8_t *wram;
     uint64_t wlim;
     uint64_t step;          /* cycles from a tasklet's issue to its next in the run */
+    dpu_fn_slot *begin;     /* the ring's first slot (the one after its last: WRAP's record) */
 } fn_env;
 
 /* A slot in no batch: every pc's row "not mapped" (an issued pc is below IRAM's size). */
@@ -290,55 +291,54 @@ void dpu_fn_ring_build(dpu_fn_ring *r, dpu_unit *d, const dpu_fn_rec *recs, uint
     r->recs = recs;
     r->nwords = d->dm->iram_words;
     r->run = run;
-    r->nrun = __builtin_popcount(run);
-    dpu_fn_slot *prev = NULL, *first = NULL;
+    r->nrun = 0;
     for (int i = 0; i < nt; i++) {
+        r->pos[i] = -1;
         if (!((run >> i) & 1))
             continue;
-        dpu_fn_slot *s = &r->sl[i];
+        dpu_fn_slot *s = &r->sl[r->nrun];
+        r->pos[i] = (int8_t)r->nrun++;
         s->tk = &d->t[i];
         s->ip = fn_at(r, s->tk->pc);
-        if (prev)
-            prev->next = s;
-        else
-            first = s;
-        prev = s;
     }
-    if (prev)
-        prev->next = first;
 }
 
 void dpu_fn_ring_flush(dpu_fn_ring *r)
 {
     const dpu_fn_rec *far = r->recs + r->nwords + 1;
-    for (uint32_t run = r->run; run; run &= run - 1) {
-        dpu_fn_slot *s = &r->sl[__builtin_ctz(run)];
-        if (s->ip != far)
-            s->tk->pc = s->ip->pc;
-    }
+    for (int i = 0; i < r->nrun; i++)
+        if (r->sl[i].ip != far)
+            r->sl[i].tk->pc = r->sl[i].ip->pc;
 }
 
 void dpu_fn_ring_refresh(dpu_fn_ring *r, int k)
 {
-    r->sl[k].ip = fn_at(r, r->sl[k].tk->pc);
+    if (r->pos[k] >= 0)
+        r->sl[r->pos[k]].ip = fn_at(r, r->sl[r->pos[k]].tk->pc);
 }
 
-/* --profile: the batches of the tasklets that issue in a run from slot s0 at cycle t (the
- * first nb of the ring, the slot d places after s0 first issuing at t + d): each closes
- * the row open before it at its first issue (func_rec_loop.h FN_FEED adds each issue's
- * growth to its own row); a thread whose window does not map the whole IRAM (its first
- * issue, after a call or a return) feeds prof_issue instead. */
-static void fn_prof_open(dpu_fn_ring *r, dpu_fn_slot *s0, int nb, sim_thread *th, uint64_t t, prof_state *prof,
-                         int g0)
+/* The slot after p in the ring [b, e). */
+static dpu_fn_slot *fn_after(dpu_fn_slot *p, dpu_fn_slot *b, dpu_fn_slot *e)
+{
+    return p + 1 == e ? b : p + 1;
+}
+
+/* --profile: the batches of the tasklets that issue in a run of ring [b, e) from slot s0 at
+ * cycle t (the slot d places after s0 first issuing at t + d): each closes the row open
+ * before it at its first issue (func_rec_loop.h FN_FEED adds each issue's growth to its
+ * own row); a thread whose window does not map the whole IRAM (its first issue, after a
+ * call or a return) feeds prof_issue instead. */
+static void fn_prof_open(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, dpu_fn_slot *s0, sim_thread *th,
+                         uint64_t t, prof_state *prof, int g0, uint32_t nwords)
 {
     dpu_fn_slot *p = s0;
-    for (int d = 0; d < nb; d++, p = p->next) {
-        const int i = (int)(p - r->sl);
+    for (int k = 0; k < (int)(e - b); k++, p = fn_after(p, b, e)) {
+        const int i = (int)(p->tk - d->t);
         prof_thread *const pt = prof_th(prof, g0 + i);
         p->pt = pt;
         p->ins0 = th[i].instructions;
-        p->first = t + (uint64_t)d;
-        p->pb = pt->lim && pt->base == 0 && pt->lim >= r->nwords;
+        p->first = t + (uint64_t)k;
+        p->pb = pt->lim && pt->base == 0 && pt->lim >= nwords;
         p->map = fn_nomap;
         if (p->pb) {
             p->map = pt->map;
@@ -351,37 +351,51 @@ static void fn_prof_open(dpu_fn_ring *r, dpu_fn_slot *s0, int nb, sim_thread *th
 
 /* The batches end at cycle t: each slot's last row opens with the count and cycle after its
  * last issue (its next issue's, step cycles on); the counts grow by the issues. */
-static void fn_prof_close(dpu_fn_ring *r, dpu_fn_slot *s0, int nb, sim_thread *th, uint64_t t, uint64_t step)
+static void fn_prof_close(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, sim_thread *th, uint64_t t,
+                          uint64_t step)
 {
-    dpu_fn_slot *p = s0;
-    for (int d = 0; d < nb; d++, p = p->next) {
+    for (dpu_fn_slot *p = b; p < e; p++) {
         const uint64_t pn = t > p->first ? (t - p->first - 1) / step + 1 : 0; /* its issues */
         if (p->pb) {
             p->last[PROF_INSNS] -= p->ins0 + pn;
             p->last[PROF_CYCLES] -= p->first + pn * step;
             p->pt->row = p->last;
         }
-        th[p - r->sl].instructions += pn;
+        th[p->tk - d->t].instructions += pn;
     }
 }
 
 uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, uint64_t n, int one, uint64_t t,
                          prof_state *prof, int g0)
 {
-    const fn_env c = {d, d->iram, r->recs, r->recs + r->nwords + 1, r->nwords, d->wram_p, d->dm->wram_size,
-                      one ? (uint64_t)r->nrun : 1};
-    dpu_fn_slot *const s0 = &r->sl[*k], *const next = s0->next;
-    dpu_fn_slot *s = s0;
+    /* the ring [b, e) and the slot e after it, whose record wraps to b: a turn runs a ring of
+     * one, a copy of the tasklet's slot */
+    dpu_fn_slot turn[2];
+    dpu_fn_slot *const s0r = &r->sl[r->pos[*k]];
+    dpu_fn_slot *const b = one ? r->sl : turn, *const e = one ? r->sl + r->nrun : turn + 1;
     if (!one)
-        s0->next = s0; /* a turn: a ring of one */
-    const int nb = one ? r->nrun : 1;
+        turn[0] = *s0r;
+    dpu_fn_slot *const s0 = one ? s0r : turn;
+    void *const *tab;
     if (prof)
-        fn_prof_open(r, s0, nb, th, t, prof, g0);
+        fn_loop_prof(NULL, NULL, 0, 0, &tab);
+    else
+        fn_loop_plain(NULL, NULL, 0, 0, &tab);
+    const dpu_fn_rec wrap = {.h = tab[FH_WRAP]};
+    e->ip = &wrap;
+    e->tk = NULL;
+    const fn_env c = {d, d->iram, r->recs, r->recs + r->nwords + 1, r->nwords, d->wram_p, d->dm->wram_size,
+                      (uint64_t)(e - b), b};
+    dpu_fn_slot *s = s0;
+    if (prof)
+        fn_prof_open(d, b, e, s0, th, t, prof, g0, r->nwords);
     const uint64_t ran = prof ? fn_loop_prof(&c, &s, n, t, NULL) : fn_loop_plain(&c, &s, n, t, NULL);
+    if (s == e)
+        s = b;
     if (prof)
-        fn_prof_close(r, s0, nb, th, t + ran, c.step);
-    s0->next = next;
-    const int e = (int)(s - r->sl);
+        fn_prof_close(d, b, e, th, t + ran, c.step);
+    if (!one)
+        s0r->ip = turn[0].ip;
     if (ran < n && s->ip != c.far)
         s->tk->pc = s->ip->pc; /* the executor runs it */
     if (prof) {
@@ -393,9 +407,9 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
         const uint64_t q = ran / (uint64_t)r->nrun;
         uint64_t m = ran % (uint64_t)r->nrun;
         dpu_fn_slot *p = s0;
-        for (int i = 0; i < r->nrun; i++, p = p->next)
-            th[p - r->sl].instructions += q + (m ? (m--, 1) : 0);
+        for (int i = 0; i < r->nrun; i++, p = fn_after(p, b, e))
+            th[p->tk - d->t].instructions += q + (m ? (m--, 1) : 0);
     }
-    *k = e;
+    *k = (int)(s->tk - d->t);
     return ran;
 }

@@ -22,12 +22,11 @@ void dpu_fn_build_shared(dpu_fn_state *fs, const dpu_machine *dm);
  * --profile (its own records, made on first use: a profile runs on one host thread). */
 const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d, int prof);
 
-/* One tasklet's place in the ring: its next record, its state, the next running tasklet;
- * with --profile its batch (func_rec_loop.h FN_FEED). */
+/* One tasklet's place in the ring: its next record, its state; with --profile its batch
+ * (func_rec_loop.h FN_FEED). */
 typedef struct dpu_fn_slot {
     const dpu_fn_rec *ip;
     dpu_tasklet *tk;
-    struct dpu_fn_slot *next;
     struct prof_thread *pt; /* its profile thread */
     uint64_t *const *map;   /* pt's window (the row of pc at map[pc]); no batch: all NULL */
     uint64_t *last;         /* the batch's last row */
@@ -36,10 +35,13 @@ typedef struct dpu_fn_slot {
     int pb;                 /* in a batch */
 } dpu_fn_slot;
 
-/* The ring of a DPU's running tasklets. While built, the slots hold the running tasklets'
- * pcs (their records): dpu_fn_ring_flush writes them back to the tasklets. */
+/* The ring of a DPU's running tasklets, in order, one slot each (the loop steps to the next
+ * slot by address: no pointer to chase; the slot after the last wraps). While built, the
+ * slots hold the running tasklets' pcs (their records): dpu_fn_ring_flush writes them back
+ * to the tasklets. */
 typedef struct dpu_fn_ring {
-    dpu_fn_slot sl[DPU_NTHREADS_MAX];
+    dpu_fn_slot sl[DPU_NTHREADS_MAX + 1];
+    int8_t pos[DPU_NTHREADS_MAX]; /* tasklet -> its slot, -1: not running */
     const dpu_fn_rec *recs;  /* the DPU's records, recs[nwords] the guard after IRAM */
     uint32_t nwords;
     uint32_t run;            /* the RUN bits it was built for; 0: not built */

@@ -40,12 +40,12 @@ FN_PROTO
 #endif
     /* the registers are the tasklet's first field */
 #define R (tk->r)
-    /* the tasklet's next record is nip; the next slot's goes on (a turn: the same slot) */
+    /* the tasklet's next record is nip; the next slot's goes on (after the last: WRAP) */
 #define NEXT(nip)                                                                                        \
     do {                                                                                                 \
         FN_FEED();                                                                                       \
         s->ip = (nip);                                                                                   \
-        s = s->next;                                                                                     \
+        s++;                                                                                             \
         ip = s->ip;                                                                                      \
         tk = s->tk;                                                                                      \
         if (!--left)                                                                                     \
@@ -181,6 +181,13 @@ FN_PROTO
 #undef WATCHED
         FN_GO(npc);
     }
+
+    /* past the ring's last slot: its first (the slot after the last holds this record) */
+h_WRAP:
+    s = c->begin;
+    ip = s->ip;
+    tk = s->tk;
+    goto *ip->h;
 
 h_GEN:
 generic:
