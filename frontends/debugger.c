@@ -1,8 +1,11 @@
 /* frontends/debugger.c: `xpusim debug PROGRAM [-x SCRIPT]`, the interactive debugger.
  * A command table in the style of mGBA's and SIMH's consoles (name, aliases, arguments, help,
- * handler) drives the core's debugger hooks (core/debug.h: breakpoints, step/until targets,
- * history ring), the memory spaces' watchpoints and the ISA's register, thread-state,
- * disassembly and info views, so every ISA gets the same debugger without code of its own.
+ * handler) drives the core's debugger hooks (core/debug.h: breakpoints, watchpoints with
+ * their thread and condition filters, history ring), the session's run control
+ * (core/runctl.h: continue, step, until, Ctrl-C, the fast-forward switch; shared with
+ * `xpusim run` and the GDB stub) and the ISA's register, thread-state, disassembly (as the
+ * selected thread decodes) and info views, so every ISA gets the same debugger without code
+ * of its own.
  * On a terminal it reads lines with readline (history, completion of commands, symbols and
  * registers); otherwise (or with -x) it reads a script, echoing each command after the prompt
  * so the transcript reads like a session, and `assert` turns such scripts into tests. An

@@ -1,8 +1,10 @@
 /* frontends/gdbstub.c: `xpusim gdbserver PROGRAM`, a GDB Remote Serial Protocol server.
  * One GDB (or any RSP client) connects over TCP (127.0.0.1:1234 unless --port/--listen say
- * otherwise) and drives the same core machinery the built-in debugger uses: breakpoints and
- * stepping through core/debug.h, watchpoints through the spaces' mem_watch_*, registers, PC
- * and thread states through isa_ops. Every hardware thread of every unit is one GDB thread,
+ * otherwise) and drives the same core machinery the built-in debugger uses: the session's
+ * run control (core/runctl.h: continue, step, Ctrl-C between slices, the fast-forward switch,
+ * the stop and the waiting threads), breakpoints and watchpoints through core/debug.h
+ * (optionally for one thread: Z...;thread:TID), registers, PC and thread states through
+ * isa_ops. Every hardware thread of every unit is one GDB thread,
  * id unit * threads_per_unit + thread + 1. Addresses: the PC, Z0/Z1 breakpoints and vCont
  * steps are in the ISA's code space (in its address units, as the PC counts); m/M/X and
  * watchpoints address the data space (the first space that is not the code space, the

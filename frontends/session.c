@@ -661,15 +661,17 @@ int cli_report(cli_session *s)
             out_rc = -1; /* nowhere left to say it: the exit status does */
         free(mem);
     }
-    if (m->stop.kind != SIM_STOP_HALT) {
-        fprintf(stderr, "xpusim: stopped: %s", sim_stop_name(m->stop.kind));
-        if (m->stop.unit >= 0 && m->stop.thread >= 0)
-            fprintf(stderr, " in %s thread %d at pc 0x%llx", m->units[m->stop.unit].name, m->stop.thread,
-                    (unsigned long long)m->stop.pc);
-        else if (m->stop.unit >= 0) /* a unit's stop that no one thread caused (a livelock) */
-            fprintf(stderr, " in %s", m->units[m->stop.unit].name);
-        fprintf(stderr, " (cycle %llu): %s\n", (unsigned long long)m->stop.cycle, m->stop.msg);
-        if (m->stop.kind == SIM_STOP_DEADLOCK || m->stop.kind == SIM_STOP_LIMIT || m->stop.kind == SIM_STOP_USER)
+    runctl_stop st; /* the stop as the run control reports it to every frontend */
+    runctl_stop_get(cli_runctl(s), &st);
+    if (st.kind != SIM_STOP_HALT) {
+        fprintf(stderr, "xpusim: stopped: %s", sim_stop_name(st.kind));
+        if (st.unit >= 0 && st.thread >= 0)
+            fprintf(stderr, " in %s thread %d at pc 0x%llx", m->units[st.unit].name, st.thread,
+                    (unsigned long long)st.pc);
+        else if (st.unit >= 0) /* a unit's stop that no one thread caused (a livelock) */
+            fprintf(stderr, " in %s", m->units[st.unit].name);
+        fprintf(stderr, " (cycle %llu): %s\n", (unsigned long long)st.cycle, st.msg);
+        if (st.kind == SIM_STOP_DEADLOCK || st.kind == SIM_STOP_LIMIT || st.kind == SIM_STOP_USER)
             runctl_waiting(m, stderr, "  ", 32);
     } else if (!a->quiet && (a->stats_json || a->stats_file)) {
         stats_write_speed(m, stderr);
