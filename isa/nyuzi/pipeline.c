@@ -424,7 +424,8 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             break;
         }
         /* breakpoints and watchpoints alone: the debugger sees only the pcs its filter flags */
-        if (slow && pick >= 0 && kind == H_REAL && (hooks || dbg_bp_maybe(m->dbg->bpmap, c->t[pick].pc)) &&
+        if (slow && pick >= 0 && kind == H_REAL &&
+            (hooks || dbg_bp_maybe(m->dbg->bpmap, c->t[pick].pc)) &&
             dbg_before_insn(m, u, pick, c->t[pick].pc))
             return now;
         /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
@@ -514,48 +515,61 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             const uint64_t insns0 = st->instructions; /* the profile's count at the issue */
             nyz_exec(nm, c, t, in, &ef);
             t->cur = NULL;
-            if (sim_stopped(m) && !ef.retired) /* stopped by a fault inside the instruction */
-                return now;
-            if (ef.retired) {
+            if (__builtin_expect((ef.trapped | ef.mem | ef.taken) == 0 && ef.retired, 1) &&
+                t->pc == pc + 4) {
+                /* the common case, what the general path below does for it: no rollback
+                 * (none was pending either: the head is not squashed), the result after the
+                 * pipe's latency, dequeued */
                 st->instructions++;
                 c->events[3]++;
-            }
-            unsigned lat = in->pipe == NYZ_PIPE_FP ? tm->fp_lat : tm->int_lat;
-            uint64_t block = 0;
-            if (ef.trapped) {
-                t->rb_at = now + (in->pipe == NYZ_PIPE_MEM ? RB_MEM : RB_INT);
-                t->rb_pc = t->pc;
+                if (in->wr != 0xff)
+                    t->reg_ready[in->wr] =
+                        now + (in->pipe == NYZ_PIPE_FP ? tm->fp_lat : tm->int_lat);
+                fe_pop(t);
             } else {
-                if (ef.mem == 2 && t->store_done > now) { /* store queue busy */
-                    c->events[1]++;
-                    t->rb_at = now + RB_MEM;
-                    t->rb_pc = pc;
-                    t->blocked = t->store_done;
-                    t->block_why = NYZ_ST_STORE;
-                    t->ghost = GHOST_STORE;
-                    t->ghost_wr = 0xff;
-                    t->ghost_pa = ef.paddr;
-                    t->ghost_full = ef.full_line;
-                } else if (ef.mem && (block = nyz_mem_timing(nm, c, t, in, &ef, now, &lat,
-                                                             &t->block_why))) {
-                    /* rolled back: replayed after the suspension */
-                    t->rb_at = now + RB_MEM;
-                    t->rb_pc = pc;
-                    t->blocked = block;
-                    t->ghost = ef.mem == 1 ? GHOST_INT : GHOST_NOINT;
-                    t->ghost_wr = in->wr;
-                } else if (ef.taken || (t->pc != pc + 4 && t->pc != pc)) {
-                    t->rb_at = now + RB_INT;
+                if (sim_stopped(m) && !ef.retired) /* stopped by a fault inside the instruction */
+                    return now;
+                if (ef.retired) {
+                    st->instructions++;
+                    c->events[3]++;
+                }
+                unsigned lat = in->pipe == NYZ_PIPE_FP ? tm->fp_lat : tm->int_lat;
+                uint64_t block = 0;
+                if (ef.trapped) {
+                    t->rb_at = now + (in->pipe == NYZ_PIPE_MEM ? RB_MEM : RB_INT);
                     t->rb_pc = t->pc;
-                    if (in->wr != 0xff)
+                } else {
+                    if (ef.mem == 2 && t->store_done > now) { /* store queue busy */
+                        c->events[1]++;
+                        t->rb_at = now + RB_MEM;
+                        t->rb_pc = pc;
+                        t->blocked = t->store_done;
+                        t->block_why = NYZ_ST_STORE;
+                        t->ghost = GHOST_STORE;
+                        t->ghost_wr = 0xff;
+                        t->ghost_pa = ef.paddr;
+                        t->ghost_full = ef.full_line;
+                    } else if (ef.mem && (block = nyz_mem_timing(nm, c, t, in, &ef, now, &lat,
+                                                                 &t->block_why))) {
+                        /* rolled back: replayed after the suspension */
+                        t->rb_at = now + RB_MEM;
+                        t->rb_pc = pc;
+                        t->blocked = block;
+                        t->ghost = ef.mem == 1 ? GHOST_INT : GHOST_NOINT;
+                        t->ghost_wr = in->wr;
+                    } else if (ef.taken || (t->pc != pc + 4 && t->pc != pc)) {
+                        t->rb_at = now + RB_INT;
+                        t->rb_pc = t->pc;
+                        if (in->wr != 0xff)
+                            t->reg_ready[in->wr] = now + lat;
+                    } else if (in->wr != 0xff)
                         t->reg_ready[in->wr] = now + lat;
-                } else if (in->wr != 0xff)
-                    t->reg_ready[in->wr] = now + lat;
+                }
+                if (t->rb_at)
+                    set_due(c, t->rb_at);
+                if (t->pc != pc || ef.retired || t->rb_at)
+                    fe_pop(t); /* dequeued at its last subcycle */
             }
-            if (t->rb_at)
-                set_due(c, t->rb_at);
-            if (t->pc != pc || ef.retired || t->rb_at)
-                fe_pop(t); /* dequeued at its last subcycle */
             if (hooks)
                 dbg_after_insn(m, u, pick, pc);
             else if (slow) {
