@@ -493,7 +493,7 @@ def dpu_watch_thread(xpusim, prog):
     """Four tasklets each write their id at result + 4 * id (tests/cli/gdbstub.t.sh): a write
     watchpoint on all four words narrowed to GDB thread 3 (tasklet 2) with the xpusim
     extension Z2,ADDR,LEN;thread:TID stops only for that tasklet's store; `monitor disasm`
-    lists from the stopped thread's pc, marking it."""
+    lists from the stopped thread's pc, marking it; Z0;thread:TID stops only that thread."""
     s = _server(xpusim, prog, "-o", "tasklets=4")
     try:
         s.ask("qSupported")
@@ -508,6 +508,15 @@ def dpu_watch_thread(xpusim, prog):
         out = s.monitor("disasm")
         check(out.startswith("dpu0 thread 2:") and "\n=> 0x" in out, "monitor disasm from the pc: %r" % out)
         check(s.ask("z2,0,10") == "OK", "remove the watch")
+        # a breakpoint at the `stop` (instruction 5) for thread 4 (tasklet 3) only: tasklet 2,
+        # stopped there, and the others pass it; tasklet 3 stops
+        check(s.ask("Z0,5,1;thread:4") == "OK", "Z0 at the stop for thread 4 only")
+        sig, f = stop_fields(s.ask("c"))
+        check(sig == 5 and f.get("thread") == "4", "only tasklet 3 stops at the breakpoint: %s" % f)
+        s.ask("Hg4")
+        check(reg(s, 24) == 5, "at the stop instruction")
+        check(s.ask("m0,10") == le32(0) + le32(1) + le32(2) + le32(3), "all four stored")
+        check(s.ask("z0,5,1") == "OK", "remove it")
         check(s.ask("c") == "W00", "runs to the end")
         s.send("k")
         s.close()
