@@ -146,16 +146,18 @@ typedef struct fast_ctx {
     prof_state *prof;         /* --profile fed here (isa_ops.profile_fast), or NULL */
     int g0;                   /* the profile's index of the DPU's thread 0 */
     uint64_t pst[SIM_MAX_STALLS]; /* the stall counters passed to it */
+    sim_thread *tsv[DPU_NTHREADS_MAX]; /* tasklet k's thread and state, for the sparse pick */
+    dpu_tasklet *tkv[DPU_NTHREADS_MAX];
 } fast_ctx;
 
 /* Land the transfers done by t inside a burst (dmai: no watchpoint can stop the run there):
- * the tasklets they free join the live ones. Nonzero when an ldmai gave this DPU its own
- * IRAM copy: the burst leaves, its caller takes the new one. */
-static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim, uint64_t *lim)
+ * the tasklets they free join the live ones (ready before the new limit, which the caller
+ * takes again as min(olim, pend_next): lim stays a plain local there). Nonzero when an
+ * ldmai gave this DPU its own IRAM copy: the burst leaves, its caller takes the new one. */
+static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim)
 {
     dpu_dma_complete(c->m, c->u, c->d, t);
-    *lim = min_u64(olim, c->d->pend_next);
-    c->live = live_below(c->th, c->nt, *lim);
+    c->live = live_below(c->th, c->nt, min_u64(olim, c->d->pend_next));
     return c->d->iram != c->iram;
 }
 
@@ -170,8 +172,9 @@ static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim
  * the first of them in ring order from the cursor). Candidates: the tasklets ready by t + 11
  * when the burst turns sparse (the others are stopped or wait for DMA), then those a
  * landing frees (ready by then; inserted in order), less the ones that start a DMA. The
- * burst turns plain again when a landing makes 11 or more live. */
-enum { SPARSE_Q = 32, SPARSE_MAX = 11 };
+ * burst turns plain again when a landing makes SPARSE_FULL or more live (a speed threshold
+ * above SPARSE_MAX, so that a live count about 11 does not turn it back and forth). */
+enum { SPARSE_Q = 32, SPARSE_MAX = 11, SPARSE_FULL = 13 };
 
 /* bits set in a live mask (no popcnt instruction in the baseline x86-64 target) */
 static inline int live_count(uint32_t v)
@@ -188,43 +191,52 @@ static __attribute__((noinline)) unsigned sparse_build(const fast_ctx *c, uint64
                                                        uint32_t *om)
 {
     unsigned n = 0;
-    for (int k = 0; k < c->nt; k++) {
-        const uint64_t r = c->th[k].ready_at;
+    uint32_t m = 0;
+    const sim_thread *const th = c->th;
+    const int nt = c->nt;
+    for (int k = 0; k < nt; k++) {
+        const uint64_t r = th[k].ready_at;
         if (r > t + 11)
             continue;
         unsigned i = n++;
-        for (; i > 0 && qr[i - 1] > r; i--) {
+        for (uint64_t p; i > 0 && (p = qr[i - 1]) > r; i--) {
             qk[i] = qk[i - 1];
-            qr[i] = qr[i - 1];
+            qr[i] = p;
         }
         qk[i] = (uint8_t)k;
         qr[i] = r;
-        *om |= 1u << k;
+        m |= 1u << k;
     }
+    *om = m;
     return n;
 }
 
 /* land() in a sparse burst: the live tasklets that are not candidates (om: those it frees)
- * join them in ready_at order; *full when 11 or more are live. */
-static __attribute__((noinline)) int sparse_land(fast_ctx *c, uint64_t t, uint64_t olim, uint64_t *lim, uint8_t *qk,
-                                                 uint64_t *qr, unsigned qh, unsigned *qn, uint32_t *om, int *full)
+ * join the qn candidates from qh in ready_at order, after those ready as early (a freed
+ * one is ready about now, so it goes in from the front: the ones before it move one slot
+ * forward, qh with them). Returns the new qh (mod SPARSE_Q) << 8, their new count << 2,
+ * plus 2 when SPARSE_FULL or more are live, plus 1 when the burst must leave (land()). */
+static __attribute__((noinline)) unsigned sparse_land(fast_ctx *c, uint64_t t, uint64_t olim,
+                                                      uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn,
+                                                      uint32_t *om)
 {
-    const int r = land(c, t, olim, lim);
-    *full = live_count(c->live) >= SPARSE_MAX;
+    const int r = land(c, t, olim);
+    const unsigned full = live_count(c->live) >= SPARSE_FULL;
     for (uint32_t add = c->live & ~*om; add; add &= add - 1) {
         const int k = __builtin_ctz(add);
         const uint64_t rk = c->th[k].ready_at;
-        unsigned i = *qn;
-        for (; i > 0 && qr[(qh + i - 1) & (SPARSE_Q - 1)] > rk; i--) {
-            qk[(qh + i) & (SPARSE_Q - 1)] = qk[(qh + i - 1) & (SPARSE_Q - 1)];
-            qr[(qh + i) & (SPARSE_Q - 1)] = qr[(qh + i - 1) & (SPARSE_Q - 1)];
+        const unsigned h = --qh;
+        unsigned i = 0;
+        for (; i < qn && qr[(h + i + 1) & (SPARSE_Q - 1)] <= rk; i++) {
+            qk[(h + i) & (SPARSE_Q - 1)] = qk[(h + i + 1) & (SPARSE_Q - 1)];
+            qr[(h + i) & (SPARSE_Q - 1)] = qr[(h + i + 1) & (SPARSE_Q - 1)];
         }
-        qk[(qh + i) & (SPARSE_Q - 1)] = (uint8_t)k;
-        qr[(qh + i) & (SPARSE_Q - 1)] = rk;
-        (*qn)++;
+        qk[(h + i) & (SPARSE_Q - 1)] = (uint8_t)k;
+        qr[(h + i) & (SPARSE_Q - 1)] = rk;
+        qn++;
         *om |= 1u << k;
     }
-    return r;
+    return (qh & (SPARSE_Q - 1)) << 8 | qn << 2 | full << 1 | (r != 0);
 }
 
 /* The sparse pick when several candidates are ready at t (the front and the next one): the
@@ -320,14 +332,19 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     const uint8_t *const bpm = bp ? c->bpm : NULL;
     const uint64_t wlo = watch ? c->wlo : 1, whi = watch ? c->whi : 0;
     uint64_t lim = min_u64(olim, c->d->pend_next);
-    /* sparse: the candidates in ready_at order (sparse_build), their mask om, and the
-     * cursor (the ring index after the last issuer; nt means 0) */
+    /* sparse: the candidates in ready_at order (sparse_build), their mask om, the cursor
+     * before the burst's first issue (tcur; NULL after it: the cursor is then the ring
+     * index after ts, the last issuer, nt meaning 0), and each tasklet's thread and state */
     uint8_t qk[SPARSE_Q];
     uint64_t qr[SPARSE_Q];
-    unsigned qh = 0, qn = 0;
+    unsigned qh = 0, qn = 0, sl;
     uint32_t om = 0;
-    int cur = (int)(ts - c->th);
-    int full = 0; /* sparse: a landing made 11 or more live */
+    const int cur = (int)(ts - c->th);
+    const sim_thread *tcur = ts;
+    sim_thread *const *const tsv = c->tsv;
+    dpu_tasklet *const *const tkv = c->tkv;
+    int full = 0; /* sparse: a landing made SPARSE_FULL or more live */
+#define SPARSE_CUR (tcur ? (int)(tcur - c->th) : (int)(ts - c->th) + 1)
 #define QK(i) qk[(i) & (SPARSE_Q - 1)]
 #define QR(i) qr[(i) & (SPARSE_Q - 1)]
     /* dense: the issuers in order since the last event (hq[0..hn), mod DENSE_H), the
@@ -424,7 +441,14 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             if (__builtin_expect(t >= lim, 0)) {
                 /* below olim, lim is the oldest pending DMA completion: with dmai its data
                  * lands now, before the pick at t, as in the reference loop */
-                if (t >= olim || !c->dmai || sparse_land(c, t, olim, &lim, qk, qr, qh, &qn, &om, &full))
+                if (t >= olim || !c->dmai)
+                    goto out;
+                sl = sparse_land(c, t, olim, qk, qr, qh, qn, &om);
+                lim = min_u64(olim, c->d->pend_next);
+                qh = sl >> 8;
+                qn = (sl >> 2) & 63;
+                full = (sl >> 1) & 1;
+                if (sl & 1)
                     goto out;
                 goto sparse_pick;
             }
@@ -445,9 +469,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             QK(qh + qn) = (uint8_t)k;
             QR(qh + qn) = t + 11;
             qh++;
-            cur = k + 1;
-            ts = c->th + k;
-            tk = c->d->t + k;
+            ts = tsv[k];
+            tk = tkv[k];
             continue;
         sparse_pick:
             /* the same pick, with the landings of the cycles before it */
@@ -460,12 +483,20 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                     if (rf <= t)
                         break;
                 }
-                if (lim >= olim || !c->dmai || (t = lim, sparse_land(c, t, olim, &lim, qk, qr, qh, &qn, &om, &full)))
+                if (lim >= olim || !c->dmai)
+                    goto out;
+                t = lim;
+                sl = sparse_land(c, t, olim, qk, qr, qh, qn, &om);
+                lim = min_u64(olim, c->d->pend_next);
+                qh = sl >> 8;
+                qn = (sl >> 2) & 63;
+                full = (sl >> 1) & 1;
+                if (sl & 1)
                     goto out;
             }
             if (qn > 1 && QR(qh + 1) <= t) {
             sparse_tied:
-                k = sparse_tie(qk, qr, qh, qn, t, cur);
+                k = sparse_tie(qk, qr, qh, qn, t, SPARSE_CUR);
             }
             if (full) {
                 /* the revolver is full again: the plain burst issues this one */
@@ -476,9 +507,9 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             QK(qh + qn) = (uint8_t)k;
             QR(qh + qn) = t + 11;
             qh++;
-            cur = k + 1;
-            ts = c->th + k;
-            tk = c->d->t + k;
+            tcur = NULL; /* k issues now */
+            ts = tsv[k];
+            tk = tkv[k];
             continue;
         }
         if (dense && rep) {
@@ -505,7 +536,9 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
              * now, before the pick at t, as in the reference loop */
             if (t >= olim || !c->dmai)
                 break;
-            if (land(c, t, olim, &lim))
+            const int lr = land(c, t, olim);
+            lim = min_u64(olim, c->d->pend_next);
+            if (lr)
                 break;
             if (dense) {
                 hn = mc = 0;
@@ -576,7 +609,9 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 if (lim >= olim || !c->dmai)
                     goto out;
                 t = lim;
-                if (land(c, t, olim, &lim))
+                const int lr = land(c, t, olim);
+                lim = min_u64(olim, c->d->pend_next);
+                if (lr)
                     goto out;
                 if (dense) {
                     hn = mc = 0;
@@ -588,14 +623,17 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         }
     }
 out:
-    if (sparse) /* the cursor */
-        ts = c->th + (cur >= c->nt ? 0 : cur);
+    if (sparse) { /* the cursor */
+        const int k = SPARSE_CUR;
+        ts = c->th + (k >= c->nt ? 0 : k);
+    }
     *tsp = ts;
     *tp = t;
     return 0;
 #undef WATCHED
 #undef QK
 #undef QR
+#undef SPARSE_CUR
 }
 #pragma GCC diagnostic pop
 
@@ -681,7 +719,11 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
     /* DMA inside the burst: no watchpoint on any memory a landing writes */
     const int dmai = !d->wram->nwatch && !d->mram->nwatch && !(d->iram_space && d->iram_space->nwatch);
-    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi, prof, prof ? u->index * prof->tpu : 0, {0}};
+    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi, prof, prof ? u->index * prof->tpu : 0, {0}, {0}, {0}};
+    for (int k = 0; k < nt; k++) {
+        ctx.tsv[k] = th + k;
+        ctx.tkv[k] = d->t + k;
+    }
 
     for (;;) {
         if (t >= lim) {
