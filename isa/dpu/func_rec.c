@@ -98,7 +98,8 @@ static __attribute__((noinline)) void fn_feed_slow(dpu_fn_slot *s, uint32_t pc, 
 #if defined(__clang__)
 #define FN_ATTR __attribute__((noinline))
 #else
-#define FN_ATTR __attribute__((noinline, noclone))
+/* (no SLP vectorising: it makes the profile's two adds to a row three instructions) */
+#define FN_ATTR __attribute__((noinline, noclone, optimize("no-tree-slp-vectorize")))
 #endif
 #define FN_PROF 0
 #define FN_PROTO FN_ATTR static uint64_t fn_loop_plain(const fn_env *c, dpu_fn_slot **sp, uint64_t n, uint64_t t0, \

@@ -143,9 +143,10 @@ static __attribute__((noinline)) ipu_fx *fx_miss(ipu_tile *tl, uint32_t off)
 }
 
 /* GCC merges the handlers' identical dispatch tails into one, which costs a jump per
- * bundle; keep each handler's own (clang does not merge them) */
+ * bundle; keep each handler's own (clang does not merge them); and its SLP vectoriser makes
+ * the profile's two adds to a row (func_fx_loop.h PB_ISSUED) three instructions */
 #if defined(__GNUC__) && !defined(__clang__)
-#define FX_ATTR __attribute__((optimize("no-crossjumping")))
+#define FX_ATTR __attribute__((optimize("no-crossjumping", "no-tree-slp-vectorize")))
 #else
 #define FX_ATTR
 #endif
