@@ -144,8 +144,8 @@ sim_stop_kind runctl_run(runctl *rc, uint64_t until)
     /* with the hooks off (breakpoints and watchpoints only) the ISA's fast path runs and
      * records no history: the instructions it ran show as one gap */
     uint64_t insns0 = sim_total_instructions(m), hist0 = m->dbg ? m->dbg->nhist : 0;
-    int interrupted = 0;
-    uint64_t next = until;
+    int interrupted = 0, same = 0;
+    uint64_t next = until, last_insns = UINT64_MAX, last_cycle = 0;
     if (rc->slice && rc->poll) {
         uint64_t now = runctl_now(m);
         next = now / rc->slice < (SIM_NEVER - 1) / rc->slice ? (now / rc->slice + 1) * rc->slice : until;
@@ -159,8 +159,17 @@ sim_stop_kind runctl_run(runctl *rc, uint64_t until)
             continue;
         }
         if (m->stop.kind == SIM_STOP_WATCH && !dbg_watch_wanted(m)) {
-            rc->watch_resumes++;
-            continue;
+            /* passed over; but an ISA that stopped before finishing the access would meet
+             * it again at once: after 64 pass-overs with no instruction retired and no
+             * cycle gone by, the stop stands rather than the loop going on forever */
+            uint64_t n = sim_total_instructions(m);
+            same = n == last_insns && m->stop.cycle == last_cycle ? same + 1 : 0;
+            last_insns = n;
+            last_cycle = m->stop.cycle;
+            if (same < 64) {
+                rc->watch_resumes++;
+                continue;
+            }
         }
         /* only the end of a slice goes on; the run's end and --max-insns are real stops */
         if (m->stop.kind != SIM_STOP_LIMIT || to >= until ||

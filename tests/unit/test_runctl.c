@@ -110,6 +110,35 @@ static void test_watch_two_filters(void **state)
     sim_destroy(&m);
 }
 
+/* An ISA that stops on a watched access before finishing it meets it again at once: the
+ * run control passes over a filtered-out hit 64 times with nothing retired and no cycle gone
+ * by, then lets the stop stand instead of looping forever. */
+static uint64_t stuck_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    (void)horizon;
+    fake_machine *fm = m->isa_state;
+    u->last_issue = now;
+    if (mem_watch_check(fm->data, 0x100, 4, MEM_W))
+        sim_set_stop(m, SIM_STOP_WATCH, u->index, 1, ADDR(0), "watchpoint %d: stuck write", fm->data->watch_hit_id);
+    return now;
+}
+
+static void test_watch_no_progress(void **state)
+{
+    (void)state;
+    isa_ops stuck = rc_isa;
+    stuck.unit_run = stuck_unit_run;
+    sim_machine m;
+    fake_make(&m, &stuck, BASE);
+    runctl rc;
+    runctl_init(&rc, &m, 0);
+    assert_true(dbg_watch_add(&m, sim_space(&m, "data"), 0x100, 4, MEM_W, -1, 0, NULL) > 0); /* thread 0 only */
+    assert_int_equal(runctl_continue(&rc), SIM_STOP_WATCH);
+    assert_int_equal(m.stop.thread, 1);
+    assert_int_equal(rc.watch_resumes, 64);
+    sim_destroy(&m);
+}
+
 /* A condition on the register of the thread that made the access, read after the store:
  * k == 4 holds after instruction 3, so the first stop is thread 0's k3 (cycle 6); the
  * stores before it (k0..k2 of both threads, k0..k2 of thread 1 too) are passed over. */
@@ -332,6 +361,7 @@ static void test_disasm_thread(void **state)
 XPUSIM_TESTS(runctl,
              cmocka_unit_test(test_watch_thread),
              cmocka_unit_test(test_watch_two_filters),
+             cmocka_unit_test(test_watch_no_progress),
              cmocka_unit_test(test_watch_condition),
              cmocka_unit_test(test_step_until),
              cmocka_unit_test(test_slices_and_interrupt),
