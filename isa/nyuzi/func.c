@@ -12,7 +12,7 @@
  * empties the pipelines and clears the scoreboard. The magic marker (NYZ_MAGIC) calls
  * sim_marker. The rules: docs/isa/nyuzi.md "Functional mode and fast-forward". */
 #include <string.h>
-#include "nyuzi.h"
+#include "exec_ops.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
 
@@ -115,7 +115,7 @@ burst(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_
         uint32_t w = mem_ld32le(ram + pa);
         nyz_dcache_ent *e = &dc[(pa >> 2) & dmask];
         if (__builtin_expect(e->pa != pa || e->raw != w, 0)) {
-            nyz_decode(w, &e->in);
+            nyz_predecode(w, &e->in);
             e->pa = pa;
             e->raw = w;
         }
@@ -163,73 +163,60 @@ burst(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_
     return now;
 }
 
-/* The plain turn (no debugger, no warming), what a plain timing=none run spends its time
- * in: burst() with the fewest values live across the nyz_exec call, so that they stay in
- * registers. The same rules as burst(). prof: --profile alone (no hooks, breakpoints or
- * watchpoints), fed at each instruction with the thread's running count. */
-static inline __attribute__((always_inline)) uint64_t
-plain(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_t now,
-      uint64_t lim, prof_state *const prof)
-{
-    nyz_thread *const t = &c->t[ti];
-    const uint64_t start = now;
-    uint64_t unretired = 0; /* gather/scatter lanes before the last */
-    while (now < lim) {
-        const uint32_t pc = t->pc;
-        uint32_t pa = pc;
-        nm->cur_cycle = now;
-        u->last_issue = now;
-        if (__builtin_expect(((t->flags & (NYZ_F_I | NYZ_F_M)) | (pc & 3)) != 0 || pc > nm->ram_size - 4, 0)) {
-            if (!fetch_slow(nm, c, t, pc, &pa)) {
-                if (sim_stopped(m))
-                    break;
-                now++;
-                unretired++;
-                continue;
-            }
-        }
-        const uint32_t w = mem_ld32le(nm->ram + pa);
-        nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
-        if (__builtin_expect(e->pa != pa || e->raw != w, 0)) {
-            nyz_decode(w, &e->in);
-            e->pa = pa;
-            e->raw = w;
-        }
-        nyz_effect ef = {0};
-        nyz_exec(nm, c, t, &e->in, &ef);
-        if (prof) /* the thread's count before this instruction; no stalls in this mode */
-            prof_issue(prof, u->index * prof->tpu + ti, pc, now, u->threads[ti].instructions + (now - start - unretired),
-                       NULL);
-        now++;
-        if (__builtin_expect(!ef.retired, 0))
-            unretired++;
-        if (__builtin_expect(ef.trapped || ef.mem >= 4 || w == NYZ_MAGIC, 0)) {
-            if (sim_stopped(m) || u->threads[ti].state != SIM_T_READY || nm->resched)
-                break;
-            if (w == NYZ_MAGIC && sim_marker(m, c->index, ti, pc))
-                break;
-        }
-    }
-    sim_thread *st = &u->threads[ti];
-    st->instructions += now - start - unretired;
-    st->issue_cycles += now - start;
-    c->events[3] += now - start - unretired; /* instr_retire */
-    c->events[4] += now - start;             /* instr_issue */
-    return now;
-}
+/* The functional loop's hooks for the instruction bodies (exec_ops.inc): the pc stays in a
+ * register, the bodies end in a jump to the next instruction's dispatch, and only the OPS
+ * bodies (those that may call code reading the cycle, the thread's pc or stopping the run)
+ * store them first. Cosimulation, store records and the timing model's effect are left to
+ * nyz_exec (burst()). */
+#define OP(f) L_##f:
+#define OPS(f)                                                                            \
+    L_##f: t->pc = pc + 4;                                                                \
+    nm->cur_cycle = now; /* CR 6, the timer, suspend/resume read it */                    \
+    u->last_issue = now; /* a stop inside the instruction is at this step */
+#define END()                                                                             \
+    do {                                                                                  \
+        pc += 4;                                                                          \
+        goto L_next;                                                                      \
+    } while (0)
+#define END_SYS()                                                                         \
+    do {                                                                                  \
+        pc += 4;                                                                          \
+        goto L_sys;                                                                       \
+    } while (0)
+#define END_MARKER()                                                                      \
+    do {                                                                                  \
+        pc += 4;                                                                          \
+        goto L_magic;                                                                     \
+    } while (0)
+#define TAKEN(x)                                                                          \
+    do {                                                                                  \
+        pc = (x);                                                                         \
+        goto L_next;                                                                      \
+    } while (0)
+#define TAKEN_SYS(x)                                                                      \
+    do {                                                                                  \
+        pc = (x);                                                                         \
+        goto L_sys;                                                                       \
+    } while (0)
+#define FAILED()                                                                          \
+    do {                                                                                  \
+        pc = t->pc;                                                                       \
+        goto L_sys;                                                                       \
+    } while (0)
+#define REPEAT() goto L_repeat
+#define EF_MEM(k) ((void)0)
+#define EF_PADDR(a) ((void)0)
+#define EF_FULL(x) ((void)0)
+#define NYZ_COSIM 0
+#define NYZ_FUNCTIONAL 1
 
-static __attribute__((noinline)) uint64_t
-burst_plain(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_t now, uint64_t lim)
-{
-    return plain(m, nm, u, c, ti, now, lim, NULL);
-}
-
-static __attribute__((noinline)) uint64_t
-burst_prof(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_t now, uint64_t lim,
-           prof_state *prof)
-{
-    return plain(m, nm, u, c, ti, now, lim, prof);
-}
+/* The plain turn (func_loop.inc), without and with the --profile feed */
+#define FUNC_LOOP_NAME plain
+#define FUNC_LOOP_PROF 0
+#include "func_loop.inc"
+#define FUNC_LOOP_NAME plain_prof
+#define FUNC_LOOP_PROF 1
+#include "func_loop.inc"
 
 uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
@@ -242,7 +229,7 @@ uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
     /* --profile alone: the plain turn feeds it (the hooks, breakpoints, watchpoints or
      * warming take burst()) */
     prof_state *prof = dbg_profile(m);
-    if (prof && (warm || dbg_bp_map(m) || m->dbg->watching))
+    if (prof && (warm || nm->cosim || dbg_bp_map(m) || m->dbg->watching))
         prof = NULL;
     while (now < horizon) {
         if (sim_stopped(m))
@@ -269,11 +256,13 @@ uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         u->rr = pick + 1 == n ? 0 : pick + 1;
         uint64_t lim = horizon - now > FUNC_BURST ? now + FUNC_BURST : horizon;
         if (m->slow && prof)
-            now = burst_prof(m, nm, u, c, pick, now, lim, prof);
+            now = plain_prof(m, nm, u, c, pick, now, lim, prof);
         else if (m->slow)
             now = warm ? burst(m, nm, u, c, pick, now, lim, 1, 1) : burst(m, nm, u, c, pick, now, lim, 1, 0);
         else
-            now = warm ? burst(m, nm, u, c, pick, now, lim, 0, 1) : burst_plain(m, nm, u, c, pick, now, lim);
+            now = warm ? burst(m, nm, u, c, pick, now, lim, 0, 1)
+                 : nm->cosim ? burst(m, nm, u, c, pick, now, lim, 0, 0) /* nyz_exec writes the stream */
+                             : plain(m, nm, u, c, pick, now, lim, NULL);
         if (nm->resched) { /* a timer was set or threads resumed: the core's loop sees it */
             nm->resched = 0;
             return now;

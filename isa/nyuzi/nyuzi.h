@@ -98,9 +98,11 @@ typedef struct nyz_insn {
     uint16_t def;                /* index into nyz_optab, for disassembly */
     uint8_t width;               /* memory access width in bytes (1,2,4) */
     uint8_t sext;
+    uint16_t fop;                /* operation number (exec_ops.h; 0: nyz_decode alone) */
 } nyz_insn;
 
 int nyz_decode(uint32_t w, nyz_insn *out);             /* 0 ok, -1 illegal (out->kind K_ILLEGAL) */
+void nyz_predecode(uint32_t w, nyz_insn *out);         /* nyz_decode and the operation number (exec.c) */
 int nyz_disasm_word(uint32_t addr, uint32_t w, char *buf, size_t n);
 int nyz_alu_is_fp_pipe(int op);
 
@@ -259,6 +261,7 @@ typedef struct nyz_machine {
     unsigned nundo;
     uint32_t undo_serial;        /* serial of the newest record */
     uint8_t undo_on;             /* a second thread was started: keep records */
+    uint8_t sync_used;           /* a load_sync ran: stores must clear reservations */
     /* functional mode (func.c): enter the lines the program touches in the L1/L2 tags even
      * when no fast-forward is armed (tests) */
     uint8_t warm;
@@ -334,7 +337,7 @@ static inline const nyz_dcache_ent *nyz_decode_at(nyz_machine *nm, uint32_t pa)
     uint32_t w = mem_ld32le(nm->ram + pa);
     nyz_dcache_ent *e = &nm->dc[(pa >> 2) & nm->dc_mask];
     if (e->pa != pa || e->raw != w) { /* (e->in.raw == e->raw: both set together) */
-        nyz_decode(w, &e->in);
+        nyz_predecode(w, &e->in);
         e->pa = pa;
         e->raw = w;
     }
