@@ -52,7 +52,7 @@ struct dpu_fn_state {
     X(JLEU_RI) X(JGTU_RR) X(JGTU_RI) X(JLTS_RR) X(JLTS_RI) X(JGES_RR) X(JGES_RI) X(JLES_RR) X(JLES_RI)   \
     X(JGTS_RR) X(JGTS_RI)                                                                                \
     X(ADDZ_RR) X(ADDZ_RI) X(ADDNZ_RR) X(ADDNZ_RI) X(SUBZ_RR) X(SUBZ_RI) X(SUBNZ_RR) X(SUBNZ_RI)         \
-    X(CALL_R) X(CALL_N) X(WRAP)
+    X(CALL_R) X(CALL_N) X(ACQREL) X(WRAP)
 #define FN_ENUM(n) FH_##n,
 enum { FN_HANDLERS(FN_ENUM) FH_COUNT };
 #undef FN_ENUM
@@ -119,7 +119,7 @@ static __attribute__((noinline)) void fn_feed_slow(dpu_fn_slot *s, uint32_t pc, 
 static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t nwords, void *const *tab)
 {
     /* fast form -> handler (register second operand; + 1: immediate) and what it reads */
-    enum { K_GEN, K_OPS, K_ALU, K_ONE, K_MEM, K_ST, K_BR, K_CALL };
+    enum { K_GEN, K_OPS, K_ALU, K_ONE, K_MEM, K_ST, K_BR, K_CALL, K_ATOM };
     static const struct { uint8_t h, kind; } map[] = {
         [DPU_FAST_NONE] = {FH_GEN, K_GEN},       [DPU_FAST_DMA] = {FH_GEN, K_GEN},
         [DPU_FAST_ADD] = {FH_ADD_RR, K_ALU},     [DPU_FAST_SUB] = {FH_SUB_RR, K_ALU},
@@ -140,8 +140,8 @@ static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t
         [DPU_FAST_JLES] = {FH_JLES_RR, K_BR},    [DPU_FAST_JGTS] = {FH_JGTS_RR, K_BR},
         [DPU_FAST_ADDZ] = {FH_ADDZ_RR, K_BR},    [DPU_FAST_ADDNZ] = {FH_ADDNZ_RR, K_BR},
         [DPU_FAST_SUBZ] = {FH_SUBZ_RR, K_BR},    [DPU_FAST_SUBNZ] = {FH_SUBNZ_RR, K_BR},
-        [DPU_FAST_CALL] = {FH_CALL_R, K_CALL},
-        /* the rest (JSUB, ADDBR, SUBBR, ACQREL, LOGX, MULSTEP, DIVSTEP, CLZ, CLO, MOVD):
+        [DPU_FAST_CALL] = {FH_CALL_R, K_CALL},   [DPU_FAST_ACQREL] = {FH_ACQREL, K_ATOM},
+        /* the rest (JSUB, ADDBR, SUBBR, LOGX, MULSTEP, DIVSTEP, CLZ, CLO, MOVD):
          * fastops.inc (K_OPS, the zero entry's kind is K_GEN: set below) */
     };
     memset(r, 0, sizeof *r);
@@ -175,6 +175,16 @@ static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t
         r->imm = in->imm;
         h += in->bimm;
         if (in->pc > nwords) /* a target past IRAM: the executor's */
+            h = FH_GEN;
+        r->tgt = (int32_t)in->pc - (int32_t)k;
+        break;
+    case K_ATOM: /* the bit's new value, and when it jumps by the old one: bit 0 when it was
+                    0, bit 1 when it was not (none, false: never; true: always) */
+        r->imm = in->imm;
+        r->x = in->op == DPU_OP_ACQUIRE;
+        r->c = in->cond == DPU_C_TRUE ? 3 : in->cond == DPU_C_Z || in->cond == DPU_C_ACQ_Z ? 1
+             : in->cond == DPU_C_NZ || in->cond == DPU_C_ACQ_NZ ? 2 : 0;
+        if (r->c && in->pc > nwords) /* a target past IRAM: the executor's */
             h = FH_GEN;
         r->tgt = (int32_t)in->pc - (int32_t)k;
         break;

@@ -161,6 +161,15 @@ FN_PROTO
     }
     h_CALL_N : FN_GO(R[ip->a] + (uint32_t)ip->imm);
 
+    /* acquire/release (a mutex's spin): the atomic bit's old value decides the jump; the
+     * flags stay */
+    h_ACQREL : {
+        uint8_t *const bit = &c->d->atomic[(R[ip->a] + (uint32_t)ip->imm) & 0xff];
+        const int was = *bit != 0;
+        *bit = ip->x;
+        NEXT(ip + ((ip->c >> was) & 1 ? ip->tgt : 1));
+    }
+
     /* the rarer forms fast.c runs inline: the same text, on the cycle model's record */
     h_OPS : {
         const uint32_t pc = ip->pc;
