@@ -192,6 +192,9 @@ typedef struct dpu_tasklet {
     uint8_t seg_open;
     uint32_t prev_wmask;   /* registers its previous instruction wrote (bank penalty) */
     uint64_t dma_until;    /* end of its DMA transfer */
+    struct prof_thread *prof; /* --profile's state of this tasklet, set by the fast loop
+                                 (fast.c) when it feeds the profile, so that the feed per
+                                 issue needs no index; unused otherwise */
 } dpu_tasklet;
 enum { DPU_W_NONE, DPU_W_DMA, DPU_W_STOPPED };
 

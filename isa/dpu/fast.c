@@ -143,9 +143,8 @@ typedef struct fast_ctx {
                                  any memory: a landing then needs no check) */
     const uint8_t *bpm;       /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
     uint64_t wlo, whi;        /* and the span of the watched WRAM bytes (empty: wlo > whi) */
-    prof_state *prof;         /* --profile fed here (isa_ops.profile_fast), or NULL */
-    int g0;                   /* the profile's index of the DPU's thread 0 */
-    uint64_t pst[SIM_MAX_STALLS]; /* the stall counters passed to it */
+    prof_thread *pt;          /* --profile fed here (isa_ops.profile_fast): tasklet k's state
+                                 at pt + k, or NULL */
     sim_thread *tsv[DPU_NTHREADS_MAX]; /* tasklet k's thread and state, for the sparse pick */
     dpu_tasklet *tkv[DPU_NTHREADS_MAX];
 } fast_ctx;
@@ -290,21 +289,25 @@ static __attribute__((noinline)) int dense_period(const uint8_t *hq, unsigned hn
     return m == live;
 }
 
-/* --profile's feed for an issue of tasklet ts at pc in cycle t (notes/profile-api.md): its
- * retired count before it, and its stall counters as at the issue: the revolver stall as
- * the reference loop brings it up to date before its hooks (exec.c run_ref: this stretch's
- * cycles since its start less its issues, this one included, less the DMA waits counted
- * apart), the others as they stand (this instruction's own DMA wait is counted after). */
+/* --profile's feed for an issue of tasklet ts at pc in cycle t (notes/profile-api.md), with
+ * its retired count before it and, as a delta, the stall the reference loop counts for its
+ * previous instruction: the cycles since that issue beyond the issue's own (its revolver
+ * wait; a new running stretch, boot or resume, sets last_issue to its start, so the stopped
+ * time is none), less a DMA's own wait, which prof_dma moved to the DMA cause when the
+ * transfer started. The bank penalty runs the reference loop, never this one. */
 static inline __attribute__((always_inline)) void prof_feed(fast_ctx *c, const sim_thread *ts, const dpu_tasklet *tk,
                                                             uint32_t pc, uint64_t t)
 {
-    uint64_t *const st = c->pst; /* the DPU's causes only (dpu_stall_names): DMA, revolver, bank */
-    st[DPU_STALL_DMA] = ts->stalls[DPU_STALL_DMA];
-    st[DPU_STALL_BANK] = ts->stalls[DPU_STALL_BANK];
-    st[DPU_STALL_REVOLVER] = tk->seg_open ? tk->rev_acc + (t - tk->seg_start) - (ts->instructions + 1 - tk->seg_insns) -
-                                                (tk->shift_sum - tk->seg_shift)
-                                          : ts->stalls[DPU_STALL_REVOLVER];
-    prof_issue(c->prof, c->g0 + (int)(ts - c->th), pc, t, ts->instructions, st);
+    (void)c;
+    prof_issue_stall_th(tk->prof, pc, t, ts->instructions, DPU_STALL_REVOLVER, t - tk->last_issue - 1);
+}
+
+/* The issuing tasklet k's transfer made it wait w cycles beyond its revolver slot: a DMA
+ * stall of the DMA instruction, and not a revolver one (its next issue counts the gap). */
+static inline void prof_dma(const fast_ctx *c, int k, uint64_t w)
+{
+    prof_stall_th(c->pt + k, DPU_STALL_DMA, w);
+    prof_stall_th(c->pt + k, DPU_STALL_REVOLVER, (uint64_t)0 - w);
 }
 
 /* A burst: thread *tsp issues at cycle *tp, then the next one in round-robin order at the
@@ -411,7 +414,10 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             if (!c->dmai || (uint64_t)mr + bytes > c->mlim || (uint64_t)w + bytes > wlim)
                 goto generic;
             const int k = (int)(ts - c->th);
+            const uint64_t dma0 = ts->stalls[DPU_STALL_DMA];
             dpu_dma_start(c->u, c->d, k, in->op == DPU_OP_SDMA, w, mr, bytes, t);
+            if (profile) /* its own wait beyond the revolver slot */
+                prof_dma(c, k, ts->stalls[DPU_STALL_DMA] - dma0);
             c->live &= ~(1u << k);
             if (sparse) { /* it is the back of the candidates (the pick put it there) */
                 qn--;
@@ -719,10 +725,11 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
     /* DMA inside the burst: no watchpoint on any memory a landing writes */
     const int dmai = !d->wram->nwatch && !d->mram->nwatch && !(d->iram_space && d->iram_space->nwatch);
-    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi, prof, prof ? u->index * prof->tpu : 0, {0}, {0}, {0}};
+    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi, prof ? prof_th(prof, u->index * prof->tpu) : NULL, {0}, {0}};
     for (int k = 0; k < nt; k++) {
         ctx.tsv[k] = th + k;
         ctx.tkv[k] = d->t + k;
+        d->t[k].prof = prof ? prof_th(prof, u->index * prof->tpu + k) : NULL;
     }
 
     for (;;) {
@@ -787,13 +794,16 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                 dpu_sync_stats(u, issued ? latest_issue(d, nt) : SIM_NEVER, k);
                 return t;
             }
+            if (prof) /* (b == 1: the burst fed it) */
+                prof_feed(&ctx, ts, &d->t[k], d->t[k].pc, t);
             d->t[k].last_issue = t;
             ts->ready_at = t + 11;
             issued = 1;
-            if (prof) /* (b == 1: the burst fed it) */
-                prof_feed(&ctx, ts, &d->t[k], d->t[k].pc, t);
         }
+        const uint64_t dma0 = ts->stalls[DPU_STALL_DMA];
         int r = dpu_execute(m, u, d, k, t); /* counts it, moves the pc */
+        if (prof && ts->stalls[DPU_STALL_DMA] != dma0) /* a DMA's own wait */
+            prof_dma(&ctx, k, ts->stalls[DPU_STALL_DMA] - dma0);
         t++;
         rr = ts + 1 == th_end ? 0 : k + 1;
         if (instr && d->wram->watch_hit_id) {
