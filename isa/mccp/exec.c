@@ -180,9 +180,11 @@ int mccp_exec_one(sim_machine *m, sim_unit *u, uint64_t t)
             uint32_t b = c->r[in->r2];
             if (in->op == MCCP_DIV && b == 0) {
                 u->counters[MCCP_CNT_DIV0].value++;
-                if (!c->warned_div0++)
+                if (!c->warned_div0) { /* once per core (a counter wrapped: every 256th again) */
+                    c->warned_div0 = 1;
                     fprintf(m->err, "mccp: warning: core %d: division by zero at slot 0x%llx (cycle %llu); result 0xffffffff\n",
                             core, (unsigned long long)pc, (unsigned long long)t);
+                }
             }
             c->r[in->r1] = alu(sem, in->op, c->r[in->r1], b, &f);
             c->flags = (uint8_t)f;

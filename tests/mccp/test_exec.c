@@ -395,6 +395,34 @@ static void test_div_by_zero_warns(void **state)
     free(buf);
 }
 
+/* The warning is printed once per core however many divisions by zero follow (the once
+ * flag was a counter that wrapped, so every 256th division warned again); each is counted.
+ * 300 divisions: 150 ROM words of two, the k-th instruction saving at 1 + 4k (no RAM),
+ * so all 300 have saved by cycle 1 + 4 x 300 = 1201. */
+static void test_div_by_zero_warns_once(void **state)
+{
+    (void)state;
+    uint32_t w[150];
+    for (int i = 0; i < 150; i++)
+        w[i] = t_pair(t_alu(T_DIV, T_AL, 1, 2), t_alu(T_DIV, T_AL, 1, 2));
+    tmach t;
+    tm_create(&t, rtl0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    t.m.err = f;
+    tm_load(&t, w, 150);
+    tm_run(&t, 1202);
+    fflush(f);
+    assert_int_equal(t.m.units[0].counters[3].value, 300);
+    const char *first = strstr(buf, "division by zero");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "division by zero"));
+    tm_destroy(&t);
+    fclose(f);
+    free(buf);
+}
+
 static void test_shifts_logic_mul(void **state)
 {
     (void)state;
@@ -509,7 +537,7 @@ XPUSIM_TESTS(mccp_exec,
              cmocka_unit_test(test_jumps),
              cmocka_unit_test(test_write_ip_quirk),
              cmocka_unit_test(test_int),
-             cmocka_unit_test(test_div_by_zero_warns),
+             cmocka_unit_test(test_div_by_zero_warns), cmocka_unit_test(test_div_by_zero_warns_once),
              cmocka_unit_test(test_shifts_logic_mul),
              cmocka_unit_test(test_stack_registers),
              cmocka_unit_test(test_zero_word_and_noops),
