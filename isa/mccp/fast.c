@@ -24,7 +24,7 @@ enum {
     K_DECODE, K_WRAP, K_GEN, K_BP, K_NOP, K_COND,
     /* the 16 ALU opcodes in opcode order (mccp_op: K_ADD + op) */
     K_ADD, K_ADDC, K_SUB, K_SUBC, K_MUL, K_DIV, K_AND, K_OR, K_XOR, K_LSH, K_RSH, K_NOT, K_CMP, K_INC, K_DEC, K_A15,
-    K_MOV, K_MOVL, K_MOVH, K_JUMP, K_JMP, K_MARK, K_LOAD, K_STORE,
+    K_MOV, K_MOVL, K_MOVH, K_JUMP, K_JMP, K_JE, K_JNE, K_MARK, K_LOAD, K_STORE,
     K_COUNT
 };
 
@@ -40,7 +40,8 @@ int mccp_fast_init(mccp_state *s)
     s->prof_none = calloc(SLOTS, sizeof *s->prof_none);
     s->prof_cnt = calloc((size_t)MCCP_CORES * SLOTS, sizeof *s->prof_cnt);
     s->prof_touched = calloc((size_t)MCCP_CORES * SLOTS, sizeof *s->prof_touched);
-    if (!s->rec || !s->rom_seen || !s->prof_none || !s->prof_cnt || !s->prof_touched)
+    s->prof_scratch = calloc(PROF_STALLS + SIM_MAX_STALLS + 2, sizeof *s->prof_scratch);
+    if (!s->rec || !s->rom_seen || !s->prof_none || !s->prof_cnt || !s->prof_touched || !s->prof_scratch)
         return -1;
     for (int op = MCCP_JE; op <= MCCP_JMP; op++)
         for (unsigned f = 0; f < 16; f++)
@@ -82,7 +83,8 @@ static uint8_t classify(const mccp_state *s, const mccp_insn *in, mccp_rec *r)
         if (in->r1 == 7)
             return K_GEN;
         r->cond = (uint8_t)(in->op - MCCP_JE);
-        return in->op == MCCP_JMP ? K_JMP : K_JUMP;
+        /* je and jne read Z only: no C or V to compute */
+        return in->op == MCCP_JMP ? K_JMP : in->op == MCCP_JE ? K_JE : in->op == MCCP_JNE ? K_JNE : K_JUMP;
     case MCCP_NOOP:
         return K_NOP;
     case MCCP_MARKER:
@@ -178,12 +180,26 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
     }
 }
 
-/* The flags live in two locals: fres, whose sign is S and whose zero is Z (the result of
- * the last ALU operation), and fcv with C (bit 0) and V (bit 2). A state with both S and
- * Z set (the debugger's) has no fres: it runs through the executor until an ALU
- * operation writes the flags. */
-#define FL_GET() (fcv | (fres >> 31) << 1 | (unsigned)(fres == 0) << 3)
-#define FL_PUT(fl) (fcv = (fl) & (MCCP_FL_C | MCCP_FL_V), fres = ((fl) & MCCP_FL_Z) ? 0 : ((fl) & MCCP_FL_S) ? 0x80000000u : 1u)
+/* The flags live in locals: fres, whose sign is S and whose zero is Z (the result of the
+ * last ALU operation), and C and V as the last ALU operation's opcode fop, operands fa and
+ * fb and carry in fci (addc, subc), computed only when read (conditions, jumps other than
+ * je and jne, the end of a run: most ALU results are never tested for C or V). fop FL_LIT:
+ * C and V are fa's bits. A state with both S and Z set (the debugger's) has no fres: it
+ * runs through the executor until an ALU operation writes the flags. */
+enum { FL_LIT = 16 };
+static __attribute__((noinline)) unsigned lazy_cv(int op, uint32_t a, uint32_t b, unsigned cin)
+{
+    unsigned c, t;
+    if (op == FL_LIT)
+        return a;
+    mccp_alu_op(op, a, b, cin, &c, &t);
+    return c | (c ^ t) << 2;
+}
+#define FL_CV() lazy_cv(fop, fa, fb, fci)
+#define FL_GET() (FL_CV() | (fres >> 31) << 1 | (unsigned)(fres == 0) << 3)
+#define FL_PUT(fl)                                                                                     \
+    (fop = FL_LIT, fa = (fl) & (MCCP_FL_C | MCCP_FL_V), fb = 0, fci = 0,                              \
+     fres = ((fl) & MCCP_FL_Z) ? 0 : ((fl) & MCCP_FL_S) ? 0x80000000u : 1u)
 #define FL_ODD(fl) (((fl) & (MCCP_FL_S | MCCP_FL_Z)) == (MCCP_FL_S | MCCP_FL_Z))
 
 /* The profiled loop's real issue (fast_loop.inc): at slot sl, cycle cy, retired count i,
@@ -219,6 +235,28 @@ static __attribute__((noinline)) uint64_t *prof_real(prof_thread *pt, uint64_t *
  * its count times (1, 4), but the last issue's row is still open (it holds minus its own
  * count and cycle instead), and the real issue's row closes at the first counted one. The
  * counters go back to 0 (the touched slots, in the order they were first counted). */
+/* Before a real issue 1 instruction and 4 cycles after the last counted one: every counted
+ * issue's row closes at (1, 4), the last one's too, and the real issue's row at the first
+ * counted one; the real prof_issue then closes a scratch row (flow none) instead of the
+ * last one's, whose slot the loop does not keep. */
+static __attribute__((noinline)) void prof_fold_closed(prof_thread *pt, int64_t *cnt, const uint16_t *touched,
+                                                       unsigned nt, uint64_t i_f, uint64_t c_f, uint64_t *scratch)
+{
+    if (!nt)
+        return; /* no counted issue: the real one's row is the open one */
+    for (unsigned k = 0; k < nt; k++) {
+        uint16_t x = touched[k];
+        uint64_t c = (uint64_t)(PROF_SAFE - cnt[x]);
+        uint64_t *row = pt->map[x];
+        row[PROF_INSNS] += c;
+        row[PROF_CYCLES] += 4 * c;
+        cnt[x] = 0;
+    }
+    pt->row[PROF_INSNS] += i_f + 1;
+    pt->row[PROF_CYCLES] += c_f + 4;
+    pt->row = scratch;
+}
+
 static __attribute__((noinline)) void prof_fold(prof_thread *pt, int64_t *cnt, const uint16_t *touched, unsigned nt,
                                                 uint64_t sl, uint64_t i, uint64_t cy, uint64_t i_f, uint64_t c_f)
 {
@@ -268,7 +306,9 @@ static __attribute__((noinline)) void prof_fold(prof_thread *pt, int64_t *cnt, c
 static uint64_t run_prof(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm)
 {
     uint64_t cap = t + 4 * (uint64_t)PROF_ROW_ISSUES;
-    if (lim <= cap)
+    /* the counting copy keeps no breakpoint filter, and its real issues follow a counted one
+     * by 1 and 4 only where the executor never refuses an instruction (RTL semantics) */
+    if (lim <= cap || bpm || mccp_st(m)->sem != MCCP_SEM_RTL)
         return run_prof_row(m, u, t, lim, bpm);
     uint64_t r = run_prof_row(m, u, t, cap, bpm);
     if (r != cap || sim_stopped(m))

@@ -134,6 +134,7 @@ static void mccp_destroy(sim_machine *m)
     free(s->prof_none);
     free(s->prof_cnt);
     free(s->prof_touched);
+    free(s->prof_scratch);
     free(s->fb_pixels);
     free(s);
     m->isa_state = NULL;

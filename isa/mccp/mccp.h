@@ -145,6 +145,7 @@ typedef struct mccp_state {
      * issue must take prof_issue */
     int64_t *prof_cnt, *prof_none;
     uint16_t *prof_touched;
+    uint64_t *prof_scratch;   /* a profile row (flow none) that real issues close instead */
     uint16_t jump_mask[8];    /* bit f: jump je..jmp taken with flags f */
     mem_space *ram_space, *rom_space;
     mccp_core core[MCCP_CORES];
