@@ -10,7 +10,8 @@
  * 11 running). Both runs must agree on the stop, the cycle, every thread's statistics and
  * state, every tasklet's registers, flags and pc, RUN and atomic bits, WRAM and MRAM; the
  * results are also checked against values computed here in C, so a wrong form that both
- * loops shared would fail too. */
+ * loops shared would fail too. A third, dense_src, runs a full revolver out of ring order
+ * (the dense burst's recorded period and its replay). */
 #include <string.h>
 #include "../testlib.h"
 #include "dpu_harness.h"
@@ -199,6 +200,60 @@ static const char dma_src[] =
     "	.zero 96\n";
 
 /* forms_src in C: the value tasklet id leaves in out[id] */
+/* A full revolver out of ring order (fast.c's dense burst): tasklets 0-2 stop at once; each
+ * other one, for `rounds` phases, loads (1 + 3 id) x 8 bytes from MRAM (transfers of
+ * different lengths, queued on the one engine, so the tasklets come back at their own
+ * times and the revolver's order after them is not the ring's), then counts K = iters + id
+ * down, summing the counter: out[id] = rounds x K(K + 1) / 2. With 13 or more running,
+ * the long count-downs are where the dense burst records the period and replays it; the
+ * next phase's ldma (a live tasklet leaving) and its landing end each replay. */
+static const char dense_src[] =
+    "	.section .text.__bootstrap,\"ax\",@progbits\n"
+    "__bootstrap:\n"
+    "	jeq id, NR_TASKLETS-1, .Lgo\n"
+    "	boot id, 1\n"
+    ".Lgo:\n"
+    "	jgeu id, 3, .Lrun\n"
+    "	stop\n"
+    ".Lrun:\n"
+    "	lw r0, zero, rounds\n"
+    "	move r10, 0\n"
+    "	lsl r2, id, 10\n"
+    "	add r2, r2, buf\n"
+    "	lsl r3, id, 10\n"
+    "	move r8, id\n"
+    "	lsl r9, r8, 1\n"
+    "	add r8, r8, r9\n"
+    "	lsl r8, r8, 24\n"
+    "	or r2, r2, r8\n"
+    ".Lphase:\n"
+    "	ldma r2, r3, 0\n"
+    "	lw r4, zero, iters\n"
+    "	move r7, id\n"
+    "	add r4, r4, r7\n"
+    "	move r6, r4\n"
+    ".Lin:\n"
+    "	add r10, r10, r6\n"
+    "	add r6, r6, -1, nz, .Lin\n"
+    "	add r0, r0, -1, nz, .Lphase\n"
+    "	sw id4, out, r10\n"
+    "	stop\n"
+    "	.section .bss.buf,\"aw\",@nobits\n"
+    "	.p2align 3\n"
+    "buf:\n"
+    "	.zero 24576\n"
+    "	.section .dpu_host,\"aw\",@progbits\n"
+    "	.p2align 3\n"
+    "	.globl iters\n"
+    "iters:\n"
+    "	.long 300\n"
+    "	.globl rounds\n"
+    "rounds:\n"
+    "	.long 3\n"
+    "	.globl out\n"
+    "out:\n"
+    "	.zero 96\n";
+
 static uint32_t forms_expect(uint32_t id, uint32_t iters)
 {
     uint32_t r1 = 0x1234567u + id, r21 = 0;
@@ -259,7 +314,7 @@ static uint32_t forms_expect(uint32_t id, uint32_t iters)
 }
 
 /* sdk: 0 forms_src, -1 dma_src (badaddr as it is), -2 dma_src with badaddr past MRAM's
- * end, else sdk_shape.s with bench_work = sdk */
+ * end, -3 dense_src, else sdk_shape.s with bench_work = sdk */
 static void build(dh_run *r, int sdk, int tasklets)
 {
     char tk[32];
@@ -273,7 +328,9 @@ static void build(dh_run *r, int sdk, int tasklets)
         uint32_t iters = 6, work = (uint32_t)sdk;
         assert_int_equal(dh_set(r, 0, "bench_iters", 0, &iters, 4), 0);
         assert_int_equal(dh_set(r, 0, "bench_work", 0, &work, 4), 0);
-    } else if (sdk < 0) {
+    } else if (sdk == -3)
+        assert_int_equal(dh_build(r, dense_src, 0, NULL, opts), 0);
+    else if (sdk < 0) {
         assert_int_equal(dh_build(r, dma_src, 0, NULL, opts), 0);
         if (sdk == -2) {
             const uint32_t bad = ((dpu_unit *)r->m.units[0].isa)->dm->mram_size - 8;
@@ -419,7 +476,26 @@ static void test_dma_phases(void **state)
     }
 }
 
+/* dense_src at 12 (sparse and plain only), 13, 14, 16 and 24 tasklets: both loops agree;
+ * each running tasklet's sum is rounds x K(K + 1)/2, K = 300 + id; the stopped ones wrote
+ * nothing. */
+static void test_dense_order(void **state)
+{
+    (void)state;
+    static const int nts[] = {12, 13, 14, 16, 24};
+    for (unsigned i = 0; i < sizeof nts / sizeof nts[0]; i++) {
+        static dh_run a;
+        run_both(&a, -3, nts[i]);
+        for (uint32_t id = 0; id < (uint32_t)nts[i]; id++) {
+            const uint32_t k = 300 + id;
+            assert_int_equal(dh_get32(&a, 0, "out", 4 * (uint64_t)id), id < 3 ? 0 : 3 * (k * (k + 1) / 2));
+        }
+        dh_free(&a);
+    }
+}
+
 XPUSIM_TESTS(dpu_fastpath_sdk,
              cmocka_unit_test(test_forms),
+             cmocka_unit_test(test_dense_order),
              cmocka_unit_test(test_dma_phases),
              cmocka_unit_test(test_sdk_shape));
