@@ -100,8 +100,8 @@ static inline __attribute__((always_inline)) int next_live(const sim_thread *th,
 static uint32_t live_below(const sim_thread *th, int nt, uint64_t lim)
 {
     uint32_t live = 0;
-    for (int k = 0; k < nt; k++)
-        live |= (uint32_t)(th[k].ready_at < lim) << k;
+    for (const sim_thread *p = th + nt; p-- != th;) /* from the last: a shift and an add with carry each */
+        live = live * 2 + (p->ready_at < lim);
     return live;
 }
 
