@@ -103,13 +103,15 @@ test: test-deps
 	@echo "== every libFuzzer harness over its committed corpus (ASan + UBSan) =="
 	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory fuzz-corpus
 
-# The ceiling interpreter and the whole-process timer are built with the simulator's flags.
+# The ceiling interpreter and the whole-process timer are built with the simulator's flags;
+# couple (tests/bench/couple.c, the coupling rows) links the simulator's library.
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p $(BUILD)/bench
 	$(CC) $(CFLAGS_BASE) -o $(BUILD)/bench/ceiling tests/bench/ceiling.c
 	$(CC) $(CFLAGS_BASE) -o $(BUILD)/bench/walltime tests/bench/walltime.c
-	@sh scripts/bench.sh $(XPUSIM) $(BUILD)/bench
+	$(CC) $(CFLAGS) -o $(BUILD)/bench/couple tests/bench/couple.c $(LIBXPU) $(LIBS)
+	@COUPLE=$(BUILD)/bench/couple sh scripts/bench.sh $(XPUSIM) $(BUILD)/bench
 
 install: $(XPUSIM)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/xpusim

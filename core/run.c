@@ -2,9 +2,14 @@
  * The loop pops the earliest event and runs it; a unit's event calls the ISA's unit_run,
  * which simulates that unit back to back until the next other event (the horizon), so the
  * heap is touched once per burst, not once per instruction, and idle stretches cost one
- * pop. Units that never interact (isa->independent_units) run to the limit in one call, and
- * with -o jobs=N on N host threads; their results are the same as a sequential run. Also
- * here: the watchdog, the instruction limits' horizons and the progress reports. */
+ * pop. How far a burst may go is the unit's coupling contract (issue 11; isa/isa.h): a
+ * cycle-coupled unit's ends at the next other event; event-coupled units run until they
+ * block, in batches (every such unit due before the next other event: their bursts, on
+ * -o jobs=N host threads, then the other events in time order: the BSP pattern), their
+ * schedules and wakes deferred to the end of the batch so that every N gives the same
+ * results; units that never interact (isa->independent_units) run to the limit in one
+ * call, and with -o jobs=N on N host threads. Also here: the watchdog, the instruction
+ * limits' horizons and the progress reports. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +26,7 @@ static double host_now(void)
 }
 
 static int unit_watchdog(sim_machine *m, sim_unit *u, uint64_t reached);
+static int batch_defer(sim_machine *m, ev_event *e, sim_unit *u, uint64_t when);
 
 /* ---- used by ISAs while running: stops, events, wakes and halts ---- */
 static void sim_set_stop_v(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
@@ -63,6 +69,8 @@ void sim_set_stop_at(sim_machine *m, sim_stop_kind kind, int unit, int thread, u
 
 void sim_schedule(sim_machine *m, ev_event *e, uint64_t when)
 {
+    if (m->batch && batch_defer(m, e, NULL, when))
+        return; /* an event-coupled burst's: it takes effect when the batch ends */
     if (ev_schedule(&m->q, e, when))
         sim_set_stop(m, SIM_STOP_ERROR, -1, -1, 0, "event queue overflow scheduling '%s' (unregistered event)",
                      e->name ? e->name : "?");
@@ -70,11 +78,22 @@ void sim_schedule(sim_machine *m, ev_event *e, uint64_t when)
 
 void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when)
 {
+    if (m->batch && batch_defer(m, NULL, u, when))
+        return; /* an event-coupled burst's: it takes effect when the batch ends */
     if (u->halted || !u->enabled)
         return;
     if (ev_pending(&u->ev) && u->ev.when <= when)
         return;
     sim_schedule(m, &u->ev, when);
+}
+
+void sim_unit_set_coupling(sim_machine *m, sim_unit *u, sim_coupling kind)
+{
+    (void)m;
+    if (u->coupling == (uint8_t)kind)
+        return;
+    u->coupling = (uint8_t)kind;
+    u->wd_stale = 1; /* a decoupled unit's own watchdog window starts at its next burst */
 }
 
 void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle)
@@ -136,6 +155,15 @@ uint64_t sim_end_cycle(const sim_machine *m)
 
 /* ---- the loop ---- */
 
+/* Does u's burst ignore other units' events (event-coupled or independent)? The same with
+ * the debugger's hooks on (m->slow) or off, so a run with a breakpoint that is never hit, a
+ * trace or a profile has the bursts, and so the results, of a plain run. */
+static inline int unit_decoupled(const sim_machine *m, const sim_unit *u)
+{
+    (void)m;
+    return u->coupling != SIM_COUPLE_CYCLE;
+}
+
 /* The watchdog: an event every `watchdog` cycles, after everything else of its cycle (the
  * coupled units' bursts end at it, as at any event). If no thread retired an instruction
  * since the last check, the threads are not waiting for anything that will come (that is
@@ -145,7 +173,14 @@ void sim_run_watchdog_event(ev_event *e, void *ctx)
 {
     sim_machine *m = ctx;
     uint64_t n = sim_total_instructions(m);
-    if (n == m->wd_insns && m->nhalted < m->nenabled) {
+    /* decoupled units run ahead of this check and are watched on their own
+     * (unit_watchdog): the check is for machines with a live cycle-coupled unit */
+    int coupled = 0;
+    for (int i = 0; i < m->nunits && !coupled; i++) {
+        const sim_unit *u = &m->units[i];
+        coupled = u->enabled && !u->halted && !unit_decoupled(m, u);
+    }
+    if (coupled && n == m->wd_insns && m->nhalted < m->nenabled) {
         sim_set_stop_at(m, SIM_STOP_DEADLOCK, -1, -1, 0, m->now,
                         "livelock: no instruction retired in cycles %llu-%llu; -o watchdog=0 turns this check off",
                         (unsigned long long)(m->now - m->watchdog), (unsigned long long)m->now);
@@ -162,7 +197,9 @@ static uint64_t insn_cap(const sim_machine *m)
     return !a ? b : !b ? a : a < b ? a : b;
 }
 
-static uint64_t horizon_for(const sim_machine *m)
+/* The horizon of a burst that starts at `now`: the run's limits, and for a cycle-coupled
+ * unit (decoupled 0) also the next other event. */
+static uint64_t horizon_for(const sim_machine *m, uint64_t now, int decoupled)
 {
     uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
     if (m->max_instructions) {
@@ -170,8 +207,8 @@ static uint64_t horizon_for(const sim_machine *m)
          * instruction limit, checked between events, is not overrun by a whole program */
         uint64_t done = sim_total_instructions(m);
         uint64_t left = done < m->max_instructions ? m->max_instructions - done : 1;
-        if (m->now + left < lim)
-            lim = m->now + left;
+        if (now + left < lim)
+            lim = now + left;
     }
     if (m->ff_insns) {
         /* a fast-forward's count: every hardware thread may retire an instruction (a
@@ -182,21 +219,38 @@ static uint64_t horizon_for(const sim_machine *m)
         for (int i = 0; i < m->nunits; i++)
             w += m->units[i].enabled ? 2 * (uint64_t)m->units[i].nthreads : 0;
         uint64_t left = done < m->ff_insns ? (m->ff_insns - done) / (w ? w : 1) : 0;
-        if (m->now + (left ? left : 1) < lim)
-            lim = m->now + (left ? left : 1);
+        if (now + (left ? left : 1) < lim)
+            lim = now + (left ? left : 1);
     }
-    if (m->ff_armed && m->isa->independent_units && m->now + SIM_FF_QUANTUM < lim)
-        lim = m->now + SIM_FF_QUANTUM; /* (m->ff_armed) burst ends change nothing simulated */
+    if (m->ff_armed && decoupled && now + SIM_FF_QUANTUM < lim)
+        lim = now + SIM_FF_QUANTUM; /* (m->ff_armed) burst ends change nothing simulated */
     /* progress reports come between events: with them on, no burst runs more than 2^22
      * cycles (burst ends change nothing simulated; tests/cli/progress.t.sh compares) */
-    if (m->progress_fn && m->now + (1u << 22) < lim)
-        lim = m->now + (1u << 22);
-    if (m->isa->independent_units)
+    if (m->progress_fn && now + (1u << 22) < lim)
+        lim = now + (1u << 22);
+    if (decoupled)
         return lim; /* each unit is watched on its own (unit_event, unit_watchdog) */
     uint64_t h = ev_next_time(&m->q);
-    if (h <= m->now)
-        h = m->now + 1; /* always simulate at least the current cycle */
+    if (h <= now)
+        h = now + 1; /* always simulate at least the current cycle */
     return h < lim ? h : lim;
+}
+
+/* A decoupled unit's watchdog window starts afresh where it was stale: after it blocked
+ * (waiting for another unit is no livelock, however long) or changed its coupling. The
+ * boundaries stay multiples of `watchdog`, so they are the same for every -o jobs=. */
+static void unit_watchdog_fresh(sim_machine *m, sim_unit *u, uint64_t now)
+{
+    if (!u->wd_stale)
+        return;
+    u->wd_stale = 0;
+    if (!m->watchdog)
+        return;
+    uint64_t n = 0;
+    for (int t = 0; t < u->nthreads; t++)
+        n += u->threads[t].instructions;
+    u->wd_insns = n;
+    u->wd_next = (now / m->watchdog + 1) * m->watchdog;
 }
 
 void sim_run_unit_event(ev_event *e, void *ctx)
@@ -206,10 +260,13 @@ void sim_run_unit_event(ev_event *e, void *ctx)
     sim_machine *m = u->m;
     if (u->halted || !u->enabled)
         return;
-    if (m->isa->independent_units && unit_watchdog(m, u, m->now))
+    const int dec = unit_decoupled(m, u);
+    if (dec)
+        unit_watchdog_fresh(m, u, m->now);
+    if (dec && unit_watchdog(m, u, m->now))
         return; /* it slept past a boundary without retiring anything since the one before */
-    uint64_t h = horizon_for(m);
-    if (m->isa->independent_units && m->watchdog && u->wd_next < h)
+    uint64_t h = horizon_for(m, m->now, dec);
+    if (dec && m->watchdog && u->wd_next < h)
         h = u->wd_next; /* the unit's own watchdog boundary (unit_watchdog) */
     uint64_t next = m->isa->unit_run(m, u, m->now, h);
     /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
@@ -219,7 +276,9 @@ void sim_run_unit_event(ev_event *e, void *ctx)
         if (r && r - 1 > u->reached)
             u->reached = r - 1;
     }
-    if (m->isa->independent_units && unit_watchdog(m, u, next < h ? next : h))
+    if (dec && next == SIM_NEVER && u->coupling == SIM_COUPLE_EVENT)
+        u->wd_stale = 1; /* blocked: it waits for another unit, which is no livelock */
+    else if (dec && unit_watchdog(m, u, next < h ? next : h))
         return;
     if (next != SIM_NEVER && !u->halted && u->enabled)
         sim_unit_wake(m, u, next);
@@ -391,6 +450,241 @@ static void sim_run_parallel(sim_machine *m)
     }
 }
 
+/* ---- batches of event-coupled units (issue 11: the BSP pattern) ---- */
+
+/* A schedule or wake made during a batch, applied when it ends: an event to schedule (e),
+ * or a unit to wake (u), at `when`, made by the burst at batch position pos. */
+typedef struct sim_deferred {
+    ev_event *e;
+    sim_unit *u;
+    uint64_t when;
+    int pos;
+} sim_deferred;
+
+/* One host thread's share of a batch: the positions it takes come in increasing order, so
+ * its deferred list is sorted by position. */
+typedef struct sim_batch_job {
+    struct sim_batch *b;
+    pthread_t tid;      /* as pthread_create gave it, for the join */
+    pthread_t self;     /* as the job's thread sees itself; valid once live */
+    int started;        /* pthread_create succeeded */
+    int live;           /* (atomic) self is set: the job runs (job 0 on the caller's thread) */
+    int pos;            /* the burst it runs now */
+    sim_deferred *d;
+    size_t n, cap, applied;
+    int oom;
+} sim_batch_job;
+
+typedef struct sim_batch {
+    sim_machine *m;
+    sim_unit **units;   /* the batch, in the queue's order */
+    int *job_of;        /* the job that ran each position; -1: not run (the run stopped) */
+    int n;
+    int next;           /* the next position to take (atomic) */
+    int njobs;
+    int active;         /* schedules and wakes are deferred */
+    int seq_checks;     /* sequential, with the instruction caps checked after each burst */
+    sim_batch_job jobs[]; /* m->jobs of them */
+} sim_batch;
+
+void sim_run_free(sim_machine *m)
+{
+    sim_batch *b = m->batch;
+    if (!b)
+        return;
+    for (int k = 0; k < m->jobs; k++)
+        free(b->jobs[k].d);
+    free(b->units);
+    free(b->job_of);
+    free(b);
+    m->batch = NULL;
+}
+
+static sim_batch *batch_get(sim_machine *m)
+{
+    if (m->batch)
+        return m->batch;
+    int jobs = m->jobs > 0 ? m->jobs : 1;
+    sim_batch *b = calloc(1, sizeof *b + (size_t)jobs * sizeof b->jobs[0]);
+    if (!b)
+        return NULL;
+    b->m = m;
+    b->units = malloc(sizeof *b->units * (size_t)(m->nunits ? m->nunits : 1));
+    b->job_of = malloc(sizeof *b->job_of * (size_t)(m->nunits ? m->nunits : 1));
+    m->batch = b;
+    if (!b->units || !b->job_of) {
+        sim_run_free(m);
+        return NULL;
+    }
+    for (int k = 0; k < jobs; k++)
+        b->jobs[k].b = b;
+    return b;
+}
+
+/* sim_schedule / sim_unit_wake during a batch: record it for the end of the batch. 0: no
+ * batch runs, do it now. */
+static int batch_defer(sim_machine *m, ev_event *e, sim_unit *u, uint64_t when)
+{
+    sim_batch *b = m->batch;
+    if (!b->active)
+        return 0;
+    sim_batch_job *j = &b->jobs[0];
+    if (b->njobs > 1) { /* which host thread is this? (a handful: a scan) */
+        pthread_t self = pthread_self();
+        for (int k = 0; k < b->njobs; k++)
+            if (__atomic_load_n(&b->jobs[k].live, __ATOMIC_ACQUIRE) && pthread_equal(b->jobs[k].self, self)) {
+                j = &b->jobs[k];
+                break;
+            }
+    }
+    if (j->n == j->cap) {
+        size_t cap = j->cap ? 2 * j->cap : 64;
+        sim_deferred *d = realloc(j->d, cap * sizeof *d);
+        if (!d) {
+            j->oom = 1;
+            return 1;
+        }
+        j->d = d;
+        j->cap = cap;
+    }
+    j->d[j->n++] = (sim_deferred){e, u, when, j->pos};
+    return 1;
+}
+
+static void insn_check(sim_machine *m);
+
+/* One event-coupled unit's burst from u->burst_at: until it blocks or the run's limits.
+ * u->burst_next: where it goes on (SIM_NEVER: blocked, halted, or stopped by its watchdog). */
+static void batch_burst(sim_machine *m, sim_unit *u)
+{
+    uint64_t t = u->burst_at;
+    u->burst_next = SIM_NEVER;
+    if (u->halted || !u->enabled)
+        return;
+    unit_watchdog_fresh(m, u, t);
+    if (unit_watchdog(m, u, t))
+        return;
+    uint64_t h = horizon_for(m, t, 1);
+    if (m->watchdog && u->wd_next < h)
+        h = u->wd_next;
+    uint64_t next = m->isa->unit_run(m, u, t, h);
+    if (u->halted || !u->enabled)
+        return; /* its end is halted_at; how far the burst went after is no result (the
+                 * last unit to halt sees the machine stopped, whichever host thread) */
+    if (next == SIM_NEVER) {
+        u->wd_stale = 1; /* blocked: waiting for another unit is no livelock */
+        return;
+    }
+    uint64_t r = next < h ? next : h;
+    if (r && r - 1 > u->reached)
+        u->reached = r - 1;
+    if (!unit_watchdog(m, u, r))
+        u->burst_next = next;
+}
+
+static void batch_run_job(sim_batch_job *j)
+{
+    sim_batch *b = j->b;
+    sim_machine *m = b->m;
+    for (;;) {
+        if (sim_stopped(m))
+            return;
+        int pos = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+        if (pos >= b->n)
+            return;
+        b->job_of[pos] = (int)(j - b->jobs);
+        j->pos = pos;
+        batch_burst(m, b->units[pos]);
+        if (b->seq_checks)
+            insn_check(m);
+    }
+}
+
+static void *batch_thread(void *arg)
+{
+    sim_batch_job *j = arg;
+    j->self = pthread_self(); /* before its first burst can defer anything */
+    __atomic_store_n(&j->live, 1, __ATOMIC_RELEASE);
+    batch_run_job(j);
+    return NULL;
+}
+
+/* The batch that starts with first (just popped): first and every event-coupled unit's run
+ * event before the next other event and within `until`, in the queue's order. Their bursts
+ * run on this thread or, with -o jobs=N (and nothing that must stop in the batch's order:
+ * instruction caps, fast-forward markers, the debugger), on N host threads; then, position by
+ * position, what each burst scheduled or woke, and its own next run event. The order of
+ * everything that reaches the queue is thus the batch's, whatever N. */
+static void run_batch(sim_machine *m, sim_unit *first, uint64_t until)
+{
+    sim_batch *b = batch_get(m);
+    if (!b) {
+        sim_set_stop(m, SIM_STOP_ERROR, -1, -1, 0, "out of memory for a batch of event-coupled units");
+        return;
+    }
+    b->n = 0;
+    first->burst_at = first->ev.when;
+    b->units[b->n++] = first;
+    for (ev_event *e; (e = ev_peek(&m->q)) && e->fn == sim_run_unit_event && e->when <= until;) {
+        sim_unit *u = e->ctx;
+        if (u->coupling != SIM_COUPLE_EVENT)
+            break;
+        ev_pop(&m->q);
+        u->burst_at = e->when;
+        b->units[b->n++] = u;
+    }
+    for (int i = 0; i < b->n; i++)
+        b->job_of[i] = -1;
+    int jobs = m->jobs < b->n ? m->jobs : b->n;
+    b->seq_checks = insn_cap(m) != 0;
+    /* one host thread where a stop must come in the batch's order: instruction caps,
+     * fast-forward markers, the debugger's breakpoints, watchpoints and steps (m->slow) */
+    if (b->seq_checks || m->ff_armed || m->slow || jobs < 1)
+        jobs = 1;
+    b->njobs = jobs;
+    b->next = 0;
+    for (int k = 0; k < jobs; k++) {
+        b->jobs[k].n = b->jobs[k].applied = 0;
+        b->jobs[k].pos = 0;
+        b->jobs[k].live = b->jobs[k].started = 0;
+    }
+    b->jobs[0].self = pthread_self();
+    b->jobs[0].live = 1;
+    b->active = 1;
+    if (jobs > 1)
+        m->in_parallel = 1;
+    for (int k = 1; k < jobs; k++) /* a job whose thread cannot start takes no position */
+        b->jobs[k].started = !pthread_create(&b->jobs[k].tid, NULL, batch_thread, &b->jobs[k]);
+    batch_run_job(&b->jobs[0]);
+    for (int k = 1; k < jobs; k++)
+        if (b->jobs[k].started)
+            pthread_join(b->jobs[k].tid, NULL);
+    m->in_parallel = 0;
+    b->active = 0;
+    int oom = 0;
+    for (int i = 0; i < b->n; i++) {
+        sim_unit *u = b->units[i];
+        int k = b->job_of[i];
+        if (k < 0) { /* not run: the run stopped first; it runs when the run goes on */
+            sim_unit_wake(m, u, u->burst_at);
+            continue;
+        }
+        sim_batch_job *j = &b->jobs[k];
+        oom |= j->oom;
+        for (; j->applied < j->n && j->d[j->applied].pos == i; j->applied++) {
+            const sim_deferred *d = &j->d[j->applied];
+            if (d->e)
+                sim_schedule(m, d->e, d->when);
+            else
+                sim_unit_wake(m, d->u, d->when);
+        }
+        if (u->burst_next != SIM_NEVER)
+            sim_unit_wake(m, u, u->burst_next);
+    }
+    if (oom)
+        sim_set_stop(m, SIM_STOP_ERROR, -1, -1, 0, "out of memory deferring the events of a batch");
+}
+
 static int only_unit_events(const sim_machine *m)
 {
     for (uint32_t i = 0; i < m->q.n; i++) {
@@ -399,6 +693,21 @@ static int only_unit_events(const sim_machine *m)
             return 0;
     }
     return 1;
+}
+
+/* The instruction limit and a fast-forward's count, checked between events (and between
+ * the bursts of a sequential batch). */
+static void insn_check(sim_machine *m)
+{
+    if (!m->max_instructions && !m->ff_insns)
+        return;
+    uint64_t n = sim_total_instructions(m);
+    if (m->ff_insns && n >= m->ff_insns) /* the marker first: the limit may be the same count */
+        sim_set_stop(m, SIM_STOP_MARKER, -1, -1, 0, "instruction count %llu reached (%llu retired)",
+                     (unsigned long long)m->ff_insns, (unsigned long long)n);
+    else if (m->max_instructions && n >= m->max_instructions)
+        sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "instruction limit %llu reached",
+                     (unsigned long long)m->max_instructions);
 }
 
 sim_stop_kind sim_run(sim_machine *m, uint64_t until)
@@ -436,18 +745,13 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         }
         ev_pop(&m->q);
         m->now = e->when;
-        e->fn(e, e->ctx);
+        if (e->fn == sim_run_unit_event && ((sim_unit *)e->ctx)->coupling == SIM_COUPLE_EVENT)
+            run_batch(m, e->ctx, until);
+        else
+            e->fn(e, e->ctx);
         if (m->progress_fn)
             progress_check(m);
-        if (m->max_instructions || m->ff_insns) {
-            uint64_t n = sim_total_instructions(m);
-            if (m->ff_insns && n >= m->ff_insns) /* the marker first: the limit may be the same count */
-                sim_set_stop(m, SIM_STOP_MARKER, -1, -1, 0, "instruction count %llu reached (%llu retired)",
-                             (unsigned long long)m->ff_insns, (unsigned long long)n);
-            else if (m->max_instructions && n >= m->max_instructions)
-                sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "instruction limit %llu reached",
-                             (unsigned long long)m->max_instructions);
-        }
+        insn_check(m);
     }
     if (m->stop.kind != SIM_STOP_HALT) {
         uint64_t end = sim_end_cycle(m);

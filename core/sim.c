@@ -11,7 +11,7 @@
 
 /* Watchdog: UINT64_MAX / 4 at most, so that adding it to a cycle count cannot wrap. */
 const opt_desc sim_core_options[] = {
-    OPT_U("jobs", "1", 1, 1024, "host threads for ISAs whose units run independently (results identical to jobs=1)"),
+    OPT_U("jobs", "1", 1, 1024, "host threads for units that run independently or event-coupled (results identical to jobs=1)"),
     OPT_U("watchdog", "100000000", 0, UINT64_MAX / 4,
           "stop as a livelock after this many cycles in which no thread retires an instruction (0 = off)"),
     OPT_C("timing", "cycle", ((const char *const[]){"cycle", "none", NULL}),
@@ -108,6 +108,7 @@ void sim_restart(sim_machine *m, const uint8_t *sel)
         u->last_issue = SIM_NEVER;
         u->wd_next = m->watchdog;
         u->wd_insns = 0;
+        u->wd_stale = 0;
         memset(u->threads, 0, sizeof *u->threads * (size_t)u->nthreads);
         for (int k = 0; k < u->ncounters; k++)
             u->counters[k].value = 0;
@@ -199,6 +200,7 @@ int sim_ff_switch(sim_machine *m, const char *marker, int reached)
 void sim_destroy(sim_machine *m)
 {
     ff_free(m);
+    sim_run_free(m);
     if (m->isa && m->isa->destroy && m->isa_state)
         m->isa->destroy(m);
     if (m->dbg_free)
@@ -244,6 +246,9 @@ int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *
         u->enabled = 1;
         u->clock_hz = clock_hz;
         u->last_issue = SIM_NEVER;
+        /* the contract (isa/isa.h): DPUs declare theirs machine-wide; else cycle-coupled
+         * until the ISA says otherwise (sim_unit_set_coupling) */
+        u->coupling = m->isa && m->isa->independent_units ? SIM_COUPLE_INDEPENDENT : SIM_COUPLE_CYCLE;
         u->nthreads = threads_per_unit;
         u->threads = calloc((size_t)threads_per_unit, sizeof *u->threads);
         if (!u->threads || sim_register_event(m, &u->ev, u->name, sim_run_unit_event, u, 0))

@@ -94,6 +94,14 @@ typedef struct sim_unit {
     int nthread_counters;
     uint64_t *thread_counters;
     void *isa;              /* the ISA's per-unit state */
+    /* Coupling (issue 11): the unit's contract with the run loop, a sim_coupling (isa/isa.h
+     * says what each promises; docs/architecture.md "Coupling"). sim_add_units sets it from
+     * isa_ops.independent_units; the ISA changes it with sim_unit_set_coupling. The rest is
+     * the run loop's bookkeeping for decoupled bursts. */
+    uint8_t coupling;
+    uint8_t wd_stale;       /* decoupled: the watchdog window restarts at the next burst */
+    uint64_t burst_at;      /* in a batch: the cycle its burst starts */
+    uint64_t burst_next;    /* in a batch: what its unit_run returned */
 } sim_unit;
 
 typedef struct sim_machine {
@@ -149,6 +157,9 @@ typedef struct sim_machine {
     double progress_every, progress_next, progress_read;
     unsigned progress_tick, progress_stride;
     int par_units_done;     /* parallel section: units run to the limit (atomic) */
+    /* Coupling (issue 11): the run loop's batches of event-coupled units (core/run.c);
+     * allocated at the first batch, freed with the machine */
+    struct sim_batch *batch;
 } sim_machine;
 
 /* What a progress report knows. Sequential runs: the cycle reached and the instructions
@@ -188,6 +199,23 @@ int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, 
 
 /* Run until a stop reason or cycle 'until' (inclusive). Returns m->stop.kind. */
 sim_stop_kind sim_run(sim_machine *m, uint64_t until);
+
+/* A unit's coupling contract (issue 11 pt 2; the full text is in isa/isa.h, the picture in
+ * docs/architecture.md "Coupling"):
+ *   SIM_COUPLE_CYCLE: the unit's bursts end at the next event of any unit (units that share
+ *     state cycle by cycle: Nyuzi cores behind one L2);
+ *   SIM_COUPLE_EVENT: the unit runs until it blocks (or the run's limits); nothing other
+ *     units or events do reaches it except while it is blocked, through a wake or an event
+ *     addressed to it. With -o jobs=N such units run on N host threads, in batches;
+ *   SIM_COUPLE_INDEPENDENT: the unit never interacts at all (DPUs); isa_ops.independent_units
+ *     declares it for every unit of a machine.
+ * The debugger's hooks (m->slow) change no burst, so they change no result; decoupled units
+ * then run on one host thread, and a stop finds each at its own cycle. */
+typedef enum sim_coupling { SIM_COUPLE_CYCLE = 0, SIM_COUPLE_EVENT = 1, SIM_COUPLE_INDEPENDENT = 2 } sim_coupling;
+/* Set u's contract at create time or while running (an IPU tile going from compute to
+ * exchange). It applies from the unit's next burst: a unit that changes its own coupling in
+ * unit_run should end the burst there (return the cycle it reached). */
+void sim_unit_set_coupling(sim_machine *m, sim_unit *u, sim_coupling kind);
 
 /* Used by ISAs while running. */
 void sim_schedule(sim_machine *m, ev_event *e, uint64_t when);

@@ -68,7 +68,34 @@ typedef struct isa_ops {
      * machine may run on several host threads at once: unit_run may then touch only its
      * own unit's state (and call sim_set_stop, which is thread-safe). */
     uint64_t (*unit_run)(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
-    /* Units never interact during a run (DPUs): allows parallel host threads (-o jobs=N). */
+    /* Units never interact during a run (DPUs): allows parallel host threads (-o jobs=N).
+     * It declares SIM_COUPLE_INDEPENDENT for every unit (sim_add_units sets it).
+     *
+     * The coupling contract (issue 11; core/sim.h sim_coupling, docs/architecture.md
+     * "Coupling"). Each unit has one, which the ISA sets with sim_unit_set_coupling at
+     * create time or while running; the default is SIM_COUPLE_CYCLE.
+     * - Cycle-coupled: horizon is the next event of any unit or the limit, as above. Units
+     *   that read or write state another unit uses cycle by cycle (a shared L2) need it.
+     * - Event-coupled: horizon is only the run's limits (the cycle limit, the unit's own
+     *   watchdog boundary, an instruction cap): the unit runs until it blocks (returns
+     *   SIM_NEVER: every thread waits for a wake) or reaches the horizon. The ISA promises
+     *   that nothing another unit or an event does reaches this unit except while it is
+     *   blocked, through a wake (sim_unit_wake, sched_wake) or an event addressed to it, at
+     *   a cycle no earlier than the one it blocked at (a barrier released by its last
+     *   arrival; exchange after a sync). In return the unit may run ahead of every other
+     *   unit, and its bursts come in batches: the run loop takes every event-coupled unit
+     *   due before the next other event, runs their bursts (with -o jobs=N on N host
+     *   threads), then the other events in time order, and so on (the BSP pattern). During
+     *   a burst unit_run may touch only its own unit's state and data no other burst
+     *   writes, and its sim_schedule / sim_unit_wake / sched_wake calls (events for the
+     *   rest of the machine, wakes of other units) take effect when the batch ends, in the
+     *   order of the batch and of the calls, whatever the number of host threads (so
+     *   ev_pending does not show them meanwhile). Results are the same for every -o jobs.
+     *   A unit that cannot keep the promise for a while (an IPU tile in exchange) becomes
+     *   cycle-coupled for that while. The debugger's hooks (m->slow) change no burst; they
+     *   keep the batch on one host thread, and a stop finds each unit at its own cycle.
+     * - Independent: never interacts at all (DPUs); as event-coupled, and never woken by
+     *   another unit. */
     int independent_units;
     /* After a run ends (any stop): drain output buffers, final reports. May be NULL. */
     void (*finish)(sim_machine *m);

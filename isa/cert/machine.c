@@ -365,6 +365,13 @@ const isa_ops isa_cert = {
     .destroy = cert_destroy,
     .load = cert_load,
     .unit_run = cert_unit_run,
+    /* Coupling (isa/isa.h, issue 11): uCs stay cycle-coupled, the default. They are not
+     * event-coupled: a job's poll (POLL_32, MASK_POLL_32, UC_DMA_MASK_POLL_EXT, the lock
+     * acquire) reads array registers that another uC's AXI writes change, while the polling
+     * job is running, not blocked; and runner_io.c keeps causality by lowering the running
+     * uC's horizon to every event or wake it makes earlier, which needs the next-event
+     * horizon. Event coupling would need the array's state changes delivered as events to
+     * blocked jobs only (a poll that fails blocks until the array changes). */
     .independent_units = 0,
     .functional = 1,
     .timing_resume = cert_timing_resume,

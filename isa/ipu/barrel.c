@@ -276,6 +276,13 @@ uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
     uint64_t t = now, ret;
     if (!im->have_program)
         return SIM_NEVER;
+    /* Coupling (tile.c): the functional schedule switches contexts at burst ends (func.c's
+     * budget stops at the horizon), so its issue steps depend on where bursts end and
+     * functional tiles stay cycle-coupled, with the steps they always had; the cycle model's
+     * bursts change nothing simulated, so from the end of a fast-forward on a tile is
+     * event-coupled (from its next burst). When exchange comes: not while in exchange. */
+    if (!m->functional && u->coupling == SIM_COUPLE_CYCLE)
+        sim_unit_set_coupling(m, u, SIM_COUPLE_EVENT);
     if (m->functional) /* -o timing=none (func.c) */
         return ipu_run_func(m, u, now, horizon);
     /* watchpoints and the slow flag change only while no unit runs */

@@ -6,7 +6,14 @@
  * segment's file bytes, the rest of memsz zero), checking sizes and offsets before any
  * arithmetic so that a hostile ELF gets a clear error, never a wrapped address. The
  * supervisor then starts at the ELF entry or at `-o entry=SYMBOL|ADDRESS`; workers wait
- * for run/runall. The timing options live here too, with their sources. */
+ * for run/runall. The timing options live here too, with their sources.
+ * Coupling (isa/isa.h, issue 11): every tile is event-coupled. Tiles share nothing in a
+ * compute phase (each its own memory, contexts and barrel; sync costs -o sync_cycles on a
+ * tile alone, and no exchange is modelled yet), so a tile's bursts may run ahead of the
+ * others' and, with -o jobs=N, on N host threads (in the cycle model: functional tiles stay
+ * cycle-coupled, see ipu_unit_run). When exchange comes, a tile becomes
+ * cycle-coupled from its sync to the end of the exchange (sim_unit_set_coupling) and
+ * event-coupled again after it. */
 #include <stdlib.h>
 #include <string.h>
 #include "tile.h"
@@ -176,9 +183,12 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create %d tiles", im->ntiles);
         return -1;
     }
-    for (int i = 0; i < im->ntiles; i++)
+    for (int i = 0; i < im->ntiles; i++) {
         if (tile_init(m, im, i, err, errlen))
             return -1;
+        /* a compute phase; functionally cycle-coupled, as before (barrel.c says why) */
+        sim_unit_set_coupling(m, &m->units[i], m->functional ? SIM_COUPLE_CYCLE : SIM_COUPLE_EVENT);
+    }
     return 0;
 }
 
