@@ -59,6 +59,7 @@ void prof_free(prof_state *p)
     for (int g = 0; g < p->nth && p->th; g++) {
         free(p->th[g].stack);
         free(p->th[g].map);
+        free(p->th[g].fmap);
     }
     for (uint32_t c = 0; c < p->nchunks; c++)
         free(p->chunks[c]);
@@ -138,8 +139,12 @@ static void prof_window(prof_state *p, prof_thread *t, int g, uint64_t pc)
 static uint64_t *prof_row(prof_state *p, prof_thread *t, int g, uint64_t pc)
 {
     uint64_t off = pc - t->base;
-    if (off < t->nmap && t->map[off])
-        return t->map[off];
+    if (off < t->nmap) {
+        if (t->map[off])
+            return t->map[off];
+        if (t->fmap && t->fmap[off])
+            return t->fmap[off];
+    }
     if (p->hcap) {
         uint64_t **h = prof_hslot(p, p->hash, p->hcap, pc, g);
         if (*h)
@@ -172,6 +177,13 @@ static uint64_t *prof_row(prof_state *p, prof_thread *t, int g, uint64_t pc)
             owner->saved = r;
         else
             t->map[off] = r;
+        return r;
+    }
+    if (off < t->nmap && !t->fmap && p->map_bytes + t->nmap * sizeof *t->fmap <= PROF_MAP_BUDGET &&
+        (t->fmap = calloc(t->nmap, sizeof *t->fmap)) != NULL)
+        p->map_bytes += t->nmap * sizeof *t->fmap;
+    if (off < t->nmap && t->fmap) { /* a call or a return: found again without hashing */
+        t->fmap[off] = r;
         return r;
     }
     if (2 * (p->hn + 1) > p->hcap) {

@@ -27,8 +27,9 @@
  * (the code region holding its first PC, at most PROF_WINDOW addresses) straight to their
  * rows, so a plain instruction's issue is an index, a compare and a few adds. PCs outside the
  * window, call and return instructions, the first issue and the issues at an open call's
- * return address (its slot is emptied while the call is open) take prof_issue_slow (a hash
- * keyed by (thread, PC), the call stack). */
+ * return address (its slot is emptied while the call is open) take prof_issue_slow: the
+ * rows of calls and returns in the window are in a second direct map (fmap), every other
+ * row outside the window in a hash keyed by (thread, PC); then the call stack. */
 #ifndef XPUSIM_PROFILE_H
 #define XPUSIM_PROFILE_H
 #include <stdint.h>
@@ -85,6 +86,8 @@ typedef struct prof_thread {
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged */
     /* the slow path's */
     uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
+    uint64_t **fmap;     /* over the same window: the rows of calls and returns, which the
+                            slow path finds here instead of in the hash (NULL: none yet) */
     uint64_t pre[PROF_STALLS + SIM_MAX_STALLS]; /* charged before the first issue */
     uint64_t hook_insns; /* the hook path: the retired count at prof_before */
     uint64_t end_cycle, end_insns; /* prof_finish: where the open row closes */
