@@ -323,6 +323,25 @@ static void prof_oom(prof_state *p, int g, uint64_t pc)
 
 void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
 {
+    /* The issue of a call or a return instruction after a plain one (t->lim non-zero: the
+     * thread has issued, its window is set and its open row is a plain instruction's), not at
+     * an open call's return address: the general path below would find no flow to follow
+     * and the row in fmap, so do only what it would do then (half of the slow issues on
+     * call-heavy code are these) */
+    uint64_t off = pc - t->base, *row;
+    if (t->lim && off < t->nmap && t->fmap && (row = t->fmap[off]) != NULL &&
+        !(t->depth && t->stack[t->depth - 1].ret == pc)) {
+        uint64_t *prev = t->row;
+        prev[PROF_INSNS] += insns;
+        prev[PROF_CYCLES] += cycle;
+        if (stalls)
+            prof_stall_delta(t->nstalls, prev + PROF_STALLS, t->stalls, stalls);
+        row[PROF_INSNS] -= insns;
+        row[PROF_CYCLES] -= cycle;
+        t->row = row;
+        t->lim = 0; /* the next issue comes to the slow path for this one's flow */
+        return;
+    }
     prof_state *p = t->p;
     const int g = t->g;
     uint64_t *prev = t->row;
@@ -338,7 +357,7 @@ void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns
         prof_oom(p, g, pc);
         return;
     }
-    uint64_t *row = prof_row(p, t, g, pc);
+    row = prof_row(p, t, g, pc);
     if (!row) {
         prof_oom(p, g, pc);
         return;
