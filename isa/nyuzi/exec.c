@@ -354,6 +354,7 @@ void nyz_predecode(uint32_t w, nyz_insn *in)
 #define EF_FULL(x) (ef->full_line = (x))
 #define NYZ_COSIM (nm->cosim != NULL)
 #define NYZ_FUNCTIONAL 0 /* nyz_undo_store itself keeps none in the functional mode */
+#define NYZ_LANES_UNROLL /* -O3 (isa.mk) unrolls the lanes */
 
 void nyz_exec(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in, nyz_effect *ef)
 {

@@ -209,6 +209,13 @@ burst(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_
 #define EF_FULL(x) ((void)0)
 #define NYZ_COSIM 0
 #define NYZ_FUNCTIONAL 1
+/* straight-line lanes, vectorised at -O2 (exec.c, at -O3, unrolls them by itself; clang
+ * unrolls them unasked and reports a pragma it cannot honour as an error) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NYZ_LANES_UNROLL _Pragma("GCC unroll 16")
+#else
+#define NYZ_LANES_UNROLL
+#endif
 
 /* The plain turn (func_loop.inc), without and with the --profile feed */
 #define FUNC_LOOP_NAME plain
