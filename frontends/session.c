@@ -288,7 +288,11 @@ static int resolve_symbol(cli_session *s, const char *spec, int unit, mem_space 
             return -1;
         }
     } else {
-        *sp = s->m.spaces[0];
+        /* the first space, as the unit sees it: a tile's own memory when units have their
+         * own (the IPU's tmem of tile U), else the shared one */
+        *sp = sim_unit_space(&s->m, unit < 0 ? 0 : unit, s->m.spaces[0]->name);
+        if (!*sp)
+            *sp = s->m.spaces[0];
         *addr = sym->value;
     }
     if (__builtin_add_overflow(*addr, off / (*sp)->addr_unit, addr)) {
