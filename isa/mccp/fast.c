@@ -235,6 +235,20 @@ static __attribute__((noinline)) uint64_t *prof_real(prof_thread *pt, uint64_t *
  * its count times (1, 4), but the last issue's row is still open (it holds minus its own
  * count and cycle instead), and the real issue's row closes at the first counted one. The
  * counters go back to 0 (the touched slots, in the order they were first counted). */
+/* Add the counted issues of the touched slots to their rows (4 cycles each) and clear the
+ * counters: the part prof_fold_closed and prof_fold share. */
+static inline void prof_fold_counts(prof_thread *pt, int64_t *cnt, const uint16_t *touched, unsigned nt)
+{
+    for (unsigned k = 0; k < nt; k++) {
+        uint16_t x = touched[k];
+        uint64_t c = (uint64_t)(PROF_SAFE - cnt[x]);
+        uint64_t *row = pt->map[x];
+        row[PROF_INSNS] += c;
+        row[PROF_CYCLES] += 4 * c;
+        cnt[x] = 0;
+    }
+}
+
 /* Before a real issue 1 instruction and 4 cycles after the last counted one: every counted
  * issue's row closes at (1, 4), the last one's too, and the real issue's row at the first
  * counted one; the real prof_issue then closes a scratch row (flow none) instead of the
@@ -244,14 +258,7 @@ static __attribute__((noinline)) void prof_fold_closed(prof_thread *pt, int64_t 
 {
     if (!nt)
         return; /* no counted issue: the real one's row is the open one */
-    for (unsigned k = 0; k < nt; k++) {
-        uint16_t x = touched[k];
-        uint64_t c = (uint64_t)(PROF_SAFE - cnt[x]);
-        uint64_t *row = pt->map[x];
-        row[PROF_INSNS] += c;
-        row[PROF_CYCLES] += 4 * c;
-        cnt[x] = 0;
-    }
+    prof_fold_counts(pt, cnt, touched, nt);
     pt->row[PROF_INSNS] += i_f + 1;
     pt->row[PROF_CYCLES] += c_f + 4;
     pt->row = scratch;
@@ -260,14 +267,7 @@ static __attribute__((noinline)) void prof_fold_closed(prof_thread *pt, int64_t 
 static __attribute__((noinline)) void prof_fold(prof_thread *pt, int64_t *cnt, const uint16_t *touched, unsigned nt,
                                                 uint64_t sl, uint64_t i, uint64_t cy, uint64_t i_f, uint64_t c_f)
 {
-    for (unsigned k = 0; k < nt; k++) {
-        uint16_t x = touched[k];
-        uint64_t c = (uint64_t)(PROF_SAFE - cnt[x]);
-        uint64_t *row = pt->map[x];
-        row[PROF_INSNS] += c;
-        row[PROF_CYCLES] += 4 * c;
-        cnt[x] = 0;
-    }
+    prof_fold_counts(pt, cnt, touched, nt);
     if (i == i_f)
         return; /* no counted issue: the real one's row is the open one */
     uint64_t *rf = pt->row, *rl = pt->map[sl];
