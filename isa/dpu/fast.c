@@ -310,6 +310,20 @@ static inline void prof_dma(const fast_ctx *c, int k, uint64_t w)
     prof_stall_th(c->pt + k, DPU_STALL_REVOLVER, (uint64_t)0 - w);
 }
 
+/* Land the transfers due at t in a sparse burst and take back the queue's front and count
+ * and the full flag sparse_land packs into one word; its low bit: leave the burst. (A macro:
+ * it writes the burst loop's register locals, which a helper would force to memory.) */
+#define SPARSE_LAND_AT_T()                                                                         \
+    do {                                                                                           \
+        sl = sparse_land(c, t, olim, qk, qr, qh, qn, &om);                                         \
+        lim = min_u64(olim, c->d->pend_next);                                                      \
+        qh = sl >> 8;                                                                              \
+        qn = (sl >> 2) & 63;                                                                       \
+        full = (sl >> 1) & 1;                                                                      \
+        if (sl & 1)                                                                                \
+            goto out;                                                                              \
+    } while (0)
+
 /* A burst: thread *tsp issues at cycle *tp, then the next one in round-robin order at the
  * next cycle while it is ready and the cycle is below lim. Returns 0 when the burst ends
  * (*tsp is then the next thread in order, *tp the cycle), 1 when thread *tsp must issue at
@@ -449,13 +463,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                  * lands now, before the pick at t, as in the reference loop */
                 if (t >= olim || !c->dmai)
                     goto out;
-                sl = sparse_land(c, t, olim, qk, qr, qh, qn, &om);
-                lim = min_u64(olim, c->d->pend_next);
-                qh = sl >> 8;
-                qn = (sl >> 2) & 63;
-                full = (sl >> 1) & 1;
-                if (sl & 1)
-                    goto out;
+                SPARSE_LAND_AT_T();
                 goto sparse_pick;
             }
             /* the front is the earliest; it issues at its ready_at if none is ready now and
@@ -492,13 +500,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 if (lim >= olim || !c->dmai)
                     goto out;
                 t = lim;
-                sl = sparse_land(c, t, olim, qk, qr, qh, qn, &om);
-                lim = min_u64(olim, c->d->pend_next);
-                qh = sl >> 8;
-                qn = (sl >> 2) & 63;
-                full = (sl >> 1) & 1;
-                if (sl & 1)
-                    goto out;
+                SPARSE_LAND_AT_T();
             }
             if (qn > 1 && QR(qh + 1) <= t) {
             sparse_tied:
