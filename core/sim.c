@@ -84,6 +84,8 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
 void sim_restart(sim_machine *m, const uint8_t *sel)
 {
     ff_free(m); /* a new run: no functional part to report apart */
+    if (m->tasks_free)
+        m->tasks_free(m);
     m->now = 0;
     m->stop = (sim_stop){.kind = SIM_STOP_NONE, .unit = -1, .thread = -1};
     m->host_seconds = 0;
@@ -205,6 +207,8 @@ void sim_destroy(sim_machine *m)
         m->isa->destroy(m);
     if (m->dbg_free)
         m->dbg_free(m);
+    if (m->tasks_free)
+        m->tasks_free(m);
     for (int i = 0; i < m->nunits; i++) {
         free(m->units[i].threads);
         free(m->units[i].counters);

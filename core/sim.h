@@ -28,6 +28,7 @@ struct isa_ops;
 struct sim_progress;
 struct ld_image;
 struct dbg_state;
+struct sim_task_list;
 
 typedef enum sim_stop_kind {
     SIM_STOP_NONE = 0,
@@ -94,6 +95,7 @@ typedef struct sim_unit {
     int nthread_counters;
     uint64_t *thread_counters;
     void *isa;              /* the ISA's per-unit state */
+    struct sim_task_list *tasks; /* its tasks (core/task.h), NULL until the first */
     /* Coupling (issue 11): the unit's contract with the run loop, a sim_coupling (isa/isa.h
      * says what each promises; docs/architecture.md "Coupling"). sim_add_units sets it from
      * isa_ops.independent_units; the ISA changes it with sim_unit_set_coupling. The rest is
@@ -145,6 +147,9 @@ typedef struct sim_machine {
     /* set by dbg_attach: frees dbg when the machine goes (so sim.c need not call into
      * debug.c, which calls sim.c: the core's files depend on each other one way only) */
     void (*dbg_free)(struct sim_machine *m);
+    /* set at the first task (core/task.c): frees every unit's tasks at the machine's end and
+     * at a restart (the threads' counters start over, so the tasks' counts would not hold) */
+    void (*tasks_free)(struct sim_machine *m);
     const struct ld_image *image; /* the loaded program (symbols), may be NULL */
     FILE *out;              /* program console output (stdout by default) */
     FILE *err;              /* warnings (stderr by default) */

@@ -6,6 +6,7 @@
  * per unit and thread), so the region of interest reads like a run of its own. */
 #include <string.h>
 #include "stats.h"
+#include "task.h"
 #include "../isa/isa.h"
 
 uint64_t stats_thread_cycles(const sim_machine *m, const sim_thread *t)
@@ -190,6 +191,9 @@ void stats_write_text(const sim_machine *m, FILE *f)
             fputc('\n', f);
         }
     }
+    /* tasks (core/task.h): the first 64 per unit one by one, the rest summed (the JSON has
+     * every kept one) */
+    sim_tasks_write_text(m, f, 64);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -302,6 +306,8 @@ void stats_write_json(const sim_machine *m, FILE *f)
     }
     /* the host's speed over the whole run (both parts of a fast-forward) */
     uint64_t all_i = sim_total_instructions(m), all_c = sim_end_cycle(m);
-    fprintf(f, "\n  ],\n  \"host\": {\"seconds\": %.6f, \"mips\": %.3f, \"mcycles_per_s\": %.3f}\n}\n", m->host_seconds,
+    fprintf(f, "\n  ],\n");
+    sim_tasks_write_json(m, f); /* the "tasks" member, when the ISA bound any (core/task.h) */
+    fprintf(f, "  \"host\": {\"seconds\": %.6f, \"mips\": %.3f, \"mcycles_per_s\": %.3f}\n}\n", m->host_seconds,
             (double)all_i / hs / 1e6, (double)all_c / hs / 1e6);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "runner.h"
 #include "../../core/debug.h"
+#include "../../core/task.h"
 
 const char *const cert_stall_names[] = {"tct", "barrier", "remote_barrier", "ucdma", "poll", "page_fetch",
                                         "axi", "load", "ucdma_full", "uc_busy", NULL};
@@ -177,6 +178,11 @@ static int parse(sim_machine *m, cert_uc *c, uint64_t *tp)
         uint64_t t0 = *tp;
         cert_job *j = &c->job[s];
         memset(j, 0, sizeof *j);
+        /* the job is a task on its slot from its START_JOB (counted in it) to its END_JOB
+         * (core/task.h): its counts are the slot thread's from here */
+        char tname[32];
+        snprintf(tname, sizeof tname, "job %u page %u", (unsigned)cert_arg_value(&in, "job_id", 0), x->page);
+        sim_task_begin(m, c->index, s, tname, cert_arg_value(&in, "job_id", 0), t0);
         j->id = (uint16_t)cert_arg_value(&in, "job_id", 0);
         j->page = x->page;
         j->start_off = x->parse;
@@ -732,8 +738,10 @@ static int run_job(sim_machine *m, cert_uc *c, int s, uint64_t *tp, const uint64
             u->last_issue = t0;
             dbg_after_insn(m, u, s, pc);
         }
-        if (ex == EX_END)
+        if (ex == EX_END) { /* the job's task ends with its END_JOB, counted in it */
+            sim_task_end(m, c->index, s, *tp);
             return 0;
+        }
         j->off += in.size;
         j->op_begun = 0;
         if (ex == EX_YIELD) { /* back to the scheduler: re-scheduled on the next pass */

@@ -18,6 +18,7 @@
 #include "tile.h"
 #include "../../core/sched.h"
 #include "../../core/debug.h"
+#include "../../core/task.h"
 #include "../../core/profile.h"
 
 static const char *const ctx_names[IPU_NCTX] = {"supervisor", "W0", "W1", "W2", "W3", "W4", "W5"};
@@ -251,6 +252,8 @@ int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *tp, uin
             c->next = t + IPU_NSLOTS + c->fpu_hold;
         }
     }
+    if (tid != IPU_SUP && c->state != IPU_CS_ACTIVE) /* an exit (or an exception) ends its vertex run */
+        sim_task_end(m, u->index, tid, t + 1);
     t++;
     *tp = t;
     if (m->slow) {

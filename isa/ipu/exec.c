@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include "exec.h"
 #include "../../core/debug.h"
+#include "../../core/task.h"
 
 
 typedef struct sem_name {
@@ -522,6 +523,9 @@ static int run_workers(xs *x, const ipu_insn *in, int all)
         /* help text: VERTEX_BASE = $mVBase + zimm16 x 4 + TMEM_REGION0_BASE_ADDR */
         ipu_start_worker(x->tl, k, entry, vb + imm * 4 + x->im->mem_base, x->t);
         x->is->started_workers |= 1 << k;
+        /* a vertex run is a task on the worker's thread until its exit (core/task.h), named
+         * by the symbol at its entry; its counts are the worker thread's from here */
+        sim_task_begin(x->m, x->u->index, IPU_WORKER(k), NULL, entry, x->t);
         return 0;
     }
     if (ipu_active_workers(x->tl)) {
@@ -533,6 +537,7 @@ static int run_workers(xs *x, const ipu_insn *in, int all)
     for (int k = 0; k < IPU_NSLOTS; k++) {
         ipu_start_worker(x->tl, k, entry, vb + (uint32_t)k * imm * 4, x->t);
         x->is->started_workers |= 1 << k;
+        sim_task_begin(x->m, x->u->index, IPU_WORKER(k), NULL, entry, x->t);
     }
     return 0;
 }

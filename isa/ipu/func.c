@@ -20,6 +20,7 @@
  * model carries on from the architectural state. */
 #include "fop.h"
 #include "../../core/debug.h"
+#include "../../core/task.h"
 #include "../../core/profile.h"
 
 #define IPU_FUNC_BURST 4096 /* bundles a context runs before the next one's turn */
@@ -85,6 +86,8 @@ static int func_step(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_
             c->exited_at = t + 1;
         }
     }
+    if (tid != IPU_SUP && c->state != IPU_CS_ACTIVE) /* an exit (or an exception) ends its vertex run */
+        sim_task_end(m, u->index, tid, t + 1);
     *tp = t + 1;
     if (m->slow) {
         func_sync(u, tl, t + 1);

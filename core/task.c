@@ -1,0 +1,408 @@
+/* core/task.c: tasks bound to thread slots (core/task.h). A task keeps a copy of its
+ * thread's counters from its begin; its end turns the copy into the deltas and moves the
+ * task to its unit's ended list (the first SIM_TASKS_KEEP, then a running sum). Only the
+ * unit whose burst is running touches its list, so units on several host threads need no
+ * lock. The trace gets a marker line at each begin and end, and a frontend's timeline the
+ * events "task begin" / "task end" (dbg_note's observer), both only while the debugger's
+ * hooks are on (m->slow, so sequential). This file calls nothing else in the core (the
+ * machine frees the lists through m->tasks_free, as it frees the debugger through dbg_free),
+ * so the core's files still depend on each other one way only. */
+#include <stdlib.h>
+#include <string.h>
+#include "task.h"
+#include "debug.h"
+#include "../isa/isa.h"
+#include "../loaders/loader.h"
+
+static void tasks_free_all(sim_machine *m)
+{
+    for (int i = 0; i < m->nunits; i++)
+        sim_task_list_free(&m->units[i]);
+}
+
+void sim_task_list_free(sim_unit *u)
+{
+    sim_task_list *l = u->tasks;
+    if (!l)
+        return;
+    free(l->bound);
+    free(l->done);
+    free(l);
+    u->tasks = NULL;
+}
+
+void sim_task_list_reset(sim_unit *u) { sim_task_list_free(u); }
+
+static sim_task_list *list_of(sim_machine *m, sim_unit *u)
+{
+    if (u->tasks)
+        return u->tasks;
+    sim_task_list *l = calloc(1, sizeof *l);
+    if (!l || !(l->bound = calloc((size_t)u->nthreads, sizeof *l->bound))) {
+        free(l);
+        return NULL;
+    }
+    l->nthreads = u->nthreads;
+    u->tasks = l;
+    /* several units may get their first task at once (-o jobs=N): an atomic store of the
+     * one value this ever holds */
+    __atomic_store_n(&m->tasks_free, tasks_free_all, __ATOMIC_RELAXED);
+    return l;
+}
+
+/* The end of the run so far for a unit's threads (sim_end_cycle for one unit). */
+static uint64_t unit_now(const sim_machine *m, const sim_unit *u)
+{
+    return u->halted ? u->halted_at : m->now > u->reached ? m->now : u->reached;
+}
+
+static uint64_t minus(uint64_t v, uint64_t base) { return v > base ? v - base : 0; }
+
+/* how many of the unit's thread counters a task counts */
+static int task_ncounters(const sim_unit *u)
+{
+    return u->nthread_counters < SIM_TASK_COUNTERS ? u->nthread_counters : SIM_TASK_COUNTERS;
+}
+
+/* Add ended task t's counts to the sum s (s->id counts the tasks summed). */
+static void sum_into(sim_task *s, const sim_task *t)
+{
+    if (!s->id++)
+        s->begin = t->begin;
+    s->end = t->end > s->end ? t->end : s->end;
+    s->cycles += t->cycles;
+    s->instructions += t->instructions;
+    s->issue_cycles += t->issue_cycles;
+    for (int k = 0; k < SIM_MAX_STALLS; k++)
+        s->stalls[k] += t->stalls[k];
+    for (int k = 0; k < SIM_TASK_COUNTERS; k++)
+        s->counters[k] += t->counters[k];
+}
+
+/* The trace's marker line and the timeline's event (debugger hooks on only). */
+static void mark(sim_machine *m, const sim_task *t, int begin, uint64_t cycle)
+{
+    dbg_state *d = m->dbg;
+    if (!m->slow || !d)
+        return;
+    if (d->note)
+        d->note(d->observe_ctx, m, t->unit, t->thread, cycle, begin ? "task begin" : "task end");
+    if (!d->trace || cycle < d->trace_from || cycle >= d->trace_to)
+        return;
+    char name[SIM_TASK_NAME + 24];
+    sim_task_name(m, t, name, sizeof name);
+    fprintf(d->trace, "%10llu %s t%-2d -- task %llu %s %s", (unsigned long long)cycle, m->units[t->unit].name,
+            t->thread, (unsigned long long)t->seq, begin ? "begins:" : "ends:", name);
+    if (!begin)
+        fprintf(d->trace, " (%llu instructions, %llu cycles)", (unsigned long long)t->instructions,
+                (unsigned long long)t->cycles);
+    fputc('\n', d->trace);
+}
+
+int sim_task_begin(sim_machine *m, int unit, int thread, const char *name, uint64_t id, uint64_t cycle)
+{
+    if (unit < 0 || unit >= m->nunits || thread < 0 || thread >= m->units[unit].nthreads)
+        return -1;
+    sim_unit *u = &m->units[unit];
+    sim_task_list *l = list_of(m, u);
+    if (!l)
+        return -1;
+    sim_task *t = &l->bound[thread];
+    if (t->state == SIM_TASK_RUNNING)
+        sim_task_end(m, unit, thread, cycle);
+    const sim_thread *th = &u->threads[thread];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name ? name : "");
+    t->id = id;
+    t->seq = l->begun++;
+    t->unit = unit;
+    t->thread = thread;
+    t->state = SIM_TASK_RUNNING;
+    t->begin = cycle;
+    t->instructions = th->instructions;
+    t->issue_cycles = th->issue_cycles;
+    memcpy(t->stalls, th->stalls, sizeof t->stalls);
+    for (int k = 0; k < task_ncounters(u); k++)
+        t->counters[k] = u->thread_counters[(size_t)thread * (size_t)u->nthread_counters + (size_t)k];
+    mark(m, t, 1, cycle);
+    return 0;
+}
+
+/* The counts of a running task t up to now, from its thread's counters. */
+static void deltas(const sim_unit *u, const sim_task *t, sim_task *out)
+{
+    const sim_thread *th = &u->threads[t->thread];
+    out->instructions = minus(th->instructions, t->instructions);
+    out->issue_cycles = minus(th->issue_cycles, t->issue_cycles);
+    for (int s = 0; s < SIM_MAX_STALLS; s++)
+        out->stalls[s] = minus(th->stalls[s], t->stalls[s]);
+    for (int k = 0; k < task_ncounters(u); k++)
+        out->counters[k] =
+            minus(u->thread_counters[(size_t)t->thread * (size_t)u->nthread_counters + (size_t)k], t->counters[k]);
+}
+
+void sim_task_end(sim_machine *m, int unit, int thread, uint64_t cycle)
+{
+    if (unit < 0 || unit >= m->nunits)
+        return;
+    sim_unit *u = &m->units[unit];
+    sim_task_list *l = u->tasks;
+    if (!l || thread < 0 || thread >= l->nthreads || l->bound[thread].state != SIM_TASK_RUNNING)
+        return;
+    sim_task t = l->bound[thread];
+    l->bound[thread].state = SIM_TASK_NONE;
+    deltas(u, &t, &t);
+    t.state = SIM_TASK_DONE;
+    t.end = cycle > t.begin ? cycle : t.begin;
+    t.cycles = t.end - t.begin;
+    mark(m, &t, 0, cycle);
+    if (l->ndone < SIM_TASKS_KEEP) {
+        if (l->ndone == l->cap) {
+            size_t n = l->cap ? 2 * l->cap : 16;
+            sim_task *v = realloc(l->done, n * sizeof *v);
+            if (v) {
+                l->done = v;
+                l->cap = n;
+            }
+        }
+        if (l->ndone < l->cap) {
+            l->done[l->ndone++] = t;
+            return;
+        }
+    }
+    /* past the kept ones (or out of memory for them): summed */
+    sim_task *s = &l->more;
+    if (s->state != SIM_TASK_DONE) {
+        memset(s, 0, sizeof *s);
+        snprintf(s->name, sizeof s->name, "(more)");
+        s->unit = unit;
+        s->thread = -1;
+        s->state = SIM_TASK_DONE;
+        s->seq = t.seq;
+    }
+    sum_into(s, &t);
+}
+
+const sim_task *sim_task_bound(const sim_machine *m, int unit, int thread)
+{
+    if (unit < 0 || unit >= m->nunits)
+        return NULL;
+    const sim_task_list *l = m->units[unit].tasks;
+    if (!l || thread < 0 || thread >= l->nthreads || l->bound[thread].state != SIM_TASK_RUNNING)
+        return NULL;
+    return &l->bound[thread];
+}
+
+sim_task sim_task_view(const sim_machine *m, const sim_task *t)
+{
+    sim_task v = *t;
+    if (t->state != SIM_TASK_RUNNING)
+        return v;
+    const sim_unit *u = &m->units[t->unit];
+    deltas(u, t, &v);
+    uint64_t now = unit_now(m, u);
+    v.end = now > v.begin ? now : v.begin;
+    v.cycles = v.end - v.begin;
+    return v;
+}
+
+const char *sim_task_name(const sim_machine *m, const sim_task *t, char *buf, size_t n)
+{
+    if (t->name[0]) {
+        snprintf(buf, n, "%s", t->name);
+        return buf;
+    }
+    /* the symbol at the entry (read from the image here: the core calls no loader code) */
+    const ld_image *img = m->image;
+    for (int i = 0; img && i < img->nsyms; i++) {
+        const ld_symbol *s = &img->syms[i];
+        if (s->value == t->id && s->shndx && (s->type == 0 || s->type == 1 || s->type == 2) && s->name[0]) {
+            snprintf(buf, n, "%s", s->name);
+            return buf;
+        }
+    }
+    snprintf(buf, n, "0x%llx", (unsigned long long)t->id);
+    return buf;
+}
+
+int sim_tasks_any(const sim_machine *m)
+{
+    for (int i = 0; i < m->nunits; i++)
+        if (m->units[i].tasks && m->units[i].tasks->begun)
+            return 1;
+    return 0;
+}
+
+/* ---- reports ---- */
+
+static void text_line(const sim_machine *m, FILE *f, const sim_task *t, const char *indent)
+{
+    const char *const *stalls = m->isa->stall_names;
+    char name[SIM_TASK_NAME + 24];
+    sim_task v = sim_task_view(m, t);
+    if (t->thread >= 0)
+        fprintf(f, "%stask %llu %s (id %llu) thread %d: ", indent, (unsigned long long)t->seq,
+                sim_task_name(m, t, name, sizeof name), (unsigned long long)t->id, t->thread);
+    else
+        fprintf(f, "%s%llu more tasks: ", indent, (unsigned long long)t->id);
+    fprintf(f, "cycles %llu (%llu-%llu%s), instructions %llu, issue cycles %llu", (unsigned long long)v.cycles,
+            (unsigned long long)v.begin, (unsigned long long)v.end, t->state == SIM_TASK_RUNNING ? ", running" : "",
+            (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
+    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++)
+        if (v.stalls[s])
+            fprintf(f, ", stall %s %llu", stalls[s], (unsigned long long)v.stalls[s]);
+    const sim_unit *u = &m->units[t->unit];
+    for (int k = 0; k < task_ncounters(u); k++)
+        if (v.counters[k])
+            fprintf(f, ", %s %llu", u->thread_counter_names[k], (unsigned long long)v.counters[k]);
+    fputc('\n', f);
+}
+
+void sim_tasks_write_text(const sim_machine *m, FILE *f, int max)
+{
+    if (!sim_tasks_any(m))
+        return;
+    fprintf(f, "tasks:\n");
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_task_list *l = m->units[i].tasks;
+        if (!l || !l->begun)
+            continue;
+        size_t nrun = 0;
+        for (int t = 0; t < l->nthreads; t++)
+            nrun += l->bound[t].state == SIM_TASK_RUNNING;
+        fprintf(f, "  %s: %llu tasks (%zu running)\n", m->units[i].name, (unsigned long long)l->begun, nrun);
+        size_t shown = l->ndone;
+        if (max > 0 && shown > (size_t)max)
+            shown = (size_t)max;
+        for (size_t k = 0; k < shown; k++)
+            text_line(m, f, &l->done[k], "    ");
+        if (shown < l->ndone) { /* the kept ones not shown, summed with the rest */
+            sim_task sum = {.unit = i, .thread = -1, .state = SIM_TASK_DONE};
+            for (size_t k = shown; k < l->ndone; k++)
+                sum_into(&sum, &l->done[k]);
+            if (l->more.state == SIM_TASK_DONE) {
+                uint64_t n = sum.id;
+                sum_into(&sum, &l->more);
+                sum.id = n + l->more.id;
+            }
+            text_line(m, f, &sum, "    ");
+        } else if (l->more.state == SIM_TASK_DONE) {
+            text_line(m, f, &l->more, "    ");
+        }
+        for (int t = 0; t < l->nthreads; t++)
+            if (l->bound[t].state == SIM_TASK_RUNNING)
+                text_line(m, f, &l->bound[t], "    ");
+    }
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_task(const sim_machine *m, FILE *f, const sim_task *t, int *first)
+{
+    const char *const *stalls = m->isa->stall_names;
+    char name[SIM_TASK_NAME + 24];
+    sim_task v = sim_task_view(m, t);
+    fprintf(f, "%s\n    {\"unit\": %d, ", *first ? "" : ",", t->unit);
+    *first = 0;
+    if (t->thread >= 0) {
+        fprintf(f, "\"thread\": %d, \"seq\": %llu, \"name\": ", t->thread, (unsigned long long)t->seq);
+        json_str(f, sim_task_name(m, t, name, sizeof name));
+        fprintf(f, ", \"id\": %llu, \"state\": \"%s\", ", (unsigned long long)t->id,
+                t->state == SIM_TASK_RUNNING ? "running" : "ended");
+    } else {
+        fprintf(f, "\"summed\": %llu, ", (unsigned long long)t->id);
+    }
+    fprintf(f, "\"begin\": %llu, \"end\": %llu, \"cycles\": %llu, \"instructions\": %llu, \"issue_cycles\": %llu, "
+               "\"stalls\": {",
+            (unsigned long long)v.begin, (unsigned long long)v.end, (unsigned long long)v.cycles,
+            (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
+    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
+        fprintf(f, "%s", s ? ", " : "");
+        json_str(f, stalls[s]);
+        fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
+    }
+    fprintf(f, "}");
+    const sim_unit *u = &m->units[t->unit];
+    if (task_ncounters(u)) { /* the ISA's per-thread counters, over the task */
+        fprintf(f, ", \"counters\": {");
+        for (int k = 0; k < task_ncounters(u); k++) {
+            fprintf(f, "%s", k ? ", " : "");
+            json_str(f, u->thread_counter_names[k]);
+            fprintf(f, ": %llu", (unsigned long long)v.counters[k]);
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "}");
+}
+
+void sim_tasks_write_json(const sim_machine *m, FILE *f)
+{
+    if (!sim_tasks_any(m))
+        return;
+    int first = 1;
+    fprintf(f, "  \"tasks\": [");
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_task_list *l = m->units[i].tasks;
+        if (!l)
+            continue;
+        for (size_t k = 0; k < l->ndone; k++)
+            json_task(m, f, &l->done[k], &first);
+        for (int t = 0; t < l->nthreads; t++)
+            if (l->bound[t].state == SIM_TASK_RUNNING)
+                json_task(m, f, &l->bound[t], &first);
+        if (l->more.state == SIM_TASK_DONE)
+            json_task(m, f, &l->more, &first);
+    }
+    fprintf(f, "\n  ],\n");
+}
+
+int sim_tasks_write_list(const sim_machine *m, FILE *f, int unit, int max)
+{
+    int lines = 0;
+    char name[SIM_TASK_NAME + 24];
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_task_list *l = m->units[i].tasks;
+        if ((unit >= 0 && i != unit) || !l || !l->begun)
+            continue;
+        const sim_unit *u = &m->units[i];
+        /* the bound tasks first (what each thread runs now), then the latest ended ones */
+        for (int t = 0; t < l->nthreads; t++) {
+            const sim_task *b = &l->bound[t];
+            if (b->state != SIM_TASK_RUNNING)
+                continue;
+            sim_task v = sim_task_view(m, b);
+            fprintf(f, "%-10s thread %-2d task %-4llu %-24s running since %llu: %llu instructions, %llu cycles\n",
+                    u->name, t, (unsigned long long)b->seq, sim_task_name(m, b, name, sizeof name),
+                    (unsigned long long)b->begin, (unsigned long long)v.instructions,
+                    (unsigned long long)v.cycles);
+            lines++;
+        }
+        size_t from = max > 0 && l->ndone > (size_t)max ? l->ndone - (size_t)max : 0;
+        if (from || l->more.state == SIM_TASK_DONE) {
+            fprintf(f, "%-10s (%llu other ended tasks not listed)\n", u->name,
+                    (unsigned long long)(from + (l->more.state == SIM_TASK_DONE ? l->more.id : 0)));
+            lines++;
+        }
+        for (size_t k = from; k < l->ndone; k++) {
+            const sim_task *d = &l->done[k];
+            fprintf(f, "%-10s thread %-2d task %-4llu %-24s ended   %llu-%llu: %llu instructions, %llu cycles\n", u->name,
+                    d->thread, (unsigned long long)d->seq, sim_task_name(m, d, name, sizeof name),
+                    (unsigned long long)d->begin, (unsigned long long)d->end, (unsigned long long)d->instructions,
+                    (unsigned long long)d->cycles);
+            lines++;
+        }
+    }
+    return lines;
+}
