@@ -10,6 +10,7 @@
 #include "debugger.h"
 #include "../core/debug.h"
 #include "../core/stats.h"
+#include "../core/task.h"
 
 /* ---- registers and memory ---- */
 
@@ -293,6 +294,7 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2) {
         printf("info topics: break (breakpoints and watchpoints), threads, regs, stats\n");
+        printf("             tasks (what each thread slot runs now: CERT jobs, IPU vertex runs)\n");
         if (c->isa->views && c->isa->views->name)
             printf("%s topics:\n", c->isa->name);
         for (const isa_view *v = c->isa->views; v && v->name; v++)
@@ -301,6 +303,11 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
     }
     if (strcmp(argv[1], "break") == 0 || strcmp(argv[1], "breakpoints") == 0 || strcmp(argv[1], "watch") == 0) {
         dbg_info_break(c);
+        return 0;
+    }
+    if (strcmp(argv[1], "tasks") == 0) { /* core/task.h: the bound tasks, then the last ended ones */
+        if (!sim_tasks_write_list(c->m, stdout, -1, 16))
+            printf("no task has begun (CERT binds jobs, the IPU vertex runs)\n");
         return 0;
     }
     if (strcmp(argv[1], "threads") == 0)

@@ -90,7 +90,7 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
                           cm->tm.dma_words_per_cycle, cm->opaque_array};
     cm->array = cert_array_new(&cfg);
     if (!cm->array || sim_register_event(m, &cm->array_ev, "array", cert_array_event, m, -2) ||
-        sim_register_event(m, &cm->tct_ev, "tokens", cert_tct_event, m, -1)) {
+        sim_register_event(m, &cm->tct_ev, "tokens", cert_tct_event, m, -1) || cert_array_space(m, acols)) {
         snprintf(err, errlen, "cannot build the array model (%u columns x %u rows)", acols, cm->tm.rows);
         return -1;
     }

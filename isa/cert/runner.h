@@ -195,6 +195,10 @@ typedef struct cert_machine {
     int nuc, npresent;
     cert_uc *uc;
     cert_array *array;
+    /* "array": the partition's AXI-MM address space as a memory space for watchpoints only
+     * (cert_array_space): AXI accesses of opcodes and the uC-DMA's writes are checked
+     * against its watches; its one MMIO region reads and writes nothing */
+    mem_space *aspace;
     ev_event array_ev, tct_ev;
     cert_pending_tct *ptct;
     int ptct_head, ptct_n, ptct_cap;
@@ -248,6 +252,9 @@ int cert_warned(cert_machine *cm, uint32_t addr);
 /* Synchronous AXI-MM accesses landing at t; 0 ok, -1 the run stopped. */
 int cert_ax_write(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, uint32_t v);
 int cert_ax_read(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, uint32_t *v);
+/* Add the "array" space over columns x 32 MiB of AXI-MM addresses (col << 25 | row << 20 |
+ * offset), for watchpoints (machine.c, at load). 0 ok, -1 out of memory. */
+int cert_array_space(sim_machine *m, unsigned columns);
 cert_tct *cert_tct_entry(cert_uc *c, uint32_t tile, uint32_t actor);
 /* Queue the uC-DMA chain at desc (from page + 16) for job s: 1 queued (*handle), 0 queue
  * full, -1 stopped. */

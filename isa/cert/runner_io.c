@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner.h"
+#include "../../core/debug.h"
 
 /* ---- events, wakes and the horizon ---- */
 
@@ -203,10 +204,44 @@ static void array_sync(sim_machine *m, uint64_t t)
         cert_arm(m, &cm->array_ev, nx);
 }
 
+/* The array space's region: what the debugger reads there is not the array's (a read of a
+ * lock request address acquires the lock), so host reads fault and nothing is written. */
+static int aspace_read(void *ctx, uint64_t offset, unsigned nbytes, uint64_t *val)
+{
+    (void)ctx, (void)offset, (void)nbytes;
+    *val = 0;
+    return MEM_FAULT_DEVICE;
+}
+
+static int aspace_write(void *ctx, uint64_t offset, unsigned nbytes, uint64_t val)
+{
+    (void)ctx, (void)offset, (void)nbytes, (void)val;
+    return MEM_FAULT_DEVICE;
+}
+
+int cert_array_space(sim_machine *m, unsigned columns)
+{
+    cert_machine *cm = cert_m(m);
+    cm->aspace = sim_add_space(m, "array", 1, 4, 0);
+    return cm->aspace && mem_add_mmio(cm->aspace, "axi", 0, (uint64_t)columns << 25, MEM_RW, aspace_read,
+                                      aspace_write, cm)
+               ? 0
+               : -1;
+}
+
+/* An opcode's AXI access of addr: a watch on it stops after the opcode (dbg_after_insn
+ * reports it as the instruction's access). */
+static inline void ax_watch(cert_machine *cm, uint32_t addr, unsigned kind)
+{
+    if (cm->aspace && cm->aspace->nwatch)
+        mem_watch_check(cm->aspace, addr, 4, kind);
+}
+
 int cert_ax_write(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, uint32_t v)
 {
     cert_machine *cm = cert_m(m);
     char msg[200] = "";
+    ax_watch(cm, addr, MEM_W);
     if (s >= 0)
         CERT_JOB_CNT(m, c, s, CJC_AXI)++;
     array_sync(m, t);
@@ -226,6 +261,7 @@ int cert_ax_read(sim_machine *m, cert_uc *c, int s, uint64_t t, uint32_t addr, u
     if (s >= 0)
         CERT_JOB_CNT(m, c, s, CJC_AXI)++;
     *v = 0;
+    ax_watch(cm, addr, MEM_R);
     array_sync(m, t);
     int r = cert_array_read(cm->array, t, addr, v, msg, sizeof msg);
     c->cnt[CN_AXI_READS].value++;
@@ -402,7 +438,11 @@ void cert_ucdma_done(ev_event *ev, void *ctx)
         c->qn--;
         uint32_t bd = x.bd;
         uint64_t beat = 0;
-        for (uint32_t b = 0; b < x.nbd && !sim_stopped(m); b++, bd += CERT_BD_SIZE) {
+        /* a watch on a word it writes stops the run at that word's cycle, naming the uC-DMA
+         * and the job slot that queued the chain; the transfer still completes (as the
+         * DPU's DMA does), so nothing is left half written when the run resumes */
+        int watched = 0;
+        for (uint32_t b = 0; b < x.nbd && (!sim_stopped(m) || watched); b++, bd += CERT_BD_SIZE) {
             const uint8_t *p = c->code->buf + bd;
             uint32_t len = p[0] | (uint32_t)(p[1] & 0x7F) << 8;
             uint32_t local = bd + (uint32_t)(int32_t)mem_ld32le(p + 4);
@@ -430,6 +470,9 @@ void cert_ucdma_done(ev_event *ev, void *ctx)
                 char msg[200] = "";
                 c->cnt[CN_AXI_WRITES].value++;
                 array_sync(m, tw);
+                if (cm->aspace->nwatch && !watched)
+                    watched = dbg_watch_device(m, cm->aspace, lo + 4 * i, 4, MEM_W, c->index, x.sync_job, 0, tw,
+                                               "uC-DMA");
                 int r = cert_array_write(cm->array, tw, lo + 4 * i, mem_ld32le(c->code->buf + local + 4 * i), msg,
                                          sizeof msg);
                 if (r != CERT_AX_OK) {
