@@ -13,6 +13,8 @@
  *  - the common instructions (predecode.c's set_fast) run inline from their predecoded
  *    operands; anything else, and any access that would fault, goes through the generic
  *    executor (dpu_execute), so faults and their messages are unchanged;
+ *  - the sparse burst (few live tasklets) runs stop and resume itself (barriers and
+ *    handshakes: ctl_inline), and lands transfers freeing only their issuers;
  *  - statistics stay per stretch (exec.c): per instruction only the retired count,
  *    the last issue cycle and ready_at are written.
  *  - breakpoints and watchpoints keep this loop (issue 9): with any set, the burst is the
@@ -210,32 +212,46 @@ static __attribute__((noinline)) unsigned sparse_build(const fast_ctx *c, uint64
     return n;
 }
 
-/* land() in a sparse burst: the live tasklets that are not candidates (om: those it frees)
- * join the qn candidates from qh in ready_at order, after those ready as early (a freed
- * one is ready about now, so it goes in from the front: the ones before it move one slot
- * forward, qh with them). Returns the new qh (mod SPARSE_Q) << 8, their new count << 2,
- * plus 2 when SPARSE_FULL or more are live, plus 1 when the burst must leave (land()). */
-static __attribute__((noinline)) unsigned sparse_land(fast_ctx *c, uint64_t t, uint64_t olim,
-                                                      uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn,
-                                                      uint32_t *om)
+/* Insert candidate k, ready at rk, among the qn from qh in ready_at order, after those ready
+ * as early (a freed or resumed one is ready about now, so it goes in from the front: the ones
+ * before it move one slot forward, qh with them); returns the new qh. */
+static inline unsigned sparse_insert(uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn, int k, uint64_t rk)
 {
-    const int r = land(c, t, olim);
-    const unsigned full = live_count(c->live) >= SPARSE_FULL;
-    for (uint32_t add = c->live & ~*om; add; add &= add - 1) {
-        const int k = __builtin_ctz(add);
-        const uint64_t rk = c->th[k].ready_at;
-        const unsigned h = --qh;
-        unsigned i = 0;
-        for (; i < qn && qr[(h + i + 1) & (SPARSE_Q - 1)] <= rk; i++) {
-            qk[(h + i) & (SPARSE_Q - 1)] = qk[(h + i + 1) & (SPARSE_Q - 1)];
-            qr[(h + i) & (SPARSE_Q - 1)] = qr[(h + i + 1) & (SPARSE_Q - 1)];
-        }
-        qk[(h + i) & (SPARSE_Q - 1)] = (uint8_t)k;
-        qr[(h + i) & (SPARSE_Q - 1)] = rk;
-        qn++;
-        *om |= 1u << k;
+    const unsigned h = --qh;
+    unsigned i = 0;
+    for (; i < qn && qr[(h + i + 1) & (SPARSE_Q - 1)] <= rk; i++) {
+        qk[(h + i) & (SPARSE_Q - 1)] = qk[(h + i + 1) & (SPARSE_Q - 1)];
+        qr[(h + i) & (SPARSE_Q - 1)] = qr[(h + i + 1) & (SPARSE_Q - 1)];
     }
-    return (qh & (SPARSE_Q - 1)) << 8 | qn << 2 | full << 1 | (r != 0);
+    qk[(h + i) & (SPARSE_Q - 1)] = (uint8_t)k;
+    qr[(h + i) & (SPARSE_Q - 1)] = rk;
+    return qh;
+}
+
+/* Land the transfers done by t in a sparse burst (dmai): the tasklets they free (the issuers
+ * of the pending ones done by t, engine order) join the qn candidates from qh (om: their
+ * mask). Nothing else becomes ready: the others wait for a transfer still pending (ready at
+ * or after its end, beyond the new limit) or are stopped; so c->live, which only the plain
+ * and dense bursts read, is not kept here (the hand-over to the plain burst takes it anew).
+ * Returns the new qh (mod SPARSE_Q) << 8, their new count << 2, plus 2 when SPARSE_FULL or
+ * more are candidates, plus 1 when an ldmai gave this DPU its own IRAM copy (the burst
+ * leaves, its caller takes the new one). */
+static __attribute__((noinline)) unsigned sparse_land(fast_ctx *c, uint64_t t, uint8_t *qk, uint64_t *qr,
+                                                      unsigned qh, unsigned qn, uint32_t *om)
+{
+    dpu_unit *const d = c->d;
+    uint32_t add = 0;
+    for (unsigned i = 0, h = d->pend_head; i < d->pend_n && d->pend[h].done <= t; i++)
+        add |= 1u << d->pend[h].tasklet, h = h + 1 == DPU_NTHREADS_MAX ? 0 : h + 1;
+    dpu_dma_complete(c->m, c->u, d, t);
+    add &= ~*om;
+    *om |= add;
+    for (; add; add &= add - 1) {
+        const int k = __builtin_ctz(add);
+        qh = sparse_insert(qk, qr, qh, qn++, k, c->th[k].ready_at);
+    }
+    const unsigned full = live_count(*om) >= SPARSE_FULL;
+    return (qh & (SPARSE_Q - 1)) << 8 | qn << 2 | full << 1 | (d->iram != c->iram);
 }
 
 /* The sparse pick when several candidates are ready at t (the front and the next one): the
@@ -310,12 +326,73 @@ static inline void prof_dma(const fast_ctx *c, int k, uint64_t w)
     prof_stall_th(c->pt + k, DPU_STALL_REVOLVER, (uint64_t)0 - w);
 }
 
+/* stop and resume inline: SDK code's barriers and handshakes stop every waiter and resume
+ * each one, and through the generic executor each of these would end the burst and start a
+ * new one (a sparse one rebuilding its candidates). Exactly exec.c's STOP and RESUME (forms
+ * without destination, operands in order; flags unchanged): the issuer ts (tasklet state tk,
+ * operands fa, fb, issuing at t, next pc npc) stops, or tasklet k = (fa + imm) & 0xff starts
+ * again from t + 1 where it stopped, if it is one of the DPU's and stopped. Returns 0 to
+ * leave it to the generic executor (another form, or the last running tasklet stopping: the
+ * unit halts there), else the next pc << 8 | k << 2 | 1 (the issuer stopped), 2 (k resumed)
+ * or 3 (k was running or is not a tasklet: the resume's result is 1). */
+static __attribute__((noinline)) uint32_t ctl_inline(fast_ctx *c, sim_thread *ts, dpu_tasklet *tk,
+                                                     const dpu_insn *in, uint32_t fa, uint32_t fb, uint64_t t,
+                                                     uint32_t npc)
+{
+    if (in->kind || in->setf || in->dk != DPU_D_NONE)
+        return 0;
+    dpu_unit *const d = c->d;
+    if (in->op == DPU_OP_STOP) {
+        const uint32_t me = 1u << (ts - c->th);
+        if (!(d->run & ~me))
+            return 0;
+        const cc_in cc = {0, fa, fb, 0, 0, tk->zf, fb & 63};
+        if (in->cond != DPU_C_NONE && cond_true(in->cond, &cc))
+            npc = in->pc;
+        d->run &= ~me;
+        tk->wait = DPU_W_STOPPED;
+        if (tk->seg_open) { /* exec.c's seg_close, this issue counted */
+            tk->rev_acc += (t - tk->seg_start) - (ts->instructions + 1 - tk->seg_insns) -
+                           (tk->shift_sum - tk->seg_shift);
+            tk->seg_open = 0;
+        }
+        ts->state = SIM_T_SLEEP;
+        ts->ready_at = SIM_NEVER;
+        return npc << 8 | 1;
+    }
+    if (in->op != DPU_OP_RESUME)
+        return 0;
+    const int k = (int)((fa + (uint32_t)in->imm) & 0xff);
+    uint32_t res = 1;
+    if (k < d->ntasklets && !((d->run >> k) & 1)) {
+        if (k >= c->nt)
+            return 0;
+        /* exec.c's start_tasklet: a new running stretch, the stopped time no stall */
+        dpu_tasklet *const tr = &d->t[k];
+        sim_thread *const thr = &c->th[k];
+        d->run |= 1u << k;
+        tr->wait = DPU_W_NONE;
+        tr->last_issue = tr->seg_start = t;
+        tr->seg_insns = thr->instructions;
+        tr->seg_shift = tr->shift_sum;
+        tr->seg_open = 1;
+        thr->state = SIM_T_READY;
+        thr->started = 1;
+        thr->ready_at = t + 1;
+        res = 0;
+    }
+    const cc_in cc = {res, fa, fb, 0, 0, tk->zf, fb & 63};
+    if (in->cond != DPU_C_NONE && cond_true(in->cond, &cc))
+        npc = in->pc;
+    return npc << 8 | (uint32_t)(res ? 3 : k << 2 | 2);
+}
+
 /* Land the transfers due at t in a sparse burst and take back the queue's front and count
  * and the full flag sparse_land packs into one word; its low bit: leave the burst. (A macro:
  * it writes the burst loop's register locals, which a helper would force to memory.) */
 #define SPARSE_LAND_AT_T()                                                                         \
     do {                                                                                           \
-        sl = sparse_land(c, t, olim, qk, qr, qh, qn, &om);                                         \
+        sl = sparse_land(c, t, qk, qr, qh, qn, &om);                                         \
         lim = min_u64(olim, c->d->pend_next);                                                      \
         qh = sl >> 8;                                                                              \
         qn = (sl >> 2) & 63;                                                                       \
@@ -446,6 +523,34 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             break;
         }
         case DPU_FAST_NONE:
+            if (sparse && (in->op == DPU_OP_STOP || in->op == DPU_OP_RESUME)) {
+                /* in the sparse burst, where barriers and handshakes run (in the plain and
+                 * dense ones the generic executor measured cheaper: their code stays as it
+                 * was) */
+                const uint32_t cr = ctl_inline(c, ts, tk, in, fa, fb, t, npc);
+                if (!cr)
+                    goto generic;
+                npc = cr >> 8;
+                if ((cr & 3) == 1) { /* the issuer stopped: the back of the candidates (the
+                                      * pick put it there) */
+                    qn--;
+                    om &= ~(1u << (ts - c->th));
+                } else if ((cr & 3) == 2) { /* tasklet kr is ready from t + 1 on */
+                    const int kr = (int)(cr >> 2 & 63);
+                    om |= 1u << kr;
+                    qh = sparse_insert(qk, qr, qh, qn++, kr, t + 1);
+                    if (live_count(om) >= SPARSE_FULL) {
+                        /* the revolver fills: the caller picks from the next cycle on (in
+                         * the plain burst) */
+                        tk->pc = (uint16_t)npc;
+                        ts->instructions++;
+                        t++;
+                        goto out;
+                    }
+                }
+                break;
+            }
+            /* fall through */
         generic:
             *tsp = ts;
             *tp = t;
@@ -507,7 +612,9 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 k = sparse_tie(qk, qr, qh, qn, t, SPARSE_CUR);
             }
             if (full) {
-                /* the revolver is full again: the plain burst issues this one */
+                /* the revolver is full again: the plain burst issues this one (with the
+                 * live mask, which sparse_land does not keep) */
+                c->live = live_below(c->th, c->nt, lim);
                 *tsp = c->th + k;
                 *tp = t;
                 return 4;

@@ -254,6 +254,78 @@ static const char dense_src[] =
     "out:\n"
     "	.zero 96\n";
 
+/* stop and resume inline in the bursts (fast.c ctl_inline): tasklet 0 counts 40 down each
+ * round, then resumes tasklets 1.. in turn, retrying while one has not stopped yet (resume's
+ * result 1: nz jumps back), and resumes tasklet 30 (not a tasklet: result 1, so z does not
+ * jump and nz does). The others count 4 (id & 7) + 3 down (coming back at other times: the
+ * sparse, plain and dense bursts' picks) and stop: in odd rounds (r0 odd) by `stop true`,
+ * which jumps past an add of 1000; in even ones by `stop false` (odd ids) or a plain `stop`,
+ * which go on to an add of 1. Each ends on a plain stop: the last one halts the DPU through
+ * the generic executor. */
+static const char ctl_src[] =
+    "	.section .text.__bootstrap,\"ax\",@progbits\n"
+    "__bootstrap:\n"
+    "	jeq id, NR_TASKLETS-1, .Lgo\n"
+    "	boot id, 1\n"
+    ".Lgo:\n"
+    "	lw r0, zero, rounds\n"
+    "	move r10, 0\n"
+    "	jneq id, 0, .Lwround\n"
+    ".Lmround:\n"
+    "	move r6, 40\n"
+    ".Lmcount:\n"
+    "	add r10, r10, r6\n"
+    "	add r6, r6, -1, nz, .Lmcount\n"
+    "	move r1, 1\n"
+    ".Lmnext:\n"
+    "	jgeu r1, NR_TASKLETS, .Lmdone\n"
+    ".Lmres:\n"
+    "	resume r1, 0, nz, .Lmres\n"
+    "	add r1, r1, 1\n"
+    "	jump .Lmnext\n"
+    ".Lmdone:\n"
+    "	move r2, 30\n"
+    "	resume r2, 0, z, .Lmbad\n"
+    "	resume r2, 0, nz, .Lmok\n"
+    ".Lmbad:\n"
+    "	add r10, r10, 1000\n"
+    ".Lmok:\n"
+    "	add r0, r0, -1, nz, .Lmround\n"
+    "	sw id4, out, r10\n"
+    "	stop\n"
+    ".Lwround:\n"
+    "	move r6, id\n"
+    "	and r6, r6, 7\n"
+    "	lsl r6, r6, 2\n"
+    "	add r6, r6, 3\n"
+    ".Lwcount:\n"
+    "	add r10, r10, r6\n"
+    "	add r6, r6, -1, nz, .Lwcount\n"
+    "	and r7, r0, 1, z, .Lweven\n"
+    "	stop true, .Lwnext\n"
+    "	add r10, r10, 1000\n"
+    "	jump .Lwnext\n"
+    ".Lweven:\n"
+    "	and r7, id, 1, z, .Lwplain\n"
+    "	stop false, .Lwnext\n"
+    "	add r10, r10, 1\n"
+    "	jump .Lwnext\n"
+    ".Lwplain:\n"
+    "	stop\n"
+    "	add r10, r10, 1\n"
+    ".Lwnext:\n"
+    "	add r0, r0, -1, nz, .Lwround\n"
+    "	sw id4, out, r10\n"
+    "	stop\n"
+    "	.section .dpu_host,\"aw\",@progbits\n"
+    "	.p2align 3\n"
+    "	.globl rounds\n"
+    "rounds:\n"
+    "	.long 20\n"
+    "	.globl out\n"
+    "out:\n"
+    "	.zero 96\n";
+
 static uint32_t forms_expect(uint32_t id, uint32_t iters)
 {
     uint32_t r1 = 0x1234567u + id, r21 = 0;
@@ -314,7 +386,7 @@ static uint32_t forms_expect(uint32_t id, uint32_t iters)
 }
 
 /* sdk: 0 forms_src, -1 dma_src (badaddr as it is), -2 dma_src with badaddr past MRAM's
- * end, -3 dense_src, else sdk_shape.s with bench_work = sdk */
+ * end, -3 dense_src, -4 ctl_src, else sdk_shape.s with bench_work = sdk */
 static void build(dh_run *r, int sdk, int tasklets)
 {
     char tk[32];
@@ -330,6 +402,8 @@ static void build(dh_run *r, int sdk, int tasklets)
         assert_int_equal(dh_set(r, 0, "bench_work", 0, &work, 4), 0);
     } else if (sdk == -3)
         assert_int_equal(dh_build(r, dense_src, 0, NULL, opts), 0);
+    else if (sdk == -4)
+        assert_int_equal(dh_build(r, ctl_src, 0, NULL, opts), 0);
     else if (sdk < 0) {
         assert_int_equal(dh_build(r, dma_src, 0, NULL, opts), 0);
         if (sdk == -2) {
@@ -340,13 +414,15 @@ static void build(dh_run *r, int sdk, int tasklets)
         assert_int_equal(dh_build(r, forms_src, 0, NULL, opts), 0);
 }
 
-/* Everything the two loops must agree on. */
-static void same(dh_run *a, dh_run *b)
+/* Everything the two loops must agree on (but the machine's clock after a run in pieces,
+ * which the core leaves at the last piece's limit). */
+static void same_cut(dh_run *a, dh_run *b, int cut)
 {
     sim_machine *ma = &a->m, *mb = &b->m;
     assert_int_equal(ma->stop.kind, mb->stop.kind);
     assert_string_equal(ma->stop.msg, mb->stop.msg);
-    assert_int_equal(ma->now, mb->now);
+    if (!cut)
+        assert_int_equal(ma->now, mb->now);
     sim_unit *ua = &ma->units[0], *ub = &mb->units[0];
     assert_int_equal(ua->halted_at, ub->halted_at);
     assert_int_equal(ua->last_issue, ub->last_issue);
@@ -375,6 +451,11 @@ static void same(dh_run *a, dh_run *b)
     assert_memory_equal(da->mram_p, db->mram_p, da->dm->mram_size);
 }
 
+static void same(dh_run *a, dh_run *b)
+{
+    same_cut(a, b, 0);
+}
+
 /* Runs the program on both loops; checks their agreement; returns the fast run (freed by
  * the caller) for the result checks. */
 static void run_both_stop(dh_run *a, int sdk, int tasklets, sim_stop_kind kind)
@@ -396,6 +477,27 @@ static void run_both_stop(dh_run *a, int sdk, int tasklets, sim_stop_kind kind)
 static void run_both(dh_run *a, int sdk, int tasklets)
 {
     run_both_stop(a, sdk, tasklets, SIM_STOP_HALT);
+}
+
+/* The fast loop in pieces of `step` cycles (each limit ends its burst: whatever it keeps
+ * only inside a burst, such as the sparse burst's copy of the ready cycles, must also be in
+ * the tasklets' state) against the reference loop in one piece. */
+static void run_pieces(dh_run *a, int sdk, int tasklets, uint64_t step)
+{
+    static dh_run b;
+    build(a, sdk, tasklets);
+    build(&b, sdk, tasklets);
+    assert_int_equal(dbg_attach(&b.m), 0);
+    b.m.dbg->history_on = 1;
+    dbg_update_slow(&b.m);
+    sim_stop_kind k;
+    uint64_t lim = 0;
+    while ((k = sim_run(&a->m, lim += step)) == SIM_STOP_LIMIT)
+        ;
+    assert_int_equal(k, SIM_STOP_HALT);
+    assert_int_equal(dh_run_all(&b), SIM_STOP_HALT);
+    same_cut(a, &b, 1);
+    dh_free(&b);
 }
 
 static void test_forms(void **state)
@@ -494,8 +596,39 @@ static void test_dense_order(void **state)
     }
 }
 
+/* ctl_src at 1, 2, 5, 12, 13, 16 and 24 tasklets: both loops agree (the stopped time is no
+ * revolver stall in either); over 20 rounds tasklet 0 sums 40 + 39 + ... + 1 = 820 a round
+ * (its resume of tasklet 30 jumps on nz, past the add of 1000), tasklet id > 0 sums n(n + 1)/2
+ * a round for n = 4 (id & 7) + 3, plus 1 in each of the 10 even rounds (r0 = 20, 18, ..: its
+ * stop goes on to the add of 1), never the 1000 its `stop true` jumps past. */
+static void test_stop_resume(void **state)
+{
+    (void)state;
+    static const int nts[] = {1, 2, 5, 12, 13, 16, 24};
+    for (unsigned i = 0; i < sizeof nts / sizeof nts[0]; i++) {
+        static dh_run a;
+        run_both(&a, -4, nts[i]);
+        assert_int_equal(dh_get32(&a, 0, "out", 0), 20 * 820);
+        for (uint32_t id = 1; id < (uint32_t)nts[i]; id++) {
+            const uint32_t n = 4 * (id & 7) + 3;
+            assert_int_equal(dh_get32(&a, 0, "out", 4 * (uint64_t)id), 20 * (n * (n + 1) / 2) + 10);
+        }
+        dh_free(&a);
+    }
+    /* cut every 2, 3 or 7 cycles (some resumes in a sparse burst end it at a cut) */
+    static const int cut_nts[] = {3, 5, 13}, cut_steps[] = {2, 3, 7};
+    for (unsigned i = 0; i < 3; i++)
+        for (unsigned j = 0; j < 3; j++) {
+            static dh_run a;
+            run_pieces(&a, -4, cut_nts[i], (uint64_t)cut_steps[j]);
+            assert_int_equal(dh_get32(&a, 0, "out", 0), 20 * 820);
+            dh_free(&a);
+        }
+}
+
 XPUSIM_TESTS(dpu_fastpath_sdk,
              cmocka_unit_test(test_forms),
              cmocka_unit_test(test_dense_order),
+             cmocka_unit_test(test_stop_resume),
              cmocka_unit_test(test_dma_phases),
              cmocka_unit_test(test_sdk_shape));
