@@ -1,6 +1,6 @@
 /* core/sim.c: the machine's life cycle and topology: creating and destroying a machine,
- * units, threads, counters and address spaces, restarting a run with memory kept, the
- * fast-forward switch, stops and halts. The run loop itself is in core/run.c; the two share
+ * groups, units, threads, counters and address spaces (shared ones and units' own),
+ * restarting a run with memory kept, the fast-forward switch, stops and halts. The run loop itself is in core/run.c; the two share
  * only what core/run.h declares. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -210,15 +210,23 @@ void sim_destroy(sim_machine *m)
     if (m->tasks_free)
         m->tasks_free(m);
     for (int i = 0; i < m->nunits; i++) {
-        free(m->units[i].threads);
-        free(m->units[i].counters);
-        free(m->units[i].thread_counters);
+        sim_unit *u = &m->units[i];
+        free(u->threads);
+        free(u->counters);
+        free(u->thread_counters);
+        for (int k = 0; k < u->nspaces; k++) {
+            mem_space_free(u->spaces[k]);
+            free(u->spaces[k]);
+        }
+        free(u->spaces);
     }
     free(m->units);
+    free(m->groups);
     for (int i = 0; i < m->nspaces; i++) {
         mem_space_free(m->spaces[i]);
         free(m->spaces[i]);
     }
+    free(m->spaces);
     ev_queue_free(&m->q);
     if (m->lock) {
         pthread_mutex_destroy(m->lock);
@@ -235,25 +243,80 @@ int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, 
 
 int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *name_fmt, double clock_hz)
 {
-    if (nunits <= 0 || threads_per_unit <= 0 || m->units)
-        return -1;
-    m->units = calloc((size_t)nunits, sizeof *m->units);
-    if (!m->units)
-        return -1;
-    m->nunits = nunits;
-    m->nenabled = nunits;
-    for (int i = 0; i < nunits; i++) {
+    return sim_add_units_in(m, NULL, nunits, threads_per_unit, name_fmt, clock_hz);
+}
+
+/* Names of groups: what a path can carry ('.' separates, ':' ends a unit path in a space
+ * name, spaces end a debugger argument). */
+static int group_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    return n && n < sizeof ((sim_group *)0)->name && !strpbrk(name, ".: \t");
+}
+
+sim_group *sim_add_group(sim_machine *m, const char *name, const sim_group *parent)
+{
+    int pi = parent ? parent->index : -1;
+    if (!name || !group_name_ok(name) || pi >= m->ngroups)
+        return NULL;
+    for (int i = 0; i < m->ngroups; i++)
+        if (m->groups[i].parent == pi && !strcmp(m->groups[i].name, name))
+            return NULL; /* the path would name two groups */
+    sim_group *gs = realloc(m->groups, sizeof *gs * (size_t)(m->ngroups + 1));
+    if (!gs)
+        return NULL;
+    m->groups = gs;
+    sim_group *g = &gs[m->ngroups];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->index = m->ngroups++;
+    g->parent = pi;
+    g->depth = pi < 0 ? 0 : gs[pi].depth + 1;
+    return g;
+}
+
+/* The units array moved (realloc): what points into it is the units' own run events (the
+ * event's context, and the heap slot of a queued one). */
+static void units_moved(sim_machine *m)
+{
+    for (int i = 0; i < m->nunits; i++) {
         sim_unit *u = &m->units[i];
+        u->ev.ctx = u;
+        if (u->ev.heap_index >= 0)
+            m->q.heap[u->ev.heap_index] = &u->ev;
+    }
+}
+
+int sim_add_units_in(sim_machine *m, const sim_group *g, int nunits, int threads_per_unit, const char *name_fmt,
+                     double clock_hz)
+{
+    int gi = g ? g->index : -1;
+    if (nunits <= 0 || threads_per_unit <= 0 || gi >= m->ngroups || nunits > INT32_MAX - m->nunits)
+        return -1;
+    sim_unit *us = realloc(m->units, sizeof *us * (size_t)(m->nunits + nunits));
+    if (!us)
+        return -1;
+    int first = m->nunits;
+    memset(us + first, 0, sizeof *us * (size_t)nunits);
+    m->units = us;
+    if (first)
+        units_moved(m);
+    for (int i = 0; i < nunits; i++) {
+        sim_unit *u = &m->units[first + i];
         snprintf(u->name, sizeof u->name, name_fmt, i);
-        u->index = i;
+        u->index = first + i;
+        u->group = gi;
         u->m = m;
         u->enabled = 1;
         u->clock_hz = clock_hz;
         u->last_issue = SIM_NEVER;
+        u->ev.heap_index = -1;
         /* the contract (isa/isa.h): DPUs declare theirs machine-wide; else cycle-coupled
          * until the ISA says otherwise (sim_unit_set_coupling) */
         u->coupling = m->isa && m->isa->independent_units ? SIM_COUPLE_INDEPENDENT : SIM_COUPLE_CYCLE;
         u->nthreads = threads_per_unit;
+        m->nunits++; /* counted at once: sim_destroy frees what a failed call made */
+        m->nenabled++;
         u->threads = calloc((size_t)threads_per_unit, sizeof *u->threads);
         if (!u->threads || sim_register_event(m, &u->ev, u->name, sim_run_unit_event, u, 0))
             return -1;
@@ -262,6 +325,104 @@ int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *
             u->threads[t].ready_at = SIM_NEVER;
         }
     }
+    if (gi >= 0) {
+        sim_group *gr = &m->groups[gi];
+        gr->nunits += nunits;
+        gr->threads = threads_per_unit;
+        gr->clock_hz = clock_hz;
+    }
+    return 0;
+}
+
+int sim_group_take_units(sim_machine *m, const sim_group *g, int first, int n)
+{
+    if (!g || g->index >= m->ngroups || first < 0 || n <= 0 || first > m->nunits - n)
+        return -1;
+    for (int i = first; i < first + n; i++)
+        if (m->units[i].group >= 0)
+            return -1; /* already placed: a unit is in one group */
+    sim_group *gr = &m->groups[g->index];
+    for (int i = first; i < first + n; i++) {
+        m->units[i].group = gr->index;
+        gr->threads = m->units[i].nthreads;
+        gr->clock_hz = m->units[i].clock_hz;
+    }
+    gr->nunits += n;
+    return 0;
+}
+
+const char *sim_group_path(const sim_machine *m, int g, char *buf, size_t n)
+{
+    if (!n)
+        return buf;
+    buf[0] = 0;
+    if (g < 0 || g >= m->ngroups)
+        return buf;
+    int chain[64], k = 0;
+    for (int i = g; i >= 0 && k < 64; i = m->groups[i].parent)
+        chain[k++] = i;
+    size_t at = 0;
+    while (k-- > 0 && at < n) {
+        int w = snprintf(buf + at, n - at, "%s%s", at ? "." : "", m->groups[chain[k]].name);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
+const char *sim_unit_path(const sim_machine *m, int unit, char *buf, size_t n)
+{
+    if (!n)
+        return buf;
+    buf[0] = 0;
+    if (unit < 0 || unit >= m->nunits)
+        return buf;
+    const sim_unit *u = &m->units[unit];
+    sim_group_path(m, u->group, buf, n);
+    size_t at = strlen(buf);
+    if (at < n)
+        snprintf(buf + at, n - at, "%s%s", at ? "." : "", u->name);
+    return buf;
+}
+
+sim_group *sim_find_group(const sim_machine *m, const char *path)
+{
+    char buf[256];
+    for (int i = 0; path && i < m->ngroups; i++)
+        if (!strcmp(sim_group_path(m, i, buf, sizeof buf), path))
+            return &m->groups[i];
+    return NULL;
+}
+
+int sim_find_unit(const sim_machine *m, const char *path)
+{
+    if (!path || !*path)
+        return -1;
+    char *end;
+    unsigned long v = strtoul(path, &end, 10);
+    if (!*end && path[0] >= '0' && path[0] <= '9')
+        return v < (unsigned long)m->nunits ? (int)v : -1;
+    char buf[256];
+    int bare = -1, nbare = 0;
+    for (int i = 0; i < m->nunits; i++) {
+        if (!strcmp(m->units[i].name, path)) {
+            bare = i;
+            nbare++;
+        }
+        if (m->ngroups && !strcmp(sim_unit_path(m, i, buf, sizeof buf), path))
+            return i;
+    }
+    return nbare == 1 ? bare : -1; /* a bare name two groups share names neither */
+}
+
+int sim_unit_in_group(const sim_machine *m, int unit, int g)
+{
+    if (unit < 0 || unit >= m->nunits)
+        return 0;
+    if (g < 0)
+        return 1;
+    for (int i = m->units[unit].group; i >= 0; i = m->groups[i].parent)
+        if (i == g)
+            return 1;
     return 0;
 }
 
@@ -288,15 +449,66 @@ int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n)
     return 0;
 }
 
+/* Append s to a growable array of spaces; -1 out of memory. */
+static int spaces_push(mem_space ***arr, int *n, int *cap, mem_space *s)
+{
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 8;
+        mem_space **a = realloc(*arr, sizeof *a * (size_t)nc);
+        if (!a)
+            return -1;
+        *arr = a;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = s;
+    return 0;
+}
+
 mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian)
 {
-    if (m->nspaces >= SIM_MAX_SPACES || sim_space_registered(m, name) || strlen(name) >= sizeof m->spaces[0]->name)
+    if (sim_space_registered(m, name) || strlen(name) >= sizeof ((mem_space *)0)->name)
         return NULL; /* a name that does not fit could never be found again */
     mem_space *s = malloc(sizeof *s);
     if (!s)
         return NULL;
     mem_space_init(s, name, addr_unit, word_bytes, big_endian);
-    m->spaces[m->nspaces++] = s;
+    if (spaces_push(&m->spaces, &m->nspaces, &m->spaces_cap, s)) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* A unit's own space called name, or NULL. The space's name is its label: the part before
+ * a ".N" suffix is the name within the unit (labels "wram.7" and "tmem" both match). */
+static mem_space *unit_own_space(const sim_unit *u, const char *name)
+{
+    size_t n = strlen(name);
+    for (int k = 0; k < u->nspaces; k++) {
+        const char *l = u->spaces[k]->name;
+        if (!strncmp(l, name, n) && (l[n] == 0 || l[n] == '.'))
+            return u->spaces[k];
+    }
+    return NULL;
+}
+
+mem_space *sim_unit_add_space(sim_machine *m, sim_unit *u, const char *name, const char *label, unsigned addr_unit,
+                              unsigned word_bytes, int big_endian)
+{
+    const char *l = label ? label : name;
+    size_t n = strlen(name);
+    /* the label must begin with the name (so lookups by name find it) and fit */
+    if (!u || u->m != m || !n || unit_own_space(u, name) || strlen(l) >= sizeof ((mem_space *)0)->name ||
+        strncmp(l, name, n) || (l[n] && l[n] != '.'))
+        return NULL;
+    mem_space *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    mem_space_init(s, l, addr_unit, word_bytes, big_endian);
+    if (spaces_push(&u->spaces, &u->nspaces, &u->spaces_cap, s)) {
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -311,10 +523,24 @@ static mem_space *sim_space_registered(const sim_machine *m, const char *name)
 mem_space *sim_space(const sim_machine *m, const char *name)
 {
     mem_space *s = sim_space_registered(m, name);
-    const char *dot = strrchr(name, '.');
-    if (s || !dot || !m->isa || !m->isa->unit_space)
+    if (s)
         return s;
-    /* "NAME.UNIT": the ISA's own per-unit space */
+    const char *at = strrchr(name, '@');
+    if (at) {
+        /* "NAME@UNITPATH": the unit's own space ("tmem@ipu0.tile5") */
+        char base[32];
+        size_t n = (size_t)(at - name);
+        if (!n || n >= sizeof base)
+            return NULL;
+        memcpy(base, name, n);
+        base[n] = 0;
+        int unit = sim_find_unit(m, at + 1);
+        return unit < 0 ? NULL : sim_unit_space(m, unit, base);
+    }
+    const char *dot = strrchr(name, '.');
+    if (!dot)
+        return NULL;
+    /* "NAME.UNIT": unit UNIT's own space */
     char base[32], *end;
     size_t n = (size_t)(dot - name);
     long unit = strtol(dot + 1, &end, 10);
@@ -322,11 +548,19 @@ mem_space *sim_space(const sim_machine *m, const char *name)
         return NULL;
     memcpy(base, name, n);
     base[n] = 0;
+    s = unit_own_space(&m->units[unit], base);
+    if (s || !m->isa || !m->isa->unit_space)
+        return s;
     return m->isa->unit_space((sim_machine *)m, (int)unit, base);
 }
 
 mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name)
 {
+    if (unit >= 0 && unit < m->nunits) {
+        mem_space *s = unit_own_space(&m->units[unit], name);
+        if (s)
+            return s;
+    }
     if (m->isa && m->isa->unit_space) {
         mem_space *s = m->isa->unit_space((sim_machine *)m, unit, name);
         if (s)

@@ -17,7 +17,6 @@
 
 #define SIM_NEVER EV_NEVER
 #define SIM_MAX_STALLS 12
-#define SIM_MAX_SPACES 16
 #define SIM_FF_QUANTUM 4096
 /* The options the core itself reads, valid for every ISA (core/opts.h): jobs, and watchdog,
  * the cycles without any retired instruction after which a run stops as a livelock (a model
@@ -77,9 +76,26 @@ typedef struct sim_unit {
     char name[32];
     int index;
     sim_machine *m;
+/* Groups > units > threads (issue 11 pt 1): a group is a named part of the machine (an IPU,
+ * a CERT column) holding units, with its own thread count and clock for the units added in
+ * it (sim_add_units_in), and optionally a parent group. Units outside every group belong to
+ * the machine itself (group -1): the single-group default of a flat machine, whose
+ * reports, names and listings are what they were before groups. A unit's path is its
+ * groups' names and its own joined by dots ("ipu0.tile5"); sim_unit_path writes it. */
+typedef struct sim_group {
+    char name[32];
+    int index;
+    int parent;             /* index of the enclosing group, -1: the machine */
+    int depth;              /* 0 at the top level */
+    int threads;            /* threads per unit of the units added in it (0: none yet) */
+    double clock_hz;        /* their clock (0: none yet) */
+    int nunits;             /* units directly in it */
+} sim_group;
+
     sim_thread *threads;
     int nthreads;
     int rr;                 /* round-robin cursor: next thread to consider */
+    int group;              /* index in m->groups, -1: the machine's own (no group) */
     uint64_t last_issue;    /* cycle of the instruction being executed: set it before the dbg hooks */
     ev_event ev;            /* the unit's run event */
     uint8_t enabled, halted;
@@ -100,6 +116,10 @@ typedef struct sim_unit {
      * says what each promises; docs/architecture.md "Coupling"). sim_add_units sets it from
      * isa_ops.independent_units; the ISA changes it with sim_unit_set_coupling. The rest is
      * the run loop's bookkeeping for decoupled bursts. */
+    /* the unit's own memories (sim_unit_add_space), freed with the machine; found by
+     * sim_unit_space and as "NAME.UNIT" / "NAME@UNITPATH"; no fixed limit */
+    mem_space **spaces;
+    int nspaces, spaces_cap;
     uint8_t coupling;
     uint8_t wd_stale;       /* decoupled: the watchdog window restarts at the next burst */
     uint64_t burst_at;      /* in a batch: the cycle its burst starts */
@@ -135,12 +155,15 @@ typedef struct sim_machine {
     uint64_t watchdog;      /* cycles without any retired instruction that end a run (0 = off) */
     uint64_t wd_insns;      /* instructions retired at the last watchdog check */
     ev_event wd_ev;         /* the watchdog's check, every `watchdog` cycles */
-    sim_unit *units;
+    sim_unit *units;        /* in the order added: units of one sim_add_units_in call are adjacent */
     int nunits;
     int nhalted;            /* enabled units that have halted */
     int nenabled;
-    mem_space *spaces[SIM_MAX_SPACES];
-    int nspaces;
+    sim_group *groups;      /* sim_add_group, in the order added (a parent before its children) */
+    int ngroups;
+    /* the machine's shared spaces (sim_add_space), growable: no fixed limit */
+    mem_space **spaces;
+    int nspaces, spaces_cap;
     sim_stop stop;
     int slow;               /* non-zero: ISA must call the dbg hooks around each instruction */
     struct dbg_state *dbg;
@@ -198,16 +221,48 @@ int sim_unit_counters(sim_unit *u, const char *const *names, int n);
 int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n);
 mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian);
 mem_space *sim_space(const sim_machine *m, const char *name);
-/* A unit's own space: "NAME.UNIT" if it exists (per-unit memories), else the shared "NAME". */
+/* A unit's own space: its own (sim_unit_add_space), the ISA's (isa_ops.unit_space),
+ * "NAME.UNIT" if registered, else the shared "NAME". */
 mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name);
 int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, void *ctx, int prio);
 
 /* Run until a stop reason or cycle 'until' (inclusive). Returns m->stop.kind. */
+/* Units in the machine itself (group -1): sim_add_units_in(m, NULL, ...). */
 sim_stop_kind sim_run(sim_machine *m, uint64_t until);
+/* A group named name (unique among its siblings, no '.', ':' or space) inside parent (NULL:
+ * the top level); NULL on a bad name or no memory. The pointer is valid until the next
+ * sim_add_group: keep its index (g->index) across set-up calls. */
+sim_group *sim_add_group(sim_machine *m, const char *name, const sim_group *parent);
+/* Append nunits units of threads_per_unit threads at clock_hz to group g (NULL: the machine),
+ * named name_fmt with the unit's number within this call (name_fmt holds one %d); unit
+ * indices continue from the units already added. 0 ok, -1 bad arguments or no memory. The
+ * units array may move: take pointers to units (&m->units[i]) after the last call. */
+int sim_add_units_in(sim_machine *m, const sim_group *g, int nunits, int threads_per_unit, const char *name_fmt,
+                     double clock_hz);
+/* Put units already added (first .. first+n-1, all in the machine so far) into group g: for
+ * an ISA whose units are created by a shared helper before it knows its groups. 0 ok. */
+int sim_group_take_units(sim_machine *m, const sim_group *g, int first, int n);
+/* The group named by path ("ipu0", "chip.col1"), or NULL. */
+sim_group *sim_find_group(const sim_machine *m, const char *path);
+/* The unit named by path: "ipu0.tile5", or its bare name when no other unit has it, or its
+ * index; -1 if none. */
+int sim_find_unit(const sim_machine *m, const char *path);
+/* Write group g's (sim_group_path) or unit i's path, "" for the machine; returns buf. */
+const char *sim_group_path(const sim_machine *m, int g, char *buf, size_t n);
+const char *sim_unit_path(const sim_machine *m, int unit, char *buf, size_t n);
+/* 1 if unit i is in group g or in one of its descendants (g -1: every unit). */
+int sim_unit_in_group(const sim_machine *m, int unit, int g);
 
 /* A unit's coupling contract (issue 11 pt 2; the full text is in isa/isa.h, the picture in
  * docs/architecture.md "Coupling"):
  *   SIM_COUPLE_CYCLE: the unit's bursts end at the next event of any unit (units that share
+/* A space that belongs to unit u (its local memory: a tile's, a DPU's), called name within
+ * the unit (unique there) and reported as label (NULL: name); the machine frees it. NULL on a
+ * duplicate name or no memory. */
+mem_space *sim_unit_add_space(sim_machine *m, sim_unit *u, const char *name, const char *label, unsigned addr_unit,
+                              unsigned word_bytes, int big_endian);
+/* A shared space by name, or a unit's own: "NAME.UNIT" (unit by index) or "NAME@UNITPATH"
+ * ("tmem@ipu0.tile5"; '@' since ':' separates a space from an address). */
  *     state cycle by cycle: Nyuzi cores behind one L2);
  *   SIM_COUPLE_EVENT: the unit runs until it blocks (or the run's limits); nothing other
  *     units or events do reaches it except while it is blocked, through a wake or an event

@@ -3,7 +3,9 @@
  * run if still active); "seconds" converts with the unit's clock. After a fast-forward
  * (m->ff, sim_ff_switch) every count is the timed part's: the counter minus its value at the
  * switch, cycles from the switch; the functional part is reported apart (its instructions
- * per unit and thread), so the region of interest reads like a run of its own. */
+ * per unit and thread), so the region of interest reads like a run of its own. A machine
+ * with groups (sim_add_group) also gets each group's subtotals over its units and its
+ * descendants' (text: "group PATH:" lines after the units; JSON: the "groups" tree). */
 #include <string.h>
 #include "stats.h"
 #include "task.h"
@@ -141,6 +143,82 @@ static void ff_write_text(const sim_machine *m, FILE *f)
     }
 }
 
+/* A group's subtotals over the enabled units in it and in its descendants, from the same
+ * timed views as the units' lines (so they add up to them): cycles is the last unit's end,
+ * the rest are sums. Counters add up by name, those of the group's first unit. */
+typedef struct grp_view {
+    int units, first;       /* enabled units counted; the first one (-1: none) */
+    uint64_t cycles, instructions, issue_cycles;
+    uint64_t stalls[SIM_MAX_STALLS];
+} grp_view;
+
+static grp_view group_view(const sim_machine *m, int g)
+{
+    grp_view v = {0, -1, 0, 0, 0, {0}};
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        if (!u->enabled || !sim_unit_in_group(m, i, g))
+            continue;
+        if (v.first < 0)
+            v.first = i;
+        v.units++;
+        uint64_t uc = minus(stats_unit_cycles(m, u), ff_base(m));
+        v.cycles = uc > v.cycles ? uc : v.cycles;
+        v.instructions += unit_insns(m, i);
+        for (int t = 0; t < u->nthreads; t++) {
+            th_view tv = thread_view(m, i, t);
+            v.issue_cycles += tv.issue_cycles;
+            for (int s = 0; s < SIM_MAX_STALLS; s++)
+                v.stalls[s] += tv.stalls[s];
+        }
+    }
+    return v;
+}
+
+/* Counter c of the group's first unit, summed over the group's units that count it. */
+static uint64_t group_counter(const sim_machine *m, int g, const grp_view *v, int c)
+{
+    const char *name = m->units[v->first].counters[c].name;
+    uint64_t n = 0;
+    for (int i = v->first; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        if (!u->enabled || !sim_unit_in_group(m, i, g))
+            continue;
+        for (int k = 0; k < u->ncounters; k++)
+            if (u->counters[k].name == name || !strcmp(u->counters[k].name, name)) {
+                n += unit_counter(m, i, k);
+                break;
+            }
+    }
+    return n;
+}
+
+static void group_write_text(const sim_machine *m, FILE *f, int g)
+{
+    const char *const *stalls = m->isa->stall_names;
+    const sim_group *gr = &m->groups[g];
+    char path[256];
+    grp_view v = group_view(m, g);
+    fprintf(f, "%*sgroup %s: units %d", 2 * gr->depth, "", sim_group_path(m, g, path, sizeof path), v.units);
+    if (gr->threads) /* a group of groups has no units of its own */
+        fprintf(f, " (%d threads each, %.0f MHz)", gr->threads, gr->clock_hz / 1e6);
+    fprintf(f, ", cycles %llu", (unsigned long long)v.cycles);
+    if (gr->clock_hz > 0)
+        fprintf(f, " (%.6f s)", (double)v.cycles / gr->clock_hz);
+    fprintf(f, ", instructions %llu, issue cycles %llu", (unsigned long long)v.instructions,
+            (unsigned long long)v.issue_cycles);
+    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++)
+        if (v.stalls[s])
+            fprintf(f, ", stall %s %llu", stalls[s], (unsigned long long)v.stalls[s]);
+    fputc('\n', f);
+    for (int c = 0; v.first >= 0 && c < m->units[v.first].ncounters; c++)
+        fprintf(f, "%*s  %s: %llu\n", 2 * gr->depth, "", m->units[v.first].counters[c].name,
+                (unsigned long long)group_counter(m, g, &v, c));
+    for (int k = g + 1; k < m->ngroups; k++) /* children come after their parent */
+        if (m->groups[k].parent == g)
+            group_write_text(m, f, k);
+}
+
 void stats_write_text(const sim_machine *m, FILE *f)
 {
     const char *const *stalls = m->isa->stall_names;
@@ -191,6 +269,9 @@ void stats_write_text(const sim_machine *m, FILE *f)
             fputc('\n', f);
         }
     }
+    for (int g = 0; g < m->ngroups; g++) /* the groups' subtotals, top-level ones first */
+        if (m->groups[g].parent < 0)
+            group_write_text(m, f, g);
     /* tasks (core/task.h): the first 64 per unit one by one, the rest summed (the JSON has
      * every kept one) */
     sim_tasks_write_text(m, f, 64);
@@ -240,6 +321,49 @@ static void ff_write_json(const sim_machine *m, FILE *f)
     fprintf(f, "\n    ]},\n");
 }
 
+/* Group g and its children as one JSON object, on one line (the "groups" member is one
+ * line: a tool comparing whole files line by line can set it apart). */
+static void group_write_json(const sim_machine *m, FILE *f, int g)
+{
+    const char *const *stalls = m->isa->stall_names;
+    const sim_group *gr = &m->groups[g];
+    char path[256];
+    grp_view v = group_view(m, g);
+    fprintf(f, "{\"name\": ");
+    json_str(f, gr->name);
+    fprintf(f, ", \"path\": ");
+    json_str(f, sim_group_path(m, g, path, sizeof path));
+    fprintf(f, ", \"index\": %d, \"threads_per_unit\": %d, \"clock_hz\": %.0f, \"units\": [", g, gr->threads,
+            gr->clock_hz);
+    int n = 0;
+    for (int i = 0; i < m->nunits; i++)
+        if (m->units[i].group == g)
+            fprintf(f, "%s%d", n++ ? ", " : "", i);
+    fprintf(f, "], \"enabled_units\": %d, \"cycles\": %llu, \"seconds\": %.9g, \"instructions\": %llu, "
+               "\"issue_cycles\": %llu, \"stalls\": {",
+            v.units, (unsigned long long)v.cycles, gr->clock_hz > 0 ? (double)v.cycles / gr->clock_hz : 0.0,
+            (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
+    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
+        fprintf(f, "%s", s ? ", " : "");
+        json_str(f, stalls[s]);
+        fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
+    }
+    fprintf(f, "}, \"counters\": {");
+    for (int c = 0; v.first >= 0 && c < m->units[v.first].ncounters; c++) {
+        fprintf(f, "%s", c ? ", " : "");
+        json_str(f, m->units[v.first].counters[c].name);
+        fprintf(f, ": %llu", (unsigned long long)group_counter(m, g, &v, c));
+    }
+    fprintf(f, "}, \"groups\": [");
+    n = 0;
+    for (int k = g + 1; k < m->ngroups; k++)
+        if (m->groups[k].parent == g) {
+            fprintf(f, "%s", n++ ? ", " : "");
+            group_write_json(m, f, k);
+        }
+    fprintf(f, "]}");
+}
+
 void stats_write_json(const sim_machine *m, FILE *f)
 {
     const char *const *stalls = m->isa->stall_names;
@@ -261,6 +385,15 @@ void stats_write_json(const sim_machine *m, FILE *f)
         ff_write_json(m, f);
     fprintf(f, "  \"cycles\": %llu,\n  \"instructions\": %llu,\n", (unsigned long long)cyc, (unsigned long long)insns);
     fprintf(f, "  \"clock_hz\": %.0f,\n  \"seconds\": %.9g,\n", hz, hz > 0 ? (double)cyc / hz : 0.0);
+    if (m->ngroups) { /* schema 3: the groups tree, top-level groups with their children */
+        fprintf(f, "  \"groups\": [");
+        for (int g = 0, n = 0; g < m->ngroups; g++)
+            if (m->groups[g].parent < 0) {
+                fprintf(f, "%s", n++ ? ", " : "");
+                group_write_json(m, f, g);
+            }
+        fprintf(f, "],\n");
+    }
     fprintf(f, "  \"units\": [");
     for (int i = 0; i < m->nunits; i++) {
         const sim_unit *u = &m->units[i];

@@ -8,7 +8,7 @@
 #include "sim.h"
 
 /* The JSON statistics' schema version (the "schema" member; docs/stats-schema.md). */
-#define STATS_SCHEMA_VERSION 2
+#define STATS_SCHEMA_VERSION 3
 
 uint64_t stats_thread_cycles(const sim_machine *m, const sim_thread *t);
 uint64_t stats_unit_cycles(const sim_machine *m, const sim_unit *u);

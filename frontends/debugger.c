@@ -93,16 +93,13 @@ int dbg_flat_index(const sim_machine *m, int unit, int thread)
     return n + thread;
 }
 
-/* A unit given as an index or a name ("dpu3"). */
+/* A unit given as an index, a name ("dpu3") or a group-qualified path ("ipu0.tile5"). */
 int dbg_parse_unit(const sim_machine *m, const char *t)
 {
     uint64_t v;
     if (cli_parse_u64(t, &v) == 0)
         return v < (uint64_t)m->nunits ? (int)v : -1;
-    for (int u = 0; u < m->nunits; u++)
-        if (strcmp(m->units[u].name, t) == 0)
-            return u;
-    return -1;
+    return sim_find_unit(m, t);
 }
 
 /* Space by exact name, else the selected unit's copy of a per-unit space ("wram" -> "wram.3"). */
@@ -490,6 +487,7 @@ static const dbg_cmd dbg_cmds[] = {
     {"x", "mem", "[SPACE:]ADDR [COUNT]", "Show COUNT (default 8) memory words in hex, from ADDR of SPACE (default: the data space).", dbg_cmd_x},
     {"disasm", "dis list l x/i", "[ADDRESS] [COUNT]", "Disassemble COUNT (default 8) instructions from ADDRESS (default: the selected thread's PC, marked =>; * marks breakpoints), decoded as the selected thread decodes them (its context: the IPU's supervisor and workers differ).", dbg_cmd_disasm},
     {"thread", "t", "[N | UNIT.THREAD]", "Select a hardware thread: N counts all threads of all units in order (with one thread per unit N is the unit), or UNIT.THREAD.", dbg_cmd_thread},
+    {"unit", "", "[PATH | N]", "Select a unit by its path (`ipu0.tile5`, `col1.uc5`), name or index (its thread 0, or the thread selected there before); alone: show the selected unit's path.", dbg_cmd_unit},
     {"threads", "", "", "List every hardware thread: unit, thread, state, PC, instructions retired and the ISA's view of its state.", dbg_cmd_threads},
     {"cycle", "cycles", "", "Show the current cycle and the instructions retired.", dbg_cmd_cycle},
     {"stats", "", "", "Show the run statistics (cycles, instructions, IPC, stalls, ISA counters).", dbg_cmd_stats},

@@ -31,7 +31,7 @@ int dbg_err(dbg_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3
 int dbg_parse_s64(const char *t, uint64_t *v);          /* [-]NUMBER */
 int dbg_flat_count(const sim_machine *m);               /* threads of all units */
 int dbg_flat_index(const sim_machine *m, int unit, int thread);
-int dbg_parse_unit(const sim_machine *m, const char *t); /* index or name; -1 if none */
+int dbg_parse_unit(const sim_machine *m, const char *t); /* index, name or path; -1 if none */
 int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr);
 void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n); /* "<sym+off>" or "" */
 /* The code symbol at or below a code address, NULL if none. */
@@ -59,6 +59,8 @@ int dbg_cmd_x(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_disasm(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_thread(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_threads(dbg_cli *c, int argc, char **argv);
+int dbg_cmd_unit(dbg_cli *c, int argc, char **argv);
+int dbg_cmd_units(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_cycle(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_stats(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_history(dbg_cli *c, int argc, char **argv);

@@ -190,10 +190,10 @@ int dbg_cmd_thread(dbg_cli *c, int argc, char **argv)
     sim_machine *m = c->m;
     if (argc < 2)
         return dbg_select(c, c->unit, c->thread);
-    const char *dot = strchr(argv[1], '.');
+    const char *dot = strrchr(argv[1], '.'); /* the unit may be a path: ipu0.tile5.3 */
     uint64_t u, t;
     if (dot) {
-        char ut[32];
+        char ut[256];
         snprintf(ut, sizeof ut, "%.*s", (int)(dot - argv[1]), argv[1]);
         int unit = dbg_parse_unit(m, ut);
         if (unit < 0 || cli_parse_u64(dot + 1, &t) || t >= (uint64_t)m->units[unit].nthreads)
@@ -206,6 +206,72 @@ int dbg_cmd_thread(dbg_cli *c, int argc, char **argv)
     while (u >= (uint64_t)m->units[unit].nthreads)
         u -= (uint64_t)m->units[unit++].nthreads;
     return dbg_select(c, unit, (int)u);
+}
+
+/* `unit [PATH]`: select a unit (thread 0) by path, name or index; alone, say which. */
+int dbg_cmd_unit(dbg_cli *c, int argc, char **argv)
+{
+    char path[256];
+    if (argc < 2) {
+        printf("unit %s (#%d), thread %d\n", sim_unit_path(c->m, c->unit, path, sizeof path), c->unit, c->thread);
+        return 0;
+    }
+    int unit = dbg_parse_unit(c->m, argv[1]);
+    if (unit < 0)
+        return dbg_err(c, "unit: no unit '%s' (a path such as %s, a name, or 0..%d; `info units` lists them)", argv[1],
+                       sim_unit_path(c->m, c->m->nunits - 1, path, sizeof path), c->m->nunits - 1);
+    return dbg_select(c, unit, 0);
+}
+
+/* One group of `info units` and what it holds, indented by depth: its units (runs of
+ * adjacent units summed up as "tile0..tile1471" when there are many), then its children. */
+static void units_tree(const sim_machine *m, int g, int depth)
+{
+    char path[256];
+    if (g >= 0) {
+        const sim_group *gr = &m->groups[g];
+        printf("%*sgroup %s: %d unit(s) of %d thread(s)", 2 * depth, "", sim_group_path(m, g, path, sizeof path),
+               gr->nunits, gr->threads);
+        if (gr->clock_hz > 0)
+            printf(" at %.0f MHz", gr->clock_hz / 1e6);
+        printf("\n");
+        depth++;
+    }
+    int listed = 0, n = 0;
+    for (int i = 0; i < m->nunits; i++)
+        n += m->units[i].group == g;
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        if (u->group != g)
+            continue;
+        if (n > 16 && listed == 8) { /* thousands of tiles: the first eight, then the rest in one line */
+            int last = i;
+            for (int k = i; k < m->nunits; k++)
+                if (m->units[k].group == g)
+                    last = k;
+            printf("%*s... %d more, #%d..#%d (to %s)\n", 2 * depth, "", n - listed, i, last,
+                   sim_unit_path(m, last, path, sizeof path));
+            break;
+        }
+        listed++;
+        printf("%*sunit %s (#%d): %d thread(s)", 2 * depth, "", sim_unit_path(m, i, path, sizeof path), i, u->nthreads);
+        if (u->clock_hz > 0)
+            printf(" at %.0f MHz", u->clock_hz / 1e6);
+        printf("%s\n", !u->enabled ? ", disabled" : u->halted ? ", halted" : "");
+    }
+    for (int k = 0; k < m->ngroups; k++)
+        if (m->groups[k].parent == g)
+            units_tree(m, k, depth);
+}
+
+/* `info units` (also `info groups`): the machine's groups > units > threads. */
+int dbg_cmd_units(dbg_cli *c, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    const sim_machine *m = c->m;
+    printf("machine (%s): %d group(s), %d unit(s)\n", m->isa->name, m->ngroups, m->nunits);
+    units_tree(m, -1, 1);
+    return 0;
 }
 
 static const char *dbg_state_name(const sim_thread *t)
@@ -293,7 +359,7 @@ int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
 int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2) {
-        printf("info topics: break (breakpoints and watchpoints), threads, regs, stats\n");
+        printf("info topics: break (breakpoints and watchpoints), threads, regs, stats, units (groups > units)\n");
         printf("             tasks (what each thread slot runs now: CERT jobs, IPU vertex runs)\n");
         if (c->isa->views && c->isa->views->name)
             printf("%s topics:\n", c->isa->name);
@@ -312,6 +378,8 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
     }
     if (strcmp(argv[1], "threads") == 0)
         return dbg_cmd_threads(c, 1, argv);
+    if (strcmp(argv[1], "units") == 0 || strcmp(argv[1], "groups") == 0)
+        return dbg_cmd_units(c, 1, argv);
     if (strcmp(argv[1], "regs") == 0 || strcmp(argv[1], "registers") == 0)
         return dbg_cmd_regs(c, argc - 1, argv + 1);
     if (strcmp(argv[1], "stats") == 0)

@@ -321,26 +321,25 @@ static int gdb_extra_info(gdb_stub *g, const char *p)
     const sim_thread *th = &g->m->units[u].threads[t];
     if (g->isa->thread_state)
         g->isa->thread_state(g->m, u, t, isa_state, sizeof isa_state);
-    int len = snprintf(text, sizeof text, "%s thread %d, %s%s%s", g->m->units[u].name, t,
+    char path[256];
+    int len = snprintf(text, sizeof text, "%s thread %d, %s%s%s", sim_unit_path(g->m, u, path, sizeof path), t,
                        th->state < 4 ? states[th->state] : "?", *isa_state ? ": " : "", isa_state);
     char hex[2 * sizeof text + 1];
     gdb_put_hex(hex, (const uint8_t *)text, (size_t)len < sizeof text ? (size_t)len : sizeof text - 1);
     return gdb_send_str(g, hex);
 }
 
-static int gdb_xfer_features(gdb_stub *g, const char *p)
+/* One chunk OFFSET,LENGTH (hex, at p) of an object of len bytes for qXfer:...:read: 'm' and
+ * the bytes when more follow, 'l' and the last ones. */
+static int gdb_xfer_chunk(gdb_stub *g, const char *data, size_t dlen, const char *p)
 {
-    /* qXfer:features:read:ANNEX:OFFSET,LENGTH */
-    const char *colon = strchr(p, ':');
-    if (!colon || strncmp(p, "target.xml", (size_t)(colon - p)) || colon - p != 10)
-        return gdb_send_str(g, "E00");
     uint64_t off, len;
     const char *q;
-    if (gdb_get_hex_u64(colon + 1, &off, &q) || *q != ',' || gdb_get_hex_u64(q + 1, &len, NULL))
+    if (gdb_get_hex_u64(p, &off, &q) || *q != ',' || gdb_get_hex_u64(q + 1, &len, NULL))
         return gdb_send_str(g, "E01");
-    if (off >= g->xml_len)
+    if (off >= dlen)
         return gdb_send_str(g, "l");
-    size_t n = g->xml_len - off < len ? g->xml_len - off : len;
+    size_t n = dlen - off < len ? dlen - off : len;
     if (n > GDB_PKT_MAX / 2)
         n = GDB_PKT_MAX / 2;
     /* binary data: escape $ # } * (the generated XML has none of them, but stay correct) */
@@ -348,9 +347,9 @@ static int gdb_xfer_features(gdb_stub *g, const char *p)
     if (!out)
         return gdb_send_str(g, "E0c");
     size_t k = 0;
-    out[k++] = off + n < g->xml_len ? 'm' : 'l';
+    out[k++] = off + n < dlen ? 'm' : 'l';
     for (size_t i = 0; i < n; i++) {
-        char c = g->xml[off + i];
+        char c = data[off + i];
         if (c == '$' || c == '#' || c == '}' || c == '*') {
             out[k++] = '}';
             c ^= 0x20;
@@ -362,16 +361,58 @@ static int gdb_xfer_features(gdb_stub *g, const char *p)
     return rc;
 }
 
+static int gdb_xfer_features(gdb_stub *g, const char *p)
+{
+    /* qXfer:features:read:ANNEX:OFFSET,LENGTH */
+    const char *colon = strchr(p, ':');
+    if (!colon || strncmp(p, "target.xml", (size_t)(colon - p)) || colon - p != 10)
+        return gdb_send_str(g, "E00");
+    return gdb_xfer_chunk(g, g->xml, g->xml_len, colon + 1);
+}
+
+/* qXfer:threads:read::OFFSET,LENGTH: every thread with its path as its name
+ * ("ipu0.tile5.3": groups > unit > thread, issue 11 pt 1) and its unit as its core, so GDB's
+ * `info threads` shows where each one is. Names only (no state): the object stays the same
+ * between the chunks of one read. */
+static int gdb_xfer_threads(gdb_stub *g, const char *p)
+{
+    if (*p != ':')
+        return gdb_send_str(g, "E00");
+    char *xml = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&xml, &len);
+    if (!f)
+        return gdb_send_str(g, "E0c");
+    fprintf(f, "<?xml version=\"1.0\"?>\n<threads>\n");
+    char path[256];
+    for (int u = 0; u < g->m->nunits; u++) {
+        sim_unit_path(g->m, u, path, sizeof path);
+        for (int t = 0; t < g->m->units[u].nthreads; t++)
+            fprintf(f, "<thread id=\"%x\" core=\"%d\" name=\"%s.%d\"/>\n", gdb_tid(g, u, t), u, path, t);
+    }
+    fprintf(f, "</threads>\n");
+    if (fclose(f)) {
+        free(xml);
+        return gdb_send_str(g, "E0c");
+    }
+    int rc = gdb_xfer_chunk(g, xml, len, p + 1);
+    free(xml);
+    return rc;
+}
+
 int gdb_query(gdb_stub *g, const char *p)
 {
     if (strncmp(p, "qSupported", 10) == 0) {
         char r[160];
         g->gdb_compat = strstr(p, "xmlRegisters=") != NULL;
-        snprintf(r, sizeof r, "PacketSize=%x;qXfer:features:read+;vContSupported+;QStartNoAckMode+", GDB_PKT_MAX);
+        snprintf(r, sizeof r, "PacketSize=%x;qXfer:features:read+;qXfer:threads:read+;vContSupported+;QStartNoAckMode+",
+                 GDB_PKT_MAX);
         return gdb_send_str(g, r);
     }
     if (strncmp(p, "qXfer:features:read:", 20) == 0)
         return gdb_xfer_features(g, p + 20);
+    if (strncmp(p, "qXfer:threads:read:", 19) == 0)
+        return gdb_xfer_threads(g, p + 19);
     if (strcmp(p, "qfThreadInfo") == 0)
         return gdb_thread_list(g, 1);
     if (strcmp(p, "qsThreadInfo") == 0)

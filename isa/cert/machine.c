@@ -84,6 +84,17 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory for %d uCs", cm->nuc);
         return -1;
     }
+    /* the topology (issue 11 pt 1): column > uC, groups col0, col1... of upc uCs each; the
+     * uCs keep their machine-wide numbers (uc5 is col1's second with 4 per column) */
+    for (unsigned c = 0; c < cols; c++) {
+        char gname[16];
+        snprintf(gname, sizeof gname, "col%u", c);
+        sim_group *g = sim_add_group(m, gname, NULL);
+        if (!g || sim_group_take_units(m, g, (int)c * upc, upc)) {
+            snprintf(err, errlen, "out of memory for column %u", c);
+            return -1;
+        }
+    }
     unsigned acols = cm->tm.array_columns > cols ? cm->tm.array_columns : cols;
     cm->opaque_array = upc > 1;
     cert_array_cfg cfg = {pr->target, acols, cm->tm.rows, cm->tm.mem_rows, cm->tm.strict, cm->tm.dma_task_setup,

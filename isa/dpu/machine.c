@@ -15,6 +15,9 @@
 #include "../../core/sched.h"
 #include "../../core/debug.h"
 
+/* DPUs whose memories are the machine's shared, named spaces (the others' are their own) */
+#define DPU_NAMED_DPUS 5
+
 static const opt_desc dpu_options[] = {
     OPT_U("dpus", "1", 1, 2560, "number of DPUs (a rank is 64, a full system 2560); each has its own MRAM"),
     OPT_U("tasklets", NULL, 1, 24, "hardware threads per DPU (default: 24 on v1a, 16 on v1b, at most that; "
@@ -61,15 +64,7 @@ static void dpu_destroy(sim_machine *m)
     /* units is NULL when create failed before making them (a bad option value) */
     for (int i = 0; dm->units && i < dm->ndpus; i++) {
         dpu_unit *d = &dm->units[i];
-        /* spaces registered with the machine are freed by the core; the others here */
-        if (d->own_spaces) {
-            mem_space *sp[3] = {d->wram, d->mram, d->iram_space};
-            for (int k = 0; k < 3; k++)
-                if (sp[k]) {
-                    mem_space_free(sp[k]);
-                    free(sp[k]);
-                }
-        }
+        /* wram/mram/iram, the machine's or the DPU's own, are freed by the core */
         mem_space_free(&d->atomic_space);
         if (d->iram_own) {
             free(d->iram);
@@ -165,20 +160,17 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         snprintf(d->space_names[0], sizeof d->space_names[0], "wram%s", sfx);
         snprintf(d->space_names[1], sizeof d->space_names[1], "mram%s", sfx);
         snprintf(d->space_names[2], sizeof d->space_names[2], "iram%s", sfx);
-        /* the core's space list is small: the first DPUs' spaces are registered by name
-         * (iram, wram, mram, then iram.1, wram.1...), the others stay private */
-        if (m->nspaces + 3 <= SIM_MAX_SPACES) {
+        /* the first five DPUs' spaces are the machine's, by name (iram, wram, mram, then
+         * iram.1, wram.1...: what --mem-hash and the space listings have always shown); the
+         * others are each DPU's own (sim_unit_add_space), found as "wram.1234" */
+        if (i < DPU_NAMED_DPUS) {
             d->iram_space = sim_add_space(m, d->space_names[2], 8, 8, 0);
             d->wram = sim_add_space(m, d->space_names[0], 1, 4, 0);
             d->mram = sim_add_space(m, d->space_names[1], 1, 8, 0);
         } else {
-            d->own_spaces = 1;
-            d->wram = malloc(sizeof(mem_space));
-            d->mram = malloc(sizeof(mem_space));
-            d->iram_space = malloc(sizeof(mem_space));
-            if (d->wram) mem_space_init(d->wram, d->space_names[0], 1, 4, 0);
-            if (d->mram) mem_space_init(d->mram, d->space_names[1], 1, 8, 0);
-            if (d->iram_space) mem_space_init(d->iram_space, d->space_names[2], 8, 8, 0);
+            d->wram = sim_unit_add_space(m, u, "wram", d->space_names[0], 1, 4, 0);
+            d->mram = sim_unit_add_space(m, u, "mram", d->space_names[1], 1, 8, 0);
+            d->iram_space = sim_unit_add_space(m, u, "iram", d->space_names[2], 8, 8, 0);
         }
         if (!d->wram || !d->mram || !d->iram_space) {
             snprintf(err, errlen, "out of memory for DPU %d", i);

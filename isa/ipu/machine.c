@@ -30,7 +30,15 @@ static int ipu_probe(const ld_image *img)
 static int ipu_create(sim_machine *m, char *err, size_t errlen)
 {
     ipu_exec_init();
-    return ipu_machine_create(m, err, errlen);
+    if (ipu_machine_create(m, err, errlen))
+        return -1;
+    /* the topology (issue 11 pt 1): IPU > tile, one IPU (group ipu0) holding every tile */
+    sim_group *g = sim_add_group(m, "ipu0", NULL);
+    if (!g || sim_group_take_units(m, g, 0, m->nunits)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 static void ipu_destroy(sim_machine *m)

@@ -69,7 +69,7 @@ if "$X" isas | grep -q '^mccp'; then
     cat "$T/out"
     [ $rc -eq 1 ] || { echo "FAIL: arbiter_phase 2 vs 0 exit $rc (want 1)"; fail=1; }
     check "option arbiter_phase: 2 -> 0"
-    grep -q '"schema": 2' "$T/r1.json" || { echo "FAIL: no schema version in the JSON"; fail=1; }
+    grep -q '"schema": 3' "$T/r1.json" || { echo "FAIL: no schema version in the JSON"; fail=1; }
 fi
 [ $fail -eq 0 ] && echo "ok: stats diff"
 exit $fail

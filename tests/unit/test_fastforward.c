@@ -73,7 +73,7 @@ static void test_insns_marker_and_split(void **state)
     /* the timed part: instructions 40..99, halt at 100: 60 instructions, 100 - 40 = 60
      * cycles, halted at 60 from the switch */
     char *j = stats_of(&m, 1);
-    assert_non_null(strstr(j, "\"schema\": 2"));
+    assert_non_null(strstr(j, "\"schema\": 3"));
     assert_non_null(strstr(j, "\"fast_forward\": {\"marker\": \"insns:40\", \"reached\": true, \"switch_cycle\": 40, "
                               "\"instructions\": 40,"));
     assert_non_null(strstr(j, "\n  \"cycles\": 60,\n  \"instructions\": 60,\n"));

@@ -653,16 +653,21 @@ static void test_space_names(void **state)
     mem_space *l2 = sim_add_space(&m, "scratchpad-memory-bank-2", 1, 4, 0);
     if (l && l2)
         assert_ptr_not_equal(sim_space(&m, longname), sim_space(&m, "scratchpad-memory-bank-2"));
-    /* the table is bounded */
+    /* the table grows without a fixed limit (issue 11 pt 1: it was 16), each found again */
     char nm[16];
     int added = m.nspaces;
-    for (int i = 0; i < SIM_MAX_SPACES + 2; i++) {
+    for (int i = 0; i < 40; i++) {
         snprintf(nm, sizeof nm, "s%d", i);
         if (sim_add_space(&m, nm, 1, 4, 0))
             added++;
     }
-    assert_int_equal(added, SIM_MAX_SPACES);
-    assert_int_equal(m.nspaces, SIM_MAX_SPACES);
+    assert_int_equal(m.nspaces, added);
+    assert_int_equal(added, 3 + (int)(l != NULL) + (int)(l2 != NULL) + 40); /* code, data, data.1 */
+    for (int i = 0; i < 40; i++) {
+        snprintf(nm, sizeof nm, "s%d", i);
+        assert_non_null(sim_space(&m, nm));
+        assert_string_equal(sim_space(&m, nm)->name, nm);
+    }
     sim_destroy(&m);
 }
 
