@@ -72,10 +72,6 @@ typedef struct sim_counter {
 
 typedef struct sim_machine sim_machine;
 
-typedef struct sim_unit {
-    char name[32];
-    int index;
-    sim_machine *m;
 /* Groups > units > threads (issue 11 pt 1): a group is a named part of the machine (an IPU,
  * a CERT column) holding units, with its own thread count and clock for the units added in
  * it (sim_add_units_in), and optionally a parent group. Units outside every group belong to
@@ -92,10 +88,14 @@ typedef struct sim_group {
     int nunits;             /* units directly in it */
 } sim_group;
 
+typedef struct sim_unit {
+    char name[32];
+    int index;
+    int group;              /* index in m->groups, -1: the machine's own (no group) */
+    sim_machine *m;
     sim_thread *threads;
     int nthreads;
     int rr;                 /* round-robin cursor: next thread to consider */
-    int group;              /* index in m->groups, -1: the machine's own (no group) */
     uint64_t last_issue;    /* cycle of the instruction being executed: set it before the dbg hooks */
     ev_event ev;            /* the unit's run event */
     uint8_t enabled, halted;
@@ -112,14 +112,14 @@ typedef struct sim_group {
     uint64_t *thread_counters;
     void *isa;              /* the ISA's per-unit state */
     struct sim_task_list *tasks; /* its tasks (core/task.h), NULL until the first */
-    /* Coupling (issue 11): the unit's contract with the run loop, a sim_coupling (isa/isa.h
-     * says what each promises; docs/architecture.md "Coupling"). sim_add_units sets it from
-     * isa_ops.independent_units; the ISA changes it with sim_unit_set_coupling. The rest is
-     * the run loop's bookkeeping for decoupled bursts. */
     /* the unit's own memories (sim_unit_add_space), freed with the machine; found by
      * sim_unit_space and as "NAME.UNIT" / "NAME@UNITPATH"; no fixed limit */
     mem_space **spaces;
     int nspaces, spaces_cap;
+    /* Coupling (issue 11): the unit's contract with the run loop, a sim_coupling (isa/isa.h
+     * says what each promises; docs/architecture.md "Coupling"). sim_add_units sets it from
+     * isa_ops.independent_units; the ISA changes it with sim_unit_set_coupling. The rest is
+     * the run loop's bookkeeping for decoupled bursts. */
     uint8_t coupling;
     uint8_t wd_stale;       /* decoupled: the watchdog window restarts at the next burst */
     uint64_t burst_at;      /* in a batch: the cycle its burst starts */
@@ -215,20 +215,8 @@ int sim_create(sim_machine *m, const struct isa_ops *isa, const sim_opts *opts, 
 void sim_destroy(sim_machine *m);
 
 /* Set-up helpers for ISAs (create time). */
-int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *name_fmt, double clock_hz);
-int sim_unit_counters(sim_unit *u, const char *const *names, int n);
-/* Give each of the unit's threads n counters named names[] (zeroed); -1 out of memory. */
-int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n);
-mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian);
-mem_space *sim_space(const sim_machine *m, const char *name);
-/* A unit's own space: its own (sim_unit_add_space), the ISA's (isa_ops.unit_space),
- * "NAME.UNIT" if registered, else the shared "NAME". */
-mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name);
-int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, void *ctx, int prio);
-
-/* Run until a stop reason or cycle 'until' (inclusive). Returns m->stop.kind. */
 /* Units in the machine itself (group -1): sim_add_units_in(m, NULL, ...). */
-sim_stop_kind sim_run(sim_machine *m, uint64_t until);
+int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *name_fmt, double clock_hz);
 /* A group named name (unique among its siblings, no '.', ':' or space) inside parent (NULL:
  * the top level); NULL on a bad name or no memory. The pointer is valid until the next
  * sim_add_group: keep its index (g->index) across set-up calls. */
@@ -252,10 +240,10 @@ const char *sim_group_path(const sim_machine *m, int g, char *buf, size_t n);
 const char *sim_unit_path(const sim_machine *m, int unit, char *buf, size_t n);
 /* 1 if unit i is in group g or in one of its descendants (g -1: every unit). */
 int sim_unit_in_group(const sim_machine *m, int unit, int g);
-
-/* A unit's coupling contract (issue 11 pt 2; the full text is in isa/isa.h, the picture in
- * docs/architecture.md "Coupling"):
- *   SIM_COUPLE_CYCLE: the unit's bursts end at the next event of any unit (units that share
+int sim_unit_counters(sim_unit *u, const char *const *names, int n);
+/* Give each of the unit's threads n counters named names[] (zeroed); -1 out of memory. */
+int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n);
+mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian);
 /* A space that belongs to unit u (its local memory: a tile's, a DPU's), called name within
  * the unit (unique there) and reported as label (NULL: name); the machine frees it. NULL on a
  * duplicate name or no memory. */
@@ -263,6 +251,18 @@ mem_space *sim_unit_add_space(sim_machine *m, sim_unit *u, const char *name, con
                               unsigned word_bytes, int big_endian);
 /* A shared space by name, or a unit's own: "NAME.UNIT" (unit by index) or "NAME@UNITPATH"
  * ("tmem@ipu0.tile5"; '@' since ':' separates a space from an address). */
+mem_space *sim_space(const sim_machine *m, const char *name);
+/* A unit's own space: its own (sim_unit_add_space), the ISA's (isa_ops.unit_space),
+ * "NAME.UNIT" if registered, else the shared "NAME". */
+mem_space *sim_unit_space(const sim_machine *m, int unit, const char *name);
+int sim_register_event(sim_machine *m, ev_event *e, const char *name, ev_fn fn, void *ctx, int prio);
+
+/* Run until a stop reason or cycle 'until' (inclusive). Returns m->stop.kind. */
+sim_stop_kind sim_run(sim_machine *m, uint64_t until);
+
+/* A unit's coupling contract (issue 11 pt 2; the full text is in isa/isa.h, the picture in
+ * docs/architecture.md "Coupling"):
+ *   SIM_COUPLE_CYCLE: the unit's bursts end at the next event of any unit (units that share
  *     state cycle by cycle: Nyuzi cores behind one L2);
  *   SIM_COUPLE_EVENT: the unit runs until it blocks (or the run's limits); nothing other
  *     units or events do reaches it except while it is blocked, through a wake or an event
