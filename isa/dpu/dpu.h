@@ -142,6 +142,13 @@ _Static_assert(sizeof(dpu_insn) == 32, "dpu_insn is indexed per instruction: kee
 
 enum { DPU_D_NONE, DPU_D_R, DPU_D_DS, DPU_D_DU, DPU_D_D64 };
 
+/* Predecoded records in an IRAM copy the fast loop (fast.c) runs: one for every 16-bit pc,
+ * so that its fetch needs no bounds check. Those past the program's guard record (index
+ * iram_words, the illegal word 0) are zero: DPU_FAST_NONE, so the generic executor runs
+ * them, which clamps the pc and reports the jump past IRAM (their pages are never written:
+ * the allocation costs address space, not memory). */
+enum { DPU_IRAM_RECS = 65536 };
+
 /* Common instructions get a specialised path in dpu_run_fast (fast.c); everything else
  * (and any access that faults or may hit a watchpoint) goes through the generic executor.
  * ALU forms: 32-bit destination, no condition (or "false"), operands not reversed. Every
@@ -214,6 +221,7 @@ typedef struct dpu_unit {
     dpu_insn *iram;        /* predecoded, iram_words (+1 guard): the machine's shared copy, or
                               this DPU's own once its IRAM differs (ldmai, host writes) */
     int iram_own;
+    int iram_full;         /* its own copy has DPU_IRAM_RECS records (dpu_iram_widen) */
     uint8_t *iram_seen;    /* the raw IRAM its predecoded copy was made from (own copies) */
     mem_space *wram, *mram, *iram_space; /* owned by the core when registered by name */
     int own_spaces;
@@ -272,6 +280,9 @@ void dpu_sync_stats(sim_unit *u, uint64_t last, int rr);
 void dpu_halt_unit(sim_machine *m, sim_unit *u, uint64_t t);
 /* Make sure d's predecoded IRAM matches its raw IRAM bytes (after host writes or ldmai). */
 void dpu_iram_sync(dpu_unit *d);
+/* machine.c: give d's own predecoded copy DPU_IRAM_RECS records (the shared one has them);
+ * 0, or -1 when the host is out of memory. */
+int dpu_iram_widen(dpu_unit *d);
 /* Start a checked transfer of tasklet tid on the DPU's engine at cycle now (dir: 0
  * MRAM->WRAM, 1 WRAM->MRAM, 2 MRAM->IRAM): the tasklet waits until its data lands. */
 void dpu_dma_start(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wram, uint32_t mram, uint32_t bytes,

@@ -134,8 +134,7 @@ typedef struct fast_ctx {
     sim_unit *u;
     dpu_unit *d;
     sim_thread *th, *th_end;  /* the DPU's tasklets' threads: the ring */
-    const dpu_insn *iram;
-    uint32_t nwords;
+    const dpu_insn *iram;     /* DPU_IRAM_RECS records (no bounds check on the fetch) */
     uint32_t live;            /* the ring's live tasklets (next_live) */
     uint8_t *wram;
     uint64_t wlim;            /* WRAM size */
@@ -420,7 +419,6 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     dpu_tasklet *tk = c->d->t + (ts - c->th);
     uint64_t t = *tp;
     const dpu_insn *const iram = c->iram;
-    const uint32_t nwords = c->nwords;
     uint8_t *const wram = c->wram;
     const uint64_t wlim = c->wlim;
     const uint8_t *const bpm = bp ? c->bpm : NULL;
@@ -485,7 +483,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                     hn = mc = 0;
             }
         }
-        const dpu_insn *const in = &iram[pc < nwords ? pc : nwords];
+        const dpu_insn *const in = &iram[pc]; /* a record for every 16-bit pc */
         tk->last_issue = t;
         ts->ready_at = t + 11;
         uint32_t *const R = tk->r;
@@ -799,6 +797,17 @@ static uint64_t latest_issue(const dpu_unit *d, int nt)
     return last;
 }
 
+/* The fetch reads d->iram[pc] for any 16-bit pc: an own copy (ldmai, host writes) gets its
+ * records for every one first. Nonzero (the run stopped with an error) if the host is out
+ * of memory for them. */
+static int iram_full(sim_machine *m, sim_unit *u, dpu_unit *d)
+{
+    if (!dpu_iram_widen(d))
+        return 0;
+    sim_set_stop(m, SIM_STOP_ERROR, u->index, -1, 0, "dpu%d: out of host memory for its own IRAM copy", d->index);
+    return 1;
+}
+
 uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, uint64_t horizon)
 {
     if (d->faulted)
@@ -810,8 +819,9 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     int rr = u->rr < nt ? u->rr : 0; /* threads nt..n-1 are never ready: same pick */
     int issued = 0;
     uint64_t t = now;
+    if (iram_full(m, u, d))
+        return SIM_NEVER;
     const dpu_insn *iram = d->iram;
-    const uint32_t nwords = d->dm->iram_words;
     uint8_t *const wram = d->wram_p;
     const uint64_t wlim = d->dm->wram_size;
     /* breakpoints and watchpoints change only while the unit is not running: with any set,
@@ -834,7 +844,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
     uint64_t lim = min_u64(min_u64(horizon, d->pend_next), poll);
     /* DMA inside the burst: no watchpoint on any memory a landing writes */
     const int dmai = !d->wram->nwatch && !d->mram->nwatch && !(d->iram_space && d->iram_space->nwatch);
-    fast_ctx ctx = {m, u, d, th, th_end, iram, nwords, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi, prof ? prof_th(prof, u->index * prof->tpu) : NULL, {0}, {0}};
+    fast_ctx ctx = {m, u, d, th, th_end, iram, 0, wram, wlim, d->dm->mram_size, nt, dmai, bpm, wlo, whi, prof ? prof_th(prof, u->index * prof->tpu) : NULL, {0}, {0}};
     for (int k = 0; k < nt; k++) {
         ctx.tsv[k] = th + k;
         ctx.tkv[k] = d->t + k;
@@ -847,7 +857,9 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                 return leave(u, d, issued, rr, nt, t);
             if (t >= d->pend_next) {
                 dpu_dma_complete(m, u, d, t);
-                iram = d->iram; /* ldmai may have given this DPU its own IRAM */
+                if (iram_full(m, u, d)) /* ldmai may have given this DPU its own IRAM */
+                    return leave(u, d, issued, rr, nt, SIM_NEVER);
+                iram = d->iram;
                 if (sim_stopped(m)) /* a watchpoint on the DMA's bytes */
                     return leave(u, d, issued, rr, nt, t);
             }
@@ -884,7 +896,9 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         ctx.iram = iram;
         ctx.live = live_below(th, nt, lim);
         int b = run_burst(&ctx, &ts, &t, min_u64(horizon, poll));
-        /* the burst may have started and landed transfers */
+        /* the burst may have started and landed transfers (an ldmai: an own IRAM copy) */
+        if (iram != d->iram && iram_full(m, u, d))
+            return leave(u, d, issued, rr, nt, SIM_NEVER);
         iram = d->iram;
         lim = min_u64(min_u64(horizon, d->pend_next), poll);
         if (b != 2 || ts != th + tid || t != t0)

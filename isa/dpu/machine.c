@@ -183,7 +183,9 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         mem_region *ri = mem_add_ram_ext(d->iram_space, "iram", 0, dm->iram_words, MEM_RWX, imem);
         mem_region *ra = mem_add_ram_ext(&d->atomic_space, "atomic", 0, 256, MEM_RW, d->atomic);
         if (!dm->shared_iram) {
-            dm->shared_iram = calloc((size_t)dm->iram_words + 1, sizeof *dm->shared_iram);
+            /* a record for every 16-bit pc (DPU_IRAM_RECS): the fast loop's fetch has no
+             * bounds check */
+            dm->shared_iram = calloc(DPU_IRAM_RECS, sizeof *dm->shared_iram);
             dm->shared_raw = calloc(dm->iram_words, 8);
             for (uint32_t k = 0; dm->shared_iram && k <= dm->iram_words; k++)
                 dpu_predecode(0, &dm->shared_iram[k]); /* zero words are illegal: running off the end faults */
@@ -450,6 +452,23 @@ static void dpu_finish(sim_machine *m)
 }
 
 /* ---- host API support (isa/dpu/host/): launch again with memory kept, read a log ---- */
+
+/* The own predecoded copy exec.c's dpu_iram_sync makes (ldmai, host writes) has the
+ * program's records and its guard; the fast loop needs one for every 16-bit pc. A new
+ * zeroed allocation (untouched pages cost no memory) takes them over once. */
+int dpu_iram_widen(dpu_unit *d)
+{
+    if (!d->iram_own || d->iram_full)
+        return 0;
+    dpu_insn *w = calloc(DPU_IRAM_RECS, sizeof *w);
+    if (!w)
+        return -1;
+    memcpy(w, d->iram, sizeof *w * ((size_t)d->dm->iram_words + 1));
+    free(d->iram);
+    d->iram = w;
+    d->iram_full = 1;
+    return 0;
+}
 
 /* A new launch of the DPUs sel[] selects (all when sel is NULL), as the SDK host library's
  * dpu_launch does on hardware: every selected DPU is booted again (tasklet 0 at PC 0, RUN

@@ -14,6 +14,7 @@
  * over 1..24 tasklets; the same
  * with faults placed in the specialised forms (misaligned, out of range, illegal word); and
  * the programs in programs/dpu on our runtime (barriers, mutexes, DMA-bound stream). */
+#include <string.h>
 #include "../testlib.h"
 #include "dpu_harness.h"
 #include "../../core/debug.h"
@@ -309,18 +310,46 @@ static void test_mix(void **state)
     run_case(&c, SIM_STOP_HALT);
 }
 
+#define LDMAI_PAST "move r16, 8000\n\tldmai r16, r22, 0\n\tjump 40000"
+
 static void test_mix_faults(void **state)
 {
     (void)state;
     /* tasklet 5 executes the fault at its 51st iteration, in the middle of the others' work */
     static const char *const faults[] = {"lw r1, r20, 2", "lhu r18, r20, 1", "sh r20, 3, r9", "ld d16, r20, 4",
                                          "sd r20, 12, d14", "sw r20, 65536, r1", "lbu r16, r20, 70000",
-                                         "sb r20, 0x10000, r8", "jump 2000"};
+                                         "sb r20, 0x10000, r8", "jump 2000",
+                                         /* past IRAM (4,096 words): the guard record at
+                                          * 4096, the zero records the fast loop's fetch
+                                          * reads up to pc 65535 (a jump, a call through a
+                                          * register), and the same after an ldmai gave the
+                                          * DPU its own IRAM copy (word 1000 from MRAM) */
+                                         "jump 4096", "jump 40000", "move r16, 0xffff\n\tjump r16",
+                                         LDMAI_PAST};
     for (unsigned i = 0; i < sizeof faults / sizeof faults[0]; i++)
         for (int nt = 6; nt <= 24; nt += 18) {
             fp_case c = {NULL, faults[i], nt, 0};
             run_case(&c, strstr(faults[i], "jump") ? SIM_STOP_ILLEGAL : SIM_STOP_FAULT);
         }
+}
+
+/* The ldmai case's own IRAM copy: the fast loop widened it to a record for every 16-bit pc
+ * before running from it (dpu_iram_widen), and the jump past IRAM stopped as in the
+ * reference loop (test_mix_faults), naming the pc. */
+static void test_iram_own(void **state)
+{
+    (void)state;
+    static dh_run a;
+    const fp_case c = {NULL, LDMAI_PAST, 6, 0};
+    build_case(&a, &c);
+    assert_int_equal(dh_run_all(&a), SIM_STOP_ILLEGAL);
+    const dpu_unit *d = a.m.units[0].isa;
+    assert_true(d->iram_own);
+    assert_true(d->iram_full);
+    assert_int_equal(a.m.stop.thread, 5);
+    assert_int_equal(a.m.stop.pc, 40000);
+    assert_non_null(strstr(a.m.stop.msg, "pc past the end of IRAM"));
+    dh_free(&a);
 }
 
 static void test_programs(void **state)
@@ -338,4 +367,5 @@ static void test_programs(void **state)
 XPUSIM_TESTS(dpu_fastpath,
              cmocka_unit_test(test_mix),
              cmocka_unit_test(test_mix_faults),
+             cmocka_unit_test(test_iram_own),
              cmocka_unit_test(test_programs));
