@@ -44,7 +44,7 @@ def two(xpusim, prog, end_cycle):
         ids = s.ask("qfThreadInfo")
         check(ids == "m" + ",".join("%x" % (t + 1) for t in range(2 * SLOTS)) and s.ask("qsThreadInfo") == "l",
               "qfThreadInfo: 2 uCs x %d job slots = threads 1..%d" % (SLOTS, 2 * SLOTS))
-        check(extra(s, tid(1, 0)) == "uc1 thread 0, disabled: free job-table slot", "before the run no job exists")
+        check(extra(s, tid(1, 0)) == "col1.uc1 thread 0, disabled: free job-table slot", "before the run no job exists")
 
         # job 1 (uC 0 slot 0) at its LOCAL_BARRIER: job 2 waits there, job 4 on uC 1 at $rb0
         check(s.ask("Z0,44,1") == "OK", "Z0 at 0x44")
@@ -56,10 +56,10 @@ def two(xpusim, prog, end_cycle):
             if "free job-table slot" not in e:
                 jobs[t] = e
         check(jobs == {
-            tid(0, 0): "uc0 thread 0, ready: job 1 running at page 0 offset 0x44",
-            tid(0, 1): "uc0 thread 1, sleeping: job 2 blocked at page 0 offset 0x5c: waits for local barrier $lb1: "
+            tid(0, 0): "col0.uc0 thread 0, ready: job 1 running at page 0 offset 0x44",
+            tid(0, 1): "col0.uc0 thread 1, sleeping: job 2 blocked at page 0 offset 0x5c: waits for local barrier $lb1: "
                        "1 of 2 participants arrived (jobs 2), 1 missing",
-            tid(1, 0): "uc1 thread 0, sleeping: job 4 blocked at page 0 offset 0x34: waits for remote barrier $rb0 "
+            tid(1, 0): "col1.uc1 thread 0, sleeping: job 4 blocked at page 0 offset 0x34: waits for remote barrier $rb0 "
                        "(party_mask 0x3): arrived uC 1; missing uC 0"}, "qThreadExtraInfo: the three jobs: %s" % jobs)
         check(s.ask("Hg%x" % tid(0, 0)) == "OK", "Hg: uC 0 job 1")
         check(reg(s, PC) == 0x44 and reg(s, PAGE) == 0 and reg(s, OFFSET) == 0x44, "pc 0x44 = page 0 offset 0x44")
