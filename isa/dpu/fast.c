@@ -433,8 +433,9 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     uint32_t om = 0;
     const int cur = (int)(ts - c->th);
     const sim_thread *tcur = ts;
-    sim_thread *const *const tsv = c->tsv;
-    dpu_tasklet *const *const tkv = c->tkv;
+    /* (copies in this frame: one load each per pick, not two) */
+    sim_thread *tsv[DPU_NTHREADS_MAX];
+    dpu_tasklet *tkv[DPU_NTHREADS_MAX];
     int full = 0; /* sparse: a landing made SPARSE_FULL or more live */
 #define SPARSE_CUR (tcur ? (int)(tcur - c->th) : (int)(ts - c->th) + 1)
 #define QK(i) qk[(i) & (SPARSE_Q - 1)]
@@ -452,6 +453,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         dn = (unsigned)live_count(c->live);
     }
     if (sparse) {
+        memcpy(tsv, c->tsv, sizeof tsv);
+        memcpy(tkv, c->tkv, sizeof tkv);
         qn = sparse_build(c, t, qk, qr, &om);
         goto sparse_pick;
     }
@@ -581,10 +584,12 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                     goto sparse_pick;
                 t = r;
             }
-            if (qn > 1 && QR(qh + 1) <= t)
+            /* its slot at the back first: with one candidate that is the slot after the
+             * front, ready later than t, so the tie test needs no count */
+            QR(qh + qn) = t + 11;
+            if (QR(qh + 1) <= t)
                 goto sparse_tied;
             QK(qh + qn) = (uint8_t)k;
-            QR(qh + qn) = t + 11;
             qh++;
             ts = tsv[k];
             tk = tkv[k];
