@@ -43,6 +43,9 @@ static sim_task_list *list_of(sim_machine *m, sim_unit *u)
         return NULL;
     }
     l->nthreads = u->nthreads;
+    /* many units share one budget (the units are all made before any task begins) */
+    size_t per = SIM_TASKS_BUDGET / (size_t)(m->nunits > 0 ? m->nunits : 1);
+    l->keep = per >= SIM_TASKS_KEEP ? SIM_TASKS_KEEP : per >= SIM_TASKS_MIN ? per : SIM_TASKS_MIN;
     u->tasks = l;
     /* several units may get their first task at once (-o jobs=N): an atomic store of the
      * one value this ever holds */
@@ -128,17 +131,24 @@ int sim_task_begin(sim_machine *m, int unit, int thread, const char *name, uint6
     return 0;
 }
 
-/* The counts of a running task t up to now, from its thread's counters. */
-static void deltas(const sim_unit *u, const sim_task *t, sim_task *out)
+/* The counts of a running task t up to now, from its thread's counters. After a
+ * fast-forward's switch (m->ff) a task begun before it counts from the switch, as the
+ * statistics count the thread (the copy of its counters at the switch), and begins there. */
+static void deltas(const sim_machine *m, const sim_unit *u, const sim_task *t, sim_task *out)
 {
     const sim_thread *th = &u->threads[t->thread];
-    out->instructions = minus(th->instructions, t->instructions);
-    out->issue_cycles = minus(th->issue_cycles, t->issue_cycles);
+    const size_t at = (size_t)t->thread * (size_t)u->nthread_counters;
+    const sim_ff_unit *f = m->ff && t->begin < m->ff->cycle ? &m->ff->units[t->unit] : NULL;
+    const sim_thread *b = f ? &f->threads[t->thread] : NULL;
+    out->instructions = minus(th->instructions, b ? b->instructions : t->instructions);
+    out->issue_cycles = minus(th->issue_cycles, b ? b->issue_cycles : t->issue_cycles);
     for (int s = 0; s < SIM_MAX_STALLS; s++)
-        out->stalls[s] = minus(th->stalls[s], t->stalls[s]);
+        out->stalls[s] = minus(th->stalls[s], b ? b->stalls[s] : t->stalls[s]);
     for (int k = 0; k < task_ncounters(u); k++)
         out->counters[k] =
-            minus(u->thread_counters[(size_t)t->thread * (size_t)u->nthread_counters + (size_t)k], t->counters[k]);
+            minus(u->thread_counters[at + (size_t)k], f ? f->thread_counters[at + (size_t)k] : t->counters[k]);
+    if (f)
+        out->begin = m->ff->cycle;
 }
 
 void sim_task_end(sim_machine *m, int unit, int thread, uint64_t cycle)
@@ -151,12 +161,12 @@ void sim_task_end(sim_machine *m, int unit, int thread, uint64_t cycle)
         return;
     sim_task t = l->bound[thread];
     l->bound[thread].state = SIM_TASK_NONE;
-    deltas(u, &t, &t);
+    deltas(m, u, &t, &t);
     t.state = SIM_TASK_DONE;
     t.end = cycle > t.begin ? cycle : t.begin;
     t.cycles = t.end - t.begin;
     mark(m, &t, 0, cycle);
-    if (l->ndone < SIM_TASKS_KEEP) {
+    if (l->ndone < l->keep) {
         if (l->ndone == l->cap) {
             size_t n = l->cap ? 2 * l->cap : 16;
             sim_task *v = realloc(l->done, n * sizeof *v);
@@ -193,16 +203,28 @@ const sim_task *sim_task_bound(const sim_machine *m, int unit, int thread)
     return &l->bound[thread];
 }
 
+int sim_task_functional(const sim_machine *m, const sim_task *t)
+{
+    return m->ff && t->state == SIM_TASK_DONE && t->end <= m->ff->cycle;
+}
+
 sim_task sim_task_view(const sim_machine *m, const sim_task *t)
 {
     sim_task v = *t;
-    if (t->state != SIM_TASK_RUNNING)
-        return v;
-    const sim_unit *u = &m->units[t->unit];
-    deltas(u, t, &v);
-    uint64_t now = unit_now(m, u);
-    v.end = now > v.begin ? now : v.begin;
-    v.cycles = v.end - v.begin;
+    if (t->state == SIM_TASK_RUNNING) {
+        const sim_unit *u = &m->units[t->unit];
+        deltas(m, u, t, &v);
+        uint64_t now = unit_now(m, u);
+        v.end = now > v.begin ? now : v.begin;
+        v.cycles = v.end - v.begin;
+    }
+    if (m->ff) { /* cycles from the switch, as every count of the statistics */
+        uint64_t sw = m->ff->cycle, b = minus(v.begin, sw), e = minus(v.end, sw);
+        if (t->thread >= 0) /* a sum keeps the sum of its tasks' cycles */
+            v.cycles = e - b;
+        v.begin = b;
+        v.end = e;
+    }
     return v;
 }
 
@@ -267,14 +289,19 @@ void sim_tasks_write_text(const sim_machine *m, FILE *f, int max)
         const sim_task_list *l = m->units[i].tasks;
         if (!l || !l->begun)
             continue;
-        size_t nrun = 0;
+        size_t nrun = 0, first = 0;
         for (int t = 0; t < l->nthreads; t++)
             nrun += l->bound[t].state == SIM_TASK_RUNNING;
-        fprintf(f, "  %s: %llu tasks (%zu running)\n", m->units[i].name, (unsigned long long)l->begun, nrun);
+        while (first < l->ndone && sim_task_functional(m, &l->done[first]))
+            first++; /* ended in a fast-forward's functional part (they end in order) */
+        fprintf(f, "  %s: %llu tasks (%zu running", m->units[i].name, (unsigned long long)l->begun, nrun);
+        if (first)
+            fprintf(f, ", %zu ended before the fast-forward's switch, not listed", first);
+        fprintf(f, ")\n");
         size_t shown = l->ndone;
-        if (max > 0 && shown > (size_t)max)
-            shown = (size_t)max;
-        for (size_t k = 0; k < shown; k++)
+        if (max > 0 && shown > first + (size_t)max)
+            shown = first + (size_t)max;
+        for (size_t k = first; k < shown; k++)
             text_line(m, f, &l->done[k], "    ");
         if (shown < l->ndone) { /* the kept ones not shown, summed with the rest */
             sim_task sum = {.unit = i, .thread = -1, .state = SIM_TASK_DONE};
@@ -358,11 +385,12 @@ void sim_tasks_write_json(const sim_machine *m, FILE *f)
         if (!l)
             continue;
         for (size_t k = 0; k < l->ndone; k++)
-            json_task(m, f, &l->done[k], &first);
+            if (!sim_task_functional(m, &l->done[k]))
+                json_task(m, f, &l->done[k], &first);
         for (int t = 0; t < l->nthreads; t++)
             if (l->bound[t].state == SIM_TASK_RUNNING)
                 json_task(m, f, &l->bound[t], &first);
-        if (l->more.state == SIM_TASK_DONE)
+        if (l->more.state == SIM_TASK_DONE && !sim_task_functional(m, &l->more))
             json_task(m, f, &l->more, &first);
     }
     fprintf(f, "\n  ],\n");

@@ -6,8 +6,10 @@
  * always did, and a task costs two copies of a thread's counters. The counts of one thread's
  * tasks add up to the thread's totals over the windows they cover. Each unit keeps its own
  * list (a unit's bursts may run on a host thread of their own, -o jobs=N: no lock), the first
- * SIM_TASKS_KEEP ended tasks of a unit one by one and the rest summed, so a long run's
- * statistics stay bounded. The statistics (text and JSON "tasks"), the debugger's
+ * SIM_TASKS_KEEP ended tasks of a unit one by one (fewer on machines of many units) and the
+ * rest summed, so a long run's memory and statistics stay bounded. After a fast-forward
+ * (m->ff) the reports show the timed part's, as for the threads: a task that ended before
+ * the switch is left out, one that spans it counts from the switch. The statistics (text and JSON "tasks"), the debugger's
  * `info tasks` and the trace (a marker line at each begin and end) read them here. */
 #ifndef XPUSIM_TASK_H
 #define XPUSIM_TASK_H
@@ -15,8 +17,12 @@
 #include "sim.h"
 
 #define SIM_TASK_NAME 40
-/* ended tasks kept one by one per unit; later ones are summed into the unit's "more" */
+/* ended tasks kept one by one per unit; later ones are summed into the unit's "more". A
+ * machine of many units keeps SIM_TASKS_BUDGET in all (at least SIM_TASKS_MIN per unit), so
+ * 1,472 tiles keep 44 each and the lists stay under ~20 MB */
 #define SIM_TASKS_KEEP 1024
+#define SIM_TASKS_BUDGET 65536
+#define SIM_TASKS_MIN 16
 /* the ISA's per-thread counters a task counts too (sim_unit_thread_counters: CERT's
  * tokens, uC-DMA bytes, AXI accesses), the first ones up to this many */
 #define SIM_TASK_COUNTERS 8
@@ -42,10 +48,10 @@ typedef struct sim_task {
 typedef struct sim_task_list {
     sim_task *bound;          /* per thread: the task bound to it (state RUNNING) or a free slot */
     int nthreads;
-    sim_task *done;           /* ended tasks, in end order, at most SIM_TASKS_KEEP */
-    size_t ndone, cap;
+    sim_task *done;           /* ended tasks, in end order, at most keep */
+    size_t ndone, cap, keep;
     uint64_t begun;           /* tasks begun on the unit */
-    /* the ended tasks past SIM_TASKS_KEEP, summed: id counts them, begin is the first one's,
+    /* the ended tasks past keep, summed: id counts them, begin is the first one's,
      * end the last one's (state DONE once there is one) */
     sim_task more;
 } sim_task_list;
@@ -59,10 +65,14 @@ void sim_task_end(sim_machine *m, int unit, int thread, uint64_t cycle);
 /* The task bound to thread of unit, or NULL. */
 const sim_task *sim_task_bound(const sim_machine *m, int unit, int thread);
 /* A task's counts as of now: an ended task as it is; a running one with the deltas of its
- * thread's counters so far and end = the thread's last cycle (the end of the run so far). */
+ * thread's counters so far and end = the thread's last cycle (the end of the run so far).
+ * After a fast-forward: the timed part's, cycles counted from the switch (a task that spans
+ * it begins at 0). */
 sim_task sim_task_view(const sim_machine *m, const sim_task *t);
 /* The task's name for a listing: its own, or the symbol at id, or "0xID". Returns buf. */
 const char *sim_task_name(const sim_machine *m, const sim_task *t, char *buf, size_t n);
+/* 1 if the task ended before a fast-forward's switch: the timed reports leave it out. */
+int sim_task_functional(const sim_machine *m, const sim_task *t);
 /* 1 if any task was ever begun on the machine. */
 int sim_tasks_any(const sim_machine *m);
 

@@ -42,6 +42,21 @@ grep -q '^  uc0: 3 tasks (0 running)$' "$T/s.txt" || no "text: $(sed -n '/^tasks
 grep -q '^    task 2 job 3 page 1 (id 3) thread 0: cycles [0-9]* ([0-9]*-977), instructions 5, ' "$T/s.txt" ||
     no "text job 3: $(grep 'job 3' "$T/s.txt")"
 
+# after a fast-forward (20 instructions functionally: job 1's nine, then START_JOB 2 .. ),
+# the tasks are the timed part's, as the threads' counts: job 1 ended before the switch and
+# is left out, a job that spans it counts from it (and still adds up to its slot's timed
+# counts: tasks_json.py without --busy, since a wait begun before the switch is booked after
+# it), job 3 runs wholly after it: its 142 cycles, 5 instructions as in the plain run
+"$X" run "$T/two.elf" --quiet --fast-forward insns:20 --stats=json --stats-file "$T/ff.json" >/dev/null 2>&1
+python3 "$D/tasks_json.py" "$T/ff.json" >"$T/ff" || no "fast-forward tasks JSON: $(cat "$T/ff")"
+grep -q '| job 1 page 0$' "$T/ff" && no "job 1 ended in the functional part but is listed: $(cat "$T/ff")"
+grep -q ' 5 | job 3 page 1$' "$T/ff" || no "job 3 after the switch: $(grep 'job 3' "$T/ff")"
+# (begin and end count from the switch: 142 = end - begin)
+awk '/job 3 page 1$/ { exit !($6 - $5 == 142) }' "$T/ff" || no "job 3's cycles after the switch: $(grep 'job 3' "$T/ff")"
+"$X" run "$T/two.elf" --quiet --fast-forward insns:20 --stats=text --stats-file "$T/ff.txt" >/dev/null 2>&1
+grep -q "^  uc0: 3 tasks (0 running, 1 ended before the fast-forward's switch, not listed)\$" "$T/ff.txt" ||
+    no "fast-forward text: $(grep 'uc0:' "$T/ff.txt")"
+
 # the trace: a marker before a job's START_JOB and after its END_JOB
 "$X" run "$T/two.elf" --quiet --trace "$T/trace" >/dev/null 2>&1
 grep -A1 -- 'uc0 t1  -- task 1 begins: job 2 page 0$' "$T/trace" | grep -q 'START_JOB 0x2$' ||
@@ -74,5 +89,5 @@ printf 'watch array:0x41a0634\ncontinue\n' >"$T/w3.x"
 "$X" debug "$T/two.elf" -x "$T/w3.x" >"$T/d3" 2>&1
 grep -q '^uc0 thread 1 stopped at cycle 623: watchpoint 1: write of array:0x41a0634 by the instruction at 0x60$' "$T/d3" ||
     no "WRITE_32 watch: $(grep -i 'stopped\|watch' "$T/d3")"
-[ $fail -eq 0 ] && echo "ok: CERT jobs as tasks (statistics, trace, info tasks) and uC-DMA watchpoints"
+[ $fail -eq 0 ] && echo "ok: CERT jobs as tasks (statistics, fast-forward, trace, info tasks) and uC-DMA watchpoints"
 exit $fail

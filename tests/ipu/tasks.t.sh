@@ -5,8 +5,8 @@
 # instructions, 30 barrel stalls. Checked: the JSON (members and sums against the thread's
 # counts: tests/cert/tasks_json.py), the derived numbers, the same tasks through the
 # reference loop (a trace: the debugger's hooks) as through the fast loop, on three tiles
-# with -o jobs=1 and 2 (each tile its own list), in the functional model, the trace's
-# markers, and `info tasks` at a breakpoint inside the second run.
+# with -o jobs=1 and 2 (each tile its own list), in the functional model, after a
+# fast-forward, the trace's markers, and `info tasks` at a breakpoint inside the second run.
 set -u
 X=${XPUSIM:-build/xpusim}
 D=$(dirname "$0")
@@ -49,10 +49,18 @@ cmp -s "$T/tasks3" "$T/want3" || no "tiles=3: $(cat "$T/tasks3")"
 python3 "$C" "$T/f.json" >"$T/tasks.f" || no "functional JSON: $(cat "$T/tasks.f")"
 [ "$(awk '$2 == 1 && $7 == 6' "$T/tasks.f" | wc -l)" = 2 ] || no "functional tasks: $(cat "$T/tasks.f")"
 
+# a fast-forward of 16 instructions (the supervisor's first four and wa's six, functionally,
+# then into the second run): wa ended in the functional part and is left out, wb's six
+# instructions and the worker's timed counts agree (tasks_json.py)
+"$X" run "$T/t.elf" --quiet --fast-forward insns:16 --stats=json --stats-file "$T/ff.json" >/dev/null 2>&1
+python3 "$C" "$T/ff.json" >"$T/tasks.ff" || no "fast-forward JSON: $(cat "$T/tasks.ff")"
+[ "$(cut -d'|' -f2 "$T/tasks.ff" | tr -d ' \n')" = wb ] && awk '{ exit !($7 == 6) }' "$T/tasks.ff" ||
+    no "fast-forward tasks: $(cat "$T/tasks.ff")"
+
 # the debugger: inside wb, wa has ended and wb runs on thread 1 since its run at 48
 printf 'break wb\ncontinue\ninfo tasks\n' >"$T/b.x"
 "$X" debug "$T/t.elf" -x "$T/b.x" >"$T/d" 2>&1
 grep -q '^tile0      thread 1  task 1    wb  *running since 48: 0 instructions, ' "$T/d" || no "info tasks (wb): $(cat "$T/d")"
 grep -q '^tile0      thread 1  task 0    wa  *ended   6-43: 6 instructions, 37 cycles$' "$T/d" || no "info tasks (wa): $(cat "$T/d")"
-[ $fail -eq 0 ] && echo "ok: IPU vertex runs as tasks (statistics, reference and fast loops, tiles, jobs, functional, trace, info tasks)"
+[ $fail -eq 0 ] && echo "ok: IPU vertex runs as tasks (statistics, reference and fast loops, tiles, jobs, functional, fast-forward, trace, info tasks)"
 exit $fail
