@@ -449,6 +449,37 @@ int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n)
     return 0;
 }
 
+int sim_set_image(sim_machine *m, const char *path, const struct ld_image *img)
+{
+    if (!path || !*path) {
+        m->image = img;
+        return 0;
+    }
+    /* a path that names both a group and a unit (group chip.x, unit x in chip) means the group */
+    sim_group *g = sim_find_group(m, path);
+    if (g) {
+        g->image = img;
+        return 0;
+    }
+    int unit = sim_find_unit(m, path);
+    if (unit < 0)
+        return -1;
+    m->units[unit].image = img;
+    return 0;
+}
+
+const struct ld_image *sim_unit_image(const sim_machine *m, int unit)
+{
+    if (unit < 0 || unit >= m->nunits)
+        return m->image;
+    if (m->units[unit].image)
+        return m->units[unit].image;
+    for (int g = m->units[unit].group; g >= 0; g = m->groups[g].parent)
+        if (m->groups[g].image)
+            return m->groups[g].image;
+    return m->image;
+}
+
 /* Append s to a growable array of spaces; -1 out of memory. */
 static int spaces_push(mem_space ***arr, int *n, int *cap, mem_space *s)
 {

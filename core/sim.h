@@ -86,12 +86,14 @@ typedef struct sim_group {
     int threads;            /* threads per unit of the units added in it (0: none yet) */
     double clock_hz;        /* their clock (0: none yet) */
     int nunits;             /* units directly in it */
+    const struct ld_image *image; /* its program's symbols (sim_set_image), NULL: the parent's */
 } sim_group;
 
 typedef struct sim_unit {
     char name[32];
     int index;
     int group;              /* index in m->groups, -1: the machine's own (no group) */
+    const struct ld_image *image; /* its own program's symbols (sim_set_image), NULL: its group's */
     sim_machine *m;
     sim_thread *threads;
     int nthreads;
@@ -240,6 +242,13 @@ const char *sim_group_path(const sim_machine *m, int g, char *buf, size_t n);
 const char *sim_unit_path(const sim_machine *m, int unit, char *buf, size_t n);
 /* 1 if unit i is in group g or in one of its descendants (g -1: every unit). */
 int sim_unit_in_group(const sim_machine *m, int unit, int g);
+/* Images per group or unit (issue 11 pt 1): the program whose symbols name addresses of a
+ * unit (a tile's own ELF). sim_set_image gives img (not copied: the caller keeps it until
+ * the machine goes) to the unit or group path names ("" or NULL: the machine, m->image); 0
+ * ok, -1 no such unit or group. sim_unit_image: the unit's own, else its nearest group's,
+ * else the machine's (NULL if none). */
+int sim_set_image(sim_machine *m, const char *path, const struct ld_image *img);
+const struct ld_image *sim_unit_image(const sim_machine *m, int unit);
 int sim_unit_counters(sim_unit *u, const char *const *names, int n);
 /* Give each of the unit's threads n counters named names[] (zeroed); -1 out of memory. */
 int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n);

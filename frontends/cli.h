@@ -30,6 +30,7 @@ typedef struct cli_args {
     cli_list gets;     /* [@U:]SYMBOL[+OFF][:LEN][=FILE] */
     cli_list scatters; /* SYMBOL[+OFF]=FILE[:CHUNK]: chunk k to unit k */
     cli_list gathers;  /* SYMBOL[+OFF]:LEN[=FILE]: every unit's LEN bytes */
+    cli_list symbols;  /* PATH=FILE: FILE's symbols name a unit's or group's addresses (issue 11 pt 1) */
     cli_list srcs;     /* asm sources */
     const char *output;               /* asm -o */
     uint64_t max_cycles;              /* SIM_NEVER = none */
@@ -72,6 +73,8 @@ typedef struct cli_session {
     cli_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
     int ncsyms;
     runctl rc;            /* the run control every subcommand runs the machine through */
+    ld_image *uimgs;      /* --symbols PATH=FILE: the files, one per option, freed at close */
+    int nuimgs;
 } cli_session;
 
 /* Load the program, pick the ISA, build the machine, apply --load/--set and --trace.

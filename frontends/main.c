@@ -42,6 +42,8 @@ static void usage(FILE *f)
           "  --get [@U:]SYMBOL[+OFF][:LEN][=FILE]  print (or write) a symbol's bytes after the run\n"
           "  --scatter SYMBOL[+OFF]=FILE[:CHUNK]  FILE in CHUNK-byte slices, slice k to unit k\n"
           "  --gather SYMBOL[+OFF]:LEN[=FILE]     LEN bytes of every unit, unit 0 first\n"
+          "  --symbols PATH=FILE      FILE's symbols name the addresses of unit or group PATH\n"
+          "                           (ipu0.tile5, col1): --set/--get @U: look there first\n"
           "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
           "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
           "  --trace FILE             instruction trace ('-' = stdout); --trace-window FROM:TO\n"
@@ -134,7 +136,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->max_cycles = SIM_NEVER;
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
-                                         "--gather", "--max-cycles",
+                                         "--gather", "--symbols", "--max-cycles",
                                          "--max-insns", "--stats", "--stats-file", "--trace", "--trace-window", "--trace-pc", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "--mem-hash", "--fast-forward", "-x", "-I",
                                          "--port", "--listen", "--vertex", NULL};
     for (int i = 2; i < argc; i++) {
@@ -150,7 +152,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             const char *opt;
             cli_list *list;
         } xfers[] = {{"--load", &a->loads},       {"--dump", &a->dumps},     {"--set", &a->sets},
-                     {"--get", &a->gets},         {"--scatter", &a->scatters}, {"--gather", &a->gathers}};
+                     {"--get", &a->gets},         {"--scatter", &a->scatters}, {"--gather", &a->gathers},
+                     {"--symbols", &a->symbols}};
         cli_list *xfer = NULL;
         for (size_t x = 0; name && x < sizeof xfers / sizeof xfers[0]; x++)
             if (strcmp(name, xfers[x].opt) == 0)

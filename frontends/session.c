@@ -14,7 +14,7 @@ int cli_parse_u64(const char *s, uint64_t *out) { return opt_parse_u64(s, out); 
 
 void cli_args_free(cli_args *a)
 {
-    cli_list *l[] = {&a->loads, &a->dumps, &a->sets, &a->gets, &a->scatters, &a->gathers, &a->srcs};
+    cli_list *l[] = {&a->loads, &a->dumps, &a->sets, &a->gets, &a->scatters, &a->gathers, &a->srcs, &a->symbols};
     for (size_t i = 0; i < sizeof l / sizeof l[0]; i++) {
         free(l[i]->v);
         *l[i] = (cli_list){0};
@@ -30,11 +30,13 @@ runctl *cli_runctl(cli_session *s)
 
 /* What every way of opening a session does once the program is in the machine: the
  * instruction limit, --load/--set files, and the trace with its window and pc range. */
+static int apply_symbols(cli_session *s);
+
 static int session_after_load(cli_session *s, cli_args *a)
 {
     s->m.max_instructions = a->max_insns;
     cli_runctl(s);
-    if (cli_apply_loads(s) || cli_ff_arm(s))
+    if (apply_symbols(s) || cli_apply_loads(s) || cli_ff_arm(s))
         return -1;
     if (a->trace && dbg_trace_open(&s->m, a->trace)) {
         fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
@@ -158,6 +160,11 @@ void cli_session_close(cli_session *s)
     s->csyms = NULL;
     if (s->have_machine)
         sim_destroy(&s->m);
+    for (int i = 0; i < s->nuimgs; i++) /* after the machine, which points at them */
+        ld_free(&s->uimgs[i]);
+    free(s->uimgs);
+    s->uimgs = NULL;
+    s->nuimgs = 0;
     ld_free(&s->img);
     s->have_machine = 0;
 }
@@ -213,19 +220,82 @@ static int host_write(const char *what, mem_space *sp, uint64_t addr, const uint
     return 0;
 }
 
-/* Optional "@UNIT:" prefix of a host transfer; *unit stays as given when absent. */
+/* Optional "@UNIT:" prefix of a host transfer, UNIT an index or a unit's path
+ * ("@ipu0.tile5:"); *unit stays as given when absent. */
 static const char *strip_unit(cli_session *s, const char *spec, int *unit)
 {
     if (spec[0] != '@')
         return spec;
-    char *end;
-    long u = strtol(spec + 1, &end, 10);
-    if (end == spec + 1 || *end != ':' || u < 0 || u >= s->m.nunits) {
-        fprintf(stderr, "xpusim: '%s': expected @UNIT: with UNIT in [0, %d)\n", spec, s->m.nunits);
+    const char *colon = strchr(spec + 1, ':');
+    char path[256];
+    size_t n = colon ? (size_t)(colon - spec - 1) : 0;
+    if (n && n < sizeof path) {
+        memcpy(path, spec + 1, n);
+        path[n] = 0;
+    }
+    int u = n && n < sizeof path ? sim_find_unit(&s->m, path) : -1;
+    if (u < 0) {
+        fprintf(stderr, "xpusim: '%s': expected @UNIT: with UNIT in [0, %d) or a unit's path (ipu0.tile5)\n", spec,
+                s->m.nunits);
         return NULL;
     }
-    *unit = (int)u;
-    return end + 1;
+    *unit = u;
+    return colon + 1;
+}
+
+/* The symbols that name unit's addresses: its own --symbols file, its group's, else the
+ * program's (sim_unit_image). */
+static const ld_image *unit_symbols(const cli_session *s, int unit)
+{
+    const ld_image *img = sim_unit_image(&s->m, unit < 0 ? 0 : unit);
+    return img ? img : &s->img;
+}
+
+/* --symbols PATH=FILE: load FILE (an ELF of the machine's ISA) and give its symbols to the
+ * unit or group PATH (sim_set_image): --set/--get @U:SYMBOL then look there first. */
+static int apply_symbols(cli_session *s)
+{
+    const cli_list *l = &s->args->symbols;
+    if (!l->n)
+        return 0;
+    s->uimgs = calloc((size_t)l->n, sizeof *s->uimgs);
+    if (!s->uimgs) {
+        fprintf(stderr, "xpusim: out of memory\n");
+        return -1;
+    }
+    char err[512];
+    for (int i = 0; i < l->n; i++) {
+        const char *spec = l->v[i], *eq = strchr(spec, '=');
+        char path[256];
+        size_t n = eq ? (size_t)(eq - spec) : 0;
+        if (!eq || !eq[1] || n >= sizeof path) {
+            fprintf(stderr, "xpusim: --symbols '%s': expected PATH=FILE (a unit's or group's path, e.g. ipu0.tile5)\n",
+                    spec);
+            return -1;
+        }
+        memcpy(path, spec, n);
+        path[n] = 0;
+        ld_image *img = &s->uimgs[s->nuimgs];
+        if (ld_load(eq + 1, img, err, sizeof err)) {
+            fprintf(stderr, "xpusim: --symbols '%s': %s\n", spec, err);
+            return -1;
+        }
+        s->nuimgs++;
+        if (img->fmt != LD_ELF || !img->nsyms) {
+            fprintf(stderr, "xpusim: --symbols '%s': %s has no symbol table (an ELF file is expected)\n", spec, eq + 1);
+            return -1;
+        }
+        if (s->isa->probe && !s->isa->probe(img)) {
+            fprintf(stderr, "xpusim: --symbols '%s': %s is not a %s program\n", spec, eq + 1, s->isa->name);
+            return -1;
+        }
+        if (!n || sim_set_image(&s->m, path, img)) {
+            fprintf(stderr, "xpusim: --symbols '%s': no unit or group '%s' (`xpusim debug`'s `info units` lists them)\n",
+                    spec, path);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* SYMBOL[+OFF][:LEN] -> space, address (and LEN if present). need: the bytes the caller
@@ -263,9 +333,10 @@ static int resolve_symbol(cli_session *s, const char *spec, int unit, mem_space 
             return -1;
         }
     }
-    const ld_symbol *sym = ld_symbol_find(&s->img, name);
+    const ld_image *simg = unit_symbols(s, unit);
+    const ld_symbol *sym = ld_symbol_find(simg, name);
     if (!sym) {
-        fprintf(stderr, "xpusim: '%s': no symbol '%s' in %s\n", spec, name, s->img.path);
+        fprintf(stderr, "xpusim: '%s': no symbol '%s' in %s\n", spec, name, simg->path);
         return -1;
     }
     if (sym->size && off > sym->size) {

@@ -7,6 +7,7 @@
 #   tile with bench_iters = N retires 36N + 87 instructions: tile 1 with 7 gives 339, tiles 0
 #   and 2 with 9 give 411 each, 1161 in ipu0); the text statistics' "group ipu0:" line;
 # - a unit's own space by its path (--dump tmem@ipu0.tile1:ADDR:4 = tile 1's bench_iters);
+# - symbols per unit or group (--symbols PATH=FILE) for --set/--get @PATH:SYMBOL;
 # - the debugger: `info units` lists the tree, `unit ipu0.tile2` and `thread ipu0.tile1.3`
 #   select by path, a bad path is a clear error;
 # - the GDB stub: qXfer:threads:read names every thread by its path (ipu0.tile1.3); a
@@ -68,6 +69,21 @@ if "$X" isas | grep -q '^ipu'; then
     head -c 4 "$T/g1.bin" > "$T/g1w.bin" 2>/dev/null
     cmp -s "$T/g1w.bin" "$T/n7.bin" && echo "ok: --dump tmem@ipu0.tile1 reads tile 1's 7" \
         || no "--dump tmem@ipu0.tile1: $(od -An -tu4 "$T/g1.bin" 2>&1)"
+    # --symbols PATH=FILE: vadd_f32.S's symbols name tile 1's addresses (its `out`, 0x4c300,
+    # is past loop6's image, which neither program touches), so @ipu0.tile1:out is a
+    # place --set writes and --get reads back; tile 0 keeps loop6's symbols (no `out`)
+    "$X" asm --isa ipu -I programs/ipu programs/ipu/vadd_f32.S -o "$T/vadd.elf" || { echo "FAIL: asm vadd"; exit 1; }
+    "$X" run "$T/loop6.elf" -o tiles=3 --symbols ipu0.tile1="$T/vadd.elf" --set @ipu0.tile1:out="$T/n7.bin" \
+        --get @ipu0.tile1:out:4="$T/o1.bin" --quiet > "$T/sym.out" 2>&1 || no "--symbols run: $(cat "$T/sym.out")"
+    cmp -s "$T/o1.bin" "$T/n7.bin" && echo "ok: --symbols ipu0.tile1: --set/--get @ipu0.tile1:out" \
+        || no "--symbols: $(od -An -tu4 "$T/o1.bin" 2>&1)"
+    "$X" run "$T/loop6.elf" -o tiles=3 --symbols ipu0.tile1="$T/vadd.elf" --get @0:out:4 --quiet > "$T/sym.out" 2>&1 \
+        && no "tile 0 found vadd's out"
+    grep -q "no symbol 'out' in .*loop6.elf" "$T/sym.out" || no "tile 0 symbols: $(cat "$T/sym.out")"
+    "$X" run "$T/loop6.elf" -o tiles=3 --symbols ipu0="$T/vadd.elf" --get @2:out:4 --quiet > "$T/sym.out" 2>&1 \
+        || no "--symbols ipu0 (the group's): $(cat "$T/sym.out")"
+    "$X" run "$T/loop6.elf" --symbols ipu0.tile9="$T/vadd.elf" --quiet > "$T/sym.out" 2>&1 && no "--symbols to no unit"
+    grep -q "no unit or group 'ipu0.tile9'" "$T/sym.out" || no "bad --symbols path: $(cat "$T/sym.out")"
     # the debugger: the tree and selection by path
     cat > "$T/s.x" <<'EOS'
 info units

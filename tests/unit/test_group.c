@@ -209,6 +209,32 @@ static void test_group_run_stats(void **state)
     sim_destroy(&m);
 }
 
+/* Images per group or unit: a unit's own, else its nearest group's, else the machine's. */
+static void test_group_images(void **state)
+{
+    (void)state;
+    sim_machine m;
+    grp_make(&m);
+    ld_image prog, chip, big, tile;
+    memset(&prog, 0, sizeof prog);
+    assert_null(sim_unit_image(&m, 0));
+    assert_int_equal(sim_set_image(&m, "", &prog), 0);
+    assert_ptr_equal(m.image, &prog);
+    assert_ptr_equal(sim_unit_image(&m, 2), &prog);
+    assert_int_equal(sim_set_image(&m, "chip", &chip), 0);
+    assert_ptr_equal(sim_unit_image(&m, 0), &chip);
+    assert_ptr_equal(sim_unit_image(&m, 2), &chip);
+    assert_int_equal(sim_set_image(&m, "chip.big", &big), 0);
+    assert_int_equal(sim_set_image(&m, "chip.little.core0", &tile), 0);
+    assert_ptr_equal(sim_unit_image(&m, 0), &big);
+    assert_ptr_equal(sim_unit_image(&m, 1), &big);
+    assert_ptr_equal(sim_unit_image(&m, 2), &tile);
+    assert_ptr_equal(sim_unit_image(&m, -1), &prog);
+    assert_int_equal(sim_set_image(&m, "chip.nosuch", &tile), -1);
+    assert_int_equal(sim_set_image(&m, "core0", &tile), -1); /* two units have that name */
+    sim_destroy(&m);
+}
+
 /* A flat machine (no groups) writes no "groups" member and no group lines: its output is
  * what it was before groups. */
 static void test_group_flat_unchanged(void **state)
@@ -233,4 +259,5 @@ static void test_group_flat_unchanged(void **state)
 }
 
 XPUSIM_TESTS(group, cmocka_unit_test(test_group_topology), cmocka_unit_test(test_group_spaces),
-             cmocka_unit_test(test_group_run_stats), cmocka_unit_test(test_group_flat_unchanged))
+             cmocka_unit_test(test_group_run_stats), cmocka_unit_test(test_group_images),
+             cmocka_unit_test(test_group_flat_unchanged))
