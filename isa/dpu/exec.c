@@ -1,11 +1,15 @@
-/* isa/dpu/exec.c: DPU instruction semantics and the revolver run loop. Each predecoded
- * record (predecode.c) executes for one tasklet: ALU result, Zero/Carry flags, condition
- * (set forms write it as 0/1, branch forms jump), loads/stores on WRAM, DMA on the DPU's
- * engine (data lands when the transfer is done), atomic bits, tasklet control
- * (boot/resume/stop) and the performance counter. dpu_run issues one instruction per cycle
- * from the tasklets whose 11-cycle slot has come, with specialised paths for the common
- * instructions. Condition meanings follow uPIMulator's Set*Cc rules (reference §1.7), with
- * comparisons read from the subtraction flags (docs/isa/dpu.md). */
+/* isa/dpu/exec.c: DPU instruction semantics and the reference revolver run loop. Each
+ * predecoded record (predecode.c) executes for one tasklet: ALU result, Zero/Carry flags,
+ * condition (set forms write it as 0/1, branch forms jump), loads/stores on WRAM, DMA on
+ * the DPU's engine (data lands when the transfer is done), atomic bits, tasklet control
+ * (boot/resume/stop) and the performance counter. The forms the fast loops run inline
+ * (in->fast) execute here from the same text as there (fastops.inc, whose results come
+ * from cond.h's DPU_SEM_*, as do this file's own cases for the same operations), so the
+ * reference loop and the fast ones cannot drift; what they hand over (DMA, faults,
+ * watched accesses, every other form) is this file's alone. dpu_run issues one instruction
+ * per cycle from the tasklets whose 11-cycle slot has come. Condition meanings follow
+ * uPIMulator's Set*Cc rules (reference §1.7), with comparisons read from the subtraction
+ * flags (docs/isa/dpu.md). */
 #include <stdlib.h>
 #include <string.h>
 #include "dpu.h"
@@ -274,6 +278,34 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
     dpu_tasklet *t = &d->t[tid];
     uint32_t pc = t->pc;
     const dpu_insn *in = &iram[pc < nwords ? pc : nwords];
+    if (in->fast != DPU_FAST_NONE) {
+        /* the forms every loop runs inline: the one text of their semantics (fastops.inc,
+         * also fast.c's and func.c's); what it cannot do (a DMA, an access that faults or
+         * may touch a watched byte: nothing written yet) goes on below */
+        dpu_tasklet *const tk = t;
+        uint32_t *const R = t->r;
+        const uint32_t fa = R[in->ra];
+        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
+        uint8_t *const wram = d->wram_p;
+        const uint64_t wlim = d->dm->wram_size;
+        const struct { dpu_unit *d; } cd = {d}, *const c = &cd; /* fastops.inc reads c->d */
+        uint32_t res, npc = pc + 1;
+        int carry, take;
+#define WATCHED(addr, n) (d->wram->nwatch != 0) /* the generic path checks them */
+        switch ((enum dpu_fast)in->fast) {
+#include "fastops.inc"
+        case DPU_FAST_DMA:
+        case DPU_FAST_NONE:
+            goto generic;
+        default:
+            __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
+        }
+#undef WATCHED
+        u->threads[tid].instructions++;
+        t->pc = (uint16_t)npc;
+        return 0;
+    }
+generic:
     if (__builtin_expect(in->illegal, 0))
         return illegal(m, u, d, tid, pc);
     uint32_t a = t->r[in->ra];
@@ -293,38 +325,31 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
     int jump_abs = -1;
 
     switch (in->op) {
-    case DPU_OP_ADD: case DPU_OP_ADDS: {
-        uint64_t s = (uint64_t)a + b;
-        res = (uint32_t)s; carry = (int)(s >> 32);
-        ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
+    case DPU_OP_ADD: case DPU_OP_ADDS:
+        DPU_SEM_ADD(res, carry, a, b, 0);
+        ov = DPU_SEM_ADD_OV(a, b, res);
         break;
-    }
-    case DPU_OP_ADDC: {
-        uint64_t s = (uint64_t)a + b + t->cf;
-        res = (uint32_t)s; carry = (int)(s >> 32);
-        ov = (int)((~(a ^ b) & (a ^ res)) >> 31);
+    case DPU_OP_ADDC:
+        DPU_SEM_ADDC(res, carry, a, b, t->cf);
+        ov = DPU_SEM_ADD_OV(a, b, res);
         break;
-    }
     case DPU_OP_SUB: case DPU_OP_SUBS: case DPU_OP_RSUB: case DPU_OP_SUBC: case DPU_OP_RSUBC: {
         if (in->op == DPU_OP_RSUB || in->op == DPU_OP_RSUBC) {
             uint32_t x = a; a = b; b = x;
             ca = a; cb = b;
         }
         /* carry = borrow, as uPIMulator: subc subtracts it again */
-        uint32_t bw = (in->op == DPU_OP_SUBC || in->op == DPU_OP_RSUBC) ? t->cf : 0;
-        uint64_t s = (uint64_t)a - b - bw;
-        res = (uint32_t)s;
-        carry = (uint64_t)b + bw > a;
-        ov = (int)(((a ^ b) & (a ^ res)) >> 31);
+        DPU_SEM_SUBC(res, carry, a, b, (in->op == DPU_OP_SUBC || in->op == DPU_OP_RSUBC) ? t->cf : 0u);
+        ov = DPU_SEM_SUB_OV(a, b, res);
         break;
     }
-    case DPU_OP_AND: res = a & b; break;
+    case DPU_OP_AND: DPU_SEM_AND(res, carry, a, b, 0); break;
     case DPU_OP_ANDN: res = ~a & b; break;
-    case DPU_OP_OR: res = a | b; break;
+    case DPU_OP_OR: DPU_SEM_OR(res, carry, a, b, 0); break;
     case DPU_OP_ORN: res = ~a | b; break;
     case DPU_OP_NAND: res = ~(a & b); break;
     case DPU_OP_NOR: res = ~(a | b); break;
-    case DPU_OP_XOR: res = a ^ b; break;
+    case DPU_OP_XOR: DPU_SEM_XOR(res, carry, a, b, 0); break;
     case DPU_OP_NXOR: res = ~(a ^ b); break;
     case DPU_OP_HASH: {
         /* not documented publicly: a 32-bit mix of both operands (docs/isa/dpu.md) */
@@ -334,9 +359,9 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
     }
     /* shift amounts are the low 5 bits (uPIMulator); bit 5 only feeds the sh32/nsh32
      * conditions, which the runtime's 64-bit shifts test to pick the other word */
-    case DPU_OP_LSL: res = a << (b & 31); break;
-    case DPU_OP_LSR: res = a >> (b & 31); break;
-    case DPU_OP_ASR: res = (uint32_t)((int32_t)a >> (b & 31)); break;
+    case DPU_OP_LSL: DPU_SEM_LSL(res, carry, a, b, 0); break;
+    case DPU_OP_LSR: DPU_SEM_LSR(res, carry, a, b, 0); break;
+    case DPU_OP_ASR: DPU_SEM_ASR(res, carry, a, b, 0); break;
     case DPU_OP_ROL: res = rol32(a, b); break;
     case DPU_OP_ROR: res = ror32(a, b); break;
     case DPU_OP_LSL1: res = (a << (b & 31)) | ((1u << (b & 31)) - 1); break;
@@ -370,28 +395,19 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
     case DPU_OP_MUL_UH_UL: res = (uint32_t)(mul_byte(a, 1, 0) * mul_byte(b, 0, 0)); break;
     case DPU_OP_MUL_UL_UH: res = (uint32_t)(mul_byte(a, 0, 0) * mul_byte(b, 1, 0)); break;
     case DPU_OP_MUL_UL_UL: res = (uint32_t)(mul_byte(a, 0, 0) * mul_byte(b, 0, 0)); break;
-    case DPU_OP_MUL_STEP: {
-        /* dc = db: even (multiplier) shifts right; odd accumulates ra << shift when its low bit is set */
-        uint32_t be = t->r[in->rb], bo = t->r[in->rb + 1];
-        uint32_t lo = (be & 1) ? bo + shl(a, in->shift) : t->r[in->rc + 1];
-        res = be >> 1;
-        r64 = (uint64_t)res << 32 | lo;
-        wr64 = 1;
-        break;
-    }
-    case DPU_OP_DIV_STEP: {
-        uint32_t be = t->r[in->rb], bo = t->r[in->rb + 1];
-        uint32_t sh = shl(a, in->shift);
+    case DPU_OP_MUL_STEP: case DPU_OP_DIV_STEP: {
+        /* dc = db: cond.h's DPU_SEM_MUL_STEP / DPU_SEM_DIV_STEP */
         uint32_t hi, lo;
-        if (bo >= sh) { hi = (be << 1) | 1; lo = bo - sh; }
-        else { hi = be << 1; lo = t->r[in->rc + 1]; }
-        res = bo - sh;
+        if (in->op == DPU_OP_MUL_STEP)
+            DPU_SEM_MUL_STEP(hi, lo, res, t->r[in->rb], t->r[in->rb + 1], shl(a, in->shift), t->r[in->rc + 1]);
+        else
+            DPU_SEM_DIV_STEP(hi, lo, res, t->r[in->rb], t->r[in->rb + 1], shl(a, in->shift), t->r[in->rc + 1]);
         r64 = (uint64_t)hi << 32 | lo;
         wr64 = 1;
         break;
     }
-    case DPU_OP_CLZ: res = a ? (uint32_t)__builtin_clz(a) : 32; break;
-    case DPU_OP_CLO: res = ~a ? (uint32_t)__builtin_clz(~a) : 32; break;
+    case DPU_OP_CLZ: res = DPU_SEM_CLZ(a); break;
+    case DPU_OP_CLO: res = DPU_SEM_CLO(a); break;
     case DPU_OP_CLS: { uint32_t x = (a >> 31) ? ~a : a; res = x ? (uint32_t)__builtin_clz(x) : 32; break; }
     case DPU_OP_CAO: res = (uint32_t)__builtin_popcount(a); break;
     case DPU_OP_EXTSB: res = (uint32_t)(int32_t)(int8_t)a; break;
@@ -469,7 +485,7 @@ static inline __attribute__((always_inline)) int execute_at(sim_machine *m, sim_
         return 1;
     }
     case DPU_OP_ACQUIRE: case DPU_OP_RELEASE: {
-        uint32_t bit = (a + (uint32_t)in->imm) & 0xff;
+        uint32_t bit = DPU_SEM_ATOMIC_BIT(a, in->imm);
         res = d->atomic[bit];
         d->atomic[bit] = in->op == DPU_OP_ACQUIRE;
         flags = 0;

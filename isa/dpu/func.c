@@ -6,8 +6,8 @@
  * stops, faults, or wakes another tasklet. A DMA lands when its instruction retires;
  * there is no revolver, no bank penalty, and each instruction is one
  * cycle ("issue step"). The instructions execute through the cycle model's executor
- * (exec.c's dpu_execute), and the common ones, once fast.c shares them as fastops.inc,
- * from the same text as fast.c's loop: semantics, faults and messages are the same. The
+ * (exec.c's dpu_execute), and the common ones from the text every loop runs them from
+ * (fastops.inc and cond.h's DPU_SEM_*): semantics, faults and messages are the same. The
  * revolver statistics stay as they were (functional steps stall nothing); issue cycles are
  * the instructions. dpu_func_timing_resume hands a fast-forwarded DPU back to the cycle
  * model. The rules are in docs/isa/dpu.md, "Functional mode". */
@@ -15,8 +15,8 @@
 #include "func_rec.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
-/* fast.c's inline instructions (fastops.inc) are one text both loops include, so the
- * functional loop's semantics cannot drift from the cycle model's fast path */
+/* the inline instructions (fastops.inc) are one text every loop includes, so the
+ * functional loop's semantics cannot drift from the cycle model's */
 #include "cond.h"
 
 /* The next running tasklet from k in round-robin order (k itself if it runs); run != 0. */

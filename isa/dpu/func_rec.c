@@ -7,7 +7,9 @@
  * here, split by register or immediate second operand; the other forms fast.c runs inline
  * run here through the same text (fastops.inc, on the cycle model's record of the same
  * pc), and everything else (DMA, stop, boot, faults) leaves the loop for the executor.
- * Semantics exactly as exec.c (tests/dpu/test_func.c compares with the cycle model). */
+ * The handlers' results are cond.h's DPU_SEM_*, the text fastops.inc and exec.c use
+ * (tests/dpu/test_drift.c runs each form through every loop; test_func.c compares whole
+ * programs with the cycle model). */
 #include <stdlib.h>
 #include <string.h>
 #include "func_rec.h"

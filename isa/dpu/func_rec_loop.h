@@ -69,23 +69,16 @@ FN_PROTO
     }
 #define FN_ALU1(name, bval, calc) FN_AB(name, bval, calc, ip + 1)
 #define FN_ALU(name, calc) FN_ALU1(name##_RR, R[ip->b], calc) FN_ALU1(name##_RI, (uint32_t)ip->imm, calc)
-#define FN_WIDE(e) uint64_t w_ = (e); res = (uint32_t)w_; cy = (int)(w_ >> 32)
-    FN_ALU(ADD, FN_WIDE((uint64_t)a + b))
-    FN_ALU(SUB, res = a - b; cy = b > a)
-    FN_ALU(AND, res = a & b; cy = 0)
-    FN_ALU(OR, res = a | b; cy = 0)
-    FN_ALU(XOR, res = a ^ b; cy = 0)
-    FN_ALU(LSL, res = a << (b & 31); cy = 0)
-    FN_ALU(LSR, res = a >> (b & 31); cy = 0)
-    FN_ALU(ASR, res = (uint32_t)((int32_t)a >> (b & 31)); cy = 0)
-    FN_ALU(ADDC, FN_WIDE((uint64_t)a + b + tk->cf))
-    FN_ALU(SUBC, res = a - b - tk->cf; cy = (uint64_t)b + tk->cf > a)
+    /* the semantics: cond.h's DPU_SEM_* (the text exec.c and fastops.inc use) */
+#define FN_ALU_SEM(name) FN_ALU(name, DPU_SEM_##name(res, cy, a, b, tk->cf))
+    DPU_SEM_ALU_OPS(FN_ALU_SEM)
+#undef FN_ALU_SEM
     /* lsl_add rc, rb, ra, shift: rb + (ra << shift) */
-    FN_ALU1(LSLADD, R[ip->b], FN_WIDE((uint64_t)b + (uint32_t)(a << ip->x)))
+    FN_ALU1(LSLADD, R[ip->b], DPU_SEM_LSLADD(res, cy, a, b, ip->x))
 
     /* loads and stores: an access out of WRAM or misaligned is the executor's (it faults) */
 #define FN_ADDR_OK(n) const uint32_t ad = R[ip->a] + (uint32_t)ip->imm;                                  \
-    if ((uint64_t)ad + (n) > wlim || (ad & ((n) - 1)))                                                   \
+    if (!DPU_SEM_ADDR_OK(ad, n, wlim))                                                                   \
         goto h_GEN
 #define FN_LOAD(name, n, val)                                                                            \
     h_##name : {                                                                                         \
@@ -93,15 +86,15 @@ FN_PROTO
         R[ip->c] = (val);                                                                                \
         NEXT(ip + 1);                                                                                    \
     }
-    FN_LOAD(LW, 4, mem_ld32le(wram + ad))
-    FN_LOAD(LBU, 1, wram[ad])
-    FN_LOAD(LBS, 1, (uint32_t)(int32_t)(int8_t)wram[ad])
-    FN_LOAD(LHU, 2, mem_ld16le(wram + ad))
-    FN_LOAD(LHS, 2, (uint32_t)(int32_t)(int16_t)mem_ld16le(wram + ad))
+    FN_LOAD(LW, 4, DPU_SEM_LW(wram + ad))
+    FN_LOAD(LBU, 1, DPU_SEM_LBU(wram + ad))
+    FN_LOAD(LBS, 1, DPU_SEM_LBS(wram + ad))
+    FN_LOAD(LHU, 2, DPU_SEM_LHU(wram + ad))
+    FN_LOAD(LHS, 2, DPU_SEM_LHS(wram + ad))
     h_LD : { /* the even register gets the high word */
         FN_ADDR_OK(8);
         const uint64_t v = mem_ld64le(wram + ad);
-        R[ip->c] = (uint32_t)(v >> 32);
+        R[ip->c] = DPU_SEM_LD_HI(v);
         R[ip->c + 1] = (uint32_t)v;
         NEXT(ip + 1);
     }
@@ -113,38 +106,28 @@ FN_PROTO
         NEXT(ip + 1);                                                                                    \
     }
 #define FN_STORE(name, n, st) FN_STORE1(name##_RR, n, R[ip->b], st) FN_STORE1(name##_RI, n, (uint32_t)ip->tgt, st)
-    FN_STORE(SW, 4, mem_st32le(wram + ad, v))
-    FN_STORE(SB, 1, wram[ad] = (uint8_t)v)
-    FN_STORE(SH, 2, mem_st16le(wram + ad, (uint16_t)v))
-    FN_STORE1(SD, 8, 0, mem_st64le(wram + ad, (uint64_t)R[ip->b] << 32 | R[ip->b + 1]); (void)v)
+    FN_STORE(SW, 4, DPU_SEM_SW(wram + ad, v))
+    FN_STORE(SB, 1, DPU_SEM_SB(wram + ad, v))
+    FN_STORE(SH, 2, DPU_SEM_SH(wram + ad, v))
+    FN_STORE1(SD, 8, 0, mem_st64le(wram + ad, DPU_SEM_PAIR(R[ip->b], R[ip->b + 1])); (void)v)
 
     /* compare and branch (sub without destination): the flags of a - b */
 #define FN_J1(name, bval, cmp)                                                                           \
     h_##name : {                                                                                         \
         const uint32_t a = R[ip->a], b = (bval);                                                         \
-        tk->zf = a == b;                                                                                 \
-        tk->cf = b > a;                                                                                  \
+        DPU_SEM_CMP_FLAGS(tk->zf, tk->cf, a, b);                                                         \
         NEXT(ip + ((cmp) ? ip->tgt : 1));                                                                \
     }
-#define FN_J(name, cmp) FN_J1(name##_RR, R[ip->b], cmp) FN_J1(name##_RI, (uint32_t)ip->imm, cmp)
-    FN_J(JEQ, a == b)
-    FN_J(JNEQ, a != b)
-    FN_J(JLTU, a < b)
-    FN_J(JGEU, a >= b)
-    FN_J(JLEU, a <= b)
-    FN_J(JGTU, a > b)
-    FN_J(JLTS, (int32_t)a < (int32_t)b)
-    FN_J(JGES, (int32_t)a >= (int32_t)b)
-    FN_J(JLES, (int32_t)a <= (int32_t)b)
-    FN_J(JGTS, (int32_t)a > (int32_t)b)
+#define FN_J(name) FN_J1(name##_RR, R[ip->b], DPU_SEM_##name(a, b)) FN_J1(name##_RI, (uint32_t)ip->imm, DPU_SEM_##name(a, b))
+    DPU_SEM_JCMP_OPS(FN_J)
 
     /* add/sub with a destination and a branch on the result being zero (z) or not (nz) */
 #define FN_B1(name, bval, calc, z) FN_AB(name, bval, calc, ip + ((res == 0) == (z) ? ip->tgt : 1))
 #define FN_B(name, calc, z) FN_B1(name##_RR, R[ip->b], calc, z) FN_B1(name##_RI, (uint32_t)ip->imm, calc, z)
-    FN_B(ADDZ, FN_WIDE((uint64_t)a + b), 1)
-    FN_B(ADDNZ, FN_WIDE((uint64_t)a + b), 0)
-    FN_B(SUBZ, res = a - b; cy = b > a, 1)
-    FN_B(SUBNZ, res = a - b; cy = b > a, 0)
+    FN_B(ADDZ, DPU_SEM_ADD(res, cy, a, b, 0), 1)
+    FN_B(ADDNZ, DPU_SEM_ADD(res, cy, a, b, 0), 0)
+    FN_B(SUBZ, DPU_SEM_SUB(res, cy, a, b, 0), 1)
+    FN_B(SUBNZ, DPU_SEM_SUB(res, cy, a, b, 0), 0)
 
     /* call rc, ra, off: rc = the return index (none: a jump), pc = ra + off, any value: the
      * tasklet's pc holds it (a pc past IRAM runs the far guard: the executor faults) */
@@ -164,7 +147,7 @@ FN_PROTO
     /* acquire/release (a mutex's spin): the atomic bit's old value decides the jump; the
      * flags stay */
     h_ACQREL : {
-        uint8_t *const bit = &c->d->atomic[(R[ip->a] + (uint32_t)ip->imm) & 0xff];
+        uint8_t *const bit = &c->d->atomic[DPU_SEM_ATOMIC_BIT(R[ip->a], ip->imm)];
         const int was = *bit != 0;
         *bit = ip->x;
         NEXT(ip + ((ip->c >> was) & 1 ? ip->tgt : 1));
