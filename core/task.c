@@ -33,6 +33,12 @@ void sim_task_list_free(sim_unit *u)
 
 void sim_task_list_reset(sim_unit *u) { sim_task_list_free(u); }
 
+/* how many of the unit's thread counters a task counts */
+static int task_ncounters(const sim_unit *u)
+{
+    return u->nthread_counters < SIM_TASK_COUNTERS ? u->nthread_counters : SIM_TASK_COUNTERS;
+}
+
 static sim_task_list *list_of(sim_machine *m, sim_unit *u)
 {
     if (u->tasks)
@@ -43,6 +49,7 @@ static sim_task_list *list_of(sim_machine *m, sim_unit *u)
         return NULL;
     }
     l->nthreads = u->nthreads;
+    l->ncounters = task_ncounters(u);
     /* many units share one budget (the units are all made before any task begins) */
     size_t per = SIM_TASKS_BUDGET / (size_t)(m->nunits > 0 ? m->nunits : 1);
     l->keep = per >= SIM_TASKS_KEEP ? SIM_TASKS_KEEP : per >= SIM_TASKS_MIN ? per : SIM_TASKS_MIN;
@@ -61,11 +68,6 @@ static uint64_t unit_now(const sim_machine *m, const sim_unit *u)
 
 static uint64_t minus(uint64_t v, uint64_t base) { return v > base ? v - base : 0; }
 
-/* how many of the unit's thread counters a task counts */
-static int task_ncounters(const sim_unit *u)
-{
-    return u->nthread_counters < SIM_TASK_COUNTERS ? u->nthread_counters : SIM_TASK_COUNTERS;
-}
 
 /* Add ended task t's counts to the sum s (s->id counts the tasks summed). */
 static void sum_into(sim_task *s, const sim_task *t)
@@ -114,20 +116,25 @@ int sim_task_begin(sim_machine *m, int unit, int thread, const char *name, uint6
     if (t->state == SIM_TASK_RUNNING)
         sim_task_end(m, unit, thread, cycle);
     const sim_thread *th = &u->threads[thread];
-    memset(t, 0, sizeof *t);
-    snprintf(t->name, sizeof t->name, "%s", name ? name : "");
+    /* every field set here (no memset, no printf: a vertex run may be a few instructions) */
+    size_t n = name ? strnlen(name, SIM_TASK_NAME - 1) : 0;
+    memcpy(t->name, name ? name : "", n);
+    t->name[n] = 0;
     t->id = id;
     t->seq = l->begun++;
     t->unit = unit;
     t->thread = thread;
     t->state = SIM_TASK_RUNNING;
     t->begin = cycle;
+    t->end = t->cycles = 0;
     t->instructions = th->instructions;
     t->issue_cycles = th->issue_cycles;
     memcpy(t->stalls, th->stalls, sizeof t->stalls);
-    for (int k = 0; k < task_ncounters(u); k++)
-        t->counters[k] = u->thread_counters[(size_t)thread * (size_t)u->nthread_counters + (size_t)k];
-    mark(m, t, 1, cycle);
+    const uint64_t *c = u->thread_counters + (size_t)thread * (size_t)u->nthread_counters;
+    for (int k = 0; k < SIM_TASK_COUNTERS; k++)
+        t->counters[k] = k < l->ncounters ? c[k] : 0;
+    if (m->slow)
+        mark(m, t, 1, cycle);
     return 0;
 }
 
@@ -136,20 +143,29 @@ int sim_task_begin(sim_machine *m, int unit, int thread, const char *name, uint6
  * statistics count the thread (the copy of its counters at the switch), and begins there. */
 static void deltas(const sim_machine *m, const sim_unit *u, const sim_task *t, sim_task *out)
 {
+    const sim_task_list *l = u->tasks;
     const sim_thread *th = &u->threads[t->thread];
     const size_t at = (size_t)t->thread * (size_t)u->nthread_counters;
     const sim_ff_unit *f = m->ff && t->begin < m->ff->cycle ? &m->ff->units[t->unit] : NULL;
-    const sim_thread *b = f ? &f->threads[t->thread] : NULL;
-    out->instructions = minus(th->instructions, b ? b->instructions : t->instructions);
-    out->issue_cycles = minus(th->issue_cycles, b ? b->issue_cycles : t->issue_cycles);
+    /* the base: the task's copy from its begin, or the thread's at the switch. A thread's
+     * counters only grow during a run (a restart forgets the tasks), so plain differences */
+    const sim_thread *fb = f ? &f->threads[t->thread] : NULL;
+    const uint64_t bi = fb ? fb->instructions : t->instructions, bc = fb ? fb->issue_cycles : t->issue_cycles;
+    uint64_t bs[SIM_MAX_STALLS], bk[SIM_TASK_COUNTERS];
+    memcpy(bs, fb ? fb->stalls : t->stalls, sizeof bs);
+    for (int k = 0; k < l->ncounters; k++)
+        bk[k] = f ? f->thread_counters[at + (size_t)k] : t->counters[k];
+    out->instructions = th->instructions - bi;
+    out->issue_cycles = th->issue_cycles - bc;
     for (int s = 0; s < SIM_MAX_STALLS; s++)
-        out->stalls[s] = minus(th->stalls[s], b ? b->stalls[s] : t->stalls[s]);
-    for (int k = 0; k < task_ncounters(u); k++)
-        out->counters[k] =
-            minus(u->thread_counters[at + (size_t)k], f ? f->thread_counters[at + (size_t)k] : t->counters[k]);
+        out->stalls[s] = th->stalls[s] - bs[s];
+    for (int k = 0; k < l->ncounters; k++)
+        out->counters[k] = u->thread_counters[at + (size_t)k] - bk[k];
     if (f)
         out->begin = m->ff->cycle;
 }
+
+static void sim_task_keep(sim_task_list *l, const sim_task *tp);
 
 void sim_task_end(sim_machine *m, int unit, int thread, uint64_t cycle)
 {
@@ -159,13 +175,21 @@ void sim_task_end(sim_machine *m, int unit, int thread, uint64_t cycle)
     sim_task_list *l = u->tasks;
     if (!l || thread < 0 || thread >= l->nthreads || l->bound[thread].state != SIM_TASK_RUNNING)
         return;
-    sim_task t = l->bound[thread];
-    l->bound[thread].state = SIM_TASK_NONE;
-    deltas(m, u, &t, &t);
-    t.state = SIM_TASK_DONE;
-    t.end = cycle > t.begin ? cycle : t.begin;
-    t.cycles = t.end - t.begin;
-    mark(m, &t, 0, cycle);
+    sim_task *b = &l->bound[thread];
+    deltas(m, u, b, b);
+    b->state = SIM_TASK_DONE;
+    b->end = cycle > b->begin ? cycle : b->begin;
+    b->cycles = b->end - b->begin;
+    if (m->slow)
+        mark(m, b, 0, cycle);
+    sim_task_keep(l, b);
+    b->state = SIM_TASK_NONE;
+}
+
+/* Keep ended task t in l's list, or add it to the sum past the kept ones. */
+static void sim_task_keep(sim_task_list *l, const sim_task *tp)
+{
+    const sim_task t = *tp;
     if (l->ndone < l->keep) {
         if (l->ndone == l->cap) {
             size_t n = l->cap ? 2 * l->cap : 16;
@@ -185,7 +209,7 @@ void sim_task_end(sim_machine *m, int unit, int thread, uint64_t cycle)
     if (s->state != SIM_TASK_DONE) {
         memset(s, 0, sizeof *s);
         snprintf(s->name, sizeof s->name, "(more)");
-        s->unit = unit;
+        s->unit = t.unit;
         s->thread = -1;
         s->state = SIM_TASK_DONE;
         s->seq = t.seq;

@@ -48,6 +48,7 @@ typedef struct sim_task {
 typedef struct sim_task_list {
     sim_task *bound;          /* per thread: the task bound to it (state RUNNING) or a free slot */
     int nthreads;
+    int ncounters;            /* the unit's thread counters a task counts (SIM_TASK_COUNTERS at most) */
     sim_task *done;           /* ended tasks, in end order, at most keep */
     size_t ndone, cap, keep;
     uint64_t begun;           /* tasks begun on the unit */
