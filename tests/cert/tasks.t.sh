@@ -10,6 +10,8 @@
 #  - every cycle of a job is an issue cycle (opcode costs, scheduler passes) or a stall by
 #    cause (tasks_json.py --busy), and the tasks of a slot add up to the slot thread's counts
 #    (tasks_json.py also checks the members against docs/stats-schema.md);
+#  - at a deadlock the jobs still bound are "running" to the stop; after a fast-forward the
+#    tasks are the timed part's;
 #  - the trace marks each begin and end, `info tasks` lists them;
 #  - a watch on the array words the uC-DMA writes (job 1's chain: 8 words at 0x041A0000)
 #    stops the run naming the uC-DMA and the slot that queued it; a watch on the register
@@ -35,6 +37,18 @@ end2=$(line "job 2 page 0" | awk '{ print $6 }')
 line "job 3 page 1" | grep -q "^uc0 0 2 ended $end2 977 " || no "job 3: $(line 'job 3 page 1'), expected slot 0 from $end2 (job 2's end) to 977"
 line "job 4 page 0" | grep -q '^uc1 0 0 ended ' || no "job 4: $(line 'job 4 page 0')"
 [ "$(wc -l <"$T/tasks")" = 4 ] || no "4 tasks expected: $(cat "$T/tasks")"
+
+# a hang (the debug test's variant: no token bit, so job 2 waits for a token for ever and
+# job 4 for uC 0 at the remote barrier; the run stops as a deadlock at 738): jobs 2 and 4 are
+# still bound, "running" to the stop with their counts so far (a wait is booked when it
+# ends, so no --busy: their pending waits are not in their stalls, as not in their slots')
+sed 's/0x41A0634, 0x80000000/0x41A0634, 0x00000000/' "$D/debug/two.asm" >"$T/hang.asm"
+"$X" asm --isa cert $AIEBU "$T/hang.asm" -o "$T/hang.elf" || no "assembling the hang variant"
+"$X" run "$T/hang.elf" --quiet --stats=json --stats-file "$T/h.json" >/dev/null 2>&1
+python3 "$D/tasks_json.py" "$T/h.json" >"$T/h" || no "hang tasks JSON: $(cat "$T/h")"
+printf 'uc0 0 0 ended 275 611 9 | job 1 page 0\n' >"$T/hw"
+grep -q '^uc0 1 1 running 305 738 [0-9]* | job 2 page 0$' "$T/h" && grep -q '^uc1 0 0 running [0-9]* 738 [0-9]* | job 4 page 0$' "$T/h" &&
+    grep -qxF "$(cat "$T/hw")" "$T/h" || no "hang tasks: $(cat "$T/h")"
 
 # text statistics: a tasks part with a line per job
 "$X" run "$T/two.elf" --quiet --stats=text --stats-file "$T/s.txt" >/dev/null 2>&1
