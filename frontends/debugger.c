@@ -486,7 +486,7 @@ static const dbg_cmd dbg_cmds[] = {
     {"set", "", "REGISTER VALUE[,VALUE...]", "Write a register of the selected thread; a vector takes one value per 32-bit lane, or one value for all lanes.", dbg_cmd_set},
     {"x", "mem", "[SPACE:]ADDR [COUNT]", "Show COUNT (default 8) memory words in hex, from ADDR of SPACE (default: the data space).", dbg_cmd_x},
     {"disasm", "dis list l x/i", "[ADDRESS] [COUNT]", "Disassemble COUNT (default 8) instructions from ADDRESS (default: the selected thread's PC, marked =>; * marks breakpoints), decoded as the selected thread decodes them (its context: the IPU's supervisor and workers differ).", dbg_cmd_disasm},
-    {"thread", "t", "[N | UNIT.THREAD]", "Select a hardware thread: N counts all threads of all units in order (with one thread per unit N is the unit), or UNIT.THREAD.", dbg_cmd_thread},
+    {"thread", "t", "[N | UNIT.THREAD]", "Select a hardware thread: N counts all threads of all units in order (with one thread per unit N is the unit), or UNIT.THREAD (UNIT a name, an index or a path: ipu0.tile5.3).", dbg_cmd_thread},
     {"unit", "", "[PATH | N]", "Select a unit by its path (`ipu0.tile5`, `col1.uc5`), name or index (its thread 0, or the thread selected there before); alone: show the selected unit's path.", dbg_cmd_unit},
     {"threads", "", "", "List every hardware thread: unit, thread, state, PC, instructions retired and the ISA's view of its state.", dbg_cmd_threads},
     {"cycle", "cycles", "", "Show the current cycle and the instructions retired.", dbg_cmd_cycle},
