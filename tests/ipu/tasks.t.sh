@@ -6,7 +6,7 @@
 # counts: tests/cert/tasks_json.py), the derived numbers, the same tasks through the
 # reference loop (a trace: the debugger's hooks) as through the fast loop, on three tiles
 # with -o jobs=1 and 2 (each tile its own list), in the functional model, after a
-# fast-forward, the trace's markers, and `info tasks` at a breakpoint inside the second run.
+# fast-forward, the trace's markers, the timeline's events, and `info tasks` at a breakpoint inside the second run.
 set -u
 X=${XPUSIM:-build/xpusim}
 D=$(dirname "$0")
@@ -31,6 +31,12 @@ python3 "$C" "$T/tr.json" >"$T/tasks.tr" && cmp -s "$T/tasks" "$T/tasks.tr" || n
 grep -q '^ *6 tile0 t1  -- task 0 begins: wa$' "$T/trace" || no "trace: begin marker of wa: $(grep 'task 0' "$T/trace")"
 grep -q '^ *85 tile0 t1  -- task 1 ends: wb (6 instructions, 37 cycles)$' "$T/trace" ||
     no "trace: end marker of wb: $(grep 'task 1' "$T/trace")"
+
+# the timeline: an instant event at each begin and end, on W0's track (tid 1)
+"$X" run "$T/t.elf" --quiet --timeline "$T/tl.json" >/dev/null 2>&1
+got=$(grep -o '"name":"task [a-z]*","ph":"i","s":"t","pid":0,"tid":1,"ts":[0-9.e-]*,"args":{"cycle":[0-9]*' "$T/tl.json" |
+      sed 's/"name":"task \([a-z]*\)".*"cycle":\([0-9]*\)/\1 \2/' | tr '\n' ' ')
+[ "$got" = "begin 6 end 43 begin 48 end 85 " ] || no "timeline task events: '$got'"
 
 # three tiles, each its own tasks; the same statistics on one host thread and on two
 for j in 1 2; do
