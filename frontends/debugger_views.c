@@ -360,7 +360,7 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2) {
         printf("info topics: break (breakpoints and watchpoints), threads, regs, stats, units (groups > units)\n");
-        printf("             tasks (what each thread slot runs now: CERT jobs, IPU vertex runs)\n");
+        printf("             tasks [all|UNIT] (what each thread slot runs now: CERT jobs, IPU vertex runs)\n");
         if (c->isa->views && c->isa->views->name)
             printf("%s topics:\n", c->isa->name);
         for (const isa_view *v = c->isa->views; v && v->name; v++)
@@ -372,8 +372,13 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "tasks") == 0) { /* core/task.h: the bound tasks, then the last ended ones */
-        if (!sim_tasks_write_list(c->m, stdout, -1, 16))
-            printf("no task has begun (CERT binds jobs, the IPU vertex runs)\n");
+        int unit = -1; /* every unit of a small machine, else the selected one; `all` or a UNIT says which */
+        if (argc > 2 && strcmp(argv[2], "all") && (unit = dbg_parse_unit(c->m, argv[2])) < 0)
+            return dbg_err(c, "info tasks: no unit '%s' (`info tasks all` lists every unit's)", argv[2]);
+        if (argc <= 2 && c->m->nunits > 8)
+            unit = c->unit;
+        if (!sim_tasks_write_list(c->m, stdout, unit, 16))
+            printf("no task has begun%s (CERT binds jobs, the IPU vertex runs)\n", unit >= 0 ? " on this unit" : "");
         return 0;
     }
     if (strcmp(argv[1], "threads") == 0)

@@ -93,6 +93,12 @@ grep -q '^uc0 thread 0 stopped at cycle [0-9]*: watchpoint 1: uC-DMA write of ar
 grep -q '^uc0        thread 1  task 1    job 2 page 0  *running since 305: ' "$T/d" || no "job 2 running: $(grep 'job 2' "$T/d")"
 grep -q '^halted at cycle 977' "$T/d" || no "the run goes on to its end after the DMA stop: $(grep -i halt "$T/d")"
 [ "$(grep -c ' ended ' "$T/d")" = 4 ] || no "info tasks at the end (4 ended): $(grep ended "$T/d")"
+# one unit's tasks (`info tasks UNIT`, by name or path), a unit that does not exist
+printf 'continue\ninfo tasks uc1\ninfo tasks col0.uc0\ninfo tasks nope\n' >"$T/u.x"
+"$X" debug "$T/two.elf" -x "$T/u.x" >"$T/du" 2>&1
+[ "$(grep -c ' ended ' "$T/du")" = 4 ] && grep -q '^uc1  *thread 0  task 0    job 4 page 0 ' "$T/du" &&
+    grep -q "^error: info tasks: no unit 'nope'" "$T/du" || no "info tasks UNIT: $(cat "$T/du")"
+
 # the transfer completed at the stop: the statistics of a plain run (all but the host line)
 printf 'watch array:0x41a0000,32\ncontinue\ncontinue\ninfo stats\n' >"$T/w2.x"
 "$X" debug "$T/two.elf" -x "$T/w2.x" 2>&1 | sed -n '/^== statistics/,/^host:/p' | grep -v '^host:' >"$T/b"

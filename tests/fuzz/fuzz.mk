@@ -3,7 +3,10 @@
 # build/fuzz/fuzz_NAME against the library compiled the same way (-fsanitize=fuzzer-no-link).
 #   make fuzz                 each harness for FUZZ_SECONDS (default 60) from its corpus
 #                             (tests/fuzz/corpus/NAME; new inputs go to build/fuzz/corpus/NAME)
-#   make fuzz-corpus          each harness once over its committed corpus (part of make test)
+#   make fuzz-corpus          each harness once over its committed corpus (libFuzzer build)
+#   make fuzz-replay          the same inputs through tests/fuzz/replay.c, linked against
+#                             $(BUILD)'s library: `make test` runs it on its ASan+UBSan build
+#                             rather than compiling everything a third time for libFuzzer
 #   make fuzz FUZZ_ONLY=elf   just some harnesses
 FUZZ_CC ?= clang
 FUZZ_BUILD := build/fuzz
@@ -20,7 +23,7 @@ FUZZ_LIB_SRC := $(LIB_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_LIB := $(FUZZ_BUILD)/libxpusim-fuzz.a
 
-.PHONY: fuzz fuzz-build fuzz-corpus
+.PHONY: fuzz fuzz-build fuzz-corpus fuzz-replay
 
 $(FUZZ_BUILD)/isa_list.h: $(BUILD)/isa_list.h
 	@mkdir -p $(dir $@)
@@ -45,5 +48,14 @@ fuzz: deps
 
 fuzz-corpus: fuzz-build
 	@sh tests/fuzz/run.sh corpus 0 $(FUZZ_ONLY)
+
+# Replay drivers: harness + replay.c + this build's library, with this build's flags.
+REPLAY_BIN := $(addprefix $(BUILD)/fuzz-replay/replay_,$(FUZZ_ONLY))
+$(BUILD)/fuzz-replay/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_common.h $(LIBXPU)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIBXPU) $(LIBS)
+
+fuzz-replay: $(REPLAY_BIN)
+	@REPLAY_DIR=$(BUILD)/fuzz-replay sh tests/fuzz/run.sh replay 0 $(FUZZ_ONLY)
 
 -include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)

@@ -2,14 +2,18 @@
 # tests/fuzz/run.sh MODE SECONDS NAME...: run libFuzzer harnesses (built by tests/fuzz/fuzz.mk).
 #   corpus: each harness once over its committed corpus tests/fuzz/corpus/NAME (make test);
 #   long:   each harness for SECONDS, starting from its corpus, new inputs in build/fuzz/corpus.
+#   replay: the corpus mode's inputs through the replay drivers in $REPLAY_DIR (fuzz.mk's
+#           fuzz-replay: no libFuzzer, the library of the build being tested).
 # A crash, leak, timeout or sanitizer report fails the run; the harness's last lines and the
-# reproducer's path are printed. Logs: build/fuzz/logs/NAME.MODE.log.
+# reproducer's path are printed. Logs: build/fuzz/logs/NAME.MODE.log ($REPLAY_DIR/logs in replay mode).
 mode=$1; secs=$2; shift 2
 B=build/fuzz
+[ "$mode" = replay ] && B=$REPLAY_DIR
 mkdir -p "$B/logs"
 fail=0
 for n in "$@"; do
     bin="$B/fuzz_$n"
+    [ "$mode" = replay ] && bin="$B/replay_$n"
     corpus="tests/fuzz/corpus/$n"
     log="$B/logs/$n.$mode.log"
     [ -x "$bin" ] || { echo "FAIL $n: $bin not built"; fail=1; continue; }
@@ -21,7 +25,9 @@ for n in "$@"; do
         asm_mccp) seeds="programs/mccp programs/mccp/bench" ;;
         *) seeds="" ;;
     esac
-    if [ "$mode" = corpus ]; then
+    if [ "$mode" = replay ]; then
+        "$bin" "$corpus" $seeds >"$log" 2>&1
+    elif [ "$mode" = corpus ]; then
         "$bin" -runs=0 -timeout=20 -rss_limit_mb=2048 "$corpus" $seeds >"$log" 2>&1
     else
         mkdir -p "$B/corpus/$n" "$B/crashes"
@@ -30,7 +36,7 @@ for n in "$@"; do
     fi
     rc=$?
     if [ $rc -eq 0 ]; then
-        echo "ok $n: $(grep -Eo '(cov|ft|exec/s|stat::number_of_executed_units): *[0-9]+' "$log" | tail -4 | tr '\n' ' ')"
+        echo "ok $n: $(grep -Eo '(cov|ft|exec/s|stat::number_of_executed_units): *[0-9]+|replay: [0-9]+ inputs' "$log" | tail -4 | tr '\n' ' ')"
     else
         echo "FAIL $n (exit $rc, log $log)"; tail -n 25 "$log" | sed 's/^/    /'; fail=1
     fi
