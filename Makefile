@@ -48,7 +48,7 @@ TEST_DIRS ?= unit loaders cli $(ISA_DIRS)
 TEST_SRC := $(foreach d,$(TEST_DIRS),$(wildcard tests/$(d)/test_*.c))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all deps test-deps run test check bench install clean FORCE
+.PHONY: all deps test-deps run test check clang-check bench install clean FORCE
 all: $(XPUSIM)
 FORCE:
 
@@ -100,8 +100,21 @@ test: test-deps
 	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory check
 	@echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory check BUILD=build/asan SAN=1 OPT=-O1
-	@echo "== every libFuzzer harness over its committed corpus (ASan + UBSan) =="
-	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory fuzz-corpus
+	@echo "== every fuzz harness over its committed corpus (the ASan + UBSan build) =="
+	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory fuzz-replay BUILD=build/asan SAN=1 OPT=-O1
+	@echo "== clang's warnings on every source (-fsyntax-only -Werror) =="
+	@$(MAKE) -j$(TEST_MAKE_JOBS) --no-print-directory clang-check
+
+# clang's front end over every C file with the build's warnings: the second compiler's
+# diagnostics without a second code generation (the libFuzzer build, `make fuzz`, is clang's
+# full build; `make test` no longer needs it).
+CLANG_CHECK_SRC := $(LIB_SRC) frontends/main.c $(TEST_SRC) $(wildcard tests/fuzz/*.c) $(wildcard tests/bench/*.c)
+CLANG_CHECK_STAMP := $(CLANG_CHECK_SRC:%.c=$(BUILD)/clang-check/%.ok)
+$(BUILD)/clang-check/%.ok: %.c $(BUILD)/isa_list.h
+	@mkdir -p $(dir $@)
+	@$(FUZZ_CC) -fsyntax-only $(filter-out -g $(OPT),$(CFLAGS)) -MF $(@:.ok=.d) -MT $@ $(CMOCKA_CFLAGS) $< && touch $@
+
+clang-check: $(CLANG_CHECK_STAMP)
 
 # The ceiling interpreter and the whole-process timer are built with the simulator's flags;
 # couple (tests/bench/couple.c, the coupling rows) links the simulator's library.
@@ -125,4 +138,4 @@ clean:
 
 include tests/fuzz/fuzz.mk
 
--include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/tests $(BUILD)/clang-check -name '*.d' 2>/dev/null)
