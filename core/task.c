@@ -435,9 +435,9 @@ int sim_tasks_write_list(const sim_machine *m, FILE *f, int unit, int max)
             if (b->state != SIM_TASK_RUNNING)
                 continue;
             sim_task v = sim_task_view(m, b);
-            fprintf(f, "%-10s thread %-2d task %-4llu %-24s running since %llu: %llu instructions, %llu cycles\n",
+            fprintf(f, "%-10s thread %-2d task %-4llu %-24s id %-7llu running since %llu: %llu instructions, %llu cycles\n",
                     u->name, t, (unsigned long long)b->seq, sim_task_name(m, b, name, sizeof name),
-                    (unsigned long long)b->begin, (unsigned long long)v.instructions,
+                    (unsigned long long)b->id, (unsigned long long)b->begin, (unsigned long long)v.instructions,
                     (unsigned long long)v.cycles);
             lines++;
         }
@@ -449,9 +449,9 @@ int sim_tasks_write_list(const sim_machine *m, FILE *f, int unit, int max)
         }
         for (size_t k = from; k < l->ndone; k++) {
             const sim_task *d = &l->done[k];
-            fprintf(f, "%-10s thread %-2d task %-4llu %-24s ended   %llu-%llu: %llu instructions, %llu cycles\n", u->name,
-                    d->thread, (unsigned long long)d->seq, sim_task_name(m, d, name, sizeof name),
-                    (unsigned long long)d->begin, (unsigned long long)d->end, (unsigned long long)d->instructions,
+            fprintf(f, "%-10s thread %-2d task %-4llu %-24s id %-7llu ended   %llu-%llu: %llu instructions, %llu cycles\n",
+                    u->name, d->thread, (unsigned long long)d->seq, sim_task_name(m, d, name, sizeof name),
+                    (unsigned long long)d->id, (unsigned long long)d->begin, (unsigned long long)d->end, (unsigned long long)d->instructions,
                     (unsigned long long)d->cycles);
             lines++;
         }

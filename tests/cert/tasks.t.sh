@@ -90,7 +90,7 @@ EOF
 grep -q '^uc0 thread 0 stopped at cycle [0-9]*: watchpoint 1: uC-DMA write of array:0x41a0000 (4 units) for uc0 thread 0$' "$T/d" ||
     no "uC-DMA watch: $(grep -i 'stopped\|watch' "$T/d")"
 [ "$(grep -c 'running since' "$T/d")" = 3 ] || no "info tasks at the DMA stop (jobs 1, 2, 4 running): $(grep task "$T/d")"
-grep -q '^uc0        thread 1  task 1    job 2 page 0  *running since 305: ' "$T/d" || no "job 2 running: $(grep 'job 2' "$T/d")"
+grep -q '^uc0        thread 1  task 1    job 2 page 0  *id 2  *running since 305: ' "$T/d" || no "job 2 running: $(grep 'job 2' "$T/d")"
 grep -q '^halted at cycle 977' "$T/d" || no "the run goes on to its end after the DMA stop: $(grep -i halt "$T/d")"
 [ "$(grep -c ' ended ' "$T/d")" = 4 ] || no "info tasks at the end (4 ended): $(grep ended "$T/d")"
 # one unit's tasks (`info tasks UNIT`, by name or path), a unit that does not exist

@@ -63,10 +63,12 @@ python3 "$C" "$T/ff.json" >"$T/tasks.ff" || no "fast-forward JSON: $(cat "$T/tas
 [ "$(cut -d'|' -f2 "$T/tasks.ff" | tr -d ' \n')" = wb ] && awk '{ exit !($7 == 6) }' "$T/tasks.ff" ||
     no "fast-forward tasks: $(cat "$T/tasks.ff")"
 
-# the debugger: inside wb, wa has ended and wb runs on thread 1 since its run at 48
+# the debugger: inside wb, wa has ended and wb runs on thread 1 since its run at 48; the ids
+# are the entries: wa at 0x4c000 (311296, the start of ipu2's tile memory, where the linker
+# puts .text.worker), wb at 0x4c010 (311312: after wa's three 4-byte instructions, aligned to 8)
 printf 'break wb\ncontinue\ninfo tasks\n' >"$T/b.x"
 "$X" debug "$T/t.elf" -x "$T/b.x" >"$T/d" 2>&1
-grep -q '^tile0      thread 1  task 1    wb  *running since 48: 0 instructions, ' "$T/d" || no "info tasks (wb): $(cat "$T/d")"
-grep -q '^tile0      thread 1  task 0    wa  *ended   6-43: 6 instructions, 37 cycles$' "$T/d" || no "info tasks (wa): $(cat "$T/d")"
+grep -q '^tile0      thread 1  task 1    wb  *id 311312  *running since 48: 0 instructions, ' "$T/d" || no "info tasks (wb): $(cat "$T/d")"
+grep -q '^tile0      thread 1  task 0    wa  *id 311296  *ended   6-43: 6 instructions, 37 cycles$' "$T/d" || no "info tasks (wa): $(cat "$T/d")"
 [ $fail -eq 0 ] && echo "ok: IPU vertex runs as tasks (statistics, reference and fast loops, tiles, jobs, functional, fast-forward, trace, info tasks)"
 exit $fail
