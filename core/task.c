@@ -31,7 +31,10 @@ void sim_task_list_free(sim_unit *u)
     u->tasks = NULL;
 }
 
-void sim_task_list_reset(sim_unit *u) { sim_task_list_free(u); }
+void sim_task_list_reset(sim_unit *u)
+{
+    sim_task_list_free(u);
+}
 
 /* how many of the unit's thread counters a task counts */
 static int task_ncounters(const sim_unit *u)
@@ -66,8 +69,10 @@ static uint64_t unit_now(const sim_machine *m, const sim_unit *u)
     return u->halted ? u->halted_at : m->now > u->reached ? m->now : u->reached;
 }
 
-static uint64_t minus(uint64_t v, uint64_t base) { return v > base ? v - base : 0; }
-
+static uint64_t minus(uint64_t v, uint64_t base)
+{
+    return v > base ? v - base : 0;
+}
 
 /* Add ended task t's counts to the sum s (s->id counts the tasks summed). */
 static void sum_into(sim_task *s, const sim_task *t)
@@ -375,8 +380,9 @@ static void json_task(const sim_machine *m, FILE *f, const sim_task *t, int *fir
     } else {
         fprintf(f, "\"summed\": %llu, ", (unsigned long long)t->id);
     }
-    fprintf(f, "\"begin\": %llu, \"end\": %llu, \"cycles\": %llu, \"instructions\": %llu, \"issue_cycles\": %llu, "
-               "\"stalls\": {",
+    fprintf(f,
+            "\"begin\": %llu, \"end\": %llu, \"cycles\": %llu, \"instructions\": %llu, \"issue_cycles\": %llu, "
+            "\"stalls\": {",
             (unsigned long long)v.begin, (unsigned long long)v.end, (unsigned long long)v.cycles,
             (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
     for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
@@ -435,10 +441,11 @@ int sim_tasks_write_list(const sim_machine *m, FILE *f, int unit, int max)
             if (b->state != SIM_TASK_RUNNING)
                 continue;
             sim_task v = sim_task_view(m, b);
-            fprintf(f, "%-10s thread %-2d task %-4llu %-24s id %-7llu running since %llu: %llu instructions, %llu cycles\n",
-                    u->name, t, (unsigned long long)b->seq, sim_task_name(m, b, name, sizeof name),
-                    (unsigned long long)b->id, (unsigned long long)b->begin, (unsigned long long)v.instructions,
-                    (unsigned long long)v.cycles);
+            fprintf(
+                f, "%-10s thread %-2d task %-4llu %-24s id %-7llu running since %llu: %llu instructions, %llu cycles\n",
+                u->name, t, (unsigned long long)b->seq, sim_task_name(m, b, name, sizeof name),
+                (unsigned long long)b->id, (unsigned long long)b->begin, (unsigned long long)v.instructions,
+                (unsigned long long)v.cycles);
             lines++;
         }
         size_t from = max > 0 && l->ndone > (size_t)max ? l->ndone - (size_t)max : 0;
@@ -449,10 +456,11 @@ int sim_tasks_write_list(const sim_machine *m, FILE *f, int unit, int max)
         }
         for (size_t k = from; k < l->ndone; k++) {
             const sim_task *d = &l->done[k];
-            fprintf(f, "%-10s thread %-2d task %-4llu %-24s id %-7llu ended   %llu-%llu: %llu instructions, %llu cycles\n",
+            fprintf(f,
+                    "%-10s thread %-2d task %-4llu %-24s id %-7llu ended   %llu-%llu: %llu instructions, %llu cycles\n",
                     u->name, d->thread, (unsigned long long)d->seq, sim_task_name(m, d, name, sizeof name),
-                    (unsigned long long)d->id, (unsigned long long)d->begin, (unsigned long long)d->end, (unsigned long long)d->instructions,
-                    (unsigned long long)d->cycles);
+                    (unsigned long long)d->id, (unsigned long long)d->begin, (unsigned long long)d->end,
+                    (unsigned long long)d->instructions, (unsigned long long)d->cycles);
             lines++;
         }
     }

@@ -20,9 +20,9 @@
 /* ended tasks kept one by one per unit; later ones are summed into the unit's "more". A
  * machine of many units keeps SIM_TASKS_BUDGET in all (at least SIM_TASKS_MIN per unit), so
  * 1,472 tiles keep 44 each and the lists stay under ~20 MB */
-#define SIM_TASKS_KEEP 1024
+#define SIM_TASKS_KEEP   1024
 #define SIM_TASKS_BUDGET 65536
-#define SIM_TASKS_MIN 16
+#define SIM_TASKS_MIN    16
 /* the ISA's per-thread counters a task counts too (sim_unit_thread_counters: CERT's
  * tokens, uC-DMA bytes, AXI accesses), the first ones up to this many */
 #define SIM_TASK_COUNTERS 8
@@ -34,9 +34,9 @@ typedef struct sim_task {
     uint64_t id;              /* the ISA's number (a CERT job_id, an IPU worker entry) */
     uint64_t seq;             /* the task's number in its unit, in begin order from 0 */
     int unit, thread;
-    uint8_t state;            /* SIM_TASK_RUNNING or _DONE (_NONE: a free slot) */
-    uint64_t begin, end;      /* cycles: bound over [begin, end); end valid when DONE */
-    uint64_t cycles;          /* end - begin (a sum of tasks: the sum of theirs) */
+    uint8_t state;       /* SIM_TASK_RUNNING or _DONE (_NONE: a free slot) */
+    uint64_t begin, end; /* cycles: bound over [begin, end); end valid when DONE */
+    uint64_t cycles;     /* end - begin (a sum of tasks: the sum of theirs) */
     /* DONE: the counts over the task; RUNNING: the thread's counters at begin (a report
      * takes the difference, sim_task_view) */
     uint64_t instructions, issue_cycles;
@@ -46,12 +46,12 @@ typedef struct sim_task {
 
 /* One unit's tasks (sim_unit.tasks), made at its first task. */
 typedef struct sim_task_list {
-    sim_task *bound;          /* per thread: the task bound to it (state RUNNING) or a free slot */
+    sim_task *bound; /* per thread: the task bound to it (state RUNNING) or a free slot */
     int nthreads;
-    int ncounters;            /* the unit's thread counters a task counts (SIM_TASK_COUNTERS at most) */
-    sim_task *done;           /* ended tasks, in end order, at most keep */
+    int ncounters;  /* the unit's thread counters a task counts (SIM_TASK_COUNTERS at most) */
+    sim_task *done; /* ended tasks, in end order, at most keep */
     size_t ndone, cap, keep;
-    uint64_t begun;           /* tasks begun on the unit */
+    uint64_t begun; /* tasks begun on the unit */
     /* the ended tasks past keep, summed: id counts them, begin is the first one's,
      * end the last one's (state DONE once there is one) */
     sim_task more;

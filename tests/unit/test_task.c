@@ -135,7 +135,8 @@ static void test_tasks_add_up(void **state)
     stats_write_text(&m, f);
     fclose(f);
     assert_non_null(strstr(buf, "tasks:\n  fake0: 6 tasks (0 running)\n"));
-    assert_non_null(strstr(buf, "task 1 t1.0 (id 0) thread 1: cycles 8 (0-8), instructions 4, issue cycles 4, stall wait 4\n"));
+    assert_non_null(
+        strstr(buf, "task 1 t1.0 (id 0) thread 1: cycles 8 (0-8), instructions 4, issue cycles 4, stall wait 4\n"));
     free(buf);
     sim_destroy(&m);
 }
