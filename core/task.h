@@ -9,8 +9,9 @@
  * SIM_TASKS_KEEP ended tasks of a unit one by one (fewer on machines of many units) and the
  * rest summed, so a long run's memory and statistics stay bounded. After a fast-forward
  * (m->ff) the reports show the timed part's, as for the threads: a task that ended before
- * the switch is left out, one that spans it counts from the switch. The statistics (text and JSON "tasks"), the debugger's
- * `info tasks` and the trace (a marker line at each begin and end) read them here. */
+ * the switch is left out, one that spans it counts from the switch. The statistics (text and
+ * JSON "tasks"), the debugger's `info tasks` and the trace (a marker line at each begin and
+ * end) read them here. */
 #ifndef XPUSIM_TASK_H
 #define XPUSIM_TASK_H
 #include <stdio.h>
