@@ -42,6 +42,12 @@ static int task_ncounters(const sim_unit *u)
     return u->nthread_counters < SIM_TASK_COUNTERS ? u->nthread_counters : SIM_TASK_COUNTERS;
 }
 
+size_t sim_tasks_keep(int nunits)
+{
+    size_t per = SIM_TASKS_BUDGET / (size_t)(nunits > 0 ? nunits : 1);
+    return per >= SIM_TASKS_KEEP ? SIM_TASKS_KEEP : per >= SIM_TASKS_MIN ? per : SIM_TASKS_MIN;
+}
+
 static sim_task_list *list_of(sim_machine *m, sim_unit *u)
 {
     if (u->tasks)
@@ -54,8 +60,7 @@ static sim_task_list *list_of(sim_machine *m, sim_unit *u)
     l->nthreads = u->nthreads;
     l->ncounters = task_ncounters(u);
     /* many units share one budget (the units are all made before any task begins) */
-    size_t per = SIM_TASKS_BUDGET / (size_t)(m->nunits > 0 ? m->nunits : 1);
-    l->keep = per >= SIM_TASKS_KEEP ? SIM_TASKS_KEEP : per >= SIM_TASKS_MIN ? per : SIM_TASKS_MIN;
+    l->keep = sim_tasks_keep(m->nunits);
     u->tasks = l;
     /* several units may get their first task at once (-o jobs=N): an atomic store of the
      * one value this ever holds */

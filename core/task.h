@@ -75,6 +75,8 @@ sim_task sim_task_view(const sim_machine *m, const sim_task *t);
 const char *sim_task_name(const sim_machine *m, const sim_task *t, char *buf, size_t n);
 /* 1 if the task ended before a fast-forward's switch: the timed reports leave it out. */
 int sim_task_functional(const sim_machine *m, const sim_task *t);
+/* The ended tasks a unit keeps one by one on a machine of nunits units. */
+size_t sim_tasks_keep(int nunits);
 /* 1 if any task was ever begun on the machine. */
 int sim_tasks_any(const sim_machine *m);
 

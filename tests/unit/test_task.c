@@ -214,6 +214,20 @@ static void test_tasks_summed(void **state)
     sim_destroy(&m);
 }
 
+/* The per-unit budget: 1,024 up to 64 units (65,536 / 64), then 65,536 shared (1,472 tiles:
+ * 65,536 / 1,472 = 44.5 -> 44), never fewer than 16 (4,097 units and more). */
+static void test_tasks_keep(void **state)
+{
+    (void)state;
+    assert_int_equal(sim_tasks_keep(1), 1024);
+    assert_int_equal(sim_tasks_keep(64), 1024);
+    assert_int_equal(sim_tasks_keep(65), 1008);
+    assert_int_equal(sim_tasks_keep(1472), 44);
+    assert_int_equal(sim_tasks_keep(4096), 16);
+    assert_int_equal(sim_tasks_keep(5000), 16);
+    assert_int_equal(sim_tasks_keep(0), 1024);
+}
+
 /* The trace marks each begin and end of a task between the instruction lines. */
 static void test_tasks_trace(void **state)
 {
@@ -252,5 +266,6 @@ XPUSIM_TESTS(task,
     cmocka_unit_test(test_tasks_add_up),
     cmocka_unit_test(test_tasks_running),
     cmocka_unit_test(test_tasks_summed),
+    cmocka_unit_test(test_tasks_keep),
     cmocka_unit_test(test_tasks_trace),
 )
