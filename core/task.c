@@ -31,11 +31,6 @@ void sim_task_list_free(sim_unit *u)
     u->tasks = NULL;
 }
 
-void sim_task_list_reset(sim_unit *u)
-{
-    sim_task_list_free(u);
-}
-
 /* how many of the unit's thread counters a task counts */
 static int task_ncounters(const sim_unit *u)
 {

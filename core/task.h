@@ -90,8 +90,7 @@ void sim_tasks_write_json(const sim_machine *m, FILE *f);
  * max per unit); unit -1 for every unit. Returns the lines written (0: no task at all). */
 int sim_tasks_write_list(const sim_machine *m, FILE *f, int unit, int max);
 
-/* The machine's end and a restart: free a unit's list / forget its tasks. */
+/* Free a unit's list (the machine's end and a restart do it for every unit: m->tasks_free). */
 void sim_task_list_free(sim_unit *u);
-void sim_task_list_reset(sim_unit *u);
 
 #endif
