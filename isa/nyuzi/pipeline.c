@@ -12,7 +12,7 @@
  * the instruction being decoded. Semantics run when an instruction issues (exec.c); the
  * memory system is timing.c. Why the model is built this way: docs/isa/nyuzi.md. */
 #include <string.h>
-#include "nyuzi.h"
+#include "exec_ops.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
 
@@ -318,12 +318,46 @@ static inline void stall(nyz_thread *t, uint8_t why)
         t->why = why;
 }
 
+/* The instruction bodies' hooks (exec_ops.inc) for the plain loop, which has them inline
+ * (nyz_exec's switch without its call, frame and effect in memory: about 30 host
+ * instructions per instruction): what nyz_exec does at each end, then on to the timing. */
+#define OP(f) case f:
+#define OPS(f) case f:
+#define END() goto exec_done
+#define END_SYS() goto exec_done
+#define END_MARKER() goto exec_done
+#define TAKEN(x)                                                                          \
+    do {                                                                                  \
+        t->pc = (x);                                                                      \
+        ef.taken = 1;                                                                     \
+        goto exec_done;                                                                   \
+    } while (0)
+#define TAKEN_SYS(x) TAKEN(x)
+#define FAILED()                                                                          \
+    do {                                                                                  \
+        ef.trapped = 1;                                                                   \
+        goto exec_done;                                                                   \
+    } while (0)
+#define REPEAT()                                                                          \
+    do {                                                                                  \
+        t->pc = pc; /* the next subcycle issues this instruction again */                 \
+        ef.retired = 0;                                                                   \
+        goto exec_done;                                                                   \
+    } while (0)
+#define EF_MEM(k) (ef.mem = (k))
+#define EF_PADDR(a) (ef.paddr = (a))
+#define EF_FULL(x) (ef.full_line = (x))
+#define NYZ_COSIM (nm->cosim != NULL)
+#define NYZ_FUNCTIONAL 0
+#define NYZ_LANES_UNROLL /* built at -O3 (isa.mk), which unrolls the lanes */
+
 /* One call of the cycle model. `profiled`: --profile without the hooks, fed here; `slow`:
- * m->slow (some debugging feature is on). Both are constants at each call site, so the plain
- * loop has no test of either (m->slow changes only between calls). */
+ * m->slow (some debugging feature is on); `inl`: the instruction bodies inline (the plain
+ * loops of 1 and 4 threads: each copy is about 100 KB of code). All are constants at each
+ * call site, so the plain loop has no test of any (m->slow changes only between calls). */
 static inline __attribute__((always_inline)) uint64_t
 run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int profiled,
-         const int slow, const int ns)
+         const int slow, const int ns, const int inl)
 {
     nyz_machine *nm = m->isa_state;
     nyz_core *c = u->isa;
@@ -336,8 +370,12 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
     const int magic = m->ff_magic; /* a fast-forward to the magic marker is armed */
     const l1i_geom geom = {c->l1i.mru ? &c->l1i.mru[0].line : NULL, c->l1i.sets - 1,
                                c->l1i.plru_on};
+    if (sim_stopped(m))
+        return now;
     while (now < horizon) {
-        if (sim_stopped(m))
+        /* the plain loop stops only where an issue may have stopped the run (each such
+         * place returns); the debugger's hooks may stop it anywhere */
+        if (slow && sim_stopped(m))
             return now;
         if (c->due <= now)
             due_events(nm, u, c, now);
@@ -468,13 +506,25 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
                 fe_pop(t);
         } else if (kind == H_GHOST) { /* the replayed access hits now; its result follows */
+            uint64_t again = 0;
             if (t->ghost == GHOST_STORE)
                 nyz_store_timing(nm, c, t, t->ghost_pa, t->ghost_full, now);
-            t->ghost = 0;
-            if (t->ghost_wr != 0xff)
-                t->reg_ready[t->ghost_wr] = now + tm->load_lat;
-            if (t->pc != pc || t->subcycle == 0)
+            else if (t->rp_kind) /* timing.c: a sync decided; a load whose line left misses */
+                again = nyz_replay_timing(nm, c, t, now);
+            if (again) { /* rolled back once more, replayed after the new fill */
                 fe_pop(t);
+                t->rb_at = now + RB_MEM;
+                t->rb_pc = pc;
+                t->blocked = again;
+                t->block_why = NYZ_ST_DCACHE;
+                set_due(c, t->rb_at);
+            } else {
+                t->ghost = 0;
+                if (t->ghost_wr != 0xff)
+                    t->reg_ready[t->ghost_wr] = now + tm->load_lat;
+                if (t->pc != pc || t->subcycle == 0)
+                    fe_pop(t);
+            }
         } else if (kind == H_TRAP) { /* interrupt, or a fetch fault carried by decode */
             nm->cur_cycle = now;
             t->rb_flags = t->flags;
@@ -494,6 +544,8 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             t->rb_at = now + RB_INT;
             t->rb_pc = t->pc;
             set_due(c, t->rb_at);
+            if (sim_stopped(m)) /* a trap without a handler */
+                return now + 1;
         } else if (((STORE_QUEUE_KINDS >> in->kind) & 1) && t->store_done > now &&
                    !(in->kind == K_DINVALIDATE && !(t->flags & NYZ_F_S))) {
             /* the store queue entry is busy: roll back and wait for its acknowledgement (a
@@ -513,7 +565,21 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             t->rb_flags = t->flags;
             nyz_effect ef = {0};
             const uint64_t insns0 = st->instructions; /* the profile's count at the issue */
-            nyz_exec(nm, c, t, in, &ef);
+            if (!inl)
+                nyz_exec(nm, c, t, in, &ef);
+            else { /* nyz_exec inline (exec.c) */
+                t->pc = pc + 4;
+                ef.retired = 1;
+                switch ((nyz_fop_t)in->fop) {
+#include "exec_ops.inc"
+                case F_UNSET: /* decoded by nyz_decode alone: nyz_exec finds its number */
+                case NYZ_NFOPS:
+                    t->pc = pc;
+                    nyz_exec(nm, c, t, in, &ef);
+                    break;
+                }
+            exec_done:;
+            }
             t->cur = NULL;
             if (__builtin_expect((ef.trapped | ef.mem | ef.taken) == 0 && ef.retired, 1) &&
                 t->pc == pc + 4) {
@@ -597,6 +663,22 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
     return now;
 }
 
+#undef OP
+#undef OPS
+#undef END
+#undef END_SYS
+#undef END_MARKER
+#undef TAKEN
+#undef TAKEN_SYS
+#undef FAILED
+#undef REPEAT
+#undef EF_MEM
+#undef EF_PADDR
+#undef EF_FULL
+#undef NYZ_COSIM
+#undef NYZ_FUNCTIONAL
+#undef NYZ_LANES_UNROLL
+
 /* The threads the scans go over: up to the last ready one. Threads above it stay not ready
  * for this call (a thread becomes ready only through sched_start/sched_wake, which set
  * nm->resched or happen between calls); under the debugger (which changes states between
@@ -613,13 +695,13 @@ static int live_threads(const sim_unit *u)
 static __attribute__((noinline)) uint64_t run_plain1(sim_machine *m, sim_unit *u, uint64_t now,
                                                      uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0, 0, 1);
+    return run_core(m, u, now, horizon, 0, 0, 1, 1);
 }
 
 static __attribute__((noinline)) uint64_t run_plain4(sim_machine *m, sim_unit *u, uint64_t now,
                                                      uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0, 0, 4);
+    return run_core(m, u, now, horizon, 0, 0, 4, 1);
 }
 
 static __attribute__((noinline)) uint64_t run_plain(sim_machine *m, sim_unit *u, uint64_t now,
@@ -628,19 +710,19 @@ static __attribute__((noinline)) uint64_t run_plain(sim_machine *m, sim_unit *u,
     int ns = live_threads(u);
     return ns == 1 ? run_plain1(m, u, now, horizon)
            : ns == 4 ? run_plain4(m, u, now, horizon)
-                     : run_core(m, u, now, horizon, 0, 0, ns);
+                     : run_core(m, u, now, horizon, 0, 0, ns, 0);
 }
 
 static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
                                                    uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0, 1, u->nthreads);
+    return run_core(m, u, now, horizon, 0, 1, u->nthreads, 0);
 }
 
 static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
                                                        uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 1, 1, u->nthreads);
+    return run_core(m, u, now, horizon, 1, 1, u->nthreads, 0);
 }
 
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
