@@ -318,8 +318,8 @@ static inline void stall(nyz_thread *t, uint8_t why)
         t->why = why;
 }
 
-/* The instruction bodies' hooks (exec_ops.inc) for the plain loop, which has them inline
- * (nyz_exec's switch without its call, frame and effect in memory: about 30 host
+/* The instruction bodies' hooks (exec_ops.inc) for the plain loops, which have them inline
+ * (nyz_exec's switch without its call, frame and effect in memory: about 20 host
  * instructions per instruction): what nyz_exec does at each end, then on to the timing. */
 #define OP(f) case f:
 #define OPS(f) case f:
@@ -353,7 +353,7 @@ static inline void stall(nyz_thread *t, uint8_t why)
 
 /* One call of the cycle model. `profiled`: --profile without the hooks, fed here; `slow`:
  * m->slow (some debugging feature is on); `inl`: the instruction bodies inline (the plain
- * loops of 1 and 4 threads: each copy is about 100 KB of code). All are constants at each
+ * loops of 1 and 4 threads; each copy is about 100 KB of code). All are constants at each
  * call site, so the plain loop has no test of any (m->slow changes only between calls). */
 static inline __attribute__((always_inline)) uint64_t
 run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int profiled,
@@ -506,25 +506,13 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
                 fe_pop(t);
         } else if (kind == H_GHOST) { /* the replayed access hits now; its result follows */
-            uint64_t again = 0;
             if (t->ghost == GHOST_STORE)
                 nyz_store_timing(nm, c, t, t->ghost_pa, t->ghost_full, now);
-            else if (t->rp_kind) /* timing.c: a sync decided; a load whose line left misses */
-                again = nyz_replay_timing(nm, c, t, now);
-            if (again) { /* rolled back once more, replayed after the new fill */
+            t->ghost = 0;
+            if (t->ghost_wr != 0xff)
+                t->reg_ready[t->ghost_wr] = now + tm->load_lat;
+            if (t->pc != pc || t->subcycle == 0)
                 fe_pop(t);
-                t->rb_at = now + RB_MEM;
-                t->rb_pc = pc;
-                t->blocked = again;
-                t->block_why = NYZ_ST_DCACHE;
-                set_due(c, t->rb_at);
-            } else {
-                t->ghost = 0;
-                if (t->ghost_wr != 0xff)
-                    t->reg_ready[t->ghost_wr] = now + tm->load_lat;
-                if (t->pc != pc || t->subcycle == 0)
-                    fe_pop(t);
-            }
         } else if (kind == H_TRAP) { /* interrupt, or a fetch fault carried by decode */
             nm->cur_cycle = now;
             t->rb_flags = t->flags;
