@@ -217,6 +217,21 @@ burst(sim_machine *m, nyz_machine *nm, sim_unit *u, nyz_core *c, int ti, uint64_
 #define NYZ_LANES_UNROLL
 #endif
 
+/* --profile (func_loop.inc): the issue of thread pt at pc in step now, with the retired
+ * count insns, whose row the window does not map. The loop keeps the thread's row closed up
+ * to (insns, now): it is opened again (minus them) for prof_issue_th, and the row that opens
+ * is closed up to them in turn and returned. */
+static __attribute__((noinline)) uint64_t *nyz_prof_slow(prof_thread *pt, uint32_t pc, uint64_t now, uint64_t insns)
+{
+    pt->row[PROF_INSNS] -= insns;
+    pt->row[PROF_CYCLES] -= now;
+    prof_issue_th(pt, pc, now, insns, NULL);
+    uint64_t *r = pt->row;
+    r[PROF_INSNS] += insns;
+    r[PROF_CYCLES] += now;
+    return r;
+}
+
 /* The plain turn (func_loop.inc), without and with the --profile feed */
 #define FUNC_LOOP_NAME plain
 #define FUNC_LOOP_PROF 0
