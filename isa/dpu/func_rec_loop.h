@@ -20,7 +20,24 @@ FN_PROTO
     dpu_tasklet *tk = s->tk;
     uint8_t *const wram = c->wram;
     const uint64_t wlim = c->wlim;
-    uint64_t left = n;
+    /* No count per instruction: the run ends after n instructions from s0 (ring index i0,
+     * ring of ns slots), i.e. after wn passes of the WRAP record (it counts them down in
+     * wl), then rn slots into the last round, where a sentinel record (stop) ends it; with
+     * no pass at all, the sentinel goes in now. The instructions run so far are
+     * (wn - wl) * ns + (s - s0). */
+    dpu_fn_slot *const s0 = s;
+    const uint64_t ns = c->step;
+    const uint64_t tn = (uint64_t)(s0 - c->begin) + n;
+    const uint64_t wn = tn / ns;
+    uint64_t wl = wn;
+    dpu_fn_slot *const sent = c->begin + tn % ns;
+    const dpu_fn_rec *sent_ip = NULL; /* the sentinel slot's own record while it is armed */
+    const dpu_fn_rec stop = {.h = &&h_STOP};
+#define FN_RAN() ((wn - wl) * ns + (uint64_t)(s - s0))
+    if (!wn) {
+        sent_ip = sent->ip;
+        sent->ip = &stop;
+    }
 #if FN_PROF
     /* --profile: the issue of ip in the slot's batch (one instruction, the ring's cycles to
      * the slot's next issue), or (a row the window does not map) through prof_issue */
@@ -32,9 +49,9 @@ FN_PROTO
             r_[PROF_CYCLES] += step;                                                                     \
             s->last = r_;                                                                                \
         } else                                                                                           \
-            fn_feed_slow(s, ip->pc, t0 + (n - left), step);                                              \
+            fn_feed_slow(s, ip->pc, t0 + FN_RAN(), step);                                                \
     } while (0)
-    const uint64_t step = c->step;
+    const uint64_t step = ns;
 #else
 #define FN_FEED() (void)t0
 #endif
@@ -48,8 +65,6 @@ FN_PROTO
         s++;                                                                                             \
         ip = s->ip;                                                                                      \
         tk = s->tk;                                                                                      \
-        if (!--left)                                                                                     \
-            goto done;                                                                                   \
         goto *ip->h;                                                                                     \
     } while (0)
     goto *ip->h;
@@ -174,21 +189,36 @@ FN_PROTO
         FN_GO(npc);
     }
 
-    /* past the ring's last slot: its first (the slot after the last holds this record) */
+    /* past the ring's last slot: its first (the slot after the last holds this record); at
+     * the last pass, the run ends there or the sentinel goes in */
 h_WRAP:
     s = c->begin;
+    if (__builtin_expect(!--wl, 0)) {
+        if (sent == s) /* (rn = 0) */
+            goto done;
+        sent_ip = sent->ip;
+        sent->ip = &stop;
+    }
     ip = s->ip;
     tk = s->tk;
     goto *ip->h;
 
+    /* the n-th instruction ran: the slot the sentinel stood in goes on from its record */
+h_STOP:
+    s->ip = sent_ip;
+    goto done;
+
 h_GEN:
 generic:
     s->ip = ip;
+    if (sent_ip) /* the run ends before the sentinel: the slot gets its record back */
+        sent->ip = sent_ip;
     *sp = s;
-    return n - left;
+    return FN_RAN();
 done:
     *sp = s;
     return n;
+#undef FN_RAN
 #undef R
 #undef NEXT
 #undef FN_FEED
