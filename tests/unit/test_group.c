@@ -54,7 +54,7 @@ static int grp_create(sim_machine *m, char *err, size_t errlen)
             sched_start(u, t, 0);
         /* eight local memories per unit, 24 in all: more than the old SIM_MAX_SPACES */
         for (int k = 0; k < 8; k++) {
-            char name[16], label[24];
+            char name[16], label[40];
             snprintf(name, sizeof name, "lm%d", k);
             snprintf(label, sizeof label, "lm%d.%d", k, i);
             mem_space *s = sim_unit_add_space(m, u, name, label, 1, 4, 0);
