@@ -386,6 +386,32 @@ static __attribute__((noinline)) uint32_t ctl_inline(fast_ctx *c, sim_thread *ts
     return npc << 8 | (uint32_t)(res ? 3 : k << 2 | 2);
 }
 
+/* Round bursts: with every one of nt >= 11 tasklets live, no transfer pending and each
+ * ready by its turn in ring order from ts at t, the plain burst's pick is always the next
+ * tasklet in order (each issued nt >= 11 cycles before its next turn), until an event (a
+ * DMA start, the generic executor, lim) ends that. A round burst then neither writes nor
+ * tests ready_at per issue: round_flush derives it (last issue + 11) for the tasklets that
+ * issued since t0 when the round burst ends. */
+static int round_ok(const fast_ctx *c, const sim_thread *ts, uint64_t t)
+{
+    const int nt = c->nt;
+    if (nt < 11 || c->live != (nt >= 32 ? ~0u : (1u << nt) - 1) || c->d->pend_n)
+        return 0;
+    for (int j = 0, k = (int)(ts - c->th); j < nt; j++, k = k + 1 == nt ? 0 : k + 1)
+        if (c->th[k].ready_at > t + (uint64_t)j)
+            return 0;
+    return 1;
+}
+
+static __attribute__((noinline)) void round_flush(fast_ctx *c, uint64_t t0)
+{
+    for (int k = 0; k < c->nt; k++) {
+        const uint64_t li = c->d->t[k].last_issue;
+        if (li != (uint64_t)-1 && li >= t0)
+            c->th[k].ready_at = li + 11;
+    }
+}
+
 /* Land the transfers due at t in a sparse burst and take back the queue's front and count
  * and the full flag sparse_land packs into one word; its low bit: leave the burst. (A macro:
  * it writes the burst loop's register locals, which a helper would force to memory.) */
@@ -414,10 +440,11 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                                                        const uint64_t olim, const int bp, const int watch,
                                                        const int mode, const int profile)
 {
-    const int sparse = mode == 1, dense = mode == 2;
+    const int sparse = mode == 1, dense = mode == 2, round = mode == 3;
     sim_thread *ts = *tsp;
     dpu_tasklet *tk = c->d->t + (ts - c->th);
     uint64_t t = *tp;
+    const uint64_t t0 = t; /* round: the burst's first issue */
     const dpu_insn *const iram = c->iram;
     uint8_t *const wram = c->wram;
     const uint64_t wlim = c->wlim;
@@ -451,6 +478,11 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     if (dense) {
         ki = cur;
         dn = (unsigned)live_count(c->live);
+    }
+    if (mode == 0 && !bp && !watch && !profile && round_ok(c, ts, t)) {
+        *tsp = ts;
+        *tp = t;
+        return 6;
     }
     if (sparse) {
         memcpy(tsv, c->tsv, sizeof tsv);
@@ -488,7 +520,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         }
         const dpu_insn *const in = &iram[pc]; /* a record for every 16-bit pc */
         tk->last_issue = t;
-        ts->ready_at = t + 11;
+        if (!round) /* (a round burst derives it at its end) */
+            ts->ready_at = t + 11;
         uint32_t *const R = tk->r;
         const uint32_t fa = R[in->ra];
         const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
@@ -506,6 +539,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             if (!c->dmai || (uint64_t)mr + bytes > c->mlim || (uint64_t)w + bytes > wlim)
                 goto generic;
             const int k = (int)(ts - c->th);
+            if (round) /* the ready cycles first: the transfer sets the issuer's */
+                round_flush(c, t0);
             const uint64_t dma0 = ts->stalls[DPU_STALL_DMA];
             dpu_dma_start(c->u, c->d, k, in->op == DPU_OP_SDMA, w, mr, bytes, t);
             if (profile) /* its own wait beyond the revolver slot */
@@ -521,6 +556,17 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 dn--;
             }
             lim = min_u64(lim, c->d->pend_next);
+            if (round) {
+                /* the ring is no longer full: the plain burst goes on with the next one in
+                 * order (ready: its turn), if before lim */
+                tk->pc = (uint16_t)npc;
+                ts->instructions++;
+                t++;
+                ts = ts + 1 == c->th_end ? c->th : ts + 1;
+                *tsp = ts;
+                *tp = t;
+                return t < lim ? 4 : 0;
+            }
             break;
         }
         case DPU_FAST_NONE:
@@ -553,6 +599,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             }
             /* fall through */
         generic:
+            if (round)
+                round_flush(c, t0);
             *tsp = ts;
             *tp = t;
             return 1;
@@ -649,6 +697,11 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             tk++;
         if (dense)
             ki = ki + 1 == c->nt ? 0 : ki + 1;
+        if (round) { /* the next one in order is ready: its turn */
+            if (__builtin_expect(t >= lim, 0))
+                goto out; /* (no transfer is pending: lim is olim) */
+            continue;
+        }
         if (t >= lim) {
             /* below olim, lim is the oldest pending DMA completion: with dmai its data lands
              * now, before the pick at t, as in the reference loop */
@@ -741,6 +794,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         }
     }
 out:
+    if (round)
+        round_flush(c, t0);
     if (sparse) { /* the cursor */
         const int k = SPARSE_CUR;
         ts = c->th + (k >= c->nt ? 0 : k);
@@ -758,7 +813,8 @@ out:
 /* The burst copies: plain, with the watched span, with the breakpoint filter, both, and
  * with --profile fed (with or without breakpoints and watchpoints); each takes its sparse
  * form while the sparse pick pays (burst's return 3, back to plain on 4) and its dense form
- * once a full revolver picks out of ring order (return 5). */
+ * once a full revolver picks out of ring order (return 5); the plain copy its round form
+ * while every tasklet is live and issues in ring order (return 6: round_ok). */
 #define DPU_BURST_COPY(name, bp, watch, profile)                                                   \
     static __attribute__((noinline)) int name##_sparse(fast_ctx *c, sim_thread **tsp, uint64_t *tp,     \
                                                         uint64_t olim)                             \
@@ -770,6 +826,11 @@ out:
     {                                                                                              \
         return burst(c, tsp, tp, olim, bp, watch, 2, profile);                                     \
     }                                                                                              \
+    static __attribute__((noinline)) int name##_round(fast_ctx *c, sim_thread **tsp, uint64_t *tp,      \
+                                                       uint64_t olim)                              \
+    {                                                                                              \
+        return burst(c, tsp, tp, olim, bp, watch, 3, profile);                                     \
+    }                                                                                              \
     static __attribute__((noinline)) int name(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim) \
     {                                                                                              \
         for (int r = 4;;) {                                                                        \
@@ -779,6 +840,8 @@ out:
                 r = name##_sparse(c, tsp, tp, olim);                                               \
             else if (r == 5)                                                                       \
                 r = name##_dense(c, tsp, tp, olim);                                                \
+            else if (r == 6 && !(bp || watch || profile))                                          \
+                r = name##_round(c, tsp, tp, olim);                                                \
             else                                                                                   \
                 return r;                                                                          \
         }                                                                                          \

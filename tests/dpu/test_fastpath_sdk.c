@@ -326,6 +326,51 @@ static const char ctl_src[] =
     "out:\n"
     "	.zero 96\n";
 
+/* Round bursts (fast.c round_ok): every tasklet runs an ALU loop of iters iterations, so
+ * with 11 or more the ring is full and in order; tasklet 3 starts an 8-byte ldma every 16th
+ * iteration (the round burst hands over to the plain one, and with exactly 11 tasklets the
+ * next in order after it waits one cycle: its ready cycle derived at the round's end), and
+ * tasklet 7 runs a nop every 8th (the generic executor: the burst ends, the next one
+ * starts as a round again). r10 = sum of (r0 + 1) for r0 = iters..1. */
+static const char round_src[] =
+    "	.section .text.__bootstrap,\"ax\",@progbits\n"
+    "__bootstrap:\n"
+    "	jeq id, NR_TASKLETS-1, .Lgo\n"
+    "	boot id, 1\n"
+    ".Lgo:\n"
+    "	lw r0, zero, iters\n"
+    "	move r10, 0\n"
+    "	lsl r2, id, 3\n"
+    "	add r2, r2, buf\n"
+    "	lsl r3, id, 3\n"
+    ".Lloop:\n"
+    "	add r10, r10, r0\n"
+    "	xor r11, r10, r0\n"
+    "	add r10, r10, 1\n"
+    "	and r5, r0, 15, nz, .Lnodma\n"
+    "	jneq id, 3, .Lnodma\n"
+    "	ldma r2, r3, 0\n"
+    ".Lnodma:\n"
+    "	and r5, r0, 7, nz, .Lnonop\n"
+    "	jneq id, 7, .Lnonop\n"
+    "	nop\n"
+    ".Lnonop:\n"
+    "	add r0, r0, -1, nz, .Lloop\n"
+    "	sw id4, out, r10\n"
+    "	stop\n"
+    "	.section .bss.buf,\"aw\",@nobits\n"
+    "	.p2align 3\n"
+    "buf:\n"
+    "	.zero 192\n"
+    "	.section .dpu_host,\"aw\",@progbits\n"
+    "	.p2align 3\n"
+    "	.globl iters\n"
+    "iters:\n"
+    "	.long 200\n"
+    "	.globl out\n"
+    "out:\n"
+    "	.zero 96\n";
+
 static uint32_t forms_expect(uint32_t id, uint32_t iters)
 {
     uint32_t r1 = 0x1234567u + id, r21 = 0;
@@ -386,7 +431,7 @@ static uint32_t forms_expect(uint32_t id, uint32_t iters)
 }
 
 /* sdk: 0 forms_src, -1 dma_src (badaddr as it is), -2 dma_src with badaddr past MRAM's
- * end, -3 dense_src, -4 ctl_src, else sdk_shape.s with bench_work = sdk */
+ * end, -3 dense_src, -4 ctl_src, -5 round_src, else sdk_shape.s with bench_work = sdk */
 static void build(dh_run *r, int sdk, int tasklets)
 {
     char tk[32];
@@ -404,6 +449,8 @@ static void build(dh_run *r, int sdk, int tasklets)
         assert_int_equal(dh_build(r, dense_src, 0, NULL, opts), 0);
     else if (sdk == -4)
         assert_int_equal(dh_build(r, ctl_src, 0, NULL, opts), 0);
+    else if (sdk == -5)
+        assert_int_equal(dh_build(r, round_src, 0, NULL, opts), 0);
     else if (sdk < 0) {
         assert_int_equal(dh_build(r, dma_src, 0, NULL, opts), 0);
         if (sdk == -2) {
@@ -479,9 +526,10 @@ static void run_both(dh_run *a, int sdk, int tasklets)
     run_both_stop(a, sdk, tasklets, SIM_STOP_HALT);
 }
 
-/* The fast loop in pieces of `step` cycles (each limit ends its burst: whatever it keeps
- * only inside a burst, such as the sparse burst's copy of the ready cycles, must also be in
- * the tasklets' state) against the reference loop in one piece. */
+/* Both loops in pieces of `step` cycles (each limit ends a burst: whatever the fast loop
+ * keeps only inside a burst, such as the sparse burst's copy of the ready cycles or what a
+ * round burst derives at its end, must be in the tasklets' state then): after every piece
+ * each tasklet's ready cycle, last issue, pc and count agree; at the end, everything. */
 static void run_pieces(dh_run *a, int sdk, int tasklets, uint64_t step)
 {
     static dh_run b;
@@ -490,12 +538,23 @@ static void run_pieces(dh_run *a, int sdk, int tasklets, uint64_t step)
     assert_int_equal(dbg_attach(&b.m), 0);
     b.m.dbg->history_on = 1;
     dbg_update_slow(&b.m);
-    sim_stop_kind k;
+    sim_stop_kind k, kb;
     uint64_t lim = 0;
-    while ((k = sim_run(&a->m, lim += step)) == SIM_STOP_LIMIT)
-        ;
+    do {
+        lim += step;
+        k = sim_run(&a->m, lim);
+        kb = sim_run(&b.m, lim);
+        assert_int_equal(k, kb);
+        const sim_unit *ua = &a->m.units[0], *ub = &b.m.units[0];
+        const dpu_unit *da = ua->isa, *db = ub->isa;
+        for (int t = 0; t < ua->nthreads; t++) {
+            assert_int_equal(ua->threads[t].ready_at, ub->threads[t].ready_at);
+            assert_int_equal(ua->threads[t].instructions, ub->threads[t].instructions);
+            assert_int_equal(da->t[t].last_issue, db->t[t].last_issue);
+            assert_int_equal(da->t[t].pc, db->t[t].pc);
+        }
+    } while (k == SIM_STOP_LIMIT);
     assert_int_equal(k, SIM_STOP_HALT);
-    assert_int_equal(dh_run_all(&b), SIM_STOP_HALT);
     same_cut(a, &b, 1);
     dh_free(&b);
 }
@@ -626,9 +685,31 @@ static void test_stop_resume(void **state)
         }
 }
 
+/* round_src at 10 (never a round: 10 < 11), 11, 12, 16 and 24 tasklets, in one piece and
+ * (11, 16) both cut every 13 and 29 cycles (pieces long enough for round bursts, whose
+ * ends at the cuts show the ready cycles they derive): both loops agree; every tasklet's
+ * sum is 200 x 201 / 2 + 200 = 20300. */
+static void test_round(void **state)
+{
+    (void)state;
+    static const int nts[] = {10, 11, 12, 16, 24, 11, 16, 11, 16};
+    static const int steps[] = {0, 0, 0, 0, 0, 13, 13, 29, 29};
+    for (unsigned i = 0; i < sizeof nts / sizeof nts[0]; i++) {
+        static dh_run a;
+        if (steps[i])
+            run_pieces(&a, -5, nts[i], (uint64_t)steps[i]);
+        else
+            run_both(&a, -5, nts[i]);
+        for (int id = 0; id < nts[i]; id++)
+            assert_int_equal(dh_get32(&a, 0, "out", 4 * (uint64_t)id), 20300);
+        dh_free(&a);
+    }
+}
+
 XPUSIM_TESTS(dpu_fastpath_sdk,
              cmocka_unit_test(test_forms),
              cmocka_unit_test(test_dense_order),
              cmocka_unit_test(test_stop_resume),
+             cmocka_unit_test(test_round),
              cmocka_unit_test(test_dma_phases),
              cmocka_unit_test(test_sdk_shape));
