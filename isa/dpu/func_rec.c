@@ -19,7 +19,8 @@
 struct dpu_fn_rec {
     void *h;          /* the handler's label in fn_loop */
     int32_t imm;      /* the second operand's immediate, or the access's offset */
-    int32_t tgt;      /* a branch's target (in records from this one), a store's immediate
+    int32_t tgt;      /* a branch's target (its distance in bytes from this record: no
+                         scaling on the way), a store's immediate
                          data, a call's return index */
     uint8_t a, b, c;  /* ra, rb, rc */
     uint8_t x;        /* lsl_add's shift */
@@ -182,7 +183,7 @@ static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t
         h += in->bimm;
         if (in->pc > nwords) /* a target past IRAM: the executor's */
             h = FH_GEN;
-        r->tgt = (int32_t)in->pc - (int32_t)k;
+        r->tgt = ((int32_t)in->pc - (int32_t)k) * (int32_t)sizeof *r;
         break;
     case K_ATOM: /* the bit's new value, and when it jumps by the old one: bit 0 when it was
                     0, bit 1 when it was not (none, false: never; true: always) */
@@ -192,7 +193,7 @@ static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t
              : in->cond == DPU_C_NZ || in->cond == DPU_C_ACQ_NZ ? 2 : 0;
         if (r->c && in->pc > nwords) /* a target past IRAM: the executor's */
             h = FH_GEN;
-        r->tgt = (int32_t)in->pc - (int32_t)k;
+        r->tgt = ((int32_t)in->pc - (int32_t)k) * (int32_t)sizeof *r;
         break;
     case K_CALL:
         r->imm = in->off;

@@ -55,6 +55,9 @@ FN_PROTO
 #else
 #define FN_FEED() (void)t0
 #endif
+    /* the record after ip, or its branch target when take holds (tgt: the distance in bytes) */
+#define FN_BRANCH(take)                                                                                  \
+    ((const dpu_fn_rec *)((const char *)ip + ((take) ? ip->tgt : (int32_t)sizeof *ip)))
     /* the registers are the tasklet's first field */
 #define R (tk->r)
     /* the tasklet's next record is nip; the next slot's goes on (after the last: WRAP) */
@@ -131,13 +134,13 @@ FN_PROTO
     h_##name : {                                                                                         \
         const uint32_t a = R[ip->a], b = (bval);                                                         \
         DPU_SEM_CMP_FLAGS(tk->zf, tk->cf, a, b);                                                         \
-        NEXT(ip + ((cmp) ? ip->tgt : 1));                                                                \
+        NEXT(FN_BRANCH(cmp));                                                                            \
     }
 #define FN_J(name) FN_J1(name##_RR, R[ip->b], DPU_SEM_##name(a, b)) FN_J1(name##_RI, (uint32_t)ip->imm, DPU_SEM_##name(a, b))
     DPU_SEM_JCMP_OPS(FN_J)
 
     /* add/sub with a destination and a branch on the result being zero (z) or not (nz) */
-#define FN_B1(name, bval, calc, z) FN_AB(name, bval, calc, ip + ((res == 0) == (z) ? ip->tgt : 1))
+#define FN_B1(name, bval, calc, z) FN_AB(name, bval, calc, FN_BRANCH((res == 0) == (z)))
 #define FN_B(name, calc, z) FN_B1(name##_RR, R[ip->b], calc, z) FN_B1(name##_RI, (uint32_t)ip->imm, calc, z)
     FN_B(ADDZ, DPU_SEM_ADD(res, cy, a, b, 0), 1)
     FN_B(ADDNZ, DPU_SEM_ADD(res, cy, a, b, 0), 0)
@@ -165,7 +168,7 @@ FN_PROTO
         uint8_t *const bit = &c->d->atomic[DPU_SEM_ATOMIC_BIT(R[ip->a], ip->imm)];
         const int was = *bit != 0;
         *bit = ip->x;
-        NEXT(ip + ((ip->c >> was) & 1 ? ip->tgt : 1));
+        NEXT(FN_BRANCH((ip->c >> was) & 1));
     }
 
     /* the rarer forms fast.c runs inline: the same text, on the cycle model's record */
@@ -219,6 +222,7 @@ done:
     *sp = s;
     return n;
 #undef FN_RAN
+#undef FN_BRANCH
 #undef R
 #undef NEXT
 #undef FN_FEED
