@@ -488,7 +488,7 @@ static const dbg_cmd dbg_cmds[] = {
     {"disasm", "dis list l x/i", "[ADDRESS] [COUNT]", "Disassemble COUNT (default 8) instructions from ADDRESS (default: the selected thread's PC, marked =>; * marks breakpoints), decoded as the selected thread decodes them (its context: the IPU's supervisor and workers differ).", dbg_cmd_disasm},
     {"thread", "t", "[N | UNIT.THREAD]", "Select a hardware thread: N counts all threads of all units in order (with one thread per unit N is the unit), or UNIT.THREAD (UNIT a name, an index or a path: ipu0.tile5.3).", dbg_cmd_thread},
     {"unit", "", "[PATH | N]", "Select a unit by its path (`ipu0.tile5`, `col1.uc5`), name or index (its thread 0, or the thread selected there before); alone: show the selected unit's path.", dbg_cmd_unit},
-    {"threads", "", "", "List every hardware thread: unit, thread, state, PC, instructions retired and the ISA's view of its state.", dbg_cmd_threads},
+    {"threads", "", "[PATH]", "List every hardware thread (or only a group's or a unit's: `threads ipu0`, `threads col1.uc5`): unit, thread, state, PC, instructions retired and the ISA's view of its state.", dbg_cmd_threads},
     {"cycle", "cycles", "", "Show the current cycle and the instructions retired.", dbg_cmd_cycle},
     {"stats", "", "", "Show the run statistics (cycles, instructions, IPC, stalls, ISA counters).", dbg_cmd_stats},
     {"history", "hist", "[N | on | off]", "Show the last N (default 10) instructions executed, by any thread, with cycle and disassembly; `history on` also records them while running (slower), `off` only while stepping (the default).", dbg_cmd_history},

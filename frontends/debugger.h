@@ -61,6 +61,8 @@ int dbg_cmd_thread(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_threads(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_unit(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_units(dbg_cli *c, int argc, char **argv);
+/* The machine's groups > units tree (`info units`, GDB's `monitor units`). */
+void dbg_write_units(const sim_machine *m, FILE *f);
 int dbg_cmd_cycle(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_stats(dbg_cli *c, int argc, char **argv);
 int dbg_cmd_history(dbg_cli *c, int argc, char **argv);

@@ -225,16 +225,16 @@ int dbg_cmd_unit(dbg_cli *c, int argc, char **argv)
 
 /* One group of `info units` and what it holds, indented by depth: its units (runs of
  * adjacent units summed up as "tile0..tile1471" when there are many), then its children. */
-static void units_tree(const sim_machine *m, int g, int depth)
+static void units_tree(const sim_machine *m, FILE *f, int g, int depth)
 {
     char path[256];
     if (g >= 0) {
         const sim_group *gr = &m->groups[g];
-        printf("%*sgroup %s: %d unit(s) of %d thread(s)", 2 * depth, "", sim_group_path(m, g, path, sizeof path),
-               gr->nunits, gr->threads);
+        fprintf(f, "%*sgroup %s: %d unit(s) of %d thread(s)", 2 * depth, "", sim_group_path(m, g, path, sizeof path),
+                gr->nunits, gr->threads);
         if (gr->clock_hz > 0)
-            printf(" at %.0f MHz", gr->clock_hz / 1e6);
-        printf("\n");
+            fprintf(f, " at %.0f MHz", gr->clock_hz / 1e6);
+        fprintf(f, "\n");
         depth++;
     }
     int listed = 0, n = 0;
@@ -249,28 +249,33 @@ static void units_tree(const sim_machine *m, int g, int depth)
             for (int k = i; k < m->nunits; k++)
                 if (m->units[k].group == g)
                     last = k;
-            printf("%*s... %d more, #%d..#%d (to %s)\n", 2 * depth, "", n - listed, i, last,
-                   sim_unit_path(m, last, path, sizeof path));
+            fprintf(f, "%*s... %d more, #%d..#%d (to %s)\n", 2 * depth, "", n - listed, i, last,
+                    sim_unit_path(m, last, path, sizeof path));
             break;
         }
         listed++;
-        printf("%*sunit %s (#%d): %d thread(s)", 2 * depth, "", sim_unit_path(m, i, path, sizeof path), i, u->nthreads);
+        fprintf(f, "%*sunit %s (#%d): %d thread(s)", 2 * depth, "", sim_unit_path(m, i, path, sizeof path), i,
+                u->nthreads);
         if (u->clock_hz > 0)
-            printf(" at %.0f MHz", u->clock_hz / 1e6);
-        printf("%s\n", !u->enabled ? ", disabled" : u->halted ? ", halted" : "");
+            fprintf(f, " at %.0f MHz", u->clock_hz / 1e6);
+        fprintf(f, "%s\n", !u->enabled ? ", disabled" : u->halted ? ", halted" : "");
     }
     for (int k = 0; k < m->ngroups; k++)
         if (m->groups[k].parent == g)
-            units_tree(m, k, depth);
+            units_tree(m, f, k, depth);
+}
+
+void dbg_write_units(const sim_machine *m, FILE *f)
+{
+    fprintf(f, "machine (%s): %d group(s), %d unit(s)\n", m->isa->name, m->ngroups, m->nunits);
+    units_tree(m, f, -1, 1);
 }
 
 /* `info units` (also `info groups`): the machine's groups > units > threads. */
 int dbg_cmd_units(dbg_cli *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
-    const sim_machine *m = c->m;
-    printf("machine (%s): %d group(s), %d unit(s)\n", m->isa->name, m->ngroups, m->nunits);
-    units_tree(m, -1, 1);
+    dbg_write_units(c->m, stdout);
     return 0;
 }
 
@@ -286,11 +291,17 @@ static const char *dbg_state_name(const sim_thread *t)
 
 int dbg_cmd_threads(dbg_cli *c, int argc, char **argv)
 {
-    (void)argc, (void)argv;
     sim_machine *m = c->m;
+    /* `threads PATH`: only a group's (with its descendants') or a unit's threads */
+    const sim_group *g = argc > 1 ? sim_find_group(m, argv[1]) : NULL;
+    int only = argc > 1 && !g ? dbg_parse_unit(m, argv[1]) : -1;
+    if (argc > 1 && !g && only < 0)
+        return dbg_err(c, "threads: no group or unit '%s' (`info units` lists them)", argv[1]);
     printf("   #    unit        thr  state     pc          instructions  details\n");
     for (int u = 0; u < m->nunits; u++)
         for (int t = 0; t < m->units[u].nthreads; t++) {
+            if ((g && !sim_unit_in_group(m, u, g->index)) || (only >= 0 && u != only))
+                break;
             const sim_thread *th = &m->units[u].threads[t];
             char info[160] = "";
             if (m->isa->thread_state)
@@ -382,7 +393,7 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "threads") == 0)
-        return dbg_cmd_threads(c, 1, argv);
+        return dbg_cmd_threads(c, argc - 1, argv + 1);
     if (strcmp(argv[1], "units") == 0 || strcmp(argv[1], "groups") == 0)
         return dbg_cmd_units(c, 1, argv);
     if (strcmp(argv[1], "regs") == 0 || strcmp(argv[1], "registers") == 0)

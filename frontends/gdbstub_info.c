@@ -259,6 +259,8 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
     } else if (strcmp(cmd, "stop") == 0) {
         fprintf(f, "%s at cycle %llu: %s\n", sim_stop_name(m->stop.kind), (unsigned long long)m->stop.cycle,
                 m->stop.msg);
+    } else if (strcmp(cmd, "units") == 0 || strcmp(cmd, "groups") == 0) {
+        dbg_write_units(m, f);
     } else if (strcmp(cmd, "waiting") == 0) {
         if (!runctl_waiting(m, f, "", 64))
             fprintf(f, "no thread is waiting (all halted)\n");
@@ -276,6 +278,7 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
                    "                  selected) by their names, or only register NAME\n"
                    "  stop            the last stop reason\n"
                    "  waiting         each thread that has not halted and what it waits for\n"
+                   "  units           the groups > units tree (thread names in GDB carry the path)\n"
                    "  disasm [ADDR] [N]  N instructions (8) from ADDR (the pc) as the thread\n"
                    "                  GDB selected decodes them (its context)\n"
                    "  space [NAME]    show or set the memory space m/M/X and watchpoints use\n"

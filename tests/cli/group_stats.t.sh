@@ -9,8 +9,9 @@
 # - a unit's own space by its path (--dump tmem@ipu0.tile1:ADDR:4 = tile 1's bench_iters);
 # - symbols per unit or group (--symbols PATH=FILE) for --set/--get @PATH:SYMBOL;
 # - the debugger: `info units` lists the tree, `unit ipu0.tile2` and `thread ipu0.tile1.3`
-#   select by path, a bad path is a clear error;
-# - the GDB stub: qXfer:threads:read names every thread by its path (ipu0.tile1.3); a
+#   select by path, `threads ipu0.tile1` lists one unit's threads, a bad path is a clear error;
+# - the GDB stub: qXfer:threads:read names every thread by its path (ipu0.tile1.3), `monitor
+#   units` prints the tree; a
 #   tile has 7 threads (the supervisor and six workers), so GDB thread id = 7 x tile +
 #   thread + 1 (tile1.3 = 11 = 0xb, tile2.5 = 20 = 0x14) and the debugger's flat number
 #   7 x tile + thread (tile2.0 = #14, tile1.3 = #10).
@@ -20,6 +21,8 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 HERE=$(dirname "$0")
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
+[ -x "$X" ] || { echo "FAIL: no xpusim binary at $X"; exit 1; }
+"$X" isas | grep -q '^ipu\|^cert' || { echo "SKIP: this build has neither the ipu nor the cert ISA"; exit 0; }
 # check_groups JSON: every group's subtotals against its units' counts (python: the JSON)
 check_groups() {
     "$PY" - "$1" <<'EOF'
@@ -92,6 +95,8 @@ unit
 thread ipu0.tile1.3
 unit ipu0.tile9
 info groups
+threads ipu0.tile1
+threads nosuch
 EOS
     "$X" debug "$T/loop6.elf" -o tiles=3 -x "$T/s.x" > "$T/dbg.out" 2>&1
     for want in 'machine (ipu): 1 group(s), 3 unit(s)' '  group ipu0: 3 unit(s) of 7 thread(s) at [0-9]* MHz' \
@@ -100,6 +105,10 @@ EOS
         grep -q "^$want" "$T/dbg.out" || no "debugger: no line '$want' in: $(cat "$T/dbg.out")"
     done
     [ "$(grep -c '^machine (ipu)' "$T/dbg.out")" = 2 ] || no "info groups is not info units"
+    # `threads ipu0.tile1`: tile 1's seven threads only (flat numbers 7..13)
+    [ "$(grep -c '^[ *]  [0-9]* *tile1 ' "$T/dbg.out")" = 7 ] && ! grep -q '^[ *]  [0-9]* *tile[02] ' "$T/dbg.out" \
+        || no "threads ipu0.tile1: $(grep 'tile[0-9] ' "$T/dbg.out")"
+    grep -q "^error: threads: no group or unit 'nosuch'" "$T/dbg.out" || no "threads nosuch"
     [ $fail -eq 0 ] && echo "ok: debugger info units, unit PATH, thread PATH.N"
     # the GDB stub: thread names carry the path
     timeout 60 "$PY" - "$X" "$T/loop6.elf" <<'EOF' || no "gdb qXfer:threads"
@@ -122,6 +131,8 @@ try:
     assert '<thread id="14" core="2" name="ipu0.tile2.5"/>' in xml, xml
     info = bytes.fromhex(s.ask("qThreadExtraInfo,b")).decode()
     assert info.startswith("ipu0.tile1 thread 3, "), info
+    tree = s.monitor("units")
+    assert "machine (ipu): 1 group(s), 3 unit(s)" in tree and "unit ipu0.tile2 (#2)" in tree, tree
     s.send("k")
     s.close()
 except (Fail, AssertionError) as e:
