@@ -12,6 +12,9 @@
 
 #define PROF_CHUNK 4096u            /* rows per chunk */
 #define PROF_MAP_BUDGET (1ull << 30) /* bytes of window maps in all (then: hash only) */
+/* A call row's meta word keeps its last edge's index + 1 in its top 16 bits (0: none), for
+ * the callee's first issue (prof_issue_slow); edges from this index on are not kept. */
+#define PROF_EDGE_CACHED 0xffff
 
 /* The meta word of a row: thread, ISA_FLOW_* and a call's return delta. */
 static inline uint64_t *row_pc(const prof_state *p, uint64_t *r) { return r + p->stride - 2; }
@@ -273,7 +276,7 @@ static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, 
 /* The thread g, whose previous instruction (row prev) ended at pc, issued at cycle: its
  * totals are now insns, cycle and t->stalls. Pop the call it returns from, push the call it
  * enters. -1 on out of memory. */
-static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev, uint64_t pc, uint64_t cycle,
+static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint64_t pc, uint64_t cycle,
                      uint64_t insns)
 {
     unsigned pflow = row_flow(p, prev);
@@ -299,6 +302,8 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev,
     int64_t x = prof_edge_get(p, g, ppc, pc);
     if (x < 0)
         return -1;
+    if (x < PROF_EDGE_CACHED) /* the call row remembers it (prof_call) */
+        prev[p->stride - 1] = (prev[p->stride - 1] & ((1ull << 48) - 1)) | (uint64_t)(x + 1) << 48;
     p->edges[x].calls++;
     prof_frame *f = &t->stack[t->depth++];
     f->ret = ppc + row_ret(p, prev);
@@ -316,32 +321,42 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, const uint64_t *prev,
     return 0;
 }
 
+static __attribute__((noinline)) void prof_close_stalls(prof_thread *t, uint64_t *prev, const uint64_t *stalls)
+{
+    prof_stall_delta(t->nstalls, prev + PROF_STALLS, t->stalls, stalls);
+}
+
+/* The previous issue's share at this one, as in prof_issue_gen. */
+static inline void prof_close(prof_thread *t, uint64_t *prev, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
+{
+    prev[PROF_INSNS] += insns;
+    prev[PROF_CYCLES] += cycle;
+    if (stalls)
+        prof_close_stalls(t, prev, stalls);
+}
+
+/* This issue's row opens (minus its count and cycle); after a call or a return the next
+ * issue comes to the slow path for its flow. */
+static inline void prof_open(prof_thread *t, uint64_t *row, uint64_t cycle, uint64_t insns)
+{
+    row[PROF_INSNS] -= insns;
+    row[PROF_CYCLES] -= cycle;
+    t->row = row;
+    t->lim = (row[t->p->stride - 1] >> 32 & 0xff) == ISA_FLOW_NONE ? t->nmap : 0;
+}
+
 static void prof_oom(prof_state *p, int g, uint64_t pc)
 {
     sim_set_stop(p->m, SIM_STOP_ERROR, g / p->tpu, g % p->tpu, pc, "out of memory for the profile");
 }
 
-void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
+/* Every slow issue prof_issue_slow has no short way for: the first, outside the window, a
+ * new row, calls not taken, recursion into the same return address, a return past the
+ * top frame. */
+static __attribute__((noinline)) void prof_issue_general(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                         const uint64_t *stalls)
 {
-    /* The issue of a call or a return instruction after a plain one (t->lim non-zero: the
-     * thread has issued, its window is set and its open row is a plain instruction's), not at
-     * an open call's return address: the general path below would find no flow to follow
-     * and the row in fmap, so do only what it would do then (half of the slow issues on
-     * call-heavy code are these) */
-    uint64_t off = pc - t->base, *row;
-    if (t->lim && off < t->nmap && t->fmap && (row = t->fmap[off]) != NULL &&
-        !(t->depth && t->stack[t->depth - 1].ret == pc)) {
-        uint64_t *prev = t->row;
-        prev[PROF_INSNS] += insns;
-        prev[PROF_CYCLES] += cycle;
-        if (stalls)
-            prof_stall_delta(t->nstalls, prev + PROF_STALLS, t->stalls, stalls);
-        row[PROF_INSNS] -= insns;
-        row[PROF_CYCLES] -= cycle;
-        t->row = row;
-        t->lim = 0; /* the next issue comes to the slow path for this one's flow */
-        return;
-    }
+    uint64_t *row;
     prof_state *p = t->p;
     const int g = t->g;
     uint64_t *prev = t->row;
@@ -374,6 +389,102 @@ void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns
     t->row = row;
     /* after a call or a return, the next issue comes here for its flow */
     t->lim = row_flow(p, row) == ISA_FLOW_NONE ? t->nmap : 0;
+}
+
+/* The slow issues of call-heavy code are 4 per call: the call, the callee's first
+ * instruction, the return, the return address. Each is the general path's result in a few
+ * steps here, in small functions with their arguments in registers (off: pc's index in the
+ * thread's window). */
+
+/* The issue of a call or a return instruction after a plain one (t->lim non-zero: the thread
+ * has issued, its window is set and its open row is a plain instruction's), not at an open
+ * call's return address: the general path would find no flow to follow and the row in
+ * fmap. */
+static __attribute__((noinline)) void prof_slow_flow_row(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                         const uint64_t *stalls, uint64_t off)
+{
+    uint64_t *row;
+    const uint32_t d = t->depth;
+    if (!t->fmap || (row = t->fmap[off]) == NULL || (d && t->stack[d - 1].ret == pc)) {
+        prof_issue_general(t, pc, cycle, insns, stalls);
+        return;
+    }
+    prof_close(t, t->row, cycle, insns, stalls);
+    row[PROF_INSNS] -= insns;
+    row[PROF_CYCLES] -= cycle;
+    t->row = row;
+    t->lim = 0; /* the next issue comes here for this one's flow */
+}
+
+/* The issue after a call's or a return's (t->lim 0 inside a set window). At the top call's
+ * return address after a return: prof_flow pops the frame, and the row of pc is the one the
+ * frame took out of the map (or prof_row's). The callee's first issue: prof_flow pushes a
+ * frame for the call, its edge the one the call row remembers, and the row is in a map. */
+static __attribute__((noinline)) void prof_slow_after_flow(prof_thread *t, uint64_t pc, uint64_t cycle,
+                                                           uint64_t insns, const uint64_t *stalls, uint64_t off)
+{
+    uint64_t *const prev = t->row, *row;
+    const uint32_t d = t->depth;
+    const int stride = t->p->stride;
+    const uint64_t meta = prev[stride - 1];
+    const unsigned pflow = (unsigned)(meta >> 32) & 0xff;
+    if (d && t->stack[d - 1].ret == pc) {
+        if (pflow != ISA_FLOW_RETURN)
+            goto general; /* after a call: pop and push, or a call not taken */
+        prof_close(t, prev, cycle, insns, stalls);
+        const prof_frame *f = &t->stack[d - 1];
+        t->depth = d - 1;
+        prof_edge *x = &t->p->edges[f->edge];
+        x->insns += insns - f->insns;
+        x->cycles += cycle - f->cycle;
+        for (int c = 0; c < t->nstalls; c++)
+            x->stalls[c] += t->stalls[c] - f->stalls[c];
+        row = f->saved;
+        if (row) /* the return address's row goes back to the map */
+            t->map[off] = row;
+        else if ((row = prof_row(t->p, t, t->g, pc)) == NULL) { /* (as the general path) */
+            prof_oom(t->p, t->g, pc);
+            return;
+        }
+        prof_open(t, row, cycle, insns);
+        return;
+    }
+    if (pflow != ISA_FLOW_CALL)
+        goto general; /* a return past the top frame, or none open */
+    const uint64_t ppc = prev[stride - 2], rd = (meta >> 40) & 0xff, e = meta >> 48;
+    if ((pc > ppc && pc <= ppc + rd) || !e || t->p->edges[e - 1].target != pc || d == t->cap)
+        goto general; /* not taken, the edge not known, or the stack full */
+    if ((row = t->map[off]) == NULL && (row = t->fmap ? t->fmap[off] : NULL) == NULL)
+        goto general; /* a new row, or an open call's return address */
+    prof_close(t, prev, cycle, insns, stalls);
+    t->p->edges[e - 1].calls++;
+    prof_frame *f = &t->stack[d];
+    t->depth = d + 1;
+    f->ret = ppc + rd;
+    f->edge = (uint32_t)(e - 1);
+    const uint64_t roff = f->ret - t->base;
+    f->saved = roff < t->nmap ? t->map[roff] : NULL;
+    if (f->saved)
+        t->map[roff] = NULL;
+    f->insns = insns;
+    f->cycle = cycle;
+    for (int c = 0; c < t->nstalls; c++)
+        f->stalls[c] = t->stalls[c];
+    prof_open(t, row, cycle, insns);
+    return;
+general:
+    prof_issue_general(t, pc, cycle, insns, stalls);
+}
+
+void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
+{
+    const uint64_t off = pc - t->base;
+    if (off >= t->nmap) /* before the first issue (no window yet), or outside it */
+        prof_issue_general(t, pc, cycle, insns, stalls);
+    else if (t->lim)
+        prof_slow_flow_row(t, pc, cycle, insns, stalls, off);
+    else
+        prof_slow_after_flow(t, pc, cycle, insns, stalls, off);
 }
 
 void prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
