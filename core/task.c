@@ -4,9 +4,10 @@
  * unit whose burst is running touches its list, so units on several host threads need no
  * lock. The trace gets a marker line at each begin and end, and a frontend's timeline the
  * events "task begin" / "task end" (dbg_note's observer), both only while the debugger's
- * hooks are on (m->slow, so sequential). This file calls nothing else in the core (the
- * machine frees the lists through m->tasks_free, as it frees the debugger through dbg_free),
- * so the core's files still depend on each other one way only. */
+ * hooks are on (m->slow, so sequential). Of the core it calls only sim_unit_image (sim.c,
+ * a name's symbol); the machine frees the lists through m->tasks_free, as it frees the
+ * debugger through dbg_free, so sim.c does not call this file and the core's files still
+ * depend on each other one way only. */
 #include <stdlib.h>
 #include <string.h>
 #include "task.h"
@@ -264,7 +265,7 @@ const char *sim_task_name(const sim_machine *m, const sim_task *t, char *buf, si
         return buf;
     }
     /* the symbol at the entry (read from the image here: the core calls no loader code) */
-    const ld_image *img = m->image;
+    const ld_image *img = sim_unit_image(m, t->unit); /* its own, its group's, or the machine's */
     for (int i = 0; img && i < img->nsyms; i++) {
         const ld_symbol *s = &img->syms[i];
         if (s->value == t->id && s->shndx && (s->type == 0 || s->type == 1 || s->type == 2) && s->name[0]) {
