@@ -470,7 +470,7 @@ void cert_ucdma_done(ev_event *ev, void *ctx)
                 char msg[200] = "";
                 c->cnt[CN_AXI_WRITES].value++;
                 array_sync(m, tw);
-                if (cm->aspace->nwatch && !watched)
+                if (cm->aspace && cm->aspace->nwatch && !watched)
                     watched = dbg_watch_device(m, cm->aspace, lo + 4 * i, 4, MEM_W, c->index, x.sync_job, 0, tw,
                                                "uC-DMA");
                 int r = cert_array_write(cm->array, tw, lo + 4 * i, mem_ld32le(c->code->buf + local + 4 * i), msg,
