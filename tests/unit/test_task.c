@@ -211,6 +211,19 @@ static void test_tasks_summed(void **state)
     fclose(f);
     assert_non_null(strstr(buf, "    2936 more tasks: cycles 2936 (64-3000), instructions 2936, issue cycles 2936\n"));
     free(buf);
+    /* the JSON: the 1,024 kept one by one, then one summary object of the 1,976 others */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    stats_write_json(&m, f);
+    fclose(f);
+    int n = 0;
+    for (const char *p = buf; (p = strstr(p, "\"state\": \"ended\"")); p++)
+        n++;
+    assert_int_equal(n, SIM_TASKS_KEEP);
+    assert_non_null(strstr(buf,
+                           "{\"unit\": 0, \"summed\": 1976, \"begin\": 1024, \"end\": 3000, \"cycles\": 1976, "
+                           "\"instructions\": 1976, \"issue_cycles\": 1976, \"stalls\": {\"wait\": 0, \"other\": 0}}"));
+    free(buf);
     sim_destroy(&m);
 }
 
