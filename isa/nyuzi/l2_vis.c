@@ -86,3 +86,20 @@ void nyz_undo_read(nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned l
                 buf[b] = u->old[off + b];
     }
 }
+
+/* As nyz_undo_read for a read at cycle `at` that may lie ahead of the cycle being executed
+ * (the L2's read stage of a synchronized load, l2_sync.c): nothing is dropped, and only
+ * stores other threads see after `at` are put back. */
+void nyz_undo_read_at(const nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len,
+                      uint8_t *buf, uint64_t at)
+{
+    uint32_t line = pa & ~(uint32_t)(NYZ_LINE - 1), off = pa - line;
+    for (unsigned i = nm->nundo; i-- > 0;) {
+        const struct nyz_undo *u = &nm->undo[i];
+        if (u->line != line || u->gid == t->gid || u->vis <= at)
+            continue;
+        for (unsigned b = 0; b < len; b++)
+            if ((u->bytes >> (off + b)) & 1)
+                buf[b] = u->old[off + b];
+    }
+}

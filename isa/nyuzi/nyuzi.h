@@ -155,6 +155,8 @@ typedef struct nyz_thread {
     uint64_t blocked;            /* suspended until (data miss, store queue, device, sync) */
     uint64_t last_issue;
     uint32_t undo;               /* its newest store's record's serial in nm->undo (0 none) */
+    uint8_t rp_kind;             /* what its replay (ghost) is for timing.c: NYZ_RP_* */
+    uint32_t rp_pa;              /* ... and the address a replayed load reads */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
 } nyz_thread;
@@ -220,6 +222,19 @@ typedef struct nyz_timing {
     unsigned io_lat, sync_lat, store_interval, mem_interval;
 } nyz_timing;
 
+/* What a thread's next replay is (nyz_thread.rp_kind; timing.c nyz_replay_timing). */
+enum { NYZ_RP_NONE = 0, NYZ_RP_LOAD, NYZ_RP_SYNC };
+
+/* A load_sync or store_sync on its way to the L2 (l2_sync.c): decided when the L2's arbiter
+ * grants it, in the arbiter's order. */
+typedef struct nyz_sreq {
+    uint64_t ready;              /* first cycle the L2's arbiter sees it */
+    uint64_t wake;               /* cycle its thread replays (provisional until decided) */
+    uint32_t pa, va, pc, data;   /* addresses, the instruction's pc; a store_sync's data */
+    uint32_t extra;              /* cycles an L2 miss adds to the answer */
+    uint8_t on, store, dst, width, sext, core, tid;
+} nyz_sreq;
+
 typedef struct nyz_machine {
     sim_machine *m;
     mem_space *mem;
@@ -232,7 +247,6 @@ typedef struct nyz_machine {
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
-    uint64_t l2_sync_free;       /* next cycle the L2's arbiter takes a synchronized request */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */
@@ -262,6 +276,13 @@ typedef struct nyz_machine {
     uint32_t undo_serial;        /* serial of the newest record */
     uint8_t undo_on;             /* a second thread was started: keep records */
     uint8_t sync_used;           /* a load_sync ran: stores must clear reservations */
+    /* the L2's arbiter for synchronized requests (l2_sync.c): cycles before sa_done are
+     * decided; round-robin pointers between cores and, per core, of the load-miss queue and
+     * the store queue; requests by global thread id */
+    uint64_t sa_done;
+    unsigned sa_npend;
+    uint8_t sa_core_rr, sa_lq_rr[NYZ_MAX_CORES], sa_sq_rr[NYZ_MAX_CORES];
+    nyz_sreq sreq[32];
     /* functional mode (func.c): enter the lines the program touches in the L1/L2 tags even
      * when no fast-forward is armed (tests) */
     uint8_t warm;
@@ -318,10 +339,20 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
 uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,
                         const nyz_effect *ef, uint64_t now, unsigned *lat, uint8_t *why);
 
+uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t now);
+
+/* l2_sync.c: load_sync/store_sync decided at the L2 in its arbiter's order */
+void nyz_sync_request(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,
+                      uint32_t va, uint32_t pa, uint32_t pc);
+uint64_t nyz_sync_timing(nyz_machine *nm, nyz_thread *t, uint64_t now, unsigned extra);
+void nyz_sync_settle(nyz_machine *nm, uint64_t now);
+
 /* l2_vis.c: when other threads see a store */
 void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, uint64_t bytes);
 void nyz_undo_visible(nyz_machine *nm, nyz_thread *t, uint64_t vis);
 void nyz_undo_read(nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len, uint8_t *buf);
+void nyz_undo_read_at(const nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len,
+                      uint8_t *buf, uint64_t at);
 
 /* pipeline.c */
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);

@@ -506,13 +506,25 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
                 fe_pop(t);
         } else if (kind == H_GHOST) { /* the replayed access hits now; its result follows */
+            uint64_t again = 0;
             if (t->ghost == GHOST_STORE)
                 nyz_store_timing(nm, c, t, t->ghost_pa, t->ghost_full, now);
-            t->ghost = 0;
-            if (t->ghost_wr != 0xff)
-                t->reg_ready[t->ghost_wr] = now + tm->load_lat;
-            if (t->pc != pc || t->subcycle == 0)
+            else if (t->rp_kind) /* timing.c: a sync decided; a load whose line left misses */
+                again = nyz_replay_timing(nm, c, t, now);
+            if (again) { /* rolled back once more, replayed after the new fill */
                 fe_pop(t);
+                t->rb_at = now + RB_MEM;
+                t->rb_pc = pc;
+                t->blocked = again;
+                t->block_why = NYZ_ST_DCACHE;
+                set_due(c, t->rb_at);
+            } else {
+                t->ghost = 0;
+                if (t->ghost_wr != 0xff)
+                    t->reg_ready[t->ghost_wr] = now + tm->load_lat;
+                if (t->pc != pc || t->subcycle == 0)
+                    fe_pop(t);
+            }
         } else if (kind == H_TRAP) { /* interrupt, or a fetch fault carried by decode */
             nm->cur_cycle = now;
             t->rb_flags = t->flags;

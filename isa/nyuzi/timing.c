@@ -444,8 +444,6 @@ enum { SQ_ACCEPT_AHEAD = 4 };
  * the store issues at t, a load issued at t + 2 reads the old value, one at t + 21 the
  * new). */
 enum { VIS_BEFORE_ACK = 3 };
-/* A synchronized request reaches the L2's arbiter this many cycles after it issues. */
-enum { SYNC_PATH = 4 };
 
 static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t ack)
 {
@@ -544,6 +542,9 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         }
         c->events[8]++;
         *why = NYZ_ST_DCACHE;
+        /* its replay looks the line up again (nyz_replay_timing); a gather lane's does not */
+        t->rp_kind = in->kind == K_LOAD_GATH ? NYZ_RP_NONE : NYZ_RP_LOAD;
+        t->rp_pa = ef->paddr;
         return now + extra - 1;
     }
     case 2: /* store: write-through to L2, one outstanding per thread */
@@ -553,20 +554,14 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * for the round trip; the replay picks up the result */
     case 4: { /* device access: the same protocol through the I/O request queue */
         unsigned rt = ef->mem == 4 ? tm->io_lat : tm->sync_lat;
+        t->rp_kind = NYZ_RP_NONE;
         if (ef->mem == 3) { /* through the L2 (memory if it misses there) */
-            /* the L2's arbiter takes one request per cycle from all cores
-             * (l2_cache_arb_stage.sv): synchronized requests of many threads, which all go
-             * to the L2, queue there (measured: eight threads of two cores contending on
-             * one counter, their requests reach the L2 on consecutive cycles; llsc on 2
-             * cores +32% without this, -7.6% with it) */
-            uint64_t arr = now + SYNC_PATH;
-            if (arr < nm->l2_sync_free) {
-                rt += (unsigned)(nm->l2_sync_free - arr);
-                arr = nm->l2_sync_free;
-            }
-            nm->l2_sync_free = arr + 1;
             unsigned f = nyz_fill_latency(nm, ef->paddr, in->kind == K_STORE_SYNC, now, DMEM_LEAD);
-            rt += f > tm->l2_lat ? f - tm->l2_lat : 0;
+            unsigned extra = f > tm->l2_lat ? f - tm->l2_lat : 0;
+            /* decided and answered in the order of the L2's arbiter (l2_sync.c) */
+            uint64_t wake = nyz_sync_timing(nm, t, now, extra);
+            rt = (unsigned)(wake - now);
+            t->rp_kind = NYZ_RP_SYNC;
             if (in->kind == K_LOAD_SYNC) { /* the response fills the L1D as a load miss does */
                 uint64_t at;
                 nyz_l1_settle(&c->l1d, now);
@@ -577,8 +572,6 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         }
         *lat = tm->load_lat;
         *why = ef->mem == 4 ? NYZ_ST_IO : NYZ_ST_DCACHE;
-        if (in->kind == K_STORE_SYNC) /* a successful one: the others see it with the answer */
-            nyz_undo_visible(nm, t, now + rt - VIS_BEFORE_ACK);
         return now + rt;
     }
     case 5:
@@ -617,4 +610,38 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
     default:
         return 0;
     }
+}
+
+/* A replayed load's line is there if a fill brings it by the cycle after the replay issues
+ * (its tag stage; the thread is woken the cycle before its fill, nyz_mem_timing). */
+enum { REPLAY_LOOKUP = 1 };
+
+/* The replay (second issue) of a rolled-back access at cycle now. A synchronized request
+ * is decided by then (l2_sync.c). A load looks the L1D up again, as the RTL's replayed
+ * load does in its tag stage (dcache_tag_stage.sv): if a store acknowledgement or another
+ * fill took its line's way since the fill, it misses again and asks the L2 once more
+ * (docs/validation/nyuzi.md 5c). Returns 0, or the cycle until which the thread is
+ * suspended again (its replay then comes after the new fill). */
+uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t now)
+{
+    uint8_t k = t->rp_kind;
+    t->rp_kind = NYZ_RP_NONE;
+    if (k == NYZ_RP_SYNC) {
+        nyz_sync_settle(nm, now);
+        return 0;
+    }
+    if (k != NYZ_RP_LOAD)
+        return 0;
+    nyz_cache *d = &c->l1d;
+    uint64_t at;
+    nyz_l1_settle(d, now);
+    if (nyz_cache_probe(d, t->rp_pa) ||
+        (nyz_l1_fill_pending(d, t->rp_pa, &at) && at <= now + REPLAY_LOOKUP))
+        return 0;
+    unsigned extra = nyz_l1_access(nm, d, t->rp_pa, now, DMEM_LEAD);
+    if (!extra)
+        return 0;
+    c->events[8]++;
+    t->rp_kind = NYZ_RP_LOAD;
+    return now + extra - 1;
 }
