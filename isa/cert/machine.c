@@ -18,10 +18,7 @@ static void uc_free(cert_uc *c)
     free(c->tct);
     free(c->q);
     free(c->rec);
-    if (c->own_ctrl && c->ctrl) {
-        mem_space_free(c->ctrl);
-        free(c->ctrl);
-    }
+    /* c->ctrl is the machine's or the uC's own space: the core frees it */
 }
 
 void cert_runner_free(sim_machine *m)
@@ -125,16 +122,12 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
         c->cnt = u->counters;
         for (int s = 0; s < c->nslots; s++) /* free slots: no thread until a job is parsed */
             u->threads[s].state = SIM_T_DISABLED;
-        /* the debugger disassembles the uC's host buffer: "ctrl" is uC 0's (or the first
-         * uC's), "ctrl.N" uC N's (isa_ops.unit_space) */
+        /* the debugger disassembles the uC's host buffer: "ctrl" is uC 0's, the machine's
+         * (what --mem-hash lists); "ctrl.N" is uC N's own space (sim_unit_add_space; also
+         * "ctrl@colC.ucN"), freed by the core */
         char name[32];
         snprintf(name, sizeof name, i ? "ctrl.%d" : "ctrl", i);
-        if (!i) {
-            c->ctrl = sim_add_space(m, name, 1, 4, 0);
-        } else if ((c->ctrl = malloc(sizeof *c->ctrl))) {
-            mem_space_init(c->ctrl, name, 1, 4, 0);
-            c->own_ctrl = 1;
-        }
+        c->ctrl = !i ? sim_add_space(m, name, 1, 4, 0) : sim_unit_add_space(m, u, "ctrl", name, 1, 4, 0);
         if (!c->ctrl || (c->present && c->code->len &&
                          !mem_add_ram_ext(c->ctrl, "ctrl", 0, c->code->len, MEM_R | MEM_X, c->code->buf))) {
             snprintf(err, errlen, "out of memory");

@@ -6,7 +6,8 @@
 #   the last unit's; the IPU numbers are derived by hand as in set_per_unit.t.sh (loop6.S: a
 #   tile with bench_iters = N retires 36N + 87 instructions: tile 1 with 7 gives 339, tiles 0
 #   and 2 with 9 give 411 each, 1161 in ipu0); the text statistics' "group ipu0:" line;
-# - a unit's own space by its path (--dump tmem@ipu0.tile1:ADDR:4 = tile 1's bench_iters);
+# - a unit's own space by its path (--dump tmem@ipu0.tile1:ADDR:4 = tile 1's bench_iters;
+#   the debugger's x ctrl@col1.uc1 = x ctrl.1 on CERT, whose uC N > 0 owns ctrl.N);
 # - symbols per unit or group (--symbols PATH=FILE) for --set/--get @PATH:SYMBOL;
 # - the debugger: `info units` lists the tree, `unit ipu0.tile2` and `thread ipu0.tile1.3`
 #   select by path, `threads ipu0.tile1` lists one unit's threads, a bad path is a clear error;
@@ -149,6 +150,12 @@ if "$X" isas | grep -q '^cert'; then
     "$X" run "$T/c.elf" --quiet --stats=json --stats-file "$T/cert.json" > "$T/cert.out" 2>&1 \
         || no "cert run: $(tail -3 "$T/cert.out")"
     check_groups "$T/cert.json" || no "cert groups do not add up"
+    # uC 1's control code is its own space: by its path (ctrl@col1.uc1) as by ctrl.1
+    printf 'x ctrl@col1.uc1:0 4\nx ctrl.1:0 4\nx ctrl@col1.uc7:0 4\n' > "$T/c.x"
+    "$X" debug "$T/c.elf" -x "$T/c.x" > "$T/c.out" 2>&1
+    [ "$(grep -c '^ctrl.1:0x00000000: 0x[0-9a-f]* ' "$T/c.out")" = 2 ] \
+        && [ "$(grep '^ctrl.1:0x0' "$T/c.out" | sort -u | wc -l)" = 1 ] && grep -q "no memory space 'ctrl@col1.uc7'" "$T/c.out" \
+        && echo "ok: cert ctrl@col1.uc1 is ctrl.1" || no "cert unit space by path: $(cat "$T/c.out")"
     grep -q '^  "groups": \[{"name": "col0", "path": "col0", "index": 0, ' "$T/cert.json" \
         && echo "ok: cert uCs in column groups" || no "cert groups line: $(grep '"groups"' "$T/cert.json" | cut -c1-200)"
 fi
