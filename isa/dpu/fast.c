@@ -390,8 +390,8 @@ static __attribute__((noinline)) uint32_t ctl_inline(fast_ctx *c, sim_thread *ts
  * ready by its turn in ring order from ts at t, the plain burst's pick is always the next
  * tasklet in order (each issued nt >= 11 cycles before its next turn), until an event (a
  * DMA start, the generic executor, lim) ends that. A round burst then neither writes nor
- * tests ready_at per issue: round_flush derives it (last issue + 11) for the tasklets that
- * issued since t0 when the round burst ends. */
+ * tests ready_at, last_issue or the issue count per issue: its issues are at t0, t0 + 1, ...
+ * by the tasklets in ring order from i0, so round_flush derives them when it ends. */
 static int round_ok(const fast_ctx *c, const sim_thread *ts, uint64_t t)
 {
     const int nt = c->nt;
@@ -403,12 +403,19 @@ static int round_ok(const fast_ctx *c, const sim_thread *ts, uint64_t t)
     return 1;
 }
 
-static __attribute__((noinline)) void round_flush(fast_ctx *c, uint64_t t0)
+/* After n issues of a round from tasklet i0 at t0: tasklet j, d places after i0 in the
+ * ring, issued at t0 + d, t0 + d + nt, ... below t0 + n. */
+static __attribute__((noinline)) void round_flush(fast_ctx *c, uint64_t t0, int i0, uint64_t n)
 {
-    for (int k = 0; k < c->nt; k++) {
-        const uint64_t li = c->d->t[k].last_issue;
-        if (li != (uint64_t)-1 && li >= t0)
-            c->th[k].ready_at = li + 11;
+    const int nt = c->nt;
+    for (int j = 0; j < nt; j++) {
+        const uint64_t d = (uint64_t)(j >= i0 ? j - i0 : j - i0 + nt);
+        if (d >= n)
+            continue;
+        const uint64_t more = (n - 1 - d) / (uint64_t)nt, last = t0 + d + more * (uint64_t)nt;
+        c->th[j].instructions += more + 1;
+        c->d->t[j].last_issue = last;
+        c->th[j].ready_at = last + 11;
     }
 }
 
@@ -519,9 +526,10 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             }
         }
         const dpu_insn *const in = &iram[pc]; /* a record for every 16-bit pc */
-        tk->last_issue = t;
-        if (!round) /* (a round burst derives it at its end) */
+        if (!round) { /* (a round burst derives them at its end) */
+            tk->last_issue = t;
             ts->ready_at = t + 11;
+        }
         uint32_t *const R = tk->r;
         const uint32_t fa = R[in->ra];
         const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
@@ -539,8 +547,10 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             if (!c->dmai || (uint64_t)mr + bytes > c->mlim || (uint64_t)w + bytes > wlim)
                 goto generic;
             const int k = (int)(ts - c->th);
-            if (round) /* the ready cycles first: the transfer sets the issuer's */
-                round_flush(c, t0);
+            if (round) { /* the round's issues first: the transfer sets the issuer's ready */
+                round_flush(c, t0, cur, t - t0);
+                tk->last_issue = t;
+            }
             const uint64_t dma0 = ts->stalls[DPU_STALL_DMA];
             dpu_dma_start(c->u, c->d, k, in->op == DPU_OP_SDMA, w, mr, bytes, t);
             if (profile) /* its own wait beyond the revolver slot */
@@ -599,8 +609,11 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             }
             /* fall through */
         generic:
-            if (round)
-                round_flush(c, t0);
+            if (round) { /* the round's issues, and this one's cycles (the executor counts it) */
+                round_flush(c, t0, cur, t - t0);
+                tk->last_issue = t;
+                ts->ready_at = t + 11;
+            }
             *tsp = ts;
             *tp = t;
             return 1;
@@ -609,7 +622,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             __builtin_unreachable();
         }
         tk->pc = (uint16_t)npc;
-        ts->instructions++;
+        if (!round)
+            ts->instructions++;
         t++;
         if (sparse) {
             if (__builtin_expect(t >= lim, 0)) {
@@ -795,7 +809,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     }
 out:
     if (round)
-        round_flush(c, t0);
+        round_flush(c, t0, cur, t - t0);
     if (sparse) { /* the cursor */
         const int k = SPARSE_CUR;
         ts = c->th + (k >= c->nt ? 0 : k);
