@@ -38,14 +38,7 @@ int ev_register(ev_queue *q)
     return 0;
 }
 
-static inline int ev_less(const ev_event *a, const ev_event *b)
-{
-    if (a->when != b->when)
-        return a->when < b->when;
-    if (a->prio != b->prio)
-        return a->prio < b->prio;
-    return a->seq < b->seq;
-}
+static inline int ev_less(const ev_event *a, const ev_event *b) { return ev_before(a, b); }
 
 static void ev_place(ev_queue *q, uint32_t i, ev_event *e)
 {
@@ -102,8 +95,17 @@ int ev_schedule(ev_queue *q, ev_event *e, uint64_t when)
         ev_remove_at(q, (uint32_t)e->heap_index);
     if (q->n >= q->cap)
         return -1;
+    return ev_schedule_seq(q, e, when, q->next_seq++);
+}
+
+int ev_schedule_seq(ev_queue *q, ev_event *e, uint64_t when, uint64_t seq)
+{
+    if (e->heap_index >= 0)
+        ev_remove_at(q, (uint32_t)e->heap_index);
+    if (q->n >= q->cap)
+        return -1;
     e->when = when;
-    e->seq = q->next_seq++;
+    e->seq = seq;
     ev_place(q, q->n++, e);
     ev_sift_up(q, q->n - 1);
     return 0;

@@ -38,8 +38,22 @@ int ev_register(ev_queue *q);
 /* Queue e at 'when' (or move it there if already queued). -1 if the queue is full
  * (more events queued than registered: a programming error). */
 int ev_schedule(ev_queue *q, ev_event *e, uint64_t when);
+/* Queue e at 'when' with the insertion number seq it was given earlier (ev_schedule took it
+ * from next_seq), so that it keeps its place among equal (when, prio) events: for an owner
+ * that kept e off the queue for a while (core/run.c's ring of cycle-coupled units). */
+int ev_schedule_seq(ev_queue *q, ev_event *e, uint64_t when, uint64_t seq);
 void ev_cancel(ev_queue *q, ev_event *e);
 ev_event *ev_pop(ev_queue *q);
+
+/* The queue's order: a runs before b (earlier time, then lower priority, then inserted first). */
+static inline int ev_before(const ev_event *a, const ev_event *b)
+{
+    if (a->when != b->when)
+        return a->when < b->when;
+    if (a->prio != b->prio)
+        return a->prio < b->prio;
+    return a->seq < b->seq;
+}
 
 static inline ev_event *ev_peek(const ev_queue *q) { return q->n ? q->heap[0] : NULL; }
 static inline uint64_t ev_next_time(const ev_queue *q) { return q->n ? q->heap[0]->when : EV_NEVER; }

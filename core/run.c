@@ -27,14 +27,34 @@ static double host_now(void)
 
 static int unit_watchdog(sim_machine *m, sim_unit *u, uint64_t reached);
 static int batch_defer(sim_machine *m, ev_event *e, sim_unit *u, uint64_t when);
+static int batch_raised(sim_machine *m, int unit);
+static void ring_leave(sim_machine *m, sim_unit *u);
+
+/* A unit's own stop that a batch finishes (run_batch): a fault, an illegal instruction, a
+ * livelock its own watchdog found. */
+static inline int unit_fault(sim_stop_kind kind, int unit)
+{
+    return unit >= 0 && (kind == SIM_STOP_FAULT || kind == SIM_STOP_ILLEGAL || kind == SIM_STOP_DEADLOCK);
+}
+
+/* a's stop comes before b's: the earlier cycle, then the lower unit */
+static inline int stop_before(uint64_t ca, int ua, uint64_t cb, int ub)
+{
+    return ca != cb ? ca < cb : ua < ub;
+}
 
 /* ---- used by ISAs while running: stops, events, wakes and halts ---- */
 static void sim_set_stop_v(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, uint64_t cycle,
                            const char *fmt, va_list ap)
 {
     pthread_mutex_lock(m->lock);
-    /* the first reason wins: a fault is not overwritten by the halt it causes */
-    if (m->stop.kind == SIM_STOP_NONE) {
+    int in_batch = m->batch && batch_raised(m, unit);
+    /* the first reason wins: a fault is not overwritten by the halt it causes; but of two
+     * units' faults in a batch (host threads race there), the earliest by (cycle, unit), so
+     * that the one reported is the same for every -o jobs= (run_batch) */
+    if (m->stop.kind == SIM_STOP_NONE ||
+        (in_batch && unit_fault(kind, unit) && unit_fault(m->stop.kind, m->stop.unit) &&
+         stop_before(cycle, unit, m->stop.cycle, m->stop.unit))) {
         m->stop.unit = unit;
         m->stop.thread = thread;
         m->stop.pc = pc;
@@ -82,9 +102,30 @@ void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when)
         return; /* an event-coupled burst's: it takes effect when the batch ends */
     if (u->halted || !u->enabled)
         return;
+    if (u->ring) { /* on the ring: what ev_schedule would do, without the queue */
+        if (u->ring == 2 && u->ev.when <= when)
+            return;
+        u->ev.when = when;
+        u->ev.seq = m->q.next_seq++;
+        u->ring = 2;
+        return;
+    }
     if (ev_pending(&u->ev) && u->ev.when <= when)
         return;
     sim_schedule(m, &u->ev, when);
+}
+
+int sim_unit_event_take(sim_machine *m, sim_unit *u, uint64_t *when, uint64_t *seq)
+{
+    if (u->ring == 2)
+        u->ring = 1;
+    else if (ev_pending(&u->ev))
+        ev_cancel(&m->q, &u->ev);
+    else
+        return 0;
+    *when = u->ev.when;
+    *seq = u->ev.seq;
+    return 1;
 }
 
 void sim_unit_set_coupling(sim_machine *m, sim_unit *u, sim_coupling kind)
@@ -92,6 +133,8 @@ void sim_unit_set_coupling(sim_machine *m, sim_unit *u, sim_coupling kind)
     (void)m;
     if (u->coupling == (uint8_t)kind)
         return;
+    if (u->ring)
+        ring_leave(m, u); /* the ring is for cycle-coupled units (batches look at the queue) */
     u->coupling = (uint8_t)kind;
     u->wd_stale = 1; /* a decoupled unit's own watchdog window starts at its next burst */
 }
@@ -102,6 +145,8 @@ void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle)
         return;
     u->halted = 1;
     u->halted_at = cycle;
+    if (u->ring == 2)
+        u->ring = 1;
     if (!m->in_parallel) /* in a parallel section the jobs own the units' events */
         ev_cancel(&m->q, &u->ev);
     int n = __atomic_add_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
@@ -125,6 +170,8 @@ void sim_unit_disable(sim_machine *m, sim_unit *u)
     m->nenabled--;
     if (u->halted)
         __atomic_sub_fetch(&m->nhalted, 1, __ATOMIC_ACQ_REL);
+    if (u->ring == 2)
+        u->ring = 1;
     ev_cancel(&m->q, &u->ev);
     for (int t = 0; t < u->nthreads; t++)
         u->threads[t].state = SIM_T_DISABLED;
@@ -197,9 +244,78 @@ static uint64_t insn_cap(const sim_machine *m)
     return !a ? b : !b ? a : a < b ? a : b;
 }
 
-/* The horizon of a burst that starts at `now`: the run's limits, and for a cycle-coupled
- * unit (decoupled 0) also the next other event. */
-static uint64_t horizon_for(const sim_machine *m, uint64_t now, int decoupled)
+/* ---- the ring of cycle-coupled units (issue 11 pt 2) ----
+ * Cycle-coupled units that run in step (four Nyuzi cores, each due every cycle) would cost
+ * a pop and a push of the queue per burst of one cycle. On machines of at most SIM_RING_MAX
+ * units, a cycle-coupled unit's run event, once popped from the queue, is kept by the loop
+ * instead (u->ring): its cycle and insertion number stay in u->ev as the queue would hold
+ * them (sim_unit_wake takes the number from the queue's counter as ev_schedule does), and
+ * the loop runs the earliest of the ring's due units and the queue's first event in the
+ * queue's own order (ev_before). So the bursts are the same, in the same order, with the
+ * same horizons: results cannot change, and while no other event is due the units go round
+ * one burst each for a scan of a few slots. At the end of sim_run the due units go back to
+ * the queue with their insertion numbers (ev_schedule_seq). */
+
+/* The ring's earliest due unit, or NULL; *rest: the earliest cycle of the others. */
+static inline sim_unit *ring_scan(const sim_machine *m, uint64_t *rest)
+{
+    sim_unit *best = NULL;
+    uint64_t other = SIM_NEVER;
+    for (int i = 0; i < m->nring; i++) {
+        sim_unit *u = m->ring[i];
+        if (u->ring != 2)
+            continue;
+        if (!best) {
+            best = u;
+        } else if (ev_before(&u->ev, &best->ev)) {
+            other = best->ev.when < other ? best->ev.when : other;
+            best = u;
+        } else if (u->ev.when < other) {
+            other = u->ev.when;
+        }
+    }
+    *rest = other;
+    return best;
+}
+
+static inline sim_unit *ring_first(const sim_machine *m)
+{
+    uint64_t rest;
+    return ring_scan(m, &rest);
+}
+
+/* The cycle of the next event, on the queue or the ring (a cycle-coupled burst's horizon). */
+static inline uint64_t ring_next_time(const sim_machine *m)
+{
+    uint64_t h = ev_next_time(&m->q);
+    for (int i = 0; i < m->nring; i++)
+        if (m->ring[i]->ring == 2 && m->ring[i]->ev.when < h)
+            h = m->ring[i]->ev.when;
+    return h;
+}
+
+/* u leaves the ring; its due event (if any) goes to the queue in its place. */
+static void ring_leave(sim_machine *m, sim_unit *u)
+{
+    if (u->ring == 2)
+        ev_schedule_seq(&m->q, &u->ev, u->ev.when, u->ev.seq);
+    u->ring = 0;
+    for (int i = 0; i < m->nring; i++)
+        if (m->ring[i] == u) {
+            m->ring[i] = m->ring[--m->nring];
+            break;
+        }
+}
+
+/* End of sim_run: every unit's event back on the queue, where everything else looks. */
+static void ring_flush(sim_machine *m)
+{
+    while (m->nring)
+        ring_leave(m, m->ring[m->nring - 1]);
+}
+
+/* The run's limits for a burst that starts at `now` (a decoupled unit's horizon). */
+static uint64_t limits_for(const sim_machine *m, uint64_t now, int decoupled)
 {
     uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
     if (m->max_instructions) {
@@ -228,12 +344,22 @@ static uint64_t horizon_for(const sim_machine *m, uint64_t now, int decoupled)
      * cycles (burst ends change nothing simulated; tests/cli/progress.t.sh compares) */
     if (m->progress_fn && now + (1u << 22) < lim)
         lim = now + (1u << 22);
+    return lim;
+}
+
+/* The horizon of a burst that starts at `now`: the run's limits, and for a cycle-coupled
+ * unit (decoupled 0) also the next other event, at `next` (ring_next_time). Each decoupled
+ * unit is watched on its own (unit_event, unit_watchdog). */
+static inline uint64_t horizon_for(const sim_machine *m, uint64_t now, int decoupled, uint64_t next)
+{
+    uint64_t lim = !m->max_instructions && !m->ff_insns && !m->ff_armed && !m->progress_fn
+                       ? (m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1)
+                       : limits_for(m, now, decoupled);
     if (decoupled)
-        return lim; /* each unit is watched on its own (unit_event, unit_watchdog) */
-    uint64_t h = ev_next_time(&m->q);
-    if (h <= now)
-        h = now + 1; /* always simulate at least the current cycle */
-    return h < lim ? h : lim;
+        return lim;
+    if (next <= now)
+        next = now + 1; /* always simulate at least the current cycle */
+    return next < lim ? next : lim;
 }
 
 /* A decoupled unit's watchdog window starts afresh where it was stale: after it blocked
@@ -253,6 +379,34 @@ static void unit_watchdog_fresh(sim_machine *m, sim_unit *u, uint64_t now)
     u->wd_next = (now / m->watchdog + 1) * m->watchdog;
 }
 
+/* A cycle-coupled unit's burst at m->now, the next other event at `next`: to it or the
+ * run's limits. */
+static inline void cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_other)
+{
+    if (u->halted || !u->enabled)
+        return;
+    uint64_t h = horizon_for(m, m->now, 0, next_other);
+    uint64_t next = m->isa->unit_run(m, u, m->now, h);
+    if (next == SIM_NEVER)
+        return;
+    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
+     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
+    uint64_t r = (next < h ? next : h);
+    if (r && r - 1 > u->reached)
+        u->reached = r - 1;
+    if (u->halted || !u->enabled)
+        return;
+    if (u->ring && !m->in_parallel) { /* sim_unit_wake on the ring (never inside a batch) */
+        if (u->ring == 2 && u->ev.when <= next)
+            return;
+        u->ev.when = next;
+        u->ev.seq = m->q.next_seq++;
+        u->ring = 2;
+        return;
+    }
+    sim_unit_wake(m, u, next);
+}
+
 void sim_run_unit_event(ev_event *e, void *ctx)
 {
     (void)e;
@@ -261,11 +415,15 @@ void sim_run_unit_event(ev_event *e, void *ctx)
     if (u->halted || !u->enabled)
         return;
     const int dec = unit_decoupled(m, u);
+    if (!dec) {
+        cycle_burst(m, u, ring_next_time(m));
+        return;
+    }
     if (dec)
         unit_watchdog_fresh(m, u, m->now);
     if (dec && unit_watchdog(m, u, m->now))
         return; /* it slept past a boundary without retiring anything since the one before */
-    uint64_t h = horizon_for(m, m->now, dec);
+    uint64_t h = horizon_for(m, m->now, dec, SIM_NEVER);
     if (dec && m->watchdog && u->wd_next < h)
         h = u->wd_next; /* the unit's own watchdog boundary (unit_watchdog) */
     uint64_t next = m->isa->unit_run(m, u, m->now, h);
@@ -479,12 +637,18 @@ typedef struct sim_batch {
     sim_machine *m;
     sim_unit **units;   /* the batch, in the queue's order */
     int *job_of;        /* the job that ran each position; -1: not run (the run stopped) */
+    uint8_t *cut;       /* per position: its burst ended early, at another unit's stop */
+    uint8_t *finished;  /* per position: run (or run on) by the batch's finish */
+    uint8_t *raised;    /* per unit index: it raised a stop in this batch */
+    uint64_t *reached;  /* per position: the unit's `reached` before its burst */
     int n;
     int next;           /* the next position to take (atomic) */
     int njobs;
     int active;         /* schedules and wakes are deferred */
     int seq_checks;     /* sequential, with the instruction caps checked after each burst */
-    sim_batch_job jobs[]; /* m->jobs of them */
+    int finishing;      /* the finish runs: schedules and wakes go to jobs[njobs_max] */
+    int njobs_max;      /* m->jobs */
+    sim_batch_job jobs[]; /* m->jobs of them, and the finish's */
 } sim_batch;
 
 void sim_run_free(sim_machine *m)
@@ -492,10 +656,14 @@ void sim_run_free(sim_machine *m)
     sim_batch *b = m->batch;
     if (!b)
         return;
-    for (int k = 0; k < m->jobs; k++)
+    for (int k = 0; k <= b->njobs_max; k++)
         free(b->jobs[k].d);
     free(b->units);
     free(b->job_of);
+    free(b->cut);
+    free(b->finished);
+    free(b->raised);
+    free(b->reached);
     free(b);
     m->batch = NULL;
 }
@@ -505,18 +673,24 @@ static sim_batch *batch_get(sim_machine *m)
     if (m->batch)
         return m->batch;
     int jobs = m->jobs > 0 ? m->jobs : 1;
-    sim_batch *b = calloc(1, sizeof *b + (size_t)jobs * sizeof b->jobs[0]);
+    sim_batch *b = calloc(1, sizeof *b + (size_t)(jobs + 1) * sizeof b->jobs[0]);
     if (!b)
         return NULL;
     b->m = m;
-    b->units = malloc(sizeof *b->units * (size_t)(m->nunits ? m->nunits : 1));
-    b->job_of = malloc(sizeof *b->job_of * (size_t)(m->nunits ? m->nunits : 1));
+    b->njobs_max = jobs;
+    size_t n = (size_t)(m->nunits ? m->nunits : 1);
+    b->units = malloc(sizeof *b->units * n);
+    b->job_of = malloc(sizeof *b->job_of * n);
+    b->cut = calloc(n, 1);
+    b->finished = calloc(n, 1);
+    b->raised = calloc(n, 1);
+    b->reached = calloc(n, sizeof *b->reached);
     m->batch = b;
-    if (!b->units || !b->job_of) {
+    if (!b->units || !b->job_of || !b->cut || !b->finished || !b->raised || !b->reached) {
         sim_run_free(m);
         return NULL;
     }
-    for (int k = 0; k < jobs; k++)
+    for (int k = 0; k <= jobs; k++)
         b->jobs[k].b = b;
     return b;
 }
@@ -528,8 +702,8 @@ static int batch_defer(sim_machine *m, ev_event *e, sim_unit *u, uint64_t when)
     sim_batch *b = m->batch;
     if (!b->active)
         return 0;
-    sim_batch_job *j = &b->jobs[0];
-    if (b->njobs > 1) { /* which host thread is this? (a handful: a scan) */
+    sim_batch_job *j = &b->jobs[b->finishing ? b->njobs_max : 0];
+    if (b->njobs > 1 && !b->finishing) { /* which host thread is this? (a handful: a scan) */
         pthread_t self = pthread_self();
         for (int k = 0; k < b->njobs; k++)
             if (__atomic_load_n(&b->jobs[k].live, __ATOMIC_ACQUIRE) && pthread_equal(b->jobs[k].self, self)) {
@@ -551,35 +725,54 @@ static int batch_defer(sim_machine *m, ev_event *e, sim_unit *u, uint64_t when)
     return 1;
 }
 
-static void insn_check(sim_machine *m);
+static inline void insn_check(sim_machine *m);
+
+/* sim_set_stop during a batch (under the stop's lock): remember which unit stopped.
+ * Returns 1 if a batch runs. */
+static int batch_raised(sim_machine *m, int unit)
+{
+    sim_batch *b = m->batch;
+    if (!b->active)
+        return 0;
+    if (unit >= 0 && unit < m->nunits)
+        b->raised[unit] = 1;
+    return 1;
+}
 
 /* One event-coupled unit's burst from u->burst_at: until it blocks or the run's limits.
- * u->burst_next: where it goes on (SIM_NEVER: blocked, halted, or stopped by its watchdog). */
-static void batch_burst(sim_machine *m, sim_unit *u)
+ * u->burst_next: where it goes on (SIM_NEVER: blocked, halted, or stopped by its watchdog).
+ * Returns 1 if the burst was cut short by another unit's stop: it returned before its
+ * horizon, not blocked, not halted, with its coupling unchanged, while the machine was
+ * stopped by someone else (isa/isa.h: an event-coupled burst ends before its horizon only
+ * when the unit blocks, halts, stops or changes its coupling). */
+static int batch_burst(sim_machine *m, sim_unit *u)
 {
     uint64_t t = u->burst_at;
     u->burst_next = SIM_NEVER;
     if (u->halted || !u->enabled)
-        return;
+        return 0;
     unit_watchdog_fresh(m, u, t);
     if (unit_watchdog(m, u, t))
-        return;
-    uint64_t h = horizon_for(m, t, 1);
+        return 0;
+    uint64_t h = horizon_for(m, t, 1, SIM_NEVER);
     if (m->watchdog && u->wd_next < h)
         h = u->wd_next;
+    const uint8_t coupling = u->coupling;
     uint64_t next = m->isa->unit_run(m, u, t, h);
     if (u->halted || !u->enabled)
-        return; /* its end is halted_at; how far the burst went after is no result (the
-                 * last unit to halt sees the machine stopped, whichever host thread) */
+        return 0; /* its end is halted_at; how far the burst went after is no result (the
+                   * last unit to halt sees the machine stopped, whichever host thread) */
     if (next == SIM_NEVER) {
         u->wd_stale = 1; /* blocked: waiting for another unit is no livelock */
-        return;
+        return 0;
     }
     uint64_t r = next < h ? next : h;
     if (r && r - 1 > u->reached)
         u->reached = r - 1;
-    if (!unit_watchdog(m, u, r))
-        u->burst_next = next;
+    if (unit_watchdog(m, u, r))
+        return 0;
+    u->burst_next = next;
+    return next < h && u->coupling == coupling && sim_stopped(m) && !m->batch->raised[u->index];
 }
 
 static void batch_run_job(sim_batch_job *j)
@@ -594,7 +787,7 @@ static void batch_run_job(sim_batch_job *j)
             return;
         b->job_of[pos] = (int)(j - b->jobs);
         j->pos = pos;
-        batch_burst(m, b->units[pos]);
+        b->cut[pos] = (uint8_t)batch_burst(m, b->units[pos]);
         if (b->seq_checks)
             insn_check(m);
     }
@@ -607,6 +800,40 @@ static void *batch_thread(void *arg)
     __atomic_store_n(&j->live, 1, __ATOMIC_RELEASE);
     batch_run_job(j);
     return NULL;
+}
+
+/* A unit stopped the run with a fault (or an illegal instruction, or its own livelock)
+ * inside the batch. On several host threads the other bursts end wherever they see the
+ * stop, and on one the positions after it are not run: what the other units did would
+ * depend on -o jobs=. So every burst of the batch is finished here, on this thread, in the
+ * batch's order: those cut short go on from where they ended (burst ends change nothing
+ * simulated) and those not run run; each sees only its own stop. The stop reported is the
+ * earliest of the batch's faults by (cycle, unit). Results (the stop, every unit's counts)
+ * are then those of a batch whose bursts all ran to their ends, for every jobs=. */
+static void batch_finish(sim_machine *m, sim_batch *b)
+{
+    sim_batch_job *f = &b->jobs[b->njobs_max];
+    f->n = f->applied = 0;
+    f->oom = 0;
+    b->finishing = 1;
+    for (int i = 0; i < b->n; i++) {
+        sim_unit *u = b->units[i];
+        if (b->job_of[i] >= 0 && !b->cut[i])
+            continue;
+        if (b->job_of[i] >= 0) {
+            u->burst_at = u->burst_next; /* where the cut burst ended */
+            u->reached = b->reached[i]; /* as if it had not ended there */
+        }
+        b->finished[i] = 1;
+        sim_stop keep = m->stop;
+        m->stop.kind = SIM_STOP_NONE; /* the burst sees only a stop of its own */
+        f->pos = i;
+        batch_burst(m, u);
+        if (!unit_fault(m->stop.kind, m->stop.unit) ||
+            !stop_before(m->stop.cycle, m->stop.unit, keep.cycle, keep.unit))
+            m->stop = keep; /* (a halt after a fault: the fault) */
+    }
+    b->finishing = 0;
 }
 
 /* The batch that starts with first (just popped): first and every event-coupled unit's run
@@ -625,16 +852,21 @@ static void run_batch(sim_machine *m, sim_unit *first, uint64_t until)
     b->n = 0;
     first->burst_at = first->ev.when;
     b->units[b->n++] = first;
+    const sim_unit *rf = ring_first(m); /* a cycle-coupled unit's event ends the batch too */
     for (ev_event *e; (e = ev_peek(&m->q)) && e->fn == sim_run_unit_event && e->when <= until;) {
         sim_unit *u = e->ctx;
-        if (u->coupling != SIM_COUPLE_EVENT)
+        if (u->coupling != SIM_COUPLE_EVENT || (rf && ev_before(&rf->ev, e)))
             break;
         ev_pop(&m->q);
         u->burst_at = e->when;
         b->units[b->n++] = u;
     }
-    for (int i = 0; i < b->n; i++)
+    for (int i = 0; i < b->n; i++) {
         b->job_of[i] = -1;
+        b->cut[i] = b->finished[i] = 0;
+        b->raised[b->units[i]->index] = 0;
+        b->reached[i] = b->units[i]->reached;
+    }
     int jobs = m->jobs < b->n ? m->jobs : b->n;
     b->seq_checks = insn_cap(m) != 0;
     /* one host thread where a stop must come in the batch's order: instruction caps,
@@ -660,23 +892,32 @@ static void run_batch(sim_machine *m, sim_unit *first, uint64_t until)
         if (b->jobs[k].started)
             pthread_join(b->jobs[k].tid, NULL);
     m->in_parallel = 0;
+    /* a unit's fault: the batch's other bursts are finished (batch_finish) */
+    if (unit_fault(m->stop.kind, m->stop.unit) && !m->slow && !m->ff_armed && !b->seq_checks)
+        batch_finish(m, b);
     b->active = 0;
     int oom = 0;
+    sim_batch_job *f = &b->jobs[b->njobs_max]; /* the finish's schedules and wakes */
+    oom |= f->oom;
     for (int i = 0; i < b->n; i++) {
         sim_unit *u = b->units[i];
         int k = b->job_of[i];
-        if (k < 0) { /* not run: the run stopped first; it runs when the run goes on */
+        if (k < 0 && !b->finished[i]) { /* not run: the run stopped first; it runs when the run goes on */
             sim_unit_wake(m, u, u->burst_at);
             continue;
         }
-        sim_batch_job *j = &b->jobs[k];
-        oom |= j->oom;
-        for (; j->applied < j->n && j->d[j->applied].pos == i; j->applied++) {
-            const sim_deferred *d = &j->d[j->applied];
-            if (d->e)
-                sim_schedule(m, d->e, d->when);
-            else
-                sim_unit_wake(m, d->u, d->when);
+        for (int pass = 0; pass < 2; pass++) { /* the burst's, then its finish's */
+            sim_batch_job *j = pass ? f : k >= 0 ? &b->jobs[k] : NULL;
+            if (!j)
+                continue;
+            oom |= j->oom;
+            for (; j->applied < j->n && j->d[j->applied].pos == i; j->applied++) {
+                const sim_deferred *d = &j->d[j->applied];
+                if (d->e)
+                    sim_schedule(m, d->e, d->when);
+                else
+                    sim_unit_wake(m, d->u, d->when);
+            }
         }
         if (u->burst_next != SIM_NEVER)
             sim_unit_wake(m, u, u->burst_next);
@@ -697,7 +938,7 @@ static int only_unit_events(const sim_machine *m)
 
 /* The instruction limit and a fast-forward's count, checked between events (and between
  * the bursts of a sequential batch). */
-static void insn_check(sim_machine *m)
+static inline void insn_check(sim_machine *m)
 {
     if (!m->max_instructions && !m->ff_insns)
         return;
@@ -728,7 +969,11 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         sim_run_parallel(m);
     while (!sim_stopped(m)) {
         ev_event *e = ev_peek(&m->q);
-        if (!e || (e == &m->wd_ev && m->q.n == 1)) { /* the watchdog alone wakes nobody */
+        uint64_t rest = SIM_NEVER; /* the earliest of the ring's other due units */
+        sim_unit *r = m->nring ? ring_scan(m, &rest) : NULL, *from_ring = NULL;
+        if (r && (!e || ev_before(&r->ev, e)))
+            e = &(from_ring = r)->ev; /* the ring's unit comes first */
+        else if (!e || (e == &m->wd_ev && m->q.n == 1 && !r)) { /* the watchdog alone wakes nobody */
             if (m->nhalted >= m->nenabled)
                 sim_set_stop_at(m, SIM_STOP_HALT, -1, -1, 0, sim_end_cycle(m), "all %d units halted", m->nenabled);
             else
@@ -743,16 +988,35 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
             sim_set_stop(m, SIM_STOP_LIMIT, -1, -1, 0, "cycle limit %llu reached", (unsigned long long)until);
             break;
         }
-        ev_pop(&m->q);
+        uint64_t next_other; /* the next event after e: a cycle-coupled burst's horizon */
+        if (from_ring) {
+            from_ring->ring = 1;
+            next_other = ev_next_time(&m->q);
+            next_other = rest < next_other ? rest : next_other;
+        } else {
+            ev_pop(&m->q);
+            sim_unit *u = e->fn == sim_run_unit_event ? e->ctx : NULL;
+            if (u && u->coupling == SIM_COUPLE_CYCLE && !u->ring && m->nunits <= SIM_RING_MAX) {
+                u->ring = 1; /* from now on its wakes go to the ring */
+                m->ring[m->nring++] = u;
+            }
+            next_other = ev_next_time(&m->q);
+            if (r && r->ev.when < next_other)
+                next_other = r->ev.when;
+        }
         m->now = e->when;
-        if (e->fn == sim_run_unit_event && ((sim_unit *)e->ctx)->coupling == SIM_COUPLE_EVENT)
-            run_batch(m, e->ctx, until);
+        sim_unit *eu = e->fn == sim_run_unit_event ? e->ctx : NULL;
+        if (eu && eu->coupling == SIM_COUPLE_EVENT)
+            run_batch(m, eu, until);
+        else if (eu && eu->coupling == SIM_COUPLE_CYCLE)
+            cycle_burst(m, eu, next_other);
         else
             e->fn(e, e->ctx);
         if (m->progress_fn)
             progress_check(m);
         insn_check(m);
     }
+    ring_flush(m);
     if (m->stop.kind != SIM_STOP_HALT) {
         uint64_t end = sim_end_cycle(m);
         if (m->stop.unit < 0 && m->stop.cycle < end)

@@ -54,6 +54,6 @@ void sched_halt(sim_unit *u, int tid, uint64_t cycle)
     t->state = SIM_T_HALTED;
     t->halted_at = cycle;
     t->ready_at = SIM_NEVER;
-    if (sched_live(u) == 0)
+    if (sched_live(u) == 0 && !u->halt_by_isa)
         sim_unit_halt(u->m, u, cycle);
 }

@@ -34,7 +34,8 @@ int sched_live(const sim_unit *u);
 void sched_sleep(sim_unit *u, int tid);
 /* Make a sleeping thread ready at 'when' and make sure the unit runs then. */
 void sched_wake(sim_unit *u, int tid, uint64_t when);
-/* Halt a thread at 'cycle'; halts the unit when it was the last live thread. */
+/* Halt a thread at 'cycle'; halts the unit when it was the last live thread, unless the ISA
+ * says when the unit halts (u->halt_by_isa: then it calls sim_unit_halt itself). */
 void sched_halt(sim_unit *u, int tid, uint64_t cycle);
 void sched_start(sim_unit *u, int tid, uint64_t when);
 

@@ -18,6 +18,10 @@
 #define SIM_NEVER EV_NEVER
 #define SIM_MAX_STALLS 12
 #define SIM_FF_QUANTUM 4096
+/* Machines of at most this many units step their cycle-coupled units on the run loop's ring
+ * (core/run.c): a scan of the ring per burst is cheaper than a pop and a push of the queue
+ * for a few units, not for thousands. */
+#define SIM_RING_MAX 8
 /* The options the core itself reads, valid for every ISA (core/opts.h): jobs, and watchdog,
  * the cycles without any retired instruction after which a run stops as a livelock (a model
  * or program that spins without progress, which the deadlock check cannot see). */
@@ -126,6 +130,13 @@ typedef struct sim_unit {
     uint8_t wd_stale;       /* decoupled: the watchdog window restarts at the next burst */
     uint64_t burst_at;      /* in a batch: the cycle its burst starts */
     uint64_t burst_next;    /* in a batch: what its unit_run returned */
+    /* cycle-coupled, on the run loop's ring (core/run.c): 0 not on it; 1 on it, its run
+     * event kept by the loop, not the queue; 2 also due at ev.when (insertion number ev.seq) */
+    uint8_t ring;
+    /* 1: the ISA says when the unit halts (issue 11 pt 5): it does not halt with its last
+     * thread (sched_halt), but when the ISA calls sim_unit_halt (a core whose threads another
+     * core may restart, a uC between jobs). 0, the default: it halts with its last thread. */
+    uint8_t halt_by_isa;
 } sim_unit;
 
 typedef struct sim_machine {
@@ -190,6 +201,10 @@ typedef struct sim_machine {
     /* Coupling (issue 11): the run loop's batches of event-coupled units (core/run.c);
      * allocated at the first batch, freed with the machine */
     struct sim_batch *batch;
+    /* the ring of cycle-coupled units whose run events the loop keeps off the queue during a
+     * sim_run (machines of at most SIM_RING_MAX units; core/run.c) */
+    struct sim_unit *ring[SIM_RING_MAX];
+    int nring;
 } sim_machine;
 
 /* What a progress report knows. Sequential runs: the cycle reached and the instructions
@@ -293,6 +308,11 @@ void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle);
 void sim_unit_disable(sim_machine *m, sim_unit *u);
 /* Undo a halt: another unit restarted this one's threads (Nyuzi CR 21). No-op if running. */
 void sim_unit_resume(sim_machine *m, sim_unit *u);
+/* Take the unit's pending run event off wherever the run loop keeps it (the queue, or its
+ * ring of cycle-coupled units): 1 with its cycle and insertion number (ev_event.seq), 0 if
+ * none is pending. For an ISA that runs several units from one event (isa/mccp/cluster.c)
+ * and puts them back with sim_unit_wake. */
+int sim_unit_event_take(sim_machine *m, sim_unit *u, uint64_t *when, uint64_t *seq);
 void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc,
                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 

@@ -92,11 +92,18 @@ typedef struct isa_ops {
      *   order of the batch and of the calls, whatever the number of host threads (so
      *   ev_pending does not show them meanwhile). Results are the same for every -o jobs.
      *   A unit that cannot keep the promise for a while (an IPU tile in exchange) becomes
-     *   cycle-coupled for that while. The debugger's hooks (m->slow) change no burst; they
-     *   keep the batch on one host thread, and a stop finds each unit at its own cycle.
+     *   cycle-coupled for that while. A burst ends before its horizon only when the unit
+     *   blocks, halts, stops (sim_set_stop, or sim_stopped) or changes its coupling: a unit's
+     *   fault in a batch finishes the batch's other bursts (those cut short at the stop go
+     *   on, the others run) and the earliest fault by (cycle, unit) is the stop, so that
+     *   the results are the same for every -o jobs. The debugger's hooks (m->slow) change
+     *   no burst; they keep the batch on one host thread, a stop there ends the batch at
+     *   once, and it finds each unit at its own cycle.
      * - Independent: never interacts at all (DPUs); as event-coupled, and never woken by
      *   another unit. */
     int independent_units;
+    /* A unit halts with its last thread (sched_halt) unless the ISA sets u->halt_by_isa:
+     * then it halts when the ISA calls sim_unit_halt (core/sim.h; issue 11 pt 5). */
     /* After a run ends (any stop): drain output buffers, final reports. May be NULL. */
     void (*finish)(sim_machine *m);
 

@@ -71,15 +71,9 @@ uint64_t mccp_cluster_run(sim_machine *m, sim_unit *u0, uint64_t now, uint64_t h
     slot ev[MCCP_CORES];
     (void)now; /* = m->now, the event's cycle */
     /* take the cores' and the arbiter's events off the queue */
-    for (int j = 0; j < MCCP_CORES; j++) {
-        ev_event *e = &m->units[j].ev;
-        ev[j].when = SIM_NEVER;
-        if (ev_pending(e)) {
-            ev[j].when = e->when;
-            ev[j].seq = e->seq;
-            ev_cancel(&m->q, e);
-        }
-    }
+    for (int j = 0; j < MCCP_CORES; j++) /* (on the queue, or on the run loop's ring) */
+        if (!sim_unit_event_take(m, &m->units[j], &ev[j].when, &ev[j].seq))
+            ev[j].when = SIM_NEVER;
     ev_cancel(&m->q, &s->arb_ev);
     mccp_fast_sync(m);
     s->in_cluster = 1;

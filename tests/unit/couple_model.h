@@ -21,7 +21,10 @@
  *     no barrier: a thread goes straight on into its next phase, so the instructions are the
  *     same and only the barrier waits are missing;
  *   - hash: the order and cycles of the barrier's arrival events, which depend on the order
- *     in which the units' events reach the queue: equal for every -o jobs=.
+ *     in which the units' events reach the queue: equal for every -o jobs=;
+ *   - fault_unit=U fault_k=K (and fault_unit2, fault_k2): thread 0 of unit U faults
+ *     (SIM_STOP_FAULT, at its cycle) instead of issuing its instruction K (from 0), and the
+ *     unit's burst ends there, as isa.h asks (unit -1: none).
  * Header-only (static functions) so the test and the bench program each build their own. */
 #ifndef XPUSIM_TEST_COUPLE_MODEL_H
 #define XPUSIM_TEST_COUPLE_MODEL_H
@@ -45,6 +48,8 @@ typedef struct cm_unit {
 typedef struct cm_machine {
     uint64_t lat, insns, jitter, phases, sync;
     int barrier, switching;
+    int64_t fault_unit[2];
+    uint64_t fault_k[2];
     sim_coupling coupling;
     ev_event release;
     int arrived;
@@ -89,7 +94,7 @@ static int cm_create(sim_machine *m, char *err, size_t errlen)
     static const opt_desc desc[] = {
         OPT_C("coupling", "event", kinds, "every unit's coupling"),
         OPT_END};
-    uint64_t units, threads, sw;
+    uint64_t units, threads, sw, fu[2];
     int kind;
     cm_machine *cm = calloc(1, sizeof *cm);
     if (!cm)
@@ -104,10 +109,16 @@ static int cm_create(sim_machine *m, char *err, size_t errlen)
         opt_get_u64(&m->opts, "phases", 1, 1, 1000000, &cm->phases, err, errlen) ||
         opt_get_u64(&m->opts, "sync", 10, 1, 1000000, &cm->sync, err, errlen) ||
         opt_get_u64(&m->opts, "switch", 0, 0, 1, &sw, err, errlen) ||
+        opt_get_u64(&m->opts, "fault_unit", 0, 0, 4096, &fu[0], err, errlen) ||
+        opt_get_u64(&m->opts, "fault_k", UINT64_MAX, 0, UINT64_MAX, &cm->fault_k[0], err, errlen) ||
+        opt_get_u64(&m->opts, "fault_unit2", 0, 0, 4096, &fu[1], err, errlen) ||
+        opt_get_u64(&m->opts, "fault_k2", UINT64_MAX, 0, UINT64_MAX, &cm->fault_k[1], err, errlen) ||
         opt_choice(&m->opts, desc, "coupling", &kind, err, errlen))
         return -1;
     cm->barrier = !m->isa->independent_units;
     cm->switching = (int)sw;
+    for (int k = 0; k < 2; k++)
+        cm->fault_unit[k] = cm->fault_k[k] == UINT64_MAX ? -1 : (int64_t)fu[k];
     cm->coupling = kind ? SIM_COUPLE_EVENT : SIM_COUPLE_CYCLE;
     if (sim_add_units(m, (int)units, (int)threads, "tile%d", 1e9) ||
         !(cm->units = calloc(units, sizeof *cm->units)) ||
@@ -155,6 +166,12 @@ static uint64_t cm_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t 
         }
         sim_thread *th = &u->threads[t];
         u->last_issue = c;
+        for (int k = 0; k < 2; k++)
+            if (t == 0 && cm->fault_unit[k] == u->index && th->instructions == cm->fault_k[k]) {
+                sim_set_stop(m, SIM_STOP_FAULT, u->index, 0, th->instructions, "fault at instruction %llu",
+                             (unsigned long long)th->instructions);
+                return c;
+            }
         th->stalls[0] += c - th->ready_at;
         th->instructions++;
         th->issue_cycles++;
