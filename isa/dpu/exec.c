@@ -195,8 +195,10 @@ void dpu_iram_sync(dpu_unit *d)
     if (ref && !memcmp(ref, d->iram_p, nb))
         return;
     if (!d->iram_own) {
-        /* this DPU's program now differs from the shared one: give it its own copy */
-        dpu_insn *own = malloc(sizeof *own * ((size_t)dm->iram_words + 1));
+        /* this DPU's program now differs from the shared one: give it its own copy, a
+         * record for every 16-bit pc as the shared one has (fast.c fetches without a
+         * clamp; past the guard the records are zero, their pages never touched) */
+        dpu_insn *own = calloc(DPU_IRAM_RECS, sizeof *own);
         uint8_t *seen = malloc(nb);
         if (!own || !seen) {
             free(own);
@@ -208,6 +210,7 @@ void dpu_iram_sync(dpu_unit *d)
         d->iram = own;
         d->iram_seen = seen;
         d->iram_own = 1;
+        d->iram_full = 1;
     }
     for (uint32_t k = 0; k < dm->iram_words; k++) {
         const uint8_t *p = d->iram_p + 8 * (size_t)k;
