@@ -14,7 +14,7 @@
  *    operands; anything else, and any access that would fault, goes through the generic
  *    executor (dpu_execute), so faults and their messages are unchanged;
  *  - the sparse burst (few live tasklets) runs stop and resume itself (barriers and
- *    handshakes: ctl_inline), and lands transfers freeing only their issuers;
+ *    handshakes: fast_sched.c), and lands transfers freeing only their issuers;
  *  - statistics stay per stretch (exec.c): per instruction only the retired count,
  *    the last issue cycle and ready_at are written.
  *  - breakpoints and watchpoints keep this loop (issue 9): with any set, the burst is the
@@ -26,6 +26,7 @@
  * cycles, statistics, registers and memory. */
 #include <string.h>
 #include "dpu.h"
+#include "fast_int.h"
 #include "cond.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
@@ -34,7 +35,6 @@
  * the user interrupted); a unit never changes it without returning at once */
 #define DPU_POLL_CYCLES 4096
 
-static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Leave: publish statistics; the core's cursor is the thread after the last issuer (as the
  * reference loop leaves it), unchanged when nothing issued. */
@@ -95,18 +95,6 @@ static inline __attribute__((always_inline)) int next_live(const sim_thread *th,
     return bk;
 }
 
-/* The live mask of a burst (see next_live): the tasklets ready before lim. Within a burst
- * only the issuing tasklets' ready_at change (and they are in the mask), so one outside it
- * stays at or beyond lim: stopped ones (SIM_NEVER) and those whose DMA has not landed
- * (ready at or after its completion, and lim is at most the oldest pending completion). */
-static uint32_t live_below(const sim_thread *th, int nt, uint64_t lim)
-{
-    uint32_t live = 0;
-    for (const sim_thread *p = th + nt; p-- != th;) /* from the last: a shift and an add with carry each */
-        live = live * 2 + (p->ready_at < lim);
-    return live;
-}
-
 /* The same, and if none is ready: -(k + 1) for the first tasklet k in round-robin order
  * with the earliest ready_at, *nx = that cycle (SIM_NEVER and -1 if no tasklet runs). */
 static int scan(const sim_thread *th, int nt, int rr, uint64_t t, uint64_t *nx)
@@ -126,182 +114,6 @@ static int scan(const sim_thread *th, int nt, int rr, uint64_t t, uint64_t *nx)
     }
     *nx = best;
     return -first - 1;
-}
-
-/* What a burst needs, in one place so the burst loop keeps it in registers. */
-typedef struct fast_ctx {
-    sim_machine *m;
-    sim_unit *u;
-    dpu_unit *d;
-    sim_thread *th, *th_end;  /* the DPU's tasklets' threads: the ring */
-    const dpu_insn *iram;     /* DPU_IRAM_RECS records (no bounds check on the fetch) */
-    uint32_t live;            /* the ring's live tasklets (next_live) */
-    uint8_t *wram;
-    uint64_t wlim;            /* WRAM size */
-    uint64_t mlim;            /* MRAM size */
-    int nt;                   /* tasklets in the ring */
-    int dmai;                 /* ldma/sdma start and land inside the burst (no watchpoint on
-                                 any memory: a landing then needs no check) */
-    const uint8_t *bpm;       /* instrumented bursts: the breakpoint filter (core/debug.h), or NULL */
-    uint64_t wlo, whi;        /* and the span of the watched WRAM bytes (empty: wlo > whi) */
-    prof_thread *pt;          /* --profile fed here (isa_ops.profile_fast): tasklet k's state
-                                 at pt + k, or NULL */
-    sim_thread *tsv[DPU_NTHREADS_MAX]; /* tasklet k's thread and state, for the sparse pick */
-    dpu_tasklet *tkv[DPU_NTHREADS_MAX];
-} fast_ctx;
-
-/* Land the transfers done by t inside a burst (dmai: no watchpoint can stop the run there):
- * the tasklets they free join the live ones (ready before the new limit, which the caller
- * takes again as min(olim, pend_next): lim stays a plain local there). Nonzero when an
- * ldmai gave this DPU its own IRAM copy: the burst leaves, its caller takes the new one. */
-static __attribute__((noinline)) int land(fast_ctx *c, uint64_t t, uint64_t olim)
-{
-    dpu_dma_complete(c->m, c->u, c->d, t);
-    c->live = live_below(c->th, c->nt, min_u64(olim, c->d->pend_next));
-    return c->d->iram != c->iram;
-}
-
-/* Sparse bursts: with fewer than 11 live tasklets the revolver leaves cycles idle and the
- * next tasklet in ring order is often not the one to issue (tasklets coming back from DMA
- * run in the order of their landings, not the ring's), so the plain burst would visit the
- * live ones at most issues (next_live). A sparse burst keeps the candidates in a ring q of
- * SPARSE_Q slots, [qh..qh+qn) (indices mod SPARSE_Q; at most 24 candidates), in ready_at
- * order instead: a tasklet issued at t is ready at t + 11, after every other candidate, so
- * it goes last (the pick moves it from the front to the back at once; one that starts a
- * DMA is taken off the back again), and the pick is the front (several ready at once, rare:
- * the first of them in ring order from the cursor). Candidates: the tasklets ready by t + 11
- * when the burst turns sparse (the others are stopped or wait for DMA), then those a
- * landing frees (ready by then; inserted in order), less the ones that start a DMA. The
- * burst turns plain again when a landing makes SPARSE_FULL or more live (a speed threshold
- * above SPARSE_MAX, so that a live count about 11 does not turn it back and forth). */
-enum { SPARSE_Q = 32, SPARSE_MAX = 11, SPARSE_FULL = 13 };
-
-/* bits set in a live mask (no popcnt instruction in the baseline x86-64 target) */
-static inline int live_count(uint32_t v)
-{
-    v = v - ((v >> 1) & 0x55555555u);
-    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-    return (int)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
-}
-
-/* The candidates at the start of a sparse burst, in ready_at order (ring order on a tie):
- * qk their indices, qr their ready_at (a copy: within the burst a candidate's ready_at
- * changes only when it issues, and the pick writes it there too); returns how many. */
-static __attribute__((noinline)) unsigned sparse_build(const fast_ctx *c, uint64_t t, uint8_t *qk, uint64_t *qr,
-                                                       uint32_t *om)
-{
-    unsigned n = 0;
-    uint32_t m = 0;
-    const sim_thread *const th = c->th;
-    const int nt = c->nt;
-    for (int k = 0; k < nt; k++) {
-        const uint64_t r = th[k].ready_at;
-        if (r > t + 11)
-            continue;
-        unsigned i = n++;
-        for (uint64_t p; i > 0 && (p = qr[i - 1]) > r; i--) {
-            qk[i] = qk[i - 1];
-            qr[i] = p;
-        }
-        qk[i] = (uint8_t)k;
-        qr[i] = r;
-        m |= 1u << k;
-    }
-    *om = m;
-    return n;
-}
-
-/* Insert candidate k, ready at rk, among the qn from qh in ready_at order, after those ready
- * as early (a freed or resumed one is ready about now, so it goes in from the front: the ones
- * before it move one slot forward, qh with them); returns the new qh. */
-static inline unsigned sparse_insert(uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn, int k, uint64_t rk)
-{
-    const unsigned h = --qh;
-    unsigned i = 0;
-    for (; i < qn && qr[(h + i + 1) & (SPARSE_Q - 1)] <= rk; i++) {
-        qk[(h + i) & (SPARSE_Q - 1)] = qk[(h + i + 1) & (SPARSE_Q - 1)];
-        qr[(h + i) & (SPARSE_Q - 1)] = qr[(h + i + 1) & (SPARSE_Q - 1)];
-    }
-    qk[(h + i) & (SPARSE_Q - 1)] = (uint8_t)k;
-    qr[(h + i) & (SPARSE_Q - 1)] = rk;
-    return qh;
-}
-
-/* Land the transfers done by t in a sparse burst (dmai): the tasklets they free (the issuers
- * of the pending ones done by t, engine order) join the qn candidates from qh (om: their
- * mask). Nothing else becomes ready: the others wait for a transfer still pending (ready at
- * or after its end, beyond the new limit) or are stopped; so c->live, which only the plain
- * and dense bursts read, is not kept here (the hand-over to the plain burst takes it anew).
- * Returns the new qh (mod SPARSE_Q) << 8, their new count << 2, plus 2 when SPARSE_FULL or
- * more are candidates, plus 1 when an ldmai gave this DPU its own IRAM copy (the burst
- * leaves, its caller takes the new one). */
-static __attribute__((noinline)) unsigned sparse_land(fast_ctx *c, uint64_t t, uint8_t *qk, uint64_t *qr,
-                                                      unsigned qh, unsigned qn, uint32_t *om)
-{
-    dpu_unit *const d = c->d;
-    uint32_t add = 0;
-    for (unsigned i = 0, h = d->pend_head; i < d->pend_n && d->pend[h].done <= t; i++)
-        add |= 1u << d->pend[h].tasklet, h = h + 1 == DPU_NTHREADS_MAX ? 0 : h + 1;
-    dpu_dma_complete(c->m, c->u, d, t);
-    add &= ~*om;
-    *om |= add;
-    for (; add; add &= add - 1) {
-        const int k = __builtin_ctz(add);
-        qh = sparse_insert(qk, qr, qh, qn++, k, c->th[k].ready_at);
-    }
-    const unsigned full = live_count(*om) >= SPARSE_FULL;
-    return (qh & (SPARSE_Q - 1)) << 8 | qn << 2 | full << 1 | (d->iram != c->iram);
-}
-
-/* The sparse pick when several candidates are ready at t (the front and the next one): the
- * first of them in ring order from the cursor cur (cur == nt: from 0) leaves its place and
- * the ones before it move up one (the caller then drops the front slot); returns it. */
-static __attribute__((noinline)) int sparse_tie(uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn, uint64_t t,
-                                                int cur)
-{
-    uint32_t rm = 0;
-    for (unsigned i = 0; i < qn && qr[(qh + i) & (SPARSE_Q - 1)] <= t; i++)
-        rm |= 1u << qk[(qh + i) & (SPARSE_Q - 1)];
-    const uint32_t hi = rm & (~0u << cur);
-    const int k = __builtin_ctz(hi ? hi : rm);
-    unsigned i = 0;
-    while (qk[(qh + i) & (SPARSE_Q - 1)] != k)
-        i++;
-    for (; i > 0; i--) {
-        qk[(qh + i) & (SPARSE_Q - 1)] = qk[(qh + i - 1) & (SPARSE_Q - 1)];
-        qr[(qh + i) & (SPARSE_Q - 1)] = qr[(qh + i - 1) & (SPARSE_Q - 1)];
-    }
-    return k;
-}
-
-/* Dense bursts: with 11 or more live tasklets the revolver issues every cycle, but after
- * DMA waits not in ring order (the next one in order is often not ready yet), so the plain
- * burst would visit the live ones at most issues (next_live). The pick depends only on
- * the live tasklets' ready_at (their last issue + 11) and the cursor (after the last
- * issuer). If the last dn issues (dn = the live count) were at consecutive cycles, one by
- * each live tasklet, and repeat the dn issues before them (issuer by issuer, also at
- * consecutive cycles), then the state at this cycle is the state dn cycles ago: every live
- * tasklet issued at the same distance back, and the same tasklet issued last. So the picks
- * from then on repeat that period, until an event changes the live set or a ready_at
- * otherwise (a DMA start, a landing; the generic executor ends the burst). The dense burst
- * records the issuers since the last event and, once that holds, replays the period; once
- * a whole round (dn picks) goes in ring order, the plain burst takes over again. */
-/* DENSE_H: at least 2 x 24 issues recorded; DENSE_GAP: the plain burst turns dense when two
- * of its picks out of ring order come closer than this (a speed threshold: one skip per
- * round, e.g. past a stopped tasklet, costs the plain burst little) */
-enum { DENSE_H = 64, DENSE_GAP = 8 };
-
-/* The last dn issuers recorded (hq[hn - dn .. hn)) are the live ones, one each. */
-static __attribute__((noinline)) int dense_period(const uint8_t *hq, unsigned hn, unsigned dn, uint32_t live)
-{
-    uint32_t m = 0;
-    for (unsigned i = hn - dn; i != hn; i++) {
-        const uint32_t b = 1u << hq[i & (DENSE_H - 1)];
-        if (m & b)
-            return 0;
-        m |= b;
-    }
-    return m == live;
 }
 
 /* --profile's feed for an issue of tasklet ts at pc in cycle t (notes/profile-api.md), with
@@ -325,106 +137,12 @@ static inline void prof_dma(const fast_ctx *c, int k, uint64_t w)
     prof_stall_th(c->pt + k, DPU_STALL_REVOLVER, (uint64_t)0 - w);
 }
 
-/* stop and resume inline: SDK code's barriers and handshakes stop every waiter and resume
- * each one, and through the generic executor each of these would end the burst and start a
- * new one (a sparse one rebuilding its candidates). Exactly exec.c's STOP and RESUME (forms
- * without destination, operands in order; flags unchanged): the issuer ts (tasklet state tk,
- * operands fa, fb, issuing at t, next pc npc) stops, or tasklet k = (fa + imm) & 0xff starts
- * again from t + 1 where it stopped, if it is one of the DPU's and stopped. Returns 0 to
- * leave it to the generic executor (another form, or the last running tasklet stopping: the
- * unit halts there), else the next pc << 8 | k << 2 | 1 (the issuer stopped), 2 (k resumed)
- * or 3 (k was running or is not a tasklet: the resume's result is 1). */
-static __attribute__((noinline)) uint32_t ctl_inline(fast_ctx *c, sim_thread *ts, dpu_tasklet *tk,
-                                                     const dpu_insn *in, uint32_t fa, uint32_t fb, uint64_t t,
-                                                     uint32_t npc)
-{
-    if (in->kind || in->setf || in->dk != DPU_D_NONE)
-        return 0;
-    dpu_unit *const d = c->d;
-    if (in->op == DPU_OP_STOP) {
-        const uint32_t me = 1u << (ts - c->th);
-        if (!(d->run & ~me))
-            return 0;
-        const cc_in cc = {0, fa, fb, 0, 0, tk->zf, fb & 63};
-        if (in->cond != DPU_C_NONE && cond_true(in->cond, &cc))
-            npc = in->pc;
-        d->run &= ~me;
-        tk->wait = DPU_W_STOPPED;
-        if (tk->seg_open) { /* exec.c's seg_close, this issue counted */
-            tk->rev_acc += (t - tk->seg_start) - (ts->instructions + 1 - tk->seg_insns) -
-                           (tk->shift_sum - tk->seg_shift);
-            tk->seg_open = 0;
-        }
-        ts->state = SIM_T_SLEEP;
-        ts->ready_at = SIM_NEVER;
-        return npc << 8 | 1;
-    }
-    if (in->op != DPU_OP_RESUME)
-        return 0;
-    const int k = (int)((fa + (uint32_t)in->imm) & 0xff);
-    uint32_t res = 1;
-    if (k < d->ntasklets && !((d->run >> k) & 1)) {
-        if (k >= c->nt)
-            return 0;
-        /* exec.c's start_tasklet: a new running stretch, the stopped time no stall */
-        dpu_tasklet *const tr = &d->t[k];
-        sim_thread *const thr = &c->th[k];
-        d->run |= 1u << k;
-        tr->wait = DPU_W_NONE;
-        tr->last_issue = tr->seg_start = t;
-        tr->seg_insns = thr->instructions;
-        tr->seg_shift = tr->shift_sum;
-        tr->seg_open = 1;
-        thr->state = SIM_T_READY;
-        thr->started = 1;
-        thr->ready_at = t + 1;
-        res = 0;
-    }
-    const cc_in cc = {res, fa, fb, 0, 0, tk->zf, fb & 63};
-    if (in->cond != DPU_C_NONE && cond_true(in->cond, &cc))
-        npc = in->pc;
-    return npc << 8 | (uint32_t)(res ? 3 : k << 2 | 2);
-}
-
-/* Round bursts: with every one of nt >= 11 tasklets live, no transfer pending and each
- * ready by its turn in ring order from ts at t, the plain burst's pick is always the next
- * tasklet in order (each issued nt >= 11 cycles before its next turn), until an event (a
- * DMA start, the generic executor, lim) ends that. A round burst then neither writes nor
- * tests ready_at, last_issue or the issue count per issue: its issues are at t0, t0 + 1, ...
- * by the tasklets in ring order from i0, so round_flush derives them when it ends. */
-static int round_ok(const fast_ctx *c, const sim_thread *ts, uint64_t t)
-{
-    const int nt = c->nt;
-    if (nt < 11 || c->live != (nt >= 32 ? ~0u : (1u << nt) - 1) || c->d->pend_n)
-        return 0;
-    for (int j = 0, k = (int)(ts - c->th); j < nt; j++, k = k + 1 == nt ? 0 : k + 1)
-        if (c->th[k].ready_at > t + (uint64_t)j)
-            return 0;
-    return 1;
-}
-
-/* After n issues of a round from tasklet i0 at t0: tasklet j, d places after i0 in the
- * ring, issued at t0 + d, t0 + d + nt, ... below t0 + n. */
-static __attribute__((noinline)) void round_flush(fast_ctx *c, uint64_t t0, int i0, uint64_t n)
-{
-    const int nt = c->nt;
-    for (int j = 0; j < nt; j++) {
-        const uint64_t d = (uint64_t)(j >= i0 ? j - i0 : j - i0 + nt);
-        if (d >= n)
-            continue;
-        const uint64_t more = (n - 1 - d) / (uint64_t)nt, last = t0 + d + more * (uint64_t)nt;
-        c->th[j].instructions += more + 1;
-        c->d->t[j].last_issue = last;
-        c->th[j].ready_at = last + 11;
-    }
-}
-
 /* Land the transfers due at t in a sparse burst and take back the queue's front and count
  * and the full flag sparse_land packs into one word; its low bit: leave the burst. (A macro:
  * it writes the burst loop's register locals, which a helper would force to memory.) */
 #define SPARSE_LAND_AT_T()                                                                         \
     do {                                                                                           \
-        sl = sparse_land(c, t, qk, qr, qh, qn, &om);                                         \
+        sl = dpu_fast_sparse_land(c, t, qk, qr, qh, qn, &om);                                         \
         lim = min_u64(olim, c->d->pend_next);                                                      \
         qh = sl >> 8;                                                                              \
         qn = (sl >> 2) & 63;                                                                       \
@@ -486,7 +204,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         ki = cur;
         dn = (unsigned)live_count(c->live);
     }
-    if (mode == 0 && !bp && !watch && !profile && round_ok(c, ts, t)) {
+    if (mode == 0 && !bp && !watch && !profile && dpu_fast_round_ok(c, ts, t)) {
         *tsp = ts;
         *tp = t;
         return 6;
@@ -494,7 +212,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     if (sparse) {
         memcpy(tsv, c->tsv, sizeof tsv);
         memcpy(tkv, c->tkv, sizeof tkv);
-        qn = sparse_build(c, t, qk, qr, &om);
+        qn = dpu_fast_sparse_build(c, t, qk, qr, &om);
         goto sparse_pick;
     }
 /* an access of n bytes at addr that may touch a watched byte */
@@ -517,7 +235,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             mc = hn >= dn && hq[(hn - dn) & (DENSE_H - 1)] == ki ? mc + 1 : 0;
             hq[hn++ & (DENSE_H - 1)] = (uint8_t)ki;
             if (mc == dn) {
-                if (dense_period(hq, hn, dn, c->live)) {
+                if (dpu_fast_dense_period(hq, hn, dn, c->live)) {
                     rep = 1;
                     hb = hn - dn;
                     hpos = 0;
@@ -548,7 +266,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 goto generic;
             const int k = (int)(ts - c->th);
             if (round) { /* the round's issues first: the transfer sets the issuer's ready */
-                round_flush(c, t0, cur, t - t0);
+                dpu_fast_round_flush(c, t0, cur, t - t0);
                 tk->last_issue = t;
             }
             const uint64_t dma0 = ts->stalls[DPU_STALL_DMA];
@@ -584,7 +302,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 /* in the sparse burst, where barriers and handshakes run (in the plain and
                  * dense ones the generic executor measured cheaper: their code stays as it
                  * was) */
-                const uint32_t cr = ctl_inline(c, ts, tk, in, fa, fb, t, npc);
+                const uint32_t cr = dpu_fast_ctl_inline(c, ts, tk, in, fa, fb, t, npc);
                 if (!cr)
                     goto generic;
                 npc = cr >> 8;
@@ -610,7 +328,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             /* fall through */
         generic:
             if (round) { /* the round's issues, and this one's cycles (the executor counts it) */
-                round_flush(c, t0, cur, t - t0);
+                dpu_fast_round_flush(c, t0, cur, t - t0);
                 tk->last_issue = t;
                 ts->ready_at = t + 11;
             }
@@ -674,12 +392,12 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             }
             if (qn > 1 && QR(qh + 1) <= t) {
             sparse_tied:
-                k = sparse_tie(qk, qr, qh, qn, t, SPARSE_CUR);
+                k = dpu_fast_sparse_tie(qk, qr, qh, qn, t, SPARSE_CUR);
             }
             if (full) {
                 /* the revolver is full again: the plain burst issues this one (with the
                  * live mask, which sparse_land does not keep) */
-                c->live = live_below(c->th, c->nt, lim);
+                c->live = dpu_fast_live_below(c->th, c->nt, lim);
                 *tsp = c->th + k;
                 *tp = t;
                 return 4;
@@ -721,7 +439,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
              * now, before the pick at t, as in the reference loop */
             if (t >= olim || !c->dmai)
                 break;
-            const int lr = land(c, t, olim);
+            const int lr = dpu_fast_land(c, t, olim);
             lim = min_u64(olim, c->d->pend_next);
             if (lr)
                 break;
@@ -794,7 +512,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 if (lim >= olim || !c->dmai)
                     goto out;
                 t = lim;
-                const int lr = land(c, t, olim);
+                const int lr = dpu_fast_land(c, t, olim);
                 lim = min_u64(olim, c->d->pend_next);
                 if (lr)
                     goto out;
@@ -809,7 +527,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     }
 out:
     if (round)
-        round_flush(c, t0, cur, t - t0);
+        dpu_fast_round_flush(c, t0, cur, t - t0);
     if (sparse) { /* the cursor */
         const int k = SPARSE_CUR;
         ts = c->th + (k >= c->nt ? 0 : k);
@@ -976,7 +694,7 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         sim_thread *ts = &th[tid];
         const uint64_t t0 = t;
         ctx.iram = iram;
-        ctx.live = live_below(th, nt, lim);
+        ctx.live = dpu_fast_live_below(th, nt, lim);
         int b = run_burst(&ctx, &ts, &t, min_u64(horizon, poll));
         /* the burst may have started and landed transfers (an ldmai: an own IRAM copy) */
         if (iram != d->iram && iram_full(m, u, d))
