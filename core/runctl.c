@@ -208,9 +208,14 @@ sim_stop_kind runctl_run(runctl *rc, uint64_t until)
     if (rc->over)
         runctl_finish(rc);
     fflush(m->out);
+    /* A stop inside a burst is at the unit's last issue (an ISA that sets last_issue only
+     * when its burst returns reported an older cycle). A watchpoint is the exception: a
+     * device or DMA write stops at its own cycle (sim_set_stop_at), after the last issue,
+     * so its cycle is only ever raised. */
     if (m->stop.unit >= 0 && m->stop.thread >= 0 && m->stop.unit < m->nunits &&
-        m->units[m->stop.unit].last_issue != SIM_NEVER)
-        m->stop.cycle = m->units[m->stop.unit].last_issue; /* the unit ran ahead of m->now */
+        m->units[m->stop.unit].last_issue != SIM_NEVER &&
+        (k != SIM_STOP_WATCH || m->units[m->stop.unit].last_issue > m->stop.cycle))
+        m->stop.cycle = m->units[m->stop.unit].last_issue;
     if (k == SIM_STOP_USER && !m->stop.msg[0]) {
         m->stop.unit = m->stop.thread = -1;
         m->stop.cycle = runctl_now(m);

@@ -86,4 +86,11 @@ plain=$("$X" run "$T/vecadd.elf" --set vecadd_n="$T/n64.bin" 2>&1 | sed -n 's/^c
 grep -q "dpu0 thread 0 stopped at cycle [0-9]*: watchpoint 1: DMA write of wram:0x0 (256 bytes at 0x0) by tasklet 0's ldma issued at cycle" "$T/dma.out" \
     || { echo "FAIL: no DMA watchpoint stop: $(head -c 400 "$T/dma.out")"; fail=1; }
 grep -q "halted at cycle $plain: " "$T/dma.out" || { echo "FAIL: after the DMA stop the run did not end at cycle $plain: $(tail -3 "$T/dma.out")"; fail=1; }
+# the stop is at the write's own cycle, not the issuer's last issue: the engine is idle, so
+# the 256-byte ldma lands dma_read_alpha (77) + dma_read_beta (0.5) x 256 = 205 cycles after
+# its issue (docs/isa/dpu.md, DMA timing)
+stop=$(sed -n "s/^dpu0 thread 0 stopped at cycle \([0-9]*\): watchpoint 1: DMA write of wram:0x0 .* issued at cycle \([0-9]*\)$/\1 \2/p" "$T/dma.out")
+set -- $stop
+[ $# -eq 2 ] && [ "$1" -eq $(($2 + 77 + 128)) ] ||
+    { echo "FAIL: the DMA watch stop is at cycle ${1:-?}, want the ldma's issue ${2:-?} + 205"; fail=1; }
 exit $fail
