@@ -168,6 +168,10 @@ static inline __attribute__((always_inline)) void prof_issue_gen(prof_thread *t,
         uint64_t *prev = t->row;
         prev[PROF_INSNS] += insns;
         row[PROF_INSNS] -= insns;
+        /* (the pointers "change": GCC's SLP vectoriser would pair each row's two updates
+         * into a 16-byte load, add and store, which took more time than the scalar adds in
+         * the Nyuzi functional loop for fewer instructions) */
+        __asm__("" : "+r"(prev), "+r"(row));
         prev[PROF_CYCLES] += cycle;
         row[PROF_CYCLES] -= cycle;
         if (cause >= 0)
