@@ -167,7 +167,7 @@ static void decide(nyz_machine *nm, int g, uint64_t at)
         else
             p[0] = (uint8_t)r->data;
         nyz_invalidate_sync(nm, r->pa);
-        nyz_undo_visible(nm, t, wake - SYNC_VIS_BEFORE);
+        nyz_undo_visible_l2(nm, t, wake - SYNC_VIS_BEFORE, at);
         if (nm->cosim)
             nyz_cosim_store(nm, r->pc, t->gid, r->va, r->width, r->data);
     }

@@ -50,6 +50,7 @@ void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, u
     u->bytes = bytes;
     u->gid = t->gid;
     u->vis = UINT64_MAX;
+    u->l2vis = UINT64_MAX;
     u->made = now;
     u->serial = ++nm->undo_serial ? nm->undo_serial : ++nm->undo_serial; /* never 0 */
     memcpy(u->old + (pa - u->line), nm->ram + pa, len); /* only the bytes it writes */
@@ -57,17 +58,25 @@ void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, u
     nm->nundo++;
 }
 
-/* Thread t's newest store is seen by the others from cycle vis on. */
-void nyz_undo_visible(nyz_machine *nm, nyz_thread *t, uint64_t vis)
+/* Thread t's newest store is seen by the others' loads from cycle vis on, by a load_sync at
+ * the L2 from l2vis on. */
+void nyz_undo_visible_l2(nyz_machine *nm, nyz_thread *t, uint64_t vis, uint64_t l2vis)
 {
     if (!t->undo)
         return;
     for (unsigned i = nm->nundo; i-- > 0;)
         if (nm->undo[i].serial == t->undo) {
             nm->undo[i].vis = vis;
+            nm->undo[i].l2vis = l2vis;
             break;
         }
     t->undo = 0;
+}
+
+/* Thread t's newest store is seen by the others from cycle vis on. */
+void nyz_undo_visible(nyz_machine *nm, nyz_thread *t, uint64_t vis)
+{
+    nyz_undo_visible_l2(nm, t, vis, vis);
 }
 
 /* buf holds the len bytes at pa as memory has them (one line at most); put back the bytes
@@ -89,14 +98,15 @@ void nyz_undo_read(nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned l
 
 /* As nyz_undo_read for a read at cycle `at` that may lie ahead of the cycle being executed
  * (the L2's read stage of a synchronized load, l2_sync.c): nothing is dropped, and only
- * stores other threads see after `at` are put back. */
+ * stores the L2 holds after `at` are put back (a store_sync granted before it is there,
+ * though the L1Ds get it a few cycles later). */
 void nyz_undo_read_at(const nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len,
                       uint8_t *buf, uint64_t at)
 {
     uint32_t line = pa & ~(uint32_t)(NYZ_LINE - 1), off = pa - line;
     for (unsigned i = nm->nundo; i-- > 0;) {
         const struct nyz_undo *u = &nm->undo[i];
-        if (u->line != line || u->gid == t->gid || u->vis <= at)
+        if (u->line != line || u->gid == t->gid || u->l2vis <= at)
             continue;
         for (unsigned b = 0; b < len; b++)
             if ((u->bytes >> (off + b)) & 1)

@@ -265,6 +265,8 @@ typedef struct nyz_machine {
      * its issue on; a load of another thread at a cycle before `vis` reads the old bytes */
     struct nyz_undo {
         uint64_t vis;            /* first cycle other threads see the store (MAX: unknown) */
+        uint64_t l2vis;          /* ... and the L2's read stage (a load_sync): a store_sync's
+                                  * grant, else vis */
         uint64_t bytes;          /* which of the 64 bytes of the line it wrote */
         uint32_t line;           /* line address */
         int gid;                 /* storing thread */
@@ -350,6 +352,7 @@ void nyz_sync_settle(nyz_machine *nm, uint64_t now);
 /* l2_vis.c: when other threads see a store */
 void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, uint64_t bytes);
 void nyz_undo_visible(nyz_machine *nm, nyz_thread *t, uint64_t vis);
+void nyz_undo_visible_l2(nyz_machine *nm, nyz_thread *t, uint64_t vis, uint64_t l2vis);
 void nyz_undo_read(nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len, uint8_t *buf);
 void nyz_undo_read_at(const nyz_machine *nm, const nyz_thread *t, uint32_t pa, unsigned len,
                       uint8_t *buf, uint64_t at);
