@@ -111,6 +111,8 @@ echo "ok: refusals"
 if "$X" run "$T/static.o" --max-cycles 10 2>"$T/err"; then fail "ran an object file"; fi
 grep -q 'a relocatable object file (ELF type ET_REL), not a program' "$T/err" || fail "run: $(cat "$T/err")"
 printf 'nop\n' > "$T/d.s"
-if "$X" asm --isa dpu -c "$T/d.s" -o "$T/d.o" 2>"$T/err"; then fail "dpu accepted -c"; fi
-grep -q "unknown assembler option 'object' for ISA dpu" "$T/err" || fail "dpu -c: $(cat "$T/err")"
+if "$X" isas | grep -q '^dpu'; then # a build of some ISAs (ISAS=nyuzi) has no other assembler
+    if "$X" asm --isa dpu -c "$T/d.s" -o "$T/d.o" 2>"$T/err"; then fail "dpu accepted -c"; fi
+    grep -q "unknown assembler option 'object' for ISA dpu" "$T/err" || fail "dpu -c: $(cat "$T/err")"
+fi
 echo "ok: run refuses ET_REL; -c elsewhere is an unknown option"
