@@ -135,3 +135,17 @@ int file_close_out(FILE *f, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(e));
     return e ? -1 : 0;
 }
+
+void file_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}

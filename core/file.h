@@ -21,5 +21,8 @@ int file_read_all(const char *path, uint64_t limit, uint8_t **buf, size_t *len, 
 int file_close_out(FILE *f, const char *path, char *err, size_t errlen);
 /* Flush and check a stream that stays open (stdout). 0 ok, -1 with "NAME: reason". */
 int file_check_out(FILE *f, const char *name, char *err, size_t errlen);
+/* Write s as a JSON string: quoted, with '"', '\\' and control characters escaped (the
+ * statistics and task writers; names and messages may hold anything a program printed). */
+void file_json_str(FILE *f, const char *s);
 
 #endif

@@ -7,6 +7,7 @@
  * with groups (sim_add_group) also gets each group's subtotals over its units and its
  * descendants' (text: "group PATH:" lines after the units; JSON: the "groups" tree). */
 #include <string.h>
+#include "file.h"
 #include "stats.h"
 #include "task.h"
 #include "../isa/isa.h"
@@ -88,7 +89,6 @@ void stats_write_speed(const sim_machine *m, FILE *f)
 
 /* The model's options as this run used them (given, or the default), so that every cycle
  * count names its assumptions. `jobs` is left out: it changes host threads, not results. */
-static void json_str(FILE *f, const char *s);
 
 static void write_options(const sim_machine *m, FILE *f, int json)
 {
@@ -107,9 +107,9 @@ static void write_options(const sim_machine *m, FILE *f, int json)
                 v = k == 1 ? o->def : opt_get(&m->opts, o->name, o->def);
             if (json) {
                 fprintf(f, "%s", n ? ", " : "");
-                json_str(f, o->name);
+                file_json_str(f, o->name);
                 fprintf(f, ": ");
-                json_str(f, v ? v : "");
+                file_json_str(f, v ? v : "");
             } else
                 fprintf(f, "%s%s=%s", n ? " " : "", o->name, v ? v : "");
             n++;
@@ -277,20 +277,6 @@ void stats_write_text(const sim_machine *m, FILE *f)
     sim_tasks_write_text(m, f, 64);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void json_halted(FILE *f, int halted, uint64_t at)
 {
     if (halted)
@@ -304,13 +290,13 @@ static void ff_write_json(const sim_machine *m, FILE *f)
 {
     const sim_ff_part *p = m->ff;
     fprintf(f, "  \"fast_forward\": {\"marker\": ");
-    json_str(f, p->marker);
+    file_json_str(f, p->marker);
     fprintf(f, ", \"reached\": %s, \"switch_cycle\": %llu, \"instructions\": %llu,\n    \"units\": [",
             p->reached ? "true" : "false", (unsigned long long)p->cycle, (unsigned long long)p->instructions);
     for (int i = 0; i < m->nunits; i++) {
         const sim_unit *u = &m->units[i];
         fprintf(f, "%s\n      {\"name\": ", i ? "," : "");
-        json_str(f, u->name);
+        file_json_str(f, u->name);
         fprintf(f, ", \"index\": %d, \"instructions\": %llu, \"halted\": %s, \"threads\": [", i,
                 (unsigned long long)p->units[i].instructions, p->units[i].halted ? "true" : "false");
         for (int t = 0; t < u->nthreads; t++)
@@ -330,9 +316,9 @@ static void group_write_json(const sim_machine *m, FILE *f, int g)
     char path[256];
     grp_view v = group_view(m, g);
     fprintf(f, "{\"name\": ");
-    json_str(f, gr->name);
+    file_json_str(f, gr->name);
     fprintf(f, ", \"path\": ");
-    json_str(f, sim_group_path(m, g, path, sizeof path));
+    file_json_str(f, sim_group_path(m, g, path, sizeof path));
     fprintf(f, ", \"index\": %d, \"threads_per_unit\": %d, \"clock_hz\": %.0f, \"units\": [", g, gr->threads,
             gr->clock_hz);
     int n = 0;
@@ -345,13 +331,13 @@ static void group_write_json(const sim_machine *m, FILE *f, int g)
             (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
     for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
         fprintf(f, "%s", s ? ", " : "");
-        json_str(f, stalls[s]);
+        file_json_str(f, stalls[s]);
         fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
     }
     fprintf(f, "}, \"counters\": {");
     for (int c = 0; v.first >= 0 && c < m->units[v.first].ncounters; c++) {
         fprintf(f, "%s", c ? ", " : "");
-        json_str(f, m->units[v.first].counters[c].name);
+        file_json_str(f, m->units[v.first].counters[c].name);
         fprintf(f, ": %llu", (unsigned long long)group_counter(m, g, &v, c));
     }
     fprintf(f, "}, \"groups\": [");
@@ -371,11 +357,11 @@ void stats_write_json(const sim_machine *m, FILE *f)
     double hz = machine_clock(m), hs = m->host_seconds > 1e-9 ? m->host_seconds : 1e-9;
     /* the schema's version: docs/stats-schema.md; raised when a field changes meaning or goes */
     fprintf(f, "{\n  \"schema\": %d,\n  \"isa\": ", STATS_SCHEMA_VERSION);
-    json_str(f, m->isa->name);
+    file_json_str(f, m->isa->name);
     fprintf(f, ",\n  \"stop\": {\"kind\": ");
-    json_str(f, sim_stop_name(m->stop.kind));
+    file_json_str(f, sim_stop_name(m->stop.kind));
     fprintf(f, ", \"message\": ");
-    json_str(f, m->stop.msg);
+    file_json_str(f, m->stop.msg);
     fprintf(f, ", \"unit\": %d, \"thread\": %d, \"cycle\": %llu},\n", m->stop.unit, m->stop.thread,
             (unsigned long long)minus(m->stop.cycle, b));
     fprintf(f, "  \"options\": {");
@@ -398,7 +384,7 @@ void stats_write_json(const sim_machine *m, FILE *f)
     for (int i = 0; i < m->nunits; i++) {
         const sim_unit *u = &m->units[i];
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        json_str(f, u->name);
+        file_json_str(f, u->name);
         fprintf(f, ", \"index\": %d, \"enabled\": %s, \"cycles\": %llu, \"instructions\": %llu, \"halted_at\": ", i,
                 u->enabled ? "true" : "false", (unsigned long long)minus(stats_unit_cycles(m, u), b),
                 (unsigned long long)unit_insns(m, i));
@@ -406,7 +392,7 @@ void stats_write_json(const sim_machine *m, FILE *f)
         fprintf(f, ",\n     \"counters\": {");
         for (int c = 0; c < u->ncounters; c++) {
             fprintf(f, "%s", c ? ", " : "");
-            json_str(f, u->counters[c].name);
+            file_json_str(f, u->counters[c].name);
             fprintf(f, ": %llu", (unsigned long long)unit_counter(m, i, c));
         }
         fprintf(f, "},\n     \"threads\": [");
@@ -420,7 +406,7 @@ void stats_write_json(const sim_machine *m, FILE *f)
             fprintf(f, ", \"stalls\": {");
             for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
                 fprintf(f, "%s", s ? ", " : "");
-                json_str(f, stalls[s]);
+                file_json_str(f, stalls[s]);
                 fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
             }
             fprintf(f, "}");
@@ -428,7 +414,7 @@ void stats_write_json(const sim_machine *m, FILE *f)
                 fprintf(f, ", \"counters\": {");
                 for (int k = 0; k < u->nthread_counters; k++) {
                     fprintf(f, "%s", k ? ", " : "");
-                    json_str(f, u->thread_counter_names[k]);
+                    file_json_str(f, u->thread_counter_names[k]);
                     fprintf(f, ": %llu", (unsigned long long)thread_counter(m, i, t, k));
                 }
                 fprintf(f, "}");

@@ -10,6 +10,7 @@
  * depend on each other one way only. */
 #include <stdlib.h>
 #include <string.h>
+#include "file.h"
 #include "task.h"
 #include "debug.h"
 #include "../isa/isa.h"
@@ -352,20 +353,6 @@ void sim_tasks_write_text(const sim_machine *m, FILE *f, int max)
     }
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void json_task(const sim_machine *m, FILE *f, const sim_task *t, int *first)
 {
     const char *const *stalls = m->isa->stall_names;
@@ -375,7 +362,7 @@ static void json_task(const sim_machine *m, FILE *f, const sim_task *t, int *fir
     *first = 0;
     if (t->thread >= 0) {
         fprintf(f, "\"thread\": %d, \"seq\": %llu, \"name\": ", t->thread, (unsigned long long)t->seq);
-        json_str(f, sim_task_name(m, t, name, sizeof name));
+        file_json_str(f, sim_task_name(m, t, name, sizeof name));
         fprintf(f, ", \"id\": %llu, \"state\": \"%s\", ", (unsigned long long)t->id,
                 t->state == SIM_TASK_RUNNING ? "running" : "ended");
     } else {
@@ -388,7 +375,7 @@ static void json_task(const sim_machine *m, FILE *f, const sim_task *t, int *fir
             (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
     for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
         fprintf(f, "%s", s ? ", " : "");
-        json_str(f, stalls[s]);
+        file_json_str(f, stalls[s]);
         fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
     }
     fprintf(f, "}");
@@ -397,7 +384,7 @@ static void json_task(const sim_machine *m, FILE *f, const sim_task *t, int *fir
         fprintf(f, ", \"counters\": {");
         for (int k = 0; k < task_ncounters(u); k++) {
             fprintf(f, "%s", k ? ", " : "");
-            json_str(f, u->thread_counter_names[k]);
+            file_json_str(f, u->thread_counter_names[k]);
             fprintf(f, ": %llu", (unsigned long long)v.counters[k]);
         }
         fprintf(f, "}");
