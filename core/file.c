@@ -149,3 +149,12 @@ void file_json_str(FILE *f, const char *s)
     }
     fputc('"', f);
 }
+
+void file_json_counts(FILE *f, const char *const *names, const uint64_t *values, int max)
+{
+    for (int i = 0; names && i < max && names[i]; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        file_json_str(f, names[i]);
+        fprintf(f, ": %llu", (unsigned long long)values[i]);
+    }
+}

@@ -24,5 +24,8 @@ int file_check_out(FILE *f, const char *name, char *err, size_t errlen);
 /* Write s as a JSON string: quoted, with '"', '\\' and control characters escaped (the
  * statistics and task writers; names and messages may hold anything a program printed). */
 void file_json_str(FILE *f, const char *s);
+/* Write the members "names[i]": values[i] of a JSON object's body, comma-separated, for i up
+ * to max or the first NULL name (names may be NULL: nothing); stalls by cause everywhere. */
+void file_json_counts(FILE *f, const char *const *names, const uint64_t *values, int max);
 
 #endif

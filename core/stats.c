@@ -329,11 +329,7 @@ static void group_write_json(const sim_machine *m, FILE *f, int g)
                "\"issue_cycles\": %llu, \"stalls\": {",
             v.units, (unsigned long long)v.cycles, gr->clock_hz > 0 ? (double)v.cycles / gr->clock_hz : 0.0,
             (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
-    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
-        fprintf(f, "%s", s ? ", " : "");
-        file_json_str(f, stalls[s]);
-        fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
-    }
+    file_json_counts(f, stalls, v.stalls, SIM_MAX_STALLS);
     fprintf(f, "}, \"counters\": {");
     for (int c = 0; v.first >= 0 && c < m->units[v.first].ncounters; c++) {
         fprintf(f, "%s", c ? ", " : "");
@@ -404,11 +400,7 @@ void stats_write_json(const sim_machine *m, FILE *f)
                     (unsigned long long)v.issue_cycles);
             json_halted(f, th->state == SIM_T_HALTED, v.halted_at);
             fprintf(f, ", \"stalls\": {");
-            for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
-                fprintf(f, "%s", s ? ", " : "");
-                file_json_str(f, stalls[s]);
-                fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
-            }
+            file_json_counts(f, stalls, v.stalls, SIM_MAX_STALLS);
             fprintf(f, "}");
             if (u->nthread_counters) { /* the ISA's per-thread counts (CERT: per job) */
                 fprintf(f, ", \"counters\": {");

@@ -373,11 +373,7 @@ static void json_task(const sim_machine *m, FILE *f, const sim_task *t, int *fir
             "\"stalls\": {",
             (unsigned long long)v.begin, (unsigned long long)v.end, (unsigned long long)v.cycles,
             (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
-    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++) {
-        fprintf(f, "%s", s ? ", " : "");
-        file_json_str(f, stalls[s]);
-        fprintf(f, ": %llu", (unsigned long long)v.stalls[s]);
-    }
+    file_json_counts(f, stalls, v.stalls, SIM_MAX_STALLS);
     fprintf(f, "}");
     const sim_unit *u = &m->units[t->unit];
     if (task_ncounters(u)) { /* the ISA's per-thread counters, over the task */
