@@ -334,6 +334,14 @@ int sim_add_units_in(sim_machine *m, const sim_group *g, int nunits, int threads
     return 0;
 }
 
+void sim_unit_enable(sim_machine *m, sim_unit *u)
+{
+    if (u->enabled)
+        return;
+    u->enabled = 1;
+    m->nenabled++;
+}
+
 int sim_group_take_units(sim_machine *m, const sim_group *g, int first, int n)
 {
     if (!g || g->index >= m->ngroups || first < 0 || n <= 0 || first > m->nunits - n)

@@ -306,6 +306,10 @@ void sim_schedule(sim_machine *m, ev_event *e, uint64_t when);
 void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when);
 void sim_unit_halt(sim_machine *m, sim_unit *u, uint64_t cycle);
 void sim_unit_disable(sim_machine *m, sim_unit *u);
+/* Undo sim_unit_disable before a run (an ISA's load_unit gives a unit the machine's program
+ * left without code a program of its own); its threads stay as they are (the ISA starts
+ * them). No-op if enabled. */
+void sim_unit_enable(sim_machine *m, sim_unit *u);
 /* Undo a halt: another unit restarted this one's threads (Nyuzi CR 21). No-op if running. */
 void sim_unit_resume(sim_machine *m, sim_unit *u);
 /* Take the unit's pending run event off wherever the run loop keeps it (the queue, or its

@@ -31,6 +31,7 @@ typedef struct cli_args {
     cli_list scatters; /* SYMBOL[+OFF]=FILE[:CHUNK]: chunk k to unit k */
     cli_list gathers;  /* SYMBOL[+OFF]:LEN[=FILE]: every unit's LEN bytes */
     cli_list symbols;  /* PATH=FILE: FILE's symbols name a unit's or group's addresses (issue 11 pt 1) */
+    cli_list images;   /* PATH=FILE: FILE is the program of a unit, or of every unit of a group */
     cli_list srcs;     /* asm sources */
     const char *output;               /* asm -o */
     uint64_t max_cycles;              /* SIM_NEVER = none */
@@ -73,7 +74,7 @@ typedef struct cli_session {
     cli_csym *csyms;      /* code symbols when the ISA places symbols (else NULL: raw values) */
     int ncsyms;
     runctl rc;            /* the run control every subcommand runs the machine through */
-    ld_image *uimgs;      /* --symbols PATH=FILE: the files, one per option, freed at close */
+    ld_image *uimgs;      /* --image, --symbols PATH=FILE: the files, one per option, freed at close */
     int nuimgs;
 } cli_session;
 
@@ -101,6 +102,11 @@ FILE *cli_open_out(const char *path, const char *what);
 int cli_close_out(FILE *f, const char *path);
 /* Resolve a debugger/CLI address: number, SYMBOL or SYMBOL+OFF. -1 with a message. */
 int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err, size_t errlen);
+/* The same with the symbols that name unit's addresses (cli_unit_image). */
+int cli_unit_resolve_addr(cli_session *s, int unit, const char *text, uint64_t *addr, char *err, size_t errlen);
+/* The program whose symbols name unit's addresses: its own (--image, --symbols), its
+ * group's, else the machine's (sim_unit_image); never NULL. */
+const ld_image *cli_unit_image(const cli_session *s, int unit);
 
 /* Symbols are ELF values; an ISA whose PC does not count in those units (DPU: IRAM index vs
  * byte address) places them through symbol_location. cli_code_symbols keeps those that land
@@ -108,6 +114,8 @@ int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err
 int cli_code_symbols(cli_session *s);
 /* Name of the code symbol at or below addr (offset in *off), or NULL. */
 const char *cli_code_symbol_at(const cli_session *s, uint64_t addr, uint64_t *off);
+/* The same in unit's own program (cli_unit_image), when it has one (raw symbol values). */
+const char *cli_unit_code_symbol_at(const cli_session *s, int unit, uint64_t addr, uint64_t *off);
 /* --fast-forward MARKER (frontends/fastforward.c). cli_ff_prepare, before the machine is
  * built: checks the ISA has a functional mode and sets -o timing=none; cli_ff_arm, after
  * the load: arms the session's run control at the marker (SYMBOL[+OFF], insns:N, magic);

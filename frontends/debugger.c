@@ -138,11 +138,12 @@ int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr
         snprintf(name, sizeof name, "%.*s", (int)(colon - text), text);
         if (!(*sp = dbg_space(c, name)))
             return dbg_err(c, "no memory space '%s'", name);
-        if (cli_resolve_addr(c->s, colon + 1, addr, err, sizeof err))
+        if (cli_unit_resolve_addr(c->s, c->unit, colon + 1, addr, err, sizeof err))
             return dbg_err(c, "%s", err);
         return 0;
     }
-    if (c->isa->symbol_location && c->s->img.nsyms && (text[0] == '_' || (text[0] | 32) >= 'a') &&
+    const ld_image *uimg = cli_unit_image(c->s, c->unit); /* the selected unit's program */
+    if (c->isa->symbol_location && uimg->nsyms && (text[0] == '_' || (text[0] | 32) >= 'a') &&
         (text[0] | 32) <= 'z') {
         char name[128];
         uint64_t off = 0;
@@ -153,7 +154,7 @@ int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr
             if (cli_parse_u64(plus + 1, &off))
                 return dbg_err(c, "bad offset in '%s'", text);
         }
-        const ld_symbol *sym = ld_symbol_find(&c->s->img, name);
+        const ld_symbol *sym = ld_symbol_find(uimg, name);
         if (sym && c->isa->symbol_location(c->m, c->unit, sym, sp, addr) == 0) {
             *addr += off;
             return 0;
@@ -161,20 +162,25 @@ int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr
     }
     if (!(*sp = dbg_data_space(c)))
         return dbg_err(c, "the machine has no memory space");
-    if (cli_resolve_addr(c->s, text, addr, err, sizeof err))
+    if (cli_unit_resolve_addr(c->s, c->unit, text, addr, err, sizeof err))
         return dbg_err(c, "%s", err);
     return 0;
 }
 
 /* ---- showing code ---- */
 
-const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off) { return cli_code_symbol_at(c->s, addr, off); }
+/* Symbols come from the selected unit's program (its own with --image or --symbols). */
+const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off)
+{
+    return cli_unit_code_symbol_at(c->s, c->unit, addr, off);
+}
 
 int dbg_resolve_code(dbg_cli *c, const char *text, uint64_t *addr, char *err, size_t errlen)
 {
     const cli_session *cs = c->s;
-    if (!cs->csyms || cli_parse_u64(text, addr) == 0)
-        return cli_resolve_addr(c->s, text, addr, err, errlen);
+    const ld_image *uimg = cli_unit_image(cs, c->unit);
+    if (!cs->csyms || uimg != &cs->img || cli_parse_u64(text, addr) == 0) /* (csyms: the program's) */
+        return cli_unit_resolve_addr(c->s, c->unit, text, addr, err, errlen);
     char name[256];
     uint64_t off = 0;
     snprintf(name, sizeof name, "%s", text);
@@ -196,10 +202,12 @@ int dbg_resolve_code(dbg_cli *c, const char *text, uint64_t *addr, char *err, si
     return -1;
 }
 
-void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n)
+void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n) { dbg_symbolize_unit(c, c->unit, addr, buf, n); }
+
+void dbg_symbolize_unit(dbg_cli *c, int unit, uint64_t addr, char *buf, size_t n)
 {
     uint64_t off = 0;
-    const char *name = dbg_code_symbol_at(c, addr, &off);
+    const char *name = cli_unit_code_symbol_at(c->s, unit, addr, &off);
     if (!name)
         snprintf(buf, n, "%s", "");
     else if (off)
@@ -228,7 +236,7 @@ static int dbg_is_break(dbg_cli *c, int unit, uint64_t addr)
 int dbg_print_insn(dbg_cli *c, int unit, uint64_t addr, uint64_t pc)
 {
     char sym[160], text[200];
-    dbg_symbolize(c, addr, sym, sizeof sym);
+    dbg_symbolize_unit(c, unit, addr, sym, sizeof sym);
     int len = dbg_disasm_one(c, unit, unit == c->unit ? c->thread : -1, addr, text, sizeof text);
     printf("%s%c0x%08llx %-16s %s\n", addr == pc ? "=>" : "  ", dbg_is_break(c, unit, addr) ? '*' : ' ',
            (unsigned long long)addr, sym, text);

@@ -34,6 +34,8 @@ int dbg_flat_index(const sim_machine *m, int unit, int thread);
 int dbg_parse_unit(const sim_machine *m, const char *t); /* index, name or path; -1 if none */
 int dbg_resolve_mem(dbg_cli *c, const char *text, mem_space **sp, uint64_t *addr);
 void dbg_symbolize(dbg_cli *c, uint64_t addr, char *buf, size_t n); /* "<sym+off>" or "" */
+/* The same in unit's program (dbg_symbolize: the selected unit's). */
+void dbg_symbolize_unit(dbg_cli *c, int unit, uint64_t addr, char *buf, size_t n);
 /* The code symbol at or below a code address, NULL if none. */
 const char *dbg_code_symbol_at(dbg_cli *c, uint64_t addr, uint64_t *off);
 /* A code address: NUMBER, SYMBOL or SYMBOL+OFF (OFF in the PC's units). -1 with err. */

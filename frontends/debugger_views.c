@@ -356,7 +356,7 @@ int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
             continue;
         }
         char sym[160], text[200];
-        dbg_symbolize(c, h->pc, sym, sizeof sym);
+        dbg_symbolize_unit(c, h->unit, h->pc, sym, sizeof sym);
         dbg_disasm_one(c, h->unit, h->thread, h->pc, text, sizeof text);
         char cyc[24] = "?"; /* an ISA that does not set last_issue leaves SIM_NEVER */
         if (h->cycle != SIM_NEVER)
@@ -367,11 +367,43 @@ int dbg_cmd_history(dbg_cli *c, int argc, char **argv)
     return 0;
 }
 
+/* info symbol ADDR | NAME: the symbol at or below an address, or a symbol's value, in the
+ * selected unit's program (its own with --image or --symbols, else the machine's), and
+ * which program that is. */
+static int dbg_info_symbol(dbg_cli *c, int argc, char **argv)
+{
+    if (argc < 2)
+        return dbg_err(c, "info symbol: give an ADDRESS or a NAME");
+    const ld_image *img = cli_unit_image(c->s, c->unit);
+    char path[256], whose[300];
+    if (img == &c->s->img)
+        snprintf(whose, sizeof whose, "the machine's program");
+    else
+        snprintf(whose, sizeof whose, "the program of %s", sim_unit_path(c->m, c->unit, path, sizeof path));
+    uint64_t addr, off = 0;
+    char err[256];
+    if (cli_parse_u64(argv[1], &addr) == 0) {
+        const char *name = dbg_code_symbol_at(c, addr, &off);
+        if (!name)
+            printf("no symbol at or below 0x%llx in %s (%s)\n", (unsigned long long)addr, img->path, whose);
+        else
+            printf("0x%llx is %s+%llu in %s (%s)\n", (unsigned long long)addr, name, (unsigned long long)off, img->path,
+                   whose);
+        return 0;
+    }
+    if (dbg_resolve_code(c, argv[1], &addr, err, sizeof err) &&
+        cli_unit_resolve_addr(c->s, c->unit, argv[1], &addr, err, sizeof err))
+        return dbg_err(c, "info symbol: %s in %s (%s)", err, img->path, whose);
+    printf("%s = 0x%llx in %s (%s)\n", argv[1], (unsigned long long)addr, img->path, whose);
+    return 0;
+}
+
 int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2) {
         printf("info topics: break (breakpoints and watchpoints), threads, regs, stats, units (groups > units)\n");
         printf("             tasks [all|UNIT] (what each thread slot runs now: CERT jobs, IPU vertex runs)\n");
+        printf("             symbol ADDR|NAME (in the selected unit's program: its own with --image)\n");
         if (c->isa->views && c->isa->views->name)
             printf("%s topics:\n", c->isa->name);
         for (const isa_view *v = c->isa->views; v && v->name; v++)
@@ -392,6 +424,8 @@ int dbg_cmd_info(dbg_cli *c, int argc, char **argv)
             printf("no task has begun%s (CERT binds jobs, the IPU vertex runs)\n", unit >= 0 ? " on this unit" : "");
         return 0;
     }
+    if (strcmp(argv[1], "symbol") == 0)
+        return dbg_info_symbol(c, argc - 1, argv + 1);
     if (strcmp(argv[1], "threads") == 0)
         return dbg_cmd_threads(c, argc - 1, argv + 1);
     if (strcmp(argv[1], "units") == 0 || strcmp(argv[1], "groups") == 0)

@@ -44,6 +44,9 @@ static void usage(FILE *f)
           "  --gather SYMBOL[+OFF]:LEN[=FILE]     LEN bytes of every unit, unit 0 first\n"
           "  --symbols PATH=FILE      FILE's symbols name the addresses of unit or group PATH\n"
           "                           (ipu0.tile5, col1): --set/--get @U: look there first\n"
+          "  --image PATH=FILE        FILE is the program of unit PATH, or of every unit of group\n"
+          "                           PATH (an IPU tile's ELF, a CERT uC's control code); its\n"
+          "                           symbols name those units' addresses\n"
           "  --max-cycles N           stop after cycle N      --max-insns N  stop after N instructions\n"
           "  --stats=text|json        statistics format       --stats-file FILE  write them to FILE\n"
           "  --trace FILE             instruction trace ('-' = stdout); --trace-window FROM:TO\n"
@@ -136,7 +139,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->max_cycles = SIM_NEVER;
     a->cmd = argv[1];
     static const char *const valued[] = {"--isa", "-o", "--load", "--dump", "--set", "--get", "--scatter",
-                                         "--gather", "--symbols", "--max-cycles",
+                                         "--gather", "--symbols", "--image", "--max-cycles",
                                          "--max-insns", "--stats", "--stats-file", "--trace", "--trace-window", "--trace-pc", "--trace-cosim", "--profile", "--timeline", "--timeline-window", "--timeline-sample", "--frame-dump", "--mem-hash", "--fast-forward", "-x", "-I",
                                          "--port", "--listen", "--vertex", NULL};
     for (int i = 2; i < argc; i++) {
@@ -153,7 +156,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
             cli_list *list;
         } xfers[] = {{"--load", &a->loads},       {"--dump", &a->dumps},     {"--set", &a->sets},
                      {"--get", &a->gets},         {"--scatter", &a->scatters}, {"--gather", &a->gathers},
-                     {"--symbols", &a->symbols}};
+                     {"--symbols", &a->symbols}, {"--image", &a->images}};
         cli_list *xfer = NULL;
         for (size_t x = 0; name && x < sizeof xfers / sizeof xfers[0]; x++)
             if (strcmp(name, xfers[x].opt) == 0)

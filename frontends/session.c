@@ -14,7 +14,8 @@ int cli_parse_u64(const char *s, uint64_t *out) { return opt_parse_u64(s, out); 
 
 void cli_args_free(cli_args *a)
 {
-    cli_list *l[] = {&a->loads, &a->dumps, &a->sets, &a->gets, &a->scatters, &a->gathers, &a->srcs, &a->symbols};
+    cli_list *l[] = {&a->loads, &a->dumps, &a->sets, &a->gets, &a->scatters, &a->gathers, &a->srcs, &a->symbols,
+                     &a->images};
     for (size_t i = 0; i < sizeof l / sizeof l[0]; i++) {
         free(l[i]->v);
         *l[i] = (cli_list){0};
@@ -30,13 +31,13 @@ runctl *cli_runctl(cli_session *s)
 
 /* What every way of opening a session does once the program is in the machine: the
  * instruction limit, --load/--set files, and the trace with its window and pc range. */
-static int apply_symbols(cli_session *s);
+static int apply_unit_files(cli_session *s);
 
 static int session_after_load(cli_session *s, cli_args *a)
 {
     s->m.max_instructions = a->max_insns;
     cli_runctl(s);
-    if (apply_symbols(s) || cli_apply_loads(s) || cli_ff_arm(s))
+    if (apply_unit_files(s) || cli_apply_loads(s) || cli_ff_arm(s))
         return -1;
     if (a->trace && dbg_trace_open(&s->m, a->trace)) {
         fprintf(stderr, "xpusim: --trace %s: cannot open for writing: %s\n", a->trace, strerror(errno));
@@ -243,12 +244,84 @@ static const char *strip_unit(cli_session *s, const char *spec, int *unit)
     return colon + 1;
 }
 
-/* The symbols that name unit's addresses: its own --symbols file, its group's, else the
- * program's (sim_unit_image). */
-static const ld_image *unit_symbols(const cli_session *s, int unit)
+const ld_image *cli_unit_image(const cli_session *s, int unit)
 {
     const ld_image *img = sim_unit_image(&s->m, unit < 0 ? 0 : unit);
     return img ? img : &s->img;
+}
+static const ld_image *unit_symbols(const cli_session *s, int unit) { return cli_unit_image(s, unit); }
+
+/* PATH=FILE of option opt (--image, --symbols): load FILE (a program of the machine's ISA;
+ * an ELF with symbols if need_syms) into the next of s->uimgs and copy PATH to path; NULL after an error (reported). */
+static ld_image *unit_file(cli_session *s, const char *opt, const char *spec, char *path, size_t pathlen, int need_syms)
+{
+    const char *eq = strchr(spec, '=');
+    size_t n = eq ? (size_t)(eq - spec) : 0;
+    if (!eq || !eq[1] || !n || n >= pathlen) {
+        fprintf(stderr, "xpusim: %s '%s': expected PATH=FILE (a unit's or group's path, e.g. ipu0.tile5)\n", opt, spec);
+        return NULL;
+    }
+    memcpy(path, spec, n);
+    path[n] = 0;
+    char err[512];
+    ld_image *img = &s->uimgs[s->nuimgs];
+    if (ld_load(eq + 1, img, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s '%s': %s\n", opt, spec, err);
+        return NULL;
+    }
+    s->nuimgs++;
+    if (need_syms && (img->fmt != LD_ELF || !img->nsyms)) {
+        fprintf(stderr, "xpusim: %s '%s': %s has no symbol table (an ELF file is expected)\n", opt, spec, eq + 1);
+        return NULL;
+    }
+    if (s->isa->probe && !s->isa->probe(img)) {
+        fprintf(stderr, "xpusim: %s '%s': %s is not a %s program\n", opt, spec, eq + 1, s->isa->name);
+        return NULL;
+    }
+    return img;
+}
+
+/* --image PATH=FILE (issue 11 pt 1): FILE is the program of unit PATH, or of every unit of
+ * group PATH: the ISA places it there (isa_ops.load_unit) after the machine's program, and
+ * its symbols name those units' addresses (sim_set_image), as --symbols gives them. */
+static int apply_images(cli_session *s)
+{
+    const cli_list *l = &s->args->images;
+    for (int i = 0; i < l->n; i++) {
+        const char *spec = l->v[i];
+        char path[256], err[512];
+        if (!s->isa->load_unit) {
+            fprintf(stderr, "xpusim: --image '%s': ISA %s runs one program on every unit (it cannot place a program "
+                            "in one unit)\n", spec, s->isa->name);
+            return -1;
+        }
+        const ld_image *img = unit_file(s, "--image", spec, path, sizeof path, 0);
+        if (!img)
+            return -1;
+        const sim_group *g = sim_find_group(&s->m, path);
+        int unit = g ? -1 : sim_find_unit(&s->m, path), n = 0;
+        if (!g && unit < 0) {
+            fprintf(stderr, "xpusim: --image '%s': no unit or group '%s' (`xpusim debug`'s `info units` lists them)\n",
+                    spec, path);
+            return -1;
+        }
+        for (int u = 0; u < s->m.nunits; u++) {
+            if (g ? !sim_unit_in_group(&s->m, u, g->index) : u != unit)
+                continue;
+            if (s->isa->load_unit(&s->m, u, img, err, sizeof err)) {
+                char up[256];
+                fprintf(stderr, "xpusim: --image '%s': %s: %s\n", spec, sim_unit_path(&s->m, u, up, sizeof up), err);
+                return -1;
+            }
+            n++;
+        }
+        if (!n) {
+            fprintf(stderr, "xpusim: --image '%s': group '%s' has no unit\n", spec, path);
+            return -1;
+        }
+        sim_set_image(&s->m, path, img); /* found above: it cannot fail */
+    }
+    return 0;
 }
 
 /* --symbols PATH=FILE: load FILE (an ELF of the machine's ISA) and give its symbols to the
@@ -256,46 +329,34 @@ static const ld_image *unit_symbols(const cli_session *s, int unit)
 static int apply_symbols(cli_session *s)
 {
     const cli_list *l = &s->args->symbols;
-    if (!l->n)
-        return 0;
-    s->uimgs = calloc((size_t)l->n, sizeof *s->uimgs);
-    if (!s->uimgs) {
-        fprintf(stderr, "xpusim: out of memory\n");
-        return -1;
-    }
-    char err[512];
     for (int i = 0; i < l->n; i++) {
-        const char *spec = l->v[i], *eq = strchr(spec, '=');
+        const char *spec = l->v[i];
         char path[256];
-        size_t n = eq ? (size_t)(eq - spec) : 0;
-        if (!eq || !eq[1] || n >= sizeof path) {
-            fprintf(stderr, "xpusim: --symbols '%s': expected PATH=FILE (a unit's or group's path, e.g. ipu0.tile5)\n",
-                    spec);
+        const ld_image *img = unit_file(s, "--symbols", spec, path, sizeof path, 1);
+        if (!img)
             return -1;
-        }
-        memcpy(path, spec, n);
-        path[n] = 0;
-        ld_image *img = &s->uimgs[s->nuimgs];
-        if (ld_load(eq + 1, img, err, sizeof err)) {
-            fprintf(stderr, "xpusim: --symbols '%s': %s\n", spec, err);
-            return -1;
-        }
-        s->nuimgs++;
-        if (img->fmt != LD_ELF || !img->nsyms) {
-            fprintf(stderr, "xpusim: --symbols '%s': %s has no symbol table (an ELF file is expected)\n", spec, eq + 1);
-            return -1;
-        }
-        if (s->isa->probe && !s->isa->probe(img)) {
-            fprintf(stderr, "xpusim: --symbols '%s': %s is not a %s program\n", spec, eq + 1, s->isa->name);
-            return -1;
-        }
-        if (!n || sim_set_image(&s->m, path, img)) {
+        if (sim_set_image(&s->m, path, img)) {
             fprintf(stderr, "xpusim: --symbols '%s': no unit or group '%s' (`xpusim debug`'s `info units` lists them)\n",
                     spec, path);
             return -1;
         }
     }
     return 0;
+}
+
+/* The per-unit files (--image, then --symbols: a --symbols file for the same path names its
+ * addresses instead), each kept in s->uimgs until the session closes. */
+static int apply_unit_files(cli_session *s)
+{
+    int n = s->args->images.n + s->args->symbols.n;
+    if (!n)
+        return 0;
+    s->uimgs = calloc((size_t)n, sizeof *s->uimgs);
+    if (!s->uimgs) {
+        fprintf(stderr, "xpusim: out of memory\n");
+        return -1;
+    }
+    return apply_images(s) || apply_symbols(s) ? -1 : 0;
 }
 
 /* SYMBOL[+OFF][:LEN] -> space, address (and LEN if present). need: the bytes the caller
@@ -754,7 +815,28 @@ int cli_report(cli_session *s)
     return out_rc;
 }
 
+static int resolve_in(const ld_image *img, const char *text, uint64_t *addr, char *err, size_t errlen);
+
 int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err, size_t errlen)
+{
+    return resolve_in(&s->img, text, addr, err, errlen);
+}
+
+int cli_unit_resolve_addr(cli_session *s, int unit, const char *text, uint64_t *addr, char *err, size_t errlen)
+{
+    return resolve_in(cli_unit_image(s, unit), text, addr, err, errlen);
+}
+
+const char *cli_unit_code_symbol_at(const cli_session *s, int unit, uint64_t addr, uint64_t *off)
+{
+    const ld_image *img = cli_unit_image(s, unit);
+    if (img == &s->img) /* the program's: its code symbols as the ISA places them */
+        return cli_code_symbol_at(s, addr, off);
+    const ld_symbol *sym = img->nsyms ? ld_symbol_at(img, addr, off) : NULL;
+    return sym ? sym->name : NULL;
+}
+
+static int resolve_in(const ld_image *img, const char *text, uint64_t *addr, char *err, size_t errlen)
 {
     if (cli_parse_u64(text, addr) == 0)
         return 0;
@@ -769,7 +851,7 @@ int cli_resolve_addr(cli_session *s, const char *text, uint64_t *addr, char *err
             return -1;
         }
     }
-    const ld_symbol *sym = ld_symbol_find(&s->img, name);
+    const ld_symbol *sym = ld_symbol_find(img, name);
     if (!sym) {
         snprintf(err, errlen, "'%s': not a number and no such symbol", text);
         return -1;

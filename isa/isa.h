@@ -60,6 +60,14 @@ typedef struct isa_ops {
     void (*destroy)(sim_machine *m);
     /* Place a program (and start the threads the architecture starts). */
     int (*load)(sim_machine *m, const ld_image *img, char *err, size_t errlen);
+    /* Optional (issue 11 pt 1): after load and before the run, place img in unit `unit`
+     * only (an IPU tile's own ELF, a CERT uC's own control code), replacing what load put
+     * there, and start its threads as load does for every unit; the other units keep
+     * theirs. The caller keeps img until the machine goes (and gives it to the unit with
+     * sim_set_image, so its symbols name the unit's addresses). 0 ok, else -1 with err
+     * (the file does not fit the machine, or the unit cannot take it). NULL: every unit
+     * runs the one program (`--image` then says so). */
+    int (*load_unit)(sim_machine *m, int unit, const ld_image *img, char *err, size_t errlen);
     /* Run the unit's threads for cycles in [now, horizon): horizon is the next other event
      * or the run limit. Return the next cycle the unit wants to run (it may be < horizon
      * only if the unit scheduled another event before it), or SIM_NEVER to sleep until

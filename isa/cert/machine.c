@@ -36,6 +36,11 @@ void cert_runner_free(sim_machine *m)
     if (cm->have_prog)
         cert_program_free(&cm->prog);
     cm->have_prog = 0;
+    for (int i = 0; i < cm->nunit_progs; i++)
+        cert_program_free(&cm->unit_progs[i]);
+    free(cm->unit_progs);
+    cm->unit_progs = NULL;
+    cm->nunit_progs = 0;
     free(cm->ptct);
     free(cm->warned);
     free(cm->last_report);
@@ -153,6 +158,94 @@ int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen)
         }
         cert_uc_start(m, c);
     }
+    return 0;
+}
+
+/* isa_ops.load_unit: uC `unit` runs its own control code, from img: img's code for that
+ * uC when it has some, else, when img has code for one uC only, that code (a one-column
+ * program placed on any column's uC). It replaces what load gave the uC (a uC the machine's
+ * program left without code is enabled), before the run: the uC starts at page 0 as load
+ * starts every uC. img must be a program of the machine's target. */
+int cert_runner_load_unit(sim_machine *m, int unit, const ld_image *img, char *err, size_t errlen)
+{
+    cert_machine *cm = cert_m(m);
+    if (!cm->have_prog || !cm->uc) {
+        snprintf(err, errlen, "a uC's own control code comes after the machine's program (load)");
+        return -1;
+    }
+    if (unit < 0 || unit >= cm->nuc) {
+        snprintf(err, errlen, "no uC %d (the machine has %d)", unit, cm->nuc);
+        return -1;
+    }
+    if (m->now || sim_total_instructions(m)) {
+        snprintf(err, errlen, "a uC's own control code is placed before the run");
+        return -1;
+    }
+    cert_program p;
+    memset(&p, 0, sizeof p);
+    if (cert_program_load(img, cm->tm.spec, &p, err, errlen))
+        return -1;
+    int target = p.target == CERT_T_GROUP ? CERT_T_AIE2PS : p.target;
+    if (cm->tm.target < 0 && target != cm->prog.target) {
+        snprintf(err, errlen, "%s is an %s program; the machine's is %s", img->path, cert_target_name(target),
+                 cert_target_name(cm->prog.target));
+        cert_program_free(&p);
+        return -1;
+    }
+    int k = unit < p.nuc && p.uc[unit].present ? unit : -1, npresent = 0, only = -1;
+    for (int i = 0; i < p.nuc; i++)
+        if (p.uc[i].present) {
+            npresent++;
+            only = i;
+        }
+    if (k < 0 && npresent == 1)
+        k = only;
+    if (k < 0) {
+        snprintf(err, errlen, "%s has no control code for uC %d and code for %d uCs (give a program for that uC, or "
+                 "one with one uC's code)", img->path, unit, npresent);
+        cert_program_free(&p);
+        return -1;
+    }
+    cert_program *v = realloc(cm->unit_progs, sizeof *v * (size_t)(cm->nunit_progs + 1));
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        cert_program_free(&p);
+        return -1;
+    }
+    cm->unit_progs = v;
+    v[cm->nunit_progs++] = p; /* p.uc stays where it is: the uC's pointer into it holds */
+    cert_uc *c = &cm->uc[unit];
+    sim_unit *u = &m->units[unit];
+    cert_ucode *code = &v[cm->nunit_progs - 1].uc[k];
+    /* the debugger's "ctrl" view of the uC: the new host buffer */
+    if (c->ctrl->nregions) {
+        c->ctrl->regions[0].data = code->buf;
+        c->ctrl->regions[0].size = code->len;
+    } else if (code->len && !mem_add_ram_ext(c->ctrl, "ctrl", 0, code->len, MEM_R | MEM_X, code->buf)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (!c->present) {
+        sim_unit_enable(m, u);
+        cm->npresent++;
+    }
+    c->code = code;
+    c->present = 1;
+    ev_cancel(&m->q, &u->ev); /* load's start of the old code */
+    memset(c->ctx, 0, sizeof c->ctx);
+    c->depth = 0;
+    c->idle = 0;
+    c->idle_since = 0;
+    if (c->done) { /* the old code had no page */
+        c->done = 0;
+        sim_unit_resume(m, u);
+    }
+    if (!code->npages) {
+        c->done = 1;
+        sim_unit_halt(m, u, 0);
+        return 0;
+    }
+    cert_uc_start(m, c);
     return 0;
 }
 
@@ -368,6 +461,7 @@ const isa_ops isa_cert = {
     .create = cert_create,
     .destroy = cert_destroy,
     .load = cert_load,
+    .load_unit = cert_runner_load_unit,
     .unit_run = cert_unit_run,
     /* Coupling (isa/isa.h, issue 11): uCs stay cycle-coupled, the default. They are not
      * event-coupled: a job's poll (POLL_32, MASK_POLL_32, UC_DMA_MASK_POLL_EXT, the lock

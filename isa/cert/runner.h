@@ -192,6 +192,9 @@ typedef struct cert_machine {
     cert_timing tm_cycle;   /* the options' latencies (tm holds the functional ones under timing=none) */
     cert_program prog;
     int have_prog;
+    /* uCs' own programs (isa_ops.load_unit): each kept whole, a uC's code points into one */
+    cert_program *unit_progs;
+    int nunit_progs;
     int nuc, npresent;
     cert_uc *uc;
     cert_array *array;
@@ -228,6 +231,8 @@ static inline sim_thread *cert_th(sim_machine *m, const cert_uc *c, int s) { ret
 /* Build the uCs (units, spaces, events, array) for program p, which the machine then owns
  * (p is emptied, also on failure). Tests call it with programs built in memory. */
 int cert_runner_load(sim_machine *m, cert_program *p, char *err, size_t errlen);
+/* isa_ops.load_unit: uC unit runs its own control code from img (machine.c). */
+int cert_runner_load_unit(sim_machine *m, int unit, const ld_image *img, char *err, size_t errlen);
 void cert_runner_free(sim_machine *m);
 
 /* ---- runner.c ---- */

@@ -543,6 +543,7 @@ const isa_ops isa_ipu = {
     .create = ipu_create,
     .destroy = ipu_destroy,
     .load = ipu_load,
+    .load_unit = ipu_machine_load_unit,
     .unit_run = ipu_run,
     .finish = ipu_finish,
     .regs = ipu_regs,

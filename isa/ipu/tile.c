@@ -257,13 +257,14 @@ static void boot_tile(sim_machine *m, ipu_tile *tl, uint32_t entry)
     sched_start(u, IPU_SUP, 0);
 }
 
-int ipu_machine_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
+/* Check img as an IPU program and place its PT_LOAD segments in tiles [first, first + n)
+ * (clearing their memories first when clear is set: a tile's own program replaces the
+ * machine's), then find its supervisor entry. Every bound is checked before it is added,
+ * so a hostile ELF gets a clear error, never a wrapped address. */
+static int place_program(sim_machine *m, const ld_image *img, int first, int n, int clear, uint32_t *entry, char *err,
+                         size_t errlen)
 {
     ipu_machine *im = ipu_m(m);
-    if (im->have_program) {
-        snprintf(err, errlen, "an IPU machine runs one program: build a new machine for another");
-        return -1;
-    }
     if (img->fmt != LD_ELF) {
         snprintf(err, errlen, "%s: an IPU program is an ELF file (e_machine 248); got %s", img->path,
                  ld_format_name(img->fmt));
@@ -280,11 +281,10 @@ int ipu_machine_load(sim_machine *m, const ld_image *img, char *err, size_t errl
     }
     const uint64_t lo = im->mem_base, hi = (uint64_t)im->mem_base + im->mem_size;
     int nload = 0;
-    for (int s = 0; s < img->nsegs; s++) {
+    for (int s = 0; s < img->nsegs; s++) { /* checked in full before any tile is touched */
         const ld_segment *g = &img->segs[s];
         if (g->type != 1) /* PT_LOAD */
             continue;
-        /* every bound is checked before it is added, so nothing below can wrap */
         if (g->filesz > g->memsz) {
             snprintf(err, errlen, "%s: segment %d has filesz 0x%llx > memsz 0x%llx", img->path, s,
                      (unsigned long long)g->filesz, (unsigned long long)g->memsz);
@@ -304,29 +304,70 @@ int ipu_machine_load(sim_machine *m, const ld_image *img, char *err, size_t errl
                      (unsigned long long)lo, (unsigned long long)hi);
             return -1;
         }
-        for (int i = 0; i < im->ntiles; i++) {
-            uint8_t *p = im->tiles[i].mem + (g->vaddr - lo);
-            if (g->filesz)
-                memcpy(p, g->data, (size_t)g->filesz);
-            memset(p + g->filesz, 0, (size_t)(g->memsz - g->filesz));
-        }
         nload++;
     }
     if (!nload) {
         snprintf(err, errlen, "%s: no PT_LOAD segment to place in tile memory", img->path);
         return -1;
     }
-    uint32_t entry;
-    if (find_entry(m, img, &entry, err, errlen))
+    if (find_entry(m, img, entry, err, errlen))
         return -1;
-    if (!ipu_in_mem(im, entry, 4) || (entry & 3)) {
+    if (!ipu_in_mem(im, *entry, 4) || (*entry & 3)) {
         snprintf(err, errlen, "%s: supervisor entry 0x%x is not a 4-byte-aligned address in tile memory 0x%x-0x%llx",
-                 img->path, entry, im->mem_base, (unsigned long long)hi);
+                 img->path, *entry, im->mem_base, (unsigned long long)hi);
         return -1;
     }
+    for (int i = first; clear && i < first + n; i++)
+        memset(im->tiles[i].mem, 0, im->mem_size);
+    for (int s = 0; s < img->nsegs; s++) {
+        const ld_segment *g = &img->segs[s];
+        if (g->type != 1 || !g->memsz)
+            continue;
+        for (int i = first; i < first + n; i++) {
+            uint8_t *p = im->tiles[i].mem + (g->vaddr - lo);
+            if (g->filesz)
+                memcpy(p, g->data, (size_t)g->filesz);
+            memset(p + g->filesz, 0, (size_t)(g->memsz - g->filesz));
+        }
+    }
+    return 0;
+}
+
+int ipu_machine_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
+{
+    ipu_machine *im = ipu_m(m);
+    if (im->have_program) {
+        snprintf(err, errlen, "an IPU machine runs one program: build a new machine for another");
+        return -1;
+    }
+    uint32_t entry;
+    if (place_program(m, img, 0, im->ntiles, 0, &entry, err, errlen))
+        return -1;
     im->entry = entry;
     im->have_program = 1;
     for (int i = 0; i < im->ntiles; i++)
         boot_tile(m, &im->tiles[i], entry);
+    return 0;
+}
+
+/* isa_ops.load_unit: tile `unit` gets its own program (its memory cleared, then img's
+ * segments) and its supervisor starts at img's entry (-o entry names a symbol of img, or an
+ * address); the other tiles keep theirs. After the machine's program (load), before the
+ * run: the tile boots as load boots every tile. */
+int ipu_machine_load_unit(sim_machine *m, int unit, const ld_image *img, char *err, size_t errlen)
+{
+    ipu_machine *im = ipu_m(m);
+    if (!im->have_program) {
+        snprintf(err, errlen, "a tile's own program comes after the machine's (load)");
+        return -1;
+    }
+    if (unit < 0 || unit >= im->ntiles) {
+        snprintf(err, errlen, "no tile %d (the machine has %d)", unit, im->ntiles);
+        return -1;
+    }
+    uint32_t entry;
+    if (place_program(m, img, unit, 1, 1, &entry, err, errlen))
+        return -1;
+    boot_tile(m, &im->tiles[unit], entry);
     return 0;
 }

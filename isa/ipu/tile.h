@@ -156,6 +156,8 @@ extern const opt_desc ipu_exec_options[];
 int ipu_machine_create(sim_machine *m, char *err, size_t errlen);
 void ipu_machine_destroy(sim_machine *m);
 int ipu_machine_load(sim_machine *m, const ld_image *img, char *err, size_t errlen);
+/* isa_ops.load_unit: one tile's own program (tile.c). */
+int ipu_machine_load_unit(sim_machine *m, int unit, const ld_image *img, char *err, size_t errlen);
 /* Is [addr, addr + n) inside tile memory? */
 static inline int ipu_in_mem(const ipu_machine *im, uint32_t addr, uint32_t n)
 {

@@ -1,0 +1,140 @@
+#!/bin/sh
+# tests/cli/image_unit.t.sh: a program per unit (issue 11 pt 1: isa_ops.load_unit and
+# `--image PATH=FILE`, PATH a unit or a group: every unit under it).
+# IPU: two tiles, tile 0 running the machine's program a.S, tile 1 its own b.S. Each stores
+# its result at its own `res` (a.S: 11 at 0x4c000; b.S: 20 + 2 = 22 at 0x4c040, after 64
+# bytes of pad), so --get @ipu0.tileN:res reads each tile's result through the symbols of
+# that tile's program. Instructions (supervisor only, one per issue): a.S setzi, setzi,
+# st32, br = 4; b.S setzi, add, setzi, st32, br = 5. Tile 0 must not hold b.S's result at
+# 0x4c040 (b.S went to tile 1 only), and `--image ipu0=` (the group) runs b.S on both.
+# The debugger: `info symbol` names addresses and values in the selected unit's program,
+# and `break start_b+8` (a symbol of tile 1's own program) stops tile 1 at cycle 7: setzi
+# $m0 at 0, `add` reads $m0 so it issues sup_dep_cycles = 6 later (6), setzi $m1 (no
+# dependency) at 7 (docs/isa/ipu.md "Execution model").
+# CERT: two columns; the machine's program has code for uC 0 only (uC 1 disabled), and
+# `--image col1=c1.elf` gives uC 1 a one-uC program of its own: c0 runs START_JOB, MOV,
+# SAVE_TIMESTAMPS, END_JOB (4 instructions), c1 START_JOB, three NOPs, SAVE_TIMESTAMPS,
+# END_JOB (6), each one record. Errors: an unknown path, an ISA without load_unit, a file
+# that is not a program of the ISA or does not fit: a clear message and exit status 1.
+X=${XPUSIM:-build/xpusim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+[ -x "$X" ] || { echo "FAIL: no xpusim binary at $X"; exit 1; }
+
+if "$X" isas | grep -q '^ipu'; then
+    cat > "$T/a.S" <<'EOS'
+.section .data
+.align 8
+.globl res
+res: .long 0
+.section .text.sup, "ax"
+.supervisor
+.globl _start
+.type _start, @function
+_start:
+  setzi $m0, 11
+  setzi $m1, res
+  st32 $m0, $m1, $m15, 0
+  br $m10
+.size _start, . - _start
+EOS
+    cat > "$T/b.S" <<'EOS'
+.section .data
+.align 8
+.globl pad, res
+pad: .space 64
+res: .long 0
+.section .text.sup, "ax"
+.supervisor
+.globl start_b
+.type start_b, @function
+start_b:
+  setzi $m0, 20
+  add $m0, $m0, 2
+  setzi $m1, res
+  st32 $m0, $m1, $m15, 0
+  br $m10
+.size start_b, . - start_b
+EOS
+    "$X" asm --isa ipu "$T/a.S" -o "$T/a.elf" && "$X" asm --isa ipu "$T/b.S" -o "$T/b.elf" &&
+        "$X" asm --isa ipu -o arch=ipu1 "$T/a.S" -o "$T/a1.elf" || { echo "FAIL: asm"; exit 1; }
+    "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/b.elf" --get @ipu0.tile0:res:4="$T/r0.bin" \
+        --get @ipu0.tile1:res:4="$T/r1.bin" --dump tmem@ipu0.tile0:0x4c040:1 --stats=json --stats-file "$T/s.json" \
+        > "$T/out" 2>&1 || no "ipu run: $(cat "$T/out")"
+    [ "$(od -An -tu4 "$T/r0.bin" | tr -d ' ')" = 11 ] && echo "ok: tile 0 ran a.S: res = 11" \
+        || no "tile 0 res: $(od -An -tu4 "$T/r0.bin" 2>&1)"
+    [ "$(od -An -tu4 "$T/r1.bin" | tr -d ' ')" = 22 ] && echo "ok: tile 1 ran its own b.S: res (0x4c040) = 22" \
+        || no "tile 1 res: $(od -An -tu4 "$T/r1.bin" 2>&1)"
+    grep -q '^tmem\[0x4c040\]: 00000000$' "$T/out" && echo "ok: tile 0 has nothing at b.S's res" \
+        || no "tile 0 at 0x4c040: $(grep -A1 'tmem' "$T/out")"
+    tr -d ' \n' < "$T/s.json" | grep -q '"name":"tile0",[^]]*"instructions":4,' && \
+        tr -d ' \n' < "$T/s.json" | grep -q '"name":"tile1",[^]]*"instructions":5,' \
+        && echo "ok: tile 0 retired 4 instructions, tile 1 5" || no "instructions per tile: $(grep -o '"instructions": [0-9]*' "$T/s.json" | head -4)"
+    "$X" run "$T/a.elf" -o tiles=2 --image ipu0="$T/b.elf" --get @ipu0.tile0:res:4="$T/g0.bin" \
+        --get @ipu0.tile1:res:4="$T/g1.bin" --quiet > "$T/out" 2>&1 || no "--image ipu0: $(cat "$T/out")"
+    [ "$(od -An -tu4 "$T/g0.bin" "$T/g1.bin" | tr -d ' \n')" = 2222 ] && echo "ok: --image ipu0 (the group): both tiles ran b.S" \
+        || no "--image ipu0: $(od -An -tu4 "$T/g0.bin" "$T/g1.bin" 2>&1)"
+    # errors
+    "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile7="$T/b.elf" > "$T/e" 2>&1
+    [ $? -ne 0 ] && grep -q "no unit or group 'ipu0.tile7'" "$T/e" && echo "ok: unknown path" || no "unknown path: $(cat "$T/e")"
+    "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/a.S" > "$T/e" 2>&1
+    [ $? -ne 0 ] && grep -q "a.S is not a ipu program" "$T/e" && echo "ok: a source file is not a program" || no "not an ELF: $(cat "$T/e")"
+    "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/a1.elf" > "$T/e" 2>&1
+    [ $? -ne 0 ] && grep -q "ipu0.tile1: .*does not fit in ipu2 tile memory" "$T/e" && echo "ok: an ipu1 program does not fit an ipu2 tile" \
+        || no "does not fit: $(cat "$T/e")"
+    "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1 > "$T/e" 2>&1
+    [ $? -ne 0 ] && grep -q "expected PATH=FILE" "$T/e" && echo "ok: --image without =FILE" || no "no =FILE: $(cat "$T/e")"
+    # the debugger: symbols and breakpoints by symbol in a tile's own program
+    cat > "$T/s.x" <<'EOS'
+unit ipu0.tile1
+info symbol res
+info symbol 0x4c048
+break start_b+8
+continue
+assert pc == start_b+8
+unit ipu0.tile0
+info symbol res
+continue
+assert stop halted
+EOS
+    "$X" debug "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/b.elf" -x "$T/s.x" > "$T/d" 2>&1 || no "debugger: $(cat "$T/d")"
+    grep -q "^res = 0x4c040 in .*b.elf (the program of ipu0.tile1)" "$T/d" && echo "ok: info symbol res on tile 1: b.S's" \
+        || no "info symbol res (tile 1): $(grep -n 'res' "$T/d")"
+    grep -q "^0x4c048 is start_b+4 in .*b.elf" "$T/d" && echo "ok: info symbol 0x4c048 = start_b+4" \
+        || no "info symbol 0x4c048: $(grep -n '4c048' "$T/d")"
+    grep -q "tile1 thread 0 stopped at cycle 7: breakpoint 1 at 0x4c04c (start_b+8)" "$T/d" \
+        && echo "ok: break start_b+8 stops tile 1 at cycle 7" || no "break by symbol: $(grep -n 'stopped' "$T/d")"
+    grep -q "^res = 0x4c000 in .*a.elf (the machine's program)" "$T/d" && echo "ok: info symbol res on tile 0: a.S's" \
+        || no "info symbol res (tile 0): $(grep -n 'res' "$T/d")"
+fi
+
+if "$X" isas | grep -q '^mccp'; then
+    "$X" asm --isa mccp programs/mccp/sum4.mccp -o "$T/sum4.out" || no "mccp asm"
+    "$X" run "$T/sum4.out" --image 0="$T/sum4.out" > "$T/e" 2>&1
+    [ $? -ne 0 ] && grep -q "ISA mccp runs one program on every unit" "$T/e" && echo "ok: an ISA without load_unit" \
+        || no "mccp --image: $(cat "$T/e")"
+fi
+
+if "$X" isas | grep -q '^cert'; then
+    printf '.attach_to_group 0\nSTART_JOB 1\n  MOV $r3, 0x1234\n  SAVE_TIMESTAMPS 1\nEND_JOB\nEOF\n' > "$T/c0.asm"
+    printf '.attach_to_group 0\nSTART_JOB 1\n  NOP\n  NOP\n  NOP\n  SAVE_TIMESTAMPS 2\nEND_JOB\nEOF\n' > "$T/c1.asm"
+    "$X" asm --isa cert "$T/c0.asm" -o "$T/c0.elf" && "$X" asm --isa cert "$T/c1.asm" -o "$T/c1.elf" || { echo "FAIL: cert asm"; exit 1; }
+    "$X" run "$T/c0.elf" -o columns=2 > "$T/c" 2>&1 || no "cert run: $(cat "$T/c")"
+    grep -q '^uc1: disabled' "$T/c" && echo "ok: without --image uC 1 has no code" || no "uc1 without image: $(grep '^uc' "$T/c")"
+    "$X" run "$T/c0.elf" -o columns=2 --image col1="$T/c1.elf" --stats=json --stats-file "$T/c.json" > "$T/c" 2>&1 \
+        || no "cert --image col1: $(cat "$T/c")"
+    tr -d ' \n' < "$T/c.json" | grep -q '"name":"uc0",[^]]*"instructions":4,' && \
+        tr -d ' \n' < "$T/c.json" | grep -q '"name":"uc1",[^]]*"instructions":6,' \
+        && echo "ok: uC 0 ran c0 (4 instructions), uC 1 its own c1 (6)" || no "cert instructions: $(grep -o '"instructions": [0-9]*' "$T/c.json" | head -4)"
+    "$X" run "$T/c0.elf" --image col0.uc0="$T/c1.elf" --stats=json --stats-file "$T/c2.json" > "$T/c" 2>&1 \
+        || no "cert --image col0.uc0: $(cat "$T/c")"
+    tr -d ' \n' < "$T/c2.json" | grep -q '"name":"uc0",[^]]*"instructions":6,' && echo "ok: uC 0's code replaced by c1 (6)" \
+        || no "uc0 replaced: $(grep -o '"instructions": [0-9]*' "$T/c2.json" | head -2)"
+    if "$X" isas | grep -q '^ipu'; then
+        "$X" run "$T/c0.elf" -o columns=2 --image col1="$T/a.elf" > "$T/e" 2>&1
+        [ $? -ne 0 ] && grep -q "is not a cert program" "$T/e" && echo "ok: an IPU file is not a CERT program" \
+            || no "cert wrong ISA: $(cat "$T/e")"
+    fi
+fi
+exit $fail
