@@ -153,25 +153,27 @@ enum { DPU_IRAM_RECS = 65536 };
  * (and any access that faults or may hit a watchpoint) goes through the generic executor.
  * ALU forms: 32-bit destination, no condition (or "false"), operands not reversed. Every
  * value needs its case in fast.c (checked there with -Wswitch-enum). */
-enum dpu_fast { DPU_FAST_NONE, DPU_FAST_ADD, DPU_FAST_SUB, DPU_FAST_AND, DPU_FAST_OR, DPU_FAST_XOR,
-       DPU_FAST_LSL, DPU_FAST_LSR, DPU_FAST_ASR, DPU_FAST_ADDC, DPU_FAST_SUBC, DPU_FAST_LSLADD,
-       DPU_FAST_LW, DPU_FAST_LBU, DPU_FAST_LBS, DPU_FAST_LHU, DPU_FAST_LHS, DPU_FAST_SW,
-       DPU_FAST_SB, DPU_FAST_SH, DPU_FAST_LD, DPU_FAST_SD,
-       /* sub without destination (compare and branch), by condition; JSUB: the others */
-       DPU_FAST_JEQ, DPU_FAST_JNEQ, DPU_FAST_JLTU, DPU_FAST_JGEU, DPU_FAST_JLEU, DPU_FAST_JGTU,
-       DPU_FAST_JLTS, DPU_FAST_JGES, DPU_FAST_JLES, DPU_FAST_JGTS, DPU_FAST_JSUB,
-       /* add/sub with destination and a branch condition: z, nz, or any other */
-       DPU_FAST_ADDZ, DPU_FAST_ADDNZ, DPU_FAST_SUBZ, DPU_FAST_SUBNZ, DPU_FAST_ADDBR, DPU_FAST_SUBBR,
-       DPU_FAST_CALL,
-       /* acquire/release without destination, condition none, z or nz (or their acquire
-        * forms), true or false */
-       DPU_FAST_ACQREL,
-       /* what compiled code adds (issue 16): and/or/xor with any destination kind (32-bit,
-        * .s/.u pair) and any branch condition; the runtime's multiply and divide steps
-        * (__mulsi3, __udivsi3); clz/clo with any condition; movd */
-       DPU_FAST_LOGX, DPU_FAST_MULSTEP, DPU_FAST_DIVSTEP, DPU_FAST_CLZ, DPU_FAST_CLO, DPU_FAST_MOVD,
-       /* ldma/sdma (MRAM pointer access): started in the run loop, landed there */
-       DPU_FAST_DMA };
+#define DPU_FAST_KINDS(X) X(NONE) X(ADD) X(SUB) X(AND) X(OR) X(XOR)                                      \
+       X(LSL) X(LSR) X(ASR) X(ADDC) X(SUBC) X(LSLADD)                                                  \
+       X(LW) X(LBU) X(LBS) X(LHU) X(LHS) X(SW) X(SB) X(SH) X(LD) X(SD)                                 \
+       /* sub without destination (compare and branch), by condition; JSUB: the others */            \
+       X(JEQ) X(JNEQ) X(JLTU) X(JGEU) X(JLEU) X(JGTU) X(JLTS) X(JGES) X(JLES) X(JGTS) X(JSUB)          \
+       /* add/sub with destination and a branch condition: z, nz, or any other */                    \
+       X(ADDZ) X(ADDNZ) X(SUBZ) X(SUBNZ) X(ADDBR) X(SUBBR)                                             \
+       X(CALL)                                                                                         \
+       /* acquire/release without destination, condition none, z or nz (or their acquire            \
+        * forms), true or false */                                                                   \
+       X(ACQREL)                                                                                       \
+       /* what compiled code adds (issue 16): and/or/xor with any destination kind (32-bit,          \
+        * .s/.u pair) and any branch condition; the runtime's multiply and divide steps              \
+        * (__mulsi3, __udivsi3); clz/clo with any condition; movd */                                 \
+       X(LOGX) X(MULSTEP) X(DIVSTEP) X(CLZ) X(CLO) X(MOVD)                                             \
+       /* ldma/sdma (MRAM pointer access): started in the run loop, landed there */                  \
+       X(DMA)
+/* (the list is also fast.c's threaded dispatch: a jump to each value's handler) */
+#define DPU_FAST_ENUM(name) DPU_FAST_##name,
+enum dpu_fast { DPU_FAST_KINDS(DPU_FAST_ENUM) };
+#undef DPU_FAST_ENUM
 
 enum dpu_cond {
     DPU_C_NONE, DPU_C_FALSE, DPU_C_TRUE, DPU_C_Z, DPU_C_NZ, DPU_C_XZ, DPU_C_XNZ, DPU_C_PL, DPU_C_MI,

@@ -12,7 +12,9 @@
  *    ready, so skipping them changes no pick), and the cursor the core sees is restored;
  *  - the common instructions (predecode.c's set_fast) run inline from their predecoded
  *    operands; anything else, and any access that would fault, goes through the generic
- *    executor (dpu_execute), so faults and their messages are unchanged;
+ *    executor (dpu_execute), so faults and their messages are unchanged; without
+ *    breakpoints and watchpoints the dispatch is threaded (each inline block steps to the
+ *    next instruction and jumps to its block itself: BURST_THREAD);
  *  - the sparse burst (few live tasklets) runs stop and resume itself (barriers and
  *    handshakes: fast_sched.c), and lands transfers freeing only their issuers;
  *  - statistics stay per stretch (exec.c): per instruction only the retired count,
@@ -217,8 +219,91 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     }
 /* an access of n bytes at addr that may touch a watched byte */
 #define WATCHED(addr, n) (watch && (addr) < whi && (uint64_t)(addr) + (n) > wlo)
+    /* the instruction: its pc, record, registers, operands (kind 0), next pc, results */
+    uint32_t pc, fa, fb, res, npc;
+    const dpu_insn *in;
+    uint32_t *R;
+    int carry, take;
+    /* Threaded dispatch (the plain, sparse and round forms without breakpoints or
+     * watchpoints): each inline block ends in its own copy of the common case of the step to
+     * the next instruction (BURST_THREAD: the pick when it needs no landing, no tie and no
+     * scan; the fetch; the operands) and its own jump to that instruction's block. One jump
+     * shared by every block (the switch) predicts the next block from the last one alone,
+     * which with tasklets at different pcs in turn is mostly wrong; a jump per block
+     * predicts it from the block that ends (a DPU instruction is often followed by the
+     * same one). Anything else goes to the shared step after the switch (break), which the
+     * threaded copy enters at the point where its common case ended (sparse_lim,
+     * sparse_pick, sparse_tied, plain_lim, plain_wait, out). */
+#define BURST_THREADED (!bp && !watch && !dense) /* (a macro: the sparse form jumps past here) */
+#define BURST_GOTO(name)                                                                           \
+    case DPU_FAST_##name:                                                                          \
+        goto fo_##name;
+#define BURST_THREAD()                                                                             \
+    do {                                                                                           \
+        tk->pc = (uint16_t)npc;                                                                    \
+        if (!round)                                                                                \
+            ts->instructions++;                                                                    \
+        t++;                                                                                       \
+        if (sparse) {                                                                              \
+            if (__builtin_expect(t >= lim, 0))                                                     \
+                goto sparse_lim;                                                                   \
+            if (__builtin_expect(!qn, 0))                                                          \
+                goto sparse_pick;                                                                  \
+            const int k_ = QK(qh);                                                                 \
+            const uint64_t r_ = QR(qh);                                                            \
+            if (r_ > t) {                                                                          \
+                if (__builtin_expect(r_ >= lim, 0))                                                \
+                    goto sparse_pick;                                                              \
+                t = r_;                                                                            \
+            }                                                                                      \
+            QR(qh + qn) = t + 11;                                                                  \
+            if (QR(qh + 1) <= t)                                                                   \
+                goto sparse_tied;                                                                  \
+            QK(qh + qn) = (uint8_t)k_;                                                             \
+            qh++;                                                                                  \
+            ts = tsv[k_];                                                                          \
+            tk = tkv[k_];                                                                          \
+        } else {                                                                                   \
+            if (++ts == c->th_end) {                                                               \
+                tk = c->d->t;                                                                      \
+                ts = c->th;                                                                        \
+            } else                                                                                 \
+                tk++;                                                                              \
+            if (__builtin_expect(t >= lim, 0)) {                                                   \
+                if (round)                                                                         \
+                    goto out;                                                                      \
+                goto plain_lim;                                                                    \
+            }                                                                                      \
+            if (!round && __builtin_expect(ts->ready_at > t, 0))                                   \
+                goto plain_wait;                                                                   \
+        }                                                                                          \
+        pc = tk->pc;                                                                               \
+        if (profile)                                                                               \
+            prof_feed(c, ts, tk, pc, t);                                                           \
+        in = &iram[pc];                                                                            \
+        if (!round) {                                                                              \
+            tk->last_issue = t;                                                                    \
+            ts->ready_at = t + 11;                                                                 \
+        }                                                                                          \
+        R = tk->r;                                                                                 \
+        fa = R[in->ra];                                                                            \
+        fb = in->bimm ? (uint32_t)in->imm : R[in->rb];                                             \
+        npc = pc + 1;                                                                              \
+        switch ((enum dpu_fast)in->fast) {                                                         \
+            DPU_FAST_KINDS(BURST_GOTO)                                                             \
+        default:                                                                                   \
+            __builtin_unreachable();                                                               \
+        }                                                                                          \
+    } while (0)
+#define FASTOPS_NEXT                                                                               \
+    {                                                                                              \
+        if (BURST_THREADED)                                                                        \
+            BURST_THREAD();                                                                        \
+    }                                                                                              \
+    break
+#define FASTOPS_LABEL(name) fo_##name:
     for (;;) {
-        const uint32_t pc = tk->pc;
+        pc = tk->pc;
         if (bp && dbg_bp_maybe(bpm, pc)) {
             *tsp = ts;
             *tp = t;
@@ -243,19 +328,18 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                     hn = mc = 0;
             }
         }
-        const dpu_insn *const in = &iram[pc]; /* a record for every 16-bit pc */
+        in = &iram[pc]; /* a record for every 16-bit pc */
         if (!round) { /* (a round burst derives them at its end) */
             tk->last_issue = t;
             ts->ready_at = t + 11;
         }
-        uint32_t *const R = tk->r;
-        const uint32_t fa = R[in->ra];
-        const uint32_t fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
-        uint32_t res, npc = pc + 1;
-        int carry, take;
+        R = tk->r;
+        fa = R[in->ra];
+        fb = in->bimm ? (uint32_t)in->imm : R[in->rb];
+        npc = pc + 1;
         switch ((enum dpu_fast)in->fast) {
 #include "fastops.inc"
-        case DPU_FAST_DMA: {
+        case DPU_FAST_DMA: FASTOPS_LABEL(DMA) {
             /* as exec.c: the length from the immediate and ra's top byte, the WRAM address
              * from ra, the MRAM address from rb; one out of range goes to the generic
              * executor, which faults. The issuer waits for its data: it leaves the live
@@ -297,7 +381,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             }
             break;
         }
-        case DPU_FAST_NONE:
+        case DPU_FAST_NONE: FASTOPS_LABEL(NONE)
             if (sparse && (in->op == DPU_OP_STOP || in->op == DPU_OP_RESUME)) {
                 /* in the sparse burst, where barriers and handshakes run (in the plain and
                  * dense ones the generic executor measured cheaper: their code stays as it
@@ -339,12 +423,18 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             /* set_fast only stores DPU_FAST_* values: no range check on the dispatch */
             __builtin_unreachable();
         }
+#undef FASTOPS_NEXT
+#undef FASTOPS_LABEL
+#undef BURST_THREAD
+#undef BURST_THREADED
+#undef BURST_GOTO
         tk->pc = (uint16_t)npc;
         if (!round)
             ts->instructions++;
         t++;
         if (sparse) {
             if (__builtin_expect(t >= lim, 0)) {
+            sparse_lim:
                 /* below olim, lim is the oldest pending DMA completion: with dmai its data
                  * lands now, before the pick at t, as in the reference loop */
                 if (t >= olim || !c->dmai)
@@ -435,6 +525,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             continue;
         }
         if (t >= lim) {
+        plain_lim:
             /* below olim, lim is the oldest pending DMA completion: with dmai its data lands
              * now, before the pick at t, as in the reference loop */
             if (t >= olim || !c->dmai)
@@ -457,6 +548,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 return 4;
             }
         } else if (__builtin_expect(ts->ready_at > t, 0)) {
+        plain_wait:
             if (dense)
                 ino = 0;
             for (;;) {
