@@ -117,6 +117,7 @@ int dbg_break_add(sim_machine *m, uint64_t addr, int unit, int temporary, const 
     b->id = d->next_id++;
     b->addr = addr;
     b->unit = unit;
+    b->group = -1;
     b->thread = -1;
     b->temporary = temporary;
     snprintf(b->label, sizeof b->label, "%s", label ? label : "");
@@ -134,6 +135,17 @@ int dbg_break_filter(sim_machine *m, int id, int thread, const dbg_cond *cond)
                 d->brk[i].cond = *cond;
             else
                 memset(&d->brk[i].cond, 0, sizeof d->brk[i].cond);
+            return 0;
+        }
+    return -1;
+}
+
+int dbg_break_group(sim_machine *m, int id, int group)
+{
+    dbg_state *d = m->dbg;
+    for (int i = 0; d && i < d->nbrk; i++)
+        if (d->brk[i].id == id) {
+            d->brk[i].group = group >= 0 && group < m->ngroups ? group : -1;
             return 0;
         }
     return -1;
@@ -386,6 +398,8 @@ int dbg_before_insn(sim_machine *m, sim_unit *u, int thread, uint64_t pc)
         dbg_break *b = &d->brk[i];
         if (b->addr != pc || (b->unit >= 0 && b->unit != u->index) || (b->thread >= 0 && b->thread != thread))
             continue;
+        if (b->group >= 0 && !sim_unit_in_group(m, u->index, b->group))
+            continue;
         if (b->cond.op && !cond_holds(m, u, thread, &b->cond))
             continue;
         b->hits++;
@@ -470,6 +484,7 @@ int dbg_watch_add(sim_machine *m, mem_space *space, uint64_t addr, uint64_t len,
     w->space = space;
     w->id = id;
     w->unit = unit;
+    w->group = -1;
     w->thread = thread;
     if (cond)
         w->cond = *cond;
@@ -486,6 +501,17 @@ int dbg_watch_remove(sim_machine *m, mem_space *space, int id)
     int rc = mem_watch_remove(space, id);
     dbg_update_slow(m);
     return rc;
+}
+
+int dbg_watch_group(sim_machine *m, const mem_space *space, int id, int group)
+{
+    dbg_state *d = m->dbg;
+    for (int i = 0; d && i < d->nwatch; i++)
+        if (d->watch[i].space == space && d->watch[i].id == id) {
+            d->watch[i].group = group >= 0 && group < m->ngroups ? group : -1;
+            return 0;
+        }
+    return -1;
 }
 
 const dbg_watch *dbg_watch_find(const sim_machine *m, const mem_space *space, int id)
@@ -517,7 +543,8 @@ int dbg_watch_wanted(sim_machine *m)
         if (!mw || mw->hits == w->hits)
             continue;
         w->hits = mw->hits;
-        int ok = (w->unit < 0 || w->unit == st->unit) && (w->thread < 0 || w->thread == st->thread);
+        int ok = (w->unit < 0 || w->unit == st->unit) && (w->thread < 0 || w->thread == st->thread) &&
+                 (w->group < 0 || sim_unit_in_group(m, st->unit, w->group));
         if (ok && w->cond.op)
             ok = st->unit >= 0 && st->unit < m->nunits && st->thread >= 0 &&
                  st->thread < m->units[st->unit].nthreads && cond_holds(m, &m->units[st->unit], st->thread, &w->cond);

@@ -35,6 +35,7 @@ typedef struct dbg_break {
     int id;
     uint64_t addr;
     int unit;           /* -1 = any unit */
+    int group;          /* -1 = any; else only units of this group or its descendants */
     int thread;         /* -1 = any thread */
     dbg_cond cond;
     int temporary;
@@ -82,6 +83,7 @@ typedef struct dbg_watch {
     mem_space *space;
     int id;
     int unit, thread;
+    int group;          /* -1 = any; else only accesses of units of this group (or below) */
     dbg_cond cond;
     uint64_t hits;
 } dbg_watch;
@@ -164,6 +166,9 @@ int dbg_break_delete(sim_machine *m, int id); /* id < 0 deletes all */
 /* Narrow breakpoint id to one thread (-1: any) and a condition (NULL: none). A thread that
  * reaches it otherwise passes without a stop or a hit. 0 ok, -1 no such breakpoint. */
 int dbg_break_filter(sim_machine *m, int id, int thread, const dbg_cond *cond);
+/* Narrow breakpoint id to the units of group g (sim_unit_in_group: g or its descendants;
+ * -1: any), as unit narrows it to one (`break ADDR ipu0`). 0 ok, -1 no such breakpoint. */
+int dbg_break_group(sim_machine *m, int id, int group);
 /* Parse "REG OP VALUE" (OP one of == != < <= > >=; blanks optional) against the ISA's
  * registers. 0 ok, -1 with err set. */
 int dbg_cond_parse(const sim_machine *m, const char *text, dbg_cond *c, char *err, size_t errlen);
@@ -176,6 +181,9 @@ int dbg_watch_add(sim_machine *m, mem_space *space, uint64_t addr, uint64_t len,
                   const dbg_cond *cond);
 /* Remove a watch (its filter too). 0 ok, -1 no such watch. */
 int dbg_watch_remove(sim_machine *m, mem_space *space, int id);
+/* Narrow a watch (its space and id) to accesses of units of group g (-1: any). 0 ok, -1 no
+ * such watch. */
+int dbg_watch_group(sim_machine *m, const mem_space *space, int id, int group);
 /* The filter of a watch, NULL if it has none (set with mem_watch_add directly). */
 const dbg_watch *dbg_watch_find(const sim_machine *m, const mem_space *space, int id);
 /* After a run stopped on a watchpoint: 1 if the stop stands (a watch that hit has no filter,

@@ -227,7 +227,8 @@ static int dbg_is_break(dbg_cli *c, int unit, uint64_t addr)
 {
     const dbg_state *d = c->m->dbg;
     for (int i = 0; d && i < d->nbrk; i++)
-        if (d->brk[i].addr == addr && (d->brk[i].unit < 0 || d->brk[i].unit == unit))
+        if (d->brk[i].addr == addr && (d->brk[i].unit < 0 || d->brk[i].unit == unit) &&
+            sim_unit_in_group(c->m, unit, d->brk[i].group))
             return 1;
     return 0;
 }
@@ -486,10 +487,10 @@ static const dbg_cmd dbg_cmds[] = {
     {"step", "s si stepi", "[N]", "Execute N issues (default 1) of the selected thread, then stop. An issue is one instruction, or one bundle where the ISA issues several together (an IPU { main ; aux } pair is one step). Other threads run as the schedule dictates.", dbg_cmd_step},
     {"continue", "c cont run r", "", "Run until a breakpoint, watchpoint, fault, the end of the program or --max-cycles. Ctrl-C interrupts.", dbg_cmd_continue},
     {"until", "u", "CYCLE | ADDRESS", "Run until cycle CYCLE (a decimal number) or until the selected unit reaches ADDRESS (0x..., SYMBOL[+OFF]); `until cycle N` and `until pc ADDR` force the meaning.", dbg_cmd_until},
-    {"break", "b", "ADDRESS [UNIT] [thread N] [if REG OP VALUE]", "Set a breakpoint at ADDRESS (0x..., SYMBOL[+OFF]) in the code space, on every unit or only on UNIT (index or name), for every hardware thread or only thread N, stopping only when the thread's register compares true (OP: == != < <= > >=, unsigned).", dbg_cmd_break},
-    {"tbreak", "tb", "ADDRESS [UNIT] [thread N] [if REG OP VALUE]", "Set a temporary breakpoint: deleted when first hit.", dbg_cmd_break},
+    {"break", "b", "ADDRESS [UNIT|GROUP] [thread N] [if REG OP VALUE]", "Set a breakpoint at ADDRESS (0x..., SYMBOL[+OFF]) in the code space, on every unit or only on UNIT (index, name or path) or the units of GROUP (`ipu0`, `col1`; a SYMBOL of a unit's own program, --image: where that program runs), for every hardware thread or only thread N, stopping only when the thread's register compares true (OP: == != < <= > >=, unsigned).", dbg_cmd_break},
+    {"tbreak", "tb", "ADDRESS [UNIT|GROUP] [thread N] [if REG OP VALUE]", "Set a temporary breakpoint: deleted when first hit.", dbg_cmd_break},
     {"delete", "d", "[ID | wID]", "Delete breakpoint ID, watchpoint wID, or (no argument) every breakpoint and watchpoint.", dbg_cmd_delete},
-    {"watch", "w", "[SPACE:]ADDR[,LEN] [r|w|rw] [UNIT] [thread N] [if REG OP VALUE]", "Stop after an instruction, or a device or DMA engine, reads (r), writes (w, the default) or accesses (rw) LEN address units at ADDR of SPACE (default: the data space); only for accesses of UNIT, of hardware thread N, and when the thread's register compares true (the stop names a device's or DMA's source).", dbg_cmd_watch},
+    {"watch", "w", "[SPACE:]ADDR[,LEN] [r|w|rw] [UNIT|GROUP] [thread N] [if REG OP VALUE]", "Stop after an instruction, or a device or DMA engine, reads (r), writes (w, the default) or accesses (rw) LEN address units at ADDR of SPACE (default: the data space); only for accesses of UNIT or of GROUP's units, of hardware thread N, and when the thread's register compares true (the stop names a device's or DMA's source).", dbg_cmd_watch},
     {"regs", "reg registers", "[NAME | GROUP]", "Show the selected thread's registers (vectors as 32-bit lanes), or one register or group.", dbg_cmd_regs},
     {"set", "", "REGISTER VALUE[,VALUE...]", "Write a register of the selected thread; a vector takes one value per 32-bit lane, or one value for all lanes.", dbg_cmd_set},
     {"x", "mem", "[SPACE:]ADDR [COUNT]", "Show COUNT (default 8) memory words in hex, from ADDR of SPACE (default: the data space).", dbg_cmd_x},

@@ -1,6 +1,6 @@
 /* frontends/debugger_break.c: the debugger's breakpoint and watchpoint commands (break,
  * tbreak, watch, delete, info break); a breakpoint may be narrowed to a unit, a hardware
- * thread and a register condition. Breakpoints live in the core (core/debug.h), watchpoints
+ * group (its units and its groups' units), a hardware thread and a register condition. Breakpoints live in the core (core/debug.h), watchpoints
  * in the memory spaces (core/mem.h), including the spaces an ISA makes per unit on demand
  * (wram.7 of DPU 7), which the listing and deletion must find too. */
 #include <stdlib.h>
@@ -8,23 +8,28 @@
 #include "debugger.h"
 #include "../core/debug.h"
 
-/* "[UNIT] [thread N] [if REG OP VALUE]" from argv[i] on, as break and watch take them:
- * unit and thread -1 when not given, cond->op 0 without a condition. -1 after an error. */
-static int dbg_parse_filter(dbg_cli *c, int argc, char **argv, int i, int *unit, int *thread, dbg_cond *cond)
+/* "[UNIT|GROUP] [thread N] [if REG OP VALUE]" from argv[i] on, as break and watch take them:
+ * unit, group and thread -1 when not given (a unit's path or name first, then a group's:
+ * `ipu0`, `col1`), cond->op 0 without a condition. -1 after an error. */
+static int dbg_parse_filter(dbg_cli *c, int argc, char **argv, int i, int *unit, int *group, int *thread,
+                            dbg_cond *cond)
 {
     char err[256];
-    *unit = *thread = -1;
+    *unit = *group = *thread = -1;
     memset(cond, 0, sizeof *cond);
     if (i < argc && strcmp(argv[i], "thread") && strcmp(argv[i], "if")) {
-        if ((*unit = dbg_parse_unit(c->m, argv[i])) < 0)
-            return dbg_err(c, "%s: no unit '%s' (0..%d or a unit name)", argv[0], argv[i], c->m->nunits - 1);
+        const sim_group *g = NULL;
+        if ((*unit = dbg_parse_unit(c->m, argv[i])) < 0 && !(g = sim_find_group(c->m, argv[i])))
+            return dbg_err(c, "%s: no unit or group '%s' (0..%d, a unit's name or path, a group's path: `info units`)",
+                           argv[0], argv[i], c->m->nunits - 1);
+        *group = g ? g->index : -1;
         i++;
     }
     if (i < argc && !strcmp(argv[i], "thread")) {
         uint64_t t;
         int most = 0; /* the most threads any unit it may stop on has */
         for (int u = 0; u < c->m->nunits; u++)
-            if (*unit < 0 || u == *unit)
+            if ((*unit < 0 || u == *unit) && sim_unit_in_group(c->m, u, *group))
                 most = c->m->units[u].nthreads > most ? c->m->units[u].nthreads : most;
         if (i + 1 >= argc || cli_parse_u64(argv[i + 1], &t) || t >= (uint64_t)most)
             return dbg_err(c, "%s: thread needs a thread number 0..%d", argv[0], most - 1);
@@ -49,7 +54,28 @@ static int dbg_parse_filter(dbg_cli *c, int argc, char **argv, int i, int *unit,
     return 0;
 }
 
-/* break|tbreak ADDRESS [UNIT] [thread N] [if REG OP VALUE] */
+/* The unit or the group that img, the selected unit's program, was given to (sim_set_image:
+ * --image or --symbols), so that a breakpoint set by one of its symbols stops only where
+ * that program runs; both -1 for the machine's program. */
+static void dbg_image_owner(dbg_cli *c, int *unit, int *group)
+{
+    const sim_machine *m = c->m;
+    const ld_image *img = cli_unit_image(c->s, c->unit);
+    *unit = *group = -1;
+    if (img == &c->s->img || img == m->image)
+        return;
+    if (m->units[c->unit].image == img) {
+        *unit = c->unit;
+        return;
+    }
+    for (int g = m->units[c->unit].group; g >= 0; g = m->groups[g].parent)
+        if (m->groups[g].image == img) {
+            *group = g;
+            return;
+        }
+}
+
+/* break|tbreak ADDRESS [UNIT|GROUP] [thread N] [if REG OP VALUE] */
 int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
 {
     if (argc < 2)
@@ -58,16 +84,20 @@ int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
     char err[256];
     if (dbg_resolve_code(c, argv[1], &addr, err, sizeof err))
         return dbg_err(c, "%s: %s", argv[0], err);
-    int unit, thread;
+    int unit, group, thread;
     dbg_cond cond;
-    if (dbg_parse_filter(c, argc, argv, 2, &unit, &thread, &cond))
+    if (dbg_parse_filter(c, argc, argv, 2, &unit, &group, &thread, &cond))
         return -1;
     int temp = argv[0][0] == 't';
     uint64_t num;
-    int id = dbg_break_add(c->m, addr, unit, temp, cli_parse_u64(argv[1], &num) ? argv[1] : "");
+    int by_symbol = cli_parse_u64(argv[1], &num) != 0;
+    if (by_symbol && unit < 0 && group < 0) /* a symbol of a unit's own program: where it runs */
+        dbg_image_owner(c, &unit, &group);
+    int id = dbg_break_add(c->m, addr, unit, temp, by_symbol ? argv[1] : "");
     if (id < 0)
         return dbg_err(c, "%s: too many breakpoints (at most %d)", argv[0], DBG_MAX_BREAK);
     dbg_break_filter(c->m, id, thread, cond.op ? &cond : NULL);
+    dbg_break_group(c->m, id, group);
     char where[240];
     dbg_break_where(c, &c->m->dbg->brk[c->m->dbg->nbrk - 1], where, sizeof where);
     printf("%s %d at %s\n", temp ? "temporary breakpoint" : "breakpoint", id, where);
@@ -77,12 +107,21 @@ int dbg_cmd_break(dbg_cli *c, int argc, char **argv)
 /* "0xADDR SYMBOL on UNIT thread N if COND", the parts that apply. */
 void dbg_break_where(dbg_cli *c, const dbg_break *b, char *buf, size_t n)
 {
-    char sym[160], thr[24] = "";
-    dbg_symbolize(c, b->addr, sym, sizeof sym);
+    char sym[160], thr[24] = "", on[96] = "", path[64];
+    /* named by the program of the unit it is on (the first of its group), else the selected one's */
+    int su = b->unit;
+    for (int u = 0; su < 0 && b->group >= 0 && u < c->m->nunits; u++)
+        if (sim_unit_in_group(c->m, u, b->group))
+            su = u;
+    dbg_symbolize_unit(c, su >= 0 ? su : c->unit, b->addr, sym, sizeof sym);
     if (b->thread >= 0)
         snprintf(thr, sizeof thr, " thread %d", b->thread);
-    snprintf(buf, n, "0x%llx%s%s%s%s%s%s%s", (unsigned long long)b->addr, *sym ? " " : "", sym, b->unit >= 0 ? " on " : "",
-             b->unit >= 0 ? c->m->units[b->unit].name : "", thr, b->cond.op ? " if " : "", b->cond.op ? b->cond.text : "");
+    if (b->unit >= 0)
+        snprintf(on, sizeof on, " on %s", c->m->units[b->unit].name);
+    else if (b->group >= 0)
+        snprintf(on, sizeof on, " on %s", sim_group_path(c->m, b->group, path, sizeof path));
+    snprintf(buf, n, "0x%llx%s%s%s%s%s%s", (unsigned long long)b->addr, *sym ? " " : "", sym, on, thr,
+             b->cond.op ? " if " : "", b->cond.op ? b->cond.text : "");
 }
 
 static const char *dbg_kind_name(unsigned k)
@@ -93,11 +132,14 @@ static const char *dbg_kind_name(unsigned k)
 /* " on UNIT thread N if COND": the filter of a watch, the parts that apply ("" if none). */
 static void dbg_watch_where(dbg_cli *c, const dbg_watch *w, char *buf, size_t n)
 {
-    char thr[24] = "";
+    char thr[24] = "", on[96] = "", path[64];
     if (w && w->thread >= 0)
         snprintf(thr, sizeof thr, " thread %d", w->thread);
-    snprintf(buf, n, "%s%s%s%s%s", w && w->unit >= 0 ? " on " : "", w && w->unit >= 0 ? c->m->units[w->unit].name : "",
-             thr, w && w->cond.op ? " if " : "", w && w->cond.op ? w->cond.text : "");
+    if (w && w->unit >= 0)
+        snprintf(on, sizeof on, " on %s", c->m->units[w->unit].name);
+    else if (w && w->group >= 0)
+        snprintf(on, sizeof on, " on %s", sim_group_path(c->m, w->group, path, sizeof path));
+    snprintf(buf, n, "%s%s%s%s", on, thr, w && w->cond.op ? " if " : "", w && w->cond.op ? w->cond.text : "");
 }
 
 int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
@@ -118,12 +160,13 @@ int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
     if (argc > 2 && (!strcmp(argv[2], "r") || !strcmp(argv[2], "w") || !strcmp(argv[2], "rw"))) {
         kind = !strcmp(argv[2], "r") ? MEM_R : !strcmp(argv[2], "w") ? MEM_W : MEM_RW;
         i = 3;
-    } else if (argc > 2 && strcmp(argv[2], "thread") && strcmp(argv[2], "if") && dbg_parse_unit(c->m, argv[2]) < 0) {
+    } else if (argc > 2 && strcmp(argv[2], "thread") && strcmp(argv[2], "if") && dbg_parse_unit(c->m, argv[2]) < 0 &&
+               !sim_find_group(c->m, argv[2])) {
         return dbg_err(c, "watch: access kind must be r, w or rw, not '%s'", argv[2]);
     }
-    int unit, thread;
+    int unit, group, thread;
     dbg_cond cond;
-    if (dbg_parse_filter(c, argc, argv, i, &unit, &thread, &cond))
+    if (dbg_parse_filter(c, argc, argv, i, &unit, &group, &thread, &cond))
         return -1;
     mem_space *sp;
     if (dbg_resolve_mem(c, text, &sp, &addr))
@@ -142,6 +185,7 @@ int dbg_cmd_watch(dbg_cli *c, int argc, char **argv)
         return dbg_err(c, "watch: too many watchpoints (at most %d in a space, %d in all)", MEM_MAX_WATCH,
                        DBG_MAX_WATCH);
     c->next_watch_id = id + 1;
+    dbg_watch_group(c->m, sp, id, group);
     char filt[200];
     dbg_watch_where(c, dbg_watch_find(c->m, sp, id), filt, sizeof filt);
     printf("watchpoint %d: %s:0x%llx,%llu %s%s\n", id, sp->name, (unsigned long long)addr, (unsigned long long)len,

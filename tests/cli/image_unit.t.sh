@@ -14,7 +14,7 @@
 # CERT: two columns; the machine's program has code for uC 0 only (uC 1 disabled), and
 # `--image col1=c1.elf` gives uC 1 a one-uC program of its own: c0 runs START_JOB, MOV,
 # SAVE_TIMESTAMPS, END_JOB (4 instructions), c1 START_JOB, three NOPs, SAVE_TIMESTAMPS,
-# END_JOB (6), each one record. Errors: an unknown path, an ISA without load_unit, a file
+# END_JOB (6), each one record; a breakpoint by group (`break 0x18 col1`). Errors: an unknown path, an ISA without load_unit, a file
 # that is not a program of the ISA or does not fit: a clear message and exit status 1.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -103,6 +103,8 @@ EOS
         || no "info symbol res (tile 1): $(grep -n 'res' "$T/d")"
     grep -q "^0x4c048 is start_b+4 in .*b.elf" "$T/d" && echo "ok: info symbol 0x4c048 = start_b+4" \
         || no "info symbol 0x4c048: $(grep -n '4c048' "$T/d")"
+    grep -q "^breakpoint 1 at 0x4c04c <start_b+8> on tile1$" "$T/d" && echo "ok: a symbol of tile 1's own program breaks on tile 1 only" \
+        || no "break scope: $(grep -n '^breakpoint' "$T/d")"
     grep -q "tile1 thread 0 stopped at cycle 7: breakpoint 1 at 0x4c04c (start_b+8)" "$T/d" \
         && echo "ok: break start_b+8 stops tile 1 at cycle 7" || no "break by symbol: $(grep -n 'stopped' "$T/d")"
     grep -q "^res = 0x4c000 in .*a.elf (the machine's program)" "$T/d" && echo "ok: info symbol res on tile 0: a.S's" \
@@ -131,6 +133,16 @@ if "$X" isas | grep -q '^cert'; then
         || no "cert --image col0.uc0: $(cat "$T/c")"
     tr -d ' \n' < "$T/c2.json" | grep -q '"name":"uc0",[^]]*"instructions":6,' && echo "ok: uC 0's code replaced by c1 (6)" \
         || no "uc0 replaced: $(grep -o '"instructions": [0-9]*' "$T/c2.json" | head -2)"
+    # break by group: both uCs run c0 and reach MOV (0x18: the page header's 16 bytes, then
+    # START_JOB's 8) in the same cycle, uC 0 first; `break 0x18 col1` stops uC 1 only
+    printf 'break 0x18 col1\ninfo break\ncontinue\ncontinue\nassert stop halted\n' > "$T/c.x"
+    "$X" debug "$T/c0.elf" -o columns=2 --image col1="$T/c0.elf" -x "$T/c.x" > "$T/cd" 2>&1 || no "cert debugger: $(cat "$T/cd")"
+    grep -q '^1    breakpoint  0x18 on col1 ' "$T/cd" && grep -q '^uc1 thread 0 stopped at cycle [0-9]*: breakpoint 1 at 0x18$' "$T/cd" &&
+        [ "$(grep -c 'stopped at' "$T/cd")" = 1 ] && echo "ok: break 0x18 col1 stops uC 1 only" \
+        || no "break by group: $(cat "$T/cd")"
+    printf 'break 0x18 col9\n' > "$T/c.x"
+    "$X" debug "$T/c0.elf" -o columns=2 -x "$T/c.x" > "$T/cd" 2>&1
+    grep -q "no unit or group 'col9'" "$T/cd" && echo "ok: break on no such group" || no "break col9: $(cat "$T/cd")"
     if "$X" isas | grep -q '^ipu'; then
         "$X" run "$T/c0.elf" -o columns=2 --image col1="$T/a.elf" > "$T/e" 2>&1
         [ $? -ne 0 ] && grep -q "is not a cert program" "$T/e" && echo "ok: an IPU file is not a CERT program" \

@@ -9,6 +9,7 @@
  * (tests/unit/fake_isa.h: one issue per unit per cycle, round robin, lat 1). */
 #include "../testlib.h"
 #include "fake_isa.h"
+#include "../../core/runctl.h"
 
 #define GRP_INSNS 10
 
@@ -258,6 +259,54 @@ static void test_group_flat_unchanged(void **state)
     sim_destroy(&m);
 }
 
+/* Breakpoints and watchpoints narrowed to a group (dbg_break_group, dbg_watch_group): a unit
+ * of T threads issues thread t's instruction k at cycle t + T k (one issue per cycle, round
+ * robin from cycle 0), so instruction 3 of thread 0 (FAKE_CODE_BASE + 12) comes at cycle 6
+ * on chip.little (T = 2) and at 12 on chip.big's units (T = 4): a breakpoint there for
+ * group big lets little pass at 6 and stops unit 0 (the first of big's two at 12) at 12.
+ * With stores (instruction k of thread t writes k to data:0x100 + 4t), every unit's thread
+ * 0 writes data:0x100 at cycle 0, big's first: a watch on it for group little stops on
+ * unit 2's write, the hits of units 0 and 1 passed over by the run control. */
+static void test_group_break_watch(void **state)
+{
+    (void)state;
+    sim_machine m;
+    grp_make(&m);
+    const sim_group *big = sim_find_group(&m, "chip.big"), *little = sim_find_group(&m, "chip.little");
+    assert_non_null(big);
+    assert_non_null(little);
+    int id = dbg_break_add(&m, FAKE_CODE_BASE + 12, -1, 0, "k3");
+    assert_true(id > 0);
+    assert_int_equal(dbg_break_group(&m, id, big->index), 0);
+    assert_int_equal(dbg_break_group(&m, id + 100, big->index), -1);
+    assert_int_equal(m.dbg->brk[0].group, 1);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_BREAK);
+    assert_int_equal(m.stop.unit, 0);
+    assert_int_equal(m.stop.thread, 0);
+    assert_int_equal(m.stop.pc, FAKE_CODE_BASE + 12);
+    assert_int_equal(m.units[0].last_issue, 12);
+    assert_true(m.units[2].threads[0].instructions > 3); /* little went past it */
+    assert_int_equal(m.dbg->brk[0].hits, 1);
+    sim_destroy(&m);
+
+    grp_make(&m);
+    ((fake_machine *)m.isa_state)->store = 1;
+    runctl rc;
+    runctl_init(&rc, &m, 0);
+    mem_space *d = sim_space(&m, "data");
+    int w = dbg_watch_add(&m, d, 0x100, 4, MEM_W, -1, -1, NULL);
+    assert_true(w > 0);
+    assert_int_equal(dbg_watch_group(&m, d, w, sim_find_group(&m, "chip.little")->index), 0);
+    assert_int_equal(dbg_watch_group(&m, d, w + 100, 0), -1);
+    assert_int_equal(dbg_watch_find(&m, d, w)->group, 2);
+    assert_int_equal(runctl_continue(&rc), SIM_STOP_WATCH);
+    assert_int_equal(m.stop.unit, 2);
+    assert_int_equal(m.stop.thread, 0);
+    assert_int_equal(m.units[2].last_issue, 0);
+    assert_int_equal(m.units[0].threads[0].instructions, 1); /* its write passed over */
+    sim_destroy(&m);
+}
+
 XPUSIM_TESTS(group, cmocka_unit_test(test_group_topology), cmocka_unit_test(test_group_spaces),
              cmocka_unit_test(test_group_run_stats), cmocka_unit_test(test_group_images),
-             cmocka_unit_test(test_group_flat_unchanged))
+             cmocka_unit_test(test_group_flat_unchanged), cmocka_unit_test(test_group_break_watch))
