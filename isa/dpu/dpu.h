@@ -253,6 +253,9 @@ typedef struct dpu_machine {
     int ndpus, ntasklets;
     int v1b;
     double dma_ra, dma_rb, dma_wa, dma_wb; /* read/write alpha (cycles), beta (cycles/byte) */
+    uint64_t dma_lat[2][256]; /* dpu_dma_cycles of a read (0) or write (1) of 8 (k + 1) bytes,
+                                 once (the transfer's start reads it instead of the
+                                 floating-point formula) */
     int bank_penalty;
     uint32_t mram_size, wram_size, iram_words;
     dpu_insn *shared_iram; /* predecoded program, shared by every DPU that runs it unchanged */
@@ -263,6 +266,15 @@ typedef struct dpu_machine {
     int built_tasklets;    /* the program's NR_TASKLETS, 0 if it has none */
     void *session;         /* a host-session file being run (host/session.c), or NULL */
 } dpu_machine;
+
+/* A transfer's latency on the engine: alpha + beta x bytes, rounded up (write: dir 1; the
+ * reads, ldma and ldmai, use the read parameters). */
+static inline uint64_t dpu_dma_cycles(const dpu_machine *dm, int dir, uint32_t bytes)
+{
+    const double alpha = dir == 1 ? dm->dma_wa : dm->dma_ra;
+    const double beta = dir == 1 ? dm->dma_wb : dm->dma_rb;
+    return (uint64_t)(alpha + beta * bytes + 0.999999);
+}
 
 enum { DPU_STALL_DMA = 0, DPU_STALL_REVOLVER = 1, DPU_STALL_BANK = 2 };
 enum { DPU_CNT_DMA_RD = 0, DPU_CNT_DMA_WR = 1, DPU_CNT_DMA_N = 2 };

@@ -225,7 +225,7 @@ void dpu_dma_complete(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t t)
 {
     while (d->pend_n && d->pend[d->pend_head].done <= t) {
         dma_land(m, u, d, &d->pend[d->pend_head]);
-        d->pend_head = (d->pend_head + 1) % DPU_NTHREADS_MAX;
+        d->pend_head = d->pend_head + 1 == DPU_NTHREADS_MAX ? 0 : d->pend_head + 1;
         d->pend_n--;
     }
     d->pend_next = d->pend_n ? d->pend[d->pend_head].done : SIM_NEVER;
@@ -234,17 +234,18 @@ void dpu_dma_complete(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t t)
 void dpu_dma_start(sim_unit *u, dpu_unit *d, int tid, int dir, uint32_t wram, uint32_t mram, uint32_t bytes,
                    uint64_t now)
 {
-    dpu_machine *dm = d->dm;
-    double alpha = dir == 1 ? dm->dma_wa : dm->dma_ra;
-    double beta = dir == 1 ? dm->dma_wb : dm->dma_rb;
-    uint64_t lat = (uint64_t)(alpha + beta * bytes + 0.999999);
-    uint64_t start = now > d->dma_free ? now : d->dma_free;
-    uint64_t done = start + lat;
+    const dpu_machine *dm = d->dm;
+    /* (every transfer is 8 to 2,048 bytes in steps of 8: the table has them) */
+    const uint64_t lat = bytes - 8 < 2048 && !(bytes & 7) ? dm->dma_lat[dir == 1][(bytes >> 3) - 1]
+                                                          : dpu_dma_cycles(dm, dir, bytes);
+    const uint64_t start = now > d->dma_free ? now : d->dma_free;
+    const uint64_t done = start + lat;
     d->dma_free = done;
-    dpu_dma_rec *r = &d->dma_log[d->dma_nlog++ % DPU_DMA_LOG];
-    *r = (dpu_dma_rec){now, start, done, wram, mram, bytes, (uint8_t)tid, (uint8_t)dir};
     /* one transfer per tasklet at most: the issuer waits for it */
-    d->pend[(d->pend_head + d->pend_n) % DPU_NTHREADS_MAX] = *r;
+    const unsigned at = d->pend_head + d->pend_n;
+    dpu_dma_rec *const r = &d->pend[at >= DPU_NTHREADS_MAX ? at - DPU_NTHREADS_MAX : at];
+    *r = (dpu_dma_rec){now, start, done, wram, mram, bytes, (uint8_t)tid, (uint8_t)dir};
+    d->dma_log[d->dma_nlog++ % DPU_DMA_LOG] = *r;
     if (!d->pend_n++)
         d->pend_next = done;
     if (u->ncounters >= DPU_CNT_DMA_N)

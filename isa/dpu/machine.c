@@ -126,6 +126,9 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         opt_real(&m->opts, t, "dma_write_alpha", &dm->dma_wa, err, errlen) ||
         opt_real(&m->opts, t, "dma_write_beta", &dm->dma_wb, err, errlen))
         return -1;
+    for (int w = 0; w < 2; w++)
+        for (uint32_t k = 0; k < 256; k++)
+            dm->dma_lat[w][k] = dpu_dma_cycles(dm, w, 8 * (k + 1));
     if (sim_add_units(m, dm->ndpus, dm->ntasklets, "dpu%d", chip ? 400e6 : 350e6)) {
         snprintf(err, errlen, "cannot create %d DPUs", dm->ndpus);
         return -1;
