@@ -632,16 +632,32 @@ static char *put_hex(char *p, uint64_t v, int width)
  * disassembled again). An entry keeps where its bytes are in the space's memory, so a hit
  * reads them from there without looking the address up again (regions keep their memory
  * while the machine lives). */
+const char *dbg_unit_label(const sim_machine *m, int unit, char *buf, size_t n)
+{
+    if (m->ngroups)
+        return sim_unit_path(m, unit, buf, n);
+    snprintf(buf, n, "%s", unit >= 0 && unit < m->nunits ? m->units[unit].name : "");
+    return buf;
+}
+
+/* Unit u's entry of the trace's cache: its code space and its label (finding them formats
+ * and compares names, so they are looked up when the unit changes, not per line). */
+static const struct dbg_cspace *trace_unit(dbg_state *d, const sim_machine *m, const sim_unit *u)
+{
+    struct dbg_cspace *c = &d->cspace[u->index & 63];
+    if (c->unit != u->index) {
+        c->unit = u->index;
+        c->space = m->isa->code_space ? sim_unit_space(m, u->index, m->isa->code_space) : NULL;
+        dbg_unit_label(m, u->index, c->name, sizeof c->name);
+    }
+    return c;
+}
+
 static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, int thread, uint64_t pc,
                               size_t *len)
 {
     const isa_ops *isa = m->isa;
-    struct dbg_cspace *c = &d->cspace[u->index & 63];
-    if (c->unit != u->index) {
-        c->unit = u->index;
-        c->space = isa->code_space ? sim_unit_space(m, u->index, isa->code_space) : NULL;
-    }
-    mem_space *cs = c->space;
+    mem_space *cs = trace_unit(d, m, u)->space;
     if (!d->dis && !d->trace_err && !(d->dis = calloc(DBG_DIS_ENTRIES, sizeof *d->dis)))
         d->trace_err = 1; /* no cache: correct, only slower */
     /* an ISA whose threads decode differently keys its entries by thread too */
@@ -713,11 +729,12 @@ static void trace_line(dbg_state *d, const sim_machine *m, const sim_unit *u, in
 {
     size_t tlen;
     const char *text = trace_text(d, m, u, thread, pc, &tlen);
-    char line[64 + sizeof u->name + sizeof d->dis_long];
+    const char *name = trace_unit(d, m, u)->name;
+    char line[64 + sizeof d->cspace[0].name + sizeof d->dis_long];
     char *p = put_cycle(d, line, u->last_issue);
     *p++ = ' ';
-    size_t nl = strnlen(u->name, sizeof u->name);
-    memcpy(p, u->name, nl);
+    size_t nl = strnlen(name, sizeof d->cspace[0].name);
+    memcpy(p, name, nl);
     p += nl;
     *p++ = ' ';
     *p++ = 't';

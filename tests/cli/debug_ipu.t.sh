@@ -62,9 +62,10 @@ sed -n '/^(xpusim) thread 0.1/,$p' "$T/out" | grep -q '<_start+4> *.long 0x1500f
 [ "$(grep -c '<vadd_worker+64> { nop ; f32v2add \$a4:5, \$a0:1, \$a2:3 }' "$T/out")" -eq 2 ] ||
     no "worker: the bundle, by disasm and by x/i"
 has 'one bundle where the ISA issues several together' "help step says a bundle is one step"
-# the trace: thread 0's instructions decoded as the supervisor's, the workers' as theirs
+# the trace: thread 0's instructions decoded as the supervisor's, the workers' as theirs;
+# a machine with groups names each unit by its path (ipu0.tile0)
 "$X" run "$T/vadd.elf" --trace "$T/trace" --quiet > /dev/null 2>&1 || no "traced run failed"
-grep -qE '^ +[0-9]+ tile0 t0  0004c4d8  runall \$m0, \$m15, 0$' "$T/trace" || no "trace: the supervisor's runall"
-grep -qE '^ +[0-9]+ tile0 t1  0004c4c0  \{ nop ; f32v2add' "$T/trace" || no "trace: W0's bundle"
+grep -qE '^ +[0-9]+ ipu0.tile0 t0  0004c4d8  runall \$m0, \$m15, 0$' "$T/trace" || no "trace: the supervisor's runall"
+grep -qE '^ +[0-9]+ ipu0.tile0 t1  0004c4c0  \{ nop ; f32v2add' "$T/trace" || no "trace: W0's bundle"
 [ $fail -eq 0 ] && echo "debug_ipu: all checks passed"
 exit $fail

@@ -16,6 +16,8 @@
 # SAVE_TIMESTAMPS, END_JOB (4 instructions), c1 START_JOB, three NOPs, SAVE_TIMESTAMPS,
 # END_JOB (6), each one record; a breakpoint by group (`break 0x18 col1`). Errors: an unknown path, an ISA without load_unit, a file
 # that is not a program of the ISA or does not fit: a clear message and exit status 1.
+# Trace lines name units by path on machines with groups (col1.uc1), by name without
+# (MCCP's core0, as before).
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -116,6 +118,10 @@ if "$X" isas | grep -q '^mccp'; then
     "$X" run "$T/sum4.out" --image 0="$T/sum4.out" > "$T/e" 2>&1
     [ $? -ne 0 ] && grep -q "ISA mccp runs one program on every unit" "$T/e" && echo "ok: an ISA without load_unit" \
         || no "mccp --image: $(cat "$T/e")"
+    # a machine without groups names units as before: "core0", no path
+    "$X" run "$T/sum4.out" --trace "$T/mtr" --max-insns 4 --quiet > /dev/null 2>&1
+    grep -qE '^ +5 core0 t0  00000000  ' "$T/mtr" && ! grep -q '\.core' "$T/mtr" && echo "ok: flat trace lines unchanged (core0)" \
+        || no "mccp trace: $(head -2 "$T/mtr")"
 fi
 
 if "$X" isas | grep -q '^cert'; then
@@ -140,6 +146,10 @@ if "$X" isas | grep -q '^cert'; then
     grep -q '^1    breakpoint  0x18 on col1 ' "$T/cd" && grep -q '^uc1 thread 0 stopped at cycle [0-9]*: breakpoint 1 at 0x18$' "$T/cd" &&
         [ "$(grep -c 'stopped at' "$T/cd")" = 1 ] && echo "ok: break 0x18 col1 stops uC 1 only" \
         || no "break by group: $(cat "$T/cd")"
+    # the trace names units by path on a machine with groups (issue 11 pt 1)
+    "$X" run "$T/c0.elf" -o columns=2 --image col1="$T/c0.elf" --trace "$T/ctr" --quiet > /dev/null 2>&1 || no "cert trace run"
+    grep -qE '^ +[0-9]+ col0\.uc0 t0  00000018  MOV' "$T/ctr" && grep -qE '^ +[0-9]+ col1\.uc1 t0  00000018  MOV' "$T/ctr" \
+        && echo "ok: trace lines name col0.uc0 and col1.uc1" || no "cert trace: $(head -4 "$T/ctr")"
     printf 'break 0x18 col9\n' > "$T/c.x"
     "$X" debug "$T/c0.elf" -o columns=2 -x "$T/c.x" > "$T/cd" 2>&1
     grep -q "no unit or group 'col9'" "$T/cd" && echo "ok: break on no such group" || no "break col9: $(cat "$T/cd")"
