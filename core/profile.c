@@ -63,7 +63,10 @@ void prof_free(prof_state *p)
         free(p->th[g].stack);
         free(p->th[g].map);
         free(p->th[g].fmap);
+        free(p->th[g].bat);
+        free(p->th[g].btl);
     }
+    free(p->poison);
     for (uint32_t c = 0; c < p->nchunks; c++)
         free(p->chunks[c]);
     free(p->chunks);
@@ -254,6 +257,94 @@ static int64_t prof_edge_get(prof_state *p, int32_t thread, uint64_t site, uint6
     return p->nedges++;
 }
 
+int64_t *prof_bat(prof_thread *t, uint32_t n)
+{
+    if (n <= t->nbat)
+        return t->bat;
+    if (!t->map || n > t->nmap)
+        return NULL;
+    prof_state *p = t->p;
+    const size_t add = (size_t)(n - t->nbat) * sizeof *t->bat;
+    if (p->map_bytes + add > PROF_MAP_BUDGET)
+        return NULL;
+    int64_t *b = t->bat ? realloc(t->bat, (size_t)n * sizeof *b) : calloc(n, sizeof *b);
+    if (!b)
+        return NULL;
+    if (t->bat)
+        memset(b + t->nbat, 0, add);
+    p->map_bytes += add;
+    t->bat = b;
+    t->nbat = n;
+    return b;
+}
+
+int64_t *prof_bat_poison(prof_state *p, uint32_t n)
+{
+    if (n <= p->npoison)
+        return p->poison;
+    int64_t *b = realloc(p->poison, (size_t)n * sizeof *b);
+    if (!b)
+        return NULL;
+    for (uint32_t i = p->npoison; i < n; i++)
+        b[i] = PROF_BAT_OFF;
+    p->poison = b;
+    p->npoison = n;
+    return b;
+}
+
+int prof_bat_touch(prof_thread *t, uint32_t off, int64_t one)
+{
+    int64_t *const b = t->bat + off;
+    /* a row the fast path would not take (new, a call or a return, an open call's return
+     * address) is not counted: the issue goes to prof_issue */
+    if (!t->map[off])
+        return 0;
+    if (*b == 0) { /* first count: the fold visits it from now on */
+        if (t->nbtl == t->cbtl) {
+            uint32_t ncap = t->cbtl ? 2 * t->cbtl : 64;
+            uint32_t *nl = realloc(t->btl, ncap * sizeof *nl);
+            if (!nl)
+                return 0;
+            t->btl = nl;
+            t->cbtl = ncap;
+        }
+        t->btl[t->nbtl++] = off;
+    }
+    *b = PROF_BAT_BIAS - one;
+    return 1;
+}
+
+/* The pending count of offset off into its row (the row in the map: a counting word's is). */
+static void prof_bat_fold1(prof_thread *t, uint32_t off)
+{
+    int64_t *const b = t->bat + off;
+    if (*b <= 0 || *b == PROF_BAT_BIAS)
+        return;
+    const uint64_t d = (uint64_t)(PROF_BAT_BIAS - *b);
+    uint64_t *const row = t->map[off];
+    row[PROF_INSNS] += d & 0xffffffffu;
+    row[PROF_CYCLES] += d >> 32;
+    *b = PROF_BAT_BIAS;
+}
+
+void prof_bat_fold(prof_thread *t)
+{
+    for (uint32_t i = 0; i < t->nbtl; i++)
+        prof_bat_fold1(t, t->btl[i]);
+    t->bspan = 0;
+}
+
+/* The map drops the row of offset off (an open call's return address): a word counting it
+ * folds and stops, so that the issue there comes to the slow path. */
+static void prof_map_drop(prof_thread *t, uint64_t off)
+{
+    if (off < t->nbat && t->bat[off] > 0) {
+        prof_bat_fold1(t, (uint32_t)off);
+        t->bat[off] = PROF_BAT_OFF;
+    }
+    t->map[off] = NULL;
+}
+
 /* Close the frames of t from the top down to depth k: their edges get the growth of the
  * thread's totals (insns, cycle, stalls) since the callee's entry. */
 static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, uint64_t cycle, const uint64_t *stalls)
@@ -314,7 +405,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
     uint64_t off = f->ret - t->base;
     f->saved = off < t->nmap ? t->map[off] : NULL;
     if (f->saved)
-        t->map[off] = NULL;
+        prof_map_drop(t, off);
     f->insns = insns;
     f->cycle = cycle;
     memcpy(f->stalls, t->stalls, sizeof f->stalls);
@@ -465,7 +556,7 @@ static __attribute__((noinline)) void prof_slow_after_flow(prof_thread *t, uint6
     const uint64_t roff = f->ret - t->base;
     f->saved = roff < t->nmap ? t->map[roff] : NULL;
     if (f->saved)
-        t->map[roff] = NULL;
+        prof_map_drop(t, roff);
     f->insns = insns;
     f->cycle = cycle;
     for (int c = 0; c < t->nstalls; c++)
@@ -523,6 +614,7 @@ void prof_finish(prof_state *p, const sim_machine *m)
         t->end_cycle = stats_thread_cycles(m, th);
         t->end_insns = th->instructions;
         t->ended = 1;
+        prof_bat_fold(t);
         prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
     }
 }

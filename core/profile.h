@@ -96,6 +96,12 @@ typedef struct prof_thread {
     uint8_t ended;       /* prof_finish saw it */
     prof_frame *stack;   /* the shadow call stack */
     uint32_t depth, cap;
+    /* the batch counters (prof_bat) */
+    int64_t *bat;        /* a word per window offset below nbat, NULL: none */
+    uint64_t bspan;      /* the cycles the batches spanned since the last fold */
+    uint32_t nbat;
+    uint32_t *btl;       /* the offsets whose pair ever counted (prof_bat_fold visits them) */
+    uint32_t nbtl, cbtl;
 } prof_thread;
 
 typedef struct prof_state {
@@ -113,6 +119,8 @@ typedef struct prof_state {
     uint64_t map_bytes; /* the windows' maps together (capped: then hash only) */
     prof_edge *edges; /* in creation order; eidx: open addressing of index + 1 */
     uint32_t nedges, edge_cap, *eidx, eidx_cap;
+    int64_t *poison;  /* prof_bat_poison: npoison words that never count */
+    uint32_t npoison;
 } prof_state;
 
 static inline prof_thread *prof_th(struct prof_state *p, int g) { return &p->th[g]; }
@@ -238,6 +246,45 @@ static inline void prof_stalls_th(prof_thread *t, const uint64_t *stalls)
 static inline void prof_stalls(struct prof_state *p, int g, const uint64_t *stalls)
 {
     prof_stalls_th(prof_th(p, g), stalls);
+}
+
+/* Batch counters, for a loop that knows each issue's cycles to the thread's next issue (a
+ * DPU functional ring: its size) and wants to pay one subtraction per issue. prof_bat(t, n)
+ * gives thread t a word per offset of its window below n: PROF_BAT_BIAS minus, for each
+ * issue counted at pc base + off since the last fold, PROF_BAT_ONE(its cycles) (the count in
+ * the low 32 bits, the cycles above), or 0 or PROF_BAT_OFF: not counting. Per issue the loop
+ * subtracts PROF_BAT_ONE(cycles); when the word goes negative the pc is not counting (never
+ * issued in a batch, its row not a plain mapped one, or an open call's return address,
+ * which the slow path must see): the loop adds it back and calls prof_bat_touch, which
+ * starts the pc counting (1: this issue counted) if its row is a plain mapped one, or says
+ * no (0: the issue goes to prof_issue). The counts are additive like every other update of
+ * a row, so they are folded into the rows only when the rows are read (prof_finish), where
+ * the window's map drops a row (an open call's return address: the slow path does it), and
+ * before the cycles could reach bit 62: the loop reports each batch's length in cycles
+ * (prof_bat_span). The loop keeps closing and opening rows around its batches itself
+ * (t->row). */
+#define PROF_BAT_BIAS ((int64_t)1 << 62)
+#define PROF_BAT_OFF (INT64_MIN / 2)
+#define PROF_BAT_ONE(cycles) (1 + ((int64_t)(cycles) << 32))
+/* Fold when the batches since the last fold spanned this many cycles (any pc's cycles are at
+ * most that, and so is its count: 2^29 + 2^29 << 32 stays below the bias). */
+#define PROF_BAT_SPAN ((uint64_t)1 << 29)
+/* The words of t for offsets [0, n) (made or grown on first use), or NULL: no window, n past
+ * it, or no memory (the loop feeds prof_issue instead). */
+int64_t *prof_bat(prof_thread *t, uint32_t n);
+/* n words that never count (for a loop's slot in no batch; the loop's transient updates are
+ * taken back as above), or NULL: no memory. */
+int64_t *prof_bat_poison(prof_state *p, uint32_t n);
+/* Offset off of t's words, which went negative and was put back: 1 if it counts now (with
+ * this issue, of PROF_BAT_ONE value one, counted), 0 if not. */
+int prof_bat_touch(prof_thread *t, uint32_t off, int64_t one);
+/* Every pending count of t into its rows. */
+void prof_bat_fold(prof_thread *t);
+/* A batch of t spanned n cycles: fold before the counts could overflow. */
+static inline void prof_bat_span(prof_thread *t, uint64_t n)
+{
+    if ((t->bspan += n) >= PROF_BAT_SPAN)
+        prof_bat_fold(t);
 }
 
 /* The hook path. Before an issue of (unit, thread): charge the thread's growth since its

@@ -452,8 +452,9 @@ uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         return func_slow(m, u, d, now, horizon, quantum);
     prof_state *const prof = dbg_profile(m);
     const int instr = dbg_bp_map(m) || d->wram->nwatch;
-    /* --profile with breakpoints or watchpoints, or without records: the executor's loop */
-    if (prof && (instr || !dpu_fn_records(fs, d, 1)))
+    /* --profile with breakpoints or watchpoints, or without records (or the memory for the
+     * batches' pairs that never count, func_rec.c): the executor's loop */
+    if (prof && (instr || !dpu_fn_records(fs, d, 1) || !prof_bat_poison(prof, d->dm->iram_words)))
         return func_prof(m, u, d, now, horizon, quantum, prof);
     return func_fast_ring(m, u, d, now, horizon, quantum, instr, prof, fs);
 }

@@ -25,8 +25,9 @@ struct dpu_fn_rec {
     uint8_t a, b, c;  /* ra, rb, rc */
     uint8_t x;        /* lsl_add's shift */
     uint16_t pc;      /* this record's IRAM index */
-    uint16_t pad;
+    uint16_t poff;    /* pc's byte offset in a thread's batch words (--profile: FN_FEED) */
 };
+_Static_assert(DPU_IRAM_WORDS * 8 <= 65536, "poff: a batch word (8 bytes) per IRAM word");
 
 /* Every DPU's own records (an IRAM that differs from the shared program) and the raw IRAM
  * they were made from; [1]: the profiled loop's. */
@@ -73,23 +74,48 @@ typedef struct fn_env {
     dpu_fn_slot *begin;     /* the ring's first slot (the one after its last: WRAP's record) */
 } fn_env;
 
-/* A slot in no batch: every pc's row "not mapped" (an issued pc is below IRAM's size). */
-static uint64_t *const fn_nomap[DPU_IRAM_WORDS];
+/* The batch of slot s (its thread's words, s->pt) from its next issue, numbered ins and at
+ * cycle cyc on, when its thread's open row is a plain mapped one and its window maps the
+ * whole IRAM (nwords): that row closes there. 0: no batch. */
+static int fn_batch(dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint32_t nwords)
+{
+    prof_thread *const pt = s->pt;
+    int64_t *bat;
+    if (!pt->lim || pt->base != 0 || pt->lim < nwords || (bat = prof_bat(pt, nwords)) == NULL)
+        return 0;
+    s->bat = bat;
+    s->lip = NULL;
+    s->row0 = pt->row;
+    s->row0[PROF_INSNS] += ins;
+    s->row0[PROF_CYCLES] += cyc;
+    return 1;
+}
 
 /* --profile: slot s's issue at pc in cycle cyc (its issues come every step cycles from its
- * first) through prof_issue (its row not mapped, or the slot in no batch): the batch, if
- * any, ends before it. */
-static __attribute__((noinline)) void fn_feed_slow(dpu_fn_slot *s, uint32_t pc, uint64_t cyc, uint64_t step)
+ * first), whose word b (in its batch words or the poison) went negative (FN_FEED): counted
+ * there from now on, or through prof_issue (the batch, if any, ends before it; then, if the
+ * thread's open row is a plain one again, a new batch begins after it). */
+static __attribute__((noinline)) void fn_feed_slow(dpu_fn_slot *s, int64_t *b, uint32_t pc, uint64_t cyc,
+                                                   uint64_t step, uint32_t nwords)
 {
+    prof_thread *const pt = s->pt;
+    const int64_t one = PROF_BAT_ONE(step);
+    *b += one;
+    const int pb = s->bat == pt->bat;
+    if (pb && prof_bat_touch(pt, pc, one))
+        return;
     const uint64_t ins = s->ins0 + (cyc - s->first) / step;
-    if (s->pb) {
-        s->last[PROF_INSNS] -= ins;
-        s->last[PROF_CYCLES] -= cyc;
-        s->pt->row = s->last;
-        s->pb = 0;
-        s->map = fn_nomap;
+    if (pb) { /* the row of the batch's last issue opens, this issue closes it */
+        uint64_t *const last = s->lip ? pt->map[s->lip->pc] : s->row0;
+        last[PROF_INSNS] -= ins;
+        last[PROF_CYCLES] -= cyc;
+        pt->row = last;
+        s->bat = pt->p->poison;
     }
-    prof_issue_th(s->pt, pc, cyc, ins, NULL);
+    prof_issue_th(pt, pc, cyc, ins, NULL);
+    /* (FN_FEED records this issue as the batch's last: its row must be the map's) */
+    if (!sim_stopped(pt->p->m) && pc < pt->nmap && pt->map[pc] == pt->row)
+        fn_batch(s, ins + 1, cyc + step, nwords);
 }
 
 #pragma GCC diagnostic push
@@ -153,6 +179,7 @@ static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t
     };
     memset(r, 0, sizeof *r);
     r->pc = (uint16_t)k;
+    r->poff = (uint16_t)(k * 8);
     r->a = in->ra;
     r->b = in->rb;
     r->c = in->rc;
@@ -343,27 +370,20 @@ static dpu_fn_slot *fn_after(dpu_fn_slot *p, dpu_fn_slot *b, dpu_fn_slot *e)
 
 /* --profile: the batches of the tasklets that issue in a run of ring [b, e) from slot s0 at
  * cycle t (the slot d places after s0 first issuing at t + d): each closes the row open
- * before it at its first issue (func_rec_loop.h FN_FEED adds each issue's growth to its
- * own row); a thread whose window does not map the whole IRAM (its first issue, after a
- * call or a return) feeds prof_issue instead. */
+ * before it at its first issue (func_rec_loop.h FN_FEED counts each issue in its own word);
+ * a thread whose window does not map the whole IRAM, or whose open row is a call's or a
+ * return's (its first issue, after a call or a return), feeds prof_issue instead. */
 static void fn_prof_open(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, dpu_fn_slot *s0, sim_thread *th,
                          uint64_t t, prof_state *prof, int g0, uint32_t nwords)
 {
     dpu_fn_slot *p = s0;
     for (int k = 0; k < (int)(e - b); k++, p = fn_after(p, b, e)) {
         const int i = (int)(p->tk - d->t);
-        prof_thread *const pt = prof_th(prof, g0 + i);
-        p->pt = pt;
+        p->pt = prof_th(prof, g0 + i);
         p->ins0 = th[i].instructions;
         p->first = t + (uint64_t)k;
-        p->pb = pt->lim && pt->base == 0 && pt->lim >= nwords;
-        p->map = fn_nomap;
-        if (p->pb) {
-            p->map = pt->map;
-            p->last = pt->row;
-            p->last[PROF_INSNS] += p->ins0;
-            p->last[PROF_CYCLES] += p->first;
-        }
+        p->bat = prof->poison;
+        fn_batch(p, p->ins0, p->first, nwords);
     }
 }
 
@@ -374,11 +394,14 @@ static void fn_prof_close(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, sim
 {
     for (dpu_fn_slot *p = b; p < e; p++) {
         const uint64_t pn = t > p->first ? (t - p->first - 1) / step + 1 : 0; /* its issues */
-        if (p->pb) {
-            p->last[PROF_INSNS] -= p->ins0 + pn;
-            p->last[PROF_CYCLES] -= p->first + pn * step;
-            p->pt->row = p->last;
+        prof_thread *const pt = p->pt;
+        if (p->bat == pt->bat) {
+            uint64_t *const last = p->lip ? pt->map[p->lip->pc] : p->row0;
+            last[PROF_INSNS] -= p->ins0 + pn;
+            last[PROF_CYCLES] -= p->first + pn * step;
+            pt->row = last;
         }
+        prof_bat_span(pt, t > p->first ? t - p->first : 0);
         th[p->tk - d->t].instructions += pn;
     }
 }

@@ -23,16 +23,17 @@ void dpu_fn_build_shared(dpu_fn_state *fs, const dpu_machine *dm);
 const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d, int prof);
 
 /* One tasklet's place in the ring: its next record, its state; with --profile its batch
- * (func_rec_loop.h FN_FEED). */
+ * (func_rec_loop.h FN_FEED; 64 bytes: the loop steps by address). */
 typedef struct dpu_fn_slot {
     const dpu_fn_rec *ip;
     dpu_tasklet *tk;
-    struct prof_thread *pt; /* its profile thread */
-    uint64_t *const *map;   /* pt's window (the row of pc at map[pc]); no batch: all NULL */
-    uint64_t *last;         /* the batch's last row */
-    uint64_t ins0;          /* its count at the run's start */
-    uint64_t first;         /* the cycle of its first issue in the run (then every step) */
-    int pb;                 /* in a batch */
+    int64_t *bat;             /* its thread's batch words (prof_bat); no batch: the profile's
+                                 words that never count (prof_bat_poison) */
+    const dpu_fn_rec *lip;    /* the batch's last issue (NULL: none yet, row0 still open) */
+    struct prof_thread *pt;   /* its profile thread */
+    uint64_t *row0;           /* the row open when the batch began */
+    uint64_t ins0;            /* its count at the run's start */
+    uint64_t first;           /* the cycle of its first issue in the run (then every step) */
 } dpu_fn_slot;
 
 /* The ring of a DPU's running tasklets, in order, one slot each (the loop steps to the next

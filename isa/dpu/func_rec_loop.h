@@ -40,19 +40,18 @@ FN_PROTO
         sent->ip = &stop;
     }
 #if FN_PROF
-    /* --profile: the issue of ip in the slot's batch (one instruction, the ring's cycles to
-     * the slot's next issue), or (a row the window does not map) through prof_issue */
+    /* --profile: the issue of ip counted in the slot's batch words (one instruction, the
+     * ring's cycles to the slot's next issue: core/profile.h prof_bat), or (a pc that does
+     * not count there) through fn_feed_slow */
 #define FN_FEED()                                                                                        \
     do {                                                                                                 \
-        uint64_t *const r_ = s->map[ip->pc];                                                             \
-        if (__builtin_expect(r_ != NULL, 1)) {                                                           \
-            r_[PROF_INSNS]++;                                                                            \
-            r_[PROF_CYCLES] += step;                                                                     \
-            s->last = r_;                                                                                \
-        } else                                                                                           \
-            fn_feed_slow(s, ip->pc, t0 + FN_RAN(), step);                                                \
+        int64_t *const b_ = (int64_t *)((char *)s->bat + ip->poff);                                      \
+        if (__builtin_expect((*b_ -= one) < 0, 0))                                                       \
+            fn_feed_slow(s, b_, ip->pc, t0 + FN_RAN(), ns, nwords);                                      \
+        s->lip = ip;                                                                                     \
     } while (0)
-    const uint64_t step = ns;
+    const int64_t one = PROF_BAT_ONE(ns);
+    const uint32_t nwords = c->nwords;
 #else
 #define FN_FEED() (void)t0
 #endif
