@@ -70,7 +70,7 @@ static int batch_burst(sim_machine *m, sim_unit *u)
     run_unit_watchdog_fresh(m, u, t);
     if (run_unit_watchdog(m, u, t))
         return 0;
-    uint64_t h = run_horizon(m, t, 1, SIM_NEVER);
+    uint64_t h = sim_unit_cycle_at(u, run_horizon(m, sim_unit_tick(u, t), 1, SIM_NEVER));
     if (m->watchdog && u->wd_next < h)
         h = u->wd_next;
     const uint8_t coupling = u->coupling;
@@ -146,7 +146,7 @@ static void batch_finish(sim_machine *m, sim_batch *b)
         f->pos = i;
         batch_burst(m, u);
         if (!run_unit_fault(m->stop.kind, m->stop.unit) ||
-            !run_stop_before(m->stop.cycle, m->stop.unit, keep.cycle, keep.unit))
+            !run_stop_before(m, m->stop.cycle, m->stop.unit, keep.cycle, keep.unit))
             m->stop = keep; /* (a halt after a fault: the fault) */
     }
     b->finishing = 0;
@@ -166,7 +166,7 @@ void run_batch(sim_machine *m, sim_unit *first, uint64_t until)
         return;
     }
     b->n = 0;
-    first->burst_at = first->ev.when;
+    first->burst_at = sim_unit_cycle_at(first, first->ev.when); /* its own cycles (core/clock.h) */
     b->units[b->n++] = first;
     const sim_unit *rf = run_ring_first(m); /* a cycle-coupled unit's event ends the batch too */
     for (ev_event *e; (e = ev_peek(&m->q)) && e->fn == sim_run_unit_event && e->when <= until;) {
@@ -174,7 +174,7 @@ void run_batch(sim_machine *m, sim_unit *first, uint64_t until)
         if (u->coupling != SIM_COUPLE_EVENT || (rf && ev_before(&rf->ev, e)))
             break;
         ev_pop(&m->q);
-        u->burst_at = e->when;
+        u->burst_at = sim_unit_cycle_at(u, e->when);
         b->units[b->n++] = u;
     }
     for (int i = 0; i < b->n; i++) {

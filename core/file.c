@@ -158,3 +158,10 @@ void file_json_counts(FILE *f, const char *const *names, const uint64_t *values,
         fprintf(f, ": %llu", (unsigned long long)values[i]);
     }
 }
+
+void file_text_counts(FILE *f, const char *lead, const char *const *names, const uint64_t *values, int max)
+{
+    for (int i = 0; names && i < max && names[i]; i++)
+        if (values[i])
+            fprintf(f, "%s%s %llu", lead, names[i], (unsigned long long)values[i]);
+}

@@ -27,5 +27,8 @@ void file_json_str(FILE *f, const char *s);
 /* Write the members "names[i]": values[i] of a JSON object's body, comma-separated, for i up
  * to max or the first NULL name (names may be NULL: nothing); stalls by cause everywhere. */
 void file_json_counts(FILE *f, const char *const *names, const uint64_t *values, int max);
+/* The same in text: ", stall NAME VALUE" (lead before each name) for the non-zero values,
+ * i up to max or the first NULL name: the statistics' and tasks' stall lists. */
+void file_text_counts(FILE *f, const char *lead, const char *const *names, const uint64_t *values, int max);
 
 #endif

@@ -7,8 +7,9 @@
  * block, in batches (core/batch.c: every such unit due before the next other event, their
  * bursts on -o jobs=N host threads, then the other events in time order: the BSP pattern);
  * units that never interact (isa->independent_units) run to the limit in one call, and with
- * -o jobs=N on N host threads (here). Also here: the unit and watchdog events and the
- * progress reports. The other run files are below this one (core/run.h). */
+ * -o jobs=N on N host threads (here). Also here: the watchdog event and the progress
+ * reports; a unit's own run event is in core/wake.c. The other run files are below this
+ * one (core/run.h). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,84 +41,23 @@ void sim_run_watchdog_event(ev_event *e, void *ctx)
         const sim_unit *u = &m->units[i];
         coupled = u->enabled && !u->halted && !run_decoupled(u);
     }
+    /* `watchdog` cycles of the slowest unit: ticks are cycles on a machine of one clock */
+    const uint64_t w = sim_watchdog_ticks(m);
     if (coupled && n == m->wd_insns && m->nhalted < m->nenabled) {
         sim_set_stop_at(m, SIM_STOP_DEADLOCK, -1, -1, 0, m->now,
                         "livelock: no instruction retired in cycles %llu-%llu; -o watchdog=0 turns this check off",
-                        (unsigned long long)(m->now - m->watchdog), (unsigned long long)m->now);
+                        (unsigned long long)(m->now - w), (unsigned long long)m->now);
         return;
     }
     m->wd_insns = n;
-    sim_schedule(m, e, m->now + m->watchdog);
-}
-
-/* A cycle-coupled unit's burst at m->now, the next other event at `next`: to it or the
- * run's limits. */
-static inline void cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_other)
-{
-    if (u->halted || !u->enabled)
-        return;
-    uint64_t h = run_horizon(m, m->now, 0, next_other);
-    uint64_t next = m->isa->unit_run(m, u, m->now, h);
-    if (next == SIM_NEVER)
-        return;
-    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
-     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
-    uint64_t r = (next < h ? next : h);
-    if (r && r - 1 > u->reached)
-        u->reached = r - 1;
-    if (u->halted || !u->enabled)
-        return;
-    if (u->ring && !m->in_parallel) { /* sim_unit_wake on the ring (never inside a batch) */
-        if (u->ring == 2 && u->ev.when <= next)
-            return;
-        u->ev.when = next;
-        u->ev.seq = m->q.next_seq++;
-        u->ring = 2;
-        return;
-    }
-    sim_unit_wake(m, u, next);
-}
-
-void sim_run_unit_event(ev_event *e, void *ctx)
-{
-    (void)e;
-    sim_unit *u = ctx;
-    sim_machine *m = u->m;
-    if (u->halted || !u->enabled)
-        return;
-    const int dec = run_decoupled(u);
-    if (!dec) {
-        cycle_burst(m, u, run_ring_next_time(m));
-        return;
-    }
-    if (dec)
-        run_unit_watchdog_fresh(m, u, m->now);
-    if (dec && run_unit_watchdog(m, u, m->now))
-        return; /* it slept past a boundary without retiring anything since the one before */
-    uint64_t h = run_horizon(m, m->now, dec, SIM_NEVER);
-    if (dec && m->watchdog && u->wd_next < h)
-        h = u->wd_next; /* the unit's own watchdog boundary (run_unit_watchdog) */
-    uint64_t next = m->isa->unit_run(m, u, m->now, h);
-    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
-     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
-    if (next != SIM_NEVER) {
-        uint64_t r = (next < h ? next : h);
-        if (r && r - 1 > u->reached)
-            u->reached = r - 1;
-    }
-    if (dec && next == SIM_NEVER && u->coupling == SIM_COUPLE_EVENT)
-        u->wd_stale = 1; /* blocked: it waits for another unit, which is no livelock */
-    else if (dec && run_unit_watchdog(m, u, next < h ? next : h))
-        return;
-    if (next != SIM_NEVER && !u->halted && u->enabled)
-        sim_unit_wake(m, u, next);
+    sim_schedule(m, e, m->now + w);
 }
 
 /* ---- parallel runs of independent units ---- */
 typedef struct sim_job {
     sim_machine *m;
     int first, step;
-    uint64_t last; /* latest cycle reached by this job's units */
+    uint64_t last; /* latest time (tick) reached by this job's units */
     int finished;  /* set (atomic) when the job's last unit is done */
 } sim_job;
 
@@ -125,11 +65,13 @@ static void *sim_job_main(void *arg)
 {
     sim_job *j = arg;
     sim_machine *m = j->m;
-    uint64_t lim = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
+    const uint64_t lim_tick = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
     const uint64_t wd = m->watchdog;
     for (int i = j->first; i < m->nunits && !sim_stopped(m); i += j->step) {
         sim_unit *u = &m->units[i];
-        uint64_t t = u->ev.when;
+        /* the unit's own cycles (core/clock.h): those that start before the limit's tick */
+        const uint64_t lim = sim_unit_cycle_at(u, lim_tick), last = lim == SIM_NEVER ? SIM_NEVER : lim - 1;
+        uint64_t t = sim_unit_cycle_at(u, u->ev.when);
         while (t < lim && !u->halted && !sim_stopped(m) && !run_unit_watchdog(m, u, t)) {
             /* bursts end at the unit's watchdog boundaries, as in a sequential run (burst
              * ends change nothing simulated) */
@@ -141,13 +83,13 @@ static void *sim_job_main(void *arg)
             if (run_unit_watchdog(m, u, t < h ? t : h))
                 break;
         }
-        u->ev.when = t; /* rescheduled on the shared queue after the join */
+        u->ev.when = sim_unit_tick(u, t); /* rescheduled on the shared queue after the join */
         /* the cycle this unit's simulation reached: its halt, else the limit it ran to */
-        uint64_t reached = u->halted ? u->halted_at : t == SIM_NEVER ? 0 : t > m->limit ? m->limit : t;
+        uint64_t reached = u->halted ? u->halted_at : t == SIM_NEVER ? 0 : t > last ? last : t;
         if (reached > u->reached && !u->halted)
             u->reached = reached;
-        if (reached > j->last)
-            j->last = reached;
+        if (sim_unit_tick(u, reached) > j->last)
+            j->last = sim_unit_tick(u, reached);
         __atomic_add_fetch(&m->par_units_done, 1, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&j->finished, 1, __ATOMIC_RELEASE);
@@ -316,7 +258,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         if (eu && eu->coupling == SIM_COUPLE_EVENT)
             run_batch(m, eu, until);
         else if (eu && eu->coupling == SIM_COUPLE_CYCLE)
-            cycle_burst(m, eu, next_other);
+            run_cycle_burst(m, eu, next_other);
         else
             e->fn(e, e->ctx);
         if (m->progress_fn)
@@ -328,8 +270,9 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         uint64_t end = sim_end_cycle(m);
         if (m->stop.unit < 0 && m->stop.cycle < end)
             m->stop.cycle = end; /* limits, deadlocks, interrupts: where the machine is */
-        if (m->stop.cycle > m->now)
-            m->now = m->stop.cycle; /* statistics of a stopped machine end where it stopped */
+        uint64_t at = run_stop_tick(m, m->stop.cycle, m->stop.unit);
+        if (at > m->now)
+            m->now = at; /* statistics of a stopped machine end where it stopped */
     }
     m->host_seconds += host_now() - t0;
     return m->stop.kind;

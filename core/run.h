@@ -2,17 +2,19 @@
  * is cut in layers that call one way only (tests/unit/layering.t.sh): core/stop.c (stops and
  * counters, a leaf), core/limits.c (burst horizons, watchdogs, instruction caps),
  * core/wake.c (what ISAs call while running: schedules, wakes, halts, coupling; the ring of
- * cycle-coupled units; deferral during a batch), core/batch.c (batches of event-coupled
- * units: the BSP pattern) and core/run.c (sim_run, the unit and watchdog events, the
- * parallel path of independent units, progress reports). core/sim.c registers the two
- * events run.c defines and frees the batch state. The batch's data is declared here so that
- * the lower layers can read it (is a batch running, which unit raised a stop) without
- * calling up into batch.c. */
+ * cycle-coupled units; deferral during a batch; a unit's run event), core/batch.c
+ * (batches of event-coupled units: the BSP pattern) and core/run.c (sim_run, the watchdog
+ * event, the parallel path of independent units, progress reports). core/sim.c registers
+ * the unit and watchdog events and frees the batch state. The batch's data is declared here
+ * so that the lower layers can read it (is a batch running, which unit raised a stop)
+ * without calling up into batch.c. */
 #ifndef XPUSIM_RUN_H
 #define XPUSIM_RUN_H
 #include <pthread.h>
+#include "clock.h"
 #include "event.h"
 #include "sim.h"
+#include "../isa/isa.h"
 
 /* A unit's run event (ctx: the sim_unit): one burst of the ISA's unit_run. */
 void sim_run_unit_event(ev_event *e, void *ctx);
@@ -79,10 +81,17 @@ static inline int run_unit_fault(sim_stop_kind kind, int unit)
     return unit >= 0 && (kind == SIM_STOP_FAULT || kind == SIM_STOP_ILLEGAL || kind == SIM_STOP_DEADLOCK);
 }
 
-/* a's stop comes before b's: the earlier cycle, then the lower unit */
-static inline int run_stop_before(uint64_t ca, int ua, uint64_t cb, int ub)
+/* A stop's time in machine ticks: a unit's stop is at the unit's own cycle (core/clock.h). */
+static inline uint64_t run_stop_tick(const sim_machine *m, uint64_t cycle, int unit)
 {
-    return ca != cb ? ca < cb : ua < ub;
+    return unit >= 0 && unit < m->nunits ? sim_unit_tick(&m->units[unit], cycle) : cycle;
+}
+
+/* a's stop comes before b's: the earlier time, then the lower unit */
+static inline int run_stop_before(const sim_machine *m, uint64_t ca, int ua, uint64_t cb, int ub)
+{
+    uint64_t ta = run_stop_tick(m, ca, ua), tb = run_stop_tick(m, cb, ub);
+    return ta != tb ? ta < tb : ua < ub;
 }
 
 /* Instructions retired by u's threads. */
@@ -187,4 +196,41 @@ static inline void run_insn_check(sim_machine *m)
     if (m->max_instructions || m->ff_insns)
         run_insn_count_check(m);
 }
+/* ---- a unit's burst (sim_run_unit_event in core/wake.c, and sim_run's loop) ---- */
+
+/* A cycle-coupled unit's burst at m->now, the next other event at `next`: to it or the
+ * run's limits. The unit runs its own cycles: those that start before the horizon's tick
+ * (core/clock.h; on a machine of one clock, ticks are cycles and nothing converts). */
+static inline void run_cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_other)
+{
+    if (u->halted || !u->enabled)
+        return;
+    uint64_t h = run_horizon(m, m->now, 0, next_other), now = m->now;
+    if (u->period > 1) {
+        h = sim_unit_cycle_at(u, h);
+        now = sim_unit_cycle_at(u, now);
+    }
+    uint64_t next = m->isa->unit_run(m, u, now, h);
+    if (next == SIM_NEVER)
+        return;
+    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
+     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
+    uint64_t r = (next < h ? next : h);
+    if (r && r - 1 > u->reached)
+        u->reached = r - 1;
+    if (u->halted || !u->enabled)
+        return;
+    if (u->ring && !m->in_parallel) { /* sim_unit_wake on the ring (never inside a batch) */
+        if (u->period > 1)
+            next = sim_unit_tick(u, next);
+        if (u->ring == 2 && u->ev.when <= next)
+            return;
+        u->ev.when = next;
+        u->ev.seq = m->q.next_seq++;
+        u->ring = 2;
+        return;
+    }
+    sim_unit_wake(m, u, next);
+}
+
 #endif

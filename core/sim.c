@@ -7,6 +7,7 @@
 #include <string.h>
 #include "sim.h"
 #include "run.h"
+#include "clock.h"
 #include "../isa/isa.h"
 
 /* Watchdog: UINT64_MAX / 4 at most, so that adding it to a cycle count cannot wrap. */
@@ -64,7 +65,7 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
         sim_destroy(m);
         return -1;
     }
-    if (isa->create(m, err, errlen)) {
+    if (isa->create(m, err, errlen) || sim_clock_setup(m, err, errlen)) {
         sim_destroy(m);
         return -1;
     }
@@ -76,7 +77,7 @@ int sim_create(sim_machine *m, const isa_ops *isa, const sim_opts *opts, char *e
             sim_destroy(m);
             return -1;
         }
-        sim_schedule(m, &m->wd_ev, m->watchdog);
+        sim_schedule(m, &m->wd_ev, sim_watchdog_ticks(m));
     }
     return 0;
 }
@@ -92,7 +93,7 @@ void sim_restart(sim_machine *m, const uint8_t *sel)
     m->nhalted = 0;
     m->wd_insns = 0;
     if (m->watchdog && !m->isa->independent_units)
-        sim_schedule(m, &m->wd_ev, m->watchdog);
+        sim_schedule(m, &m->wd_ev, sim_watchdog_ticks(m));
     for (int i = 0; i < m->nunits; i++) {
         sim_unit *u = &m->units[i];
         ev_cancel(&m->q, &u->ev);
@@ -331,6 +332,9 @@ int sim_add_units_in(sim_machine *m, const sim_group *g, int nunits, int threads
         gr->threads = threads_per_unit;
         gr->clock_hz = clock_hz;
     }
+    /* each unit's period from the clocks so far (sim_create reports clocks without a common
+     * time base), so that what the ISA schedules while it adds units is in the right ticks */
+    sim_clock_setup(m, NULL, 0);
     return 0;
 }
 

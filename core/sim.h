@@ -105,6 +105,8 @@ typedef struct sim_unit {
     uint64_t last_issue;    /* cycle of the instruction being executed: set it before the dbg hooks */
     ev_event ev;            /* the unit's run event */
     uint8_t enabled, halted;
+    uint32_t period;        /* machine ticks per cycle of this unit (core/clock.h): 1 with one clock
+                             * (here, in padding: the units array's stride stays as it was) */
     uint64_t halted_at;
     uint64_t reached;       /* last cycle this unit has simulated through (it may run ahead of m->now) */
     uint64_t wd_next, wd_insns; /* independent units: next watchdog boundary, instructions at the last */
@@ -144,7 +146,10 @@ typedef struct sim_machine {
     void *isa_state;
     sim_opts opts;
     ev_queue q;
-    uint64_t now;           /* cycle of the event being processed (sequential runs) */
+    uint64_t now;           /* time of the event being processed (sequential runs), in machine
+                             * ticks (core/clock.h): cycles on a machine of one clock */
+    double tick_hz;         /* ticks per second: the lcm of the units' clocks (sim_clock_setup) */
+    uint32_t max_period;    /* the longest unit cycle in ticks */
     uint64_t limit;         /* last cycle a run may reach (max_cycles) */
     uint64_t max_instructions; /* 0 = no limit */
     int jobs;               /* host threads for independent units (-o jobs=N) */

@@ -7,19 +7,39 @@
  * with groups (sim_add_group) also gets each group's subtotals over its units and its
  * descendants' (text: "group PATH:" lines after the units; JSON: the "groups" tree). */
 #include <string.h>
+#include "clock.h"
 #include "file.h"
 #include "stats.h"
 #include "task.h"
 #include "../isa/isa.h"
 
+/* The machine's end (sim_end_cycle, in ticks) in u's own cycles: those begun by then
+ * (core/clock.h; on a machine of one clock ticks are cycles). */
+static uint64_t unit_at_end(const sim_machine *m, const sim_unit *u)
+{
+    uint64_t e = sim_end_cycle(m);
+    return u->period > 1 ? e / u->period : e;
+}
+
+static uint64_t unit_thread_cycles(const sim_machine *m, const sim_unit *u, const sim_thread *t)
+{
+    return t->state == SIM_T_HALTED ? t->halted_at : (t->started ? unit_at_end(m, u) : 0);
+}
+
 uint64_t stats_thread_cycles(const sim_machine *m, const sim_thread *t)
 {
-    return t->state == SIM_T_HALTED ? t->halted_at : (t->started ? sim_end_cycle(m) : 0);
+    const sim_unit *u = NULL; /* the thread's unit, for its clock (found only with several) */
+    for (int i = 0; m->max_period > 1 && i < m->nunits && !u; i++)
+        if (t >= m->units[i].threads && t < m->units[i].threads + m->units[i].nthreads)
+            u = &m->units[i];
+    if (!u)
+        return t->state == SIM_T_HALTED ? t->halted_at : (t->started ? sim_end_cycle(m) : 0);
+    return unit_thread_cycles(m, u, t);
 }
 
 uint64_t stats_unit_cycles(const sim_machine *m, const sim_unit *u)
 {
-    return u->halted ? u->halted_at : (u->enabled ? sim_end_cycle(m) : 0);
+    return u->halted ? u->halted_at : (u->enabled ? unit_at_end(m, u) : 0);
 }
 
 static uint64_t minus(uint64_t v, uint64_t base) { return v > base ? v - base : 0; }
@@ -50,7 +70,7 @@ static th_view thread_view(const sim_machine *m, int i, int t)
 {
     const sim_thread *th = &m->units[i].threads[t], *f = ff_thread(m, i, t);
     uint64_t b = ff_base(m);
-    th_view v = {minus(stats_thread_cycles(m, th), b), minus(th->instructions, f ? f->instructions : 0),
+    th_view v = {minus(unit_thread_cycles(m, &m->units[i], th), b), minus(th->instructions, f ? f->instructions : 0),
                  minus(th->issue_cycles, f ? f->issue_cycles : 0), minus(th->halted_at, b), {0}};
     for (int s = 0; s < SIM_MAX_STALLS; s++)
         v.stalls[s] = minus(th->stalls[s], f ? f->stalls[s] : 0);
@@ -75,9 +95,11 @@ static uint64_t run_insns(const sim_machine *m)
     return minus(sim_total_instructions(m), m->ff ? m->ff->instructions : 0);
 }
 
+/* The machine's time base: its clock, or with units of several clocks the ticks' rate
+ * (core/clock.h): the machine's "cycles" are then ticks, each unit's its own cycles. */
 static double machine_clock(const sim_machine *m)
 {
-    return m->nunits ? m->units[0].clock_hz : 0;
+    return m->tick_hz > 0 ? m->tick_hz : m->nunits ? m->units[0].clock_hz : 0;
 }
 
 void stats_write_speed(const sim_machine *m, FILE *f)
@@ -207,9 +229,7 @@ static void group_write_text(const sim_machine *m, FILE *f, int g)
         fprintf(f, " (%.6f s)", (double)v.cycles / gr->clock_hz);
     fprintf(f, ", instructions %llu, issue cycles %llu", (unsigned long long)v.instructions,
             (unsigned long long)v.issue_cycles);
-    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++)
-        if (v.stalls[s])
-            fprintf(f, ", stall %s %llu", stalls[s], (unsigned long long)v.stalls[s]);
+    file_text_counts(f, ", stall ", stalls, v.stalls, SIM_MAX_STALLS);
     fputc('\n', f);
     for (int c = 0; v.first >= 0 && c < m->units[v.first].ncounters; c++)
         fprintf(f, "%*s  %s: %llu\n", 2 * gr->depth, "", m->units[v.first].counters[c].name,
@@ -232,7 +252,10 @@ void stats_write_text(const sim_machine *m, FILE *f)
     if (m->ff)
         ff_write_text(m, f);
     fprintf(f, "cycles: %llu", (unsigned long long)cyc);
-    if (hz > 0)
+    if (hz > 0 && m->max_period > 1)
+        fprintf(f, " (%.6f s in ticks of %.0f MHz, the units' clocks' common base; each unit counts its own cycles)",
+                (double)cyc / hz, hz / 1e6);
+    else if (hz > 0)
         fprintf(f, " (%.6f s at %.0f MHz)", (double)cyc / hz, hz / 1e6);
     fprintf(f, "\ninstructions: %llu\n", (unsigned long long)run_insns(m));
     for (int i = 0; i < m->nunits; i++) {
@@ -260,9 +283,7 @@ void stats_write_text(const sim_machine *m, FILE *f)
                     (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
             if (th->state == SIM_T_HALTED)
                 fprintf(f, ", halted at %llu", (unsigned long long)v.halted_at);
-            for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++)
-                if (v.stalls[s])
-                    fprintf(f, ", stall %s %llu", stalls[s], (unsigned long long)v.stalls[s]);
+            file_text_counts(f, ", stall ", stalls, v.stalls, SIM_MAX_STALLS);
             for (int k = 0; k < u->nthread_counters; k++)
                 if (thread_counter(m, i, t, k))
                     fprintf(f, ", %s %llu", u->thread_counter_names[k], (unsigned long long)thread_counter(m, i, t, k));

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include "sim.h"
 #include "run.h"
+#include "clock.h"
 
 /* sim_set_stop during a batch (under the stop's lock): remember which unit stopped.
  * Returns 1 if a batch runs. */
@@ -30,7 +31,7 @@ static void sim_set_stop_v(sim_machine *m, sim_stop_kind kind, int unit, int thr
      * that the one reported is the same for every -o jobs= (run_batch) */
     if (m->stop.kind == SIM_STOP_NONE ||
         (in_batch && run_unit_fault(kind, unit) && run_unit_fault(m->stop.kind, m->stop.unit) &&
-         run_stop_before(cycle, unit, m->stop.cycle, m->stop.unit))) {
+         run_stop_before(m, cycle, unit, m->stop.cycle, m->stop.unit))) {
         m->stop.unit = unit;
         m->stop.thread = thread;
         m->stop.pc = pc;
@@ -44,10 +45,11 @@ static void sim_set_stop_v(sim_machine *m, sim_stop_kind kind, int unit, int thr
 void sim_set_stop(sim_machine *m, sim_stop_kind kind, int unit, int thread, uint64_t pc, const char *fmt, ...)
 {
     /* a unit stops inside a burst: its own issue cycle is the stop's cycle, not the
-     * burst's start (m->now) */
-    uint64_t cycle = unit >= 0 && unit < m->nunits && m->units[unit].last_issue != SIM_NEVER
-                         ? m->units[unit].last_issue
-                         : m->now;
+     * burst's start (m->now); a unit's stop is at its own cycle (core/clock.h) */
+    int own = unit >= 0 && unit < m->nunits;
+    uint64_t cycle = own && m->units[unit].last_issue != SIM_NEVER ? m->units[unit].last_issue
+                     : own                                         ? sim_unit_now(m, &m->units[unit])
+                                                                   : m->now;
     va_list ap;
     va_start(ap, fmt);
     sim_set_stop_v(m, kind, unit, thread, pc, cycle, fmt, ap);
@@ -80,6 +82,14 @@ uint64_t sim_total_instructions(const sim_machine *m)
     return n;
 }
 
+uint64_t sim_unit_end_cycle(const sim_machine *m, const sim_unit *u)
+{
+    if (u->halted)
+        return u->halted_at;
+    uint64_t now = u->period > 1 ? m->now / u->period : m->now; /* its cycles begun by m->now */
+    return now > u->reached ? now : u->reached;
+}
+
 uint64_t sim_end_cycle(const sim_machine *m)
 {
     uint64_t end = 0;
@@ -87,7 +97,7 @@ uint64_t sim_end_cycle(const sim_machine *m)
         const sim_unit *u = &m->units[i];
         if (!u->enabled)
             continue;
-        uint64_t c = u->halted ? u->halted_at : m->now > u->reached ? m->now : u->reached;
+        uint64_t c = sim_unit_tick(u, sim_unit_end_cycle(m, u));
         if (c > end)
             end = c;
     }

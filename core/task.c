@@ -10,6 +10,7 @@
  * depend on each other one way only. */
 #include <stdlib.h>
 #include <string.h>
+#include "clock.h"
 #include "file.h"
 #include "task.h"
 #include "debug.h"
@@ -68,7 +69,7 @@ static sim_task_list *list_of(sim_machine *m, sim_unit *u)
 /* The end of the run so far for a unit's threads (sim_end_cycle for one unit). */
 static uint64_t unit_now(const sim_machine *m, const sim_unit *u)
 {
-    return u->halted ? u->halted_at : m->now > u->reached ? m->now : u->reached;
+    return sim_unit_end_cycle(m, u);
 }
 
 static uint64_t minus(uint64_t v, uint64_t base)
@@ -301,9 +302,7 @@ static void text_line(const sim_machine *m, FILE *f, const sim_task *t, const ch
     fprintf(f, "cycles %llu (%llu-%llu%s), instructions %llu, issue cycles %llu", (unsigned long long)v.cycles,
             (unsigned long long)v.begin, (unsigned long long)v.end, t->state == SIM_TASK_RUNNING ? ", running" : "",
             (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
-    for (int s = 0; stalls && stalls[s] && s < SIM_MAX_STALLS; s++)
-        if (v.stalls[s])
-            fprintf(f, ", stall %s %llu", stalls[s], (unsigned long long)v.stalls[s]);
+    file_text_counts(f, ", stall ", stalls, v.stalls, SIM_MAX_STALLS);
     const sim_unit *u = &m->units[t->unit];
     for (int k = 0; k < task_ncounters(u); k++)
         if (v.counters[k])

@@ -2,11 +2,14 @@
  * scheduled, units woken, halted, resumed, disabled, their coupling changed, a unit's run
  * event taken; where the run loop keeps a cycle-coupled unit's event off the queue (the
  * ring), and where a batch of event-coupled units defers every schedule and wake to its end
- * (so that the queue sees the same sequence for every -o jobs=). */
+ * (so that the queue sees the same sequence for every -o jobs=). Also a unit's run event
+ * itself (sim_run_unit_event: one burst), here below batch.c, which looks for it on the
+ * queue. */
 #include <pthread.h>
 #include <stdlib.h>
 #include "sim.h"
 #include "run.h"
+#include "clock.h"
 
 void sim_schedule(sim_machine *m, ev_event *e, uint64_t when)
 {
@@ -23,6 +26,8 @@ void sim_unit_wake(sim_machine *m, sim_unit *u, uint64_t when)
         return; /* an event-coupled burst's: it takes effect when the batch ends */
     if (u->halted || !u->enabled)
         return;
+    if (u->period > 1) /* the unit's cycle `when` starts at this tick (core/clock.h) */
+        when = sim_unit_tick(u, when);
     if (u->ring) { /* on the ring: what ev_schedule would do, without the queue */
         if (u->ring == 2 && u->ev.when <= when)
             return;
@@ -44,7 +49,7 @@ int sim_unit_event_take(sim_machine *m, sim_unit *u, uint64_t *when, uint64_t *s
         ev_cancel(&m->q, &u->ev);
     else
         return 0;
-    *when = u->ev.when;
+    *when = sim_unit_cycle_at(u, u->ev.when); /* the unit's own cycle, as sim_unit_wake takes it */
     *seq = u->ev.seq;
     return 1;
 }
@@ -146,4 +151,40 @@ int run_batch_defer(sim_machine *m, ev_event *e, sim_unit *u, uint64_t when)
     }
     j->d[j->n++] = (sim_deferred){e, u, when, j->pos};
     return 1;
+}
+
+void sim_run_unit_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    sim_unit *u = ctx;
+    sim_machine *m = u->m;
+    if (u->halted || !u->enabled)
+        return;
+    const int dec = run_decoupled(u);
+    if (!dec) {
+        run_cycle_burst(m, u, run_ring_next_time(m));
+        return;
+    }
+    const uint64_t now = sim_unit_now(m, u); /* its own cycles from here (core/clock.h) */
+    if (dec)
+        run_unit_watchdog_fresh(m, u, now);
+    if (dec && run_unit_watchdog(m, u, now))
+        return; /* it slept past a boundary without retiring anything since the one before */
+    uint64_t h = sim_unit_cycle_at(u, run_horizon(m, m->now, dec, SIM_NEVER));
+    if (dec && m->watchdog && u->wd_next < h)
+        h = u->wd_next; /* the unit's own watchdog boundary (run_unit_watchdog) */
+    uint64_t next = m->isa->unit_run(m, u, now, h);
+    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
+     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
+    if (next != SIM_NEVER) {
+        uint64_t r = (next < h ? next : h);
+        if (r && r - 1 > u->reached)
+            u->reached = r - 1;
+    }
+    if (dec && next == SIM_NEVER && u->coupling == SIM_COUPLE_EVENT)
+        u->wd_stale = 1; /* blocked: it waits for another unit, which is no livelock */
+    else if (dec && run_unit_watchdog(m, u, next < h ? next : h))
+        return;
+    if (next != SIM_NEVER && !u->halted && u->enabled)
+        sim_unit_wake(m, u, next);
 }
