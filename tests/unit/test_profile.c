@@ -5,8 +5,9 @@
  * derived by hand; a long generated one (several threads, calls taken and not, returns,
  * a longjmp-like return past a frame, rolled-back issues that retire nothing, stalls
  * counted between issues and while an instruction executes, PCs outside the thread's
- * window that take the hash) is run through all three feeds and compared. The machine is
- * fake_isa.h's, only for its units and code space: nothing runs, the test plays the issues. */
+ * window that take the hash) is run through all three feeds and compared; the batch
+ * counters (prof_bat) against prof_issue likewise. The machine is fake_isa.h's, only for its
+ * units and code space: nothing runs, the test plays the issues. */
 #include "../testlib.h"
 #include "fake_isa.h"
 #include "../../core/profile.h"
@@ -280,4 +281,149 @@ static void test_feeds_agree(void **state)
     free(v);
 }
 
-XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_feeds_agree))
+/* The batch counters (prof_bat), driven as a functional loop drives them (isa/dpu/func_rec.c:
+ * runs of issues a fixed step apart, each counted with one subtraction; a pc that does not
+ * count ends the thread's batch, goes to prof_issue, and a batch begins again after it when
+ * the thread's open row is a plain one), against prof_issue for every issue. */
+typedef struct bat_drv {
+    prof_thread *pt;
+    int64_t *bat;    /* pt->bat in a batch, else the poison */
+    int64_t *poison;
+    int64_t lip;     /* the window offset of the batch's last issue, -1: none (row0 open) */
+    uint64_t *row0;
+    uint32_t n;      /* the words (the window's size) */
+} bat_drv;
+
+/* A batch from the next issue (numbered ins, at cycle cyc) if the open row is a plain one */
+static void bat_begin(bat_drv *s, uint64_t ins, uint64_t cyc)
+{
+    prof_thread *pt = s->pt;
+    int64_t *b;
+    if (!pt->lim || pt->lim < s->n || (b = prof_bat(pt, s->n)) == NULL)
+        return;
+    s->bat = b;
+    s->lip = -1;
+    s->row0 = pt->row;
+    s->row0[PROF_INSNS] += ins;
+    s->row0[PROF_CYCLES] += cyc;
+}
+
+/* The batch ends before an issue numbered ins at cycle cyc: its last row opens. */
+static void bat_end(bat_drv *s, uint64_t ins, uint64_t cyc)
+{
+    prof_thread *pt = s->pt;
+    if (s->bat != pt->bat)
+        return;
+    uint64_t *last = s->lip >= 0 ? pt->map[s->lip] : s->row0;
+    last[PROF_INSNS] -= ins;
+    last[PROF_CYCLES] -= cyc;
+    pt->row = last;
+    s->bat = s->poison;
+}
+
+/* One issue; returns 1 if the batch words counted it. */
+static int bat_issue(bat_drv *s, uint64_t pc, uint64_t cyc, uint64_t ins, uint64_t step)
+{
+    prof_thread *pt = s->pt;
+    const uint64_t off = pc - pt->base;
+    const int64_t one = PROF_BAT_ONE(step);
+    if (off < s->n) {
+        int64_t *b = s->bat + off;
+        if ((*b -= one) >= 0) {
+            s->lip = (int64_t)off;
+            return 1;
+        }
+        *b += one;
+        if (s->bat == pt->bat && prof_bat_touch(pt, (uint32_t)off, one)) {
+            s->lip = (int64_t)off;
+            return 1;
+        }
+    }
+    bat_end(s, ins, cyc);
+    prof_issue_th(pt, pc, cyc, ins, NULL);
+    if (off < s->n && pt->map[off] == pt->row) {
+        bat_begin(s, ins + 1, cyc + step);
+        s->lip = (int64_t)off;
+    }
+    return 0;
+}
+
+static void test_batch(void **state)
+{
+    (void)state;
+    enum { NT = 2, RUNS = 3000 };
+    uint64_t s = 0x2545f4914f6cdd1dull, pc[NT], cyc[NT], stk[NT][64], ins[NT] = {0};
+    int depth[NT] = {0};
+    sim_machine m[2];
+    prof_state *p[2];
+    for (int f = 0; f < 2; f++) {
+        make(&m[f], NT);
+        p[f] = prof_new(&m[f]);
+        assert_non_null(p[f]);
+    }
+    bat_drv d[NT];
+    uint64_t counted = 0, issues = 0, folds = 0;
+    for (int g = 0; g < NT; g++) {
+        pc[g] = FAKE_CODE_BASE + 0x40 * (uint64_t)g;
+        cyc[g] = 5 + (uint64_t)g;
+        d[g] = (bat_drv){prof_th(p[1], g), NULL, prof_bat_poison(p[1], 4 * FAKE_CODE_WORDS), -1, NULL,
+                         4 * FAKE_CODE_WORDS};
+        assert_non_null(d[g].poison);
+        d[g].bat = d[g].poison;
+    }
+    for (int r = 0; r < RUNS; r++) {
+        const int g = r % NT;
+        const uint64_t step = 1 + rnd(&s) % 24, k = rnd(&s) % 40;
+        cyc[g] += rnd(&s) % 3 == 0 ? rnd(&s) % 50 : 0; /* a wait between runs: the last issue's */
+        bat_begin(&d[g], ins[g], cyc[g]);
+        for (uint64_t j = 0; j < k; j++, cyc[g] += step, ins[g]++, issues++) {
+            sim_thread *th = &m[0].units[0].threads[g];
+            th->started = m[1].units[0].threads[g].started = 1;
+            prof_issue(p[0], g, pc[g], cyc[g], ins[g], NULL);
+            counted += (uint64_t)bat_issue(&d[g], pc[g], cyc[g], ins[g], step);
+            th->instructions = m[1].units[0].threads[g].instructions = ins[g] + 1;
+            /* the program, as test_feeds_agree's (no roll-backs: a batch issue retires) */
+            uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
+            uint64_t off = (pc[g] - base) & 0xff;
+            if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
+                stk[g][depth[g]++] = pc[g] + 4;
+                base = rnd(&s) % 16 == 0 ? 0x900000 : FAKE_CODE_BASE;
+                pc[g] = base + 0x100 * (rnd(&s) % 16);
+            } else if (off == 0x28 && depth[g]) {
+                if (depth[g] > 1 && rnd(&s) % 8 == 0)
+                    depth[g]--; /* past a frame */
+                pc[g] = stk[g][--depth[g]];
+            } else if (off >= 0x3c) /* a loop back, or a branch to the call's return address
+                                       (an open call's, in a recursion: it pops the frame) */
+                pc[g] = (pc[g] & ~(uint64_t)0xff) + (rnd(&s) % 4 ? 0x40 * (rnd(&s) % 3) : 0x18);
+            else
+                pc[g] += 4;
+        }
+        bat_end(&d[g], ins[g], cyc[g]);
+        /* the span: now and then as if 2^29 cycles had gone by, which folds the counts */
+        if (rnd(&s) % 64 == 0) {
+            prof_bat_span(d[g].pt, PROF_BAT_SPAN);
+            folds++;
+        } else
+            prof_bat_span(d[g].pt, k * step);
+    }
+    for (int f = 0; f < 2; f++) {
+        for (int g = 0; g < NT; g++) {
+            sim_thread *th = &m[f].units[0].threads[g];
+            th->state = SIM_T_HALTED;
+            th->halted_at = cyc[g] + 3;
+        }
+        prof_finish(p[f], &m[f]);
+    }
+    /* the case: most issues counted by the words, calls and returns and the far code not */
+    assert_true(counted > issues / 2 && counted < issues);
+    assert_true(folds > 10);
+    assert_true(p[0]->hn > 0);
+    check_same(p[0], p[1]);
+    for (int f = 0; f < 2; f++) {
+        prof_free(p[f]);
+        sim_destroy(&m[f]);
+    }
+}
+
+XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_feeds_agree), cmocka_unit_test(test_batch))
