@@ -151,7 +151,6 @@ typedef struct cert_uc {
     int present, done;
     cert_ucode *code;
     mem_space *ctrl;        /* "ctrl" space over the host buffer (debugger disassembly) */
-    int own_ctrl;
     uint32_t g[16];
     cert_job *job;
     int nslots, rr;

@@ -426,12 +426,6 @@ static const isa_view ipu_views[] = {
     {"vertex", "the --vertex run: output tensors and the cycles per context", ipu_view_vertex},
     {NULL, NULL, NULL}};
 
-static mem_space *ipu_unit_space(sim_machine *m, int unit, const char *name)
-{
-    ipu_tile *tl = tile_of(m, unit);
-    return tl && !strcmp(name, "tmem") ? tl->tmem : NULL;
-}
-
 /* --profile's call edges (isa_ops.insn_flow): `call $mN, target` links to the address after
  * its bundle; `br $mN` (the ABI's return is br $m10) may return. Decoded from tile memory as
  * the disassembler does (worker, then supervisor encodings). */
@@ -560,7 +554,6 @@ const isa_ops isa_ipu = {
     .disasm_image = ipu_disasm_image,
     .assemble = ipu_assemble,
     .asm_options = ipu_asm_options,
-    .unit_space = ipu_unit_space,
     .host_file = ipu_vertex_host_file,
     .insn_flow = ipu_insn_flow,
     .functional = 1,

@@ -97,13 +97,12 @@ static int tile_init(sim_machine *m, ipu_machine *im, int i, char *err, size_t e
     tl->im = im;
     tl->index = i;
     m->units[i].isa = tl;
-    if (i == 0) {
-        tl->tmem = sim_add_space(m, "tmem", 1, 4, 0);
-    } else if ((tl->tmem = malloc(sizeof *tl->tmem))) {
-        char name[32];
-        snprintf(name, sizeof name, "tmem.%d", i);
-        mem_space_init(tl->tmem, name, 1, 4, 0);
-    }
+    /* tile 0's memory is the machine's "tmem" (what --mem-hash lists, as before groups);
+     * every other tile's is its own space (sim_unit_add_space: "tmem.N", "tmem@ipu0.tileN"),
+     * which sim_unit_space finds and the core frees */
+    char name[32];
+    snprintf(name, sizeof name, "tmem.%d", i);
+    tl->tmem = i == 0 ? sim_add_space(m, "tmem", 1, 4, 0) : sim_unit_add_space(m, &m->units[i], "tmem", name, 1, 4, 0);
     mem_region *r = tl->tmem ? mem_add_ram(tl->tmem, "tmem", im->mem_base, im->mem_size, MEM_RWX) : NULL;
     if (!r) {
         snprintf(err, errlen, "out of memory for tile %d's %u bytes", i, im->mem_size);
@@ -198,12 +197,7 @@ void ipu_machine_destroy(sim_machine *m)
     if (!im)
         return;
     for (int i = 0; im->tiles && i < im->ntiles; i++)
-        ipu_pd_free(&im->tiles[i]);
-    for (int i = 1; im->tiles && i < im->ntiles; i++)
-        if (im->tiles[i].tmem) {
-            mem_space_free(im->tiles[i].tmem);
-            free(im->tiles[i].tmem);
-        }
+        ipu_pd_free(&im->tiles[i]); /* (the tiles' memories are the machine's and the units') */
     free(im->tiles);
     free(im);
     m->isa_state = NULL;
