@@ -2,14 +2,15 @@
  * the register layout GDB sees, generated from the ISA's register table (target.xml, the g
  * and p packets: scalars widened to 8/16/32/64 bits, vectors at full width as 32-bit lanes,
  * little-endian), and the queries: qSupported, qXfer:features:read, the thread list and
- * thread descriptions, and `monitor` (qRcmd: cycle, stats, regs, stop, waiting, disasm, space, and `info NAME`
- * for the ISA's own views, the table the debugger's `info` uses). */
+ * thread descriptions, and `monitor` (qRcmd: cycle, stats, regs, stop, waiting, disasm, space, units, `info
+ * tasks`, and `info NAME` for the ISA's own views, the table the debugger's `info` uses). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "gdbstub.h"
 #include "debugger.h"
 #include "../core/stats.h"
+#include "../core/task.h"
 
 /* ---- registers ---- */
 
@@ -266,6 +267,15 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
             fprintf(f, "no thread is waiting (all halted)\n");
     } else if (strcmp(cmd, "disasm") == 0) {
         gdb_print_disasm(g, f, arg);
+    } else if (strcmp(cmd, "info") == 0 && strncmp(arg, "tasks", 5) == 0 && (!arg[5] || arg[5] == ' ')) {
+        /* core/task.h: each unit's bound tasks, then its last ended ones (`info tasks` of the
+         * debugger); a UNIT (index, name or path) narrows it to that unit */
+        const char *u = arg + 5 + strspn(arg + 5, " ");
+        int unit = *u && strcmp(u, "all") ? dbg_parse_unit(m, u) : -1;
+        if (*u && strcmp(u, "all") && unit < 0)
+            fprintf(f, "info tasks: no unit '%s'\n", u);
+        else if (!sim_tasks_write_list(m, f, unit, 16))
+            fprintf(f, "no task has begun%s (CERT binds jobs, the IPU vertex runs)\n", unit >= 0 ? " on this unit" : "");
     } else if (strcmp(cmd, "info") == 0 && isa_view_find(m->isa, arg)) {
         /* the ISA's own views, for the unit of the thread GDB selected (the debugger's table) */
         if (isa_view_find(m->isa, arg)->show(m, g->gunit, f) < 0)
@@ -279,6 +289,7 @@ static int gdb_monitor(gdb_stub *g, const char *hexcmd)
                    "  stop            the last stop reason\n"
                    "  waiting         each thread that has not halted and what it waits for\n"
                    "  units           the groups > units tree (thread names in GDB carry the path)\n"
+                   "  info tasks [UNIT]  the tasks each thread slot runs and the last ended ones\n"
                    "  disasm [ADDR] [N]  N instructions (8) from ADDR (the pc) as the thread\n"
                    "                  GDB selected decodes them (its context)\n"
                    "  space [NAME]    show or set the memory space m/M/X and watchpoints use\n"

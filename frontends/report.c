@@ -3,7 +3,7 @@
  * options, then per unit a table of its hardware threads with, for each, a stacked bar of
  * its cycles (issuing, each stall cause, the rest) drawn as inline SVG to one scale for the
  * whole run, its IPC, and the
- * legend; with a profile (`--profile` output, callgrind format) the top functions by cycles,
+ * legend; the groups' subtotals and the tasks when the statistics have them; with a profile (`--profile` output, callgrind format) the top functions by cycles,
  * with their cycles including their calls (when the profile has call edges), instructions
  * and each stall cause the profile charged to them.
  * No script and nothing fetched from a network: the page is complete in one file. Every
@@ -227,6 +227,84 @@ static int read_profile(const char *path, prof_table *t)
     return 0;
 }
 
+/* One row per group of a "groups" tree (schema 3), children below their parent, indented by
+ * depth: the group's subtotals over its units. */
+static void group_rows(FILE *f, const json_t *groups, const json_t *names, int depth)
+{
+    size_t i, k;
+    json_t *g, *name;
+    json_array_foreach((json_t *)groups, i, g) {
+        double c = num(g, "cycles"), n = num(g, "instructions");
+        fprintf(f, "<tr><td class=\"l\" style=\"padding-left:%dem\">", 1 + 2 * depth);
+        esc(f, json_string_value(json_object_get(g, "path")));
+        fprintf(f, "</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td>", num(g, "enabled_units"), c, n,
+                num(g, "issue_cycles"));
+        json_array_foreach((json_t *)names, k, name)
+            fprintf(f, "<td>%.0f</td>", num(json_object_get(g, "stalls"), json_string_value(name)));
+        fprintf(f, "</tr>\n");
+        group_rows(f, json_object_get(g, "groups"), names, depth + 1);
+    }
+}
+
+/* The groups' subtotals (machines with groups only: an IPU's tiles, CERT's columns). */
+static void groups_table(FILE *f, const json_t *s, const json_t *names)
+{
+    const json_t *groups = json_object_get(s, "groups");
+    if (!json_array_size(groups))
+        return;
+    fprintf(f, "<h2>Groups</h2>\n<table class=\"groups\"><tr><th class=\"l\">group</th><th>units</th><th>cycles</th>"
+               "<th>instructions</th><th>issue cycles</th>");
+    size_t k;
+    json_t *name;
+    json_array_foreach((json_t *)names, k, name) {
+        fprintf(f, "<th class=\"stall\">stall: ");
+        esc(f, json_string_value(name));
+        fprintf(f, "</th>");
+    }
+    fprintf(f, "</tr>\n");
+    group_rows(f, groups, names, 0);
+    fprintf(f, "</table>\n");
+}
+
+#define REPORT_TASKS 200 /* rows of the tasks table: a 1,472-tile run may keep 65,536 */
+
+/* The tasks (CERT jobs, IPU vertex runs; "tasks" in docs/stats-schema.md): where each ran,
+ * when, and its counts; the summaries of tasks past the kept ones as one row each. */
+static void tasks_table(FILE *f, const json_t *s)
+{
+    const json_t *tasks = json_object_get(s, "tasks"), *units = json_object_get(s, "units");
+    size_t n = json_array_size(tasks), i;
+    if (!n)
+        return;
+    fprintf(f, "<h2>Tasks</h2>\n<table class=\"tasks\"><tr><th class=\"l\">unit</th><th>thread</th><th>#</th>"
+               "<th class=\"l\">task</th><th class=\"l\">state</th><th>begin</th><th>end</th><th>cycles</th>"
+               "<th>instructions</th><th>issue cycles</th></tr>\n");
+    json_t *t;
+    json_array_foreach((json_t *)tasks, i, t) {
+        if (i == REPORT_TASKS) {
+            fprintf(f, "<tr><td class=\"l\" colspan=\"10\">... %zu more (the statistics file lists them)</td></tr>\n",
+                    n - i);
+            break;
+        }
+        const json_t *u = json_array_get(units, (size_t)num(t, "unit"));
+        fprintf(f, "<tr class=\"task\"><td class=\"l\">");
+        esc(f, json_string_value(json_object_get(u, "name")));
+        if (json_object_get(t, "summed"))
+            fprintf(f, "</td><td></td><td></td><td class=\"l\">%.0f more tasks, summed</td><td class=\"l\"></td>",
+                    num(t, "summed"));
+        else {
+            fprintf(f, "</td><td>%.0f</td><td>%.0f</td><td class=\"l\">", num(t, "thread"), num(t, "seq"));
+            esc(f, json_string_value(json_object_get(t, "name")));
+            fprintf(f, "</td><td class=\"l\">");
+            esc(f, json_string_value(json_object_get(t, "state")));
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "<td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td></tr>\n", num(t, "begin"),
+                num(t, "end"), num(t, "cycles"), num(t, "instructions"), num(t, "issue_cycles"));
+    }
+    fprintf(f, "</table>\n");
+}
+
 static void page(FILE *f, const json_t *s, const char *stats_path, const prof_table *pt)
 {
     const json_t *units = json_object_get(s, "units");
@@ -279,6 +357,7 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const prof_ta
     }
     fprintf(f, "<span class=\"item\"><span class=\"key\" style=\"background:#cccccc\"></span>other (waiting, not started, "
                "latency)</span></p>\n");
+    groups_table(f, s, names);
     json_t *u;
     json_array_foreach((json_t *)units, i, u) {
         fprintf(f, "<h2>");
@@ -296,6 +375,7 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const prof_ta
         }
         fprintf(f, "</table>\n");
     }
+    tasks_table(f, s);
     if (pt && pt->nfn > 0) {
         /* the stall events of the profile that any shown function has */
         int show[MAX_EVENTS] = {0};

@@ -2,8 +2,9 @@
  * JSON statistics (docs/stats-schema.md): the model options that differ, then every count
  * that differs (machine totals, each unit's cycles, instructions and counters, each
  * thread's cycles, instructions, issue cycles and stalls by cause) with its change and
- * percentage. Units are matched by name and threads by index, so runs with other options
- * still compare; after a fast-forward (schema 2) the functional parts are compared first and
+ * percentage, then each group's subtotals (schema 3's "groups", by path) and each task's
+ * counts ("tasks", by unit, thread and number). Units are matched by name and threads by
+ * index, so runs with other options still compare; after a fast-forward (schema 2) the functional parts are compared first and
  * the counts are the timed parts'. Host timings are left out: they are not simulated results. Exit status as
  * diff(1): 0 identical, 1 differences, 2 trouble. The JSON is read with jansson (Debian's
  * libjansson: a well-kept parser with line and column in its errors, rather than ours). */
@@ -189,6 +190,114 @@ static void ff_diff(diff_ctx *d, const json_t *a, const json_t *b)
     }
 }
 
+/* The group at path in a "groups" tree (schema 3), or NULL. */
+static const json_t *group_find(const json_t *groups, const char *path)
+{
+    size_t i;
+    json_t *g;
+    json_array_foreach((json_t *)groups, i, g) {
+        const char *p = json_string_value(json_object_get(g, "path"));
+        if (p && !strcmp(p, path))
+            return g;
+        const json_t *in = group_find(json_object_get(g, "groups"), path);
+        if (in)
+            return in;
+    }
+    return NULL;
+}
+
+/* Each group of A's tree against B's group of the same path (its subtotals: cycles,
+ * instructions, issue cycles, stalls, counters), then the groups of B only (other_only). */
+static void groups_diff(diff_ctx *d, const json_t *ga, const json_t *gb_all, int other_only, const char *side)
+{
+    static const char *const fields[] = {"enabled_units", "cycles", "instructions", "issue_cycles", NULL};
+    size_t i;
+    json_t *g;
+    json_array_foreach((json_t *)ga, i, g) {
+        const char *path = json_string_value(json_object_get(g, "path"));
+        const json_t *h = path ? group_find(gb_all, path) : NULL;
+        char head[96];
+        snprintf(head, sizeof head, "  group %s ", path ? path : "?");
+        if (!h) {
+            d->changes++;
+            fprintf(d->out, "  group %s: only in %s\n", path ? path : "?", side);
+        } else if (!other_only) {
+            for (int k = 0; fields[k]; k++)
+                count(d, head, fields[k], json_object_get(g, fields[k]), json_object_get(h, fields[k]));
+            counts_of(d, head, "stall ", json_object_get(g, "stalls"), json_object_get(h, "stalls"));
+            counts_of(d, head, "counter ", json_object_get(g, "counters"), json_object_get(h, "counters"));
+        }
+        groups_diff(d, json_object_get(g, "groups"), gb_all, other_only, side);
+    }
+}
+
+/* A task's key: "UNIT.THREAD #SEQ" (its unit by name, so runs with other units still
+ * compare), or "UNIT summary" for the sum of a unit's tasks past the kept ones. */
+static void task_key(const json_t *root, const json_t *t, char *buf, size_t n)
+{
+    const json_t *u = json_array_get(json_object_get(root, "units"), (size_t)json_integer_value(json_object_get(t, "unit")));
+    const char *name = json_string_value(json_object_get(u, "name"));
+    if (json_object_get(t, "summed"))
+        snprintf(buf, n, "%s summary", name ? name : "?");
+    else
+        snprintf(buf, n, "%s.%lld #%lld", name ? name : "?", (long long)json_integer_value(json_object_get(t, "thread")),
+                 (long long)json_integer_value(json_object_get(t, "seq")));
+}
+
+static const json_t *task_find(const json_t *root, const char *key)
+{
+    size_t i;
+    json_t *t;
+    char k[160];
+    json_array_foreach(json_object_get(root, "tasks"), i, t) {
+        task_key(root, t, k, sizeof k);
+        if (!strcmp(k, key))
+            return t;
+    }
+    return NULL;
+}
+
+/* The tasks (CERT jobs, IPU vertex runs; docs/stats-schema.md "tasks"), matched by unit,
+ * thread and number: what they are (name, state) and their counts. */
+static void tasks_diff(diff_ctx *d, const json_t *a, const json_t *b)
+{
+    static const char *const fields[] = {"summed", "begin", "end", "cycles", "instructions", "issue_cycles", NULL};
+    size_t i;
+    json_t *t;
+    char key[160], head[200];
+    json_array_foreach(json_object_get(a, "tasks"), i, t) {
+        task_key(a, t, key, sizeof key);
+        const json_t *o = task_find(b, key);
+        if (!o) {
+            d->changes++;
+            fprintf(d->out, "  task %s: only in A\n", key);
+            continue;
+        }
+        const char *na = json_string_value(json_object_get(t, "name")), *nb = json_string_value(json_object_get(o, "name"));
+        snprintf(head, sizeof head, "  task %s (%s) ", key, na ? na : "summary");
+        if ((na || nb) && (!na || !nb || strcmp(na, nb))) {
+            d->changes++;
+            fprintf(d->out, "%sname: %s -> %s\n", head, na ? na : "?", nb ? nb : "?");
+        }
+        const char *sa = json_string_value(json_object_get(t, "state")), *sb = json_string_value(json_object_get(o, "state"));
+        if ((sa || sb) && (!sa || !sb || strcmp(sa, sb))) {
+            d->changes++;
+            fprintf(d->out, "%sstate: %s -> %s\n", head, sa ? sa : "?", sb ? sb : "?");
+        }
+        for (int k = 0; fields[k]; k++)
+            count(d, head, fields[k], json_object_get(t, fields[k]), json_object_get(o, fields[k]));
+        counts_of(d, head, "stall ", json_object_get(t, "stalls"), json_object_get(o, "stalls"));
+        counts_of(d, head, "counter ", json_object_get(t, "counters"), json_object_get(o, "counters"));
+    }
+    json_array_foreach(json_object_get(b, "tasks"), i, t) {
+        task_key(b, t, key, sizeof key);
+        if (!task_find(a, key)) {
+            d->changes++;
+            fprintf(d->out, "  task %s: only in B\n", key);
+        }
+    }
+}
+
 int stats_diff_files(const char *pa, const char *pb, FILE *out)
 {
     json_t *a = load(pa), *b = a ? load(pb) : NULL;
@@ -232,6 +341,9 @@ int stats_diff_files(const char *pa, const char *pb, FILE *out)
             d.changes++;
             fprintf(out, "  %s: only in B\n", json_string_value(json_object_get(ua, "name")));
         }
+    groups_diff(&d, json_object_get(a, "groups"), json_object_get(b, "groups"), 0, "A");
+    groups_diff(&d, json_object_get(b, "groups"), json_object_get(a, "groups"), 1, "B");
+    tasks_diff(&d, a, b);
     if (!d.changes)
         fprintf(out, "  no differences (host timings are not compared)\n");
     json_decref(a);
