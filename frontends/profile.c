@@ -58,12 +58,15 @@ typedef struct prof_out {
     const prof_state *p;
     const prof_src *src; /* NULL: no line information */
     FILE *f;
+    int unit;            /* the unit whose program names the PCs being written (its own
+                            program's symbols, issue 11 pt 1; the lines are the machine
+                            program's, so none for a unit with a program of its own) */
 } prof_out;
 
 static const char *fn_name(const prof_out *o, uint64_t pc, uint64_t *start)
 {
     uint64_t off = 0;
-    const char *name = cli_code_symbol_at(o->s, pc, &off);
+    const char *name = cli_unit_code_symbol_at(o->s, o->unit, pc, &off);
     *start = name ? pc - off : pc;
     return name ? name : "(no symbol)";
 }
@@ -73,7 +76,7 @@ static const char *pc_file(const prof_out *o, uint64_t pc, uint32_t *line)
 {
     uint32_t file = 0;
     *line = 0;
-    if (!o->src || !prof_src_at(o->src, pc, &file, line))
+    if (!o->src || cli_unit_image(o->s, o->unit) != &o->s->img || !prof_src_at(o->src, pc, &file, line))
         return "???"; /* callgrind's own name for code without line information */
     return o->src->files[file];
 }
@@ -104,9 +107,10 @@ static void position(const prof_out *o, uint64_t pc)
 }
 
 /* One call edge, inside its site's function. */
-static void call_lines(const prof_out *o, const prof_edge *x)
+static void call_lines(prof_out *o, const prof_edge *x)
 {
     uint64_t start;
+    o->unit = x->thread / o->p->tpu;
     const char *callee = fn_name(o, x->target, &start);
     if (o->src)
         fprintf(o->f, "cfl=%s\n", fn_file(o, start, x->target));
@@ -132,7 +136,7 @@ static int write_one(cli_session *s, const prof_state *p, const prof_src *src, c
     }
     n = merge_entries(v, n, p->nstalls);
     ne = merge_edges(ev, ne, p->nstalls);
-    prof_out o = {s, p, src && src->nrows ? src : NULL, cli_open_out(path, "--profile")};
+    prof_out o = {s, p, src && src->nrows ? src : NULL, cli_open_out(path, "--profile"), thread >= 0 ? thread / p->tpu : 0};
     if (!o.f) {
         free(v);
         free(ev);
@@ -148,21 +152,31 @@ static int write_one(cli_session *s, const prof_state *p, const prof_src *src, c
     }
     FILE *f = o.f;
     fprintf(f, "# callgrind format\nversion: 1\ncreator: xpusim (%s)\n", s->isa->name);
-    if (thread >= 0) {
-        const sim_unit *u = &m->units[thread / p->tpu];
-        fprintf(f, "thread: %d\ndesc: Hardware thread: %s thread %d\n", thread + 1, u->name, thread % p->tpu);
+    if (thread >= 0) { /* the unit by its path on a machine with groups (ipu0.tile5) */
+        char label[128];
+        fprintf(f, "thread: %d\ndesc: Hardware thread: %s thread %d\n", thread + 1,
+                dbg_unit_label(m, thread / p->tpu, label, sizeof label), thread % p->tpu);
     }
-    fprintf(f, "cmd: %s\npositions: %s\nevents: Instructions Cycles", s->img.path, o.src ? "instr line" : "instr");
+    /* (a thread's file: its unit's program) */
+    const char *prog = thread >= 0 ? cli_unit_image(s, o.unit)->path : s->img.path;
+    fprintf(f, "cmd: %s\npositions: %s\nevents: Instructions Cycles", prog, o.src ? "instr line" : "instr");
     for (int c = 0; c < p->nstalls; c++)
         fprintf(f, " Stall_%s", s->isa->stall_names[c]);
     fprintf(f, "\nsummary:");
     costs(&o, tot.insns, tot.cycles, tot.stalls);
     /* fl= before the first fn=: the format's readers expect a source file name */
-    fprintf(f, "\nob=%s\n", s->img.path);
-    const char *cur = NULL, *cur_file = NULL;
+    fprintf(f, "\nob=%s\n", prog);
+    const char *cur = NULL, *cur_file = NULL, *cur_ob = prog;
     int k = 0; /* next edge: written after the cost line of its call site */
     for (int i = 0; i < n; i++) {
         uint64_t start;
+        o.unit = v[i].thread / p->tpu; /* (merged: the first thread's at the PC) */
+        const char *ob = cli_unit_image(s, o.unit)->path;
+        if (strcmp(ob, cur_ob)) { /* a unit's own program (merged file): its object */
+            fprintf(f, "ob=%s\n", ob);
+            cur_ob = ob;
+            cur = NULL;
+        }
         const char *name = fn_name(&o, v[i].pc, &start);
         uint32_t line;
         const char *file = pc_file(&o, v[i].pc, &line);
