@@ -7,6 +7,7 @@
  * burst of the batch and reports the earliest fault by (cycle, unit) (batch_finish). */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sim.h"
 #include "run.h"
 #include "../isa/isa.h"
@@ -52,6 +53,17 @@ static sim_batch *batch_get(sim_machine *m)
     }
     for (int k = 0; k <= jobs; k++)
         b->jobs[k].b = b;
+    return b;
+}
+
+sim_batch *run_batch_marks(sim_machine *m, int on)
+{
+    sim_batch *b = on ? batch_get(m) : m->batch;
+    if (!b)
+        return NULL;
+    if (on)
+        memset(b->raised, 0, (size_t)(m->nunits ? m->nunits : 1));
+    b->marking = on;
     return b;
 }
 
@@ -169,7 +181,8 @@ void run_batch(sim_machine *m, sim_unit *first, uint64_t until)
     first->burst_at = sim_unit_cycle_at(first, first->ev.when); /* its own cycles (core/clock.h) */
     b->units[b->n++] = first;
     const sim_unit *rf = run_ring_first(m); /* a cycle-coupled unit's event ends the batch too */
-    for (ev_event *e; (e = ev_peek(&m->q)) && e->fn == sim_run_unit_event && e->when <= until;) {
+    /* (a unit's run event is first's kind: no reference up to run.c, which runs batches) */
+    for (ev_event *e; (e = ev_peek(&m->q)) && e->fn == first->ev.fn && e->when <= until;) {
         sim_unit *u = e->ctx;
         if (u->coupling != SIM_COUPLE_EVENT || (rf && ev_before(&rf->ev, e)))
             break;

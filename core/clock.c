@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "clock.h"
+#include "run.h"
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
@@ -68,15 +69,12 @@ int sim_clock_setup(sim_machine *m, char *err, size_t errlen)
         if (ev_pending(&u->ev) && p != old) /* queued with the old period: the same cycle */
             ev_schedule_seq(&m->q, &u->ev, u->ev.when / old * p, u->ev.seq);
         u->period = p;
+        /* a unit of period 1 keeps the run loop's own fast paths (the ring, batches, host
+         * threads); one of several ticks per cycle runs as an event of its own (run.h) */
+        u->ev.fn = p > 1 ? sim_run_clocked_event : sim_run_unit_event;
         pmax = p > pmax ? p : pmax;
     }
     m->max_period = pmax;
     m->tick_hz = one ? (m->nunits ? m->units[0].clock_hz : 0) : (double)lcm;
     return 0;
-}
-
-uint64_t sim_watchdog_ticks(const sim_machine *m)
-{
-    uint64_t p = m->max_period > 1 ? m->max_period : 1;
-    return m->watchdog > UINT64_MAX / 4 / p ? UINT64_MAX / 4 : m->watchdog * p;
 }

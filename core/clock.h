@@ -46,5 +46,9 @@ static inline uint64_t sim_unit_now(const sim_machine *m, const sim_unit *u) { r
 uint64_t sim_unit_end_cycle(const sim_machine *m, const sim_unit *u);
 
 /* The machine's watchdog window in ticks: `watchdog` cycles of its slowest unit. */
-uint64_t sim_watchdog_ticks(const sim_machine *m);
+static inline uint64_t sim_watchdog_ticks(const sim_machine *m)
+{
+    uint64_t p = m->max_period > 1 ? m->max_period : 1;
+    return m->watchdog > UINT64_MAX / 4 / p ? UINT64_MAX / 4 : m->watchdog * p;
+}
 #endif

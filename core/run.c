@@ -7,9 +7,8 @@
  * block, in batches (core/batch.c: every such unit due before the next other event, their
  * bursts on -o jobs=N host threads, then the other events in time order: the BSP pattern);
  * units that never interact (isa->independent_units) run to the limit in one call, and with
- * -o jobs=N on N host threads (here). Also here: the watchdog event and the progress
- * reports; a unit's own run event is in core/wake.c. The other run files are below this
- * one (core/run.h). */
+ * -o jobs=N on N host threads (here). Also here: the unit and watchdog events and the
+ * progress reports. The other run files are below this one (core/run.h). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +52,50 @@ void sim_run_watchdog_event(ev_event *e, void *ctx)
     sim_schedule(m, e, m->now + w);
 }
 
+void sim_run_unit_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    sim_unit *u = ctx;
+    sim_machine *m = u->m;
+    if (u->halted || !u->enabled)
+        return;
+    const int dec = run_decoupled(u);
+    if (!dec) {
+        if (u->period > 1)
+            run_cycle_burst_clocked(m, u, run_ring_next_time(m));
+        else
+            run_cycle_burst(m, u, run_ring_next_time(m));
+        return;
+    }
+    const uint64_t now = sim_unit_now(m, u); /* its own cycles from here (core/clock.h) */
+    if (dec)
+        run_unit_watchdog_fresh(m, u, now);
+    if (dec && run_unit_watchdog(m, u, now))
+        return; /* it slept past a boundary without retiring anything since the one before */
+    uint64_t h = sim_unit_cycle_at(u, run_horizon(m, m->now, dec, SIM_NEVER));
+    if (dec && m->watchdog && u->wd_next < h)
+        h = u->wd_next; /* the unit's own watchdog boundary (run_unit_watchdog) */
+    uint64_t next = m->isa->unit_run(m, u, now, h);
+    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
+     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
+    if (next != SIM_NEVER) {
+        uint64_t r = (next < h ? next : h);
+        if (r && r - 1 > u->reached)
+            u->reached = r - 1;
+    }
+    if (dec && next == SIM_NEVER && u->coupling == SIM_COUPLE_EVENT)
+        u->wd_stale = 1; /* blocked: it waits for another unit, which is no livelock */
+    else if (dec && run_unit_watchdog(m, u, next < h ? next : h))
+        return;
+    if (next != SIM_NEVER && !u->halted && u->enabled)
+        sim_unit_wake(m, u, next);
+}
+
+void sim_run_clocked_event(ev_event *e, void *ctx)
+{
+    sim_run_unit_event(e, ctx);
+}
+
 /* ---- parallel runs of independent units ---- */
 typedef struct sim_job {
     sim_machine *m;
@@ -61,35 +104,95 @@ typedef struct sim_job {
     int finished;  /* set (atomic) when the job's last unit is done */
 } sim_job;
 
+/* Run independent unit u on this host thread from u->ev.when (off the queue) until the
+ * run's limit (lim_tick), its halt, its own watchdog or a stop; u->ev.when: where it goes on.
+ * Returns the tick its simulation reached. */
+static uint64_t indep_run(sim_machine *m, sim_unit *u, uint64_t lim_tick)
+{
+    const uint64_t wd = m->watchdog;
+    /* the unit's own cycles (core/clock.h): those that start before the limit's tick */
+    const uint64_t lim = sim_unit_cycle_at(u, lim_tick), last = lim == SIM_NEVER ? SIM_NEVER : lim - 1;
+    uint64_t t = sim_unit_cycle_at(u, u->ev.when);
+    while (t < lim && !u->halted && !sim_stopped(m) && !run_unit_watchdog(m, u, t)) {
+        /* bursts end at the unit's watchdog boundaries, as in a sequential run (burst ends
+         * change nothing simulated) */
+        uint64_t h = wd && u->wd_next < lim ? u->wd_next : lim;
+        uint64_t next = m->isa->unit_run(m, u, t, h);
+        if (next <= t && !sim_stopped(m))
+            next = t + 1;
+        t = next;
+        if (run_unit_watchdog(m, u, t < h ? t : h))
+            break;
+    }
+    u->ev.when = sim_unit_tick(u, t); /* rescheduled on the shared queue after the run */
+    /* the cycle this unit's simulation reached: its halt, else the limit it ran to, else
+     * (stopped) the cycle before the one it goes on at, as a sequential burst counts it */
+    uint64_t reached = u->halted ? u->halted_at : t == SIM_NEVER ? 0 : t > last ? last : t ? t - 1 : 0;
+    if (reached > u->reached && !u->halted)
+        u->reached = reached;
+    return sim_unit_tick(u, reached);
+}
+
+/* A unit's fault (a fault, an illegal instruction, its own livelock) among independent
+ * units (session 24's rule, as batch_finish for a batch): on several host threads the other
+ * units would end wherever they saw the stop, and on one the units after it would not run,
+ * so what they did would depend on -o jobs=. So every unit that has not ended (its halt,
+ * the limit, or a stop of its own: `raised`, or the unit `own` when raised is NULL) runs on
+ * here, on this thread in unit order, seeing only a stop of its own; the stop reported is
+ * the earliest fault by (time, unit). From the queue (queued: the sequential loop's events,
+ * put back after) or from u->ev.when (the parallel path's). Returns the latest tick
+ * reached. */
+static uint64_t indep_finish(sim_machine *m, const uint8_t *raised, int own, uint64_t until, int queued)
+{
+    const uint64_t lim_tick = until == SIM_NEVER ? SIM_NEVER : until + 1;
+    uint64_t last = 0;
+    for (int i = 0; i < m->nunits; i++) {
+        sim_unit *u = &m->units[i];
+        if (!u->enabled || u->halted || (raised ? raised[i] : i == own))
+            continue;
+        if (queued && (!ev_pending(&u->ev) || u->ev.when > until))
+            continue;
+        if (!queued && u->ev.when >= lim_tick)
+            continue;
+        if (queued)
+            ev_cancel(&m->q, &u->ev); /* u->ev.when stays */
+        sim_stop keep = m->stop;
+        m->stop.kind = SIM_STOP_NONE; /* the unit sees only a stop of its own */
+        uint64_t r = indep_run(m, u, lim_tick);
+        last = r > last ? r : last;
+        if (!run_unit_fault(m->stop.kind, m->stop.unit) ||
+            !run_stop_before(m, m->stop.cycle, m->stop.unit, keep.cycle, keep.unit))
+            m->stop = keep; /* (a halt after a fault: the fault) */
+        if (queued && !u->halted && u->ev.when != SIM_NEVER)
+            sim_schedule(m, &u->ev, u->ev.when);
+    }
+    return last;
+}
+
+/* Stops that must come in simulated-time order (instruction caps, fast-forward markers, the
+ * debugger's hooks): independent units then run on the loop's thread and a stop ends the
+ * run where it comes, with no finish. */
+static int indep_seq_only(const sim_machine *m) { return m->slow || run_insn_cap(m) || m->ff_armed; }
+
+/* After the sequential loop stopped on a unit's fault: the other units run to their ends
+ * (indep_finish), unless the parallel path ran (it finished them itself). */
+static void indep_after_loop(sim_machine *m, uint64_t until)
+{
+    if (indep_seq_only(m) || (m->batch && m->batch->par_ran))
+        return;
+    uint64_t l = indep_finish(m, NULL, m->stop.unit, until, 1);
+    m->now = l > m->now ? l : m->now;
+}
+
 static void *sim_job_main(void *arg)
 {
     sim_job *j = arg;
     sim_machine *m = j->m;
     const uint64_t lim_tick = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
-    const uint64_t wd = m->watchdog;
     for (int i = j->first; i < m->nunits && !sim_stopped(m); i += j->step) {
-        sim_unit *u = &m->units[i];
-        /* the unit's own cycles (core/clock.h): those that start before the limit's tick */
-        const uint64_t lim = sim_unit_cycle_at(u, lim_tick), last = lim == SIM_NEVER ? SIM_NEVER : lim - 1;
-        uint64_t t = sim_unit_cycle_at(u, u->ev.when);
-        while (t < lim && !u->halted && !sim_stopped(m) && !run_unit_watchdog(m, u, t)) {
-            /* bursts end at the unit's watchdog boundaries, as in a sequential run (burst
-             * ends change nothing simulated) */
-            uint64_t h = wd && u->wd_next < lim ? u->wd_next : lim;
-            uint64_t next = m->isa->unit_run(m, u, t, h);
-            if (next <= t && !sim_stopped(m))
-                next = t + 1;
-            t = next;
-            if (run_unit_watchdog(m, u, t < h ? t : h))
-                break;
-        }
-        u->ev.when = sim_unit_tick(u, t); /* rescheduled on the shared queue after the join */
-        /* the cycle this unit's simulation reached: its halt, else the limit it ran to */
-        uint64_t reached = u->halted ? u->halted_at : t == SIM_NEVER ? 0 : t > last ? last : t;
-        if (reached > u->reached && !u->halted)
-            u->reached = reached;
-        if (sim_unit_tick(u, reached) > j->last)
-            j->last = sim_unit_tick(u, reached);
+        uint64_t r = indep_run(m, &m->units[i], lim_tick);
+        if (r > j->last)
+            j->last = r;
         __atomic_add_fetch(&m->par_units_done, 1, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&j->finished, 1, __ATOMIC_RELEASE);
@@ -161,6 +264,10 @@ static void sim_run_parallel(sim_machine *m)
         ev_cancel(&m->q, &u->ev);
         u->ev.when = when;
     }
+    /* which units raise a stop, and of two faults the earliest (a unit's fault: indep_finish) */
+    sim_batch *marks = run_batch_marks(m, 1);
+    if (marks)
+        marks->par_ran = 1;
     m->in_parallel = 1;
     m->par_units_done = 0;
     for (int k = 0; k < jobs; k++) {
@@ -181,6 +288,13 @@ static void sim_run_parallel(sim_machine *m)
     }
     m->in_parallel = 0;
     m->now = last;
+    if (marks) {
+        run_batch_marks(m, 0);
+        if (run_unit_fault(m->stop.kind, m->stop.unit)) {
+            uint64_t l = indep_finish(m, marks->raised, -1, m->limit, 0);
+            m->now = l > m->now ? l : m->now;
+        }
+    }
     for (int i = 0; i < m->nunits; i++) {
         sim_unit *u = &m->units[i];
         uint64_t when = u->ev.when;
@@ -214,8 +328,10 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     /* an instruction limit counts the machine's total in simulated-time order, which host
      * threads cannot keep: with one set, the units run on this thread, so the stop point is
      * the same for every -o jobs= (and the same from run to run) */
-    if (m->jobs > 1 && m->isa->independent_units && !m->slow && !run_insn_cap(m) && !m->ff_armed && only_unit_events(m))
-        sim_run_parallel(m);
+    if (m->batch)
+        m->batch->par_ran = 0;
+    if (m->jobs > 1 && m->isa->independent_units && !indep_seq_only(m) && only_unit_events(m))
+        sim_run_parallel(m); /* (it sets m->batch->par_ran: nothing more live across the loop) */
     while (!sim_stopped(m)) {
         ev_event *e = ev_peek(&m->q);
         uint64_t rest = SIM_NEVER; /* the earliest of the ring's other due units */
@@ -265,6 +381,10 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
             progress_check(m);
         run_insn_check(m);
     }
+    /* a unit's fault among independent units run here: the others run to their ends too, as
+     * on host threads (indep_finish), so the stop is the same for every -o jobs= */
+    if (m->isa->independent_units && run_unit_fault(m->stop.kind, m->stop.unit))
+        indep_after_loop(m, until);
     run_ring_flush(m);
     if (m->stop.kind != SIM_STOP_HALT) {
         uint64_t end = sim_end_cycle(m);

@@ -2,12 +2,12 @@
  * is cut in layers that call one way only (tests/unit/layering.t.sh): core/stop.c (stops and
  * counters, a leaf), core/limits.c (burst horizons, watchdogs, instruction caps),
  * core/wake.c (what ISAs call while running: schedules, wakes, halts, coupling; the ring of
- * cycle-coupled units; deferral during a batch; a unit's run event), core/batch.c
- * (batches of event-coupled units: the BSP pattern) and core/run.c (sim_run, the watchdog
- * event, the parallel path of independent units, progress reports). core/sim.c registers
- * the unit and watchdog events and frees the batch state. The batch's data is declared here
- * so that the lower layers can read it (is a batch running, which unit raised a stop)
- * without calling up into batch.c. */
+ * cycle-coupled units; deferral during a batch), core/batch.c (batches of event-coupled
+ * units: the BSP pattern) and core/run.c (sim_run, the unit and watchdog events, the
+ * parallel path of independent units, progress reports). core/sim.c registers the unit and
+ * watchdog events and frees the batch state. The batch's data is declared here so that the
+ * lower layers can read it (is a batch running, which unit raised a stop) without calling
+ * up into batch.c. */
 #ifndef XPUSIM_RUN_H
 #define XPUSIM_RUN_H
 #include <pthread.h>
@@ -18,6 +18,9 @@
 
 /* A unit's run event (ctx: the sim_unit): one burst of the ISA's unit_run. */
 void sim_run_unit_event(ev_event *e, void *ctx);
+/* The same for a unit whose cycle is more than one tick (sim_clock_setup sets it): the run
+ * loop runs it as any event, not on its ring, in its batches or on host threads. */
+void sim_run_clocked_event(ev_event *e, void *ctx);
 /* The watchdog's check every `watchdog` cycles (ctx: the sim_machine). */
 void sim_run_watchdog_event(ev_event *e, void *ctx);
 /* Free what the run loop keeps for batches of event-coupled units (sim_destroy). */
@@ -62,10 +65,16 @@ typedef struct sim_batch {
     int active;         /* schedules and wakes are deferred */
     int seq_checks;     /* sequential, with the instruction caps checked after each burst */
     int finishing;      /* the finish runs: schedules and wakes go to jobs[njobs_max] */
+    int marking;        /* independent units on host threads (core/run.c): raised is kept */
+    int par_ran;        /* this sim_run ran the parallel path (core/run.c) */
     int njobs_max;      /* m->jobs */
     sim_batch_job jobs[]; /* m->jobs of them, and the finish's */
 } sim_batch;
 
+/* Independent units on host threads (core/run.c): on 1, the batch's state (allocated if
+ * need be; NULL: no memory) keeps which units raise a stop, and of two units' faults the
+ * earliest is kept, as in a batch; on 0 that ends. */
+sim_batch *run_batch_marks(sim_machine *m, int on);
 /* The batch that starts with first (just popped from the queue), within `until`. */
 void run_batch(sim_machine *m, sim_unit *first, uint64_t until);
 /* sim_schedule / sim_unit_wake during a batch: record it for the end of the batch. 0: no
@@ -199,18 +208,17 @@ static inline void run_insn_check(sim_machine *m)
 /* ---- a unit's burst (sim_run_unit_event in core/wake.c, and sim_run's loop) ---- */
 
 /* A cycle-coupled unit's burst at m->now, the next other event at `next`: to it or the
- * run's limits. The unit runs its own cycles: those that start before the horizon's tick
- * (core/clock.h; on a machine of one clock, ticks are cycles and nothing converts). */
+ * run's limits. For a unit of period 1 (core/clock.h: ticks are its cycles, nothing
+ * converts); a unit of a machine of several clocks has its run event on
+ * sim_run_clocked_event, which the loop does not take for its own, and its bursts run in
+ * run_cycle_burst_clocked (core/wake.c): so the ring of Nyuzi cores pays no test. */
+void run_cycle_burst_clocked(sim_machine *m, sim_unit *u, uint64_t next_other);
 static inline void run_cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_other)
 {
     if (u->halted || !u->enabled)
         return;
-    uint64_t h = run_horizon(m, m->now, 0, next_other), now = m->now;
-    if (u->period > 1) {
-        h = sim_unit_cycle_at(u, h);
-        now = sim_unit_cycle_at(u, now);
-    }
-    uint64_t next = m->isa->unit_run(m, u, now, h);
+    uint64_t h = run_horizon(m, m->now, 0, next_other);
+    uint64_t next = m->isa->unit_run(m, u, m->now, h);
     if (next == SIM_NEVER)
         return;
     /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
@@ -221,8 +229,6 @@ static inline void run_cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_ot
     if (u->halted || !u->enabled)
         return;
     if (u->ring && !m->in_parallel) { /* sim_unit_wake on the ring (never inside a batch) */
-        if (u->period > 1)
-            next = sim_unit_tick(u, next);
         if (u->ring == 2 && u->ev.when <= next)
             return;
         u->ev.when = next;

@@ -9,12 +9,12 @@
 #include "run.h"
 #include "clock.h"
 
-/* sim_set_stop during a batch (under the stop's lock): remember which unit stopped.
- * Returns 1 if a batch runs. */
+/* sim_set_stop during a batch, or while independent units run on host threads (under the
+ * stop's lock): remember which unit stopped. Returns 1 if so. */
 static int batch_raised(sim_machine *m, int unit)
 {
     sim_batch *b = m->batch;
-    if (!b->active)
+    if (!b->active && !b->marking)
         return 0;
     if (unit >= 0 && unit < m->nunits)
         b->raised[unit] = 1;
@@ -26,6 +26,10 @@ static void sim_set_stop_v(sim_machine *m, sim_stop_kind kind, int unit, int thr
 {
     pthread_mutex_lock(m->lock);
     int in_batch = m->batch && batch_raised(m, unit);
+    /* a unit's own fault: it has simulated up to that cycle, whether or not its stop is
+     * the one reported (of several faults among decoupled units, only the earliest is) */
+    if (run_unit_fault(kind, unit) && unit < m->nunits && cycle != SIM_NEVER && cycle > m->units[unit].reached)
+        m->units[unit].reached = cycle;
     /* the first reason wins: a fault is not overwritten by the halt it causes; but of two
      * units' faults in a batch (host threads race there), the earliest by (cycle, unit), so
      * that the one reported is the same for every -o jobs= (run_batch) */

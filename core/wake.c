@@ -2,9 +2,8 @@
  * scheduled, units woken, halted, resumed, disabled, their coupling changed, a unit's run
  * event taken; where the run loop keeps a cycle-coupled unit's event off the queue (the
  * ring), and where a batch of event-coupled units defers every schedule and wake to its end
- * (so that the queue sees the same sequence for every -o jobs=). Also a unit's run event
- * itself (sim_run_unit_event: one burst), here below batch.c, which looks for it on the
- * queue. */
+ * (so that the queue sees the same sequence for every -o jobs=), and the burst of a
+ * cycle-coupled unit of a machine of several clocks (run_cycle_burst_clocked). */
 #include <pthread.h>
 #include <stdlib.h>
 #include "sim.h"
@@ -153,38 +152,27 @@ int run_batch_defer(sim_machine *m, ev_event *e, sim_unit *u, uint64_t when)
     return 1;
 }
 
-void sim_run_unit_event(ev_event *e, void *ctx)
+void run_cycle_burst_clocked(sim_machine *m, sim_unit *u, uint64_t next_other)
 {
-    (void)e;
-    sim_unit *u = ctx;
-    sim_machine *m = u->m;
+    /* the unit's own cycles: from its first that starts at m->now, those that start before
+     * the horizon's tick */
+    uint64_t h = sim_unit_cycle_at(u, run_horizon(m, m->now, 0, next_other));
+    uint64_t next = m->isa->unit_run(m, u, sim_unit_now(m, u), h);
+    if (next == SIM_NEVER)
+        return;
+    uint64_t r = (next < h ? next : h);
+    if (r && r - 1 > u->reached)
+        u->reached = r - 1;
     if (u->halted || !u->enabled)
         return;
-    const int dec = run_decoupled(u);
-    if (!dec) {
-        run_cycle_burst(m, u, run_ring_next_time(m));
+    if (u->ring && !m->in_parallel) { /* as sim_unit_wake on the ring, at the cycle's tick */
+        uint64_t t = sim_unit_tick(u, next);
+        if (u->ring == 2 && u->ev.when <= t)
+            return;
+        u->ev.when = t;
+        u->ev.seq = m->q.next_seq++;
+        u->ring = 2;
         return;
     }
-    const uint64_t now = sim_unit_now(m, u); /* its own cycles from here (core/clock.h) */
-    if (dec)
-        run_unit_watchdog_fresh(m, u, now);
-    if (dec && run_unit_watchdog(m, u, now))
-        return; /* it slept past a boundary without retiring anything since the one before */
-    uint64_t h = sim_unit_cycle_at(u, run_horizon(m, m->now, dec, SIM_NEVER));
-    if (dec && m->watchdog && u->wd_next < h)
-        h = u->wd_next; /* the unit's own watchdog boundary (run_unit_watchdog) */
-    uint64_t next = m->isa->unit_run(m, u, now, h);
-    /* a unit runs in bursts ahead of m->now: remember how far, so a run stopped in the
-     * middle of a burst (Ctrl-C) reports the cycles it simulated, not the burst's start */
-    if (next != SIM_NEVER) {
-        uint64_t r = (next < h ? next : h);
-        if (r && r - 1 > u->reached)
-            u->reached = r - 1;
-    }
-    if (dec && next == SIM_NEVER && u->coupling == SIM_COUPLE_EVENT)
-        u->wd_stale = 1; /* blocked: it waits for another unit, which is no livelock */
-    else if (dec && run_unit_watchdog(m, u, next < h ? next : h))
-        return;
-    if (next != SIM_NEVER && !u->halted && u->enabled)
-        sim_unit_wake(m, u, next);
+    sim_unit_wake(m, u, next);
 }
