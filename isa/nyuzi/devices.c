@@ -73,12 +73,31 @@ void nyz_resume_threads(nyz_machine *nm, uint32_t mask)
         sim_unit *u = &nm->m->units[g / nm->nthreads];
         int tid = g % nm->nthreads;
         if (u->threads[tid].state == SIM_T_HALTED) {
-            sim_unit_resume(nm->m, u); /* a core whose threads were all suspended runs again */
-            sched_start(u, tid, nm->cur_cycle + 1);
+            sched_start(u, tid, nm->cur_cycle + 1); /* the core never halted (halt_by_isa) */
             nm->cores[g / nm->nthreads].t[tid].fe_sync = 1; /* fetch restarts at its pc */
             nm->cores[g / nm->nthreads].due = 0;
             nm->resched = 1;
         }
+    }
+}
+
+/* The machine's rule for a core's halt (u->halt_by_isa, set in create): a core whose threads
+ * are all halted may still be restarted by another core (CR 21), so the cores halt together
+ * when no thread of the machine is left, each at the cycle its own last thread halted (its
+ * threads' latest halt, 0 for a core never started): the cycles they had when each core
+ * halted with its last thread and a restart undid it. */
+static void nyz_halt_when_done(nyz_machine *nm)
+{
+    sim_machine *m = nm->m;
+    for (int ci = 0; ci < nm->ncores; ci++)
+        if (sched_live(&m->units[ci]))
+            return;
+    for (int ci = 0; ci < nm->ncores; ci++) {
+        sim_unit *u = &m->units[ci];
+        uint64_t at = 0;
+        for (int t = 0; t < u->nthreads; t++)
+            at = u->threads[t].halted_at > at ? u->threads[t].halted_at : at;
+        sim_unit_halt(m, u, at);
     }
 }
 
@@ -92,4 +111,5 @@ void nyz_suspend_threads(nyz_machine *nm, uint32_t mask)
         if (sim_thread_active(&u->threads[tid]))
             sched_halt(u, tid, nm->cur_cycle + 1);
     }
+    nyz_halt_when_done(nm);
 }

@@ -129,6 +129,10 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         snprintf(err, errlen, "cannot add cores");
         return -1;
     }
+    /* a core halts when the machine's rule says (issue 11 pt 5; devices.c
+     * nyz_suspend_threads), not with its last thread: another core may restart it (CR 21) */
+    for (int ci = 0; ci < (int)cores; ci++)
+        m->units[ci].halt_by_isa = 1;
     nm->cores = calloc(cores, sizeof *nm->cores);
     if (!nm->cores) {
         snprintf(err, errlen, "out of memory");
@@ -280,8 +284,6 @@ static int nyz_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                 u->threads[i].ready_at = SIM_NEVER;
             }
         }
-        if (ci > 0)
-            sim_unit_halt(m, u, 0);
     }
     return 0;
 }
