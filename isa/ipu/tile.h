@@ -111,6 +111,7 @@ typedef struct ipu_tile {
     uint8_t fp_ictl_set;                  /* the $FP_CTL workers start with; else -o fp_ctl */
     mem_space *tmem;
     uint8_t *mem;                         /* tile memory, tmem's RAM */
+    uint32_t placed_lo, placed_hi;        /* the span the tile's program's segments cover (offsets in mem) */
     struct ipu_pd_page **pd;              /* predecode cache pages (predecode.c), lazily */
     uint32_t npd;
     struct ipu_fpage **fp;                /* the fast path's bundle records (fast.c), lazily */

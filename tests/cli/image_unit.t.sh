@@ -6,7 +6,9 @@
 # bytes of pad), so --get @ipu0.tileN:res reads each tile's result through the symbols of
 # that tile's program. Instructions (supervisor only, one per issue): a.S setzi, setzi,
 # st32, br = 4; b.S setzi, add, setzi, st32, br = 5. Tile 0 must not hold b.S's result at
-# 0x4c040 (b.S went to tile 1 only), and `--image ipu0=` (the group) runs b.S on both.
+# 0x4c040 (b.S went to tile 1 only), a.S's bytes past b.S's span (its `tag` at 0x4c100,
+# after res and 252 bytes) are cleared on tile 1 only, and `--image ipu0=` (the group)
+# runs b.S on both.
 # The debugger: `info symbol` names addresses and values in the selected unit's program,
 # and `break start_b+8` (a symbol of tile 1's own program) stops tile 1 at cycle 7: setzi
 # $m0 at 0, `add` reads $m0 so it issues sup_dep_cycles = 6 later (6), setzi $m1 (no
@@ -28,8 +30,10 @@ if "$X" isas | grep -q '^ipu'; then
     cat > "$T/a.S" <<'EOS'
 .section .data
 .align 8
-.globl res
+.globl res, tag
 res: .long 0
+.space 252
+tag: .long 0x5a5a5a5a
 .section .text.sup, "ax"
 .supervisor
 .globl _start
@@ -62,7 +66,8 @@ EOS
     "$X" asm --isa ipu "$T/a.S" -o "$T/a.elf" && "$X" asm --isa ipu "$T/b.S" -o "$T/b.elf" &&
         "$X" asm --isa ipu -o arch=ipu1 "$T/a.S" -o "$T/a1.elf" || { echo "FAIL: asm"; exit 1; }
     "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/b.elf" --get @ipu0.tile0:res:4="$T/r0.bin" \
-        --get @ipu0.tile1:res:4="$T/r1.bin" --dump tmem@ipu0.tile0:0x4c040:1 --stats=json --stats-file "$T/s.json" \
+        --get @ipu0.tile1:res:4="$T/r1.bin" --dump tmem@ipu0.tile0:0x4c040:1 --dump tmem@ipu0.tile0:0x4c100:1 \
+        --dump tmem@ipu0.tile1:0x4c100:1 --stats=json --stats-file "$T/s.json" \
         > "$T/out" 2>&1 || no "ipu run: $(cat "$T/out")"
     [ "$(od -An -tu4 "$T/r0.bin" | tr -d ' ')" = 11 ] && echo "ok: tile 0 ran a.S: res = 11" \
         || no "tile 0 res: $(od -An -tu4 "$T/r0.bin" 2>&1)"
@@ -70,6 +75,9 @@ EOS
         || no "tile 1 res: $(od -An -tu4 "$T/r1.bin" 2>&1)"
     grep -q '^tmem\[0x4c040\]: 00000000$' "$T/out" && echo "ok: tile 0 has nothing at b.S's res" \
         || no "tile 0 at 0x4c040: $(grep -A1 'tmem' "$T/out")"
+    grep -q '^tmem\[0x4c100\]: 5a5a5a5a$' "$T/out" && grep -q '^tmem\.1\[0x4c100\]: 00000000$' "$T/out" \
+        && echo "ok: a.S's tag (0x4c100, past b.S's span) stays on tile 0 and is cleared on tile 1" \
+        || no "a.S's bytes on tile 1: $(grep 'tmem' "$T/out")"
     tr -d ' \n' < "$T/s.json" | grep -q '"name":"tile0",[^]]*"instructions":4,' && \
         tr -d ' \n' < "$T/s.json" | grep -q '"name":"tile1",[^]]*"instructions":5,' \
         && echo "ok: tile 0 retired 4 instructions, tile 1 5" || no "instructions per tile: $(grep -o '"instructions": [0-9]*' "$T/s.json" | head -4)"
