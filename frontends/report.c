@@ -286,7 +286,8 @@ static void tasks_table(FILE *f, const json_t *s)
                     n - i);
             break;
         }
-        const json_t *u = json_array_get(units, (size_t)num(t, "unit"));
+        /* (an integer member, read as one: a hostile file's -1 or 1e300 must not be cast from a double) */
+        const json_t *u = json_array_get(units, (size_t)json_integer_value(json_object_get(t, "unit")));
         fprintf(f, "<tr class=\"task\"><td class=\"l\">");
         esc(f, json_string_value(json_object_get(u, "name")));
         if (json_object_get(t, "summed"))
