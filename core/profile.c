@@ -257,7 +257,7 @@ static int64_t prof_edge_get(prof_state *p, int32_t thread, uint64_t site, uint6
     return p->nedges++;
 }
 
-int64_t *prof_bat(prof_thread *t, uint32_t n)
+int64_t *prof_bat_grow(prof_thread *t, uint32_t n)
 {
     if (n <= t->nbat)
         return t->bat;
@@ -559,8 +559,7 @@ static __attribute__((noinline)) void prof_slow_after_flow(prof_thread *t, uint6
         prof_map_drop(t, roff);
     f->insns = insns;
     f->cycle = cycle;
-    for (int c = 0; c < t->nstalls; c++)
-        f->stalls[c] = t->stalls[c];
+    memcpy(f->stalls, t->stalls, sizeof f->stalls);
     prof_open(t, row, cycle, insns);
     return;
 general:

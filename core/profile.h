@@ -271,7 +271,11 @@ static inline void prof_stalls(struct prof_state *p, int g, const uint64_t *stal
 #define PROF_BAT_SPAN ((uint64_t)1 << 29)
 /* The words of t for offsets [0, n) (made or grown on first use), or NULL: no window, n past
  * it, or no memory (the loop feeds prof_issue instead). */
-int64_t *prof_bat(prof_thread *t, uint32_t n);
+int64_t *prof_bat_grow(prof_thread *t, uint32_t n);
+static inline int64_t *prof_bat(prof_thread *t, uint32_t n)
+{
+    return n <= t->nbat ? t->bat : prof_bat_grow(t, n);
+}
 /* n words that never count (for a loop's slot in no batch; the loop's transient updates are
  * taken back as above), or NULL: no memory. */
 int64_t *prof_bat_poison(prof_state *p, uint32_t n);

@@ -77,7 +77,7 @@ typedef struct fn_env {
 /* The batch of slot s (its thread's words, s->pt) from its next issue, numbered ins and at
  * cycle cyc on, when its thread's open row is a plain mapped one and its window maps the
  * whole IRAM (nwords): that row closes there. 0: no batch. */
-static int fn_batch(dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint32_t nwords)
+static inline int fn_batch(dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint32_t nwords)
 {
     prof_thread *const pt = s->pt;
     int64_t *bat;
@@ -102,7 +102,7 @@ static __attribute__((noinline)) void fn_feed_slow(dpu_fn_slot *s, int64_t *b, u
     const int64_t one = PROF_BAT_ONE(step);
     *b += one;
     const int pb = s->bat == pt->bat;
-    if (pb && prof_bat_touch(pt, pc, one))
+    if (pb && pt->map[pc] && prof_bat_touch(pt, pc, one)) /* (a call's or a return's: no) */
         return;
     const uint64_t ins = s->ins0 + (cyc - s->first) / step;
     if (pb) { /* the row of the batch's last issue opens, this issue closes it */

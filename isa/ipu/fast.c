@@ -78,9 +78,12 @@ static inline __attribute__((always_inline)) uint64_t burst_gen(sim_unit *u, ipu
     /* --profile: W0's profile thread, and each worker's retired count at the burst's start */
     const int pg0 = prof ? u->index * prof->tpu + IPU_WORKER(0) : 0;
     uint64_t pi0[IPU_NSLOTS] = {0};
+    prof_thread *pt[IPU_NSLOTS] = {0}; /* (each worker's, kept: no index per issue) */
     if (prof)
-        for (int j = 0; j < IPU_NSLOTS; j++)
+        for (int j = 0; j < IPU_NSLOTS; j++) {
             pi0[j] = u->threads[IPU_WORKER(j)].instructions;
+            pt[j] = prof_th(prof, pg0 + j);
+        }
     for (;;) {
         ipu_ctx *const c = w0 + k;
         if (t < tcheck && (c->state != IPU_CS_ACTIVE || c->next > t))
@@ -108,15 +111,15 @@ static inline __attribute__((always_inline)) uint64_t burst_gen(sim_unit *u, ipu
             npc = c->rpt_first;
         c->pc = npc;
         if (prof) { /* --profile (profile.h): the hook path's rows, gap stalls to this issue */
-            const int g = pg0 + k;
-            prof_issue(prof, g, pc, t, pi0[k] + ninsn[k], NULL);
+            prof_thread *const p = pt[k];
+            prof_issue_th(p, pc, t, pi0[k] + ninsn[k], NULL);
             if (t < tcheck) { /* its first issue of the burst: the wait since its last one */
                 const uint64_t wait = t - c->last_issue - 1, fpu = c->fpu_hold < wait ? c->fpu_hold : wait;
                 if (fpu)
-                    prof_stall(prof, g, IPU_STALL_FPU, fpu);
-                prof_stall(prof, g, IPU_STALL_BARREL, wait - fpu);
+                    prof_stall_th(p, IPU_STALL_FPU, fpu);
+                prof_stall_th(p, IPU_STALL_BARREL, wait - fpu);
             } else {
-                prof_stall(prof, g, IPU_STALL_BARREL, IPU_NSLOTS - 1);
+                prof_stall_th(p, IPU_STALL_BARREL, IPU_NSLOTS - 1);
             }
         }
         ninsn[k] += r->n;
