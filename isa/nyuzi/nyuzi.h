@@ -247,6 +247,7 @@ typedef struct nyz_machine {
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
+    uint64_t l2_slot[64];        /* cycles the L2's arbiter has taken a store in (by cycle % 64) */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */

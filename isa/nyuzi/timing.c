@@ -453,10 +453,19 @@ static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t a
 
 /* The cycle the L2 accepts a store-queue operation (a store, a flush, an invalidate) from
  * core c issued at now: it takes one per store_interval cycles from each core
- * (l2_cache_arb_stage.sv; the spacing is per core). */
+ * (l2_cache_arb_stage.sv; the spacing is per core). Stores of several cores in one cycle
+ * are taken in consecutive cycles, in the order they are executed here (the RTL's order is
+ * round robin between cores). */
 static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now)
 {
     uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
+    if (nm->ncores > 1) {
+        /* and one request a cycle of all cores' (l2_cache_arb_stage.sv: one grant per
+         * cycle; kernel on 4 cores: core 3's threads 470 -> 472 472 472 467, the RTL's) */
+        while (nm->l2_slot[acc & 63] == acc)
+            acc++;
+        nm->l2_slot[acc & 63] = acc;
+    }
     nm->sq_free[c->index] = acc + nm->tm.store_interval;
     return acc;
 }
