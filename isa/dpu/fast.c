@@ -251,11 +251,10 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 goto sparse_pick;                                                                  \
             const int k_ = QK(qh);                                                                 \
             const uint64_t r_ = QR(qh);                                                            \
-            if (r_ > t) {                                                                          \
-                if (__builtin_expect(r_ >= lim, 0))                                                \
-                    goto sparse_pick;                                                              \
-                t = r_;                                                                            \
-            }                                                                                      \
+            const uint64_t tn_ = r_ > t ? r_ : t; /* (t < lim: only a later r_ can reach it) */   \
+            if (__builtin_expect(tn_ >= lim, 0))                                                   \
+                goto sparse_pick;                                                                  \
+            t = tn_;                                                                               \
             QR(qh + qn) = t + 11;                                                                  \
             if (QR(qh + 1) <= t)                                                                   \
                 goto sparse_tied;                                                                  \
