@@ -627,19 +627,6 @@ static char *put_hex(char *p, uint64_t v, int width)
     return p;
 }
 
-/* The end of the trace line of the instruction at pc of u's code space ("%08llx  TEXT\n"),
- * from the cache when the bytes there are those it was made from (so code written since is
- * disassembled again). An entry keeps where its bytes are in the space's memory, so a hit
- * reads them from there without looking the address up again (regions keep their memory
- * while the machine lives). */
-const char *dbg_unit_label(const sim_machine *m, int unit, char *buf, size_t n)
-{
-    if (m->ngroups)
-        return sim_unit_path(m, unit, buf, n);
-    snprintf(buf, n, "%s", unit >= 0 && unit < m->nunits ? m->units[unit].name : "");
-    return buf;
-}
-
 /* Unit u's entry of the trace's cache: its code space and its label (finding them formats
  * and compares names, so they are looked up when the unit changes, not per line). */
 static const struct dbg_cspace *trace_unit(dbg_state *d, const sim_machine *m, const sim_unit *u)
@@ -648,11 +635,16 @@ static const struct dbg_cspace *trace_unit(dbg_state *d, const sim_machine *m, c
     if (c->unit != u->index) {
         c->unit = u->index;
         c->space = m->isa->code_space ? sim_unit_space(m, u->index, m->isa->code_space) : NULL;
-        dbg_unit_label(m, u->index, c->name, sizeof c->name);
+        sim_unit_path(m, u->index, c->name, sizeof c->name);
     }
     return c;
 }
 
+/* The end of the trace line of the instruction at pc of u's code space ("%08llx  TEXT\n"),
+ * from the cache when the bytes there are those it was made from (so code written since is
+ * disassembled again). An entry keeps where its bytes are in the space's memory, so a hit
+ * reads them from there without looking the address up again (regions keep their memory
+ * while the machine lives). */
 static const char *trace_text(dbg_state *d, const sim_machine *m, const sim_unit *u, int thread, uint64_t pc,
                               size_t *len)
 {

@@ -118,7 +118,7 @@ typedef struct dbg_state {
     struct dbg_cspace {
         int unit;
         mem_space *space;
-        char name[64];  /* the unit as trace lines name it (dbg_unit_label) */
+        char name[64];  /* the unit as trace lines name it (sim_unit_path) */
     } cspace[64];
     struct prof_state *prof; /* per-PC profile, NULL when off (core/profile.h) */
     int history_on;
@@ -222,10 +222,6 @@ int dbg_observe(sim_machine *m, void (*fn)(void *ctx, sim_machine *m, sim_unit *
 /* For ISAs, while m->slow: a thread's event worth seeing on a timeline (a trap, an
  * interrupt, a syscall; `what` is a static name), at cycle. */
 void dbg_note(sim_machine *m, int unit, int thread, uint64_t cycle, const char *what);
-
-/* How the trace names a unit: its path (sim_unit_path: "ipu0.tile5") when the machine has
- * groups, else its name, as before groups ("dpu3"). Returns buf. */
-const char *dbg_unit_label(const sim_machine *m, int unit, char *buf, size_t n);
 
 /* Disassemble the instruction at addr of unit's code space as thread decodes it
  * (isa_ops.disasm_thread, else disasm; thread -1: the unit's default view). Returns its

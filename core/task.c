@@ -102,9 +102,11 @@ static void mark(sim_machine *m, const sim_task *t, int begin, uint64_t cycle)
         d->note(d->observe_ctx, m, t->unit, t->thread, cycle, begin ? "task begin" : "task end");
     if (!d->trace || cycle < d->trace_from || cycle >= d->trace_to)
         return;
-    char name[SIM_TASK_NAME + 24];
+    char name[SIM_TASK_NAME + 24], label[96];
     sim_task_name(m, t, name, sizeof name);
-    fprintf(d->trace, "%10llu %s t%-2d -- task %llu %s %s", (unsigned long long)cycle, m->units[t->unit].name,
+    /* named as the trace's instruction lines name the unit (its path on a grouped machine) */
+    fprintf(d->trace, "%10llu %s t%-2d -- task %llu %s %s", (unsigned long long)cycle,
+            sim_unit_path(m, t->unit, label, sizeof label),
             t->thread, (unsigned long long)t->seq, begin ? "begins:" : "ends:", name);
     if (!begin)
         fprintf(d->trace, " (%llu instructions, %llu cycles)", (unsigned long long)t->instructions,

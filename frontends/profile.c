@@ -155,7 +155,7 @@ static int write_one(cli_session *s, const prof_state *p, const prof_src *src, c
     if (thread >= 0) { /* the unit by its path on a machine with groups (ipu0.tile5) */
         char label[128];
         fprintf(f, "thread: %d\ndesc: Hardware thread: %s thread %d\n", thread + 1,
-                dbg_unit_label(m, thread / p->tpu, label, sizeof label), thread % p->tpu);
+                sim_unit_path(m, thread / p->tpu, label, sizeof label), thread % p->tpu);
     }
     /* (a thread's file: its unit's program) */
     const char *prog = thread >= 0 ? cli_unit_image(s, o.unit)->path : s->img.path;

@@ -73,9 +73,9 @@ grep -q "^  uc0: 3 tasks (0 running, 1 ended before the fast-forward's switch, n
 
 # the trace: a marker before a job's START_JOB and after its END_JOB
 "$X" run "$T/two.elf" --quiet --trace "$T/trace" >/dev/null 2>&1
-grep -A1 -- 'uc0 t1  -- task 1 begins: job 2 page 0$' "$T/trace" | grep -q 'START_JOB 0x2$' ||
+grep -A1 -- 'col0.uc0 t1  -- task 1 begins: job 2 page 0$' "$T/trace" | grep -q 'START_JOB 0x2$' ||
     no "trace: no begin marker before job 2's START_JOB: $(grep -A1 'task 1 begins' "$T/trace")"
-grep -q -- "^ *$end2 uc0 t1  -- task 1 ends: job 2 page 0 (7 instructions, [0-9]* cycles)\$" "$T/trace" ||
+grep -q -- "^ *$end2 col0.uc0 t1  -- task 1 ends: job 2 page 0 (7 instructions, [0-9]* cycles)\$" "$T/trace" ||
     no "trace: job 2's end marker: $(grep 'task 1 ends' "$T/trace")"
 
 # the debugger: a uC-DMA write stops a watch, `info tasks` at that stop and at the end

@@ -28,8 +28,8 @@ grep -q '"name": "wa", "id": [0-9]*, "state": "ended", "begin": 6, "end": 43, "c
 # the reference loop (the trace turns the debugger's hooks on) gives the same tasks
 "$X" run "$T/t.elf" --quiet --stats=json --stats-file "$T/tr.json" --trace "$T/trace" >/dev/null 2>&1
 python3 "$C" "$T/tr.json" >"$T/tasks.tr" && cmp -s "$T/tasks" "$T/tasks.tr" || no "traced run: $(cat "$T/tasks.tr")"
-grep -q '^ *6 tile0 t1  -- task 0 begins: wa$' "$T/trace" || no "trace: begin marker of wa: $(grep 'task 0' "$T/trace")"
-grep -q '^ *85 tile0 t1  -- task 1 ends: wb (6 instructions, 37 cycles)$' "$T/trace" ||
+grep -q '^ *6 ipu0.tile0 t1  -- task 0 begins: wa$' "$T/trace" || no "trace: begin marker of wa: $(grep 'task 0' "$T/trace")"
+grep -q '^ *85 ipu0.tile0 t1  -- task 1 ends: wb (6 instructions, 37 cycles)$' "$T/trace" ||
     no "trace: end marker of wb: $(grep 'task 1' "$T/trace")"
 
 # the timeline: an instant event at each begin and end, on W0's track (tid 1)
