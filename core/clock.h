@@ -45,6 +45,17 @@ static inline uint64_t sim_unit_now(const sim_machine *m, const sim_unit *u) { r
  * u->reached). sim_end_cycle is the machine's: the latest of its units' ends, in ticks. */
 uint64_t sim_unit_end_cycle(const sim_machine *m, const sim_unit *u);
 
+/* The fast-forward's switch (m->ff->cycle, ticks) as u's own cycle: the cycle in progress
+ * at the switch tick, where u's timed part starts (a unit of a slower clock that had not
+ * simulated that cycle yet issues in it after the switch, so its cycle counts with its
+ * instructions); 0 without a fast-forward. */
+static inline uint64_t sim_ff_unit_cycle(const sim_machine *m, const sim_unit *u)
+{
+    if (!m->ff)
+        return 0;
+    return u->period > 1 ? m->ff->cycle / u->period : m->ff->cycle;
+}
+
 /* The machine's watchdog window in ticks: `watchdog` cycles of its slowest unit. */
 static inline uint64_t sim_watchdog_ticks(const sim_machine *m)
 {

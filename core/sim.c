@@ -159,9 +159,12 @@ int sim_ff_switch(sim_machine *m, const char *marker, int reached)
      * issues at the switch or later, as in a full run from a quiescent state. With every
      * unit halted: the end. */
     p->cycle = 0;
-    for (int i = 0; i < m->nunits; i++)
-        if (m->units[i].enabled && !m->units[i].halted && m->units[i].reached + 1 > p->cycle)
-            p->cycle = m->units[i].reached + 1;
+    for (int i = 0; i < m->nunits; i++) {
+        const sim_unit *u = &m->units[i];
+        uint64_t next = sim_unit_tick(u, u->reached + 1); /* in ticks: units of other clocks */
+        if (u->enabled && !u->halted && next > p->cycle)
+            p->cycle = next;
+    }
     if (!p->cycle)
         p->cycle = sim_end_cycle(m);
     p->instructions = sim_total_instructions(m);

@@ -354,8 +354,10 @@ typedef struct sim_ff_unit {
     uint8_t halted;              /* halted in the functional part */
 } sim_ff_unit;
 typedef struct sim_ff_part {
-    uint64_t cycle;              /* the switch, the first cycle no unit had simulated: the
-                                  * timed part's cycles count from here */
+    uint64_t cycle;              /* the switch, the first machine tick no unit had simulated
+                                  * (core/clock.h; cycles on a machine of one clock): the
+                                  * timed part counts from here (a unit's own cycles from
+                                  * sim_ff_unit_cycle) */
     uint64_t instructions;       /* retired in the functional part, in all */
     char marker[96];             /* what was reached ("symbol main", "insns:1000", "magic") */
     int reached;                 /* 0: the run ended before the marker (all functional) */

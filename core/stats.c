@@ -43,7 +43,8 @@ uint64_t stats_unit_cycles(const sim_machine *m, const sim_unit *u)
 }
 
 static uint64_t minus(uint64_t v, uint64_t base) { return v > base ? v - base : 0; }
-/* the switch cycle of a fast-forward (0 without one) */
+/* the switch of a fast-forward in machine ticks (0 without one); a unit's own counts use
+ * its own cycle of the switch (sim_ff_unit_cycle) */
 static uint64_t ff_base(const sim_machine *m) { return m->ff ? m->ff->cycle : 0; }
 /* the functional part's copy of unit i's thread t, NULL without a fast-forward */
 static const sim_thread *ff_thread(const sim_machine *m, int i, int t)
@@ -69,7 +70,7 @@ typedef struct th_view {
 static th_view thread_view(const sim_machine *m, int i, int t)
 {
     const sim_thread *th = &m->units[i].threads[t], *f = ff_thread(m, i, t);
-    uint64_t b = ff_base(m);
+    uint64_t b = sim_ff_unit_cycle(m, &m->units[i]);
     th_view v = {minus(unit_thread_cycles(m, &m->units[i], th), b), minus(th->instructions, f ? f->instructions : 0),
                  minus(th->issue_cycles, f ? f->issue_cycles : 0), minus(th->halted_at, b), {0}};
     for (int s = 0; s < SIM_MAX_STALLS; s++)
@@ -184,7 +185,7 @@ static grp_view group_view(const sim_machine *m, int g)
         if (v.first < 0)
             v.first = i;
         v.units++;
-        uint64_t uc = minus(stats_unit_cycles(m, u), ff_base(m));
+        uint64_t uc = minus(stats_unit_cycles(m, u), sim_ff_unit_cycle(m, u));
         v.cycles = uc > v.cycles ? uc : v.cycles;
         v.instructions += unit_insns(m, i);
         for (int t = 0; t < u->nthreads; t++) {
@@ -264,11 +265,11 @@ void stats_write_text(const sim_machine *m, FILE *f)
             fprintf(f, "%s: disabled\n", u->name);
             continue;
         }
-        uint64_t ui = unit_insns(m, i), uc = minus(stats_unit_cycles(m, u), ff_base(m));
+        uint64_t ub = sim_ff_unit_cycle(m, u), ui = unit_insns(m, i), uc = minus(stats_unit_cycles(m, u), ub);
         fprintf(f, "%s: cycles %llu, instructions %llu, IPC %.3f, %s", u->name, (unsigned long long)uc,
                 (unsigned long long)ui, uc ? (double)ui / (double)uc : 0.0, u->halted ? "halted at " : "running");
         if (u->halted)
-            fprintf(f, "%llu", (unsigned long long)minus(u->halted_at, ff_base(m)));
+            fprintf(f, "%llu", (unsigned long long)minus(u->halted_at, ub));
         fputc('\n', f);
         for (int c = 0; c < u->ncounters; c++)
             fprintf(f, "  %s: %llu\n", u->counters[c].name, (unsigned long long)unit_counter(m, i, c));
@@ -370,7 +371,10 @@ static void group_write_json(const sim_machine *m, FILE *f, int g)
 void stats_write_json(const sim_machine *m, FILE *f)
 {
     const char *const *stalls = m->isa->stall_names;
-    uint64_t cyc = run_cycles(m), insns = run_insns(m), b = ff_base(m);
+    uint64_t cyc = run_cycles(m), insns = run_insns(m);
+    /* a unit's stop is in its own cycles, the machine's (a limit, a deadlock) in ticks */
+    uint64_t b = m->stop.unit >= 0 && m->stop.unit < m->nunits ? sim_ff_unit_cycle(m, &m->units[m->stop.unit])
+                                                                : ff_base(m);
     double hz = machine_clock(m), hs = m->host_seconds > 1e-9 ? m->host_seconds : 1e-9;
     /* the schema's version: docs/stats-schema.md; raised when a field changes meaning or goes */
     fprintf(f, "{\n  \"schema\": %d,\n  \"isa\": ", STATS_SCHEMA_VERSION);
@@ -400,12 +404,13 @@ void stats_write_json(const sim_machine *m, FILE *f)
     fprintf(f, "  \"units\": [");
     for (int i = 0; i < m->nunits; i++) {
         const sim_unit *u = &m->units[i];
+        const uint64_t ub = sim_ff_unit_cycle(m, u);
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
         file_json_str(f, u->name);
         fprintf(f, ", \"index\": %d, \"enabled\": %s, \"cycles\": %llu, \"instructions\": %llu, \"halted_at\": ", i,
-                u->enabled ? "true" : "false", (unsigned long long)minus(stats_unit_cycles(m, u), b),
+                u->enabled ? "true" : "false", (unsigned long long)minus(stats_unit_cycles(m, u), ub),
                 (unsigned long long)unit_insns(m, i));
-        json_halted(f, u->halted, minus(u->halted_at, b));
+        json_halted(f, u->halted, minus(u->halted_at, ub));
         fprintf(f, ",\n     \"counters\": {");
         for (int c = 0; c < u->ncounters; c++) {
             fprintf(f, "%s", c ? ", " : "");

@@ -156,7 +156,8 @@ static void deltas(const sim_machine *m, const sim_unit *u, const sim_task *t, s
     const sim_task_list *l = u->tasks;
     const sim_thread *th = &u->threads[t->thread];
     const size_t at = (size_t)t->thread * (size_t)u->nthread_counters;
-    const sim_ff_unit *f = m->ff && t->begin < m->ff->cycle ? &m->ff->units[t->unit] : NULL;
+    const uint64_t sw = sim_ff_unit_cycle(m, u); /* the switch in the unit's own cycles */
+    const sim_ff_unit *f = m->ff && t->begin < sw ? &m->ff->units[t->unit] : NULL;
     /* the base: the task's copy from its begin, or the thread's at the switch. A thread's
      * counters only grow during a run (a restart forgets the tasks), so plain differences */
     const sim_thread *fb = f ? &f->threads[t->thread] : NULL;
@@ -172,7 +173,7 @@ static void deltas(const sim_machine *m, const sim_unit *u, const sim_task *t, s
     for (int k = 0; k < l->ncounters; k++)
         out->counters[k] = u->thread_counters[at + (size_t)k] - bk[k];
     if (f)
-        out->begin = m->ff->cycle;
+        out->begin = sw;
 }
 
 static void sim_task_keep(sim_task_list *l, const sim_task *tp);
@@ -239,7 +240,7 @@ const sim_task *sim_task_bound(const sim_machine *m, int unit, int thread)
 
 int sim_task_functional(const sim_machine *m, const sim_task *t)
 {
-    return m->ff && t->state == SIM_TASK_DONE && t->end <= m->ff->cycle;
+    return m->ff && t->state == SIM_TASK_DONE && t->end <= sim_ff_unit_cycle(m, &m->units[t->unit]);
 }
 
 sim_task sim_task_view(const sim_machine *m, const sim_task *t)
@@ -253,7 +254,7 @@ sim_task sim_task_view(const sim_machine *m, const sim_task *t)
         v.cycles = v.end - v.begin;
     }
     if (m->ff) { /* cycles from the switch, as every count of the statistics */
-        uint64_t sw = m->ff->cycle, b = minus(v.begin, sw), e = minus(v.end, sw);
+        uint64_t sw = sim_ff_unit_cycle(m, &m->units[t->unit]), b = minus(v.begin, sw), e = minus(v.end, sw);
         if (t->thread >= 0) /* a sum keeps the sum of its tasks' cycles */
             v.cycles = e - b;
         v.begin = b;

@@ -241,6 +241,42 @@ static void test_clock_ping_pong(void **state)
     sim_destroy(&m);
 }
 
+/* A fast-forward's switch on units of two clocks (core/sim.c sim_ff_switch; core/clock.h):
+ * free running, N = 20, to tick 49 as above: a has simulated its cycles 0..9 (its next, 10,
+ * starts at tick 50), b its cycles 0..12 (its next, 13, at tick 52). The switch is the first
+ * tick no unit has simulated, in ticks: max(50, 52) = 52. Each unit's timed part starts at
+ * its cycle in progress at that tick: a's floor(52 / 5) = 10, b's 52 / 4 = 13. To the end
+ * (a halts at its cycle 20, b at 20, tick 100): the timed part is 100 - 52 = 48 ticks; a
+ * 20 - 10 = 10 cycles and the 10 instructions of its cycles 10..19, b 20 - 13 = 7 cycles
+ * and 7 instructions (13..19). Before the fix the switch mixed cycles of both clocks
+ * (max(10, 13) = 13 "ticks"). */
+static void test_clock_fast_forward(void **state)
+{
+    (void)state;
+    sim_machine m;
+    char err[256] = "";
+    assert_int_equal(ck_make(&m, (const char *const[]){"n=20", NULL}, err, sizeof err), 0);
+    assert_int_equal(sim_run(&m, 49), SIM_STOP_LIMIT);
+    assert_int_equal(sim_ff_switch(&m, "test", 1), 0);
+    assert_int_equal(m.ff->cycle, 52);
+    assert_int_equal(sim_ff_unit_cycle(&m, &m.units[0]), 10);
+    assert_int_equal(sim_ff_unit_cycle(&m, &m.units[1]), 13);
+    assert_int_equal(sim_run(&m, SIM_NEVER), SIM_STOP_HALT);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    stats_write_json(&m, f);
+    stats_write_text(&m, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "\"switch_cycle\": 52,"));
+    assert_non_null(strstr(buf, "\n  \"cycles\": 48,\n"));
+    assert_non_null(strstr(buf, "\ncore0: cycles 10, instructions 10, IPC 1.000, halted at 10\n"));
+    assert_non_null(strstr(buf, "\ncore0: cycles 7, instructions 7, IPC 1.000, halted at 7\n"));
+    free(buf);
+    sim_destroy(&m);
+}
+
 /* Clocks without a common base in range are refused at create with a clear error: 1 GHz
  * and 1 GHz + 1 Hz (lcm about 1e18 Hz: about 1e9 ticks per cycle, over SIM_MAX_PERIOD), and
  * 1 EHz next to 1.25 GHz (lcm 1e18: 8e8 ticks per cycle of b). One clock needs no base:
@@ -263,4 +299,5 @@ static void test_clock_refused(void **state)
 }
 
 XPUSIM_TESTS(run_clock, cmocka_unit_test(test_clock_base), cmocka_unit_test(test_clock_free_running),
-             cmocka_unit_test(test_clock_ping_pong), cmocka_unit_test(test_clock_refused))
+             cmocka_unit_test(test_clock_ping_pong), cmocka_unit_test(test_clock_fast_forward),
+             cmocka_unit_test(test_clock_refused))
