@@ -226,7 +226,6 @@ typedef struct dpu_unit {
     int iram_full;         /* its own copy has DPU_IRAM_RECS records (dpu_iram_widen) */
     uint8_t *iram_seen;    /* the raw IRAM its predecoded copy was made from (own copies) */
     mem_space *wram, *mram, *iram_space; /* owned by the core when registered by name */
-    int own_spaces;
     mem_space atomic_space;
     uint8_t *wram_p, *mram_p, *iram_p;
     uint32_t mram_mask;
