@@ -22,6 +22,46 @@ static inline int32_t row_thread(const prof_state *p, const uint64_t *r) { retur
 static inline unsigned row_flow(const prof_state *p, const uint64_t *r) { return (unsigned)(r[p->stride - 1] >> 32) & 0xff; }
 static inline unsigned row_ret(const prof_state *p, const uint64_t *r) { return (unsigned)(r[p->stride - 1] >> 40) & 0xff; }
 
+/* Frame d of t's shadow call stack (frames are fsize bytes: the ISA's stall causes only). */
+static inline prof_frame *prof_fr(const prof_thread *t, uint32_t d)
+{
+    return (prof_frame *)(void *)(t->stack + (size_t)d * t->fsize);
+}
+
+/* A push's snapshot of the n stall counters and a pop's growth of them onto an edge,
+ * unrolled by the count as prof_stall_delta (a loop or a memcpy over a count read from
+ * memory was most of a call's cost in the slow path). */
+#define PROF_SNAP(k)                                                                               \
+    case (k) + 1:                                                                                  \
+        dst[k] = src[k];                                                                           \
+        __attribute__((fallthrough));
+static inline void prof_snap(int n, uint64_t *restrict dst, const uint64_t *restrict src)
+{
+    _Static_assert(SIM_MAX_STALLS == 12, "one PROF_SNAP per possible cause");
+    switch (n) {
+        PROF_SNAP(11) PROF_SNAP(10) PROF_SNAP(9) PROF_SNAP(8) PROF_SNAP(7) PROF_SNAP(6)
+        PROF_SNAP(5) PROF_SNAP(4) PROF_SNAP(3) PROF_SNAP(2) PROF_SNAP(1) PROF_SNAP(0)
+    default:
+        break;
+    }
+}
+#undef PROF_SNAP
+#define PROF_GROW(k)                                                                               \
+    case (k) + 1:                                                                                  \
+        acc[k] += now[k] - then[k];                                                                \
+        __attribute__((fallthrough));
+static inline void prof_grow(int n, uint64_t *restrict acc, const uint64_t *restrict now,
+                             const uint64_t *restrict then)
+{
+    switch (n) {
+        PROF_GROW(11) PROF_GROW(10) PROF_GROW(9) PROF_GROW(8) PROF_GROW(7) PROF_GROW(6)
+        PROF_GROW(5) PROF_GROW(4) PROF_GROW(3) PROF_GROW(2) PROF_GROW(1) PROF_GROW(0)
+    default:
+        break;
+    }
+}
+#undef PROF_GROW
+
 prof_state *prof_new(sim_machine *m)
 {
     prof_state *p = calloc(1, sizeof *p);
@@ -49,6 +89,8 @@ prof_state *prof_new(sim_machine *m)
         t->hook_insns = th->instructions;
         t->row = t->pre;
         t->nstalls = p->nstalls;
+        t->stride = p->stride;
+        t->fsize = (uint32_t)(sizeof(prof_frame) + (size_t)p->nstalls * sizeof(uint64_t));
         t->g = g;
         t->p = p;
     }
@@ -159,10 +201,10 @@ static uint64_t *prof_row(prof_state *p, prof_thread *t, int g, uint64_t pc)
     /* an open call's return address (not returned to: the frame would have been popped) */
     prof_frame *owner = NULL;
     for (uint32_t k = 0; off < t->nmap && k < t->depth; k++)
-        if (t->stack[k].ret == pc) {
-            if (t->stack[k].saved)
-                return t->stack[k].saved;
-            owner = owner ? owner : &t->stack[k];
+        if (prof_fr(t, k)->ret == pc) {
+            if (prof_fr(t, k)->saved)
+                return prof_fr(t, k)->saved;
+            owner = owner ? owner : prof_fr(t, k);
         }
     uint64_t *r = prof_row_new(p);
     if (!r)
@@ -350,14 +392,13 @@ static void prof_map_drop(prof_thread *t, uint64_t off)
 static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, uint64_t cycle, const uint64_t *stalls)
 {
     while (t->depth > k) {
-        const prof_frame *f = &t->stack[--t->depth];
+        const prof_frame *f = prof_fr(t, --t->depth);
         if (f->saved) /* the return address's row goes back to the map */
             t->map[f->ret - t->base] = f->saved;
         prof_edge *x = &p->edges[f->edge];
         x->insns += insns - f->insns;
         x->cycles += cycle - f->cycle;
-        for (int c = 0; c < p->nstalls; c++)
-            x->stalls[c] += stalls[c] - f->stalls[c];
+        prof_grow(p->nstalls, x->stalls, stalls, f->stalls);
     }
 }
 
@@ -372,11 +413,11 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
 {
     unsigned pflow = row_flow(p, prev);
     uint64_t ppc = prev[p->stride - 2];
-    if (t->depth && pc == t->stack[t->depth - 1].ret)
+    if (t->depth && pc == prof_fr(t, t->depth - 1)->ret)
         prof_pop(p, t, t->depth - 1, insns, cycle, t->stalls);
     else if (pflow == ISA_FLOW_RETURN)
         for (uint32_t k = t->depth, n = 0; k-- > 0 && n < PROF_UNWIND; n++)
-            if (t->stack[k].ret == pc) {
+            if (prof_fr(t, k)->ret == pc) {
                 prof_pop(p, t, k, insns, cycle, t->stalls);
                 break;
             }
@@ -384,7 +425,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
         return 0; /* not a call, or one not taken (or to its own fall-through) */
     if (t->depth == t->cap) {
         uint32_t ncap = t->cap ? 2 * t->cap : 16;
-        prof_frame *ns = ncap > (1u << 24) ? NULL : realloc(t->stack, ncap * sizeof *ns);
+        unsigned char *ns = ncap > (1u << 24) ? NULL : realloc(t->stack, (size_t)ncap * t->fsize);
         if (!ns)
             return -1;
         t->stack = ns;
@@ -396,7 +437,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
     if (x < PROF_EDGE_CACHED) /* the call row remembers it (prof_call) */
         prev[p->stride - 1] = (prev[p->stride - 1] & ((1ull << 48) - 1)) | (uint64_t)(x + 1) << 48;
     p->edges[x].calls++;
-    prof_frame *f = &t->stack[t->depth++];
+    prof_frame *f = prof_fr(t, t->depth++);
     f->ret = ppc + row_ret(p, prev);
     f->edge = (uint32_t)x;
     /* the issue at the return address must come to the slow path to pop the frame: its row
@@ -408,22 +449,21 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
         prof_map_drop(t, off);
     f->insns = insns;
     f->cycle = cycle;
-    memcpy(f->stalls, t->stalls, sizeof f->stalls);
+    prof_snap(t->nstalls, f->stalls, t->stalls);
     return 0;
 }
 
-static __attribute__((noinline)) void prof_close_stalls(prof_thread *t, uint64_t *prev, const uint64_t *stalls)
-{
-    prof_stall_delta(t->nstalls, prev + PROF_STALLS, t->stalls, stalls);
-}
-
-/* The previous issue's share at this one, as in prof_issue_gen. */
-static inline void prof_close(prof_thread *t, uint64_t *prev, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
+/* The previous issue's share at this one, as in prof_issue_gen. Inline, with no call: the
+ * slow issues after and at calls and returns then call nothing on their way (the general
+ * path is a tail call), so they save no registers (a push cost about 16 host instructions
+ * of saves and restores when the stall delta was a call). */
+static inline __attribute__((always_inline)) void prof_close(prof_thread *t, uint64_t *prev, uint64_t cycle,
+                                                             uint64_t insns, const uint64_t *stalls)
 {
     prev[PROF_INSNS] += insns;
     prev[PROF_CYCLES] += cycle;
     if (stalls)
-        prof_close_stalls(t, prev, stalls);
+        prof_stall_delta(t->nstalls, prev + PROF_STALLS, t->stalls, stalls);
 }
 
 /* This issue's row opens (minus its count and cycle); after a call or a return the next
@@ -433,7 +473,7 @@ static inline void prof_open(prof_thread *t, uint64_t *row, uint64_t cycle, uint
     row[PROF_INSNS] -= insns;
     row[PROF_CYCLES] -= cycle;
     t->row = row;
-    t->lim = (row[t->p->stride - 1] >> 32 & 0xff) == ISA_FLOW_NONE ? t->nmap : 0;
+    t->lim = (row[t->stride - 1] >> 32 & 0xff) == ISA_FLOW_NONE ? t->nmap : 0;
 }
 
 static void prof_oom(prof_state *p, int g, uint64_t pc)
@@ -496,7 +536,7 @@ static __attribute__((noinline)) void prof_slow_flow_row(prof_thread *t, uint64_
 {
     uint64_t *row;
     const uint32_t d = t->depth;
-    if (!t->fmap || (row = t->fmap[off]) == NULL || (d && t->stack[d - 1].ret == pc)) {
+    if (!t->fmap || (row = t->fmap[off]) == NULL || (d && prof_fr(t, d - 1)->ret == pc)) {
         prof_issue_general(t, pc, cycle, insns, stalls);
         return;
     }
@@ -507,49 +547,52 @@ static __attribute__((noinline)) void prof_slow_flow_row(prof_thread *t, uint64_
     t->lim = 0; /* the next issue comes here for this one's flow */
 }
 
-/* The issue after a call's or a return's (t->lim 0 inside a set window). At the top call's
- * return address after a return: prof_flow pops the frame, and the row of pc is the one the
- * frame took out of the map (or prof_row's). The callee's first issue: prof_flow pushes a
- * frame for the call, its edge the one the call row remembers, and the row is in a map. */
-static __attribute__((noinline)) void prof_slow_after_flow(prof_thread *t, uint64_t pc, uint64_t cycle,
-                                                           uint64_t insns, const uint64_t *stalls, uint64_t off)
+/* The issue after a return's (t->lim 0 inside a set window), at the top call's return
+ * address: the frame pops, and the row of pc is the one the frame took out of the map (or
+ * prof_row's). Anything else (a longjmp past the top frame, none open) is the general
+ * path's. */
+static __attribute__((noinline)) void prof_slow_pop(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                    const uint64_t *stalls, uint64_t off)
+{
+    uint64_t *row;
+    const uint32_t d = t->depth;
+    prof_frame *f;
+    if (!d || (f = prof_fr(t, d - 1))->ret != pc || (row = f->saved) == NULL) {
+        /* (no frame to pop here, or the return address's row not in the frame: prof_flow
+         * pops it and prof_row finds the row) */
+        prof_issue_general(t, pc, cycle, insns, stalls);
+        return;
+    }
+    prof_close(t, t->row, cycle, insns, stalls);
+    t->depth = d - 1;
+    prof_edge *x = &t->p->edges[f->edge];
+    x->insns += insns - f->insns;
+    x->cycles += cycle - f->cycle;
+    prof_grow(t->nstalls, x->stalls, t->stalls, f->stalls);
+    t->map[off] = row; /* the return address's row goes back to the map */
+    prof_open(t, row, cycle, insns);
+}
+
+/* The callee's first issue (t->lim 0 inside a set window, the open row a call's): a frame
+ * is pushed for the call, its edge the one the call row remembers, and the row is in a map
+ * (six arguments: in registers, so prof_issue_slow's call is a jump). A call not taken, an edge not known, a full stack, a new
+ * row, or an issue at the top frame's return address (pop and push) is the general path's. */
+static __attribute__((noinline)) void prof_slow_push(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                     const uint64_t *stalls, uint64_t off)
 {
     uint64_t *const prev = t->row, *row;
     const uint32_t d = t->depth;
-    const int stride = t->p->stride;
-    const uint64_t meta = prev[stride - 1];
-    const unsigned pflow = (unsigned)(meta >> 32) & 0xff;
-    if (d && t->stack[d - 1].ret == pc) {
-        if (pflow != ISA_FLOW_RETURN)
-            goto general; /* after a call: pop and push, or a call not taken */
-        prof_close(t, prev, cycle, insns, stalls);
-        const prof_frame *f = &t->stack[d - 1];
-        t->depth = d - 1;
-        prof_edge *x = &t->p->edges[f->edge];
-        x->insns += insns - f->insns;
-        x->cycles += cycle - f->cycle;
-        for (int c = 0; c < t->nstalls; c++)
-            x->stalls[c] += t->stalls[c] - f->stalls[c];
-        row = f->saved;
-        if (row) /* the return address's row goes back to the map */
-            t->map[off] = row;
-        else if ((row = prof_row(t->p, t, t->g, pc)) == NULL) { /* (as the general path) */
-            prof_oom(t->p, t->g, pc);
-            return;
-        }
-        prof_open(t, row, cycle, insns);
-        return;
-    }
-    if (pflow != ISA_FLOW_CALL)
-        goto general; /* a return past the top frame, or none open */
-    const uint64_t ppc = prev[stride - 2], rd = (meta >> 40) & 0xff, e = meta >> 48;
-    if ((pc > ppc && pc <= ppc + rd) || !e || t->p->edges[e - 1].target != pc || d == t->cap)
-        goto general; /* not taken, the edge not known, or the stack full */
+    const uint64_t meta = prev[t->stride - 1];
+    const uint64_t ppc = prev[t->stride - 2], rd = (meta >> 40) & 0xff, e = meta >> 48;
+    if ((pc > ppc && pc <= ppc + rd) || !e || t->p->edges[e - 1].target != pc || d == t->cap ||
+        (d && prof_fr(t, d - 1)->ret == pc))
+        goto general;
     if ((row = t->map[off]) == NULL && (row = t->fmap ? t->fmap[off] : NULL) == NULL)
         goto general; /* a new row, or an open call's return address */
+    prof_edge *const x = &t->p->edges[e - 1];
     prof_close(t, prev, cycle, insns, stalls);
-    t->p->edges[e - 1].calls++;
-    prof_frame *f = &t->stack[d];
+    x->calls++;
+    prof_frame *const f = prof_fr(t, d);
     t->depth = d + 1;
     f->ret = ppc + rd;
     f->edge = (uint32_t)(e - 1);
@@ -559,7 +602,7 @@ static __attribute__((noinline)) void prof_slow_after_flow(prof_thread *t, uint6
         prof_map_drop(t, roff);
     f->insns = insns;
     f->cycle = cycle;
-    memcpy(f->stalls, t->stalls, sizeof f->stalls);
+    prof_snap(t->nstalls, f->stalls, t->stalls);
     prof_open(t, row, cycle, insns);
     return;
 general:
@@ -569,12 +612,22 @@ general:
 void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
 {
     const uint64_t off = pc - t->base;
-    if (off >= t->nmap) /* before the first issue (no window yet), or outside it */
+    if (off >= t->nmap) { /* before the first issue (no window yet), or outside it */
         prof_issue_general(t, pc, cycle, insns, stalls);
-    else if (t->lim)
+        return;
+    }
+    if (t->lim) {
         prof_slow_flow_row(t, pc, cycle, insns, stalls, off);
+        return;
+    }
+    /* after a call or a return: the open row's flow says which */
+    const unsigned pflow = (unsigned)(t->row[t->stride - 1] >> 32) & 0xff;
+    if (pflow == ISA_FLOW_RETURN)
+        prof_slow_pop(t, pc, cycle, insns, stalls, off);
+    else if (pflow == ISA_FLOW_CALL)
+        prof_slow_push(t, pc, cycle, insns, stalls, off);
     else
-        prof_slow_after_flow(t, pc, cycle, insns, stalls, off);
+        prof_issue_general(t, pc, cycle, insns, stalls);
 }
 
 void prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
@@ -678,12 +731,11 @@ int prof_edges(const prof_state *p, int thread, prof_edge **out)
     for (int g = 0; g < p->nth; g++) {
         const prof_thread *t = &p->th[g];
         for (uint32_t d = 0; d < t->depth; d++) {
-            const prof_frame *f = &t->stack[d];
+            const prof_frame *f = prof_fr(t, d);
             prof_edge *x = &v[f->edge];
             x->insns += t->end_insns - f->insns;
             x->cycles += t->end_cycle - f->cycle;
-            for (int c = 0; c < p->nstalls; c++)
-                x->stalls[c] += t->stalls[c] - f->stalls[c];
+            prof_grow(p->nstalls, x->stalls, t->stalls, f->stalls);
         }
     }
     int k = 0;

@@ -61,13 +61,15 @@ typedef struct prof_edge {
 
 /* An open call: where it returns, its edge, and the thread's totals at the callee's entry;
  * saved: the row of ret that this frame took out of the thread's window map, so that the
- * issue at ret takes the slow path (which pops the frame and puts the row back), or NULL. */
+ * issue at ret takes the slow path (which pops the frame and puts the row back), or NULL.
+ * The stall snapshot holds the ISA's causes only (prof_thread.fsize bytes a frame: 64 for
+ * the DPU's 3 instead of 136), so a push copies and a pop adds nstalls words. */
 typedef struct prof_frame {
     uint64_t ret;
     uint64_t *saved;
-    uint32_t edge;
     uint64_t insns, cycle;
-    uint64_t stalls[SIM_MAX_STALLS];
+    uint32_t edge;
+    uint64_t stalls[]; /* nstalls of them */
 } prof_frame;
 
 struct prof_state;
@@ -89,12 +91,15 @@ typedef struct prof_thread {
     uint64_t **fmap;     /* over the same window: the rows of calls and returns, which the
                             slow path finds here instead of in the hash (NULL: none yet) */
     uint64_t pre[PROF_STALLS + SIM_MAX_STALLS]; /* charged before the first issue */
+    int stride;          /* the state's row stride (prof_state.stride), kept here for the
+                            slow path's reads of a row's meta word without a load of p */
+    uint32_t fsize;      /* bytes per frame of stack (prof_frame and nstalls stall words) */
     uint64_t hook_insns; /* the hook path: the retired count at prof_before */
     uint64_t end_cycle, end_insns; /* prof_finish: where the open row closes */
     uint8_t valid;       /* issued since the profile started */
     uint8_t mapped;      /* the window was set up (at the first issue) */
     uint8_t ended;       /* prof_finish saw it */
-    prof_frame *stack;   /* the shadow call stack */
+    unsigned char *stack; /* the shadow call stack: depth frames of fsize bytes (prof_fr) */
     uint32_t depth, cap;
     /* the batch counters (prof_bat) */
     int64_t *bat;        /* a word per window offset below nbat, NULL: none */
