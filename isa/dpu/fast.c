@@ -191,6 +191,13 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     sim_thread *tsv[DPU_NTHREADS_MAX];
     dpu_tasklet *tkv[DPU_NTHREADS_MAX];
     int full = 0; /* sparse: a landing made SPARSE_FULL or more live */
+/* round: the bookkeeping of the issues before t; a profiled round (the feed needs the
+     * retired count at each issue, so it counts them as it goes) also takes back the
+     * advance charged for the first issue of a tasklet that did not issue (cur_fed 1: the
+     * one at t did) */
+#define ROUND_FLUSH(cur_fed)                                                                       \
+    (profile ? dpu_fast_round_flush_prof(c, t0, cur, t - t0, t - t0 + (cur_fed))                  \
+             : dpu_fast_round_flush(c, t0, cur, t - t0))
 #define SPARSE_CUR (tcur ? (int)(tcur - c->th) : (int)(ts - c->th) + 1)
 #define QK(i) qk[(i) & (SPARSE_Q - 1)]
 #define QR(i) qr[(i) & (SPARSE_Q - 1)]
@@ -206,7 +213,10 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         ki = cur;
         dn = (unsigned)live_count(c->live);
     }
-    if (mode == 0 && !bp && !watch && !profile && dpu_fast_round_ok(c, ts, t)) {
+    const uint64_t nm1 = (uint64_t)c->nt - 1; /* a profiled round: each later issue's wait */
+    if (round && profile)
+        dpu_fast_round_prof_start(c, t0, cur);
+    if (mode == 0 && !bp && !watch && dpu_fast_round_ok(c, ts, t)) {
         *tsp = ts;
         *tp = t;
         return 6;
@@ -293,7 +303,11 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             *tp = t;
             return 2;
         }
-        if (profile) /* this issue, also when it goes on to the generic executor */
+        if (profile && round) {
+            /* this issue, with its revolver wait nt - 1 (round_prof_start charged the first
+             * issue's difference in advance) */
+            prof_issue_stall_th(tk->prof, pc, t, ts->instructions, DPU_STALL_REVOLVER, nm1);
+        } else if (profile) /* this issue, also when it goes on to the generic executor */
             prof_feed(c, ts, tk, pc, t);
         if (dense && !rep) {
             /* record the issuer; replay once the last dn issues, at consecutive cycles,
@@ -334,7 +348,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 goto generic;
             const int k = (int)(ts - c->th);
             if (round) { /* the round's issues first: the transfer sets the issuer's ready */
-                dpu_fast_round_flush(c, t0, cur, t - t0);
+                ROUND_FLUSH(1);
                 tk->last_issue = t;
             }
             const uint64_t dma0 = ts->stalls[DPU_STALL_DMA];
@@ -396,7 +410,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             /* fall through */
         generic:
             if (round) { /* the round's issues, and this one's cycles (the executor counts it) */
-                dpu_fast_round_flush(c, t0, cur, t - t0);
+                ROUND_FLUSH(1);
                 tk->last_issue = t;
                 ts->ready_at = t + 11;
             }
@@ -413,7 +427,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
 #undef BURST_THREADED
 #undef BURST_GOTO
         tk->pc = (uint16_t)npc;
-        if (!round)
+        if (!round || profile)
             ts->instructions++;
         t++;
         if (sparse) {
@@ -601,7 +615,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     }
 out:
     if (round)
-        dpu_fast_round_flush(c, t0, cur, t - t0);
+        ROUND_FLUSH(0);
     if (sparse) { /* the cursor */
         const int k = SPARSE_CUR;
         ts = c->th + (k >= c->nt ? 0 : k);
@@ -610,6 +624,7 @@ out:
     *tp = t;
     return 0;
 #undef WATCHED
+#undef ROUND_FLUSH
 #undef QK
 #undef QR
 #undef SPARSE_CUR
@@ -619,8 +634,9 @@ out:
 /* The burst copies: plain, with the watched span, with the breakpoint filter, both, and
  * with --profile fed (with or without breakpoints and watchpoints); each takes its sparse
  * form while the sparse pick pays (burst's return 3, back to plain on 4) and its dense form
- * once a full revolver picks out of ring order (return 5); the plain copy its round form
- * while every tasklet is live and issues in ring order (return 6: round_ok). */
+ * once a full revolver picks out of ring order (return 5); the plain and the profiled copy
+ * their round form while every tasklet is live and issues in ring order (return 6:
+ * round_ok). */
 #define DPU_BURST_COPY(name, bp, watch, profile)                                                   \
     static __attribute__((noinline)) int name##_sparse(fast_ctx *c, sim_thread **tsp, uint64_t *tp,     \
                                                         uint64_t olim)                             \
@@ -646,7 +662,7 @@ out:
                 r = name##_sparse(c, tsp, tp, olim);                                               \
             else if (r == 5)                                                                       \
                 r = name##_dense(c, tsp, tp, olim);                                                \
-            else if (r == 6 && !(bp || watch || profile))                                          \
+            else if (r == 6 && !(bp || watch))                                                     \
                 r = name##_round(c, tsp, tp, olim);                                                \
             else                                                                                   \
                 return r;                                                                          \

@@ -210,3 +210,42 @@ void dpu_fast_round_flush(fast_ctx *c, uint64_t t0, int i0, uint64_t n)
     }
 }
 
+
+/* A profiled round burst from tasklet i0 at t0 feeds each issue a revolver wait of nt - 1
+ * (the ring's other tasklets), the wait of a later issue in the round. A tasklet's first
+ * issue, d places after i0 at t0 + d, waited t0 + d - last_issue - 1 (as prof_feed says):
+ * the difference is charged here in advance to the tasklet's open row, the one that issue
+ * closes, and taken back by the flush if the burst ends before that issue. */
+static uint64_t round_first_extra(const fast_ctx *c, uint64_t t0, int i0, int j)
+{
+    const int nt = c->nt;
+    const uint64_t d = (uint64_t)(j >= i0 ? j - i0 : j - i0 + nt);
+    return t0 + d - c->d->t[j].last_issue - 1 - (uint64_t)(nt - 1);
+}
+
+void dpu_fast_round_prof_start(fast_ctx *c, uint64_t t0, int i0)
+{
+    for (int j = 0; j < c->nt; j++)
+        prof_stall_th(c->pt + j, DPU_STALL_REVOLVER, round_first_extra(c, t0, i0, j));
+}
+
+/* The flush of a profiled round: last_issue and ready_at as round_flush (the retired counts
+ * were counted per issue), and a tasklet without any of the nfed issues fed (n, or n + 1
+ * with the one at t0 + n) gets its advance back (its open row is still the one charged). */
+void dpu_fast_round_flush_prof(fast_ctx *c, uint64_t t0, int i0, uint64_t n, uint64_t nfed)
+{
+    const int nt = c->nt;
+    for (int j = 0; j < nt; j++) {
+        const uint64_t d = (uint64_t)(j >= i0 ? j - i0 : j - i0 + nt);
+        prof_thread *const pt = c->pt + j;
+        if (d >= nfed) {
+            prof_stall_th(pt, DPU_STALL_REVOLVER, (uint64_t)0 - round_first_extra(c, t0, i0, j));
+            continue;
+        }
+        if (d < n) {
+            const uint64_t last = t0 + d + (n - 1 - d) / (uint64_t)nt * (uint64_t)nt;
+            c->d->t[j].last_issue = last;
+            c->th[j].ready_at = last + 11;
+        }
+    }
+}
