@@ -37,6 +37,20 @@ if has dpu; then
         sh scripts/bench/le32.sh 2 "$T/w2.bin" || fail le32
     same dpu-alu16 "$T/alu.elf" -o tasklets=16 --set bench_iters="$T/i50.bin"
     same dpu-alu3 "$T/alu.elf" -o tasklets=3 --set bench_iters="$T/i50.bin"
+    # the profiled round burst (16 tasklets issue in ring order) ended by a cycle limit in the
+    # middle of a round: a tasklet whose first issue of the round was charged in advance and
+    # had not issued must have the charge taken back (dpu_fast_round_flush_prof). Limits at
+    # 1,003 and 1,007 cycles are not multiples of 16; the run stops with "limit" (exit 3).
+    for mc in 1003 1007; do
+        "$X" run "$T/alu.elf" -o tasklets=16 --set bench_iters="$T/i50.bin" --max-cycles $mc --quiet \
+            --profile "$T/lim$mc.fast" >/dev/null 2>&1
+        [ $? -eq 3 ] || fail "dpu-alu16 --max-cycles $mc: expected the limit stop (exit 3)"
+        "$X" run "$T/alu.elf" -o tasklets=16 --set bench_iters="$T/i50.bin" --max-cycles $mc --quiet \
+            --profile "$T/lim$mc.hook" --trace /dev/null >/dev/null 2>&1
+        cmp -s "$T/lim$mc.fast" "$T/lim$mc.hook" ||
+            fail "dpu-alu16 --max-cycles $mc: the profiles differ: $(diff "$T/lim$mc.fast" "$T/lim$mc.hook" | head -6)"
+        n=$((n + 1))
+    done
     "$X" asm --isa dpu programs/dpu/rt/crt0.s programs/dpu/rt/mutex.s programs/dpu/rt/barrier.s \
         programs/dpu/rt/perfcounter.s programs/dpu/rt/mram.s programs/dpu/bench/sdk_shape.s \
         -o "$T/sdk.elf" -o tasklets=16 || fail "dpu asm sdk_shape"
