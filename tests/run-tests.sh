@@ -17,7 +17,21 @@ done
 # The tests are independent (each makes its own temporary files), so TEST_JOBS of them run
 # at once (default: the host's CPUs); the results are reported in list order.
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+# Start order: the tests named in tests/slow-first.txt first (longest first), then the rest;
+# a suite of N at a time ends no earlier than its last-started long test.
+first="" rest=""
 for t in $list; do
+    name=$(echo "$t" | sed "s|^$BUILD/tests/||; s|^tests/||")
+    if grep -qxF "$name" tests/slow-first.txt 2>/dev/null; then first="$first $t"; else rest="$rest $t"; fi
+done
+ordered=""
+for s in $(grep -v '^#' tests/slow-first.txt 2>/dev/null); do
+    for t in $first; do
+        name=$(echo "$t" | sed "s|^$BUILD/tests/||; s|^tests/||")
+        [ "$name" = "$s" ] && ordered="$ordered $t"
+    done
+done
+for t in $ordered $rest; do
     name=$(echo "$t" | sed "s|^$BUILD/tests/||; s|^tests/||")
     out="$log/$(echo "$name" | tr '/' '_').log"
     rm -f "$out.rc"
