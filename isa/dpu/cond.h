@@ -170,6 +170,14 @@ static inline int cond_true(int c, const cc_in *x)
         (lo) = (be_ & 1) ? (bo) + (sh) : (keep);                                                         \
         (res) = (hi) = be_ >> 1;                                                                         \
     } while (0)
+/* the same step when the kept half is the source pair's odd register (__mulsi3's form:
+ * keep == bo): bo gains sh when be's low bit is set, as a mask instead of a branch */
+#define DPU_SEM_MUL_STEP_SAME(hi, lo, res, be, bo, sh)                                                   \
+    do {                                                                                                 \
+        const uint32_t be_ = (be);                                                                       \
+        (lo) = (bo) + ((sh) & (0u - (be_ & 1)));                                                         \
+        (res) = (hi) = be_ >> 1;                                                                         \
+    } while (0)
 #define DPU_SEM_DIV_STEP(hi, lo, res, be, bo, sh, keep)                                                  \
     do {                                                                                                 \
         const uint32_t bo_ = (bo), sh_ = (sh);                                                           \

@@ -166,8 +166,9 @@ enum { DPU_IRAM_RECS = 65536 };
        X(ACQREL)                                                                                       \
        /* what compiled code adds (issue 16): and/or/xor with any destination kind (32-bit,          \
         * .s/.u pair) and any branch condition; the runtime's multiply and divide steps              \
-        * (__mulsi3, __udivsi3); clz/clo with any condition; movd */                                 \
-       X(LOGX) X(MULSTEP) X(DIVSTEP) X(CLZ) X(CLO) X(MOVD)                                             \
+        * (__mulsi3, __udivsi3); clz/clo with any condition; movd; __mulsi3's own step (the pair     \
+        * both source and destination, condition z, shift below 32: no branch on the data) */        \
+       X(LOGX) X(MULSTEP) X(DIVSTEP) X(CLZ) X(CLO) X(MOVD) X(MULSTEPZ)                                 \
        /* ldma/sdma (MRAM pointer access): started in the run loop, landed there */                  \
        X(DMA)
 /* (the list is also fast.c's threaded dispatch: a jump to each value's handler) */

@@ -88,6 +88,10 @@ static void set_fast(dpu_insn *in, int store)
         /* __mulsi3's and __udivsi3's loops: "mul_step d0, r2, d0, k, z, L" */
         if (in->dk == DPU_D_D64)
             in->fast = in->op == DPU_OP_MUL_STEP ? DPU_FAST_MULSTEP : DPU_FAST_DIVSTEP;
+        /* the multiply's own form (every step of __mulsi3): the kept half is the source
+         * pair's odd register, the shift a constant below 32 (its own block, branch-free) */
+        if (in->fast == DPU_FAST_MULSTEP && in->rb == in->rc && in->cond == DPU_C_Z && in->shift < 32)
+            in->fast = DPU_FAST_MULSTEPZ;
         break;
     case DPU_OP_CLZ: case DPU_OP_CLO:
         if (in->dk == DPU_D_R || in->dk == DPU_D_NONE)

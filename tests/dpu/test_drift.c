@@ -49,6 +49,7 @@ static const char drift_src[] =
     "	and r3, r1, r2, z, .Lt\n	or r3, r1, r2, nz, .Lt\n	xor r3, r1, 0xf0, mi, .Lt\n"
     "	and.s d4, r1, r2\n	or.u d4, r1, r2\n	xor zero, r1, r2, z, .Lt\n	or.s d4, r1, 0x80, pl, .Lt\n"
     "	mul_step d4, r1, d2, 0, z, .Lt\n	mul_step d4, r1, d2, 5, z, .Lt\n	mul_step d2, r1, d4, 31, nz, .Lt\n"
+    "	mul_step d2, r1, d2, 3, z, .Lt\n	mul_step d4, r4, d4, 31, z, .Lt\n	mul_step d2, r3, d2, 0, z, .Lt\n"
     "	div_step d4, r1, d2, 0\n	div_step d4, r1, d2, 7, true, .Lt\n	div_step d2, r1, d4, 3, smi, .Lt\n"
     "	clz r3, r1\n	clz r3, r1, z, .Lt\n	clo r3, r1\n	clo r3, r1, nz, .Lt\n	clz zero, r1, max, .Lt\n"
     "	movd d4, d2\n	movd d2, d4, true, .Lt\n"
