@@ -17,10 +17,10 @@
 #define PROF_EDGE_CACHED 0xffff
 
 /* The meta word of a row: thread, ISA_FLOW_* and a call's return delta. */
-static inline uint64_t *row_pc(const prof_state *p, uint64_t *r) { return r + p->stride - 2; }
-static inline int32_t row_thread(const prof_state *p, const uint64_t *r) { return (int32_t)(uint32_t)r[p->stride - 1]; }
-static inline unsigned row_flow(const prof_state *p, const uint64_t *r) { return (unsigned)(r[p->stride - 1] >> 32) & 0xff; }
-static inline unsigned row_ret(const prof_state *p, const uint64_t *r) { return (unsigned)(r[p->stride - 1] >> 40) & 0xff; }
+static inline uint64_t *row_pc(const prof_state *p, uint64_t *r) { (void)p; return r + PROF_PC; }
+static inline int32_t row_thread(const prof_state *p, const uint64_t *r) { (void)p; return (int32_t)(uint32_t)r[PROF_META]; }
+static inline unsigned row_flow(const prof_state *p, const uint64_t *r) { (void)p; return (unsigned)(r[PROF_META] >> 32) & 0xff; }
+static inline unsigned row_ret(const prof_state *p, const uint64_t *r) { (void)p; return (unsigned)(r[PROF_META] >> 40) & 0xff; }
 
 /* Frame d of t's shadow call stack (frames are fsize bytes: the ISA's stall causes only). */
 static inline prof_frame *prof_fr(const prof_thread *t, uint32_t d)
@@ -35,9 +35,14 @@ static inline prof_frame *prof_fr(const prof_thread *t, uint32_t d)
     case (k) + 1:                                                                                  \
         dst[k] = src[k];                                                                           \
         __attribute__((fallthrough));
-static inline void prof_snap(int n, uint64_t *restrict dst, const uint64_t *restrict src)
+static inline __attribute__((always_inline)) void prof_snap(int n, uint64_t *restrict dst, const uint64_t *restrict src)
 {
     _Static_assert(SIM_MAX_STALLS == 12, "one PROF_SNAP per possible cause");
+    _Static_assert(PROF_FRAME_STALLS == 4, "the fixed copy below");
+    if (n <= PROF_FRAME_STALLS) { /* (frames and counters have room: no branch on the count) */
+        dst[0] = src[0], dst[1] = src[1], dst[2] = src[2], dst[3] = src[3];
+        return;
+    }
     switch (n) {
         PROF_SNAP(11) PROF_SNAP(10) PROF_SNAP(9) PROF_SNAP(8) PROF_SNAP(7) PROF_SNAP(6)
         PROF_SNAP(5) PROF_SNAP(4) PROF_SNAP(3) PROF_SNAP(2) PROF_SNAP(1) PROF_SNAP(0)
@@ -50,9 +55,14 @@ static inline void prof_snap(int n, uint64_t *restrict dst, const uint64_t *rest
     case (k) + 1:                                                                                  \
         acc[k] += now[k] - then[k];                                                                \
         __attribute__((fallthrough));
-static inline void prof_grow(int n, uint64_t *restrict acc, const uint64_t *restrict now,
+static inline __attribute__((always_inline)) void prof_grow(int n, uint64_t *restrict acc, const uint64_t *restrict now,
                              const uint64_t *restrict then)
 {
+    if (n <= PROF_FRAME_STALLS) { /* (the words past the ISA's causes grow by 0) */
+        acc[0] += now[0] - then[0], acc[1] += now[1] - then[1];
+        acc[2] += now[2] - then[2], acc[3] += now[3] - then[3];
+        return;
+    }
     switch (n) {
         PROF_GROW(11) PROF_GROW(10) PROF_GROW(9) PROF_GROW(8) PROF_GROW(7) PROF_GROW(6)
         PROF_GROW(5) PROF_GROW(4) PROF_GROW(3) PROF_GROW(2) PROF_GROW(1) PROF_GROW(0)
@@ -74,7 +84,7 @@ prof_state *prof_new(sim_machine *m)
     if (m->isa && m->isa->stall_names)
         while (p->nstalls < SIM_MAX_STALLS && m->isa->stall_names[p->nstalls])
             p->nstalls++;
-    p->stride = PROF_STALLS + p->nstalls + 2;
+    p->stride = PROF_STALLS + p->nstalls;
     p->th = calloc((size_t)(p->nth ? p->nth : 1), sizeof *p->th);
     if (!p->th) {
         prof_free(p);
@@ -90,7 +100,8 @@ prof_state *prof_new(sim_machine *m)
         t->row = t->pre;
         t->nstalls = p->nstalls;
         t->stride = p->stride;
-        t->fsize = (uint32_t)(sizeof(prof_frame) + (size_t)p->nstalls * sizeof(uint64_t));
+        t->fsize = (uint32_t)(sizeof(prof_frame) +
+                              (size_t)(p->nstalls > PROF_FRAME_STALLS ? p->nstalls : PROF_FRAME_STALLS) * sizeof(uint64_t));
         t->g = g;
         t->p = p;
     }
@@ -219,8 +230,9 @@ static uint64_t *prof_row(prof_state *p, prof_thread *t, int g, uint64_t pc)
             ret = pc;
     }
     *row_pc(p, r) = pc;
-    r[p->stride - 1] = (uint64_t)(uint32_t)g | (uint64_t)(flow & 0xff) << 32 | (uint64_t)((ret - pc) & 0xff) << 40;
-    if (flow == ISA_FLOW_NONE && off < t->nmap) {
+    r[PROF_META] = (uint64_t)(uint32_t)g | (uint64_t)(flow & 0xff) << 32 | (uint64_t)((ret - pc) & 0xff) << 40;
+    r[PROF_LIM] = flow == ISA_FLOW_NONE ? t->nmap : 0; /* (the next issue's window test) */
+    if ((flow == ISA_FLOW_NONE || t->fm) && off < t->nmap) {
         if (owner) /* the outermost open call returning here puts it in the map */
             owner->saved = r;
         else
@@ -412,7 +424,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
                      uint64_t insns)
 {
     unsigned pflow = row_flow(p, prev);
-    uint64_t ppc = prev[p->stride - 2];
+    uint64_t ppc = prev[PROF_PC];
     if (t->depth && pc == prof_fr(t, t->depth - 1)->ret)
         prof_pop(p, t, t->depth - 1, insns, cycle, t->stalls);
     else if (pflow == ISA_FLOW_RETURN)
@@ -435,7 +447,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
     if (x < 0)
         return -1;
     if (x < PROF_EDGE_CACHED) /* the call row remembers it (prof_call) */
-        prev[p->stride - 1] = (prev[p->stride - 1] & ((1ull << 48) - 1)) | (uint64_t)(x + 1) << 48;
+        prev[PROF_META] = (prev[PROF_META] & ((1ull << 48) - 1)) | (uint64_t)(x + 1) << 48;
     p->edges[x].calls++;
     prof_frame *f = prof_fr(t, t->depth++);
     f->ret = ppc + row_ret(p, prev);
@@ -473,7 +485,7 @@ static inline void prof_open(prof_thread *t, uint64_t *row, uint64_t cycle, uint
     row[PROF_INSNS] -= insns;
     row[PROF_CYCLES] -= cycle;
     t->row = row;
-    t->lim = (row[t->stride - 1] >> 32 & 0xff) == ISA_FLOW_NONE ? t->nmap : 0;
+    t->lim = t->fm ? 0 : row[PROF_LIM];
 }
 
 static void prof_oom(prof_state *p, int g, uint64_t pc)
@@ -518,8 +530,8 @@ static __attribute__((noinline)) void prof_issue_general(prof_thread *t, uint64_
     row[PROF_INSNS] -= insns;
     row[PROF_CYCLES] -= cycle;
     t->row = row;
-    /* after a call or a return, the next issue comes here for its flow */
-    t->lim = row_flow(p, row) == ISA_FLOW_NONE ? t->nmap : 0;
+    /* after a call or a return, the next issue comes here for its flow (with fm always) */
+    t->lim = t->fm ? 0 : row[PROF_LIM];
 }
 
 /* The slow issues of call-heavy code are 4 per call: the call, the callee's first
@@ -582,8 +594,8 @@ static __attribute__((noinline)) void prof_slow_push(prof_thread *t, uint64_t pc
 {
     uint64_t *const prev = t->row, *row;
     const uint32_t d = t->depth;
-    const uint64_t meta = prev[t->stride - 1];
-    const uint64_t ppc = prev[t->stride - 2], rd = (meta >> 40) & 0xff, e = meta >> 48;
+    const uint64_t meta = prev[PROF_META];
+    const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
     if ((pc > ppc && pc <= ppc + rd) || !e || t->p->edges[e - 1].target != pc || d == t->cap ||
         (d && prof_fr(t, d - 1)->ret == pc))
         goto general;
@@ -621,13 +633,80 @@ void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns
         return;
     }
     /* after a call or a return: the open row's flow says which */
-    const unsigned pflow = (unsigned)(t->row[t->stride - 1] >> 32) & 0xff;
+    const unsigned pflow = (unsigned)(t->row[PROF_META] >> 32) & 0xff;
     if (pflow == ISA_FLOW_RETURN)
         prof_slow_pop(t, pc, cycle, insns, stalls, off);
     else if (pflow == ISA_FLOW_CALL)
         prof_slow_push(t, pc, cycle, insns, stalls, off);
     else
         prof_issue_general(t, pc, cycle, insns, stalls);
+}
+
+/* prof_issue_stall_th's slow issues (stalls reported as deltas: none to compare). A thread
+ * whose first issue comes here maps its flows (prof_thread.fm); then, with calls and returns
+ * issuing on the fast path, what comes here is mostly the callee's first issue (push) and the
+ * issue at the return address after a return (pop), each done here in one function with no
+ * call on its way (the general path is a tail jump): the map holds every row but an open
+ * call's return address's, so a row found in it is never one a frame waits for. */
+void prof_issue_slow_fm(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns)
+{
+    uint64_t *const prev = t->row, *row;
+    const uint64_t off = pc - t->base;
+    if (!t->fm) {
+        if (t->mapped) { /* (its first issue came through prof_issue_th: flows not mapped) */
+            prof_issue_slow(t, pc, cycle, insns, NULL);
+            return;
+        }
+        t->fm = 1;
+    }
+    if (off >= t->nmap)
+        goto general; /* the first issue (no window yet), or outside the window */
+    const uint64_t meta = prev[PROF_META];
+    const unsigned pflow = (unsigned)(meta >> 32) & 0xff;
+    const uint32_t d = t->depth;
+    if (pflow == ISA_FLOW_CALL) {
+        /* the callee's first issue: a taken call (pc not in (call, return address]) whose
+         * edge the call row remembers, a row in the map (not new, not a return address) */
+        const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
+        prof_edge *x;
+        if (pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap ||
+            (row = t->map[off]) == NULL)
+            goto general;
+        prev[PROF_INSNS] += insns;
+        prev[PROF_CYCLES] += cycle;
+        x->calls++;
+        prof_frame *const f = prof_fr(t, d);
+        t->depth = d + 1;
+        f->ret = ppc + rd;
+        f->edge = (uint32_t)(e - 1);
+        const uint64_t roff = f->ret - t->base;
+        f->saved = roff < t->nmap ? t->map[roff] : NULL;
+        if (f->saved) /* the issue at the return address must come here */
+            prof_map_drop(t, roff);
+        f->insns = insns;
+        f->cycle = cycle;
+        prof_snap(t->nstalls, f->stalls, t->stalls);
+    } else if (pflow == ISA_FLOW_RETURN) {
+        /* the issue after a return, at the top call's return address with its row saved */
+        prof_frame *f;
+        if (!d || (f = prof_fr(t, d - 1))->ret != pc || (row = f->saved) == NULL)
+            goto general;
+        prev[PROF_INSNS] += insns;
+        prev[PROF_CYCLES] += cycle;
+        t->depth = d - 1;
+        prof_edge *const x = &t->p->edges[f->edge];
+        x->insns += insns - f->insns;
+        x->cycles += cycle - f->cycle;
+        prof_grow(t->nstalls, x->stalls, t->stalls, f->stalls);
+        t->map[off] = row;
+    } else
+        goto general;
+    row[PROF_INSNS] -= insns;
+    row[PROF_CYCLES] -= cycle;
+    t->row = row; /* (lim stays 0) */
+    return;
+general:
+    prof_issue_general(t, pc, cycle, insns, NULL);
 }
 
 void prof_before(prof_state *p, int unit, int thread, const sim_thread *th)

@@ -29,15 +29,25 @@
  * window, call and return instructions, the first issue and the issues at an open call's
  * return address (its slot is emptied while the call is open) take prof_issue_slow: the
  * rows of calls and returns in the window are in a second direct map (fmap), every other
- * row outside the window in a hash keyed by (thread, PC); then the call stack. */
+ * row outside the window in a hash keyed by (thread, PC); then the call stack. A thread fed
+ * by prof_issue_stall_th maps its calls and returns too (prof_thread.fm): they issue on the
+ * fast path, and only the issue after one (the callee's first, the return address) is slow. */
 #ifndef XPUSIM_PROFILE_H
 #define XPUSIM_PROFILE_H
 #include <stdint.h>
 #include "sim.h"
 
-/* A row: [PROF_INSNS], [PROF_CYCLES], the stalls from [PROF_STALLS] (nstalls of them), then
- * the PC and the meta word (thread, flow, return delta); stride 2 + nstalls + 2. */
-enum { PROF_INSNS = 0, PROF_CYCLES = 1, PROF_STALLS = 2 };
+/* A row: [PROF_INSNS], [PROF_CYCLES], [PROF_LIM], the PC, the meta word (thread, flow, return
+ * delta, a call's last edge), then the stalls from [PROF_STALLS] (nstalls of them); stride
+ * PROF_STALLS + nstalls. Every word the slow path reads at a fixed offset (no load of the
+ * stride). PROF_LIM: the window size of the row's thread for a plain instruction's row, 0 for
+ * a call's or a return's (and in prof_thread.pre): the next issue after this row's may take
+ * the fast path only at a window offset below it (prof_issue_stall_th's test, see
+ * prof_thread.fm). */
+enum { PROF_INSNS = 0, PROF_CYCLES = 1, PROF_LIM = 2, PROF_PC = 3, PROF_META = 4, PROF_STALLS = 5 };
+/* A frame keeps at least this many stall words, so that for an ISA with at most as many
+ * causes a push copies and a pop adds a fixed count (the words past the ISA's causes stay 0). */
+#define PROF_FRAME_STALLS 4
 /* Most code-space addresses a thread's window maps directly (8 bytes each, allocated
  * zeroed, so only the pages of PCs that run take memory). */
 #define PROF_WINDOW (1u << 18)
@@ -78,8 +88,9 @@ typedef struct prof_thread {
     /* what prof_issue reads, first */
     uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
                             the slow path (first issue, after a call or a return) */
-    uint64_t **map;      /* the row of PC base + i, NULL: none yet, a call or a return, or an
-                            open call's return address (prof_frame.saved holds its row) */
+    uint64_t **map;      /* the row of PC base + i, NULL: none yet, a call or a return (unless
+                            fm), or an open call's return address (prof_frame.saved holds its
+                            row) */
     uint64_t *row;       /* the row of the thread's last issue (before the first issue: pre),
                             still open: its Instructions and Cycles hold minus the values at
                             that issue, and the next issue (or prof_finish) adds its own */
@@ -91,14 +102,19 @@ typedef struct prof_thread {
     uint64_t **fmap;     /* over the same window: the rows of calls and returns, which the
                             slow path finds here instead of in the hash (NULL: none yet) */
     uint64_t pre[PROF_STALLS + SIM_MAX_STALLS]; /* charged before the first issue */
-    int stride;          /* the state's row stride (prof_state.stride), kept here for the
-                            slow path's reads of a row's meta word without a load of p */
+    int stride;          /* the state's row stride (prof_state.stride) */
     uint32_t fsize;      /* bytes per frame of stack (prof_frame and nstalls stall words) */
     uint64_t hook_insns; /* the hook path: the retired count at prof_before */
     uint64_t end_cycle, end_insns; /* prof_finish: where the open row closes */
     uint8_t valid;       /* issued since the profile started */
     uint8_t mapped;      /* the window was set up (at the first issue) */
     uint8_t ended;       /* prof_finish saw it */
+    uint8_t fm;          /* flows mapped (set at the first issue when it comes through
+                            prof_issue_stall_th): the map holds the rows of calls and returns
+                            too, so their issues take the fast path, and the issue after one
+                            is sent to the slow path by the open row's PROF_LIM (0) instead of
+                            by lim, which stays 0 (every prof_issue_th takes the slow path,
+                            and loops that test lim before batching do not batch) */
     unsigned char *stack; /* the shadow call stack: depth frames of fsize bytes (prof_fr) */
     uint32_t depth, cap;
     /* the batch counters (prof_bat) */
@@ -213,16 +229,32 @@ static inline void prof_issue(struct prof_state *p, int g, uint64_t pc, uint64_t
 /* The same as prof_stall(p, g, cause, n) then prof_issue(p, g, pc, cycle, insns, NULL), in
  * one step: for an ISA that knows at each issue the stall the thread counted since its
  * previous one (a DPU tasklet's revolver wait). */
-static inline void prof_issue_stall_th(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause,
-                                       uint64_t n)
+void prof_issue_slow_fm(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns);
+static inline __attribute__((always_inline)) void prof_issue_stall_th(prof_thread *t, uint64_t pc, uint64_t cycle,
+                                                                      uint64_t insns, int cause, uint64_t n)
 {
-    prof_issue_gen(t, pc, cycle, insns, NULL, cause, n);
+    /* the window test against the open row's PROF_LIM (the same value lim holds without fm,
+     * as the slow path sets it): so with fm the rows of calls and returns can be in the map
+     * and issue here; the issue after one (its PROF_LIM 0) goes to the slow path, which
+     * pushes or pops the frame */
+    uint64_t off = pc - t->base, *row, *prev = t->row;
+    t->stalls[cause] += n;
+    prev[PROF_STALLS + cause] += n;
+    if (__builtin_expect(off < prev[PROF_LIM] && (row = t->map[off]) != NULL, 1)) {
+        prev[PROF_INSNS] += insns;
+        row[PROF_INSNS] -= insns;
+        __asm__("" : "+r"(prev), "+r"(row)); /* (as in prof_issue_gen) */
+        prev[PROF_CYCLES] += cycle;
+        row[PROF_CYCLES] -= cycle;
+        t->row = row;
+    } else
+        prof_issue_slow_fm(t, pc, cycle, insns);
 }
 
 static inline void prof_issue_stall(struct prof_state *p, int g, uint64_t pc, uint64_t cycle, uint64_t insns,
                                     int cause, uint64_t n)
 {
-    prof_issue_gen(prof_th(p, g), pc, cycle, insns, NULL, cause, n);
+    prof_issue_stall_th(prof_th(p, g), pc, cycle, insns, cause, n);
 }
 
 /* For an ISA that passes stalls NULL: thread g's counter cause grew by n since the last time

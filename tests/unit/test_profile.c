@@ -57,7 +57,10 @@ typedef struct issue {
     int retires;
 } issue;
 
-enum { FEED_HOOK, FEED_ABS, FEED_DELTA };
+/* FEED_STALL: cause 0's gap with prof_issue_stall (flows mapped, prof_thread.fm), the rest
+ * as FEED_DELTA; FEED_MIX: prof_issue_stall or prof_issue by turns (a DPU thread fed by the
+ * burst and by the generic executor) */
+enum { FEED_HOOK, FEED_ABS, FEED_DELTA, FEED_STALL, FEED_MIX, NFEED };
 
 /* Play the issues into a new profile of m by one feed; then the threads halt at end (with
  * tail stalls after their last issue) and prof_finish charges the rest. */
@@ -69,18 +72,21 @@ static prof_state *play(sim_machine *m, int feed, const issue *v, int n, uint64_
         const issue *x = &v[i];
         sim_thread *th = &m->units[0].threads[x->g];
         th->started = 1;
+        const int by_stall = feed == FEED_STALL || (feed == FEED_MIX && (i / 3 + x->g) % 4 != 0);
         for (int c = 0; c < NCAUSE; c++) {
             th->stalls[c] += x->gap[c];
-            if (feed == FEED_DELTA && x->gap[c])
+            if (feed >= FEED_DELTA && x->gap[c] && !(by_stall && c == 0))
                 prof_stall(p, x->g, c, x->gap[c]);
         }
         if (feed == FEED_HOOK)
             prof_before(p, 0, x->g, th);
+        else if (by_stall)
+            prof_issue_stall(p, x->g, x->pc, x->cycle, th->instructions, 0, x->gap[0]);
         else
             prof_issue(p, x->g, x->pc, x->cycle, th->instructions, feed == FEED_ABS ? th->stalls : NULL);
         for (int c = 0; c < NCAUSE; c++) {
             th->stalls[c] += x->own[c];
-            if (feed == FEED_DELTA && x->own[c])
+            if (feed >= FEED_DELTA && x->own[c])
                 prof_stall(p, x->g, c, x->own[c]);
         }
         th->instructions += (uint64_t)x->retires;
@@ -157,7 +163,7 @@ static void test_by_hand(void **state)
         {0, F, 9, {0}, {0}, 1},    {0, RET, 10, {0}, {0}, 1}, {0, A, 12, {0}, {0}, 1},
     };
     const uint64_t tail[NCAUSE] = {0, 0, 1};
-    for (int feed = FEED_HOOK; feed <= FEED_DELTA; feed++) {
+    for (int feed = FEED_HOOK; feed < NFEED; feed++) {
         sim_machine m;
         make(&m, 1);
         prof_state *p = play(&m, feed, v, 6, 20, tail);
@@ -243,19 +249,22 @@ static void test_feeds_agree(void **state)
     for (int g = 0; g < NT; g++)
         end = cyc[g] > end ? cyc[g] : end;
     const uint64_t tail[NCAUSE] = {1, 2, 3, 4, 5};
-    sim_machine m[3];
-    prof_state *p[3];
-    for (int f = 0; f < 3; f++) {
+    sim_machine m[NFEED];
+    prof_state *p[NFEED];
+    for (int f = 0; f < NFEED; f++) {
         make(&m[f], NT);
         p[f] = play(&m[f], f, v, N, end + 7, tail);
     }
+    /* the stall feed mapped its threads' flows (their first issue came through it) */
+    for (int g = 0; g < NT; g++)
+        assert_int_equal(p[FEED_STALL]->th[g].fm, 1);
     prof_edge *e;
     int ne = prof_edges(p[0], -1, &e);
     assert_true(ne > 10); /* the case has call edges */
     free(e);
     assert_true(p[0]->hn > 0); /* and rows in the hash (the far copy, calls, returns) */
-    check_same(p[0], p[1]);
-    check_same(p[0], p[2]);
+    for (int f = 1; f < NFEED; f++)
+        check_same(p[0], p[f]);
     /* the totals are the threads' counters */
     prof_entry *r;
     int nr = prof_sorted(p[1], -1, &r);
@@ -274,7 +283,7 @@ static void test_feeds_agree(void **state)
     for (int c = 0; c < NCAUSE; c++)
         assert_int_equal(st[c], want_st[c]);
     free(r);
-    for (int f = 0; f < 3; f++) {
+    for (int f = 0; f < NFEED; f++) {
         prof_free(p[f]);
         sim_destroy(&m[f]);
     }
