@@ -185,6 +185,14 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
     uint64_t qr[SPARSE_Q];
     unsigned qh = 0, qn = 0, sl;
     uint32_t om = 0;
+    /* sparse, threaded: the queue is steady (dpu_fast_sparse_steady): the front issues at
+     * its own ready cycle, with no tie, so the pick is the queue's rotation. Set where the
+     * pick without it (sparse_pick, sparse_tied) ends; a landing goes there. A DMA start or a
+     * stop (the last candidate leaves) and a resume (its tasklet joins at t + 1: the new
+     * front, or in a tie with the front) are blocks without the threaded step: the shared
+     * step's pick after them goes to sparse_pick on an empty queue or a tie, else the queue
+     * is steady still. */
+    int st = 0;
     const int cur = (int)(ts - c->th);
     const sim_thread *tcur = ts;
     /* (copies in this frame: one load each per pick, not two) */
@@ -246,6 +254,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
      * form took 40.0 host instructions per instruction on dpu16 instead of 36.5 (the
      * copies' register pressure) and more time, the plain one 11 % more on PrIM's HST-L. */
 #define BURST_THREADED (!bp && !watch && sparse) /* (a macro: the sparse form jumps past here) */
+#define BURST_THREADED_ST (!bp && !watch && sparse)
 #define BURST_GOTO(name)                                                                           \
     case DPU_FAST_##name:                                                                          \
         goto fo_##name;
@@ -254,7 +263,16 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
         tk->pc = (uint16_t)npc;                                                                    \
         ts->instructions++;                                                                        \
         t++;                                                                                       \
-        {                                                                                          \
+        if (st && __builtin_expect(QR(qh) < lim, 1)) {                                             \
+            /* steady: the front at its ready cycle (later than t - 1), no tie */                 \
+            const int k_ = QK(qh);                                                                 \
+            t = QR(qh);                                                                            \
+            QR(qh + qn) = t + 11;                                                                  \
+            QK(qh + qn) = (uint8_t)k_;                                                             \
+            qh++;                                                                                  \
+            ts = tsv[k_];                                                                          \
+            tk = tkv[k_];                                                                          \
+        } else {                                                                                   \
             if (__builtin_expect(t >= lim, 0))                                                     \
                 goto sparse_lim;                                                                   \
             if (__builtin_expect(!qn, 0))                                                          \
@@ -494,6 +512,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             QR(qh + qn) = t + 11;
             qh++;
             tcur = NULL; /* k issues now */
+            if (BURST_THREADED_ST) /* after a landing, a tie, an empty queue: steady again? */
+                st = dpu_fast_sparse_steady(qr, qh, qn, t);
             ts = tsv[k];
             tk = tkv[k];
             continue;
@@ -628,6 +648,7 @@ out:
 #undef QK
 #undef QR
 #undef SPARSE_CUR
+#undef BURST_THREADED_ST
 }
 #pragma GCC diagnostic pop
 

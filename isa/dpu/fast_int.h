@@ -93,6 +93,7 @@ int dpu_fast_land(fast_ctx *c, uint64_t t, uint64_t olim);
 unsigned dpu_fast_sparse_build(const fast_ctx *c, uint64_t t, uint8_t *qk, uint64_t *qr, uint32_t *om);
 unsigned dpu_fast_sparse_land(fast_ctx *c, uint64_t t, uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn,
                               uint32_t *om);
+int dpu_fast_sparse_steady(const uint64_t *qr, unsigned qh, unsigned qn, uint64_t t);
 int dpu_fast_sparse_tie(uint8_t *qk, uint64_t *qr, unsigned qh, unsigned qn, uint64_t t, int cur);
 int dpu_fast_dense_period(const uint8_t *hq, unsigned hn, unsigned dn, uint32_t live);
 uint32_t dpu_fast_ctl_inline(fast_ctx *c, sim_thread *ts, dpu_tasklet *tk, const dpu_insn *in, uint32_t fa,
