@@ -523,8 +523,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             if (__builtin_expect(t < lim, 1)) {
                 ki = hq[(hb + hpos) & (DENSE_H - 1)];
                 hpos = hpos + 1 == dn ? 0 : hpos + 1;
-                ts = c->th + ki;
-                tk = c->d->t + ki;
+                ts = c->tsv[ki]; /* (loads: cheaper than the strides' arithmetic) */
+                tk = c->tkv[ki];
                 continue;
             }
             rep = 0;
@@ -586,7 +586,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                         break;
                     }
                 } else {
-                    if (live_count(live) < SPARSE_MAX) {
+                    if ((dense ? (int)dn : live_count(live)) < SPARSE_MAX) { /* (dense: dn is it) */
                         /* the revolver leaves cycles idle: the sparse burst picks */
                         *tsp = ts;
                         *tp = t;
