@@ -25,6 +25,7 @@ enum {
     /* the 16 ALU opcodes in opcode order (mccp_op: K_ADD + op) */
     K_ADD, K_ADDC, K_SUB, K_SUBC, K_MUL, K_DIV, K_AND, K_OR, K_XOR, K_LSH, K_RSH, K_NOT, K_CMP, K_INC, K_DEC, K_A15,
     K_MOV, K_MOVL, K_MOVH, K_JUMP, K_JMP, K_JE, K_JNE, K_MARK, K_LOAD, K_STORE,
+    K_MOVI, /* movl then movh of one register (both unconditional): see build_word */
     K_COUNT
 };
 
@@ -157,6 +158,25 @@ static void build_word(mccp_state *s, uint32_t w, const uint8_t *bpm)
         }
         r->k = k;
     }
+    /* movl and movh of one register in words w and w + 1 (how the assembler writes a 32-bit
+     * constant) become one record, K_MOVI, that issues both with one 32-bit store: the
+     * loop's one dispatch instead of two, and no 16-bit store that the next 32-bit read of
+     * the register would wait for. The record stays a valid K_MOVL record (the last issue
+     * before a limit runs it as the movl alone); the movh's immediate goes in k2 and cond,
+     * unused by a movl that always executes. Word w + 1
+     * gets its records too (sync invalidates word w with word w + 1). */
+    mccp_rec *r = &s->rec[2 * w];
+    if (r->k == K_MOVL && r->step == 2 && w + 1 < MCCP_ROM_WORDS && !(bpm && dbg_bp_maybe(bpm, 2 * w + 2))) {
+        mccp_insn in;
+        mccp_decode(mem_ld32be(s->rom + 4 * (w + 1)), 0, &in);
+        if (in.op == MCCP_MOVH && in.len == 2 && in.r1 == r->r1 && s->cond_mask[in.cond] == 0xFFFF) {
+            if (s->rec[2 * w + 2].k == K_DECODE) /* the profiled copies feed the movh's issue at */
+                build_word(s, w + 1, bpm);        /* its record: it must be built (once: no movl) */
+            r->k = K_MOVI;
+            r->k2 = (uint8_t)in.imm;
+            r->cond = (uint8_t)(in.imm >> 8);
+        }
+    }
 }
 
 /* The records must describe the ROM and the breakpoint filter as they are now. */
@@ -175,8 +195,11 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
         if (!memcmp(s->rom + off, s->rom_seen + off, n))
             continue;
         for (uint32_t w = s->rec_lo[i]; w < s->rec_hi[i]; w++)
-            if (memcmp(s->rom + 4 * w, s->rom_seen + 4 * w, 4))
+            if (memcmp(s->rom + 4 * w, s->rom_seen + 4 * w, 4)) {
                 s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
+                if (w > 0) /* a K_MOVI record of word w - 1 holds word w's movh */
+                    s->rec[2 * w - 2].k = s->rec[2 * w - 1].k = K_DECODE;
+            }
     }
 }
 

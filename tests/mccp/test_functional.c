@@ -1,5 +1,6 @@
 /* tests/mccp/test_functional.c: the fast loop's records follow the ROM, the fast-forward
- * marker (the half 0x3FFF), and the functional mode (-o timing=none).
+ * marker (the half 0x3FFF), the functional mode (-o timing=none), and the fast loop's
+ * fused movl/movh record (split by a limit, remade after a ROM write, split by a breakpoint).
  * Program (core 0, stack opened so every access is ordinary, phase 2):
  *   word 0: coreidx reg1 | marker     slots 0, 1
  *   word 1: load reg0 reg1 | mul reg0 reg0   slots 2, 3
@@ -128,9 +129,96 @@ static void test_functional_counts(void **state)
     tm_destroy(&t);
 }
 
+/* A movl and a movh of one register in consecutive words run as one record in the fast loop
+ * (isa/mccp/fast.c build_word); each is still one instruction of 4 cycles. Program (core 0,
+ * stack opened): word 0 movl reg2 0xBEEF (saves at 5), word 1 movh reg2 0xCAFE (9), word 2
+ * store reg2 reg1 (13; reg1 = 0) | int 1 (int clears the registers: the store keeps reg2).
+ * A run through cycle 5 ends between the two: the movl alone, the movh at slot 2 next. */
+static void setup_movi(tmach *t, const char *const *opts)
+{
+    uint32_t w[3] = {t_movl(T_AL, 2, 0xBEEF), t_movh(T_AL, 2, 0xCAFE), t_pair(t_store(T_AL, 2, 1), T_INT1)};
+    tm_create(t, opts);
+    tm_load(t, w, 3);
+    tm_open_stack(t);
+}
+
+static void test_movl_movh_pair_split(void **state)
+{
+    (void)state;
+    for (int func = 0; func < 2; func++) {
+        tmach t;
+        setup_movi(&t, func ? func_opts : cycle_opts);
+        assert_int_equal(tm_run(&t, 5), SIM_STOP_LIMIT);
+        assert_int_equal(tm_reg(&t, 0, "reg2"), 0xBEEFu);
+        assert_int_equal(isa_mccp.pc_get(&t.m, 0, 0), 2);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 1);
+        assert_int_equal(tm_run(&t, 9), SIM_STOP_LIMIT);
+        assert_int_equal(tm_reg(&t, 0, "reg2"), 0xCAFEBEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 2);
+        tm_run_halt(&t, 1000);
+        assert_int_equal(tm_ram(&t, 0), 0xCAFEBEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 4);
+        tm_destroy(&t);
+    }
+}
+
+/* The pair's record holds the movh's immediate: a host write of word 1 alone between two
+ * runs must remake it. With warm_restart=1: the first pass's int saves at 17 functionally
+ * (4 instructions: 5 + 4 x 3) and at 23 in the cycle model (the store at 13 is visible at
+ * 14, granted at 14 where the pointer (2 + t) mod 4 is 0, R1 = 18, the int at R1 + 5, as in
+ * the header's program); the second pass starts 5 cycles after the halt (as in
+ * test_rom_write_between_runs), so a run through halt + 2 ends between the passes. Word 1
+ * becomes movh reg2 0x1234 there: the second pass stores 0x1234BEEF. */
+static void test_movl_movh_pair_rom_write(void **state)
+{
+    (void)state;
+    for (int func = 0; func < 2; func++) {
+        tmach t;
+        setup_movi(&t, func ? func_wr_opts : cycle_wr_opts);
+        assert_int_equal(tm_run(&t, func ? 19 : 25), SIM_STOP_LIMIT);
+        assert_int_equal(tm_ram(&t, 0), 0xCAFEBEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 4);
+        uint32_t w1 = t_movh(T_AL, 2, 0x1234);
+        uint8_t b[4] = {(uint8_t)(w1 >> 24), (uint8_t)(w1 >> 16), (uint8_t)(w1 >> 8), (uint8_t)w1};
+        assert_int_equal(mem_host_write(sim_space(&t.m, "rom"), 2, b, 4), 0); /* word 1: slots 2, 3 */
+        tm_run_halt(&t, 1000);
+        assert_int_equal(tm_ram(&t, 0), 0x1234BEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 8);
+        tm_destroy(&t);
+    }
+}
+
+/* A breakpoint on the movh (slot 2) stops between the two: the movl has run (cycle 5), the
+ * movh has not; the stop is at the movh's own save edge, 9. */
+static void test_movl_movh_pair_breakpoint(void **state)
+{
+    (void)state;
+    for (int func = 0; func < 2; func++) {
+        tmach t;
+        setup_movi(&t, func ? func_opts : cycle_opts);
+        assert_int_equal(dbg_attach(&t.m), 0);
+        assert_true(dbg_break_add(&t.m, 2, -1, 0, "movh") > 0);
+        dbg_update_slow(&t.m);
+        assert_int_equal(tm_run(&t, 1000), SIM_STOP_BREAK);
+        assert_int_equal(t.m.stop.pc, 2);
+        assert_int_equal(t.m.stop.cycle, 9);
+        assert_int_equal(tm_reg(&t, 0, "reg2"), 0xBEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 1);
+        dbg_break_delete(&t.m, -1);
+        dbg_update_slow(&t.m);
+        tm_run_halt(&t, 1000);
+        assert_int_equal(tm_ram(&t, 0), 0xCAFEBEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 4);
+        tm_destroy(&t);
+    }
+}
+
 XPUSIM_TESTS(mccp_functional,
              cmocka_unit_test(test_marker_is_a_noop),
              cmocka_unit_test(test_marker_stops),
              cmocka_unit_test(test_fast_forward_switch),
              cmocka_unit_test(test_rom_write_between_runs),
-             cmocka_unit_test(test_functional_counts))
+             cmocka_unit_test(test_functional_counts),
+             cmocka_unit_test(test_movl_movh_pair_split),
+             cmocka_unit_test(test_movl_movh_pair_rom_write),
+             cmocka_unit_test(test_movl_movh_pair_breakpoint))
