@@ -72,6 +72,16 @@ static inline __attribute__((always_inline)) void prof_grow(int n, uint64_t *res
 }
 #undef PROF_GROW
 
+/* n zeroed bytes aligned to a cache line (64), or NULL; freed with free(). */
+static void *prof_zalloc(size_t n)
+{
+    n = (n + 63) & ~(size_t)63;
+    void *b = aligned_alloc(64, n ? n : 64);
+    if (b)
+        memset(b, 0, n ? n : 64);
+    return b;
+}
+
 prof_state *prof_new(sim_machine *m)
 {
     prof_state *p = calloc(1, sizeof *p);
@@ -84,8 +94,10 @@ prof_state *prof_new(sim_machine *m)
     if (m->isa && m->isa->stall_names)
         while (p->nstalls < SIM_MAX_STALLS && m->isa->stall_names[p->nstalls])
             p->nstalls++;
-    p->stride = PROF_STALLS + p->nstalls;
-    p->th = calloc((size_t)(p->nth ? p->nth : 1), sizeof *p->th);
+    /* a whole number of cache lines a row, in chunks aligned to them: an issue touches one
+     * line of each of its two rows (64 bytes for the DPU's 3 causes) */
+    p->stride = (PROF_STALLS + p->nstalls + 7) & ~7;
+    p->th = prof_zalloc((size_t)(p->nth ? p->nth : 1) * sizeof *p->th);
     if (!p->th) {
         prof_free(p);
         return NULL;
@@ -156,7 +168,7 @@ static uint64_t *prof_row_new(prof_state *p)
             p->chunks = nc;
             p->chunk_cap = ncap;
         }
-        uint64_t *c = calloc(PROF_CHUNK, (size_t)p->stride * sizeof *c);
+        uint64_t *c = prof_zalloc((size_t)PROF_CHUNK * (size_t)p->stride * sizeof *c);
         if (!c)
             return NULL;
         p->chunks[p->nchunks++] = c;

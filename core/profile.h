@@ -39,8 +39,8 @@
 
 /* A row: [PROF_INSNS], [PROF_CYCLES], [PROF_LIM], the PC, the meta word (thread, flow, return
  * delta, a call's last edge), then the stalls from [PROF_STALLS] (nstalls of them); stride
- * PROF_STALLS + nstalls. Every word the slow path reads at a fixed offset (no load of the
- * stride). PROF_LIM: the window size of the row's thread for a plain instruction's row, 0 for
+ * PROF_STALLS + nstalls rounded up to 8 (a cache line). Every word the slow path reads at a
+ * fixed offset (no load of the stride). PROF_LIM: the window size of the row's thread for a plain instruction's row, 0 for
  * a call's or a return's (and in prof_thread.pre): the next issue after this row's may take
  * the fast path only at a window offset below it (prof_issue_stall_th's test, see
  * prof_thread.fm). */
@@ -85,8 +85,8 @@ typedef struct prof_frame {
 struct prof_state;
 
 typedef struct prof_thread {
-    /* what prof_issue reads, first */
-    uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
+    /* what prof_issue reads, first (each thread's state starts a cache line) */
+    _Alignas(64) uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
                             the slow path (first issue, after a call or a return) */
     uint64_t **map;      /* the row of PC base + i, NULL: none yet, a call or a return (unless
                             fm), or an open call's return address (prof_frame.saved holds its
