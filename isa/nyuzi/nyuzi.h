@@ -235,6 +235,24 @@ typedef struct nyz_sreq {
     uint8_t on, store, dst, width, sext, core, tid;
 } nyz_sreq;
 
+/* The memory bus and SDRAM state a line read changes (timing.c), and a data read that a
+ * code line's request reaching the L2 earlier may still go before (timing.c bus_log). */
+typedef struct nyz_bus_state {
+    uint64_t mem_free, fq_rst, sd_refresh;
+    uint32_t sd_row[4];
+} nyz_bus_state;
+
+typedef struct nyz_bus_ent {
+    nyz_bus_state before;        /* the bus state it was applied to */
+    uint64_t b, done;            /* bus time; the data's cycle for its requester */
+    uint32_t pa, victim;         /* line; the dirty L2 line its fill evicts, or ~0 */
+    int l2way;
+    uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD or NYZ_RP_SYNC */
+    uint8_t coll;                /* a collided miss (no read of its own) */
+} nyz_bus_ent;
+
+enum { NYZ_BUS_LOG = 8 };
+
 typedef struct nyz_machine {
     sim_machine *m;
     mem_space *mem;
@@ -244,8 +262,11 @@ typedef struct nyz_machine {
     nyz_core *cores;
     nyz_cache l2;
     uint64_t mem_free;           /* next cycle the memory bus can start a line transfer */
+    uint64_t fq_rst;             /* restart cycle of the L2 fill FIFO's last entry (timing.c) */
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
+    nyz_bus_ent bus_log[NYZ_BUS_LOG]; /* data reads a code line may still go before */
+    unsigned bus_n;
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
     uint64_t l2_slot[64];        /* cycles the L2's arbiter has taken a store in (by cycle % 64) */
     nyz_timing tm;
@@ -334,6 +355,18 @@ int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
 unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead);
 unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead);
+/* The memory bus (timing.c) and the fill FIFO's order (bus_log.c). */
+uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned bus,
+                      unsigned lead, uint64_t *rst);
+uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned bus,
+                          unsigned lead);
+void nyz_bus_fix(nyz_machine *nm);
+void nyz_bus_prune(nyz_machine *nm, uint64_t floor);
+uint64_t nyz_bus_code(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned lead,
+                      uint64_t *rst, const uint64_t *coll);
+nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t victim, int way,
+                             int kind, const nyz_core *c, const nyz_thread *t, unsigned bus,
+                             unsigned lead);
 void nyz_l1_settle(nyz_cache *c, uint64_t now);
 int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at);
 void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at);

@@ -179,6 +179,18 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
  * probes start, hs5 and sy (cold load and use, cold load_sync) are exact with 3 and were
  * one cycle fast with 4). Set with -o mem_latency as the instruction line's latency. */
 enum { DMEM_LEAD = 3 };
+/* The memory model serves line requests in the order they reach the L2, as the RTL's fill
+ * FIFO does (l2_cache_read_stage.sv enqueues a miss into l2_axi_bus_interface.sv's
+ * fill_queue in the order the requests leave l2_cache_arb_stage.sv). Each request gets a
+ * bus time: the cycle of its L2 request (the l1_l2_interface.sv miss queue's entry is valid
+ * the cycle after the miss is seen: ifetch_data_stage.sv for a code line, the data stage
+ * (issue + 3) for data) plus two. A code line's request time (pipeline.c icache_fill, seen
+ * by ifetch_data at D) is D + 3; a data request's is its issue cycle plus DMEM_BUS. An
+ * uncontended request keeps its latency (its lead grows by as much). */
+enum { DMEM_BUS = 6 };
+/* A code line's bus time is the cycle ifetch_data sees the miss plus this (pipeline.c
+ * icache_fill, ICACHE_REQ). */
+enum { CODE_BUS = 3 };
 /* Store and flush acknowledgements (probes: store + membar to a line in L2 15 cycles on
  * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds the data line's
  * fill less 11; dflush + membar 12 for a line that is not dirty and 36 for a dirty one,
@@ -198,6 +210,17 @@ enum { RESTART_PASS = 5 };
  * interface's state machine RESTART_SLOT cycles (IDLE, READ_COMPLETE). A line read in
  * flight completes 3 cycles before mem_free (the next read's address phase). */
 enum { RESTART_AT = 9, RESTART_SLOT = 2 };
+/* A line read's restart (l2_axi_bus_interface.sv READ_COMPLETE: the filled request back
+ * into l2_cache_arb_stage.sv, RTL trace "RST") comes RST_LEAD cycles before a code line's
+ * (lead 0) data in the model: the bus time is the address phase - 3 (a data miss issued at
+ * t: L2 request t + 3, address phase t + 9, restart t + 34, response t + 38, replay t + 41,
+ * the model's data t + 42 for the bus time t + DMEM_BUS), so the restart is the bus time
+ * + 28 and a code line's arrival the bus time + mem_latency (45). A request that reaches the
+ * L2's read stage before the fill's restart has passed it (its bus time before the restart
+ * + COLL_WINDOW: L2 request at bus time - 3, tag stage one cycle later, the fill's tag
+ * update in its read stage two cycles after its restart) misses there, finds the line in
+ * l2_cache_pending_miss_cam.sv and is queued in the fill FIFO as a collided miss. */
+enum { RST_LEAD = 17, COLL_WINDOW = 4, STORE_RST_ACK = 7 };
 /* The first refresh is due SD_REFRESH_EARLY cycles before SD_REFRESH in the time of the
  * request's arrival as modelled (at = t + SD_PATH): the controller's refresh timer runs
  * from reset and takes precedence in its IDLE state over a read that reaches it later than
@@ -264,34 +287,109 @@ static void l2_writeback(nyz_machine *nm, uint32_t line)
 #endif
 }
 
-/* Extra cycles beyond an L1 hit for a line fetched from L2 / memory at cycle now. A line
- * whose fill is still in flight makes a later request wait for the same fill (the L1 and
- * L2 miss queues merge requests to one line). */
-unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead)
+/* A line read from memory for a request with bus time b (its requester's: bus, lead):
+ * the memory bus, the SDRAM and the fill FIFO move on; returns the cycle the data is there
+ * for the requester and sets *rst to the read's restart. */
+uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned bus,
+                      unsigned lead, uint64_t *rst)
 {
-    nyz_cache *l2 = &nm->l2;
-    uint32_t victim = dirty_victim(l2, pa);
-    if (nyz_cache_access(l2, pa, 1, write)) {
-        uint64_t r = l2->ready[l2->last_way];
-        return (unsigned)((r > now ? r - now : 0) + nm->tm.l2_lat);
-    }
     /* Memory is one bus: a line transfer occupies it for mem_interval cycles, so
      * overlapping misses (an instruction line and a data line) queue. */
-    uint64_t start = now > nm->mem_free ? now : nm->mem_free;
+    uint64_t start = b > nm->mem_free ? b : nm->mem_free;
     unsigned sd = sdram_extra(nm, pa, start);
     nm->mem_free = start + sd + nm->tm.mem_interval;
 #ifdef NYZ_MEMTRACE
-    fprintf(stderr, "%llu AR a%08x req %llu sd %u\n", (unsigned long long)(start + sd), pa & ~63u, (unsigned long long)now, sd);
+    fprintf(stderr, "%llu AR a%08x b %llu sd %u\n", (unsigned long long)(start + sd), pa & ~63u, (unsigned long long)b, sd);
 #endif
     /* a data line arrives `lead` cycles before an instruction line (measured on the RTL);
      * with a memory latency below that (-o mem_latency=0..3, an ideal memory) it arrives
      * as soon as the bus takes the request, never before it: an unsigned wrap here made
      * a load wait 2^32 cycles */
-    uint64_t done = start + sd + (nm->tm.mem_lat > lead ? nm->tm.mem_lat - lead : 0);
-    l2->ready[l2->last_way] = done;
+    uint64_t done = start - bus + sd + (nm->tm.mem_lat > lead ? nm->tm.mem_lat - lead : 0);
+    unsigned rst_lead = nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD;
+    *rst = nm->fq_rst = start + sd + nm->tm.mem_lat - rst_lead;
     if (victim != 0xffffffffu)
         l2_writeback(nm, victim);
+    return done;
+}
+
+/* A collided miss (see fill_latency) of the line whose fill restarts at rst, requested at
+ * now with bus time now + bus: its restart follows everything queued in the fill FIFO;
+ * returns the cycle the data is there for the requester. */
+uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned bus,
+                          unsigned lead)
+{
+    unsigned rst_lead = nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD;
+    uint64_t r = (rst > nm->fq_rst ? rst : nm->fq_rst) + RESTART_SLOT;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu COLL rst %llu r %llu bus %u\n", (unsigned long long)now,
+            (unsigned long long)rst, (unsigned long long)r, bus);
+#endif
+    nm->fq_rst = r;
+    if (nm->mem_free < r - 1)
+        nm->mem_free = r - 1;
+    uint64_t done = r + rst_lead, sub = bus + (lead < rst_lead ? lead : rst_lead);
+    done = done > sub ? done - sub : 0;
+    return done > now + nm->tm.l2_lat ? done : now + nm->tm.l2_lat;
+}
+
+/* Extra cycles beyond an L1 hit for a line requested at cycle now, whose request takes the
+ * memory bus no sooner than now + bus (DMEM_BUS for data, 0 for a code line); kind: what
+ * waits for a data request (NYZ_RP_LOAD, NYZ_RP_SYNC: bus_log; NYZ_RP_NONE otherwise), t
+ * the requesting thread. A line whose fill is still in flight makes a later request wait
+ * for the same fill (the L1 and L2 miss queues merge requests to one line). */
+static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned bus,
+                             unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
+{
+    nyz_cache *l2 = &nm->l2;
+    uint32_t victim = dirty_victim(l2, pa);
+    if (nyz_cache_access(l2, pa, 1, write)) {
+        uint64_t rst = l2->ready[l2->last_way]; /* the restart of the line's fill */
+        if (now + bus >= rst + COLL_WINDOW)
+            return nm->tm.l2_lat;
+        /* a collided miss: l2_axi_bus_interface.sv skips its read (l2bi_collided_miss) and
+         * restarts it when the fill FIFO reaches it, after everything queued before it,
+         * RESTART_SLOT cycles each (IDLE, READ_COMPLETE); the next read's address phase
+         * follows as it follows a read's restart (RTL trace: a code line and a data line
+         * read, restarts 397 and 425; the other core's requests of both lines, queued after
+         * them, restarted at 427 and 429, answered 4 cycles after each restart). */
+        int way = l2->last_way;
+        if (!bus) { /* a code line's: before the data requests that reach the L2 later */
+            uint64_t unused;
+            return (unsigned)(nyz_bus_code(nm, pa, victim, now, lead, &unused, &rst) - now);
+        }
+        if (kind == NYZ_RP_NONE || (nyz_bus_prune(nm, now + CODE_BUS), nm->bus_n == NYZ_BUS_LOG)) {
+            nyz_bus_fix(nm);
+            return (unsigned)(nyz_bus_collided(nm, rst, now, bus, lead) - now);
+        }
+        nyz_bus_ent *e = nyz_bus_log_add(nm, now + bus, pa, 0xffffffffu, way, kind, c, t, bus, lead);
+        e->coll = 1;
+        e->done = nyz_bus_collided(nm, rst, now, bus, lead);
+        return (unsigned)(e->done - now);
+    }
+    int way = l2->last_way;
+    uint64_t b = now + bus, rst, done;
+    if (!bus) /* a code line's */
+        done = nyz_bus_code(nm, pa, victim, b, lead, &rst, NULL);
+    else {
+        nyz_bus_prune(nm, now + CODE_BUS);
+        if (kind == NYZ_RP_NONE || nm->bus_n == NYZ_BUS_LOG) {
+            nyz_bus_fix(nm);
+            done = nyz_bus_read(nm, pa, victim, b, bus, lead, &rst);
+        } else {
+            nyz_bus_ent *e = nyz_bus_log_add(nm, b, pa, victim, way, kind, c, t, bus, lead);
+            done = nyz_bus_read(nm, pa, victim, b, bus, lead, &rst);
+            e->done = done;
+        }
+    }
+    l2->ready[way] = rst;
     return (unsigned)(done - now);
+}
+
+/* A code line's request at cycle now (pipeline.c icache_fill). */
+unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead)
+{
+    return fill_latency(nm, pa, write, now, 0, lead, NYZ_RP_NONE, NULL, NULL);
 }
 
 /* The L1D's pseudo-LRU flags are read (cache_lru.sv read port) by every memory-pipe
@@ -413,7 +511,8 @@ void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at)
 
 /* L1 lookup: 0 if the data is there now, else the cycles until it is (a miss starts a fill,
  * a line already being filled is waited for). */
-unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead)
+static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead,
+                          const nyz_core *core, const nyz_thread *t)
 {
     nyz_l1_settle(c, now);
     if (nyz_cache_access(c, pa, 0, 0))
@@ -421,9 +520,14 @@ unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now,
     uint64_t at;
     if (nyz_l1_fill_pending(c, pa, &at))
         return at > now ? (unsigned)(at - now) : 0;
-    unsigned lat = nyz_fill_latency(nm, pa, 0, now, lead);
+    unsigned lat = fill_latency(nm, pa, 0, now, DMEM_BUS, lead, t ? NYZ_RP_LOAD : NYZ_RP_NONE, core, t);
     nyz_l1_fill_add(c, pa, now + lat);
     return lat;
+}
+
+unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead)
+{
+    return l1_access(nm, c, pa, now, lead, NULL, NULL);
 }
 
 /* The thread's store-queue entry is acknowledged so that a replay after a rollback can
@@ -492,19 +596,31 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     uint64_t acc = l2_store_accept(nm, c, now);
     uint32_t victim = full ? dirty_victim(&nm->l2, pa) : 0xffffffffu;
     int hit = nyz_cache_access(&nm->l2, pa, full, 1);
+    int way = nm->l2.last_way;
     if (hit || full) {
         /* a whole line needs no read from memory, but a miss still goes through the L2's
          * miss queue: l2_axi_bus_interface.sv skips the read (READ_COMPLETE the cycle after
          * the fill FIFO takes it) and restarts the request into the arbiter, which passes
          * the tag and read stages again (RESTART_PASS cycles more than a hit) */
         uint64_t ack = acc + tm->store_lat + (hit ? 0 : RESTART_PASS);
-        if (!hit && nm->mem_free > acc + RESTART_AT + 1) {
+        if (!hit)
+            nyz_bus_fix(nm);
+        if (!hit && nm->mem_free > acc + DMEM_BUS + RESTART_AT + 1) {
             /* the miss queue is a FIFO and its state machine is busy with a line read: the
              * restart follows that read's completion (RESTART_SLOT cycles per restart) and
              * delays the next read by as much (measured: four threads copying, two
              * whole-line stores between reads make the reads 36 cycles apart, not 32) */
-            ack += nm->mem_free - 1 - (acc + RESTART_AT);
+            ack += nm->mem_free - 1 - (acc + DMEM_BUS + RESTART_AT); /* in bus time */
             nm->mem_free += RESTART_SLOT;
+        }
+        if (!hit) {
+            /* its restart (RTL trace: request, FILLQ +1, restart +5, response +9, the
+             * acknowledgement 3 cycles later) is what a collided miss of the line and the
+             * next entry of the fill FIFO follow */
+            uint64_t rs = ack - STORE_RST_ACK;
+            nm->l2.ready[way] = rs;
+            if (rs > nm->fq_rst)
+                nm->fq_rst = rs;
         }
         if (victim != 0xffffffffu && !hit)
             l2_writeback(nm, victim);
@@ -517,7 +633,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
      * load miss, so a load behind it waits (measured: a cold load right after a cold store
      * 83 cycles on the RTL, 48 alone) */
-    unsigned f = nyz_fill_latency(nm, pa, 1, acc, DMEM_LEAD);
+    unsigned f = fill_latency(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t);
     uint64_t ack = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
     sq_ack(tm, t, now, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
@@ -544,7 +660,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
     switch (ef->mem) {
     case 1: { /* load (or block/gather lane): a miss suspends the thread until the fill */
         *lat = tm->load_lat;
-        unsigned extra = nyz_l1_access(nm, &c->l1d, ef->paddr, now, DMEM_LEAD);
+        unsigned extra = l1_access(nm, &c->l1d, ef->paddr, now, DMEM_LEAD, c, t);
         if (extra == 0) {
             c->events[9]++;
             return 0;
@@ -565,7 +681,8 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         unsigned rt = ef->mem == 4 ? tm->io_lat : tm->sync_lat;
         t->rp_kind = NYZ_RP_NONE;
         if (ef->mem == 3) { /* through the L2 (memory if it misses there) */
-            unsigned f = nyz_fill_latency(nm, ef->paddr, in->kind == K_STORE_SYNC, now, DMEM_LEAD);
+            unsigned f = fill_latency(nm, ef->paddr, in->kind == K_STORE_SYNC, now, DMEM_BUS, DMEM_LEAD,
+                                      NYZ_RP_SYNC, c, t);
             unsigned extra = f > tm->l2_lat ? f - tm->l2_lat : 0;
             /* decided and answered in the order of the L2's arbiter (l2_sync.c) */
             uint64_t wake = nyz_sync_timing(nm, t, now, extra);
@@ -605,11 +722,13 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                 nyz_cache_access(&nm->l2, ef->paddr, 0, 0);
                 uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
                 if (*dirty) {
-                    uint64_t start = acc > nm->mem_free ? acc : nm->mem_free;
+                    /* its bus time as a data request's (DMEM_BUS) */
+                    nyz_bus_fix(nm);
+                    uint64_t start = acc + DMEM_BUS > nm->mem_free ? acc + DMEM_BUS : nm->mem_free;
                     start += sdram_extra(nm, ef->paddr, start);
                     nm->mem_free = start + tm->mem_interval + MEM_WRITE_EXTRA;
                     /* the write is posted: acknowledged once the bus takes it */
-                    t->store_done = start + tm->store_lat + DFLUSH_EXTRA;
+                    t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
                     *dirty = 0;
                 }
             }
@@ -647,7 +766,7 @@ uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t
     if (nyz_cache_probe(d, t->rp_pa) ||
         (nyz_l1_fill_pending(d, t->rp_pa, &at) && at <= now + REPLAY_LOOKUP))
         return 0;
-    unsigned extra = nyz_l1_access(nm, d, t->rp_pa, now, DMEM_LEAD);
+    unsigned extra = l1_access(nm, d, t->rp_pa, now, DMEM_LEAD, c, t);
     if (!extra)
         return 0;
     c->events[8]++;
