@@ -213,12 +213,34 @@ static void test_movl_movh_pair_breakpoint(void **state)
     }
 }
 
+/* timing=none does a plain load or store inside the fast loop, but watched RAM goes through
+ * the executor, whose access reports the watchpoint: a write watchpoint on ram:0 stops at
+ * the store (slot 4, the fifth instruction: cycle 5 + 4 x 4 = 21) with RAM[0] written. */
+static void test_functional_watchpoint(void **state)
+{
+    (void)state;
+    tmach t;
+    setup(&t, func_opts);
+    assert_int_equal(dbg_attach(&t.m), 0);
+    assert_true(mem_watch_add(sim_space(&t.m, "ram"), 0, 1, MEM_W) > 0);
+    dbg_update_slow(&t.m);
+    assert_int_equal(tm_run(&t, 1000), SIM_STOP_WATCH);
+    assert_int_equal(t.m.stop.unit, 0);
+    assert_int_equal(t.m.stop.pc, 4);
+    assert_int_equal(t.m.stop.cycle, 21);
+    assert_int_equal(tm_ram(&t, 0), 49);
+    tm_run_halt(&t, 1000);
+    assert_int_equal(tm_halted_at(&t, 0), 25);
+    tm_destroy(&t);
+}
+
 XPUSIM_TESTS(mccp_functional,
              cmocka_unit_test(test_marker_is_a_noop),
              cmocka_unit_test(test_marker_stops),
              cmocka_unit_test(test_fast_forward_switch),
              cmocka_unit_test(test_rom_write_between_runs),
              cmocka_unit_test(test_functional_counts),
+             cmocka_unit_test(test_functional_watchpoint),
              cmocka_unit_test(test_movl_movh_pair_split),
              cmocka_unit_test(test_movl_movh_pair_rom_write),
              cmocka_unit_test(test_movl_movh_pair_breakpoint))
