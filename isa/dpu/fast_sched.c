@@ -78,7 +78,7 @@ unsigned dpu_fast_sparse_land(fast_ctx *c, uint64_t t, uint8_t *qk, uint64_t *qr
         const int k = __builtin_ctz(add);
         qh = sparse_insert(qk, qr, qh, qn++, k, c->th[k].ready_at);
     }
-    const unsigned full = live_count(*om) >= SPARSE_FULL;
+    const unsigned full = qn >= SPARSE_FULL; /* (qn: the bits of om) */
     return (qh & (SPARSE_Q - 1)) << 8 | qn << 2 | full << 1 | (d->iram != c->iram);
 }
 
