@@ -205,11 +205,10 @@ enum { MEM_WRITE_EXTRA = 2 };
  * machine, arbiter, tag and read stages again (measured: sixteen whole-line stores to fresh
  * lines 245 cycles on the RTL, 165 with a hit's timing). */
 enum { RESTART_PASS = 5 };
-/* The restart leaves the bus interface RESTART_AT cycles after the L2 takes the store when
- * the interface is idle (its acknowledgement comes 6 cycles later); each restart holds the
- * interface's state machine RESTART_SLOT cycles (IDLE, READ_COMPLETE). A line read in
- * flight completes 3 cycles before mem_free (the next read's address phase). */
-enum { RESTART_AT = 9, RESTART_SLOT = 2 };
+/* Each restart from the fill FIFO (a whole-line store the L2 lacks, a collided miss) holds
+ * the bus interface's state machine RESTART_SLOT cycles (IDLE, READ_COMPLETE): restarts
+ * come 2 cycles apart in FIFO order, after the restart of a read queued before them. */
+enum { RESTART_SLOT = 2 };
 /* A line read's restart (l2_axi_bus_interface.sv READ_COMPLETE: the filled request back
  * into l2_cache_arb_stage.sv, RTL trace "RST") comes RST_LEAD cycles before a code line's
  * (lead 0) data in the model: the bus time is the address phase - 3 (a data miss issued at
@@ -557,10 +556,15 @@ static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t a
 
 /* The cycle the L2 accepts a store-queue operation (a store, a flush, an invalidate) from
  * core c issued at now: it takes one per store_interval cycles from each core
- * (l2_cache_arb_stage.sv; the spacing is per core). Stores of several cores in one cycle
+ * (l2_cache_arb_stage.sv; the spacing is per core, measured on L2 hits), but a whole-line
+ * store to a line the L2 lacks (`restart`) only one cycle after the core's previous request
+ * (l1_l2_interface.sv sends one a cycle: RTL trace of four threads' whole-line stores to
+ * fresh lines, FILLQ on consecutive cycles in pairs); its restart is then paced by the
+ * fill FIFO (nyz_store_timing). Stores of several cores in one cycle
  * are taken in consecutive cycles, in the order they are executed here (the RTL's order is
  * round robin between cores). */
-static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now)
+static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now,
+                                       int restart)
 {
     uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
     if (nm->ncores > 1) {
@@ -570,7 +574,7 @@ static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint6
             acc++;
         nm->l2_slot[acc & 63] = acc;
     }
-    nm->sq_free[c->index] = acc + nm->tm.store_interval;
+    nm->sq_free[c->index] = acc + (restart ? 1 : nm->tm.store_interval);
     return acc;
 }
 /* The acknowledgement of a store issued at now installs its line at ack; the store's own
@@ -592,8 +596,10 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* the acknowledgement installs the line in L1D (l1_ack_install) unless it is there */
     int l1hit = nyz_cache_access(&c->l1d, pa, 0, 0);
     /* The L2 takes a store every store_interval cycles (measured: four threads storing in
-     * step get one store acknowledged per ~4 cycles). */
-    uint64_t acc = l2_store_accept(nm, c, now);
+     * step to lines it holds get one store acknowledged per ~4 cycles), a whole-line store
+     * to a line it lacks a cycle after the core's previous request. */
+    int restart = full && !nyz_cache_probe(&nm->l2, pa);
+    uint64_t acc = l2_store_accept(nm, c, now, restart);
     uint32_t victim = full ? dirty_victim(&nm->l2, pa) : 0xffffffffu;
     int hit = nyz_cache_access(&nm->l2, pa, full, 1);
     int way = nm->l2.last_way;
@@ -605,19 +611,17 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
         uint64_t ack = acc + tm->store_lat + (hit ? 0 : RESTART_PASS);
         if (!hit)
             nyz_bus_fix(nm);
-        if (!hit && nm->mem_free > acc + DMEM_BUS + RESTART_AT + 1) {
-            /* the miss queue is a FIFO and its state machine is busy with a line read: the
-             * restart follows that read's completion (RESTART_SLOT cycles per restart) and
-             * delays the next read by as much (measured: four threads copying, two
-             * whole-line stores between reads make the reads 36 cycles apart, not 32) */
-            ack += nm->mem_free - 1 - (acc + DMEM_BUS + RESTART_AT); /* in bus time */
-            nm->mem_free += RESTART_SLOT;
-        }
         if (!hit) {
             /* its restart (RTL trace: request, FILLQ +1, restart +5, response +9, the
-             * acknowledgement 3 cycles later) is what a collided miss of the line and the
-             * next entry of the fill FIFO follow */
+             * acknowledgement 3 cycles later) follows everything queued in the fill FIFO
+             * before it, RESTART_SLOT cycles each, and holds the next read as long */
             uint64_t rs = ack - STORE_RST_ACK;
+            if (rs < nm->fq_rst + RESTART_SLOT) {
+                rs = nm->fq_rst + RESTART_SLOT;
+                ack = rs + STORE_RST_ACK;
+            }
+            if (nm->mem_free < rs - 1)
+                nm->mem_free = rs - 1;
             nm->l2.ready[way] = rs;
             if (rs > nm->fq_rst)
                 nm->fq_rst = rs;
@@ -704,7 +708,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         if (in->kind == K_DINVALIDATE) {
             /* through the store queue to the L2, acknowledged like a store; the line is
              * dropped from L1 and L2 (measured: the next load of it costs a memory access) */
-            uint64_t acc = l2_store_accept(nm, c, now);
+            uint64_t acc = l2_store_accept(nm, c, now, 0);
             sq_ack(tm, t, now, acc + tm->store_lat);
             nyz_l1_settle(&c->l1d, now);
             nyz_cache_invalidate(&c->l1d, ef->paddr);
@@ -712,7 +716,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
             /* sent to the L2 through the store queue: membar waits for them; a flush of a
              * dirty line writes it to memory first */
-            uint64_t acc = l2_store_accept(nm, c, now);
+            uint64_t acc = l2_store_accept(nm, c, now, 0);
             sq_ack(tm, t, now, acc + tm->store_lat); /* a line that is not dirty: acknowledged */
             if (in->kind == K_IINVALIDATE) {
                 nyz_l1_settle(&c->l1i, now);

@@ -136,8 +136,30 @@ static void test_collided_miss(void **state)
     sim_destroy(&r.m);
 }
 
+/* Whole-line stores to lines the L2 lacks read nothing: each is restarted from the fill FIFO
+ * (RTL trace: request, FILLQ + 1, restart + 5, response + 9, acknowledgement + 12 = the
+ * model's store issue + 15), one restart per 2 cycles in FIFO order (trace of vstream.c1t4:
+ * FILLQ at X and X + 1, restarts at X + 2 and X + 4, responses at X + 6 and X + 8). The
+ * L1-L2 interface sends one request a cycle, so thread 1's store issued a cycle after
+ * thread 0's reaches the L2 a cycle later. Thread 0 at 100: restart 108, acknowledged 115;
+ * thread 1 at 101: restart max(109, 108 + 2) = 110, acknowledged 117 (with the 4-cycle
+ * spacing of L2 hits it would be 104 + 15 = 119). */
+static void test_whole_line_restarts(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r, "cores=1");
+    nyz_core *c = &r.nm->cores[0];
+    nyz_store_timing(r.nm, c, &c->t[0], DATA, 1, 100);
+    nyz_store_timing(r.nm, c, &c->t[1], DATA + 64, 1, 101);
+    assert_int_equal(c->t[0].store_done, 115);
+    assert_int_equal(c->t[1].store_done, 117);
+    sim_destroy(&r.m);
+}
+
 XPUSIM_TESTS(nyuzi_bus_order,
              cmocka_unit_test(test_load_alone),
              cmocka_unit_test(test_code_line_goes_first),
              cmocka_unit_test(test_tie_keeps_data_first),
-             cmocka_unit_test(test_collided_miss))
+             cmocka_unit_test(test_collided_miss),
+             cmocka_unit_test(test_whole_line_restarts))
