@@ -26,6 +26,7 @@ enum {
     K_ADD, K_ADDC, K_SUB, K_SUBC, K_MUL, K_DIV, K_AND, K_OR, K_XOR, K_LSH, K_RSH, K_NOT, K_CMP, K_INC, K_DEC, K_A15,
     K_MOV, K_MOVL, K_MOVH, K_JUMP, K_JMP, K_JE, K_JNE, K_MARK, K_LOAD, K_STORE,
     K_MOVI, /* movl then movh of one register (both unconditional): see build_word */
+    K_NOPMOVI, /* a low-half no-op, then a K_MOVI: see build_word */
     K_COUNT
 };
 
@@ -177,6 +178,26 @@ static void build_word(mccp_state *s, uint32_t w, const uint8_t *bpm)
             r->cond = (uint8_t)(in.imm >> 8);
         }
     }
+    /* The assembler pads a 16-bit instruction in a high half before a 32-bit word with a
+     * no-op (addnv reg0 reg0): a no-op in the low half followed by a K_MOVI record is one
+     * record too, K_NOPMOVI (three issues, one store): the K_MOVI record's fields with the
+     * no-op's step (the copies that feed the profile, and a limit with fewer than three
+     * issues left, run it as the no-op alone). Words w + 1 and w + 2 get their records
+     * (sync invalidates word w with either). */
+    mccp_rec *z = &s->rec[2 * w + 1];
+    if (z->k == K_NOP && z->step == 1 && w + 1 < MCCP_ROM_WORDS) {
+        mccp_insn in;
+        mccp_decode(mem_ld32be(s->rom + 4 * (w + 1)), 0, &in);
+        if (in.op == MCCP_MOVL) {
+            if (s->rec[2 * w + 2].k == K_DECODE) /* a movl word: builds at most word w + 2 */
+                build_word(s, w + 1, bpm);
+            if (s->rec[2 * w + 2].k == K_MOVI) {
+                *z = s->rec[2 * w + 2];
+                z->k = K_NOPMOVI;
+                z->step = 1;
+            }
+        }
+    }
 }
 
 /* The records must describe the ROM and the breakpoint filter as they are now. */
@@ -197,8 +218,10 @@ static void sync(sim_machine *m, mccp_state *s, const uint8_t *bpm)
         for (uint32_t w = s->rec_lo[i]; w < s->rec_hi[i]; w++)
             if (memcmp(s->rom + 4 * w, s->rom_seen + 4 * w, 4)) {
                 s->rec[2 * w].k = s->rec[2 * w + 1].k = K_DECODE;
-                if (w > 0) /* a K_MOVI record of word w - 1 holds word w's movh */
-                    s->rec[2 * w - 2].k = s->rec[2 * w - 1].k = K_DECODE;
+                /* a K_MOVI record of word w - 1 holds word w's movh, a K_NOPMOVI record
+                 * of word w - 1 or w - 2 word w's movl or movh */
+                for (uint32_t d = 1; d <= 2 && d <= w; d++)
+                    s->rec[2 * (w - d)].k = s->rec[2 * (w - d) + 1].k = K_DECODE;
             }
     }
 }

@@ -1,6 +1,7 @@
 /* tests/mccp/test_functional.c: the fast loop's records follow the ROM, the fast-forward
  * marker (the half 0x3FFF), the functional mode (-o timing=none), and the fast loop's
- * fused movl/movh record (split by a limit, remade after a ROM write, split by a breakpoint).
+ * fused movl/movh record (split by a limit, remade after a ROM write, split by a breakpoint)
+ * and the no-op fused with one (split by limits, remade after a ROM write).
  * Program (core 0, stack opened so every access is ordinary, phase 2):
  *   word 0: coreidx reg1 | marker     slots 0, 1
  *   word 1: load reg0 reg1 | mul reg0 reg0   slots 2, 3
@@ -234,6 +235,74 @@ static void test_functional_watchpoint(void **state)
     tm_destroy(&t);
 }
 
+/* The no-op that pads a high-half instruction before a 32-bit word, and a fused movl/movh
+ * after it, are one record too (three issues). Program (core 0, stack opened): word 0 inc
+ * reg3 (5) | addnv reg0 reg0 (9), word 1 movl reg2 0xBEEF (13), word 2 movh reg2 0xCAFE
+ * (17), word 3 store reg2 reg1 (21) | int 1. Runs through 9 (one issue left at the
+ * no-op), then 17; and through 13 (two left at the no-op, then one at the movl). */
+static void setup_nopmovi(tmach *t, const char *const *opts)
+{
+    uint32_t w[4] = {t_pair(t_alu(T_INC, T_AL, 3, 0), T_NOP), t_movl(T_AL, 2, 0xBEEF), t_movh(T_AL, 2, 0xCAFE),
+                     t_pair(t_store(T_AL, 2, 1), T_INT1)};
+    tm_create(t, opts);
+    tm_load(t, w, 4);
+    tm_open_stack(t);
+}
+
+static void test_nop_movl_movh_split(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        tmach t;
+        int func = k & 1;
+        setup_nopmovi(&t, func ? func_opts : cycle_opts);
+        if (k < 2) {
+            assert_int_equal(tm_run(&t, 9), SIM_STOP_LIMIT);
+            assert_int_equal(t.m.units[0].threads[0].instructions, 2);
+            assert_int_equal(isa_mccp.pc_get(&t.m, 0, 0), 2);
+            assert_int_equal(tm_reg(&t, 0, "reg2"), 0);
+            assert_int_equal(tm_run(&t, 17), SIM_STOP_LIMIT);
+            assert_int_equal(t.m.units[0].threads[0].instructions, 4);
+            assert_int_equal(tm_reg(&t, 0, "reg2"), 0xCAFEBEEFu);
+        } else {
+            assert_int_equal(tm_run(&t, 13), SIM_STOP_LIMIT);
+            assert_int_equal(t.m.units[0].threads[0].instructions, 3);
+            assert_int_equal(isa_mccp.pc_get(&t.m, 0, 0), 4);
+            assert_int_equal(tm_reg(&t, 0, "reg2"), 0xBEEFu);
+        }
+        tm_run_halt(&t, 1000);
+        assert_int_equal(tm_ram(&t, 0), 0xCAFEBEEFu);
+        assert_int_equal(tm_reg(&t, 0, "reg3"), 0); /* int cleared it */
+        assert_int_equal(t.m.units[0].threads[0].instructions, 6);
+        tm_destroy(&t);
+    }
+}
+
+/* A host write of word 2 (the movh, two words after the no-op's record) between two runs
+ * remakes the record of word 0. warm_restart=1: functionally the int saves at 25 (6
+ * instructions); in the cycle model the store (21) is visible at 22, granted at 22 (the
+ * pointer (2 + 22) mod 4 = 0), R1 = 26 (the first transaction), the int at R1 + 5 = 31; the
+ * second pass starts 5 cycles after the halt, so runs through 27 and 33 end between the
+ * passes. The second pass stores 0x1234BEEF. */
+static void test_nop_movl_movh_rom_write(void **state)
+{
+    (void)state;
+    for (int func = 0; func < 2; func++) {
+        tmach t;
+        setup_nopmovi(&t, func ? func_wr_opts : cycle_wr_opts);
+        assert_int_equal(tm_run(&t, func ? 27 : 33), SIM_STOP_LIMIT);
+        assert_int_equal(tm_ram(&t, 0), 0xCAFEBEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 6);
+        uint32_t w2 = t_movh(T_AL, 2, 0x1234);
+        uint8_t b[4] = {(uint8_t)(w2 >> 24), (uint8_t)(w2 >> 16), (uint8_t)(w2 >> 8), (uint8_t)w2};
+        assert_int_equal(mem_host_write(sim_space(&t.m, "rom"), 4, b, 4), 0); /* word 2: slots 4, 5 */
+        tm_run_halt(&t, 1000);
+        assert_int_equal(tm_ram(&t, 0), 0x1234BEEFu);
+        assert_int_equal(t.m.units[0].threads[0].instructions, 12);
+        tm_destroy(&t);
+    }
+}
+
 XPUSIM_TESTS(mccp_functional,
              cmocka_unit_test(test_marker_is_a_noop),
              cmocka_unit_test(test_marker_stops),
@@ -243,4 +312,6 @@ XPUSIM_TESTS(mccp_functional,
              cmocka_unit_test(test_functional_watchpoint),
              cmocka_unit_test(test_movl_movh_pair_split),
              cmocka_unit_test(test_movl_movh_pair_rom_write),
-             cmocka_unit_test(test_movl_movh_pair_breakpoint))
+             cmocka_unit_test(test_movl_movh_pair_breakpoint),
+             cmocka_unit_test(test_nop_movl_movh_split),
+             cmocka_unit_test(test_nop_movl_movh_rom_write))
