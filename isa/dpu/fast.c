@@ -496,9 +496,11 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 t = lim;
                 SPARSE_LAND_AT_T();
             }
+            st = 1; /* (unless tied) */
             if (qn > 1 && QR(qh + 1) <= t) {
             sparse_tied:
                 k = dpu_fast_sparse_tie(qk, qr, qh, qn, t, SPARSE_CUR);
+                st = 0; /* the others of the tie stay ready by t: not steady */
             }
             if (full) {
                 /* the revolver is full again: the plain burst issues this one (with the
@@ -512,7 +514,7 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             QR(qh + qn) = t + 11;
             qh++;
             tcur = NULL; /* k issues now */
-            if (BURST_THREADED_ST) /* after a landing, a tie, an empty queue: steady again? */
+            if (BURST_THREADED_ST && st) /* after a landing or an empty queue: steady again? */
                 st = dpu_fast_sparse_steady(qr, qh, qn, t);
             ts = tsv[k];
             tk = tkv[k];
