@@ -5,3 +5,5 @@ $(BUILD)/obj/isa/nyuzi/pipeline.o $(BUILD)/obj/isa/nyuzi/exec.o $(BUILD)/obj/isa
 # pipeline.o (two inline copies of every instruction body) compiles for about a minute at -O3:
 # the top-level Makefile starts it first.
 SLOW_OBJ += $(BUILD)/obj/isa/nyuzi/pipeline.o
+# the memoized periods' replay (memo.c: the instruction bodies inline once more) and key
+$(BUILD)/obj/isa/nyuzi/memo.o $(BUILD)/obj/isa/nyuzi/memo_key.o: OPT = -O3

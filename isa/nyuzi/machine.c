@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nyuzi.h"
+#include "memo.h"
 #include "../../core/sched.h"
 
 
@@ -31,6 +32,8 @@ static const opt_desc nyz_options[] = {
     OPT_U("mem_interval", "28", 0, 100000, "cycles a line transfer occupies the memory bus"),
     OPT_U("io_latency", "9", 1, 100000, "cycles between the two issues of a device access"),
     OPT_U("sync_latency", "10", 1, 100000, "cycles between the two issues of load_sync/store_sync"),
+    OPT_C("nyuzi_memo", "off", ((const char *const[]){"off", "on", "check", NULL}),
+          "memoized periods of the cycle model: replay a loop's recorded schedule (check: compare it)"),
     OPT_T("cosim", NULL, "write the cosimulation event stream to FILE"),
     OPT_T("include", NULL, "asm: extra #include directory for the C preprocessor"),
     OPT_T("define", NULL, "asm: NAME[=VALUE] macros for the C preprocessor, separated by commas"),
@@ -164,6 +167,14 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         m->units[ci].isa = c;
         sim_unit_counters(&m->units[ci], nyz_counter_names, NYZ_NPERF);
     }
+    int memo = 0;
+    if (opt_choice(&m->opts, nyz_options, "nyuzi_memo", &memo, err, errlen) < 0)
+        return -1;
+    /* one core only (memo.c: cores run in bursts of a cycle, with the L2 shared) */
+    if (memo && cores == 1 && !(nm->memo = nyz_memo_new(memo))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     nm->dc_mask = (1u << 16) - 1;
     nm->dc = calloc(nm->dc_mask + 1, sizeof *nm->dc);
     nm->fb_pixels = calloc(640 * 480, 4);
@@ -213,6 +224,7 @@ static void nyz_destroy(sim_machine *m)
     }
     free(nm->cores);
     nyz_cache_free(&nm->l2);
+    nyz_memo_free(nm->memo);
     free(nm->dc);
     free(nm->fb_pixels);
     free(nm);

@@ -310,6 +310,8 @@ typedef struct nyz_machine {
     /* functional mode (func.c): enter the lines the program touches in the L1/L2 tags even
      * when no fast-forward is armed (tests) */
     uint8_t warm;
+    /* memoized periods of the cycle model (memo.c; -o nyuzi_memo), NULL when off */
+    struct nyz_memo *memo;
 } nyz_machine;
 
 /* What one execution did (for timing, tracing and cosim). */

@@ -13,6 +13,7 @@
  * memory system is timing.c. Why the model is built this way: docs/isa/nyuzi.md. */
 #include <string.h>
 #include "exec_ops.h"
+#include "memo.h"
 #include "../../core/debug.h"
 #include "../../core/profile.h"
 
@@ -651,6 +652,8 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             }
             if (magic && in->raw == NYZ_MAGIC && ef.retired)
                 sim_marker(m, u->index, pick, pc); /* a fast-forward's marker: stops the run */
+            if (!slow && nm->memo) /* memo.c: record this issue, or replay periods from here */
+                now = nyz_memo_issue(nm->memo, nm, u, c, pick, pc, in, ef, now, horizon);
             if (sim_stopped(m))
                 return now + 1;
             if (nm->resched) { /* a timer was set or threads resumed: let the loop see it */

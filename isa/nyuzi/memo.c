@@ -1,0 +1,722 @@
+/* isa/nyuzi/memo.c: memoized periods of the Nyuzi cycle model (-o nyuzi_memo=on|check), after
+ * FastSim (Schnarr and Larus, ASPLOS 1998). A loop's schedule is often exactly periodic: the
+ * whole timing state, taken relative to the current cycle, comes back after some issues. At
+ * an executed issue (the anchor) the memo takes that state as a key and records every
+ * executed issue after it (thread, pc, instruction word, memory address, next pc, cycle);
+ * when the anchor issues again with the same relative state, the record is a period. From
+ * then on, at the anchor with that state, the period is replayed: each recorded instruction
+ * runs functionally (nyz_exec, no pipeline), checked before it runs (pc, word, address) and
+ * after (next pc, memory kind); the statistics get the period's increments and the timing
+ * state is the key moved in time. At the first difference the instructions replayed in the
+ * period are undone (a log of what each wrote) and the cycle model goes on from the
+ * period's start, which is exact because the timing state was not touched. What the key
+ * must hold is every field the cycle model reads in a period; which it does not read is
+ * argued field by field in memo_walk. Periods with cache misses, fills in flight, traps,
+ * interrupts, device, synchronized, control-register or cache-control instructions, the
+ * MMU, several cores, or loads that another thread's store not yet visible could change
+ * are not recorded (the cycle model runs them). `check` runs the cycle model throughout
+ * and, where a period would be replayed, compares each issue with the record and the state
+ * and statistics at its end; a difference stops the run (docs/isa/nyuzi.md "Memoized
+ * periods"). */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "memo.h"
+#include "exec_ops.h"
+#include "../../core/debug.h"
+
+enum {
+    MAX_STEPS = 16384, /* issues in a period */
+    MAX_SETS = 128,    /* cache sets a period touches, per cache */
+    MAX_CODE = 512,    /* instruction words whose content a period depends on */
+    /* An issued instruction is followed by at most RB_MEM (4) squashed issues of the words
+     * after it, whose decoded content (registers, pipe) the scoreboard and writeback port
+     * read: a period depends on its executed words and the 4 after each (other fetched
+     * words are dropped unread). */
+    CODE_AFTER = 4,
+    BACKOFF_MAX = 1024, /* hooks skipped after a failure, at most */
+};
+
+/* what a step writes, for its undo */
+enum { SV_NONE, SV_S, SV_RA, SV_V, SV_MEM };
+
+typedef struct memo_step {
+    nyz_insn in;                 /* as decoded (the words are checked at a chain's start) */
+    uint32_t pc, raw, paddr, npc;
+    uint32_t rel;                /* cycle of the issue less the period's start */
+    uint32_t amask;              /* address bits the replay must find as recorded */
+    uint32_t align;              /* ... and the alignment it needs (no trap) */
+    uint8_t tid, mem, save, dst, memk, wide;
+} memo_step;
+
+typedef struct memo_log {        /* what step j overwrote */
+    uint32_t pc, line;           /* (line: a store's) */
+    uint32_t w[16];              /* the register(s), or the line's 64 bytes */
+} memo_log;
+
+/* Statistics a period adds (not part of the key). */
+typedef struct memo_counts {
+    uint64_t insns[NYZ_MAX_THREADS], issues[NYZ_MAX_THREADS];
+    uint64_t stalls[NYZ_MAX_THREADS][NYZ_ST_ISSUE + 1];
+    uint64_t events[NYZ_NPERF];
+    uint64_t hits[3], misses[3];
+    uint32_t serial;
+} memo_counts;
+
+struct nyz_memo {
+    int mode;
+    enum { S_IDLE, S_REC, S_CHECK } state;
+    uint64_t skip, backoff;
+    /* the recording or the record */
+    int have;                    /* a period is recorded */
+    int atid;
+    uint32_t apc;
+    uint64_t base, horizon, insn0, len;
+    memo_step *steps;
+    unsigned nsteps;
+    uint16_t sets[3][MAX_SETS];
+    unsigned nsets[3];
+    uint32_t code[MAX_CODE], code_word[MAX_CODE]; /* addresses and contents */
+    unsigned ncode;
+    uint32_t tpc[NYZ_MAX_THREADS]; /* recording: each thread's pc after its last issue */
+    unsigned *umap;              /* created undo record k (serial start + k + 1): its step */
+    unsigned nu;
+    unsigned ci;                 /* check mode: the next step of the period being checked */
+    unsigned aocc, miss;         /* the anchor's issues in a period; at it, keys not matched */
+    unsigned zero;               /* chains in a row that stopped in their first period */
+    uint32_t serial0;
+    memo_counts c0, delta;
+    uint64_t *k0, *key, *tmp;    /* start key (generic part), the period's key, scratch */
+    size_t nk0, nkey;
+    nyz_memo_view start[3];              /* the caches at the recording's start */
+    memo_log *log;
+    struct nyz_undo *usave;
+    struct {                     /* what it did (check mode reports it) */
+        uint64_t recorded, replayed, checked, insns, fails;
+    } st;
+};
+
+static void counts_get(memo_counts *k, nyz_machine *nm, sim_unit *u, nyz_core *c)
+{
+    nyz_cache *cc[3];
+    nyz_memo_caches(nm, c, cc);
+    for (int i = 0; i < c->nthreads; i++) {
+        k->insns[i] = u->threads[i].instructions;
+        k->issues[i] = u->threads[i].issue_cycles;
+        for (int s = 0; s <= NYZ_ST_ISSUE; s++)
+            k->stalls[i][s] = u->threads[i].stalls[s];
+    }
+    memcpy(k->events, c->events, sizeof k->events);
+    for (int i = 0; i < 3; i++) {
+        k->hits[i] = cc[i]->hits;
+        k->misses[i] = cc[i]->misses;
+    }
+    k->serial = nm->undo_serial;
+}
+
+static void counts_sub(memo_counts *d, const memo_counts *a, const memo_counts *b, int nt)
+{
+    memset(d, 0, sizeof *d);
+    for (int i = 0; i < nt; i++) {
+        d->insns[i] = a->insns[i] - b->insns[i];
+        d->issues[i] = a->issues[i] - b->issues[i];
+        for (int s = 0; s <= NYZ_ST_ISSUE; s++)
+            d->stalls[i][s] = a->stalls[i][s] - b->stalls[i][s];
+    }
+    for (int e = 0; e < NYZ_NPERF; e++)
+        d->events[e] = a->events[e] - b->events[e];
+    for (int i = 0; i < 3; i++) {
+        d->hits[i] = a->hits[i] - b->hits[i];
+        d->misses[i] = a->misses[i] - b->misses[i];
+    }
+    d->serial = a->serial - b->serial;
+}
+
+nyz_memo *nyz_memo_new(int mode)
+{
+    nyz_memo *mo = calloc(1, sizeof *mo);
+    if (!mo)
+        return NULL;
+    mo->mode = mode;
+    mo->backoff = 1;
+    mo->steps = malloc(MAX_STEPS * sizeof *mo->steps);
+    mo->log = malloc(2 * MAX_STEPS * sizeof *mo->log); /* the last two periods' */
+    mo->umap = malloc(MAX_STEPS * sizeof *mo->umap);
+    mo->k0 = malloc(NYZ_MEMO_KEY_CAP * sizeof *mo->k0);
+    mo->key = malloc(NYZ_MEMO_KEY_CAP * sizeof *mo->key);
+    mo->tmp = malloc(NYZ_MEMO_KEY_CAP * sizeof *mo->tmp);
+    mo->usave = malloc(64 * sizeof *mo->usave);
+    if (!mo->steps || !mo->log || !mo->umap || !mo->k0 || !mo->key || !mo->tmp || !mo->usave) {
+        nyz_memo_free(mo);
+        return NULL;
+    }
+    return mo;
+}
+
+void nyz_memo_free(nyz_memo *mo)
+{
+    if (!mo)
+        return;
+    if (mo->mode == NYZ_MEMO_CHECK) /* what was compared (tests/nyuzi/test_memo.t.sh) */
+        fprintf(stderr, "nyuzi_memo=check: %llu periods recorded, %llu checked against the cycle model\n",
+                (unsigned long long)mo->st.recorded, (unsigned long long)mo->st.checked);
+    for (int i = 0; i < 3; i++) {
+        free(mo->start[i].tag);
+        free(mo->start[i].mru);
+        free(mo->start[i].plru);
+        free(mo->start[i].dirty);
+        free(mo->start[i].ready);
+    }
+    free(mo->steps);
+    free(mo->log);
+    free(mo->umap);
+    free(mo->k0);
+    free(mo->key);
+    free(mo->tmp);
+    free(mo->usave);
+    free(mo);
+}
+
+static void give_up(nyz_memo *mo)
+{
+    mo->state = S_IDLE;
+    mo->skip = mo->backoff;
+    if (mo->backoff < BACKOFF_MAX)
+        mo->backoff *= 2;
+}
+
+static int add_set(nyz_memo *mo, int k, unsigned set)
+{
+    for (unsigned i = 0; i < mo->nsets[k]; i++)
+        if (mo->sets[k][i] == set)
+            return 0;
+    if (mo->nsets[k] == MAX_SETS)
+        return -1;
+    mo->sets[k][mo->nsets[k]++] = (uint16_t)set;
+    return 0;
+}
+
+/* The words at a .. a + 4 * after, whose contents the period depends on. */
+static int add_code(nyz_memo *mo, const nyz_machine *nm, uint32_t a, unsigned after)
+{
+    for (unsigned k = 0; k <= after; k++, a += 4) {
+        unsigned i;
+        if ((a & 3) || a > nm->ram_size - 4)
+            return -1;
+        for (i = 0; i < mo->ncode && mo->code[i] != a; i++)
+            ;
+        if (i < mo->ncode)
+            continue;
+        if (mo->ncode == MAX_CODE)
+            return -1;
+        mo->code[mo->ncode++] = a;
+    }
+    return 0;
+}
+
+/* The whole key at base b: the generic part (live state or k0) and the sets (live or as
+ * copied at the start). n: its length, or 0 when the state is not one the memo covers. */
+static size_t key_of(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t b,
+                     uint64_t *buf, int from_start)
+{
+    nyz_memo_walker w = {NYZ_MEMO_SAVE, 0, b, buf, 0};
+    if (from_start) {
+        memcpy(buf, mo->k0, mo->nk0 * sizeof *buf);
+        w.n = mo->nk0;
+    } else
+        nyz_memo_walk(&w, nm, u, c);
+    nyz_cache *cc[3];
+    nyz_memo_caches(nm, c, cc);
+    for (int k = 0; k < 3; k++) {
+        nyz_memo_view v = from_start ? mo->start[k] : nyz_memo_live_view(cc[k]);
+        nyz_memo_walk_sets(&w, &v, mo->sets[k], mo->nsets[k]);
+    }
+    return w.bad || w.n > NYZ_MEMO_KEY_CAP ? 0 : w.n;
+}
+
+static unsigned kind_save(const nyz_insn *in)
+{
+    switch (in->kind) {
+    case K_NOP: case K_B_REG: case K_BZ: case K_BNZ: case K_B:
+        return SV_NONE;
+    case K_ALU_SS: case K_ALU_SI: case K_CMP_SS: case K_CMP_VS: case K_CMP_VV: case K_CMP_SI:
+    case K_CMP_VI: case K_GETLANE_R: case K_GETLANE_I: case K_LOAD:
+    case K_GETCR: /* (not the performance counters: rec_step) */
+        return SV_S;
+    case K_ALU_VS: case K_ALU_VV: case K_ALU_VI: case K_SHUFFLE: case K_LOAD_V:
+        return SV_V;
+    case K_STORE: case K_STORE_V:
+        return SV_MEM;
+    case K_CALL: case K_CALL_REG:
+        return SV_RA;
+    default:
+        return 0xff;
+    }
+}
+
+/* Start recording at this issue (the anchor). */
+static void rec_start(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
+                      uint32_t pc, uint64_t now, uint64_t horizon)
+{
+    nyz_memo_walker w = {NYZ_MEMO_SAVE, 0, now, mo->k0, 0};
+    nyz_memo_walk(&w, nm, u, c);
+    if (w.bad || w.n > NYZ_MEMO_KEY_CAP) {
+        give_up(mo);
+        return;
+    }
+    nyz_cache *cc[3];
+    nyz_memo_caches(nm, c, cc);
+    for (int k = 0; k < 3; k++) {
+        if (nyz_memo_view_alloc(&mo->start[k], cc[k])) {
+            give_up(mo);
+            return;
+        }
+        nyz_memo_view_copy(&mo->start[k], cc[k]);
+        mo->nsets[k] = 0;
+    }
+    mo->nk0 = w.n;
+    mo->have = 0;
+    mo->atid = tid;
+    mo->apc = pc;
+    mo->base = now;
+    mo->horizon = horizon;
+    mo->nsteps = 0;
+    mo->ncode = 0;
+    for (int i = 0; i < c->nthreads; i++) {
+        mo->tpc[i] = c->t[i].pc;
+        /* the FIFO's instructions (their words are in the key) and the squashed ones that
+         * may follow them */
+        if (u->threads[i].state == SIM_T_READY &&
+            add_code(mo, nm, c->t[i].fe_pc, c->t[i].fe_n + CODE_AFTER)) {
+            give_up(mo);
+            return;
+        }
+    }
+    mo->nu = 0;
+    mo->aocc = 0;
+    mo->miss = 0;
+    mo->serial0 = nm->undo_serial;
+    counts_get(&mo->c0, nm, u, c);
+    mo->insn0 = 0;
+    for (int i = 0; i < c->nthreads; i++)
+        mo->insn0 += u->threads[i].instructions;
+    mo->state = S_REC;
+}
+
+/* This issue in a recording: 0 go on, -1 the period cannot be recorded. */
+static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
+                    uint32_t pc, const nyz_insn *in, const nyz_effect *ef, uint64_t now,
+                    uint64_t horizon)
+{
+    nyz_thread *t = &c->t[tid];
+    unsigned sv = kind_save(in);
+    if (horizon != mo->horizon || mo->nsteps == MAX_STEPS || sv == 0xff || ef->trapped ||
+        !ef->retired || (t->flags & NYZ_F_M) || nm->resched || in->fop == F_UNSET)
+        return -1;
+    /* control registers: each reads state the key holds or the cycle (cur_cycle, which the
+     * replay sets), except the performance counters (events, counted at the period's end) */
+    if (in->kind == K_GETCR ? ef->mem != 5 || (in->s1 >= 24 && in->s1 <= 27) : ef->mem > 2)
+        return -1;
+    uint64_t ins = 0;
+    for (int i = 0; i < c->nthreads; i++)
+        ins += u->threads[i].instructions;
+    if (ins != mo->insn0 + mo->nsteps + 1) /* an instruction not seen here (another loop) */
+        return -1;
+    nyz_cache *cc[3];
+    nyz_memo_caches(nm, c, cc);
+    for (int k = 0; k < 3; k++)
+        if (cc[k]->misses != mo->c0.misses[k])
+            return -1;
+    if (c->events[0] != mo->c0.events[0] || c->events[7] != mo->c0.events[7] ||
+        c->events[10] != mo->c0.events[10]) /* traps, TLB misses */
+        return -1;
+    memo_step *s = &mo->steps[mo->nsteps];
+    s->in = *in;
+    s->pc = pc;
+    s->raw = in->raw;
+    s->npc = t->pc;
+    s->rel = (uint32_t)(now - mo->base);
+    s->tid = (uint8_t)tid;
+    s->mem = ef->mem;
+    s->save = (uint8_t)sv;
+    s->dst = sv == SV_RA ? 31 : in->dst;
+    s->memk = in->kind == K_LOAD || in->kind == K_STORE || in->kind == K_LOAD_V ||
+              in->kind == K_STORE_V;
+    s->paddr = s->memk ? ef->paddr : 0;
+    s->wide = in->kind == K_LOAD_V || in->kind == K_STORE_V;
+    /* The timing of a load or store depends on its line only (the L1D and L2 sets and
+     * hits; a period has no misses): any address in the recorded line will do, aligned as
+     * the access needs. A store that leaves a record for other threads (l2_vis.c: which
+     * bytes it wrote) must be at the recorded address. */
+    s->align = s->wide ? 63u : in->width ? in->width - 1u : 3u;
+    s->amask = (s->mem == 2 && nm->undo_on) || (uint64_t)((ef->paddr >> 6) + 1) * 64 > nm->ram_size
+                   ? 0xffffffffu : ~63u;
+    if (pc != mo->tpc[tid]) /* its pc moved outside an executed issue (a trap) */
+        return -1;
+    mo->tpc[tid] = t->pc;
+    if (now - mo->base > UINT32_MAX / 2)
+        return -1;
+    uint32_t line = pc >> 6;
+    if (add_code(mo, nm, pc, CODE_AFTER) || add_set(mo, 0, line & (c->l1i.sets - 1)) || add_set(mo, 0, (line + 1) & (c->l1i.sets - 1)))
+        return -1;
+    if (s->memk) {
+        uint32_t dl = ef->paddr >> 6;
+        if (add_set(mo, 1, dl & (c->l1d.sets - 1)) || add_set(mo, 2, dl & (nm->l2.sets - 1)))
+            return -1;
+        if (s->save == SV_MEM && ef->paddr + NYZ_LINE > nm->ram_size)
+            return -1;
+        if (ef->mem == 1) /* another thread's store it may not see: not covered */
+            for (unsigned j = 0; j < nm->nundo; j++)
+                if (nm->undo[j].line == (ef->paddr & ~63u) && nm->undo[j].gid != t->gid)
+                    return -1;
+    }
+    /* a store that made a record (serial in order) */
+    uint32_t made = nm->undo_serial - mo->serial0;
+    if (made != mo->nu) {
+        if (made != mo->nu + 1 || s->mem != 2)
+            return -1;
+        mo->umap[mo->nu++] = mo->nsteps;
+    }
+    mo->nsteps++;
+    if (tid != mo->atid || pc != mo->apc)
+        return 0;
+    mo->aocc++;
+    /* the anchor again: a period if the state is the start's, moved in time */
+    size_t n1 = key_of(mo, nm, u, c, now, mo->tmp, 0);
+    size_t n0 = key_of(mo, nm, u, c, mo->base, mo->key, 1);
+    if (!n1 || !n0)
+        return -1;
+    if (n1 != n0 || memcmp(mo->tmp, mo->key, n0 * sizeof *mo->key))
+        return 0; /* not yet: go on recording */
+    for (unsigned i = 0; i < mo->nsteps; i++) /* no store into the period's code */
+        if (mo->steps[i].mem == 2) {
+            uint32_t lo = mo->steps[i].paddr & ~63u, hi = lo + 64; /* (any word of the line) */
+            for (unsigned k = 0; k < mo->ncode; k++)
+                if (mo->code[k] >= lo && mo->code[k] < hi)
+                    return -1;
+        }
+    for (unsigned k = 0; k < mo->ncode; k++)
+        mo->code_word[k] = mem_ld32le(nm->ram + mo->code[k]);
+    for (unsigned i = 0; i < mo->nsteps; i++) /* (an instruction fetched before a store to it) */
+        if (mo->steps[i].raw != mem_ld32le(nm->ram + mo->steps[i].pc))
+            return -1;
+    memo_counts c1;
+    counts_get(&c1, nm, u, c);
+    counts_sub(&mo->delta, &c1, &mo->c0, c->nthreads);
+    /* a store record still hidden at the end was made in this period or the one before
+     * (the replay keeps the bytes of two) */
+    for (unsigned j = 0; j < nm->nundo; j++)
+        if (nm->undo[j].vis > now &&
+            (uint32_t)(nm->undo_serial - nm->undo[j].serial) >= 2 * mo->delta.serial)
+            return -1;
+    mo->nkey = n0;
+    mo->len = now - mo->base;
+    mo->have = 1;
+    mo->state = S_IDLE;
+    mo->backoff = 1;
+    mo->st.recorded++;
+    return 0;
+}
+
+/* Undo steps [0, j) of a replay (newest first), whose log is lg. */
+static void undo_steps(nyz_memo *mo, nyz_machine *nm, nyz_core *c, const memo_log *lg, unsigned j)
+{
+    while (j-- > 0) {
+        const memo_step *s = &mo->steps[j];
+        nyz_thread *t = &c->t[s->tid];
+        t->pc = lg[j].pc;
+        switch (s->save) {
+        case SV_S: case SV_RA: t->s[s->dst] = lg[j].w[0]; break;
+        case SV_V: memcpy(t->v[s->dst], lg[j].w, sizeof lg[j].w); break;
+        case SV_MEM: memcpy(nm->ram + lg[j].line, lg[j].w, NYZ_LINE); break;
+        default: break;
+        }
+    }
+}
+
+/* The instruction bodies inline (exec_ops.inc, as in pipeline.c's plain loops): what
+ * nyz_exec does, without its call and effect in memory. No cosimulation stream (a period
+ * is not recorded with one) and no store records (off during a chain). */
+#define OP(f) case f:
+#define OPS(f) case f:
+#define END() goto exec_done
+#define END_SYS() goto exec_done
+#define END_MARKER() goto exec_done
+#define TAKEN(x)                                                                          \
+    do {                                                                                  \
+        t->pc = (x);                                                                      \
+        goto exec_done;                                                                   \
+    } while (0)
+#define TAKEN_SYS(x) TAKEN(x)
+#define FAILED()                                                                          \
+    do {                                                                                  \
+        trapped = 1;                                                                      \
+        goto exec_done;                                                                   \
+    } while (0)
+#define REPEAT()                                                                          \
+    do {                                                                                  \
+        t->pc = pc;                                                                       \
+        trapped = 1; /* (a gather lane: not in a period) */                               \
+        goto exec_done;                                                                   \
+    } while (0)
+#define EF_MEM(k) (efm = (k))
+#define EF_PADDR(a) ((void)(a))
+#define EF_FULL(x) ((void)(x))
+#define NYZ_COSIM 0
+#define NYZ_FUNCTIONAL 0
+#define NYZ_LANES_UNROLL /* built at -O3 (isa.mk) */
+
+/* The instructions of one period from base, the k-th of a chain (its log: ring k & 1):
+ * 1 done, 0 a difference (what it did is undone). The timing state is not touched: a chain
+ * of periods leaves it as at the chain's start, when it is the key at that cycle, and
+ * chain_end sets it once. */
+static int replay_period(nyz_memo *mo, nyz_machine *nm, nyz_core *c, uint64_t base, unsigned k)
+{
+    memo_log *const log = mo->log + (size_t)(k & 1) * MAX_STEPS;
+    const memo_step *const steps = mo->steps;
+    const unsigned n = mo->nsteps;
+    unsigned j;
+    for (j = 0; j < n; j++) {
+        const memo_step *s = &steps[j];
+        nyz_thread *t = &c->t[s->tid];
+        const nyz_insn *in = &s->in;
+        const uint32_t pc = s->pc;
+        const uint32_t va = t->s[in->s1] + (uint32_t)in->imm;
+        if (t->pc != pc || (s->memk && (((va ^ s->paddr) & s->amask) | (va & s->align)))) {
+            break;
+        }
+        memo_log *lg = &log[j];
+        lg->pc = pc;
+        switch (s->save) {
+        case SV_S: case SV_RA: lg->w[0] = t->s[s->dst]; break;
+        case SV_V: memcpy(lg->w, t->v[s->dst], sizeof lg->w); break;
+        case SV_MEM:
+            lg->line = va & ~63u;
+            memcpy(lg->w, nm->ram + lg->line, NYZ_LINE);
+            break;
+        default: break;
+        }
+        nm->cur_cycle = base + s->rel;
+        unsigned efm = 0, trapped = 0;
+        t->pc = pc + 4;
+        switch ((nyz_fop_t)in->fop) {
+#include "exec_ops.inc"
+        case F_UNSET: /* (not in a period) */
+        case NYZ_NFOPS:
+            trapped = 1;
+            break;
+        }
+    exec_done:
+        if (trapped || efm != s->mem || t->pc != s->npc) {
+            j++;
+            break;
+        }
+    }
+    if (j == n)
+        return 1;
+    undo_steps(mo, nm, c, log, j);
+    return 0;
+}
+
+#undef OP
+#undef OPS
+#undef END
+#undef END_SYS
+#undef END_MARKER
+#undef TAKEN
+#undef TAKEN_SYS
+#undef FAILED
+#undef REPEAT
+#undef EF_MEM
+#undef EF_PADDR
+#undef EF_FULL
+#undef NYZ_COSIM
+#undef NYZ_FUNCTIONAL
+#undef NYZ_LANES_UNROLL
+
+/* After k periods replayed from b0 (k may be 0): the statistics get k times the period's
+ * increments, the timing state is the key at b0 + k * len, the store records get the bytes
+ * their stores overwrote. ev0, nundo0, undo_on0: as at the chain's start (the records then
+ * in mo->usave). */
+static void chain_end(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t b0,
+                      uint64_t k, const uint64_t *ev0, unsigned nundo0, uint8_t undo_on0)
+{
+    const memo_counts *d = &mo->delta;
+    nm->nundo = nundo0;
+    nm->undo_on = undo_on0;
+    for (int e = 0; e < NYZ_NPERF; e++)
+        c->events[e] = ev0[e] + k * d->events[e];
+    if (!k)
+        return;
+    for (int i = 0; i < c->nthreads; i++) {
+        sim_thread *st = &u->threads[i];
+        st->instructions += k * d->insns[i];
+        st->issue_cycles += k * d->issues[i];
+        for (int q = 0; q <= NYZ_ST_ISSUE; q++)
+            st->stalls[q] += k * d->stalls[i][q];
+        mo->st.insns += k * d->insns[i];
+    }
+    nyz_cache *cc[3];
+    nyz_memo_caches(nm, c, cc);
+    for (int q = 0; q < 3; q++) {
+        cc[q]->hits += k * d->hits[q];
+        cc[q]->misses += k * d->misses[q];
+    }
+    const uint32_t s0 = nm->undo_serial;
+    nm->undo_serial = s0 + (uint32_t)(k * d->serial);
+    uint64_t end = b0 + k * mo->len;
+    nyz_memo_walker w = {NYZ_MEMO_RESTORE, 0, end, mo->key, 0};
+    nyz_memo_walk(&w, nm, u, c);
+    for (int q = 0; q < 3; q++) {
+        nyz_memo_view v = nyz_memo_live_view(cc[q]);
+        nyz_memo_walk_sets(&w, &v, mo->sets[q], mo->nsets[q]);
+    }
+    for (unsigned r = 0; r < nm->nundo; r++) {
+        struct nyz_undo *x = &nm->undo[r];
+        uint64_t g = (uint32_t)(x->serial - s0); /* made by the chain's g-th store (from 1) */
+        if (g >= 1 && g <= k * d->serial) {
+            uint64_t p = (g - 1) / d->serial; /* in period p (the record keeps only 2) */
+            const memo_log *lg = mo->log + (size_t)(p & 1) * MAX_STEPS;
+            memcpy(x->old, lg[mo->umap[(g - 1) % d->serial]].w, NYZ_LINE);
+            continue;
+        }
+        for (unsigned q = 0; q < nundo0; q++)
+            if (mo->usave[q].serial == x->serial) {
+                memcpy(x->old, mo->usave[q].old, NYZ_LINE);
+                break;
+            }
+    }
+    nm->cur_cycle = end;
+    mo->st.replayed += k;
+}
+
+static void check_fail(nyz_machine *nm, nyz_core *c, int tid, uint32_t pc, const char *what)
+{
+    sim_set_stop(nm->m, SIM_STOP_FAULT, c->index, tid, pc, "nyuzi_memo=check: %s", what);
+}
+
+/* Does the state here match the record's key at `now`, and is the code the recorded one? */
+static int at_key(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
+{
+    size_t n = key_of(mo, nm, u, c, now, mo->tmp, 0);
+    if (n != mo->nkey || memcmp(mo->tmp, mo->key, n * sizeof *mo->key))
+        return 0;
+    for (unsigned k = 0; k < mo->ncode; k++)
+        if (mo->code_word[k] != mem_ld32le(nm->ram + mo->code[k]))
+            return 0;
+    return 1;
+}
+
+/* check mode: this issue against the record's step mo->ci */
+static void check_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
+                       uint32_t pc, const nyz_insn *in, const nyz_effect *ef, uint64_t now,
+                       uint64_t horizon)
+{
+    const memo_step *s = &mo->steps[mo->ci];
+    if (s->tid != tid || s->rel != now - mo->base) {
+        check_fail(nm, c, tid, pc, "an issue's thread or cycle differs from the record's");
+        return;
+    }
+    if (s->pc != pc || s->raw != in->raw || s->mem != ef->mem || ef->trapped || !ef->retired ||
+        (s->memk && ((s->paddr ^ ef->paddr) & s->amask)) || s->npc != c->t[tid].pc) {
+        mo->state = S_IDLE; /* an outcome differs: a replay would stop here, and go on as here */
+        mo->st.fails++;
+        return;
+    }
+    if (++mo->ci < mo->nsteps)
+        return;
+    size_t n = key_of(mo, nm, u, c, now, mo->tmp, 0);
+    if (n != mo->nkey || memcmp(mo->tmp, mo->key, n * sizeof *mo->key)) {
+        check_fail(nm, c, tid, pc, "the timing state at a period's end differs from the record's");
+        return;
+    }
+    memo_counts c1, d;
+    counts_get(&c1, nm, u, c);
+    counts_sub(&d, &c1, &mo->c0, c->nthreads);
+    if (memcmp(&d, &mo->delta, sizeof d)) {
+        check_fail(nm, c, tid, pc, "the statistics of a period differ from the record's");
+        return;
+    }
+    mo->st.checked++;
+    mo->state = S_IDLE;
+    (void)horizon;
+}
+
+uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
+                        uint32_t pc, const nyz_insn *in, nyz_effect ef, uint64_t now,
+                        uint64_t horizon)
+{
+    sim_machine *m = nm->m;
+    if (sim_stopped(m) || m->ff_magic)
+        return now;
+    int fresh = 0; /* a period was recorded at this issue: the state is its key */
+    if (mo->state == S_REC) {
+        if (rec_step(mo, nm, u, c, tid, pc, in, &ef, now, horizon)) {
+            give_up(mo);
+            return now;
+        }
+        if (!mo->have)
+            return now;
+        fresh = 1;
+    }
+    if (mo->state == S_CHECK) {
+        check_step(mo, nm, u, c, tid, pc, in, &ef, now, horizon);
+        if (mo->state != S_IDLE || sim_stopped(m))
+            return now;
+        /* a period checked: the next one starts here */
+    }
+    if (mo->skip) {
+        mo->skip--;
+        return now;
+    }
+    if (!mo->have) {
+        rec_start(mo, nm, u, c, tid, pc, now, horizon);
+        return now;
+    }
+    if (tid != mo->atid || pc != mo->apc || now + mo->len >= horizon)
+        return now;
+    if (!fresh && !at_key(mo, nm, u, c, now)) {
+        /* the key comes back at one of the anchor's issues in a period: after two periods'
+         * worth without it, another period is recorded from here */
+        if (++mo->miss > 2 * mo->aocc + 2)
+            rec_start(mo, nm, u, c, tid, pc, now, horizon);
+        return now;
+    }
+    mo->miss = 0;
+    if (mo->mode == NYZ_MEMO_CHECK) {
+        mo->state = S_CHECK;
+        mo->base = now;
+        mo->ci = 0;
+        counts_get(&mo->c0, nm, u, c);
+        return now;
+    }
+    /* a chain of periods: the loads read memory as it is (recorded: no other thread's
+     * hidden store on their lines), the stores' records are rebuilt at the end */
+    uint64_t ev0[NYZ_NPERF];
+    memcpy(ev0, c->events, sizeof ev0);
+    const unsigned nundo0 = nm->nundo;
+    const uint8_t undo_on0 = nm->undo_on;
+    memcpy(mo->usave, nm->undo, nundo0 * sizeof *nm->undo);
+    nm->nundo = 0;
+    nm->undo_on = 0;
+    const uint64_t b0 = now;
+    uint64_t k = 0;
+    int ok = 1;
+    while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k))) {
+        now += mo->len;
+        k++;
+    }
+    chain_end(mo, nm, u, c, b0, k, ev0, nundo0, undo_on0);
+    if (!ok) { /* a difference: the cycle model goes on from the period's start */
+        mo->st.fails++;
+        /* a record that fails at once twice in a row is for another phase of the program:
+         * record again after the cycle model has run through the difference */
+        mo->zero = k ? 0 : mo->zero + 1;
+        if (mo->zero >= 2) {
+            mo->have = 0;
+            mo->zero = 0;
+        }
+        mo->skip = mo->nsteps;
+    }
+    return now;
+}
