@@ -411,6 +411,24 @@ static void prof_map_drop(prof_thread *t, uint64_t off)
     t->map[off] = NULL;
 }
 
+/* A call's frame f (the thread's next): its return address and edge, the counters at the
+ * call, and the return address's row out of the map while the call is open (the issue there
+ * must come to the slow path to pop the frame; an outer open call with the same return
+ * address has dropped it already). Written once for the general and the two fast pushes. */
+static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t, prof_frame *f, uint64_t ret,
+                                                                  uint32_t edge, uint64_t insns, uint64_t cycle)
+{
+    f->ret = ret;
+    f->edge = edge;
+    const uint64_t off = ret - t->base;
+    f->saved = off < t->nmap ? t->map[off] : NULL;
+    if (f->saved)
+        prof_map_drop(t, off);
+    f->insns = insns;
+    f->cycle = cycle;
+    prof_snap(t->nstalls, f->stalls, t->stalls);
+}
+
 /* Close the frames of t from the top down to depth k: their edges get the growth of the
  * thread's totals (insns, cycle, stalls) since the callee's entry. */
 static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, uint64_t cycle, const uint64_t *stalls)
@@ -461,19 +479,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
     if (x < PROF_EDGE_CACHED) /* the call row remembers it (prof_call) */
         prev[PROF_META] = (prev[PROF_META] & ((1ull << 48) - 1)) | (uint64_t)(x + 1) << 48;
     p->edges[x].calls++;
-    prof_frame *f = prof_fr(t, t->depth++);
-    f->ret = ppc + row_ret(p, prev);
-    f->edge = (uint32_t)x;
-    /* the issue at the return address must come to the slow path to pop the frame: its row
-     * leaves the map while the call is open (an outer open call with the same return
-     * address has it already) */
-    uint64_t off = f->ret - t->base;
-    f->saved = off < t->nmap ? t->map[off] : NULL;
-    if (f->saved)
-        prof_map_drop(t, off);
-    f->insns = insns;
-    f->cycle = cycle;
-    prof_snap(t->nstalls, f->stalls, t->stalls);
+    prof_frame_push(t, prof_fr(t, t->depth++), ppc + row_ret(p, prev), (uint32_t)x, insns, cycle);
     return 0;
 }
 
@@ -616,17 +622,8 @@ static __attribute__((noinline)) void prof_slow_push(prof_thread *t, uint64_t pc
     prof_edge *const x = &t->p->edges[e - 1];
     prof_close(t, prev, cycle, insns, stalls);
     x->calls++;
-    prof_frame *const f = prof_fr(t, d);
     t->depth = d + 1;
-    f->ret = ppc + rd;
-    f->edge = (uint32_t)(e - 1);
-    const uint64_t roff = f->ret - t->base;
-    f->saved = roff < t->nmap ? t->map[roff] : NULL;
-    if (f->saved)
-        prof_map_drop(t, roff);
-    f->insns = insns;
-    f->cycle = cycle;
-    prof_snap(t->nstalls, f->stalls, t->stalls);
+    prof_frame_push(t, prof_fr(t, d), ppc + rd, (uint32_t)(e - 1), insns, cycle);
     prof_open(t, row, cycle, insns);
     return;
 general:
@@ -687,17 +684,8 @@ void prof_issue_slow_fm(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t in
         prev[PROF_INSNS] += insns;
         prev[PROF_CYCLES] += cycle;
         x->calls++;
-        prof_frame *const f = prof_fr(t, d);
         t->depth = d + 1;
-        f->ret = ppc + rd;
-        f->edge = (uint32_t)(e - 1);
-        const uint64_t roff = f->ret - t->base;
-        f->saved = roff < t->nmap ? t->map[roff] : NULL;
-        if (f->saved) /* the issue at the return address must come here */
-            prof_map_drop(t, roff);
-        f->insns = insns;
-        f->cycle = cycle;
-        prof_snap(t->nstalls, f->stalls, t->stalls);
+        prof_frame_push(t, prof_fr(t, d), ppc + rd, (uint32_t)(e - 1), insns, cycle);
     } else if (pflow == ISA_FLOW_RETURN) {
         /* the issue after a return, at the top call's return address with its row saved */
         prof_frame *f;
