@@ -50,8 +50,13 @@ static void same(const result *a, const result *b)
     assert_int_equal(a->total, b->total);
     assert_int_equal(a->end, b->end);
     for (int i = 0; i < 4; i++) {
-        assert_int_equal(a->reached[i], b->reached[i]);
         assert_int_equal(a->halted[i], b->halted[i]);
+        /* reached is how far a unit has simulated while it runs; a halted unit's end is its
+         * halted_at, and its reached (the last burst boundary before the halt) depends on how
+         * the host threads sliced the run, so nothing reads it (sim_ff_switch skips halted
+         * units): compared for the units that did not halt */
+        if (!a->halted[i])
+            assert_int_equal(a->reached[i], b->reached[i]);
         for (int t = 0; t < 7; t++)
             assert_int_equal(a->insns[i][t], b->insns[i][t]);
     }
