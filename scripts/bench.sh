@@ -7,7 +7,8 @@
 # TOOL is xpusim, ceiling (tests/bench/ceiling.c) or an external program found as $TOOL_NAME
 # upper-cased (nyuzi_emulator: $NYUZI_EMULATOR) or on PATH; a peer whose program is not there
 # is left out. SETUP ("-" for none) runs once, untimed, through sh with $X = xpusim.
-# Every row runs BENCH_RUNS (at least 5) times, interleaved with its peer (A B A B ...); each
+# Every row runs BENCH_RUNS (at least 5) times, interleaved with its peer and with a shorter
+# run of the ceiling (A B C A B C ...: the ratio to the ceiling is taken per run); each
 # run is timed as a whole process by walltime (tests/bench/walltime.c), and its statistics
 # (instructions, cycles, result) are checked against the ID's line in the *.expected file
 # next to the .bench file: a mismatch or a failed run marks the row FAIL and the exit status
@@ -25,6 +26,7 @@ B=${2:-build/bench}
 RUNS=${BENCH_RUNS:-5}
 HISTORY=${BENCH_HISTORY:-$B/history.csv}
 DOC=${BENCH_DOC-docs/performance.md}
+PAIR_ARGS=120000000 # the ceiling's companion runs: half the ceiling row (ceiling-pair in ceiling.expected)
 export X
 die() { echo "bench: $*" >&2; exit 2; }
 case "$RUNS" in ''|*[!0-9]*) die "BENCH_RUNS='$RUNS' is not a number" ;; esac
@@ -70,8 +72,8 @@ tool_path() {
 
 # One timed run: appends "id run wall inloop instructions cycles result status" to runs.txt.
 # status is ok, or what went wrong (no spaces).
-run_one() { # id tool path args run-number (sh has no locals: r_ names, not the caller's)
-    r_id=$1; r_tool=$2; r_path=$3; r_args=$4; r_n=$5
+run_one() { # id tool path args run-number [expected-id] (sh has no locals: r_ names)
+    r_id=$1; r_tool=$2; r_path=$3; r_args=$4; r_n=$5; r_exp=${6:-$1}
     rm -f "$B/s.json" "$B/t"
     eval "set -- $r_args"
     case "$r_tool" in
@@ -96,7 +98,7 @@ run_one() { # id tool path args run-number (sh has no locals: r_ names, not the 
         st="exit-$rc"
         echo "bench: $r_id run $r_n: exit status $rc: $(head -c 300 "$B/out.log")" >&2
     else
-        st=$(echo "$stats" | awk -v id="$r_id" -v f="$expect" '
+        st=$(echo "$stats" | awk -v id="$r_exp" -v f="$expect" '
             BEGIN { while ((getline l < f) > 0) { split(l, w, /[ \t]+/); if (w[1] == id) line = l } }
             { got["inloop"] = $1; got["instructions"] = $2; got["cycles"] = $3; got["result"] = $4 }
             END {
@@ -147,11 +149,15 @@ EOF
             echo "$pid 0 - - - - - setup-failed" >> "$B/runs.txt"; pid=
         fi
     fi
-    echo "bench: $id${pid:+ interleaved with $pid}, $RUNS runs" >&2
+    with=$pid; [ "$id" = ceiling ] || with="${pid:+$pid and }ceiling@$id"
+    echo "bench: $id${with:+ interleaved with $with}, $RUNS runs" >&2
     i=1
     while [ $i -le "$RUNS" ]; do
         run_one "$id" "$tool" "$path" "$args" $i
         [ -z "$pid" ] || run_one "$pid" "$ptool" "$ppath" "$pargs" $i
+        # the ceiling's companion run, right after: this row's x ceiling is the ratio per
+        # pair, so host drift between rows (the clock, other jobs) moves both sides alike
+        [ "$id" = ceiling ] || run_one "ceiling@$id" ceiling "$B/ceiling" "$PAIR_ARGS" $i ceiling-pair
         i=$((i + 1))
     done
 done

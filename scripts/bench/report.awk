@@ -1,10 +1,11 @@
 # scripts/bench/report.awk: the numbers of `make bench` from its runs (scripts/bench.sh passes
 # rows.tsv, then runs.txt: "id run wall inloop instructions cycles result status" per run).
 # For every row: median and min-max of the whole-process and in-loop seconds; the headline
-# ratio to the ceiling row (the row's instruction rate, in-loop where the run reports it,
-# whole-process otherwise, over the ceiling's median in-loop rate; min-max from the row's own
-# runs); for a row with a peer, the ratio of their whole-process instruction rates per
-# interleaved pair (median, min-max). A row whose median whole-process run is under `minsec`
+# ratio to the ceiling, per run: the row's instruction rate (in-loop where the run reports it,
+# whole-process otherwise) over the in-loop rate of the ceiling's companion run right after it
+# (id "ceiling@ROW"; a peer uses its row's), median and min-max of those ratios (without
+# companion runs: over the ceiling row's median rate); for a row with a peer, the ratio of
+# their whole-process instruction rates per interleaved pair (median, min-max). A row whose median whole-process run is under `minsec`
 # seconds is marked short. Prints the table, appends one CSV line per row to `hist` and
 # writes the Markdown table to `md`. Exit status 1 when any row failed.
 function fmt_r(x) { return x >= 10 ? sprintf("%.1f", x) : x >= 0.1 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
@@ -31,8 +32,20 @@ function collect(id,   k) {
         else { inloop_rate = 0; R[++nr] = ins[id, k] / (wall[id, k] > 0 ? wall[id, k] : 1e-9) }
     }
 }
+# the rate of run k of id: in-loop where reported, whole process otherwise
+function rate(id, k) {
+    if (inl[id, k] != "-" && inl[id, k] > 0) return ins[id, k] / inl[id, k]
+    return ins[id, k] / (wall[id, k] > 0 ? wall[id, k] : 1e-9)
+}
+# the ratios of id's runs to their companion ceiling runs (cid) into Q[1..nq]
+function pairs(id, cid,   k) {
+    nq = 0; split("", Q)
+    for (k = 1; k <= cnt[id]; k++)
+        if (st[id, k] == "ok" && wall[id, k] != "-" && st[cid, k] == "ok" && rate(cid, k) > 0)
+            Q[++nq] = rate(id, k) / rate(cid, k)
+}
 BEGIN { FS = "\t" }
-FNR == NR { order[++nrows] = $3; name[$3] = $4; role[$3] = $2; if ($2 == "peer") peer[$8] = $3; next }
+FNR == NR { order[++nrows] = $3; name[$3] = $4; role[$3] = $2; if ($2 == "peer") { peer[$8] = $3; of[$3] = $8 }; next }
 {
     split($0, f, " "); id = f[1]; k = ++cnt[id]
     wall[id, k] = f[3]; inl[id, k] = f[4]; ins[id, k] = f[5]; st[id, k] = f[8]
@@ -60,8 +73,16 @@ END {
             continue
         }
         stats(R, nr); rm = M; rlo = LO; rhi = HI
-        xc = ceil > 0 ? fmt_r(rm / ceil) (inloop_rate ? "" : " w") " (" fmt_r(rlo / ceil) "-" fmt_r(rhi / ceil) ")" : "-"
-        ratio = ceil > 0 ? rm / ceil : ""
+        cid = "ceiling@" (role[id] == "peer" ? of[id] : id)
+        if (failed[cid]) { bad = 1; check = (failed[id] ? check "; " : "FAIL ") "ceiling companion: " why[cid] }
+        pairs(id, cid)
+        if (nq > 0) {
+            stats(Q, nq); ratio = M
+            xc = fmt_r(M) (inloop_rate ? "" : " w") " (" fmt_r(LO) "-" fmt_r(HI) ")"
+        } else {
+            xc = ceil > 0 ? fmt_r(rm / ceil) (inloop_rate ? "" : " w") " (" fmt_r(rlo / ceil) "-" fmt_r(rhi / ceil) ")" : "-"
+            ratio = ceil > 0 ? rm / ceil : ""
+        }
         xp = "-"; pm = ""
         if (id in peer && peer[id] in cnt) {
             p = peer[id]; n = 0; split("", P)
@@ -88,13 +109,13 @@ END {
     }
     printf "\nMeasured %s, commit %s, %s runs per row (each row interleaved with its peer); host: %s, %s CPUs; load average %s before, %s after.\n",
         date, commit, runs, cpu, ncpu, load0, load1 > md
-    print "× ceiling: the row's median instruction rate (in-loop; \"w\": whole process) over the ceiling row's median in-loop rate, min-max of the row's runs in parentheses. × peer: whole-process instruction rate over the peer's, per interleaved pair. Times: median (min-max) in seconds." > md
+    print "× ceiling: per run, the row's instruction rate (in-loop; \"w\": whole process) over the in-loop rate of a ceiling run (120,000,000 iterations) made right after it; median (min-max) of those ratios. The ceiling row's own line is its absolute rate. × peer: whole-process instruction rate over the peer's, per interleaved pair. Times: median (min-max) in seconds." > md
     while ((getline l < notes) > 0) { print "- " l > md; print "note: " l }
     if (short != "") {
         l = "rows whose median whole-process run took under " minsec " s (\"short\"; raise their iteration counts):" short
         print "- " l > md; print "note: " l
     }
-    printf "\nx ceiling: instruction rate (in-loop; w: whole process) / the ceiling's median in-loop rate; x peer: whole-process rate / the peer's, per pair. median (min-max).\n"
+    printf "\nx ceiling: per run, instruction rate (in-loop; w: whole process) / the rate of the ceiling run right after it; x peer: whole-process rate / the peer's, per pair. median (min-max).\n"
     printf "load average %s before, %s after; history: %s\n", load0, load1, hist
     close(md); close(hist)
     exit bad
