@@ -74,7 +74,7 @@ END {
         }
         stats(R, nr); rm = M; rlo = LO; rhi = HI
         cid = "ceiling@" (role[id] == "peer" ? of[id] : id)
-        if (failed[cid]) { bad = 1; check = (failed[id] ? check "; " : "FAIL ") "ceiling companion: " why[cid] }
+        if (failed[cid]) { bad = 1; check = (failed[id] ? check "; " : "FAIL ") "ceiling companion: " why[cid]; failed[id] = 1 }
         pairs(id, cid)
         if (nq > 0) {
             stats(Q, nq); ratio = M
