@@ -40,10 +40,16 @@ int mccp_fast_init(mccp_state *s)
     s->rec = calloc(SLOTS + 1, sizeof *s->rec);
     s->rom_seen = calloc(MCCP_ROM_WORDS, 4);
     s->prof_none = calloc(SLOTS, sizeof *s->prof_none);
-    s->prof_cnt = calloc((size_t)MCCP_CORES * SLOTS, sizeof *s->prof_cnt);
-    s->prof_touched = calloc((size_t)MCCP_CORES * SLOTS, sizeof *s->prof_touched);
-    s->prof_scratch = calloc(PROF_STALLS + SIM_MAX_STALLS + 2, sizeof *s->prof_scratch);
-    if (!s->rec || !s->rom_seen || !s->prof_none || !s->prof_cnt || !s->prof_touched || !s->prof_scratch)
+    /* flow words, stamps (MCCP_PROF_STRIDE per core each) and the sink, 2 KiB past the
+     * block's start (calloc's large blocks start 16 bytes into a page, as the records do) */
+    size_t nw = 2 * (size_t)MCCP_CORES * MCCP_PROF_STRIDE + MCCP_PROF_STRIDE + 256;
+    s->prof_mem = calloc(nw, sizeof *s->prof_mem);
+    if (s->prof_mem) {
+        s->prof_cnt = s->prof_mem + 256;
+        s->prof_stamp = (uint64_t *)(s->prof_cnt + (size_t)MCCP_CORES * MCCP_PROF_STRIDE);
+        s->prof_sink = s->prof_cnt + 2 * (size_t)MCCP_CORES * MCCP_PROF_STRIDE;
+    }
+    if (!s->rec || !s->rom_seen || !s->prof_none || !s->prof_mem)
         return -1;
     for (int op = MCCP_JE; op <= MCCP_JMP; op++)
         for (unsigned f = 0; f < 16; f++)
@@ -270,52 +276,95 @@ static __attribute__((noinline)) uint64_t *prof_real(prof_thread *pt, uint64_t *
     return rw;
 }
 
-/* The profiled loop's counters (fast_loop.inc): a slot's counter is 0 until it is counted
- * since the last real issue, then PROF_SAFE less the issues counted. */
-#define PROF_SAFE ((int64_t)1 << 62)
-
-/* Make the profile what prof_issue would have made of the plain issues since the last real
- * one (its row pt->row, at retired count i_f and cycle c_f), the last of them at slot sl,
- * count i and cycle cy. Each counted issue opened its slot's row at 1 instruction and 4
- * cycles after the issue before it, which that issue's row gets: so every slot's row gets
- * its count times (1, 4), but the last issue's row is still open (it holds minus its own
- * count and cycle instead), and the real issue's row closes at the first counted one. The
- * counters go back to 0 (the touched slots, in the order they were first counted). */
-/* Add the counted issues of the touched slots to their rows (4 cycles each) and clear the
- * counters: the part prof_fold_closed and prof_fold share. */
-static inline void prof_fold_counts(prof_thread *pt, int64_t *cnt, const uint16_t *touched, unsigned nt)
+/* Copy 2 of the profiled loop (fast_loop.inc) counts flows, not issues: a flow enters a
+ * slot (the slot after the call's first issue, a taken jump's target) and goes on along
+ * the records' steps, one issue per slot it passes, until it leaves (a taken jump, the end
+ * of the call): fl[x] counts the flows that enter slot x less those that leave before it.
+ * A flow may only enter where every slot it can then pass up to a jump, an access or the
+ * executor has a plain row (its issue is then what prof_issue makes of a counted issue):
+ * prof_walk checks that chain once per call (a phase: the slots' stamps), builds its
+ * records and notes its slots [lo, hi] among the call's walks wk (kept in order of lo).
+ * Returns 0 when a slot has no plain row (a first issue, a call, a return, an open call's
+ * return address: those must be real), the chain reaches the ROM's end (the wrap), or the
+ * walks are full: the caller ends the call there and copy 1 goes on. */
+_Static_assert(K_JUMP + 1 == K_JMP && K_JMP + 1 == K_JE && K_JE + 1 == K_JNE, "the jumps together");
+static __attribute__((noinline)) int prof_walk(mccp_state *s, const prof_thread *pt, uint64_t *stamp,
+                                               uint16_t (*wk)[2], unsigned *nw, uint32_t x, uint64_t phase,
+                                               int functional)
 {
-    for (unsigned k = 0; k < nt; k++) {
-        uint16_t x = touched[k];
-        uint64_t c = (uint64_t)(PROF_SAFE - cnt[x]);
-        uint64_t *row = pt->map[x];
-        row[PROF_INSNS] += c;
-        row[PROF_CYCLES] += 4 * c;
-        cnt[x] = 0;
+    if (*nw == MCCP_PROF_WALKS)
+        return 0;
+    uint32_t z = x, last = x;
+    for (;;) {
+        if (z >= SLOTS)
+            return 0;
+        if (stamp[z] == phase)
+            break; /* a walk of this phase goes on from here */
+        if (s->rec[z].k == K_DECODE)
+            build_word(s, z >> 1, NULL);
+        const mccp_rec *r = &s->rec[z];
+        if (r->k == K_BP || !pt->map[z])
+            return 0;
+        stamp[z] = phase;
+        last = z;
+        if ((r->k >= K_JUMP && r->k <= K_JNE) || r->k == K_GEN ||
+            (!functional && (r->k == K_LOAD || r->k == K_STORE)))
+            break; /* the flow goes on only where the handler says (a jump not taken: the
+                    * slot after it, walked then: it may not have issued yet) */
+        z += r->step;
     }
+    unsigned k = (*nw)++;
+    for (; k > 0 && wk[k - 1][0] > x; k--) {
+        wk[k][0] = wk[k - 1][0];
+        wk[k][1] = wk[k - 1][1];
+    }
+    wk[k][0] = (uint16_t)x;
+    wk[k][1] = (uint16_t)last;
+    return 1;
 }
 
-/* Before a real issue 1 instruction and 4 cycles after the last counted one: every counted
- * issue's row closes at (1, 4), the last one's too, and the real issue's row at the first
- * counted one; the real prof_issue then closes a scratch row (flow none) instead of the
- * last one's, whose slot the loop does not keep. */
-static __attribute__((noinline)) void prof_fold_closed(prof_thread *pt, int64_t *cnt, const uint16_t *touched,
-                                                       unsigned nt, uint64_t i_f, uint64_t c_f, uint64_t *scratch)
+/* The issues the flows stand for, added to the slots' rows (1 and 4 cycles each: every
+ * counted issue's row closes at the next issue), in increasing slot order over the walks
+ * (a slot's flows include all of those from the slots before it that step into it); the
+ * flow words go back to 0. Returns the issues counted. */
+static uint64_t prof_flows(prof_thread *pt, const mccp_rec *rec, int64_t *fl, uint16_t (*wk)[2], unsigned nw)
 {
-    if (!nt)
-        return; /* no counted issue: the real one's row is the open one */
-    prof_fold_counts(pt, cnt, touched, nt);
-    pt->row[PROF_INSNS] += i_f + 1;
-    pt->row[PROF_CYCLES] += c_f + 4;
-    pt->row = scratch;
+    uint64_t total = 0;
+    for (unsigned k = 0; k < nw;) {
+        uint32_t lo = wk[k][0], hi = wk[k][1];
+        for (k++; k < nw && wk[k][0] <= hi + 2; k++)
+            if (wk[k][1] > hi)
+                hi = wk[k][1];
+        for (uint32_t z = lo; z <= hi; z++) {
+            int64_t c = fl[z];
+            if (!c)
+                continue;
+            fl[z] = 0;
+            uint64_t *row = pt->map[z]; /* (checked by the walk; never NULL here) */
+            if (row && c > 0) {
+                row[PROF_INSNS] += (uint64_t)c;
+                row[PROF_CYCLES] += 4 * (uint64_t)c;
+                total += (uint64_t)c;
+            }
+            fl[z + rec[z].step] += c;
+        }
+        fl[hi + 1] = fl[hi + 2] = 0; /* the flows that left after the last slot: 0 left */
+    }
+    return total;
 }
 
-static __attribute__((noinline)) void prof_fold(prof_thread *pt, int64_t *cnt, const uint16_t *touched, unsigned nt,
-                                                uint64_t sl, uint64_t i, uint64_t cy, uint64_t i_f, uint64_t c_f)
+/* At the end of a call of copy 2: the profile as prof_issue would have left it after the
+ * counted issues since the anchor (its row pt->row, retired count i_f, cycle c_f), the last
+ * of them at slot sl, count i and cycle cy: the anchor's row closes at the first counted
+ * issue, and the last one's row stays open (minus its own count and cycle, i.e. the (1, 4)
+ * prof_flows gave it less the next issue's count and cycle). */
+static __attribute__((noinline)) void prof_flows_fold(prof_thread *pt, const mccp_rec *rec, int64_t *fl,
+                                                      uint16_t (*wk)[2], unsigned nw, uint64_t sl, uint64_t i,
+                                                      uint64_t cy, uint64_t i_f, uint64_t c_f)
 {
-    prof_fold_counts(pt, cnt, touched, nt);
+    prof_flows(pt, rec, fl, wk, nw);
     if (i == i_f)
-        return; /* no counted issue: the real one's row is the open one */
+        return; /* no counted issue: the anchor's row is the open one */
     uint64_t *rf = pt->row, *rl = pt->map[sl];
     rf[PROF_INSNS] += i_f + 1;
     rf[PROF_CYCLES] += c_f + 4;
@@ -324,10 +373,10 @@ static __attribute__((noinline)) void prof_fold(prof_thread *pt, int64_t *cnt, c
     pt->row = rl;
 }
 
-/* The loop, three times: plain, and feeding --profile at each issue (notes/profile-api.md)
- * in two ways (fast_loop.inc): with the open row relative (two adds into the previous row
- * per issue: cheap to enter and leave, for the short runs between RAM accesses) and with
- * counters per slot (one per issue, but a count to fold per slot and call: for long runs). */
+/* The loop, three times: plain, and feeding --profile (notes/profile-api.md) in two ways
+ * (fast_loop.inc): with the open row relative (two adds into the previous row per issue:
+ * cheap to enter and leave, for the short runs between RAM accesses) and by flows (nothing
+ * per issue, a word or two per taken jump, a walk per jump target and call: for long runs). */
 #define FAST_NAME run_plain
 #define FAST_PROF 0
 #include "fast_loop.inc"
@@ -345,21 +394,28 @@ static __attribute__((noinline)) void prof_fold(prof_thread *pt, int64_t *cnt, c
 #undef FAST_PROF
 
 /* A profiled burst: its first PROF_ROW_ISSUES issues with relative rows, the rest (a long
- * compute run) with counters. Splitting a burst changes nothing simulated (the loop keeps
- * its whole state in the core between calls) nor the profile (the second call's first
- * issue is a real prof_issue, which is what the plain feed stands for). */
+ * compute run) by flows, and when copy 2 stops short (a slot without a plain row ahead)
+ * PROF_ROW_ISSUES more with relative rows, and so on. Splitting a burst changes nothing
+ * simulated (the loop keeps its whole state in the core between calls) nor the profile (the
+ * next call's first issue is a real prof_issue, which is what the plain feed stands for). */
 #define PROF_ROW_ISSUES 4096u
 static uint64_t run_prof(sim_machine *m, sim_unit *u, uint64_t t, uint64_t lim, const uint8_t *bpm)
 {
-    uint64_t cap = t + 4 * (uint64_t)PROF_ROW_ISSUES;
-    /* the counting copy keeps no breakpoint filter, and its real issues follow a counted one
-     * by 1 and 4 only where the executor never refuses an instruction (RTL semantics) */
-    if (lim <= cap || bpm || mccp_st(m)->sem != MCCP_SEM_RTL)
+    /* copy 2 keeps no breakpoint filter, and follows the executor's issues as counted ones
+     * only where it never refuses an instruction (RTL semantics) */
+    if (bpm || mccp_st(m)->sem != MCCP_SEM_RTL)
         return run_prof_row(m, u, t, lim, bpm);
-    uint64_t r = run_prof_row(m, u, t, cap, bpm);
-    if (r != cap || sim_stopped(m))
-        return r; /* asleep, halted, stopped, or short of the cap (a breakpoint's veto) */
-    return run_prof_cnt(m, u, r, lim, bpm);
+    for (;;) {
+        uint64_t cap = t + 4 * (uint64_t)PROF_ROW_ISSUES;
+        if (lim <= cap)
+            return run_prof_row(m, u, t, lim, bpm);
+        uint64_t r = run_prof_row(m, u, t, cap, bpm);
+        if (r != cap || sim_stopped(m))
+            return r; /* asleep, halted, stopped, or short of the cap */
+        t = run_prof_cnt(m, u, r, lim, bpm);
+        if (t == SIM_NEVER || t >= lim || sim_stopped(m))
+            return t;
+    }
 }
 
 void mccp_fast_sync(sim_machine *m) { sync(m, mccp_st(m), NULL); }

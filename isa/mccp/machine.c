@@ -132,9 +132,7 @@ static void mccp_destroy(sim_machine *m)
     free(s->rec);
     free(s->rom_seen);
     free(s->prof_none);
-    free(s->prof_cnt);
-    free(s->prof_touched);
-    free(s->prof_scratch);
+    free(s->prof_mem);
     free(s->fb_pixels);
     free(s);
     m->isa_state = NULL;

@@ -18,6 +18,12 @@
 #define MCCP_RAM_WORDS 65536u
 #define MCCP_CLOCK_HZ 1e6
 #define MCCP_MARKER_HALF 0x3FFFu /* docs/isa/mccp.md "Fast-forward marker" */
+/* the profiled loop's flow words and stamps per core (fast.c): a word per slot and the two
+ * past the last (a flow that ends there), and 254 more so that the cores' words and the
+ * records (8 bytes per slot too) sit 2 KiB apart modulo 4 KiB: a store whose address
+ * matches a later load's in its low 12 bits delays that load on the host */
+#define MCCP_PROF_STRIDE (2 * MCCP_ROM_WORDS + 256u)
+#define MCCP_PROF_WALKS 32 /* walks per call of the profiled loop's copy 2 */
 
 /* Instruction formats (Verilog bit numbering, bit 15 = MSB of a 16-bit instruction). */
 typedef enum mccp_fmt {
@@ -140,12 +146,12 @@ typedef struct mccp_state {
     uint32_t rec_lo[4], rec_hi[4]; /* ROM words [lo, hi) of these ranges may have records */
     int rec_nr;               /* ranges in use */
     uint32_t rec_bp_gen;      /* the breakpoint filter the records follow (0: none) */
-    /* the profiled loop's counters (fast_loop.inc, prof_fold): per core a counter and a
-     * touched-list place per slot; prof_none: 0 for every slot, the counters when every
-     * issue must take prof_issue */
-    int64_t *prof_cnt, *prof_none;
-    uint16_t *prof_touched;
-    uint64_t *prof_scratch;   /* a profile row (flow none) that real issues close instead */
+    /* the profiled loops' state (fast.c, fast_loop.inc): prof_none, a NULL row per slot
+     * (copy 1: every issue real); per core (MCCP_PROF_STRIDE words each) a flow word and a
+     * walk stamp per slot (copy 2: prof_walk, prof_flows), and a scratch the flows go to
+     * when not counting; prof_phase: the last walk stamp given */
+    int64_t *prof_cnt, *prof_none, *prof_sink, *prof_mem;
+    uint64_t *prof_stamp, prof_phase;
     uint16_t jump_mask[8];    /* bit f: jump je..jmp taken with flags f */
     mem_space *ram_space, *rom_space;
     mccp_core core[MCCP_CORES];
