@@ -24,77 +24,7 @@
 #include "memo.h"
 #include "exec_ops.h"
 #include "../../core/debug.h"
-
-enum {
-    MAX_STEPS = 16384, /* issues in a period */
-    MAX_SETS = 128,    /* cache sets a period touches, per cache */
-    MAX_CODE = 512,    /* instruction words whose content a period depends on */
-    /* An issued instruction is followed by at most RB_MEM (4) squashed issues of the words
-     * after it, whose decoded content (registers, pipe) the scoreboard and writeback port
-     * read: a period depends on its executed words and the 4 after each (other fetched
-     * words are dropped unread). */
-    CODE_AFTER = 4,
-    BACKOFF_MAX = 1024, /* hooks skipped after a failure, at most */
-};
-
-/* what a step writes, for its undo */
-enum { SV_NONE, SV_S, SV_RA, SV_V, SV_MEM };
-
-typedef struct memo_step {
-    nyz_insn in;                 /* as decoded (the words are checked at a chain's start) */
-    uint32_t pc, raw, paddr, npc;
-    uint32_t rel;                /* cycle of the issue less the period's start */
-    uint32_t amask;              /* address bits the replay must find as recorded */
-    uint32_t align;              /* ... and the alignment it needs (no trap) */
-    uint8_t tid, mem, save, dst, memk, wide;
-} memo_step;
-
-typedef struct memo_log {        /* what step j overwrote */
-    uint32_t pc, line;           /* (line: a store's) */
-    uint32_t w[16];              /* the register(s), or the line's 64 bytes */
-} memo_log;
-
-/* Statistics a period adds (not part of the key). */
-typedef struct memo_counts {
-    uint64_t insns[NYZ_MAX_THREADS], issues[NYZ_MAX_THREADS];
-    uint64_t stalls[NYZ_MAX_THREADS][NYZ_ST_ISSUE + 1];
-    uint64_t events[NYZ_NPERF];
-    uint64_t hits[3], misses[3];
-    uint32_t serial;
-} memo_counts;
-
-struct nyz_memo {
-    int mode;
-    enum { S_IDLE, S_REC, S_CHECK } state;
-    uint64_t skip, backoff;
-    /* the recording or the record */
-    int have;                    /* a period is recorded */
-    int atid;
-    uint32_t apc;
-    uint64_t base, horizon, insn0, len;
-    memo_step *steps;
-    unsigned nsteps;
-    uint16_t sets[3][MAX_SETS];
-    unsigned nsets[3];
-    uint32_t code[MAX_CODE], code_word[MAX_CODE]; /* addresses and contents */
-    unsigned ncode;
-    uint32_t tpc[NYZ_MAX_THREADS]; /* recording: each thread's pc after its last issue */
-    unsigned *umap;              /* created undo record k (serial start + k + 1): its step */
-    unsigned nu;
-    unsigned ci;                 /* check mode: the next step of the period being checked */
-    unsigned aocc, miss;         /* the anchor's issues in a period; at it, keys not matched */
-    unsigned zero;               /* chains in a row that stopped in their first period */
-    uint32_t serial0;
-    memo_counts c0, delta;
-    uint64_t *k0, *key, *tmp;    /* start key (generic part), the period's key, scratch */
-    size_t nk0, nkey;
-    nyz_memo_view start[3];              /* the caches at the recording's start */
-    memo_log *log;
-    struct nyz_undo *usave;
-    struct {                     /* what it did (check mode reports it) */
-        uint64_t recorded, replayed, checked, insns, fails;
-    } st;
-};
+#include "memo_priv.h"
 
 static void counts_get(memo_counts *k, nyz_machine *nm, sim_unit *u, nyz_core *c)
 {
@@ -146,7 +76,9 @@ nyz_memo *nyz_memo_new(int mode)
     mo->key = malloc(NYZ_MEMO_KEY_CAP * sizeof *mo->key);
     mo->tmp = malloc(NYZ_MEMO_KEY_CAP * sizeof *mo->tmp);
     mo->usave = malloc(64 * sizeof *mo->usave);
-    if (!mo->steps || !mo->log || !mo->umap || !mo->k0 || !mo->key || !mo->tmp || !mo->usave) {
+    mo->pev = malloc(MAX_PEV * sizeof *mo->pev);
+    if (!mo->steps || !mo->log || !mo->umap || !mo->k0 || !mo->key || !mo->tmp || !mo->usave ||
+        !mo->pev) {
         nyz_memo_free(mo);
         return NULL;
     }
@@ -174,6 +106,8 @@ void nyz_memo_free(nyz_memo *mo)
     free(mo->key);
     free(mo->tmp);
     free(mo->usave);
+    free(mo->pev);
+    free(mo->pd);
     free(mo);
 }
 
@@ -254,6 +188,22 @@ static unsigned kind_save(const nyz_insn *in)
     }
 }
 
+/* The stall reports of thread tid whose counters are now `st`, less its own gap: what grew
+ * since its last step (mo->sprev, then updated). -1: no room, or counters that shrank. */
+static int add_pev(nyz_memo *mo, int tid, const uint64_t *st, uint64_t gap, unsigned gcause)
+{
+    for (unsigned q = 0; q <= NYZ_ST_ISSUE; q++) {
+        uint64_t d = st[q] - mo->sprev[tid][q] - (gap && q == gcause ? gap : 0);
+        mo->sprev[tid][q] = st[q];
+        if (!d)
+            continue;
+        if (d > UINT32_MAX || mo->npev == MAX_PEV)
+            return -1;
+        mo->pev[mo->npev++] = (memo_pev){(uint32_t)d, (uint8_t)q, (uint8_t)tid};
+    }
+    return 0;
+}
+
 /* Start recording at this issue (the anchor). */
 static void rec_start(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
                       uint32_t pc, uint64_t now, uint64_t horizon)
@@ -284,6 +234,8 @@ static void rec_start(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, i
     mo->ncode = 0;
     for (int i = 0; i < c->nthreads; i++) {
         mo->tpc[i] = c->t[i].pc;
+        mo->spc[i] = u->threads[i].state == SIM_T_READY ? c->t[i].pc : ~0u;
+        memcpy(mo->sprev[i], u->threads[i].stalls, sizeof mo->sprev[i]);
         /* the FIFO's instructions (their words are in the key) and the squashed ones that
          * may follow them */
         if (u->threads[i].state == SIM_T_READY &&
@@ -293,6 +245,8 @@ static void rec_start(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, i
         }
     }
     mo->nu = 0;
+    mo->npev = 0;
+    mo->bp_gen = 0;
     mo->aocc = 0;
     mo->miss = 0;
     mo->serial0 = nm->undo_serial;
@@ -306,7 +260,7 @@ static void rec_start(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, i
 /* This issue in a recording: 0 go on, -1 the period cannot be recorded. */
 static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
                     uint32_t pc, const nyz_insn *in, const nyz_effect *ef, uint64_t now,
-                    uint64_t horizon)
+                    uint64_t horizon, uint64_t gap, unsigned gcause)
 {
     nyz_thread *t = &c->t[tid];
     unsigned sv = kind_save(in);
@@ -354,8 +308,18 @@ static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int
     if (pc != mo->tpc[tid]) /* its pc moved outside an executed issue (a trap) */
         return -1;
     mo->tpc[tid] = t->pc;
-    if (now - mo->base > UINT32_MAX / 2)
+    if (now - mo->base > UINT32_MAX / 2 || gap > UINT32_MAX || (gap && gcause > NYZ_ST_ISSUE))
         return -1;
+    /* the profile: this issue's gap is its own; what the thread's counters grew by since its
+     * last step apart from it, the gaps of its issues that executed nothing, is its last
+     * instruction's (the counters grow only at issues: pipeline.c) */
+    s->gap = (uint32_t)gap;
+    s->gcause = gap ? (uint8_t)gcause : 0;
+    s->pre = mo->npev;
+    s->npre = 0;
+    if (add_pev(mo, tid, u->threads[tid].stalls, gap, gcause))
+        return -1;
+    s->npre = (uint8_t)(mo->npev - s->pre);
     uint32_t line = pc >> 6;
     if (add_code(mo, nm, pc, CODE_AFTER) || add_set(mo, 0, line & (c->l1i.sets - 1)) || add_set(mo, 0, (line + 1) & (c->l1i.sets - 1)))
         return -1;
@@ -403,6 +367,10 @@ static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int
     memo_counts c1;
     counts_get(&c1, nm, u, c);
     counts_sub(&mo->delta, &c1, &mo->c0, c->nthreads);
+    mo->tail = mo->npev; /* what each thread counted after its last step */
+    for (int i = 0; i < c->nthreads; i++)
+        if (add_pev(mo, i, u->threads[i].stalls, 0, 0))
+            return -1;
     /* a store record still hidden at the end was made in this period or the one before
      * (the replay keeps the bytes of two) */
     for (unsigned j = 0; j < nm->nundo; j++)
@@ -644,14 +612,18 @@ static void check_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, 
 
 uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
                         uint32_t pc, const nyz_insn *in, nyz_effect ef, uint64_t now,
-                        uint64_t horizon)
+                        uint64_t horizon, uint64_t gap, int gcause)
 {
     sim_machine *m = nm->m;
-    if (sim_stopped(m) || m->ff_magic)
+    if (sim_stopped(m) || m->ff_magic) {
+        /* (this issue is not seen: a period being recorded or checked cannot go on) */
+        if (mo->state == S_CHECK)
+            mo->state = S_IDLE;
         return now;
+    }
     int fresh = 0; /* a period was recorded at this issue: the state is its key */
     if (mo->state == S_REC) {
-        if (rec_step(mo, nm, u, c, tid, pc, in, &ef, now, horizon)) {
+        if (rec_step(mo, nm, u, c, tid, pc, in, &ef, now, horizon, gap, (unsigned)gcause)) {
             give_up(mo);
             return now;
         }
@@ -675,6 +647,8 @@ uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c,
     }
     if (tid != mo->atid || pc != mo->apc || now + mo->len >= horizon)
         return now;
+    if (m->slow && !nyz_memo_dbg_allows(mo, nm, u))
+        return now; /* the cycle model stops at the breakpoint or watchpoint, if it is hit */
     if (!fresh && !at_key(mo, nm, u, c, now)) {
         /* the key comes back at one of the anchor's issues in a period: after two periods'
          * worth without it, another period is recorded from here */
@@ -699,13 +673,46 @@ uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c,
     memcpy(mo->usave, nm->undo, nundo0 * sizeof *nm->undo);
     nm->nundo = 0;
     nm->undo_on = 0;
+    /* the replayed accesses stay in lines no watchpoint covers (nyz_memo_dbg_allows): nyz_ram need
+     * not look at the watches */
+    const int nwatch0 = nm->mem->nwatch;
+    nm->mem->nwatch = 0;
     const uint64_t b0 = now;
     uint64_t k = 0;
     int ok = 1;
-    while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k))) {
-        now += mo->len;
-        k++;
+    prof_state *const prof = dbg_profile(m);
+    if (!prof)
+        while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k))) {
+            now += mo->len;
+            k++;
+        }
+    else { /* each period fed to the profile once it is replayed whole */
+        prof_thread *pt[NYZ_MAX_THREADS];
+        uint64_t ins[NYZ_MAX_THREADS];
+        for (int i = 0; i < c->nthreads; i++) {
+            pt[i] = prof_th(prof, u->index * prof->tpu + i);
+            ins[i] = u->threads[i].instructions;
+        }
+        /* once a period is steady (nyz_memo_pd_build) so are the rest of the chain: their sum is
+         * added at its end (nothing reads the profile in between) */
+        uint64_t steady = 0;
+        while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k))) {
+            if (!steady && k < 2 && nyz_memo_pd_build(mo, pt, c->nthreads)) /* (not by the second: calls) */
+                steady = 1;
+            else if (steady)
+                steady++;
+            else {
+                nyz_memo_feed(mo, pt, now, ins);
+                for (int i = 0; i < c->nthreads; i++)
+                    ins[i] += mo->delta.insns[i];
+            }
+            now += mo->len;
+            k++;
+        }
+        for (unsigned i = 0; steady && i < mo->npd; i++)
+            *mo->pd[i].w += steady * mo->pd[i].d;
     }
+    nm->mem->nwatch = nwatch0;
     chain_end(mo, nm, u, c, b0, k, ev0, nundo0, undo_on0);
     if (!ok) { /* a difference: the cycle model goes on from the period's start */
         mo->st.fails++;

@@ -14,8 +14,11 @@ enum { NYZ_MEMO_OFF = 0, NYZ_MEMO_ON = 1, NYZ_MEMO_CHECK = 2 };
 nyz_memo *nyz_memo_new(int mode);
 void nyz_memo_free(nyz_memo *mo);
 
-/* Called by the plain cycle loop at the end of cycle `now`, in which thread `tid` of core c
- * issued and executed the instruction `in` at `pc` with effect ef (its timing applied; by value, so that the loop keeps it in registers). It
+/* Called by the cycle loop (plain, or with no per-instruction hook: breakpoints,
+ * watchpoints and --profile alone) at the end of cycle `now`, in which thread `tid` of
+ * core c issued and executed the instruction `in` at `pc` with effect ef (its timing
+ * applied; by value, so that the loop keeps it in registers), after `gap` stall cycles of
+ * cause `gcause` (the profile charges them to this instruction). It
  * records the issue, or replays whole recorded periods functionally from here while every
  * instruction's outcome is the recorded one (the timing state after each period is the
  * recorded one, moved in time), and returns the cycle the loop is at then (now if nothing
@@ -23,7 +26,7 @@ void nyz_memo_free(nyz_memo *mo);
  * mode stops the run with SIM_STOP_FAULT and the reason. */
 uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
                         uint32_t pc, const nyz_insn *in, nyz_effect ef, uint64_t now,
-                        uint64_t horizon);
+                        uint64_t horizon, uint64_t gap, int gcause);
 
 /* Between memo.c and memo_key.c. */
 /* A cache's arrays, live or copied at a recording's start. */

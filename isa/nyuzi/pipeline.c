@@ -652,8 +652,10 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             }
             if (magic && in->raw == NYZ_MAGIC && ef.retired)
                 sim_marker(m, u->index, pick, pc); /* a fast-forward's marker: stops the run */
-            if (!slow && nm->memo) /* memo.c: record this issue, or replay periods from here */
-                now = nyz_memo_issue(nm->memo, nm, u, c, pick, pc, in, ef, now, horizon);
+            if (!hooks && nm->memo) /* memo.c: record this issue, or replay periods from here
+                                     * (it checks breakpoints, watchpoints, feeds the profile) */
+                now = nyz_memo_issue(nm->memo, nm, u, c, pick, pc, in, ef, now, horizon, gap,
+                                     gcause);
             if (sim_stopped(m))
                 return now + 1;
             if (nm->resched) { /* a timer was set or threads resumed: let the loop see it */

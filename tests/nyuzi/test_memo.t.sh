@@ -11,7 +11,8 @@
 # resident loop), also at 2 threads, other latencies and cache geometries. In check mode the
 # memo compares each period it would replay with the cycle model's (a difference stops the
 # run): where periods repeat (the loops, mix) it must have checked some, so the test sees
-# the memo at work. Also: a bad option value is refused.
+# the memo at work. The profile (--profile) of each must be byte-identical with the memo
+# off and on. Also: a bad option value is refused.
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -46,6 +47,17 @@ same() {
             return
         fi
     done
+    # --profile: the replay feeds it as the cycle model does (memo.c feed_period, pd_build)
+    for mo in off on; do
+        "$XPUSIM" run "$T/$p.elf" -o nyuzi_memo=$mo --quiet --headless --profile "$T/$mo.cg" "$@" \
+            > /dev/null 2>&1
+    done
+    if ! cmp -s "$T/off.cg" "$T/on.cg"; then
+        echo "FAIL $p $*: nyuzi_memo=on changes the profile"
+        diff "$T/off.cg" "$T/on.cg" | head -5
+        fail=1
+        return
+    fi
     checked=$(sed -n 's/^nyuzi_memo=check: [0-9]* periods recorded, \([0-9]*\) checked.*/\1/p' "$T/check.err")
     if [ "$must" = 1 ] && [ "${checked:-0}" -lt 1 ]; then
         echo "FAIL $p $*: check mode compared no period (the memo never applied)"
