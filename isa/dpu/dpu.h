@@ -245,6 +245,9 @@ typedef struct dpu_unit {
     int time_mode;         /* 1 cycles, 2 instructions, 3 none */
     int faulted;
     uint32_t fault_code;
+    unsigned replay_skip;  /* round bursts left to run without the round replay (fast_round.c)
+                              after one that ended soon (its set-up did not pay) */
+    unsigned replay_back;  /* and how many the next short one skips (doubles, up to 32) */
     char space_names[4][24];
 } dpu_unit;
 
@@ -265,6 +268,8 @@ typedef struct dpu_machine {
                               there), -1 if the program has none */
     int built_tasklets;    /* the program's NR_TASKLETS, 0 if it has none */
     void *session;         /* a host-session file being run (host/session.c), or NULL */
+    struct dpu_fn_state *fn; /* the functional records (func_rec.h), which the cycle model's
+                                round replay (fast_round.c) runs too; NULL: none */
 } dpu_machine;
 
 /* A transfer's latency on the engine: alpha + beta x bytes, rounded up (write: dir 1; the

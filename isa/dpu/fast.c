@@ -674,6 +674,11 @@ out:
     static __attribute__((noinline)) int name##_round(fast_ctx *c, sim_thread **tsp, uint64_t *tp,      \
                                                        uint64_t olim)                              \
     {                                                                                              \
+        if (!profile) {                                                                            \
+            const int r = dpu_fast_round_replay(c, tsp, tp, olim);                                 \
+            if (r != 6)                                                                            \
+                return r;                                                                          \
+        }                                                                                          \
         return burst(c, tsp, tp, olim, bp, watch, 3, profile);                                     \
     }                                                                                              \
     static __attribute__((noinline)) int name(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim) \

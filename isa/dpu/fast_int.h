@@ -102,5 +102,7 @@ int dpu_fast_round_ok(const fast_ctx *c, const sim_thread *ts, uint64_t t);
 void dpu_fast_round_flush(fast_ctx *c, uint64_t t0, int i0, uint64_t n);
 void dpu_fast_round_prof_start(fast_ctx *c, uint64_t t0, int i0);
 void dpu_fast_round_flush_prof(fast_ctx *c, uint64_t t0, int i0, uint64_t n, uint64_t nfed);
+/* fast_round.c */
+int dpu_fast_round_replay(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim);
 
 #endif

@@ -134,7 +134,9 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
         return -1;
     }
     dm->units = calloc((size_t)dm->ndpus, sizeof *dm->units);
-    x->fn = m->functional ? dpu_fn_create(dm->ndpus) : NULL; /* NULL: the functional loop does without */
+    /* the functional records: the functional loop's, and the cycle model's round replay's
+     * (fast_round.c); NULL (out of memory): both do without */
+    x->fn = dm->fn = dpu_fn_create(dm->ndpus);
     if (!dm->units) {
         snprintf(err, errlen, "out of memory");
         return -1;
