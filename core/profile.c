@@ -22,55 +22,58 @@ static inline int32_t row_thread(const prof_state *p, const uint64_t *r) { (void
 static inline unsigned row_flow(const prof_state *p, const uint64_t *r) { (void)p; return (unsigned)(r[PROF_META] >> 32) & 0xff; }
 static inline unsigned row_ret(const prof_state *p, const uint64_t *r) { (void)p; return (unsigned)(r[PROF_META] >> 40) & 0xff; }
 
-/* Frame d of t's shadow call stack (frames are fsize bytes: the ISA's stall causes only). */
-static inline prof_frame *prof_fr(const prof_thread *t, uint32_t d)
-{
-    return (prof_frame *)(void *)(t->stack + (size_t)d * t->fsize);
-}
+/* Frame d of t's shadow call stack. */
+static inline prof_frame *prof_fr(const prof_thread *t, uint32_t d) { return &t->stack[d]; }
 
-/* A push's snapshot of the n stall counters and a pop's growth of them onto an edge,
- * unrolled by the count as prof_stall_delta (a loop or a memcpy over a count read from
- * memory was most of a call's cost in the slow path). */
-#define PROF_SNAP(k)                                                                               \
+/* An edge's charge at a push (sign -1: minus the thread's totals at the callee's entry) and
+ * at a pop (+1: plus the totals at the return), so that it holds their growth; the n stall
+ * counters unrolled by the count as prof_stall_delta (a loop or a memcpy over a count read
+ * from memory was most of a call's cost in the slow path). */
+#define PROF_EDGE_ADD(k)                                                                           \
     case (k) + 1:                                                                                  \
-        dst[k] = src[k];                                                                           \
+        acc[k] += now[k];                                                                          \
         __attribute__((fallthrough));
-static inline __attribute__((always_inline)) void prof_snap(int n, uint64_t *restrict dst, const uint64_t *restrict src)
+#define PROF_EDGE_SUB(k)                                                                           \
+    case (k) + 1:                                                                                  \
+        acc[k] -= now[k];                                                                          \
+        __attribute__((fallthrough));
+static inline __attribute__((always_inline)) void prof_edge_charge(int n, prof_edge *restrict x, uint64_t insns,
+                                                                   uint64_t cycle, const uint64_t *restrict now,
+                                                                   const int sign)
 {
-    _Static_assert(SIM_MAX_STALLS == 12, "one PROF_SNAP per possible cause");
-    _Static_assert(PROF_FRAME_STALLS == 4, "the fixed copy below");
-    if (n <= PROF_FRAME_STALLS) { /* (frames and counters have room: no branch on the count) */
-        dst[0] = src[0], dst[1] = src[1], dst[2] = src[2], dst[3] = src[3];
-        return;
-    }
-    switch (n) {
-        PROF_SNAP(11) PROF_SNAP(10) PROF_SNAP(9) PROF_SNAP(8) PROF_SNAP(7) PROF_SNAP(6)
-        PROF_SNAP(5) PROF_SNAP(4) PROF_SNAP(3) PROF_SNAP(2) PROF_SNAP(1) PROF_SNAP(0)
-    default:
-        break;
+    _Static_assert(SIM_MAX_STALLS == 12, "one PROF_EDGE_ADD per possible cause");
+    _Static_assert(PROF_FRAME_STALLS == 4, "the fixed charge below");
+    uint64_t *restrict acc = x->stalls;
+    if (sign > 0) {
+        x->insns += insns, x->cycles += cycle;
+        if (n <= PROF_FRAME_STALLS) { /* (the words past the ISA's causes: 0, or back and forth) */
+            acc[0] += now[0], acc[1] += now[1], acc[2] += now[2], acc[3] += now[3];
+            return;
+        }
+        switch (n) {
+            PROF_EDGE_ADD(11) PROF_EDGE_ADD(10) PROF_EDGE_ADD(9) PROF_EDGE_ADD(8) PROF_EDGE_ADD(7)
+            PROF_EDGE_ADD(6) PROF_EDGE_ADD(5) PROF_EDGE_ADD(4) PROF_EDGE_ADD(3) PROF_EDGE_ADD(2)
+            PROF_EDGE_ADD(1) PROF_EDGE_ADD(0)
+        default:
+            break;
+        }
+    } else {
+        x->insns -= insns, x->cycles -= cycle;
+        if (n <= PROF_FRAME_STALLS) {
+            acc[0] -= now[0], acc[1] -= now[1], acc[2] -= now[2], acc[3] -= now[3];
+            return;
+        }
+        switch (n) {
+            PROF_EDGE_SUB(11) PROF_EDGE_SUB(10) PROF_EDGE_SUB(9) PROF_EDGE_SUB(8) PROF_EDGE_SUB(7)
+            PROF_EDGE_SUB(6) PROF_EDGE_SUB(5) PROF_EDGE_SUB(4) PROF_EDGE_SUB(3) PROF_EDGE_SUB(2)
+            PROF_EDGE_SUB(1) PROF_EDGE_SUB(0)
+        default:
+            break;
+        }
     }
 }
-#undef PROF_SNAP
-#define PROF_GROW(k)                                                                               \
-    case (k) + 1:                                                                                  \
-        acc[k] += now[k] - then[k];                                                                \
-        __attribute__((fallthrough));
-static inline __attribute__((always_inline)) void prof_grow(int n, uint64_t *restrict acc, const uint64_t *restrict now,
-                             const uint64_t *restrict then)
-{
-    if (n <= PROF_FRAME_STALLS) { /* (the words past the ISA's causes grow by 0) */
-        acc[0] += now[0] - then[0], acc[1] += now[1] - then[1];
-        acc[2] += now[2] - then[2], acc[3] += now[3] - then[3];
-        return;
-    }
-    switch (n) {
-        PROF_GROW(11) PROF_GROW(10) PROF_GROW(9) PROF_GROW(8) PROF_GROW(7) PROF_GROW(6)
-        PROF_GROW(5) PROF_GROW(4) PROF_GROW(3) PROF_GROW(2) PROF_GROW(1) PROF_GROW(0)
-    default:
-        break;
-    }
-}
-#undef PROF_GROW
+#undef PROF_EDGE_ADD
+#undef PROF_EDGE_SUB
 
 /* n zeroed bytes aligned to a cache line (64), or NULL; freed with free(). */
 static void *prof_zalloc(size_t n)
@@ -112,8 +115,6 @@ prof_state *prof_new(sim_machine *m)
         t->row = t->pre;
         t->nstalls = p->nstalls;
         t->stride = p->stride;
-        t->fsize = (uint32_t)(sizeof(prof_frame) +
-                              (size_t)(p->nstalls > PROF_FRAME_STALLS ? p->nstalls : PROF_FRAME_STALLS) * sizeof(uint64_t));
         t->g = g;
         t->p = p;
     }
@@ -411,12 +412,14 @@ static void prof_map_drop(prof_thread *t, uint64_t off)
     t->map[off] = NULL;
 }
 
-/* A call's frame f (the thread's next): its return address and edge, the counters at the
- * call, and the return address's row out of the map while the call is open (the issue there
- * must come to the slow path to pop the frame; an outer open call with the same return
- * address has dropped it already). Written once for the general and the two fast pushes. */
-static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t, prof_frame *f, uint64_t ret,
-                                                                  uint32_t edge, uint64_t insns, uint64_t cycle)
+/* A call's frame f (the thread's next) on edge x (index edge): its return address and edge,
+ * the edge's call and its charge of minus the totals at the callee's entry (insns, cycle,
+ * t->stalls), and the return address's row out of the map while the call is open (the issue
+ * there must come to the slow path to pop the frame; an outer open call with the same return
+ * address has dropped it already). Written once for the general and the fast pushes. */
+static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t, prof_frame *f, prof_edge *x,
+                                                                  uint64_t ret, uint32_t edge, uint64_t insns,
+                                                                  uint64_t cycle)
 {
     f->ret = ret;
     f->edge = edge;
@@ -424,9 +427,8 @@ static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t
     f->saved = off < t->nmap ? t->map[off] : NULL;
     if (f->saved)
         prof_map_drop(t, off);
-    f->insns = insns;
-    f->cycle = cycle;
-    prof_snap(t->nstalls, f->stalls, t->stalls);
+    x->calls++;
+    prof_edge_charge(t->nstalls, x, insns, cycle, t->stalls, -1);
 }
 
 /* Close the frames of t from the top down to depth k: their edges get the growth of the
@@ -437,10 +439,7 @@ static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, 
         const prof_frame *f = prof_fr(t, --t->depth);
         if (f->saved) /* the return address's row goes back to the map */
             t->map[f->ret - t->base] = f->saved;
-        prof_edge *x = &p->edges[f->edge];
-        x->insns += insns - f->insns;
-        x->cycles += cycle - f->cycle;
-        prof_grow(p->nstalls, x->stalls, stalls, f->stalls);
+        prof_edge_charge(p->nstalls, &p->edges[f->edge], insns, cycle, stalls, 1);
     }
 }
 
@@ -467,7 +466,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
         return 0; /* not a call, or one not taken (or to its own fall-through) */
     if (t->depth == t->cap) {
         uint32_t ncap = t->cap ? 2 * t->cap : 16;
-        unsigned char *ns = ncap > (1u << 24) ? NULL : realloc(t->stack, (size_t)ncap * t->fsize);
+        prof_frame *ns = ncap > (1u << 24) ? NULL : realloc(t->stack, (size_t)ncap * sizeof *ns);
         if (!ns)
             return -1;
         t->stack = ns;
@@ -478,8 +477,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
         return -1;
     if (x < PROF_EDGE_CACHED) /* the call row remembers it (prof_call) */
         prev[PROF_META] = (prev[PROF_META] & ((1ull << 48) - 1)) | (uint64_t)(x + 1) << 48;
-    p->edges[x].calls++;
-    prof_frame_push(t, prof_fr(t, t->depth++), ppc + row_ret(p, prev), (uint32_t)x, insns, cycle);
+    prof_frame_push(t, prof_fr(t, t->depth++), &p->edges[x], ppc + row_ret(p, prev), (uint32_t)x, insns, cycle);
     return 0;
 }
 
@@ -595,10 +593,7 @@ static __attribute__((noinline)) void prof_slow_pop(prof_thread *t, uint64_t pc,
     }
     prof_close(t, t->row, cycle, insns, stalls);
     t->depth = d - 1;
-    prof_edge *x = &t->p->edges[f->edge];
-    x->insns += insns - f->insns;
-    x->cycles += cycle - f->cycle;
-    prof_grow(t->nstalls, x->stalls, t->stalls, f->stalls);
+    prof_edge_charge(t->nstalls, &t->p->edges[f->edge], insns, cycle, t->stalls, 1);
     t->map[off] = row; /* the return address's row goes back to the map */
     prof_open(t, row, cycle, insns);
 }
@@ -619,11 +614,9 @@ static __attribute__((noinline)) void prof_slow_push(prof_thread *t, uint64_t pc
         goto general;
     if ((row = t->map[off]) == NULL && (row = t->fmap ? t->fmap[off] : NULL) == NULL)
         goto general; /* a new row, or an open call's return address */
-    prof_edge *const x = &t->p->edges[e - 1];
     prof_close(t, prev, cycle, insns, stalls);
-    x->calls++;
     t->depth = d + 1;
-    prof_frame_push(t, prof_fr(t, d), ppc + rd, (uint32_t)(e - 1), insns, cycle);
+    prof_frame_push(t, prof_fr(t, d), &t->p->edges[e - 1], ppc + rd, (uint32_t)(e - 1), insns, cycle);
     prof_open(t, row, cycle, insns);
     return;
 general:
@@ -654,13 +647,63 @@ void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns
 /* prof_issue_stall_th's slow issues (stalls reported as deltas: none to compare). A thread
  * whose first issue comes here maps its flows (prof_thread.fm); then, with calls and returns
  * issuing on the fast path, what comes here is mostly the callee's first issue (push) and the
- * issue at the return address after a return (pop), each done here in one function with no
- * call on its way (the general path is a tail jump): the map holds every row but an open
- * call's return address's, so a row found in it is never one a frame waits for. */
-void prof_issue_slow_fm(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns)
+ * issue at the return address after a return (pop), each in a small function of its own
+ * with no call on its way (the general path is a tail jump), so that it saves no registers
+ * (one function for both saved and restored six of them, 13 host instructions a slow issue):
+ * the map holds every row but an open call's return address's, so a row found in it is
+ * never one a frame waits for. */
+
+/* The callee's first issue (fm; the open row prev a call's, off inside the window): a taken
+ * call (pc not in (call, return address]) whose edge the call row remembers, a row in the
+ * map (not new, not a return address), room on the stack; else the general path. */
+static __attribute__((noinline)) void prof_fm_push(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                   uint64_t off)
 {
     uint64_t *const prev = t->row, *row;
-    const uint64_t off = pc - t->base;
+    const uint64_t meta = prev[PROF_META];
+    const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
+    const uint32_t d = t->depth;
+    prof_edge *x;
+    if (pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap ||
+        (row = t->map[off]) == NULL) {
+        prof_issue_general(t, pc, cycle, insns, NULL);
+        return;
+    }
+    prev[PROF_INSNS] += insns;
+    prev[PROF_CYCLES] += cycle;
+    t->depth = d + 1;
+    prof_frame_push(t, prof_fr(t, d), x, ppc + rd, (uint32_t)(e - 1), insns, cycle);
+    row[PROF_INSNS] -= insns;
+    row[PROF_CYCLES] -= cycle;
+    t->row = row; /* (lim stays 0) */
+}
+
+/* The issue after a return (fm), at the top call's return address with its row saved: the
+ * frame pops; else the general path. */
+static __attribute__((noinline)) void prof_fm_pop(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                  uint64_t off)
+{
+    uint64_t *const prev = t->row, *row;
+    const uint32_t d = t->depth;
+    const prof_frame *f;
+    if (!d || (f = prof_fr(t, d - 1))->ret != pc || (row = f->saved) == NULL) {
+        prof_issue_general(t, pc, cycle, insns, NULL);
+        return;
+    }
+    prev[PROF_INSNS] += insns;
+    prev[PROF_CYCLES] += cycle;
+    t->depth = d - 1;
+    prof_edge_charge(t->nstalls, &t->p->edges[f->edge], insns, cycle, t->stalls, 1);
+    t->map[off] = row;
+    row[PROF_INSNS] -= insns;
+    row[PROF_CYCLES] -= cycle;
+    t->row = row;
+}
+
+/* The rest: the first issue (which sets fm, or finds the thread's first issue came through
+ * prof_issue_th), outside the window, after a plain row (a new row). */
+static __attribute__((noinline)) void prof_fm_other(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns)
+{
     if (!t->fm) {
         if (t->mapped) { /* (its first issue came through prof_issue_th: flows not mapped) */
             prof_issue_slow(t, pc, cycle, insns, NULL);
@@ -668,45 +711,24 @@ void prof_issue_slow_fm(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t in
         }
         t->fm = 1;
     }
-    if (off >= t->nmap)
-        goto general; /* the first issue (no window yet), or outside the window */
-    const uint64_t meta = prev[PROF_META];
-    const unsigned pflow = (unsigned)(meta >> 32) & 0xff;
-    const uint32_t d = t->depth;
-    if (pflow == ISA_FLOW_CALL) {
-        /* the callee's first issue: a taken call (pc not in (call, return address]) whose
-         * edge the call row remembers, a row in the map (not new, not a return address) */
-        const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
-        prof_edge *x;
-        if (pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap ||
-            (row = t->map[off]) == NULL)
-            goto general;
-        prev[PROF_INSNS] += insns;
-        prev[PROF_CYCLES] += cycle;
-        x->calls++;
-        t->depth = d + 1;
-        prof_frame_push(t, prof_fr(t, d), ppc + rd, (uint32_t)(e - 1), insns, cycle);
-    } else if (pflow == ISA_FLOW_RETURN) {
-        /* the issue after a return, at the top call's return address with its row saved */
-        prof_frame *f;
-        if (!d || (f = prof_fr(t, d - 1))->ret != pc || (row = f->saved) == NULL)
-            goto general;
-        prev[PROF_INSNS] += insns;
-        prev[PROF_CYCLES] += cycle;
-        t->depth = d - 1;
-        prof_edge *const x = &t->p->edges[f->edge];
-        x->insns += insns - f->insns;
-        x->cycles += cycle - f->cycle;
-        prof_grow(t->nstalls, x->stalls, t->stalls, f->stalls);
-        t->map[off] = row;
-    } else
-        goto general;
-    row[PROF_INSNS] -= insns;
-    row[PROF_CYCLES] -= cycle;
-    t->row = row; /* (lim stays 0) */
-    return;
-general:
     prof_issue_general(t, pc, cycle, insns, NULL);
+}
+
+void prof_issue_slow_fm(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns)
+{
+    const uint64_t off = pc - t->base;
+    if (__builtin_expect(t->fm && off < t->nmap, 1)) {
+        const unsigned pflow = (unsigned)(t->row[PROF_META] >> 32) & 0xff;
+        if (pflow == ISA_FLOW_CALL) {
+            prof_fm_push(t, pc, cycle, insns, off);
+            return;
+        }
+        if (pflow == ISA_FLOW_RETURN) {
+            prof_fm_pop(t, pc, cycle, insns, off);
+            return;
+        }
+    }
+    prof_fm_other(t, pc, cycle, insns);
 }
 
 void prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
@@ -810,11 +832,7 @@ int prof_edges(const prof_state *p, int thread, prof_edge **out)
     for (int g = 0; g < p->nth; g++) {
         const prof_thread *t = &p->th[g];
         for (uint32_t d = 0; d < t->depth; d++) {
-            const prof_frame *f = prof_fr(t, d);
-            prof_edge *x = &v[f->edge];
-            x->insns += t->end_insns - f->insns;
-            x->cycles += t->end_cycle - f->cycle;
-            prof_grow(p->nstalls, x->stalls, t->stalls, f->stalls);
+            prof_edge_charge(p->nstalls, &v[prof_fr(t, d)->edge], t->end_insns, t->end_cycle, t->stalls, 1);
         }
     }
     int k = 0;

@@ -15,13 +15,14 @@
  * goes to that first instruction.
  * Call edges, where the ISA classifies its instructions (isa_ops.insn_flow, asked once per
  * new (thread, PC) row): each hardware thread keeps a shadow call stack. When the
- * instruction after a call is not the call's own fall-through, a frame is pushed holding the
+ * instruction after a call is not the call's own fall-through, a frame is pushed (the return
+ * address and the edge (thread, call site, callee entry)) and the edge is charged minus the
  * thread's totals (instructions, cycles, stalls) at the callee's first issue; the first issue
  * at the frame's return address pops it (after an ISA_FLOW_RETURN, also a frame below the
- * top, as a longjmp does) and adds the growth of the totals to the edge (thread, call site,
- * callee entry) as inclusive cost: everything charged from the callee's first instruction to
+ * top, as a longjmp does) and charges the edge plus the totals then, so that the edge holds
+ * the growth as inclusive cost: everything charged from the callee's first instruction to
  * its return, calls included. Frames still open when the profile is written count up to
- * then.
+ * then (prof_edges adds the totals at the end).
  * Storage (why prof_issue is cheap): a row per (thread, PC) of uint64_t counters that never
  * moves (allocated in chunks); each thread maps the PCs of a window over its code space
  * (the code region holding its first PC, at most PROF_WINDOW addresses) straight to their
@@ -45,8 +46,9 @@
  * the fast path only at a window offset below it (prof_issue_stall_th's test, see
  * prof_thread.fm). */
 enum { PROF_INSNS = 0, PROF_CYCLES = 1, PROF_LIM = 2, PROF_PC = 3, PROF_META = 4, PROF_STALLS = 5 };
-/* A frame keeps at least this many stall words, so that for an ISA with at most as many
- * causes a push copies and a pop adds a fixed count (the words past the ISA's causes stay 0). */
+/* An edge's charge at a push and a pop copies at least this many stall words, so that for an
+ * ISA with at most as many causes it is a fixed count (the words past the ISA's causes stay
+ * 0). */
 #define PROF_FRAME_STALLS 4
 /* Most code-space addresses a thread's window maps directly (8 bytes each, allocated
  * zeroed, so only the pages of PCs that run take memory). */
@@ -69,17 +71,15 @@ typedef struct prof_edge {
     uint64_t stalls[SIM_MAX_STALLS];
 } prof_edge;
 
-/* An open call: where it returns, its edge, and the thread's totals at the callee's entry;
- * saved: the row of ret that this frame took out of the thread's window map, so that the
- * issue at ret takes the slow path (which pops the frame and puts the row back), or NULL.
- * The stall snapshot holds the ISA's causes only (prof_thread.fsize bytes a frame: 64 for
- * the DPU's 3 instead of 136), so a push copies and a pop adds nstalls words. */
+/* An open call: where it returns and its edge (which holds minus the thread's totals at the
+ * callee's entry until the pop adds the totals at the return); saved: the row of ret that
+ * this frame took out of the thread's window map, so that the issue at ret takes the slow
+ * path (which pops the frame and puts the row back), or NULL. 24 bytes: a push writes three
+ * words, a pop reads them (no snapshot of the totals to copy and subtract). */
 typedef struct prof_frame {
     uint64_t ret;
     uint64_t *saved;
-    uint64_t insns, cycle;
     uint32_t edge;
-    uint64_t stalls[]; /* nstalls of them */
 } prof_frame;
 
 struct prof_state;
@@ -103,7 +103,6 @@ typedef struct prof_thread {
                             slow path finds here instead of in the hash (NULL: none yet) */
     uint64_t pre[PROF_STALLS + SIM_MAX_STALLS]; /* charged before the first issue */
     int stride;          /* the state's row stride (prof_state.stride) */
-    uint32_t fsize;      /* bytes per frame of stack (prof_frame and nstalls stall words) */
     uint64_t hook_insns; /* the hook path: the retired count at prof_before */
     uint64_t end_cycle, end_insns; /* prof_finish: where the open row closes */
     uint8_t valid;       /* issued since the profile started */
@@ -115,7 +114,7 @@ typedef struct prof_thread {
                             is sent to the slow path by the open row's PROF_LIM (0) instead of
                             by lim, which stays 0 (every prof_issue_th takes the slow path,
                             and loops that test lim before batching do not batch) */
-    unsigned char *stack; /* the shadow call stack: depth frames of fsize bytes (prof_fr) */
+    prof_frame *stack;   /* the shadow call stack: depth frames */
     uint32_t depth, cap;
     /* the batch counters (prof_bat) */
     int64_t *bat;        /* a word per window offset below nbat, NULL: none */
