@@ -17,6 +17,9 @@ static void bus_save(const nyz_machine *nm, nyz_bus_state *s)
     s->fq_rst = nm->fq_rst;
     s->sd_refresh = nm->sd_refresh;
     memcpy(s->sd_row, nm->sd_row, sizeof s->sd_row);
+    memcpy(s->fq_e, nm->fq_e, sizeof s->fq_e);
+    memcpy(s->fq_r, nm->fq_r, sizeof s->fq_r);
+    s->fq_n = nm->fq_n;
 }
 
 static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
@@ -25,6 +28,9 @@ static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
     nm->fq_rst = s->fq_rst;
     nm->sd_refresh = s->sd_refresh;
     memcpy(nm->sd_row, s->sd_row, sizeof s->sd_row);
+    memcpy(nm->fq_e, s->fq_e, sizeof s->fq_e);
+    memcpy(nm->fq_r, s->fq_r, sizeof s->fq_r);
+    nm->fq_n = s->fq_n;
 }
 
 /* A thread suspended until old is suspended until nw (>= old) instead. */

@@ -18,6 +18,9 @@
  * nyz_replay_timing, which settles the arbiter up to then). */
 #include <string.h>
 #include "exec_ops.h"
+#ifdef NYZ_MEMTRACE /* -DNYZ_MEMTRACE: every grant on stderr (timing.c prints the bus) */
+#include <stdio.h>
+#endif
 
 /* A synchronized request reaches the L2's arbiter this many cycles after it issues (the
  * miss or store-queue entry is made in the dcache data stage and offered the cycle after;
@@ -81,6 +84,11 @@ static int rr_pick(uint32_t req, unsigned n, uint8_t *ptr)
 static int arb_cycle(const nyz_machine *nm, arb_state *s, uint32_t pend, uint64_t at)
 {
     unsigned nt = (unsigned)nm->nthreads;
+    /* the L2 takes nothing while stalled (timing.c nyz_l2_stalled; `at` is a request's
+     * cycle there + 1): the queues' pointers still move (update_lru = 1 in
+     * l1_l2_interface.sv), the cores' pointer does not (l2_cache_arb_stage.sv updates it
+     * only when it can accept) */
+    int stalled = nyz_l2_stalled(nm, at - 1);
     uint32_t cores = 0;
     int offer[NYZ_MAX_CORES];
     for (int k = 0; k < nm->ncores; k++) {
@@ -100,6 +108,8 @@ static int arb_cycle(const nyz_machine *nm, arb_state *s, uint32_t pend, uint64_
         if (offer[k] >= 0)
             cores |= 1u << k;
     }
+    if (stalled)
+        return -1;
     int k = rr_pick(cores, (unsigned)nm->ncores, &s->core_rr);
     return k < 0 ? -1 : k * (int)nt + offer[k];
 }
@@ -140,6 +150,10 @@ static void decide(nyz_machine *nm, int g, uint64_t at)
     uint8_t *p = nm->ram + r->pa;
     r->on = 0;
     nm->sa_npend--;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu GRANT c%d t%d %s ok%d\n", (unsigned long long)at, r->core, r->tid,
+            r->store ? "store_sync" : "load_sync", r->store ? t->sync_line == line : 1);
+#endif
     if (!r->store) {
         uint8_t buf[4];
         uint32_t v;

@@ -237,9 +237,12 @@ typedef struct nyz_sreq {
 
 /* The memory bus and SDRAM state a line read changes (timing.c), and a data read that a
  * code line's request reaching the L2 earlier may still go before (timing.c bus_log). */
+enum { NYZ_FQ = 8 };             /* entries of the L2's fill FIFO (l2_axi_bus_interface.sv) */
 typedef struct nyz_bus_state {
     uint64_t mem_free, fq_rst, sd_refresh;
     uint32_t sd_row[4];
+    uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's last entries: enqueue, restart */
+    uint32_t fq_n;               /* entries ever queued (ring index fq_n % NYZ_FQ) */
 } nyz_bus_state;
 
 typedef struct nyz_bus_ent {
@@ -251,7 +254,7 @@ typedef struct nyz_bus_ent {
     uint8_t coll;                /* a collided miss (no read of its own) */
 } nyz_bus_ent;
 
-enum { NYZ_BUS_LOG = 8 };
+enum { NYZ_BUS_LOG = 8, NYZ_L2_SLOTS = 256 };
 
 typedef struct nyz_machine {
     sim_machine *m;
@@ -265,10 +268,14 @@ typedef struct nyz_machine {
     uint64_t fq_rst;             /* restart cycle of the L2 fill FIFO's last entry (timing.c) */
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
+    uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's last entries: the cycle each was
+                                  * queued and restarted (timing.c l2_accept) */
+    uint32_t fq_n;               /* entries ever queued (ring index fq_n % NYZ_FQ) */
     nyz_bus_ent bus_log[NYZ_BUS_LOG]; /* data reads a code line may still go before */
     unsigned bus_n;
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
-    uint64_t l2_slot[64];        /* cycles the L2's arbiter has taken a store in (by cycle % 64) */
+    uint64_t l2_slot[NYZ_L2_SLOTS]; /* cycles the L2's arbiter has taken a request in (by
+                                  * cycle % NYZ_L2_SLOTS) */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */
@@ -358,6 +365,8 @@ void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
 unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead);
 unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead);
 /* The memory bus (timing.c) and the fill FIFO's order (bus_log.c). */
+/* 1 if the L2 takes no request at cycle x (its fill FIFO almost full, or a restart). */
+int nyz_l2_stalled(const nyz_machine *nm, uint64_t x);
 uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned bus,
                       unsigned lead, uint64_t *rst);
 uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned bus,

@@ -286,6 +286,82 @@ static void l2_writeback(nyz_machine *nm, uint32_t line)
 #endif
 }
 
+/* The L2 takes no request while its fill FIFO holds FQ_ALMOST_FULL or more entries, nor in
+ * a cycle in which the bus interface restarts one (l2_cache_arb_stage.sv can_accept_request
+ * = !l2bi_request_valid && !l2bi_stall; l2_axi_bus_interface.sv: l2bi_stall is the 8-entry
+ * fill FIFO's almost_full, ALMOST_FULL_THRESHOLD = 8 - L2REQ_LATENCY = 4, so the requests
+ * already in the L2's stages still fit; sync_fifo.sv counts an entry from the cycle after
+ * its enqueue to its dequeue at READ_COMPLETE, the restart). A request that reaches the L2
+ * at cycle X (in the model's time a request's bus time less FQ_REQ) is enqueued, if it
+ * misses, at X + FQ_REQ (RTL trace, llsc on 2 cores x 4 threads: seven cold loads
+ * requested at 260..266 enqueued at 263..269; the L2 takes nothing from 267, the fourth
+ * entry, until 376, the cycle after the fourth restart at 375; requests waiting then are
+ * taken one a cycle, none in a restart's cycle). */
+enum { FQ_ALMOST_FULL = 4, FQ_REQ = 3 };
+
+static void fq_push(nyz_machine *nm, uint64_t e, uint64_t r)
+{
+    unsigned k = nm->fq_n++ % NYZ_FQ;
+    nm->fq_e[k] = e;
+    nm->fq_r[k] = r;
+}
+
+/* 1 if the L2 takes no request at cycle x (fill FIFO almost full, or a restart); *until is
+ * then a cycle no sooner than the next it may. */
+static int l2_stalled(const nyz_machine *nm, uint64_t x, uint64_t *until)
+{
+    unsigned n = 0, k = nm->fq_n < NYZ_FQ ? nm->fq_n : NYZ_FQ;
+    uint64_t first = UINT64_MAX;
+    int rst = 0;
+    for (unsigned i = 0; i < k; i++) {
+        if (nm->fq_r[i] == x)
+            rst = 1;
+        if (nm->fq_e[i] < x && x <= nm->fq_r[i]) {
+            n++;
+            if (nm->fq_r[i] < first)
+                first = nm->fq_r[i];
+        }
+    }
+    if (n >= FQ_ALMOST_FULL) {
+        *until = first + 1; /* the oldest entry's restart frees a place the cycle after */
+        return 1;
+    }
+    *until = x + 1;
+    return rst;
+}
+
+int nyz_l2_stalled(const nyz_machine *nm, uint64_t x)
+{
+    uint64_t next;
+    return l2_stalled(nm, x, &next);
+}
+
+/* The cycle the L2 takes a request that reaches it at x: the first at or after x that is
+ * not stalled (l2_stalled) and, if slot, in which it takes no other (one grant a cycle;
+ * synchronized requests are ordered by their own arbiter model, l2_sync.c, which skips the
+ * stalled cycles). */
+static uint64_t l2_accept(nyz_machine *nm, uint64_t x, int slot)
+{
+    uint64_t next;
+#ifdef NYZ_MEMTRACE
+    uint64_t x0 = x;
+#endif
+    for (;;) {
+        if (l2_stalled(nm, x, &next))
+            x = next;
+        else if (slot && nm->l2_slot[x % NYZ_L2_SLOTS] == x)
+            x++;
+        else
+            break;
+    }
+    if (slot)
+        nm->l2_slot[x % NYZ_L2_SLOTS] = x;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu ACC %llu\n", (unsigned long long)x0, (unsigned long long)x);
+#endif
+    return x;
+}
+
 /* A line read from memory for a request with bus time b (its requester's: bus, lead):
  * the memory bus, the SDRAM and the fill FIFO move on; returns the cycle the data is there
  * for the requester and sets *rst to the read's restart. */
@@ -307,6 +383,7 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
     uint64_t done = start - bus + sd + (nm->tm.mem_lat > lead ? nm->tm.mem_lat - lead : 0);
     unsigned rst_lead = nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD;
     *rst = nm->fq_rst = start + sd + nm->tm.mem_lat - rst_lead;
+    fq_push(nm, b, *rst);
     if (victim != 0xffffffffu)
         l2_writeback(nm, victim);
     return done;
@@ -325,8 +402,13 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
             (unsigned long long)rst, (unsigned long long)r, bus);
 #endif
     nm->fq_rst = r;
-    if (nm->mem_free < r - 1)
-        nm->mem_free = r - 1;
+    fq_push(nm, now + bus, r);
+    /* the next read's address phase comes 3 cycles after the restart, as after a read's
+     * (RTL trace, llsc on 4 cores x 1 thread: a read restarted at 448 and three collided
+     * misses at 450, 452, 454, the code line queued behind them read at 457), i.e. its bus
+     * time is the restart at the earliest */
+    if (nm->mem_free < r)
+        nm->mem_free = r;
     uint64_t done = r + rst_lead, sub = bus + (lead < rst_lead ? lead : rst_lead);
     done = done > sub ? done - sub : 0;
     return done > now + nm->tm.l2_lat ? done : now + nm->tm.l2_lat;
@@ -337,8 +419,8 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
  * waits for a data request (NYZ_RP_LOAD, NYZ_RP_SYNC: bus_log; NYZ_RP_NONE otherwise), t
  * the requesting thread. A line whose fill is still in flight makes a later request wait
  * for the same fill (the L1 and L2 miss queues merge requests to one line). */
-static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned bus,
-                             unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
+static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned bus,
+                        unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
 {
     nyz_cache *l2 = &nm->l2;
     uint32_t victim = dirty_victim(l2, pa);
@@ -383,6 +465,16 @@ static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t n
     }
     l2->ready[way] = rst;
     return (unsigned)(done - now);
+}
+
+/* fill_at for a request the L2 has not taken yet: it reaches the L2 FQ_REQ cycles before
+ * its bus time and waits there until the L2 takes it (l2_accept). */
+static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned bus,
+                             unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
+{
+    uint64_t x = now + bus >= FQ_REQ ? now + bus - FQ_REQ : 0;
+    uint64_t d = l2_accept(nm, x, 1) - x;
+    return (unsigned)d + fill_at(nm, pa, write, now + d, bus, lead, kind, c, t);
 }
 
 /* A code line's request at cycle now (pipeline.c icache_fill). */
@@ -567,13 +659,11 @@ static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint6
                                        int restart)
 {
     uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
-    if (nm->ncores > 1) {
-        /* and one request a cycle of all cores' (l2_cache_arb_stage.sv: one grant per
-         * cycle; kernel on 4 cores: core 3's threads 470 -> 472 472 472 467, the RTL's) */
-        while (nm->l2_slot[acc & 63] == acc)
-            acc++;
-        nm->l2_slot[acc & 63] = acc;
-    }
+    /* and one request a cycle of all cores' (l2_cache_arb_stage.sv: one grant per cycle;
+     * kernel on 4 cores: core 3's threads 470 -> 472 472 472 467, the RTL's), none while
+     * the fill FIFO is almost full (l2_accept; the request reaches the L2 FQ_REQ
+     * cycles after acc) */
+    acc = l2_accept(nm, acc + FQ_REQ, 1) - FQ_REQ;
     nm->sq_free[c->index] = acc + (restart ? 1 : nm->tm.store_interval);
     return acc;
 }
@@ -622,6 +712,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
             }
             if (nm->mem_free < rs - 1)
                 nm->mem_free = rs - 1;
+            fq_push(nm, acc + 2 * FQ_REQ, rs);
             nm->l2.ready[way] = rs;
             if (rs > nm->fq_rst)
                 nm->fq_rst = rs;
@@ -637,7 +728,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
      * load miss, so a load behind it waits (measured: a cold load right after a cold store
      * 83 cycles on the RTL, 48 alone) */
-    unsigned f = fill_latency(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t);
+    unsigned f = fill_at(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t);
     uint64_t ack = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
     sq_ack(tm, t, now, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
@@ -685,9 +776,16 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         unsigned rt = ef->mem == 4 ? tm->io_lat : tm->sync_lat;
         t->rp_kind = NYZ_RP_NONE;
         if (ef->mem == 3) { /* through the L2 (memory if it misses there) */
-            unsigned f = fill_latency(nm, ef->paddr, in->kind == K_STORE_SYNC, now, DMEM_BUS, DMEM_LEAD,
-                                      NYZ_RP_SYNC, c, t);
+            /* the L2 takes it FQ_REQ cycles after its issue if it is not stalled then
+             * (l2_accept): its arbiter cycle (l2_sync.c) is as much later */
+            uint64_t d = l2_accept(nm, now + FQ_REQ, 0) - (now + FQ_REQ);
+            unsigned f = fill_at(nm, ef->paddr, in->kind == K_STORE_SYNC, now + d, DMEM_BUS, DMEM_LEAD,
+                                 NYZ_RP_SYNC, c, t);
             unsigned extra = f > tm->l2_lat ? f - tm->l2_lat : 0;
+            if (nm->sreq[t->gid].on)
+                nm->sreq[t->gid].ready += d;
+            else
+                extra += (unsigned)d;
             /* decided and answered in the order of the L2's arbiter (l2_sync.c) */
             uint64_t wake = nyz_sync_timing(nm, t, now, extra);
             rt = (unsigned)(wake - now);

@@ -1,0 +1,109 @@
+/* tests/nyuzi/test_l2_stall.c: the L2 takes no request while its fill FIFO is almost full
+ * or while the bus interface restarts a request (isa/nyuzi/timing.c l2_accept). The rules,
+ * from the RTL source: l2_cache_arb_stage.sv grants a core's request only when
+ * can_accept_request = !l2bi_request_valid && !l2bi_stall; l2bi_request_valid is the cycle
+ * l2_axi_bus_interface.sv restarts a request (READ_COMPLETE, which also dequeues the fill
+ * FIFO's head), l2bi_stall the fill FIFO's almost_full: 8 entries, threshold 8 - 4 = 4, and
+ * sync_fifo.sv counts an entry from the cycle after its enqueue up to its dequeue. In the
+ * model's time a data request issued at t reaches the L2 at t + 3 and, if it misses, is
+ * enqueued at t + 6, its bus time; an uncontended read restarts 28 cycles after its bus
+ * time plus the SDRAM's extra (2 to open a closed bank's row, 0 in the open row), the next
+ * read starts when the bus is free (28 cycles a line), and a data line arrives bus start -
+ * 6 + 42 (the thread replays the cycle before); an L2 hit answers 11 cycles after the
+ * issue (the thread replays at t + 10), a request the L2 takes d cycles late d later.
+ * Every request here is a load of a line the issuing core's L1D lacks; rows and banks are
+ * chosen so the SDRAM's extra is as stated; its refresh (743) and start-up (17) are far. */
+#include <string.h>
+#include "../testlib.h"
+#include "../../isa/isa.h"
+#include "../../isa/nyuzi/nyuzi.h"
+
+extern const isa_ops isa_nyuzi;
+
+/* bank = address bits 11:10, row = bits 23:12: the L lines in bank 0, the H lines in bank 1,
+ * both in row 16 */
+enum { L0 = 0x10000, H0 = 0x10400 };
+
+typedef struct rig {
+    sim_machine m;
+    nyz_machine *nm;
+} rig;
+
+static void rig_make(rig *r)
+{
+    char err[256];
+    sim_opts o;
+    memset(r, 0, sizeof *r);
+    opt_init(&o);
+    opt_parse(&o, "mem=0x100000");
+    opt_parse(&o, "cores=2");
+    if (sim_create(&r->m, &isa_nyuzi, &o, err, sizeof err))
+        fail_msg("create: %s", err);
+    r->nm = r->m.isa_state;
+    assert_int_equal(r->m.functional, 0);
+}
+
+/* Thread tid of core k issues a load of pa at cycle at: the cycle it is suspended until. */
+static uint64_t load(rig *r, int k, int tid, uint32_t pa, uint64_t at)
+{
+    nyz_core *c = &r->nm->cores[k];
+    nyz_thread *t = &c->t[tid];
+    nyz_insn in;
+    nyz_effect ef;
+    unsigned lat = 0;
+    memset(&in, 0, sizeof in);
+    memset(&ef, 0, sizeof ef);
+    in.kind = K_LOAD;
+    ef.mem = 1;
+    ef.paddr = pa;
+    t->blocked = nyz_mem_timing(r->nm, c, t, &in, &ef, at, &lat, &t->block_why);
+    return t->blocked;
+}
+
+/* Core 0 brings H0 and H0 + 64 into the L2 early (reads at 16 and 46, restarts 46 and 74,
+ * long before the rest). Then its four threads miss on L0..L0 + 192 at 100..103: bus times
+ * 106..109, enqueued at 106..109; reads at 106 (+2, bank 0 closed: restart 136, data 144,
+ * replay 143), 136 (restart 164, replay 136 - 6 + 42 - 1 = 171), 164 (192, 199) and 192
+ * (220, 227). At cycle 110 the FIFO holds those four (each counted from the cycle after its
+ * enqueue): core 1's load of H0 issued at 107 reaches the L2 at 110 and waits; at 137 the
+ * first entry has left (restarted at 136), three remain, and no restart falls on 137: it is
+ * taken at 137, 27 cycles late, and answered as an L2 hit: replay 107 + 10 + 27 = 144
+ * (without the rule 117). */
+static void test_fifo_almost_full(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r);
+    load(&r, 0, 0, H0, 10);
+    load(&r, 0, 1, H0 + 64, 11);
+    assert_int_equal(load(&r, 0, 0, L0, 100), 143);
+    assert_int_equal(load(&r, 0, 1, L0 + 64, 101), 171);
+    assert_int_equal(load(&r, 0, 2, L0 + 128, 102), 199);
+    assert_int_equal(load(&r, 0, 3, L0 + 192, 103), 227);
+    assert_int_equal(load(&r, 1, 0, H0, 107), 144);
+    sim_destroy(&r.m);
+}
+
+/* The same four reads; core 1's load of H0 + 64 issued at 161 reaches the L2 at 164, when
+ * three entries are queued (not almost full) but the second read restarts (164): it is
+ * taken at 165, one cycle late: replay 161 + 10 + 1 = 172. One issued at 170 (L2 at 173,
+ * three queued, no restart) is taken at once: replay 180. */
+static void test_restart_cycle(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r);
+    load(&r, 0, 0, H0, 10);
+    load(&r, 0, 1, H0 + 64, 11);
+    load(&r, 0, 0, L0, 100);
+    load(&r, 0, 1, L0 + 64, 101);
+    load(&r, 0, 2, L0 + 128, 102);
+    load(&r, 0, 3, L0 + 192, 103);
+    assert_int_equal(load(&r, 1, 1, H0 + 64, 161), 172);
+    assert_int_equal(load(&r, 1, 2, H0, 170), 180);
+    sim_destroy(&r.m);
+}
+
+XPUSIM_TESTS(nyuzi_l2_stall,
+             cmocka_unit_test(test_fifo_almost_full),
+             cmocka_unit_test(test_restart_cycle))
