@@ -237,12 +237,12 @@ typedef struct nyz_sreq {
 
 /* The memory bus and SDRAM state a line read changes (timing.c), and a data read that a
  * code line's request reaching the L2 earlier may still go before (timing.c bus_log). */
-enum { NYZ_FQ = 8 };             /* entries of the L2's fill FIFO (l2_axi_bus_interface.sv) */
+enum { NYZ_FQ = 16 };            /* fill FIFO entries kept (the RTL's has 8, l2_axi_bus_interface.sv) */
 typedef struct nyz_bus_state {
     uint64_t mem_free, fq_rst, sd_refresh;
     uint32_t sd_row[4];
-    uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's last entries: enqueue, restart */
-    uint32_t fq_n;               /* entries ever queued (ring index fq_n % NYZ_FQ) */
+    uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: enqueue, restart */
+    uint32_t fq_n;               /* entries ever queued */
 } nyz_bus_state;
 
 typedef struct nyz_bus_ent {
@@ -268,9 +268,9 @@ typedef struct nyz_machine {
     uint64_t fq_rst;             /* restart cycle of the L2 fill FIFO's last entry (timing.c) */
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
-    uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's last entries: the cycle each was
+    uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: the cycle each was
                                   * queued and restarted (timing.c l2_accept) */
-    uint32_t fq_n;               /* entries ever queued (ring index fq_n % NYZ_FQ) */
+    uint32_t fq_n;               /* entries ever queued (the first fq_n of the arrays used) */
     nyz_bus_ent bus_log[NYZ_BUS_LOG]; /* data reads a code line may still go before */
     unsigned bus_n;
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */

@@ -299,9 +299,19 @@ static void l2_writeback(nyz_machine *nm, uint32_t line)
  * taken one a cycle, none in a restart's cycle). */
 enum { FQ_ALMOST_FULL = 4, FQ_REQ = 3 };
 
+/* Entries are made in the order the model makes requests, not the FIFO's: one for a
+ * request held far ahead can come before older ones have left, so a new entry replaces
+ * the one restarted first (one that has left), never simply the oldest made. */
 static void fq_push(nyz_machine *nm, uint64_t e, uint64_t r)
 {
-    unsigned k = nm->fq_n++ % NYZ_FQ;
+    unsigned k = 0;
+    if (nm->fq_n < NYZ_FQ)
+        k = nm->fq_n;
+    else
+        for (unsigned i = 1; i < NYZ_FQ; i++)
+            if (nm->fq_r[i] < nm->fq_r[k])
+                k = i;
+    nm->fq_n++;
     nm->fq_e[k] = e;
     nm->fq_r[k] = r;
 }
