@@ -32,7 +32,7 @@ static const opt_desc nyz_options[] = {
     OPT_U("mem_interval", "28", 0, 100000, "cycles a line transfer occupies the memory bus"),
     OPT_U("io_latency", "9", 1, 100000, "cycles between the two issues of a device access"),
     OPT_U("sync_latency", "10", 1, 100000, "cycles between the two issues of load_sync/store_sync"),
-    OPT_C("nyuzi_memo", "off", ((const char *const[]){"off", "on", "check", NULL}),
+    OPT_C("nyuzi_memo", "on", ((const char *const[]){"off", "on", "check", NULL}),
           "memoized periods of the cycle model: replay a loop's recorded schedule (check: compare it)"),
     OPT_T("cosim", NULL, "write the cosimulation event stream to FILE"),
     OPT_T("include", NULL, "asm: extra #include directory for the C preprocessor"),

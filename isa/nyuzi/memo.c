@@ -93,6 +93,7 @@ void nyz_memo_free(nyz_memo *mo)
         fprintf(stderr, "nyuzi_memo=check: %llu periods recorded, %llu checked against the cycle model\n",
                 (unsigned long long)mo->st.recorded, (unsigned long long)mo->st.checked);
     for (int i = 0; i < 3; i++) {
+        free(mo->sgen[i]);
         free(mo->start[i].tag);
         free(mo->start[i].mru);
         free(mo->start[i].plru);
@@ -113,38 +114,66 @@ void nyz_memo_free(nyz_memo *mo)
 
 static void give_up(nyz_memo *mo)
 {
-    mo->state = S_IDLE;
-    mo->skip = mo->backoff;
+    mo->h.state = S_IDLE;
+    mo->h.skip = mo->backoff;
     if (mo->backoff < BACKOFF_MAX)
         mo->backoff *= 2;
 }
 
+/* Recording: the sets and code words seen, stamped with the recording's generation (a
+ * lookup, not a search of the lists: a step costs a few of them). */
+static void seen_reset(nyz_memo *mo)
+{
+    if (++mo->gen == 0) {
+        memset(mo->cgen, 0, sizeof mo->cgen);
+        for (int k = 0; k < 3; k++)
+            if (mo->sgen[k])
+                memset(mo->sgen[k], 0, mo->nsgen[k] * sizeof *mo->sgen[k]);
+        mo->gen = 1;
+    }
+}
+
 static int add_set(nyz_memo *mo, int k, unsigned set)
 {
-    for (unsigned i = 0; i < mo->nsets[k]; i++)
-        if (mo->sets[k][i] == set)
-            return 0;
+    if (mo->sgen[k][set] == mo->gen)
+        return 0;
     if (mo->nsets[k] == MAX_SETS)
         return -1;
+    mo->sgen[k][set] = mo->gen;
     mo->sets[k][mo->nsets[k]++] = (uint16_t)set;
     return 0;
+}
+
+/* The slot of code word a in the table (its own, or the empty one where it goes). */
+static unsigned code_slot(const nyz_memo *mo, uint32_t a)
+{
+    unsigned i = (a * 2654435761u >> 20) & (CODE_HASH - 1);
+    while (mo->cgen[i] == mo->gen && (mo->chash[i] & ~3u) != a)
+        i = (i + 1) & (CODE_HASH - 1);
+    return i;
 }
 
 /* The words at a .. a + 4 * after, whose contents the period depends on. */
 static int add_code(nyz_memo *mo, const nyz_machine *nm, uint32_t a, unsigned after)
 {
+    const uint32_t a0 = a;
+    unsigned i0 = code_slot(mo, a0);
+    if (mo->cgen[i0] == mo->gen && (mo->chash[i0] & 1) && after <= CODE_AFTER)
+        return 0; /* (added with the CODE_AFTER words after it already) */
     for (unsigned k = 0; k <= after; k++, a += 4) {
-        unsigned i;
         if ((a & 3) || a > nm->ram_size - 4)
             return -1;
-        for (i = 0; i < mo->ncode && mo->code[i] != a; i++)
-            ;
-        if (i < mo->ncode)
+        unsigned i = code_slot(mo, a);
+        if (mo->cgen[i] == mo->gen)
             continue;
         if (mo->ncode == MAX_CODE)
             return -1;
+        mo->cgen[i] = mo->gen;
+        mo->chash[i] = a;
         mo->code[mo->ncode++] = a;
     }
+    if (after == CODE_AFTER)
+        mo->chash[code_slot(mo, a0)] |= 1;
     return 0;
 }
 
@@ -168,6 +197,18 @@ static size_t key_of(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, ui
     return w.bad || w.n > NYZ_MEMO_KEY_CAP ? 0 : w.n;
 }
 
+/* The state apart from the sets at `now` against k0 (the record's, the first nk0 words of
+ * its key): 0 the same, 1 different, -1 not one the memo covers. Most anchors where the
+ * state has not come back differ here already: the sets need not be walked. */
+static int generic_differs(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
+{
+    nyz_memo_walker w = {NYZ_MEMO_SAVE, 0, now, mo->tmp, 0};
+    nyz_memo_walk(&w, nm, u, c);
+    if (w.bad || w.n > NYZ_MEMO_KEY_CAP)
+        return -1;
+    return w.n != mo->nk0 || memcmp(mo->tmp, mo->k0, w.n * sizeof *mo->k0);
+}
+
 static unsigned kind_save(const nyz_insn *in)
 {
     switch (in->kind) {
@@ -188,10 +229,20 @@ static unsigned kind_save(const nyz_insn *in)
     }
 }
 
-/* The stall reports of thread tid whose counters are now `st`, less its own gap: what grew
- * since its last step (mo->sprev, then updated). -1: no room, or counters that shrank. */
-static int add_pev(nyz_memo *mo, int tid, const uint64_t *st, uint64_t gap, unsigned gcause)
+/* The stall reports of thread sth (tid), less the gap of its step if `step`: what its
+ * counters grew by since its last step (mo->sprev, then updated). -1: no room, or counters
+ * that shrank. */
+static int add_pev(nyz_memo *mo, int tid, const sim_thread *sth, int step, uint64_t gap,
+                   unsigned gcause)
 {
+    const uint64_t *st = sth->stalls;
+    if (step && sth->issue_cycles == mo->iprev[tid] + 1) { /* no issue between: its own gap */
+        mo->iprev[tid] = sth->issue_cycles;
+        if (gap)
+            mo->sprev[tid][gcause] += gap;
+        return 0;
+    }
+    mo->iprev[tid] = sth->issue_cycles;
     for (unsigned q = 0; q <= NYZ_ST_ISSUE; q++) {
         uint64_t d = st[q] - mo->sprev[tid][q] - (gap && q == gcause ? gap : 0);
         mo->sprev[tid][q] = st[q];
@@ -223,19 +274,30 @@ static void rec_start(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, i
         }
         nyz_memo_view_copy(&mo->start[k], cc[k]);
         mo->nsets[k] = 0;
+        if (mo->nsgen[k] != cc[k]->sets) {
+            free(mo->sgen[k]);
+            mo->nsgen[k] = 0;
+            if (!(mo->sgen[k] = calloc(cc[k]->sets, sizeof *mo->sgen[k]))) {
+                give_up(mo);
+                return;
+            }
+            mo->nsgen[k] = cc[k]->sets;
+        }
     }
     mo->nk0 = w.n;
-    mo->have = 0;
-    mo->atid = tid;
-    mo->apc = pc;
+    mo->h.have = 0;
+    mo->h.atid = tid;
+    mo->h.apc = pc;
     mo->base = now;
     mo->horizon = horizon;
     mo->nsteps = 0;
     mo->ncode = 0;
+    seen_reset(mo);
     for (int i = 0; i < c->nthreads; i++) {
         mo->tpc[i] = c->t[i].pc;
         mo->spc[i] = u->threads[i].state == SIM_T_READY ? c->t[i].pc : ~0u;
         memcpy(mo->sprev[i], u->threads[i].stalls, sizeof mo->sprev[i]);
+        mo->iprev[i] = u->threads[i].issue_cycles;
         /* the FIFO's instructions (their words are in the key) and the squashed ones that
          * may follow them */
         if (u->threads[i].state == SIM_T_READY &&
@@ -254,7 +316,7 @@ static void rec_start(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, i
     mo->insn0 = 0;
     for (int i = 0; i < c->nthreads; i++)
         mo->insn0 += u->threads[i].instructions;
-    mo->state = S_REC;
+    mo->h.state = S_REC;
 }
 
 /* This issue in a recording: 0 go on, -1 the period cannot be recorded. */
@@ -317,7 +379,7 @@ static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int
     s->gcause = gap ? (uint8_t)gcause : 0;
     s->pre = mo->npev;
     s->npre = 0;
-    if (add_pev(mo, tid, u->threads[tid].stalls, gap, gcause))
+    if (add_pev(mo, tid, &u->threads[tid], 1, gap, gcause))
         return -1;
     s->npre = (uint8_t)(mo->npev - s->pre);
     uint32_t line = pc >> 6;
@@ -342,10 +404,13 @@ static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int
         mo->umap[mo->nu++] = mo->nsteps;
     }
     mo->nsteps++;
-    if (tid != mo->atid || pc != mo->apc)
+    if (tid != mo->h.atid || pc != mo->h.apc)
         return 0;
     mo->aocc++;
     /* the anchor again: a period if the state is the start's, moved in time */
+    int g = generic_differs(mo, nm, u, c, now);
+    if (g)
+        return g < 0 ? -1 : 0; /* (1: not yet, go on recording) */
     size_t n1 = key_of(mo, nm, u, c, now, mo->tmp, 0);
     size_t n0 = key_of(mo, nm, u, c, mo->base, mo->key, 1);
     if (!n1 || !n0)
@@ -369,7 +434,7 @@ static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int
     counts_sub(&mo->delta, &c1, &mo->c0, c->nthreads);
     mo->tail = mo->npev; /* what each thread counted after its last step */
     for (int i = 0; i < c->nthreads; i++)
-        if (add_pev(mo, i, u->threads[i].stalls, 0, 0))
+        if (add_pev(mo, i, &u->threads[i], 0, 0, 0))
             return -1;
     /* a store record still hidden at the end was made in this period or the one before
      * (the replay keeps the bytes of two) */
@@ -379,8 +444,8 @@ static int rec_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int
             return -1;
     mo->nkey = n0;
     mo->len = now - mo->base;
-    mo->have = 1;
-    mo->state = S_IDLE;
+    mo->h.have = 1;
+    mo->h.state = S_IDLE;
     mo->backoff = 1;
     mo->st.recorded++;
     return 0;
@@ -566,6 +631,8 @@ static void check_fail(nyz_machine *nm, nyz_core *c, int tid, uint32_t pc, const
 /* Does the state here match the record's key at `now`, and is the code the recorded one? */
 static int at_key(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
 {
+    if (generic_differs(mo, nm, u, c, now))
+        return 0;
     size_t n = key_of(mo, nm, u, c, now, mo->tmp, 0);
     if (n != mo->nkey || memcmp(mo->tmp, mo->key, n * sizeof *mo->key))
         return 0;
@@ -587,7 +654,7 @@ static void check_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, 
     }
     if (s->pc != pc || s->raw != in->raw || s->mem != ef->mem || ef->trapped || !ef->retired ||
         (s->memk && ((s->paddr ^ ef->paddr) & s->amask)) || s->npc != c->t[tid].pc) {
-        mo->state = S_IDLE; /* an outcome differs: a replay would stop here, and go on as here */
+        mo->h.state = S_IDLE; /* an outcome differs: a replay would stop here, and go on as here */
         mo->st.fails++;
         return;
     }
@@ -606,46 +673,46 @@ static void check_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, 
         return;
     }
     mo->st.checked++;
-    mo->state = S_IDLE;
+    mo->h.state = S_IDLE;
     (void)horizon;
 }
 
-uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
-                        uint32_t pc, const nyz_insn *in, nyz_effect ef, uint64_t now,
-                        uint64_t horizon, uint64_t gap, int gcause)
+uint64_t nyz_memo_issue_slow(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, int tid,
+                             uint32_t pc, const nyz_insn *in, nyz_effect ef, uint64_t now,
+                             uint64_t horizon, uint64_t gap, int gcause)
 {
     sim_machine *m = nm->m;
     if (sim_stopped(m) || m->ff_magic) {
         /* (this issue is not seen: a period being recorded or checked cannot go on) */
-        if (mo->state == S_CHECK)
-            mo->state = S_IDLE;
+        if (mo->h.state == S_CHECK)
+            mo->h.state = S_IDLE;
         return now;
     }
     int fresh = 0; /* a period was recorded at this issue: the state is its key */
-    if (mo->state == S_REC) {
+    if (mo->h.state == S_REC) {
         if (rec_step(mo, nm, u, c, tid, pc, in, &ef, now, horizon, gap, (unsigned)gcause)) {
             give_up(mo);
             return now;
         }
-        if (!mo->have)
+        if (!mo->h.have)
             return now;
         fresh = 1;
     }
-    if (mo->state == S_CHECK) {
+    if (mo->h.state == S_CHECK) {
         check_step(mo, nm, u, c, tid, pc, in, &ef, now, horizon);
-        if (mo->state != S_IDLE || sim_stopped(m))
+        if (mo->h.state != S_IDLE || sim_stopped(m))
             return now;
         /* a period checked: the next one starts here */
     }
-    if (mo->skip) {
-        mo->skip--;
+    if (mo->h.skip) {
+        mo->h.skip--;
         return now;
     }
-    if (!mo->have) {
+    if (!mo->h.have) {
         rec_start(mo, nm, u, c, tid, pc, now, horizon);
         return now;
     }
-    if (tid != mo->atid || pc != mo->apc || now + mo->len >= horizon)
+    if (tid != mo->h.atid || pc != mo->h.apc || now + mo->len >= horizon)
         return now;
     if (m->slow && !nyz_memo_dbg_allows(mo, nm, u))
         return now; /* the cycle model stops at the breakpoint or watchpoint, if it is hit */
@@ -658,7 +725,7 @@ uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c,
     }
     mo->miss = 0;
     if (mo->mode == NYZ_MEMO_CHECK) {
-        mo->state = S_CHECK;
+        mo->h.state = S_CHECK;
         mo->base = now;
         mo->ci = 0;
         counts_get(&mo->c0, nm, u, c);
@@ -720,10 +787,10 @@ uint64_t nyz_memo_issue(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c,
          * record again after the cycle model has run through the difference */
         mo->zero = k ? 0 : mo->zero + 1;
         if (mo->zero >= 2) {
-            mo->have = 0;
+            mo->h.have = 0;
             mo->zero = 0;
         }
-        mo->skip = mo->nsteps;
+        mo->h.skip = mo->nsteps;
     }
     return now;
 }

@@ -17,6 +17,7 @@ enum {
     CODE_AFTER = 4,
     BACKOFF_MAX = 1024, /* hooks skipped after a failure, at most */
     MAX_PEV = 2 * MAX_STEPS, /* the profile's stall reports of a period (memo_pev) */
+    CODE_HASH = 4 * MAX_CODE, /* slots of the recording's table of code words */
 };
 
 /* what a step writes, for its undo */
@@ -57,13 +58,10 @@ typedef struct memo_counts {
 } memo_counts;
 
 struct nyz_memo {
+    nyz_memo_hot h;              /* first: the inline hook's (memo.h) */
     int mode;
-    enum { S_IDLE, S_REC, S_CHECK } state;
-    uint64_t skip, backoff;
+    uint64_t backoff;
     /* the recording or the record */
-    int have;                    /* a period is recorded */
-    int atid;
-    uint32_t apc;
     uint64_t base, horizon, insn0, len;
     memo_step *steps;
     unsigned nsteps;
@@ -71,9 +69,16 @@ struct nyz_memo {
     unsigned nsets[3];
     uint32_t code[MAX_CODE], code_word[MAX_CODE]; /* addresses and contents */
     unsigned ncode;
+    /* recording: the code words and sets seen (memo.c add_code, add_set): a slot or set is
+     * in when it holds the generation gen; chash: the word's address, bit 0 set when the
+     * words after it were added too */
+    uint32_t gen, cgen[CODE_HASH], chash[CODE_HASH];
+    uint32_t *sgen[3];
+    unsigned nsgen[3];
     uint32_t tpc[NYZ_MAX_THREADS]; /* recording: each thread's pc after its last issue */
     uint32_t spc[NYZ_MAX_THREADS]; /* ... and at the start (ready threads; else ~0) */
     uint64_t sprev[NYZ_MAX_THREADS][NYZ_ST_ISSUE + 1]; /* recording: stalls at the last step */
+    uint64_t iprev[NYZ_MAX_THREADS]; /* ... and issues */
     memo_pev *pev;               /* the profile's stall reports: steps' (memo_step.pre) */
     unsigned npev, tail;         /* ... and from tail on, those after the period's last step */
     struct memo_pd { uint64_t *w, d; } *pd; /* --profile, steady periods: what each adds */
@@ -97,6 +102,8 @@ struct nyz_memo {
         uint64_t recorded, replayed, checked, insns, fails;
     } st;
 };
+
+enum { S_IDLE = NYZ_MEMO_IDLE, S_REC = NYZ_MEMO_REC, S_CHECK = NYZ_MEMO_CHECKING };
 
 /* memo_dbg.c */
 /* May the record be replayed (or checked) with the debugger's breakpoints and watchpoints
