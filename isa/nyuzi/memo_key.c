@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1560,  /* nyz_core */
     640,   /* nyz_cache */
-    10952, /* nyz_machine */
+    14864, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -185,7 +185,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * the L1D's pseudo-LRU reads (lrd: recorded and read only with fills in flight, and there
  * are none), the memory bus, SDRAM and L2 fill FIFO (mem_free, fq_rst, sd_*, bus_log,
  * bus_n: read and written only on an L2 miss or a dirty flush, and a period has none;
- * bus_log's entries change a thread's `blocked` only when a code line misses), l2_slot and other cores' sq_free (several cores), cur_cycle (written
+ * bus_log's entries change a thread's `blocked` only when a code line misses), fq_n (fq_e
+ * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written
  * by every issue before it is read), the devices, the decode cache (re-decoded whenever a
  * word changed; the words are checked), warm (the functional mode), each store record's
  * old bytes (architectural: rebuilt by the replay) and `made` unless vis is unknown. */
@@ -216,6 +217,29 @@ void nyz_memo_walk(nyz_memo_walker *w, nyz_machine *nm, sim_unit *u, nyz_core *c
             w->bad = 1;
     }
     WC(w, nm->sq_free[c->index], 1);
+    /* The L2's fill FIFO (fq_e, fq_r: timing.c l2_stalled) holds up a request that reaches
+     * the L2 at x only through an entry with x <= fq_r (a restart at x, or one of 4 live
+     * entries); requests come after the key's cycle, so an entry restarted by then acts as
+     * none. A later one is a fill in flight, which a period excludes. */
+    for (unsigned i = 0; i < NYZ_FQ && i < nm->fq_n; i++)
+        if (w->mode == NYZ_MEMO_SAVE && nm->fq_r[i] > w->base)
+            w->bad = 1;
+    /* The L2's grants (l2_slot: the cycle of each request it took, by cycle mod
+     * NYZ_L2_SLOTS; l2_accept takes none in a cycle already taken): a request comes after
+     * the key's cycle, so only the grants after it are read, as offsets from it. */
+    for (unsigned k = 1; k < NYZ_L2_SLOTS; k++) {
+        uint64_t slot = w->base + k;
+        if (w->mode == NYZ_MEMO_SAVE) {
+            if (nm->l2_slot[slot % NYZ_L2_SLOTS] == slot)
+                put(w, k);
+        } else if (nm->l2_slot[slot % NYZ_L2_SLOTS] == slot)
+            nm->l2_slot[slot % NYZ_L2_SLOTS] = 0; /* (a grant of the state replaced) */
+    }
+    if (w->mode == NYZ_MEMO_SAVE)
+        put(w, 0);
+    else
+        for (uint64_t k; (k = get(w)) != 0 && k < NYZ_L2_SLOTS;)
+            nm->l2_slot[(w->base + k) % NYZ_L2_SLOTS] = w->base + k;
     WX(w, nm->undo_on);
     WX(w, nm->nundo);
     for (unsigned j = 0; j < nm->nundo && j < 64; j++) {
