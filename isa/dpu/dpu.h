@@ -245,9 +245,6 @@ typedef struct dpu_unit {
     int time_mode;         /* 1 cycles, 2 instructions, 3 none */
     int faulted;
     uint32_t fault_code;
-    unsigned replay_skip;  /* round bursts left to run without the round replay (fast_round.c)
-                              after one that ended soon (its set-up did not pay) */
-    unsigned replay_back;  /* and how many the next short one skips (doubles, up to 32) */
     char space_names[4][24];
 } dpu_unit;
 

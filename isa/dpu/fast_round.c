@@ -13,9 +13,6 @@
 #include "fast_int.h"
 #include "func_rec.h"
 
-/* a replay is short below REPLAY_SHORT rounds; then up to REPLAY_SKIP round bursts go without */
-enum { REPLAY_SHORT = 4, REPLAY_SKIP = 32 };
-
 /* Replay from tasklet *tsp at cycle *tp (a steady round: fast.c's round_ok held) up to the
  * burst's limit. Returns 0 when it reached the limit (*tsp the next tasklet in order, *tp
  * the cycle), 6 when the round burst goes on from *tsp at *tp (the next instruction is not
@@ -31,10 +28,6 @@ int dpu_fast_round_replay(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t 
      * look-up, too dear per replay; the round burst runs it) */
     if (lim <= t0 || lim - t0 < (uint64_t)nt || !d->dm->fn || d->iram_own || (d->run & all) != all)
         return 6;
-    if (d->replay_skip) {
-        d->replay_skip--;
-        return 6;
-    }
     const dpu_fn_rec *const recs = dpu_fn_records(d->dm->fn, d, 0);
     if (!recs)
         return 6;
@@ -45,25 +38,17 @@ int dpu_fast_round_replay(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t 
     const uint64_t n = dpu_fn_ring_run(&ring, d, c->th, &k, lim - t0, 1, t0, NULL, 0);
     dpu_fn_ring_flush(&ring);
     /* tasklet j, e places after i0 in the ring, issued at t0 + e, t0 + e + nt, ... below
-     * t0 + n (the loop counted the instructions) */
-    for (int j = 0; j < nt; j++) {
-        const uint64_t e = (uint64_t)(j >= i0 ? j - i0 : j - i0 + nt);
-        if (e >= n)
+     * t0 + n (the loop counted the instructions): the q = n / nt whole rounds, and the r =
+     * n % nt from i0 once more; the last issue at t0 + e + (rounds - 1) nt */
+    const uint64_t q = n / (uint64_t)nt, r = n % (uint64_t)nt;
+    for (int j = 0, e = i0 ? nt - i0 : 0; j < nt; j++, e = e + 1 == nt ? 0 : e + 1) {
+        const uint64_t rounds = q + ((uint64_t)e < r);
+        if (!rounds)
             continue;
-        const uint64_t last = t0 + e + (n - 1 - e) / (uint64_t)nt * (uint64_t)nt;
+        const uint64_t last = t0 + (uint64_t)e + (rounds - 1) * (uint64_t)nt;
         d->t[j].last_issue = last;
         c->th[j].ready_at = last + 11;
     }
-    /* a replay that ends within a few rounds, short of the limit (a DMA start or the
-     * generic executor soon after each round burst's start, as in PrIM's RED), costs more
-     * in set-up and derivation (about 800 host instructions) than it saves (about 15 a
-     * DPU instruction): the next round bursts run without it, 1, 2, 4, .. REPLAY_SKIP of
-     * them after each short one in a row */
-    if (n < REPLAY_SHORT * (uint64_t)nt && t0 + n < lim) {
-        d->replay_back = d->replay_back ? min_u64(2 * (uint64_t)d->replay_back, REPLAY_SKIP) : 1;
-        d->replay_skip = d->replay_back;
-    } else
-        d->replay_back = 0;
     *tsp = c->th + k;
     *tp = t0 + n;
     return t0 + n >= lim ? 0 : 6;
