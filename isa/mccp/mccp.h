@@ -129,6 +129,10 @@ typedef struct mccp_core {
     uint8_t warned_div0;
     uint8_t dumping;          /* the exception dump is in progress */
     uint64_t last_resp;       /* R of the previous dump write */
+    /* the fast loop's lazy flags (fast.c) kept across a grant inside the burst */
+    uint32_t lz_res, lz_a, lz_b;
+    unsigned lz_cin;
+    int lz_op;
 } mccp_core;
 
 typedef struct mccp_state {
@@ -164,6 +168,11 @@ typedef struct mccp_state {
     int arb_next;             /* core granted at arb_g, -1 none */
     uint64_t arb_g;           /* the next grant (SIM_NEVER: none) */
     int in_cluster;           /* cluster.c runs the cores: the arbiter's event stays off the queue */
+    /* cluster.c, while in_cluster: each core's next event (its cycle, SIM_NEVER none, and the
+     * queue's insertion number) and the queue's first other event (cycle, priority, number) */
+    uint64_t cl_when[MCCP_CORES], cl_seq[MCCP_CORES];
+    uint64_t cl_xw, cl_xs;
+    int cl_xp;
     /* framebuffer */
     unsigned fb_base, fb_width, fb_height, fb_mono;
     uint32_t *fb_pixels;      /* mono palette conversion buffer */
@@ -259,6 +268,10 @@ int mccp_arb_grant(sim_machine *m, uint64_t g, uint64_t *wake);
 /* Run the cores and the arbiter from the current unit event in the event queue's order,
  * without the queue, up to the next other event (see cluster.c); returns SIM_NEVER. */
 uint64_t mccp_cluster_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+/* Core ci has just made its request (the fast loop's load or store, the core asleep): if
+ * the cluster would grant it before anything else could change the grant, grant it now and
+ * return the core's next save edge (it is ready then), else SIM_NEVER (see cluster.c). */
+uint64_t mccp_cluster_grant(sim_machine *m, int ci);
 /* exec.c: one unit_run of a core as the event queue calls it */
 uint64_t mccp_core_burst(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
 uint64_t mccp_arb_next_grant(const mccp_state *s, int *core);
