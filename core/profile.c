@@ -117,6 +117,7 @@ prof_state *prof_new(sim_machine *m)
         t->stride = p->stride;
         t->g = g;
         t->p = p;
+        t->bder = -1;
     }
     return p;
 }
@@ -363,8 +364,9 @@ int prof_bat_touch(prof_thread *t, uint32_t off, int64_t one)
 {
     int64_t *const b = t->bat + off;
     /* a row the fast path would not take (new, a call or a return, an open call's return
-     * address) is not counted: the issue goes to prof_issue */
-    if (!t->map[off])
+     * address) is not counted: the issue goes to prof_issue (a thread that maps its flows,
+     * prof_thread.fm, has calls and returns in the map: their window word PROF_LIM is 0) */
+    if (!t->map[off] || !t->map[off][PROF_LIM])
         return 0;
     if (*b == 0) { /* first count: the fold visits it from now on */
         if (t->nbtl == t->cbtl) {
@@ -391,6 +393,8 @@ static void prof_bat_fold1(prof_thread *t, uint32_t off)
     uint64_t *const row = t->map[off];
     row[PROF_INSNS] += d & 0xffffffffu;
     row[PROF_CYCLES] += d >> 32;
+    if (t->bder >= 0) /* each counted issue waited its cycles but one (prof_bat_derive) */
+        row[PROF_STALLS + t->bder] += (d >> 32) - (d & 0xffffffffu);
     *b = PROF_BAT_BIAS;
 }
 
@@ -399,6 +403,14 @@ void prof_bat_fold(prof_thread *t)
     for (uint32_t i = 0; i < t->nbtl; i++)
         prof_bat_fold1(t, t->btl[i]);
     t->bspan = 0;
+}
+
+void prof_bat_derive(prof_thread *t, int cause)
+{
+    if (t->bder != cause) {
+        prof_bat_fold(t);
+        t->bder = cause;
+    }
 }
 
 /* The map drops the row of offset off (an open call's return address): a word counting it

@@ -122,6 +122,7 @@ typedef struct prof_thread {
     uint32_t nbat;
     uint32_t *btl;       /* the offsets whose pair ever counted (prof_bat_fold visits them) */
     uint32_t nbtl, cbtl;
+    int bder;            /* the stall cause the words derive (prof_bat_derive), -1: none */
 } prof_thread;
 
 typedef struct prof_state {
@@ -320,6 +321,17 @@ int64_t *prof_bat_poison(prof_state *p, uint32_t n);
 int prof_bat_touch(prof_thread *t, uint32_t off, int64_t one);
 /* Every pending count of t into its rows. */
 void prof_bat_fold(prof_thread *t);
+/* Derived stalls, for a loop whose every counted issue waited step - 1 cycles of one cause
+ * before the thread's next issue (a DPU tasklet in a steady round of step tasklets: the
+ * revolver): thread t's words charge cause (-1: none, the default) with their cycles minus
+ * their count when they fold, so the loop's per-issue subtraction stays one. The loop keeps
+ * the thread's counters right itself (prof_stall_total: (step - 1) for each counted issue
+ * whose next issue came, at the batch's end, before any other feed of t) and charges the
+ * stall before a batch's first issue to the row the batch closes, as prof_stall_th does.
+ * Switching folds the words with the mode they counted in. */
+void prof_bat_derive(prof_thread *t, int cause);
+/* The thread's counter of cause grew by n, already charged to rows (a batch's derived stalls). */
+static inline void prof_stall_total(prof_thread *t, int cause, uint64_t n) { t->stalls[cause] += n; }
 /* A batch of t spanned n cycles: fold before the counts could overflow. */
 static inline void prof_bat_span(prof_thread *t, uint64_t n)
 {

@@ -72,20 +72,29 @@ typedef struct fn_env {
     uint64_t wlim;
     uint64_t step;          /* cycles from a tasklet's issue to its next in the run */
     dpu_fn_slot *begin;     /* the ring's first slot (the one after its last: WRAP's record) */
+    int der;                /* --profile: the ring's der (dpu_fn_ring) */
+    uint64_t *bf;           /* with der: the cycle of each slot's batch's first issue */
 } fn_env;
 
 /* The batch of slot s (its thread's words, s->pt) from its next issue, numbered ins and at
- * cycle cyc on, when its thread's open row is a plain mapped one and its window maps the
- * whole IRAM (nwords): that row closes there. 0: no batch. */
-static inline int fn_batch(dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint32_t nwords)
+ * cycle cyc on, when its thread's open row is a plain mapped one (a thread that maps its
+ * flows, prof_thread.fm: the row's PROF_LIM is not 0) and its window maps the whole IRAM:
+ * that row closes there, with der also the wait gap before that issue (the row's last
+ * stall, as prof_issue_stall_th charges it). 0: no batch. */
+static inline int fn_batch(const fn_env *c, dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint64_t gap)
 {
     prof_thread *const pt = s->pt;
     int64_t *bat;
-    if (!pt->lim || pt->base != 0 || pt->lim < nwords || (bat = prof_bat(pt, nwords)) == NULL)
+    const uint64_t lim = pt->fm ? pt->row[PROF_LIM] : pt->lim;
+    if (!lim || pt->base != 0 || lim < c->nwords || (bat = prof_bat(pt, c->nwords)) == NULL)
         return 0;
     s->bat = bat;
     s->lip = NULL;
     s->row0 = pt->row;
+    if (c->der >= 0) {
+        prof_stall_th(pt, c->der, gap);
+        c->bf[s - c->begin] = cyc;
+    }
     s->row0[PROF_INSNS] += ins;
     s->row0[PROF_CYCLES] += cyc;
     return 1;
@@ -94,28 +103,41 @@ static inline int fn_batch(dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint32_t 
 /* --profile: slot s's issue at pc in cycle cyc (its issues come every step cycles from its
  * first), whose word b (in its batch words or the poison) went negative (FN_FEED): counted
  * there from now on, or through prof_issue (the batch, if any, ends before it; then, if the
- * thread's open row is a plain one again, a new batch begins after it). */
-static __attribute__((noinline)) void fn_feed_slow(dpu_fn_slot *s, int64_t *b, uint32_t pc, uint64_t cyc,
-                                                   uint64_t step, uint32_t nwords)
+ * thread's open row is a plain one again, a new batch begins after it). With der, the wait
+ * before this issue is the revolver's: the tasklet's first issue in the run waited since its
+ * last issue before the run (tk->last_issue), a later one step - 1 cycles, which a batch's
+ * words derive for each of their issues (the batch's last's is this issue's). */
+static __attribute__((noinline)) void fn_feed_slow(const fn_env *c, dpu_fn_slot *s, int64_t *b, uint32_t pc,
+                                                   uint64_t cyc)
 {
     prof_thread *const pt = s->pt;
+    const uint64_t step = c->step;
     const int64_t one = PROF_BAT_ONE(step);
     *b += one;
     const int pb = s->bat == pt->bat;
     if (pb && pt->map[pc] && prof_bat_touch(pt, pc, one)) /* (a call's or a return's: no) */
         return;
     const uint64_t ins = s->ins0 + (cyc - s->first) / step;
+    uint64_t gap = cyc == s->first ? s->first - s->tk->last_issue - 1 : step - 1;
     if (pb) { /* the row of the batch's last issue opens, this issue closes it */
         uint64_t *const last = s->lip ? pt->map[s->lip->pc] : s->row0;
         last[PROF_INSNS] -= ins;
         last[PROF_CYCLES] -= cyc;
         pt->row = last;
         s->bat = pt->p->poison;
+        if (c->der >= 0) { /* (the batch's issues' waits, derived; this one's: fn_batch's or
+                              the last's) */
+            prof_stall_total(pt, c->der, (cyc - c->bf[s - c->begin]) / step * (step - 1));
+            gap = 0;
+        }
     }
-    prof_issue_th(pt, pc, cyc, ins, NULL);
+    if (c->der >= 0)
+        prof_issue_stall_th(pt, pc, cyc, ins, c->der, gap);
+    else
+        prof_issue_th(pt, pc, cyc, ins, NULL);
     /* (FN_FEED records this issue as the batch's last: its row must be the map's) */
     if (!sim_stopped(pt->p->m) && pc < pt->nmap && pt->map[pc] == pt->row)
-        fn_batch(s, ins + 1, cyc + step, nwords);
+        fn_batch(c, s, ins + 1, cyc + step, step - 1);
 }
 
 #pragma GCC diagnostic push
@@ -337,6 +359,7 @@ void dpu_fn_ring_build(dpu_fn_ring *r, dpu_unit *d, const dpu_fn_rec *recs, uint
     r->nwords = d->dm->iram_words;
     r->run = run;
     r->nrun = 0;
+    r->der = -1;
     for (int i = 0; i < nt; i++) {
         r->pos[i] = -1;
         if (!((run >> i) & 1))
@@ -373,9 +396,10 @@ static dpu_fn_slot *fn_after(dpu_fn_slot *p, dpu_fn_slot *b, dpu_fn_slot *e)
  * before it at its first issue (func_rec_loop.h FN_FEED counts each issue in its own word);
  * a thread whose window does not map the whole IRAM, or whose open row is a call's or a
  * return's (its first issue, after a call or a return), feeds prof_issue instead. */
-static void fn_prof_open(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, dpu_fn_slot *s0, sim_thread *th,
-                         uint64_t t, prof_state *prof, int g0, uint32_t nwords)
+static void fn_prof_open(const fn_env *c, dpu_fn_slot *b, dpu_fn_slot *e, dpu_fn_slot *s0, sim_thread *th,
+                         uint64_t t, prof_state *prof, int g0)
 {
+    const dpu_unit *const d = c->d;
     dpu_fn_slot *p = s0;
     for (int k = 0; k < (int)(e - b); k++, p = fn_after(p, b, e)) {
         const int i = (int)(p->tk - d->t);
@@ -383,15 +407,17 @@ static void fn_prof_open(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, dpu_
         p->ins0 = th[i].instructions;
         p->first = t + (uint64_t)k;
         p->bat = prof->poison;
-        fn_batch(p, p->ins0, p->first, nwords);
+        prof_bat_derive(p->pt, c->der);
+        fn_batch(c, p, p->ins0, p->first, p->first - p->tk->last_issue - 1);
     }
 }
 
 /* The batches end at cycle t: each slot's last row opens with the count and cycle after its
  * last issue (its next issue's, step cycles on); the counts grow by the issues. */
-static void fn_prof_close(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, sim_thread *th, uint64_t t,
-                          uint64_t step)
+static void fn_prof_close(const fn_env *c, dpu_fn_slot *b, dpu_fn_slot *e, sim_thread *th, uint64_t t)
 {
+    const dpu_unit *const d = c->d;
+    const uint64_t step = c->step;
     for (dpu_fn_slot *p = b; p < e; p++) {
         const uint64_t pn = t > p->first ? (t - p->first - 1) / step + 1 : 0; /* its issues */
         prof_thread *const pt = p->pt;
@@ -400,6 +426,15 @@ static void fn_prof_close(const dpu_unit *d, dpu_fn_slot *b, dpu_fn_slot *e, sim
             last[PROF_INSNS] -= p->ins0 + pn;
             last[PROF_CYCLES] -= p->first + pn * step;
             pt->row = last;
+            if (c->der >= 0) {
+                /* the batch's issues' waits (derived), but for its last's (no next issue in
+                 * the run: the next issue charges it), or, with none, the wait fn_batch
+                 * charged for the issue that has not come */
+                const uint64_t bf = c->bf[p - c->begin], nb = (p->first + pn * step - bf) / step;
+                prof_stall_total(pt, c->der, nb * (step - 1));
+                prof_stall_th(pt, c->der,
+                              (uint64_t)0 - (p->lip ? step - 1 : bf == p->first ? p->first - p->tk->last_issue - 1 : step - 1));
+            }
         }
         prof_bat_span(pt, t > p->first ? t - p->first : 0);
         th[p->tk - d->t].instructions += pn;
@@ -425,16 +460,17 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
     const dpu_fn_rec wrap = {.h = tab[FH_WRAP]};
     e->ip = &wrap;
     e->tk = NULL;
-    const fn_env c = {d, d->iram, r->recs, r->recs + r->nwords + 1, r->nwords, d->wram_p, d->dm->wram_size,
-                      (uint64_t)(e - b), b};
+    uint64_t bf[DPU_NTHREADS_MAX + 1];
+    const fn_env c = {d,  d->iram,           r->recs,          r->recs + r->nwords + 1, r->nwords, d->wram_p,
+                      d->dm->wram_size, (uint64_t)(e - b), b, r->der, bf};
     dpu_fn_slot *s = s0;
     if (prof)
-        fn_prof_open(d, b, e, s0, th, t, prof, g0, r->nwords);
+        fn_prof_open(&c, b, e, s0, th, t, prof, g0);
     const uint64_t ran = prof ? fn_loop_prof(&c, &s, n, t, NULL) : fn_loop_plain(&c, &s, n, t, NULL);
     if (s == e)
         s = b;
     if (prof)
-        fn_prof_close(d, b, e, th, t + ran, c.step);
+        fn_prof_close(&c, b, e, th, t + ran);
     if (!one)
         s0r->ip = turn[0].ip;
     if (ran < n && s->ip != c.far)

@@ -47,6 +47,10 @@ typedef struct dpu_fn_ring {
     uint32_t nwords;
     uint32_t run;            /* the RUN bits it was built for; 0: not built */
     int nrun;
+    int der;                 /* --profile: the stall cause each issue's wait derives (the
+                                cycle model's revolver in a steady round: step - 1 cycles
+                                before the tasklet's next issue; core/profile.h
+                                prof_bat_derive), -1 (the build's): none, functional */
 } dpu_fn_ring;
 
 /* Build the ring over the running tasklets run (bits below nt) from their pcs. */

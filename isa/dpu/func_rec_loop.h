@@ -47,11 +47,10 @@ FN_PROTO
     do {                                                                                                 \
         int64_t *const b_ = (int64_t *)((char *)s->bat + ip->poff);                                      \
         if (__builtin_expect((*b_ -= one) < 0, 0))                                                       \
-            fn_feed_slow(s, b_, ip->pc, t0 + FN_RAN(), ns, nwords);                                      \
+            fn_feed_slow(c, s, b_, ip->pc, t0 + FN_RAN());                                               \
         s->lip = ip;                                                                                     \
     } while (0)
     const int64_t one = PROF_BAT_ONE(ns);
-    const uint32_t nwords = c->nwords;
 #else
 #define FN_FEED() (void)t0
 #endif

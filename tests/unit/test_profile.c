@@ -473,5 +473,160 @@ static void test_batch(void **state)
     }
 }
 
+/* Derived stalls (prof_bat_derive), driven as the DPU's round replay drives them
+ * (isa/dpu/func_rec.c with a ring's der): threads that map their flows (their first issue
+ * through prof_issue_stall), each issue's cause-0 stall its wait since the thread's previous
+ * issue (the cycles between them but one), runs of issues a fixed step apart counted by the
+ * words, which derive the stall; against prof_issue_stall for every issue. The batch's
+ * bookkeeping (fn_batch, fn_feed_slow, fn_prof_close): the wait before its first issue
+ * charged to the row it closes; the waits of its issues added to the thread's counter at its
+ * end, but for the last's (its next issue charges it); a slow issue inside a batch charges
+ * none (the last's word derived it). */
+typedef struct der_drv {
+    bat_drv b;
+    uint64_t bf;    /* the cycle of the batch's first issue */
+    uint64_t first; /* the run's first issue's cycle, and its wait */
+    uint64_t gap0;
+} der_drv;
+
+static void der_begin(der_drv *s, uint64_t ins, uint64_t cyc, uint64_t gap)
+{
+    prof_thread *pt = s->b.pt;
+    int64_t *b;
+    const uint64_t lim = pt->fm ? pt->row[PROF_LIM] : pt->lim;
+    if (!lim || lim < s->b.n || (b = prof_bat(pt, s->b.n)) == NULL)
+        return;
+    s->b.bat = b;
+    s->b.lip = -1;
+    s->b.row0 = pt->row;
+    prof_stall_th(pt, 0, gap);
+    s->bf = cyc;
+    s->b.row0[PROF_INSNS] += ins;
+    s->b.row0[PROF_CYCLES] += cyc;
+}
+
+static int der_issue(der_drv *s, uint64_t pc, uint64_t cyc, uint64_t ins, uint64_t step)
+{
+    prof_thread *pt = s->b.pt;
+    const uint64_t off = pc - pt->base;
+    const int64_t one = PROF_BAT_ONE(step);
+    const int pb = s->b.bat == pt->bat;
+    if (off < s->b.n) {
+        int64_t *b = s->b.bat + off;
+        if ((*b -= one) >= 0 || (*b += one, pb && prof_bat_touch(pt, (uint32_t)off, one))) {
+            s->b.lip = (int64_t)off;
+            return 1;
+        }
+    }
+    uint64_t gap = cyc == s->first ? s->gap0 : step - 1;
+    if (pb) {
+        bat_end(&s->b, ins, cyc);
+        prof_stall_total(pt, 0, (cyc - s->bf) / step * (step - 1));
+        gap = 0;
+    }
+    prof_issue_stall_th(pt, pc, cyc, ins, 0, gap);
+    if (off < s->b.n && pt->map[off] == pt->row) {
+        der_begin(s, ins + 1, cyc + step, step - 1);
+        s->b.lip = (int64_t)off;
+    }
+    return 0;
+}
+
+/* the run ends before the issue numbered ins at cycle cyc (which has not come) */
+static void der_end(der_drv *s, uint64_t ins, uint64_t cyc, uint64_t step)
+{
+    prof_thread *pt = s->b.pt;
+    if (s->b.bat != pt->bat)
+        return;
+    const int any = s->b.lip >= 0 && cyc > s->bf;
+    bat_end(&s->b, ins, cyc);
+    prof_stall_total(pt, 0, (cyc - s->bf) / step * (step - 1));
+    prof_stall_th(pt, 0, (uint64_t)0 - (any ? step - 1 : s->bf == s->first ? s->gap0 : step - 1));
+}
+
+static void test_batch_derive(void **state)
+{
+    (void)state;
+    enum { NT = 2, RUNS = 3000 };
+    uint64_t s = 0x853c49e6748fea9bull, pc[NT], cyc[NT], last[NT], stk[NT][64], ins[NT] = {0};
+    int depth[NT] = {0};
+    sim_machine m[2];
+    prof_state *p[2];
+    for (int f = 0; f < 2; f++) {
+        make(&m[f], NT);
+        p[f] = prof_new(&m[f]);
+        assert_non_null(p[f]);
+    }
+    der_drv d[NT];
+    uint64_t counted = 0, issues = 0;
+    for (int g = 0; g < NT; g++) {
+        pc[g] = FAKE_CODE_BASE + 0x40 * (uint64_t)g;
+        cyc[g] = 5 + (uint64_t)g;
+        last[g] = cyc[g] - 1;
+        d[g] = (der_drv){{prof_th(p[1], g), NULL, prof_bat_poison(p[1], 4 * FAKE_CODE_WORDS), -1, NULL,
+                          4 * FAKE_CODE_WORDS},
+                         0, 0, 0};
+        assert_non_null(d[g].b.poison);
+        d[g].b.bat = d[g].b.poison;
+        prof_bat_derive(d[g].b.pt, 0);
+    }
+    for (int r = 0; r < RUNS; r++) {
+        const int g = r % NT;
+        const uint64_t step = 2 + rnd(&s) % 24, k = rnd(&s) % 40;
+        cyc[g] += rnd(&s) % 3 == 0 ? rnd(&s) % 50 : 0;
+        d[g].first = cyc[g];
+        d[g].gap0 = cyc[g] - last[g] - 1;
+        /* (the first run's first issue is slow: the flows are mapped there) */
+        if (r >= NT)
+            der_begin(&d[g], ins[g], cyc[g], d[g].gap0);
+        for (uint64_t j = 0; j < k; j++, cyc[g] += step, ins[g]++, issues++) {
+            sim_thread *th = &m[0].units[0].threads[g];
+            th->started = m[1].units[0].threads[g].started = 1;
+            prof_issue_stall(p[0], g, pc[g], cyc[g], ins[g], 0, cyc[g] - last[g] - 1);
+            counted += (uint64_t)der_issue(&d[g], pc[g], cyc[g], ins[g], step);
+            for (int f = 0; f < 2; f++) { /* the threads' counters, as the statistics have them */
+                m[f].units[0].threads[g].stalls[0] += cyc[g] - last[g] - 1;
+                m[f].units[0].threads[g].instructions = ins[g] + 1;
+            }
+            last[g] = cyc[g];
+            /* the program, as test_batch's */
+            uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
+            uint64_t off = (pc[g] - base) & 0xff;
+            if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
+                stk[g][depth[g]++] = pc[g] + 4;
+                base = rnd(&s) % 16 == 0 ? 0x900000 : FAKE_CODE_BASE;
+                pc[g] = base + 0x100 * (rnd(&s) % 16);
+            } else if (off == 0x28 && depth[g]) {
+                if (depth[g] > 1 && rnd(&s) % 8 == 0)
+                    depth[g]--;
+                pc[g] = stk[g][--depth[g]];
+            } else if (off >= 0x3c)
+                pc[g] = (pc[g] & ~(uint64_t)0xff) + (rnd(&s) % 4 ? 0x40 * (rnd(&s) % 3) : 0x18);
+            else
+                pc[g] += 4;
+        }
+        der_end(&d[g], ins[g], cyc[g], step);
+        prof_bat_span(d[g].b.pt, rnd(&s) % 64 == 0 ? PROF_BAT_SPAN : k * step);
+    }
+    for (int f = 0; f < 2; f++) {
+        for (int g = 0; g < NT; g++) {
+            sim_thread *th = &m[f].units[0].threads[g];
+            th->state = SIM_T_HALTED;
+            th->halted_at = cyc[g] + 3;
+        }
+        prof_finish(p[f], &m[f]);
+    }
+    for (int g = 0; g < NT; g++) /* flows mapped: calls and returns in the map, never counted */
+        assert_int_equal(p[1]->th[g].fm, 1);
+    assert_true(counted > issues / 2 && counted < issues);
+    assert_true(p[0]->hn > 0);
+    check_same(p[0], p[1]);
+    for (int f = 0; f < 2; f++) {
+        prof_free(p[f]);
+        sim_destroy(&m[f]);
+    }
+}
+
 XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_return_by_jump),
-             cmocka_unit_test(test_feeds_agree), cmocka_unit_test(test_batch))
+             cmocka_unit_test(test_feeds_agree), cmocka_unit_test(test_batch),
+             cmocka_unit_test(test_batch_derive))
