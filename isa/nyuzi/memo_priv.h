@@ -15,7 +15,8 @@ enum {
      * read: a period depends on its executed words and the 4 after each (other fetched
      * words are dropped unread). */
     CODE_AFTER = 4,
-    BACKOFF_MAX = 1024, /* hooks skipped after a failure, at most */
+    BACKOFF_MAX = 16384, /* hooks skipped after a failure, at most (a recording attempt with
+                         * its copy of the caches costs some 30,000 host instructions) */
     MAX_PEV = 2 * MAX_STEPS, /* the profile's stall reports of a period (memo_pev) */
     CODE_HASH = 4 * MAX_CODE, /* slots of the recording's table of code words */
 };
