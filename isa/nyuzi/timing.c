@@ -320,6 +320,14 @@ static void fq_push(nyz_machine *nm, uint64_t e, uint64_t r)
  * then a cycle no sooner than the next it may. */
 static int l2_stalled(const nyz_machine *nm, uint64_t x, uint64_t *until)
 {
+    /* every entry has left (the usual case: no miss in flight). fq_rst, the restart of the
+     * FIFO's last entry, is at least every entry's less one: a read starts when the bus is
+     * free (mem_free, at least a collided miss's restart and a store's less one) and
+     * restarts mem_latency - RST_LEAD (>= 0) after it */
+    if (x > nm->fq_rst + 1) {
+        *until = x + 1;
+        return 0;
+    }
     unsigned n = 0, k = nm->fq_n < NYZ_FQ ? nm->fq_n : NYZ_FQ;
     uint64_t first = UINT64_MAX;
     int rst = 0;
