@@ -220,7 +220,9 @@ void nyz_memo_walk(nyz_memo_walker *w, nyz_machine *nm, sim_unit *u, nyz_core *c
     /* The L2's fill FIFO (fq_e, fq_r: timing.c l2_stalled) holds up a request that reaches
      * the L2 at x only through an entry with x <= fq_r (a restart at x, or one of 4 live
      * entries); requests come after the key's cycle, so an entry restarted by then acts as
-     * none. A later one is a fill in flight, which a period excludes. */
+     * none. A later one is a fill in flight, which a period excludes. (l2_stalled also
+     * reads fq_rst for every request, but only to skip its scan of the entries, which finds
+     * nothing when they are all restarted: the answer is the same either way.) */
     for (unsigned i = 0; i < NYZ_FQ && i < nm->fq_n; i++)
         if (w->mode == NYZ_MEMO_SAVE && nm->fq_r[i] > w->base)
             w->bad = 1;
