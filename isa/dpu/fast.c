@@ -677,9 +677,10 @@ out:
     static __attribute__((noinline)) int name##_round(fast_ctx *c, sim_thread **tsp, uint64_t *tp,      \
                                                        uint64_t olim)                              \
     {                                                                                              \
-        if (!profile) {                                                                            \
-            /* REPLAY_WARM rounds here first; if no event came, the replay goes on */              \
-            const uint64_t warm = *tp + (uint64_t)REPLAY_WARM * (uint64_t)c->nt;                   \
+        {                                                                                          \
+            /* REPLAY_WARM rounds here first (profiled: REPLAY_WARM_PROF); if no event came,      \
+             * the replay goes on */                                                               \
+            const uint64_t warm = *tp + (uint64_t)(profile ? REPLAY_WARM_PROF : REPLAY_WARM) * (uint64_t)c->nt; \
             if (warm < olim) {                                                                     \
                 int r = burst(c, tsp, tp, warm, bp, watch, 3, profile);                            \
                 if (r || *tp < warm || !dpu_fast_round_ok(c, *tsp, *tp))                           \

@@ -28,14 +28,18 @@ int dpu_fast_round_replay(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t 
      * look-up, too dear per replay; the round burst runs it) */
     if (lim <= t0 || lim - t0 < (uint64_t)nt || !d->dm->fn || d->iram_own || (d->run & all) != all)
         return 6;
-    const dpu_fn_rec *const recs = dpu_fn_records(d->dm->fn, d, 0);
-    if (!recs)
+    /* --profile (the profiled burst's fast_ctx has the unit's first profile thread): the
+     * records' batched feed (func_rec.c), each issue's revolver wait derived */
+    prof_state *const prof = c->pt ? c->pt->p : NULL;
+    const dpu_fn_rec *const recs = dpu_fn_records(d->dm->fn, d, prof != NULL);
+    if (!recs || (prof && !prof_bat_poison(prof, d->dm->iram_words)))
         return 6;
     dpu_fn_ring ring;
     dpu_fn_ring_build(&ring, d, recs, all, nt);
+    ring.der = DPU_STALL_REVOLVER;
     const int i0 = (int)(*tsp - c->th);
     int k = i0;
-    const uint64_t n = dpu_fn_ring_run(&ring, d, c->th, &k, lim - t0, 1, t0, NULL, 0);
+    const uint64_t n = dpu_fn_ring_run(&ring, d, c->th, &k, lim - t0, 1, t0, prof, prof ? c->pt->g : 0);
     dpu_fn_ring_flush(&ring);
     /* tasklet j, e places after i0 in the ring, issued at t0 + e, t0 + e + nt, ... below
      * t0 + n (the loop counted the instructions): the q = n / nt whole rounds, and the r =
