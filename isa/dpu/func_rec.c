@@ -70,6 +70,9 @@ typedef struct fn_env {
     uint32_t nwords;
     uint8_t *wram;
     uint64_t wlim;
+    /* per access size 1, 2, 4, 8 (index log2): an access at ad is in WRAM and aligned when
+     * ad rotated right by log2 n is below wok[log2 n] (fn_wok): one compare, not two tests */
+    uint64_t wok[4];
     uint64_t step;          /* cycles from a tasklet's issue to its next in the run */
     dpu_fn_slot *begin;     /* the ring's first slot (the one after its last: WRAP's record) */
     int der;                /* --profile: the ring's der (dpu_fn_ring) */
@@ -81,6 +84,15 @@ typedef struct fn_env {
  * flows, prof_thread.fm: the row's PROF_LIM is not 0) and its window maps the whole IRAM:
  * that row closes there, with der also the wait gap before that issue (the row's last
  * stall, as prof_issue_stall_th charges it). 0: no batch. */
+/* The bound of fn_env.wok for accesses of 1 << k bytes in a WRAM of wlim bytes. An aligned
+ * ad = q << k fits when q <= (wlim - n) >> k; a misaligned ad rotates its low bits to the top,
+ * giving at least 2^(32 - k), and the bound is at most 2^(32 - k) (wlim clamped to 2^32). */
+static uint64_t fn_wok(uint64_t wlim, unsigned k)
+{
+    const uint64_t n = 1u << k, w = wlim > (1ull << 32) ? 1ull << 32 : wlim;
+    return w < n ? 0 : ((w - n) >> k) + 1;
+}
+
 static inline int fn_batch(const fn_env *c, dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint64_t gap)
 {
     prof_thread *const pt = s->pt;
@@ -462,7 +474,10 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
     e->tk = NULL;
     uint64_t bf[DPU_NTHREADS_MAX + 1];
     const fn_env c = {d,  d->iram,           r->recs,          r->recs + r->nwords + 1, r->nwords, d->wram_p,
-                      d->dm->wram_size, (uint64_t)(e - b), b, r->der, bf};
+                      d->dm->wram_size,
+                      {fn_wok(d->dm->wram_size, 0), fn_wok(d->dm->wram_size, 1), fn_wok(d->dm->wram_size, 2),
+                       fn_wok(d->dm->wram_size, 3)},
+                      (uint64_t)(e - b), b, r->der, bf};
     dpu_fn_slot *s = s0;
     if (prof)
         fn_prof_open(&c, b, e, s0, th, t, prof, g0);

@@ -260,8 +260,12 @@ static void test_fault(void **state)
     /* the fault is the first one in either mode: same message, tasklet 3 at the same pc */
     /* (jump 5000: a branch past IRAM; call r22, r20, 5000: a computed target past it, the
      * return index written first; the functional loop leaves both to the executor) */
-    static const char *const faults[] = {"lw r1, r20, 2", "sd r20, 12, d14", "sb r20, 0x10000, r8", "jump 3000",
-                                         "fault 3", "jump 5000", "call r22, r20, 5000"};
+    /* (lw/lhu/lbu/sd at zero + 0x10000: aligned, the first address past the 64 KB WRAM: the
+     * loop's one-compare range test (func_rec.c fn_wok) must send each to the executor) */
+    static const char *const faults[] = {"lw r1, r20, 2",          "sd r20, 12, d14",       "sb r20, 0x10000, r8",
+                                         "jump 3000",              "fault 3",               "jump 5000",
+                                         "call r22, r20, 5000",    "lw r1, zero, 0x10000",  "lhu r1, zero, 0x10000",
+                                         "lbu r1, zero, 0x10000",  "sd zero, 0x10000, d14", "sw zero, 0xfffe, r1"};
     for (unsigned i = 0; i < sizeof faults / sizeof faults[0]; i++) {
         fc_case c = {NULL, faults[i], 6, 0, NULL, 0, 0, 0};
         run_case(&c, strstr(faults[i], "jump") || strstr(faults[i], "call") ? SIM_STOP_ILLEGAL : SIM_STOP_FAULT);
