@@ -15,6 +15,7 @@
 #include <string.h>
 #include "../testlib.h"
 #include "dpu_harness.h"
+#include "dpu_same.h"
 #include "../../core/debug.h"
 
 static const char forms_src[] =
@@ -528,37 +529,7 @@ static void build(dh_run *r, int sdk, int tasklets)
  * which the core leaves at the last piece's limit). */
 static void same_cut(dh_run *a, dh_run *b, int cut)
 {
-    sim_machine *ma = &a->m, *mb = &b->m;
-    assert_int_equal(ma->stop.kind, mb->stop.kind);
-    assert_string_equal(ma->stop.msg, mb->stop.msg);
-    if (!cut)
-        assert_int_equal(ma->now, mb->now);
-    sim_unit *ua = &ma->units[0], *ub = &mb->units[0];
-    assert_int_equal(ua->halted_at, ub->halted_at);
-    assert_int_equal(ua->last_issue, ub->last_issue);
-    assert_int_equal(ua->rr, ub->rr);
-    for (int k = 0; k < ua->ncounters; k++)
-        assert_int_equal(ua->counters[k].value, ub->counters[k].value);
-    dpu_unit *da = ua->isa, *db = ub->isa;
-    for (int k = 0; k < ua->nthreads; k++) {
-        const sim_thread *ta = &ua->threads[k], *tb = &ub->threads[k];
-        assert_int_equal(ta->state, tb->state);
-        assert_int_equal(ta->ready_at, tb->ready_at);
-        assert_int_equal(ta->instructions, tb->instructions);
-        assert_int_equal(ta->issue_cycles, tb->issue_cycles);
-        assert_int_equal(ta->halted_at, tb->halted_at);
-        assert_memory_equal(ta->stalls, tb->stalls, sizeof ta->stalls);
-        assert_memory_equal(da->t[k].r, db->t[k].r, sizeof da->t[k].r);
-        assert_int_equal(da->t[k].pc, db->t[k].pc);
-        assert_int_equal(da->t[k].zf, db->t[k].zf);
-        assert_int_equal(da->t[k].cf, db->t[k].cf);
-        assert_int_equal(da->t[k].last_issue, db->t[k].last_issue);
-    }
-    assert_int_equal(da->run, db->run);
-    assert_int_equal(da->dma_free, db->dma_free);
-    assert_memory_equal(da->atomic, db->atomic, sizeof da->atomic);
-    assert_memory_equal(da->wram_p, db->wram_p, da->dm->wram_size);
-    assert_memory_equal(da->mram_p, db->mram_p, da->dm->mram_size);
+    dh_same_state(a, b, !cut, 1);
 }
 
 static void same(dh_run *a, dh_run *b)
