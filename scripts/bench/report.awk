@@ -107,7 +107,7 @@ END {
             lm == "" ? "" : sprintf("%.6f", lm), llo == "" ? "" : sprintf("%.6f", llo),
             lhi == "" ? "" : sprintf("%.6f", lhi), cnt[id], failed[id] ? "FAIL" : "ok" >> hist
     }
-    printf "\nMeasured %s, commit %s, %s runs per row (each row interleaved with its peer); host: %s, %s CPUs; load average %s before, %s after.\n",
+    printf "\nMeasured %s, commit %s, %s runs per row (each row interleaved with its peer and a ceiling run); host: %s, %s CPUs; load average %s before, %s after.\n",
         date, commit, runs, cpu, ncpu, load0, load1 > md
     print "× ceiling: per run, the row's instruction rate (in-loop; \"w\": whole process) over the in-loop rate of a ceiling run (120,000,000 iterations) made right after it; median (min-max) of those ratios. The ceiling row's own line is its absolute rate. × peer: whole-process instruction rate over the peer's, per interleaved pair. Times: median (min-max) in seconds." > md
     while ((getline l < notes) > 0) { print "- " l > md; print "note: " l }
