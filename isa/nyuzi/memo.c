@@ -551,21 +551,7 @@ static int replay_period(nyz_memo *mo, nyz_machine *nm, nyz_core *c, uint64_t ba
     return 0;
 }
 
-#undef OP
-#undef OPS
-#undef END
-#undef END_SYS
-#undef END_MARKER
-#undef TAKEN
-#undef TAKEN_SYS
-#undef FAILED
-#undef REPEAT
-#undef EF_MEM
-#undef EF_PADDR
-#undef EF_FULL
-#undef NYZ_COSIM
-#undef NYZ_FUNCTIONAL
-#undef NYZ_LANES_UNROLL
+#include "exec_ops_end.h"
 
 /* After k periods replayed from b0 (k may be 0): the statistics get k times the period's
  * increments, the timing state is the key at b0 + k * len, the store records get the bytes

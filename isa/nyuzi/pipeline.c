@@ -668,21 +668,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
     return now;
 }
 
-#undef OP
-#undef OPS
-#undef END
-#undef END_SYS
-#undef END_MARKER
-#undef TAKEN
-#undef TAKEN_SYS
-#undef FAILED
-#undef REPEAT
-#undef EF_MEM
-#undef EF_PADDR
-#undef EF_FULL
-#undef NYZ_COSIM
-#undef NYZ_FUNCTIONAL
-#undef NYZ_LANES_UNROLL
+#include "exec_ops_end.h"
 
 /* The threads the scans go over: up to the last ready one. Threads above it stay not ready
  * for this call (a thread becomes ready only through sched_start/sched_wake, which set
