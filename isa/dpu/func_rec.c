@@ -51,6 +51,9 @@ struct dpu_fn_state {
     X(ADD_RR) X(ADD_RI) X(SUB_RR) X(SUB_RI) X(AND_RR) X(AND_RI) X(OR_RR) X(OR_RI) X(XOR_RR) X(XOR_RI)    \
     X(LSL_RR) X(LSL_RI) X(LSR_RR) X(LSR_RI) X(ASR_RR) X(ASR_RI) X(ADDC_RR) X(ADDC_RI) X(SUBC_RR)         \
     X(SUBC_RI) X(LSLADD)                                                                                 \
+    X(ADD_RR_N) X(ADD_RI_N) X(SUB_RR_N) X(SUB_RI_N) X(AND_RR_N) X(AND_RI_N) X(OR_RR_N) X(OR_RI_N)        \
+    X(XOR_RR_N) X(XOR_RI_N) X(LSL_RR_N) X(LSL_RI_N) X(LSR_RR_N) X(LSR_RI_N) X(ASR_RR_N) X(ASR_RI_N)      \
+    X(ADDC_RR_N) X(ADDC_RI_N) X(SUBC_RR_N) X(SUBC_RI_N) X(LSLADD_N)                                      \
     X(LW) X(LBU) X(LBS) X(LHU) X(LHS) X(LD) X(SW_RR) X(SW_RI) X(SB_RR) X(SB_RI) X(SH_RR) X(SH_RI) X(SD) \
     X(JEQ_RR) X(JEQ_RI) X(JNEQ_RR) X(JNEQ_RI) X(JLTU_RR) X(JLTU_RI) X(JGEU_RR) X(JGEU_RI) X(JLEU_RR)     \
     X(JLEU_RI) X(JGTU_RR) X(JGTU_RI) X(JLTS_RR) X(JLTS_RI) X(JGES_RR) X(JGES_RI) X(JLES_RR) X(JLES_RI)   \
@@ -60,6 +63,10 @@ struct dpu_fn_state {
 #define FN_ENUM(n) FH_##n,
 enum { FN_HANDLERS(FN_ENUM) FH_COUNT };
 #undef FN_ENUM
+/* an ALU form's twin without the flag stores (its handler FN_NOFL further in the table) */
+enum { FN_NOFL = FH_ADD_RR_N - FH_ADD_RR };
+_Static_assert(FH_LSLADD + FN_NOFL == FH_LSLADD_N && FH_SUBC_RI + FN_NOFL == FH_SUBC_RI_N,
+               "the _N forms in the order of their flag-storing twins");
 
 /* What the loop reads besides the slots (and what fastops.inc reads of it: c->d). */
 typedef struct fn_env {
@@ -182,8 +189,8 @@ static __attribute__((noinline)) void fn_feed_slow(const fn_env *c, dpu_fn_slot 
 #undef FN_PROF
 #pragma GCC diagnostic pop
 
-/* The record of instruction in at IRAM index k. */
-static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t nwords, void *const *tab)
+/* The record of instruction in at IRAM index k; returns its handler (FH_*). */
+static int fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t nwords, void *const *tab)
 {
     /* fast form -> handler (register second operand; + 1: immediate) and what it reads */
     enum { K_GEN, K_OPS, K_ALU, K_ONE, K_MEM, K_ST, K_BR, K_CALL, K_ATOM };
@@ -266,9 +273,83 @@ static void fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t
         break;
     }
     r->h = tab[h];
+    return h;
 }
 
-/* Records for the nwords instructions of iram (+ the guard at nwords and the far one). */
+/* Dead flags. The records come in two copies of FN_RECS(nwords) each: the first, where
+ * the ring starts and every jump through a register (FN_GO) lands, and the stale copy,
+ * which only an ALU form with dead flags (its _N handler, func_rec_loop.h) leads into: it
+ * goes on at its successor's stale record (ip->tgt), and the stale copy's relative
+ * branches stay there. The form's flags are dead when the instructions after it, up to the
+ * next that writes both flags without reading them (an ALU form but addc/subc, a
+ * compare-and-branch, an add/sub with a z/nz branch: the window's end), are only loads and
+ * stores, none a branch target, and none of them writes a register the flags can be
+ * rebuilt from (fn_need): a tasklet stopped inside the window (a stale record) has the
+ * form's flags rebuilt by fn_heal from its registers when the loop returns, so the state
+ * stays exact wherever a run ends; anywhere else (the first copy, or past the window) its
+ * flags are stored. */
+#define FN_RECS(nwords) ((size_t)(nwords) + 2)
+/* bytes of a DPU's records: both copies, then per pc (uint16_t) the dead-flag form whose
+ * window holds it (FN_NONE: none) */
+#define FN_BYTES(nwords) (2 * FN_RECS(nwords) * sizeof(dpu_fn_rec) + FN_RECS(nwords) * sizeof(uint16_t))
+enum { FN_NONE = 0xffff };
+static uint16_t *fn_windows(const dpu_fn_rec *rec, uint32_t nwords)
+{
+    return (uint16_t *)(void *)(rec + 2 * FN_RECS(nwords));
+}
+
+/* The registers (bit per register) from which fn_heal rebuilds the flags of ALU form in,
+ * 0 when it cannot: every form from its result register and, unless a logic form's
+ * (carry 0: the result decides both flags), from its operand registers, of which the one
+ * the result overwrote (rc = ra or rb) is the result run backwards (fn_heal) */
+static uint32_t fn_need(const dpu_insn *in)
+{
+#define FN_BIT(r) ((r) < 24 ? 1u << (r) : 0u)
+    if (in->dk != DPU_D_R || in->rc >= 24)
+        return 0;
+    const unsigned c = in->rc, a = in->ra, b = in->bimm && in->fast != DPU_FAST_LSLADD ? 255u : in->rb;
+    switch ((enum dpu_fast)in->fast) {
+    case DPU_FAST_AND: case DPU_FAST_OR: case DPU_FAST_XOR: case DPU_FAST_LSL: case DPU_FAST_LSR:
+    case DPU_FAST_ASR:
+        return FN_BIT(c);
+    case DPU_FAST_ADD: case DPU_FAST_SUB: case DPU_FAST_LSLADD: /* (lsl_add: not back to its ra) */
+        if (c == a && b != c && in->fast != DPU_FAST_LSLADD)
+            return FN_BIT(c) | FN_BIT(b);
+        if (c == b && a != c)
+            return FN_BIT(c) | FN_BIT(a);
+        return c != a && c != b ? FN_BIT(c) | FN_BIT(a) | FN_BIT(b) : 0;
+    case DPU_FAST_ADDC: case DPU_FAST_SUBC:
+        return c != a && c != b ? FN_BIT(c) | FN_BIT(a) | FN_BIT(b) : 0;
+    default:
+        return 0;
+    }
+#undef FN_BIT
+}
+
+/* The end of the dead-flag window of the ALU form at k (handler h[k]), 0 if its flags are
+ * live; tg[j]: pc j is a branch target. */
+static uint32_t fn_window(const dpu_insn *iram, const uint8_t *h, const uint8_t *tg, uint32_t k, uint32_t nwords)
+{
+    if (h[k] < FH_ADD_RR || h[k] > FH_LSLADD)
+        return 0;
+    const uint32_t need = fn_need(&iram[k]);
+    if (!need)
+        return 0;
+    for (uint32_t j = k + 1; j < nwords && !tg[j]; j++) {
+        if (h[j] >= FH_LW && h[j] <= FH_SD) { /* a load or store: on, if it keeps them */
+            if (iram[j].wmask & need)
+                return 0;
+            continue;
+        }
+        const int w = (h[j] >= FH_ADD_RR && h[j] <= FH_ASR_RI) || h[j] == FH_LSLADD ||
+                      (h[j] >= FH_JEQ_RR && h[j] <= FH_SUBNZ_RI);
+        return w ? j : 0;
+    }
+    return 0;
+}
+
+/* Records for the nwords instructions of iram (+ the guard at nwords and the far one), both
+ * copies, and the windows. */
 static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int prof)
 {
     void *const *tab;
@@ -276,12 +357,93 @@ static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int
         fn_loop_prof(NULL, NULL, 0, 0, &tab);
     else
         fn_loop_plain(NULL, NULL, 0, 0, &tab);
-    for (uint32_t k = 0; k < nwords; k++)
-        fn_translate(&rec[k], &iram[k], k, nwords, tab);
+    uint8_t h[DPU_IRAM_WORDS], tg[DPU_IRAM_WORDS + 2];
+    memset(tg, 0, sizeof tg);
+    for (uint32_t k = 0; k < nwords; k++) {
+        h[k] = (uint8_t)fn_translate(&rec[k], &iram[k], k, nwords, tab);
+        const int rel = (h[k] >= FH_JEQ_RR && h[k] <= FH_SUBNZ_RI) || h[k] == FH_ACQREL;
+        const int64_t t = (int64_t)k + rec[k].tgt / (int32_t)sizeof *rec;
+        if (rel && t >= 0 && t < (int64_t)nwords)
+            tg[t] = 1;
+    }
     memset(&rec[nwords], 0, 2 * sizeof *rec);
     rec[nwords].h = rec[nwords + 1].h = tab[FH_GEN];
     rec[nwords].pc = (uint16_t)nwords;
     rec[nwords + 1].pc = (uint16_t)(nwords + 1);
+    const size_t n2 = FN_RECS(nwords);
+    dpu_fn_rec *const st = rec + n2;
+    memcpy(st, rec, n2 * sizeof *rec);
+    uint16_t *const win = fn_windows(rec, nwords);
+    for (size_t p = 0; p < n2; p++)
+        win[p] = FN_NONE;
+    for (uint32_t k = 0; k < nwords; k++) {
+        const uint32_t e = fn_window(iram, h, tg, k, nwords);
+        if (!e)
+            continue;
+        rec[k].h = st[k].h = tab[h[k] + FN_NOFL];
+        rec[k].tgt = (int32_t)((n2 + 1) * sizeof *rec); /* to the stale successor */
+        st[k].tgt = (int32_t)sizeof *rec;
+        for (uint32_t p = k + 1; p <= e; p++)
+            win[p] = (uint16_t)k;
+    }
+}
+
+/* Slot s's tasklet at a stale record (inside the dead-flag window of the form at w): its
+ * flags are w's, rebuilt from the registers fn_need keeps (the overwritten operand run back
+ * from the result; a logic form from its result alone, with an operand that leaves it as
+ * it is), through the same DPU_SEM_* text; its record the first copy's. */
+static void fn_heal(const dpu_fn_ring *r, dpu_fn_slot *s, const dpu_insn *iram)
+{
+    const dpu_fn_rec *const rec = r->recs;
+    const size_t n2 = FN_RECS(r->nwords);
+    if (s->ip < rec + n2 || s->ip >= rec + 2 * n2)
+        return;
+    const uint32_t pc = s->ip->pc;
+    s->ip = rec + pc;
+    const uint16_t w = fn_windows(rec, r->nwords)[pc];
+    if (w == FN_NONE)
+        return;
+    const dpu_insn *const in = &iram[w];
+    dpu_tasklet *const tk = s->tk;
+    const uint32_t v = tk->r[in->rc];
+    uint32_t a = tk->r[in->ra], b = in->bimm && in->fast != DPU_FAST_LSLADD ? (uint32_t)in->imm : tk->r[in->rb];
+    const int ca = in->rc == in->ra, cb = !(in->bimm && in->fast != DPU_FAST_LSLADD) && in->rc == in->rb;
+    uint32_t res;
+    uint8_t cy;
+    switch ((enum dpu_fast)in->fast) {
+    case DPU_FAST_AND:
+        a = v, b = ~0u;
+        break;
+    case DPU_FAST_OR: case DPU_FAST_XOR: case DPU_FAST_LSL: case DPU_FAST_LSR: case DPU_FAST_ASR:
+        a = v, b = 0;
+        break;
+    case DPU_FAST_ADD:
+        a = ca ? v - b : a, b = cb ? v - a : b;
+        break;
+    case DPU_FAST_SUB:
+        a = ca ? v + b : a, b = cb ? a - v : b;
+        break;
+    case DPU_FAST_LSLADD:
+        b = cb ? v - (a << in->shift) : b;
+        break;
+    default:
+        break;
+    }
+    switch ((enum dpu_fast)in->fast) {
+#define FN_HEAL_ALU(name)                                                                                \
+    case DPU_FAST_##name:                                                                                \
+        DPU_SEM_##name(res, cy, a, b, tk->cf);                                                           \
+        break;
+        DPU_SEM_ALU_OPS(FN_HEAL_ALU)
+#undef FN_HEAL_ALU
+    case DPU_FAST_LSLADD:
+        DPU_SEM_LSLADD(res, cy, a, b, in->shift);
+        break;
+    default:
+        return; /* (fn_window marks ALU forms only) */
+    }
+    tk->zf = res == 0;
+    tk->cf = cy;
 }
 
 dpu_fn_state *dpu_fn_create(int ndpus)
@@ -317,7 +479,7 @@ void dpu_fn_free(dpu_fn_state *fs)
 static void fn_shared(dpu_fn_state *fs, const dpu_machine *dm, int v)
 {
     if (!fs->shared[v])
-        fs->shared[v] = malloc(sizeof *fs->shared[v] * ((size_t)dm->iram_words + 2));
+        fs->shared[v] = malloc(FN_BYTES(dm->iram_words));
     fs->shared_src[v] = fs->shared[v] ? dm->shared_iram : NULL;
     if (fs->shared[v])
         fn_build(fs->shared[v], dm->shared_iram, dm->iram_words, v);
@@ -349,7 +511,7 @@ const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d, int prof)
     if (o->rec[v] && o->raw[v] && !memcmp(o->raw[v], d->iram_seen, nb))
         return o->rec[v];
     if (!o->rec[v])
-        o->rec[v] = malloc(sizeof *o->rec[v] * ((size_t)dm->iram_words + 2));
+        o->rec[v] = malloc(FN_BYTES(dm->iram_words));
     if (!o->raw[v])
         o->raw[v] = malloc(nb);
     if (!o->rec[v] || !o->raw[v])
@@ -490,6 +652,8 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
         s0r->ip = turn[0].ip;
     if (ran < n && s->ip != c.far)
         s->tk->pc = s->ip->pc; /* the executor runs it */
+    for (int i = 0; i < r->nrun; i++) /* (the flags exact wherever the run ended) */
+        fn_heal(r, &r->sl[i], d->iram);
     if (prof) {
         /* (counted by the batches) */
     } else if (!one) {

@@ -83,18 +83,26 @@ FN_PROTO
      * compiler knows: stored after it, the carry waited in a register, setb + movzx + mov;
      * before it, one setb to memory straight from the host's add: dpu16 19.93 -> 18.77
      * host instructions per instruction) and cy is a byte */
-#define FN_AB(name, bval, calc, nip)                                                                     \
+#define FN_AB(name, bval, calc, nip) FN_ABF(name, bval, calc, nip, 1)
+#define FN_ABF(name, bval, calc, nip, flags)                                                             \
     h_##name : {                                                                                         \
         const uint32_t a = R[ip->a], b = (bval);                                                         \
         uint32_t res;                                                                                    \
         uint8_t cy;                                                                                      \
         calc;                                                                                            \
-        tk->cf = cy;                                                                                     \
-        tk->zf = res == 0;                                                                               \
+        if (flags) {                                                                                     \
+            tk->cf = cy;                                                                                 \
+            tk->zf = res == 0;                                                                           \
+        }                                                                                                \
+        (void)cy;                                                                                        \
         R[ip->c] = res;                                                                                  \
         NEXT(nip);                                                                                       \
     }
-#define FN_ALU1(name, bval, calc) FN_AB(name, bval, calc, ip + 1)
+    /* each ALU form twice: storing the flags, and (_N, the same text) without them where
+     * func_rec.c's fn_build found them dead (overwritten before any reader); the _N form
+     * goes on in the records' second copy (ip->tgt: the stale copy, func_rec.c fn_heal) */
+#define FN_ALU1(name, bval, calc)                                                                        \
+    FN_ABF(name, bval, calc, ip + 1, 1) FN_ABF(name##_N, bval, calc, FN_BRANCH(1), 0)
 #define FN_ALU(name, calc) FN_ALU1(name##_RR, R[ip->b], calc) FN_ALU1(name##_RI, (uint32_t)ip->imm, calc)
     /* the semantics: cond.h's DPU_SEM_* (the text exec.c and fastops.inc use) */
 #define FN_ALU_SEM(name) FN_ALU(name, DPU_SEM_##name(res, cy, a, b, tk->cf))

@@ -62,6 +62,37 @@ static const char replay_src[] =
     "	subc r12, r11, r9\n"
     "	addc r12, r12, -5\n"
     "	xor r21, r21, r12\n"
+    /* dead flags (isa/dpu/func_rec.c fn_window): each ALU form below but the add before
+     * addc has its flags overwritten before any reader, so the replay stores none and a
+     * piece ending inside a window has them rebuilt (fn_heal) from the registers: add and
+     * sub with the result over either operand, sub with an immediate, lsl_add over its
+     * added operand, xor over its first, addc and subc into another register; r21 only */
+    "	add r11, r6, r11\n"
+    "	sw r20, 24, r11\n"
+    "	sub r11, r11, r6\n"
+    "	lw r12, r20, 24\n"
+    "	sub r12, r6, r12\n"
+    "	sub r12, r12, 9, false\n"
+    "	lsl_add r12, r12, r6, 3\n"
+    "	sw r20, 28, r12\n"
+    "	xor r21, r21, r12\n"
+    "	add r19, r11, r12\n"
+    "	addc r3, r19, r6\n"
+    "	sw r20, 24, r3\n"
+    "	xor r21, r21, r3\n"
+    "	subc r3, r21, r19\n"
+    "	lw r19, r20, 28\n"
+    "	xor r21, r21, r3\n"
+    /* a jump through a register into a window (the add's, never run): the tasklet goes on
+     * in the records' first copy with the and's flags (zero set), which fn_heal keeps */
+    "	move r19, .Lwin\n"
+    "	and r3, r19, 0\n"
+    "	jump r19\n"
+    "	add r11, r11, r6\n"
+    ".Lwin:\n"
+    "	sw r20, 24, r11\n"
+    "	sw r20, 28, r11\n"
+    "	xor r21, r21, r11\n"
     /* r13 = r1 + (r6 << 2) */
     "	lsl_add r13, r1, r6, 2\n"
     "	sw r20, 0, r13\n"
