@@ -277,17 +277,18 @@ static int fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t 
 }
 
 /* Dead flags. The records come in two copies of FN_RECS(nwords) each: the first, where
- * the ring starts and every jump through a register (FN_GO) lands, and the stale copy,
- * which only an ALU form with dead flags (its _N handler, func_rec_loop.h) leads into: it
- * goes on at its successor's stale record (ip->tgt), and the stale copy's relative
- * branches stay there. The form's flags are dead when the instructions after it, up to the
+ * the ring starts and every jump through a register (FN_GO) lands, which stores every
+ * flag, and the second, where an ALU form with dead flags has its _N handler
+ * (func_rec_loop.h: the same text without the flag stores). A branch of the first copy
+ * jumps into the second (a loop runs there from its first pass back on), one of the
+ * second stays there. The form's flags are dead when the instructions after it, up to the
  * next that writes both flags without reading them (an ALU form but addc/subc, a
  * compare-and-branch, an add/sub with a z/nz branch: the window's end), are only loads and
  * stores, none a branch target, and none of them writes a register the flags can be
- * rebuilt from (fn_need): a tasklet stopped inside the window (a stale record) has the
- * form's flags rebuilt by fn_heal from its registers when the loop returns, so the state
- * stays exact wherever a run ends; anywhere else (the first copy, or past the window) its
- * flags are stored. */
+ * rebuilt from (fn_need): a second-copy record inside a window is reached only by falling
+ * through from the form (a stale record: no branch lands inside, FN_GO lands in the first
+ * copy), so a tasklet stopped there has the form's flags rebuilt by fn_heal from its
+ * registers when the loop returns, and the state stays exact wherever a run ends. */
 #define FN_RECS(nwords) ((size_t)(nwords) + 2)
 /* bytes of a DPU's records: both copies, then per pc (uint16_t) the dead-flag form whose
  * window holds it (FN_NONE: none) */
@@ -348,6 +349,12 @@ static uint32_t fn_window(const dpu_insn *iram, const uint8_t *h, const uint8_t 
     return 0;
 }
 
+/* Handler h branches relative to its record (FN_BRANCH: ip->tgt). */
+static int fn_rel(int h)
+{
+    return (h >= FH_JEQ_RR && h <= FH_SUBNZ_RI) || h == FH_ACQREL;
+}
+
 /* Records for the nwords instructions of iram (+ the guard at nwords and the far one), both
  * copies, and the windows. */
 static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int prof)
@@ -361,9 +368,8 @@ static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int
     memset(tg, 0, sizeof tg);
     for (uint32_t k = 0; k < nwords; k++) {
         h[k] = (uint8_t)fn_translate(&rec[k], &iram[k], k, nwords, tab);
-        const int rel = (h[k] >= FH_JEQ_RR && h[k] <= FH_SUBNZ_RI) || h[k] == FH_ACQREL;
         const int64_t t = (int64_t)k + rec[k].tgt / (int32_t)sizeof *rec;
-        if (rel && t >= 0 && t < (int64_t)nwords)
+        if (fn_rel(h[k]) && t >= 0 && t < (int64_t)nwords)
             tg[t] = 1;
     }
     memset(&rec[nwords], 0, 2 * sizeof *rec);
@@ -377,12 +383,12 @@ static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int
     for (size_t p = 0; p < n2; p++)
         win[p] = FN_NONE;
     for (uint32_t k = 0; k < nwords; k++) {
+        if (fn_rel(h[k]))
+            rec[k].tgt += (int32_t)(n2 * sizeof *rec); /* (the target's second-copy record) */
         const uint32_t e = fn_window(iram, h, tg, k, nwords);
         if (!e)
             continue;
-        rec[k].h = st[k].h = tab[h[k] + FN_NOFL];
-        rec[k].tgt = (int32_t)((n2 + 1) * sizeof *rec); /* to the stale successor */
-        st[k].tgt = (int32_t)sizeof *rec;
+        st[k].h = tab[h[k] + FN_NOFL];
         for (uint32_t p = k + 1; p <= e; p++)
             win[p] = (uint16_t)k;
     }

@@ -99,10 +99,9 @@ FN_PROTO
         NEXT(nip);                                                                                       \
     }
     /* each ALU form twice: storing the flags, and (_N, the same text) without them where
-     * func_rec.c's fn_build found them dead (overwritten before any reader); the _N form
-     * goes on in the records' second copy (ip->tgt: the stale copy, func_rec.c fn_heal) */
-#define FN_ALU1(name, bval, calc)                                                                        \
-    FN_ABF(name, bval, calc, ip + 1, 1) FN_ABF(name##_N, bval, calc, FN_BRANCH(1), 0)
+     * func_rec.c's fn_build found them dead (overwritten before any reader: in the
+     * records' second copy, func_rec.c fn_heal) */
+#define FN_ALU1(name, bval, calc) FN_ABF(name, bval, calc, ip + 1, 1) FN_ABF(name##_N, bval, calc, ip + 1, 0)
 #define FN_ALU(name, calc) FN_ALU1(name##_RR, R[ip->b], calc) FN_ALU1(name##_RI, (uint32_t)ip->imm, calc)
     /* the semantics: cond.h's DPU_SEM_* (the text exec.c and fastops.inc use) */
 #define FN_ALU_SEM(name) FN_ALU(name, DPU_SEM_##name(res, cy, a, b, tk->cf))
