@@ -118,6 +118,8 @@ prof_state *prof_new(sim_machine *m)
         t->g = g;
         t->p = p;
         t->bder = -1;
+        t->tl = PROF_TL_NONE;
+        t->wcause = -1;
     }
     return p;
 }
@@ -132,6 +134,8 @@ void prof_free(prof_state *p)
         free(p->th[g].fmap);
         free(p->th[g].bat);
         free(p->th[g].btl);
+        free(p->th[g].wd);
+        free(p->th[g].wtl);
     }
     free(p->poison);
     for (uint32_t c = 0; c < p->nchunks; c++)
@@ -405,12 +409,133 @@ void prof_bat_fold(prof_thread *t)
     t->bspan = 0;
 }
 
+static inline void prof_word_sync(prof_thread *t);
+
 void prof_bat_derive(prof_thread *t, int cause)
 {
+    prof_word_sync(t); /* (the batches' loop reads and writes t->row) */
     if (t->bder != cause) {
         prof_bat_fold(t);
         t->bder = cause;
     }
+}
+
+/* Word mode (prof_issue_word_th). A word's counts (the low 62 bits as PROF_W_ONE adds them)
+ * by its state: counting (negative), dropped (bit 62 set), carried into bit 63 (bit 63 was its
+ * carry); 0: none (never counted). */
+static inline uint64_t prof_word_acc(int64_t v)
+{
+    return v < 0 || !(v & PROF_W_DROP) ? (uint64_t)v ^ (uint64_t)PROF_W_ON : (uint64_t)v ^ (uint64_t)PROF_W_DROP;
+}
+
+/* The counts of offset off's word into its row (the map's, or a dropped word's frame's) and
+ * the word back to none counted in its state (a carried word counts again). */
+static void prof_word_fold1(prof_thread *t, uint32_t off, uint64_t *row)
+{
+    const int64_t v = t->wd[off];
+    if (!v)
+        return;
+    const uint64_t acc = prof_word_acc(v);
+    const uint64_t n = (acc >> 2) & 0xffffffffu, cyc = acc >> 34;
+    if (n | cyc) {
+        row[PROF_INSNS] += n;
+        row[PROF_CYCLES] += cyc;
+        row[PROF_STALLS + t->wcause] += cyc - n; /* each issue waited its cycles but one */
+    }
+    t->wd[off] = (v >= 0 && (v & PROF_W_DROP) ? PROF_W_DROP : PROF_W_ON) | (int64_t)(acc & 3);
+}
+
+/* The row of a dropped word at off: the saved row of an open frame returning there. */
+static uint64_t *prof_word_saved(const prof_thread *t, uint64_t off)
+{
+    for (uint32_t d = t->depth; d-- > 0;)
+        if (prof_fr(t, d)->ret - t->base == off && prof_fr(t, d)->saved)
+            return prof_fr(t, d)->saved;
+    return NULL;
+}
+
+static void prof_word_fold(prof_thread *t)
+{
+    for (uint32_t i = 0; i < t->nwtl; i++) {
+        const uint32_t off = t->wtl[i];
+        const int64_t v = t->wd[off];
+        uint64_t *row = v >= 0 && (v & PROF_W_DROP) ? prof_word_saved(t, off) : NULL;
+        prof_word_fold1(t, off, row ? row : t->map[off]);
+    }
+}
+
+/* Word mode ends: the open issue's row opens in the row form (minus its count and cycle),
+ * the thread's counter of the words' cause gets the stalls the issues since word mode began
+ * derived, and what the row form's feeds charged to wrow meanwhile (prof_issue_stall_th
+ * charges its stall before it finds the thread in word mode) goes to that row. */
+static inline void prof_word_sync(prof_thread *t)
+{
+    if (__builtin_expect(!t->pw, 1))
+        return;
+    uint64_t *const r = t->map[t->pw - t->wd];
+    const uint64_t tl = t->tl & ~PROF_TL_NONE, il = t->in - 1;
+    r[PROF_INSNS] -= il;
+    r[PROF_CYCLES] -= tl;
+    t->stalls[t->wcause] += (tl - t->wt0) - (il - t->wi0);
+    for (int k = PROF_STALLS; k < PROF_STALLS + t->nstalls; k++) {
+        r[k] += t->wrow[k];
+        t->wrow[k] = 0;
+    }
+    t->row = r;
+    t->lim = t->fm ? 0 : r[PROF_LIM];
+    t->pw = NULL;
+    t->tl = PROF_TL_NONE;
+}
+
+/* After an issue at pc in the row form (its row open): word mode from it, when its row is
+ * the map's in a window at 0 (not the pre row, not an open call's return address, not
+ * outside the window) and the words can be had. */
+static void prof_word_enter(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause)
+{
+    uint64_t *const r = t->row;
+    const uint64_t off = pc - t->base;
+    if (off >= t->nmap || t->map[off] != r || cause < 0 || cause >= t->nstalls)
+        return;
+    if (!t->wd) {
+        prof_state *p = t->p;
+        const size_t bytes = (size_t)t->nmap * sizeof *t->wd;
+        if (p->map_bytes + bytes > PROF_MAP_BUDGET || (t->wd = calloc(t->nmap, sizeof *t->wd)) == NULL)
+            return;
+        p->map_bytes += bytes;
+        t->nwd = t->nmap;
+        t->wcause = cause;
+    }
+    if (cause != t->wcause) { /* (the words derive one cause) */
+        prof_word_fold(t);
+        t->wcause = cause;
+    }
+    int64_t *const w = t->wd + off;
+    const int64_t kind = r[PROF_LIM] ? 0 : row_flow(t->p, r) == ISA_FLOW_RETURN ? PROF_W_RET : PROF_W_CALL;
+    if (*w > 0 && (*w & PROF_W_DROP)) /* (back in the map, its counts kept) */
+        *w ^= PROF_W_DROP | PROF_W_ON;
+    else if (*w > 0) /* its cycles carried into bit 63 */
+        prof_word_fold1(t, (uint32_t)off, r);
+    else if (*w == 0) { /* first count: the fold visits it from now on */
+        if (t->nwtl == t->cwtl) {
+            uint32_t ncap = t->cwtl ? 2 * t->cwtl : 64;
+            uint32_t *nl = realloc(t->wtl, ncap * sizeof *nl);
+            if (!nl)
+                return;
+            t->wtl = nl;
+            t->cwtl = ncap;
+        }
+        t->wtl[t->nwtl++] = (uint32_t)off;
+        *w = PROF_W_ON | kind;
+    }
+    r[PROF_INSNS] += insns; /* (the row form opened it) */
+    r[PROF_CYCLES] += cycle;
+    t->pw = w;
+    t->tl = cycle | (uint64_t)kind << 63;
+    t->in = insns + 1;
+    t->wt0 = cycle;
+    t->wi0 = insns;
+    t->row = t->wrow;
+    t->lim = 0;
 }
 
 /* The map drops the row of offset off (an open call's return address): a word counting it
@@ -420,6 +545,14 @@ static void prof_map_drop(prof_thread *t, uint64_t off)
     if (off < t->nbat && t->bat[off] > 0) {
         prof_bat_fold1(t, (uint32_t)off);
         t->bat[off] = PROF_BAT_OFF;
+    }
+    int64_t v;
+    if (off < t->nwd && (v = t->wd[off]) < 0) { /* (counting: it stops, its counts kept) */
+        if (v & PROF_W_DROP) { /* (its carry bit set: folded first) */
+            prof_word_fold1(t, (uint32_t)off, t->map[off]);
+            v = t->wd[off];
+        }
+        t->wd[off] = v ^ (PROF_W_ON | PROF_W_DROP);
     }
     t->map[off] = NULL;
 }
@@ -441,6 +574,97 @@ static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t
         prof_map_drop(t, off);
     x->calls++;
     prof_edge_charge(t->nstalls, x, insns, cycle, t->stalls, -1);
+}
+
+/* Word mode's derived stalls up to an issue at cycle with retired count insns (every issue
+ * since the last anchor retired one) into the thread's counter, which the call edges read;
+ * the anchor moves there. */
+static inline void prof_word_anchor(prof_thread *t, uint64_t cycle, uint64_t insns)
+{
+    t->stalls[t->wcause] += (cycle - t->wt0) - (insns - t->wi0);
+    t->wt0 = cycle;
+    t->wi0 = insns;
+}
+
+/* Any slow issue of the word feed: the row form's (word mode ends), then word mode again at
+ * pc. */
+static __attribute__((noinline)) void prof_word_general(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                        int cause, uint64_t n)
+{
+    prof_word_sync(t);
+    prof_issue_stall_th(t, pc, cycle, insns, cause, n);
+    if (!sim_stopped(t->p->m))
+        prof_word_enter(t, pc, cycle, insns, cause);
+}
+
+/* The issue after a call's in word mode (the call's word open, this issue its next in the
+ * stretch, pc inside the words): prof_fm_push's in words: the callee's first issue, at a
+ * counting word, of a taken call whose edge the call's row remembers, with room on the stack
+ * (else the general way). */
+static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                     int cause, uint64_t n)
+{
+    const uint64_t *const prev = t->map[t->pw - t->wd]; /* (the call's row) */
+    const uint64_t meta = prev[PROF_META];
+    const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
+    const uint32_t d = t->depth;
+    const uint64_t off = pc - t->base;
+    const int64_t v = t->wd[off];
+    prof_edge *x;
+    if (v >= 0 || pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap ||
+        ((meta >> 32) & 0xff) != ISA_FLOW_CALL) {
+        prof_word_general(t, pc, cycle, insns, cause, n);
+        return;
+    }
+    *t->pw += PROF_W_ONE(n + 1);
+    prof_word_anchor(t, cycle, insns);
+    t->depth = d + 1;
+    prof_frame_push(t, prof_fr(t, d), x, ppc + rd, (uint32_t)(e - 1), insns, cycle);
+    t->pw = t->wd + off;
+    t->tl = cycle | (uint64_t)v << 63;
+    t->in = insns + 1;
+}
+
+/* The issue after a return's in word mode at the top call's return address (its word
+ * dropped, its row saved in the frame): prof_fm_pop's in words (else the general way). */
+static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                    int cause, uint64_t n)
+{
+    const uint32_t d = t->depth;
+    const prof_frame *f;
+    const uint64_t off = pc - t->base;
+    int64_t v = t->wd[off];
+    if (!d || (f = prof_fr(t, d - 1))->ret != pc || f->saved == NULL || v <= 0 || !(v & PROF_W_DROP)) {
+        prof_word_general(t, pc, cycle, insns, cause, n);
+        return;
+    }
+    *t->pw += PROF_W_ONE(n + 1);
+    prof_word_anchor(t, cycle, insns);
+    t->depth = d - 1;
+    prof_edge_charge(t->nstalls, &t->p->edges[f->edge], insns, cycle, t->stalls, 1);
+    t->map[off] = f->saved;
+    t->wd[off] = v ^= PROF_W_DROP | PROF_W_ON; /* (counting again, its counts kept) */
+    t->pw = t->wd + off;
+    t->tl = cycle | (uint64_t)v << 63;
+    t->in = insns + 1;
+}
+
+/* (the dispatch has no call on its way but tail calls: it saves no registers) */
+void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause, uint64_t n)
+{
+    if (t->pw && pc - t->base < t->nwd && cycle - n - 1 == (t->tl & ~PROF_TL_NONE) && insns == t->in && cause == t->wcause) {
+        /* the issue after a call's or a return's */
+        const int64_t k = *t->pw & 3;
+        if (k == PROF_W_CALL) {
+            prof_word_push(t, pc, cycle, insns, cause, n);
+            return;
+        }
+        if (k == PROF_W_RET) {
+            prof_word_pop(t, pc, cycle, insns, cause, n);
+            return;
+        }
+    }
+    prof_word_general(t, pc, cycle, insns, cause, n);
 }
 
 /* Close the frames of t from the top down to depth k: their edges get the growth of the
@@ -637,6 +861,7 @@ general:
 
 void prof_issue_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, const uint64_t *stalls)
 {
+    prof_word_sync(t); /* (another feed's issue in word mode: lim is 0 there) */
     const uint64_t off = pc - t->base;
     if (off >= t->nmap) { /* before the first issue (no window yet), or outside it */
         prof_issue_general(t, pc, cycle, insns, stalls);
@@ -728,6 +953,7 @@ static __attribute__((noinline)) void prof_fm_other(prof_thread *t, uint64_t pc,
 
 void prof_issue_slow_fm(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns)
 {
+    prof_word_sync(t); /* (word mode: wrow's PROF_LIM is 0) */
     const uint64_t off = pc - t->base;
     if (__builtin_expect(t->fm && off < t->nmap, 1)) {
         const unsigned pflow = (unsigned)(t->row[PROF_META] >> 32) & 0xff;
@@ -749,6 +975,7 @@ void prof_before(prof_state *p, int unit, int thread, const sim_thread *th)
     if (g < 0 || g >= p->nth)
         return;
     prof_thread *t = &p->th[g];
+    prof_word_sync(t);
     t->hook_insns = th->instructions;
     prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
 }
@@ -779,6 +1006,8 @@ void prof_finish(prof_state *p, const sim_machine *m)
         t->end_cycle = stats_thread_cycles(m, th);
         t->end_insns = th->instructions;
         t->ended = 1;
+        prof_word_sync(t);
+        prof_word_fold(t);
         prof_bat_fold(t);
         prof_stall_delta(p->nstalls, t->row + PROF_STALLS, t->stalls, th->stalls);
     }

@@ -87,13 +87,21 @@ struct prof_state;
 typedef struct prof_thread {
     /* what prof_issue reads, first (each thread's state starts a cache line) */
     _Alignas(64) uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
-                            the slow path (first issue, after a call or a return) */
+                            the slow path (first issue, after a call or a return, word mode) */
     uint64_t **map;      /* the row of PC base + i, NULL: none yet, a call or a return (unless
                             fm), or an open call's return address (prof_frame.saved holds its
                             row) */
     uint64_t *row;       /* the row of the thread's last issue (before the first issue: pre),
                             still open: its Instructions and Cycles hold minus the values at
-                            that issue, and the next issue (or prof_finish) adds its own */
+                            that issue, and the next issue (or prof_finish) adds its own; in
+                            word mode wrow (PROF_LIM 0: every other feed's issue is slow) */
+    /* word mode (prof_issue_word_th; what its fast path reads and writes, on this line) */
+    int64_t *wd;         /* a word per window offset below nwd, PROF_W_*; NULL: none */
+    int64_t *pw;         /* word mode: the word of the open issue (its row not opened); NULL: row
+                            form (t->row open as above) */
+    uint64_t tl;         /* word mode: the open issue's cycle, bit 63 set when its row is a call's
+                            or a return's (the next issue is slow); row form: PROF_TL_NONE */
+    uint64_t in;         /* word mode: the open issue's retired count + 1 (the next issue's) */
     int nstalls, g;      /* the ISA's stall causes; this thread's global index */
     struct prof_state *p;
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged */
@@ -123,6 +131,15 @@ typedef struct prof_thread {
     uint32_t *btl;       /* the offsets whose pair ever counted (prof_bat_fold visits them) */
     uint32_t nbtl, cbtl;
     int bder;            /* the stall cause the words derive (prof_bat_derive), -1: none */
+    /* word mode's slow path */
+    uint64_t nwd;        /* words in wd (the window's size) */
+    int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
+    uint64_t wt0, wi0;   /* word mode: the cycle and retired count where it began (the derived
+                            stalls since: (tl - wt0) - (in - 1 - wi0), added to stalls[wcause]
+                            when it ends) */
+    uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
+    uint32_t nwtl, cwtl;
+    uint64_t wrow[PROF_STALLS + SIM_MAX_STALLS]; /* t->row in word mode (PROF_LIM 0) */
 } prof_thread;
 
 typedef struct prof_state {
@@ -257,12 +274,52 @@ static inline void prof_issue_stall(struct prof_state *p, int g, uint64_t pc, ui
     prof_issue_stall_th(prof_th(p, g), pc, cycle, insns, cause, n);
 }
 
+/* The word feed (word mode), for a loop like prof_issue_stall_th's whose stall before each
+ * issue is the cycles since the thread's previous issue beyond one (a DPU tasklet's revolver
+ * wait): the same as prof_issue_stall_th(t, pc, cycle, insns, cause, n), but the common issue
+ * (its previous issue the thread's last at cycle - n - 1, one instruction retired since, pc's
+ * word counting, the previous one not a call or a return) touches no row: it adds one issue
+ * and its n + 1 cycles to the word of the previous issue's pc (PROF_W_ONE), whose fold
+ * charges the row with them and cause with their cycles minus their count (so n is the
+ * cause's). The rows of 16 tasklets x 127 pcs (64 bytes each) do not stay in L1; their words
+ * (8 bytes) do. Everything else comes to prof_issue_word_slow: the row form's issue, then word
+ * mode again at pc when its row is a mapped one. One cause per thread; n below 2^28 (a
+ * DPU tasklet's wait between two issues of one running stretch); outside the thread's window
+ * every issue is prof_issue_stall_th's. Other feeds mix
+ * freely (each ends word mode first: the row form's t->row, lim and stalls are right again). */
+#define PROF_W_ON INT64_MIN                      /* bit 63: the word counts (0: it never did) */
+#define PROF_W_ONE(g) (4 + ((int64_t)(g) << 34)) /* count in bits 2-33, cycles 34-61 (62: their
+                                                    carry, 63's next) */
+#define PROF_W_CALL 1                            /* bits 0-1, set where the word starts: the */
+#define PROF_W_RET 3                             /* row's flow (bit 0: the next issue is slow) */
+#define PROF_W_DROP ((int64_t)1 << 62)           /* with bit 63 clear: not counting, its row out
+                                                    of the map (an open call's return address),
+                                                    its counts kept; bits 62 and 63 clear (not
+                                                    0): the cycles carried into bit 63 */
+#define PROF_TL_NONE ((uint64_t)1 << 63)
+void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause, uint64_t n);
+static inline __attribute__((always_inline)) void prof_issue_word_th(prof_thread *t, uint64_t pc, uint64_t cycle,
+                                                                     uint64_t insns, int cause, uint64_t n)
+{
+    const uint64_t off = pc - t->base;
+    int64_t v;
+    if (__builtin_expect(off < t->nwd && (v = t->wd[off]) < 0 && cycle - n - 1 == t->tl && insns == t->in, 1)) {
+        *t->pw += PROF_W_ONE(n + 1);
+        t->pw = t->wd + off;
+        t->tl = cycle | (uint64_t)v << 63; /* (bit 0 of the word: a call's or a return's) */
+        t->in = insns + 1;
+    } else
+        prof_issue_word_slow(t, pc, cycle, insns, cause, n);
+}
+
 /* For an ISA that passes stalls NULL: thread g's counter cause grew by n since the last time
  * it was charged, all of it since its previous issue (so the growth is that instruction's).
- * Call it before the next prof_issue of g (or before the run returns, for the last one). */
+ * Call it before the next prof_issue of g (or before the run returns, for the last one). In
+ * word mode the open issue's row is its word's (in the map while the word counts). */
 static inline void prof_stall_th(prof_thread *t, int cause, uint64_t n)
 {
-    t->row[PROF_STALLS + cause] += n;
+    uint64_t *const r = __builtin_expect(t->pw != NULL, 0) ? t->map[t->pw - t->wd] : t->row;
+    r[PROF_STALLS + cause] += n;
     t->stalls[cause] += n;
 }
 
@@ -276,7 +333,7 @@ static inline void prof_stall(struct prof_state *p, int g, int cause, uint64_t n
  * instructions (memory accesses through a generic executor), which calls this after those
  * and passes stalls NULL to every prof_issue. */
 static inline void prof_stalls_th(prof_thread *t, const uint64_t *stalls)
-{
+{ /* (never in word mode: the ISAs that call this do not feed prof_issue_word_th) */
     prof_stall_delta(t->nstalls, t->row + PROF_STALLS, t->stalls, stalls);
 }
 

@@ -627,6 +627,110 @@ static void test_batch_derive(void **state)
     }
 }
 
+/* The word feed (prof_issue_word_th) against prof_issue_stall for every issue, driven as the
+ * DPU's burst drives it: each issue's cause-0 stall the cycles since the thread's previous
+ * issue beyond one, but after a new stretch (the DPU's resume: counted from the stretch's
+ * start); a transfer's own wait moved from cause 0 to cause 1 after its issue (prof_stall, as
+ * fast.c's prof_dma); issues that retire nothing (the next one is slow); calls, returns, a
+ * return past a frame and code outside the window (the far copy); now and then an issue
+ * through prof_issue (the generic executor's feed) and waits of 2^27 cycles, whose words
+ * carry into bit 63 and fold at their next issue. */
+static void test_word_feed(void **state)
+{
+    (void)state;
+    enum { NT = 3, N = 60000 };
+    uint64_t s = 0x2545f4914f6cdd1dull, pc[NT], cyc[NT], last[NT], stk[NT][64], ins[NT] = {0}, st[NT][2] = {{0}};
+    int depth[NT] = {0};
+    sim_machine m[2];
+    prof_state *p[2];
+    for (int f = 0; f < 2; f++) {
+        make(&m[f], NT);
+        p[f] = prof_new(&m[f]);
+        assert_non_null(p[f]);
+    }
+    for (int g = 0; g < NT; g++) {
+        pc[g] = FAKE_CODE_BASE + 0x40 * (uint64_t)g;
+        cyc[g] = 3 + (uint64_t)g;
+        last[g] = (uint64_t)-1; /* (the DPU's tasklet 0 at boot) */
+    }
+    uint64_t wide = 0, stretch = 0, wait = 0;
+    for (int i = 0; i < N; i++) {
+        const int g = (int)(rnd(&s) % NT);
+        const int big = i > N / 2 && i < N / 2 + 40 && rnd(&s) % 2;
+        cyc[g] += big ? (uint64_t)1 << 27 : 1 + rnd(&s) % 12;
+        wide += (uint64_t)big;
+        if (rnd(&s) % 64 == 0 && cyc[g] > last[g] + 2) { /* a new stretch from the cycle before */
+            last[g] = cyc[g] - 1 - rnd(&s) % 2;
+            stretch++;
+        }
+        const uint64_t n = cyc[g] - last[g] - 1;
+        st[g][0] += n;
+        if (rnd(&s) % 32 == 0) { /* the generic executor's feed */
+            for (int f = 0; f < 2; f++) {
+                prof_stall(p[f], g, 0, n);
+                prof_issue(p[f], g, pc[g], cyc[g], ins[g], NULL);
+            }
+        } else {
+            prof_issue_stall(p[0], g, pc[g], cyc[g], ins[g], 0, n);
+            prof_issue_word_th(prof_th(p[1], g), pc[g], cyc[g], ins[g], 0, n);
+        }
+        last[g] = cyc[g];
+        for (int f = 0; f < 2; f++)
+            assert_false(sim_stopped(&m[f]));
+        if (rnd(&s) % 20 == 0) { /* a transfer: its own wait, the next issue's gap has it */
+            const uint64_t w = 1 + rnd(&s) % 40;
+            for (int f = 0; f < 2; f++) {
+                prof_stall(p[f], g, 1, w);
+                prof_stall(p[f], g, 0, (uint64_t)0 - w);
+            }
+            st[g][0] -= w;
+            st[g][1] += w;
+            cyc[g] += w;
+            wait++;
+        }
+        if (rnd(&s) % 24 == 0)
+            continue; /* retires nothing: the same pc issues again */
+        ins[g]++;
+        uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
+        uint64_t off = (pc[g] - base) & 0xff;
+        if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
+            stk[g][depth[g]++] = pc[g] + 4;
+            base = rnd(&s) % 16 == 0 ? 0x900000 : FAKE_CODE_BASE;
+            pc[g] = base + 0x100 * (rnd(&s) % 16);
+        } else if (off == 0x28 && depth[g]) {
+            if (depth[g] > 1 && rnd(&s) % 8 == 0)
+                depth[g]--; /* past a frame */
+            pc[g] = stk[g][--depth[g]];
+        } else if (off >= 0x3c)
+            pc[g] = (pc[g] & ~(uint64_t)0xff) + (rnd(&s) % 4 ? 0x40 * (rnd(&s) % 3) : 0x18);
+        else
+            pc[g] += 4;
+    }
+    int in_words = 0;
+    for (int g = 0; g < NT; g++)
+        in_words += p[1]->th[g].pw != NULL;
+    assert_true(in_words > 0); /* (the feed ran in word mode) */
+    for (int f = 0; f < 2; f++) {
+        for (int g = 0; g < NT; g++) {
+            sim_thread *th = &m[f].units[0].threads[g];
+            th->started = 1;
+            th->instructions = ins[g];
+            th->stalls[0] = st[g][0];
+            th->stalls[1] = st[g][1];
+            th->state = SIM_T_HALTED;
+            th->halted_at = cyc[g] + 2;
+        }
+        prof_finish(p[f], &m[f]);
+    }
+    assert_true(wide > 10 && stretch > 100 && wait > 1000);
+    assert_true(p[0]->hn > 0);
+    check_same(p[0], p[1]);
+    for (int f = 0; f < 2; f++) {
+        prof_free(p[f]);
+        sim_destroy(&m[f]);
+    }
+}
+
 XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_return_by_jump),
              cmocka_unit_test(test_feeds_agree), cmocka_unit_test(test_batch),
-             cmocka_unit_test(test_batch_derive))
+             cmocka_unit_test(test_batch_derive), cmocka_unit_test(test_word_feed))
