@@ -540,7 +540,7 @@ static void prof_word_enter(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_
 
 /* The map drops the row of offset off (an open call's return address): a word counting it
  * folds and stops, so that the issue there comes to the slow path. */
-static void prof_map_drop(prof_thread *t, uint64_t off)
+static inline __attribute__((always_inline)) void prof_map_drop(prof_thread *t, uint64_t off)
 {
     if (off < t->nbat && t->bat[off] > 0) {
         prof_bat_fold1(t, (uint32_t)off);
