@@ -163,6 +163,9 @@ nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t 
     e->tid = (uint8_t)(t - c->t);
     e->bus = (uint8_t)bus;
     e->lead = (uint8_t)lead;
+    /* its place among requests the L2's stall held (timing.c fill_latency: hold_next - 1) */
+    e->hpos = nm->hold_next ? (uint8_t)(nm->hold_next - 1) : NYZ_HOLD_NONE;
+    e->hrel = e->hpos == NYZ_HOLD_NONE ? 0 : nm->hold_rel;
     return e;
 }
 

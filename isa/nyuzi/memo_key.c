@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1560,  /* nyz_core */
     640,   /* nyz_cache */
-    14864, /* nyz_machine */
+    14960, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -187,9 +187,11 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * bus_n: read and written only on an L2 miss or a dirty flush, and a period has none;
  * bus_log's entries change a thread's `blocked` only when a code line misses), fq_n (fq_e
  * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written
- * by every issue before it is read), the devices, the decode cache (re-decoded whenever a
- * word changed; the words are checked), warm (the functional mode), each store record's
- * old bytes (architectural: rebuilt by the replay) and `made` unless vis is unknown. */
+ * by every issue before it is read), the order of requests the L2's stall held (hold_*,
+ * l2_core: several cores only, and a period has one), the devices, the decode cache
+ * (re-decoded whenever a word changed; the words are checked), warm (the functional
+ * mode), each store record's old bytes (architectural: rebuilt by the replay) and `made`
+ * unless vis is unknown. */
 void nyz_memo_walk(nyz_memo_walker *w, nyz_machine *nm, sim_unit *u, nyz_core *c)
 {
     if (w->mode == NYZ_MEMO_SAVE && (nm->ncores != 1 || nm->sync_used || nm->sa_npend || nm->resched ||

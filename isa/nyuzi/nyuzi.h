@@ -252,7 +252,11 @@ typedef struct nyz_bus_ent {
     int l2way;
     uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD or NYZ_RP_SYNC */
     uint8_t coll;                /* a collided miss (no read of its own) */
+    uint8_t hpos;                /* its place among the requests the L2's stall held until
+                                  * hrel (timing.c hold_pos), or NYZ_HOLD_NONE */
+    uint64_t hrel;               /* that release cycle (0: not held) */
 } nyz_bus_ent;
+enum { NYZ_HOLD_NONE = 0xff };
 
 enum { NYZ_BUS_LOG = 8, NYZ_L2_SLOTS = 256 };
 
@@ -276,6 +280,13 @@ typedef struct nyz_machine {
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
     uint64_t l2_slot[NYZ_L2_SLOTS]; /* cycles the L2's arbiter has taken a request in (by
                                   * cycle % NYZ_L2_SLOTS) */
+    /* requests the L2's stall holds, taken round robin between cores at its release
+     * (timing.c hold_pos; several cores only): the release cycle of the current group,
+     * the core the arbiter's pointer favours then, how many of each core's are in it; the
+     * core of the last request taken without a hold; the place + 1 of the request being
+     * made (0: not held) */
+    uint64_t hold_rel;
+    uint8_t hold_rr, l2_core, hold_next, hold_n[NYZ_MAX_CORES];
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */
@@ -363,7 +374,8 @@ int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write);
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
 unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead);
-unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead);
+unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead,
+                          int core);
 /* The memory bus (timing.c) and the fill FIFO's order (bus_log.c). */
 /* 1 if the L2 takes no request at cycle x (its fill FIFO almost full, or a restart). */
 int nyz_l2_stalled(const nyz_machine *nm, uint64_t x);

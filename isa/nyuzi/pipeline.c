@@ -128,7 +128,8 @@ static int fetch(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn **o
  * the L2; returns the cycle the thread may fetch from it again (l2i_icache_wake_bitmap).
  * The L1I's ready time of a line is that cycle, so a thread whose fetch finds a line
  * still being filled waits for the same fill. */
-static uint64_t icache_fill(nyz_machine *nm, nyz_core *c, uint32_t pa, uint64_t now)
+static __attribute__((noinline)) uint64_t icache_fill(nyz_machine *nm, nyz_core *c, uint32_t pa,
+                                                  uint64_t now)
 {
     nyz_cache *l1i = &c->l1i;
     uint64_t at;
@@ -137,7 +138,7 @@ static uint64_t icache_fill(nyz_machine *nm, nyz_core *c, uint32_t pa, uint64_t 
         return now;
     if (nyz_l1_fill_pending(l1i, pa, &at))
         return at;
-    unsigned lat = nyz_fill_latency(nm, pa, 0, now + ICACHE_REQ, 0);
+    unsigned lat = nyz_fill_latency(nm, pa, 0, now + ICACHE_REQ, 0, c->index);
     uint64_t w = now + ICACHE_REQ + lat;
     w = w > ICACHE_HIDE ? w - ICACHE_HIDE : 0;
     nyz_l1_fill_add(l1i, pa, w);

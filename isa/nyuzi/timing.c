@@ -380,6 +380,74 @@ static uint64_t l2_accept(nyz_machine *nm, uint64_t x, int slot)
     return x;
 }
 
+/* For a request that reached the L2 at x and was taken at a: the cycle after the last fill
+ * FIFO's almost-full stall that held it (its oldest entry's restart + 1), or 0 if none did
+ * (taken at once, or only after a restart's cycle or other requests' grants). */
+static uint64_t l2_held(const nyz_machine *nm, uint64_t x, uint64_t a)
+{
+    uint64_t next, rel = 0;
+    while (x < a) /* (l2_accept's walk again: rare, a request taken late) */
+        if (l2_stalled(nm, x, &next) && next > x + 1)
+            rel = x = next;
+        else
+            x++;
+    return rel;
+}
+
+/* Requests the stall held (l2_held) are taken when it ends one a cycle, round robin
+ * between the cores with a pointer that moves with every grant (l2_cache_arb_stage.sv:
+ * rr_arbiter with update_lru = can_accept_request, so it stays put while the L2 is stalled
+ * and favours the core after the last one taken before the stall), not in the order the
+ * model makes them. The place of core's request in the group released at rel: its core's
+ * k-th there goes in round k, in the order of the cores from the favoured one
+ * (NYZ_HOLD_NONE for a request not held; several cores only). */
+static unsigned hold_pos(nyz_machine *nm, int core, uint64_t rel)
+{
+    unsigned n = (unsigned)nm->ncores;
+    if (!rel) {
+        nm->l2_core = (uint8_t)core;
+        return NYZ_HOLD_NONE;
+    }
+    if (rel != nm->hold_rel) {
+        nm->hold_rel = rel;
+        nm->hold_rr = (uint8_t)((nm->l2_core + 1u) % n);
+        memset(nm->hold_n, 0, sizeof nm->hold_n);
+    }
+    unsigned k = nm->hold_n[core] < 15 ? nm->hold_n[core]++ : 15;
+    return k * n + ((unsigned)core + n - nm->hold_rr) % n;
+}
+
+/* A code line's request held until rel at place pos, whose own grant is at a: the data
+ * reads of the same group with later places (still in bus_log, so they can be read again)
+ * took earlier cycles; it takes the first of those and each of them the next one's (the
+ * last a), so the set of grants stays. Returns its grant. */
+static uint64_t hold_before(nyz_machine *nm, uint64_t a, unsigned pos, uint64_t rel)
+{
+    nyz_bus_ent *e[NYZ_BUS_LOG];
+    unsigned m = 0;
+    for (unsigned k = 0; k < nm->bus_n; k++) {
+        nyz_bus_ent *b = &nm->bus_log[k];
+        if (b->hrel == rel && b->hpos != NYZ_HOLD_NONE && b->hpos > pos && b->b - FQ_REQ < a)
+            e[m++] = b;
+    }
+    if (!m)
+        return a;
+    for (unsigned i = 1; i < m; i++) /* by grant (insertion: m <= 8) */
+        for (unsigned j = i; j > 0 && e[j]->b < e[j - 1]->b; j--) {
+            nyz_bus_ent *tmp = e[j];
+            e[j] = e[j - 1];
+            e[j - 1] = tmp;
+        }
+    uint64_t first = e[0]->b - FQ_REQ;
+    for (unsigned i = 0; i < m; i++)
+        e[i]->b = (i + 1 < m ? e[i + 1]->b : a + FQ_REQ);
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu HOLD code before %u reads, grant %llu\n", (unsigned long long)a, m,
+            (unsigned long long)first);
+#endif
+    return first;
+}
+
 /* A line read from memory for a request with bus time b (its requester's: bus, lead):
  * the memory bus, the SDRAM and the fill FIFO move on; returns the cycle the data is there
  * for the requester and sets *rst to the read's restart. */
@@ -415,6 +483,12 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
 {
     unsigned rst_lead = nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD;
     uint64_t r = (rst > nm->fq_rst ? rst : nm->fq_rst) + RESTART_SLOT;
+    /* and no sooner than RESTART_SLOT after its own enqueue at its bus time (the bus
+     * interface sees the entry the cycle after, IDLE, and restarts it the next: RTL trace of
+     * kernel on 2 cores, core 1's code line collided with core 0's, whose read restarted at
+     * 592, enqueued at 594 and restarted at 596) */
+    if (r < now + bus + RESTART_SLOT)
+        r = now + bus + RESTART_SLOT;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu COLL rst %llu r %llu bus %u\n", (unsigned long long)now,
             (unsigned long long)rst, (unsigned long long)r, bus);
@@ -486,19 +560,33 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
 }
 
 /* fill_at for a request the L2 has not taken yet: it reaches the L2 FQ_REQ cycles before
- * its bus time and waits there until the L2 takes it (l2_accept). */
+ * its bus time and waits there until the L2 takes it (l2_accept); a request the stall held
+ * gets its place among the others held with it (hold_pos; a code line that misses goes
+ * before the data reads placed after it, hold_before, and bus_log reads those again). */
 static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned bus,
-                             unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
+                             unsigned lead, int kind, const nyz_core *c, const nyz_thread *t,
+                             int core)
 {
     uint64_t x = now + bus >= FQ_REQ ? now + bus - FQ_REQ : 0;
-    uint64_t d = l2_accept(nm, x, 1) - x;
-    return (unsigned)d + fill_at(nm, pa, write, now + d, bus, lead, kind, c, t);
+    uint64_t a = l2_accept(nm, x, 1);
+    if (nm->ncores > 1 && core >= 0) {
+        uint64_t rel = l2_held(nm, x, a);
+        unsigned pos = hold_pos(nm, core, rel);
+        if (pos != NYZ_HOLD_NONE && !bus && !nyz_cache_probe(&nm->l2, pa))
+            a = hold_before(nm, a, pos, rel);
+        nm->hold_next = (uint8_t)(pos + 1); /* for bus_log (nyz_bus_log_add) */
+    }
+    uint64_t d = a - x;
+    unsigned f = fill_at(nm, pa, write, now + d, bus, lead, kind, c, t);
+    nm->hold_next = 0;
+    return (unsigned)d + f;
 }
 
-/* A code line's request at cycle now (pipeline.c icache_fill). */
-unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead)
+/* A code line's request of core at cycle now (pipeline.c icache_fill). */
+unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead,
+                          int core)
 {
-    return fill_latency(nm, pa, write, now, 0, lead, NYZ_RP_NONE, NULL, NULL);
+    return fill_latency(nm, pa, write, now, 0, lead, NYZ_RP_NONE, NULL, NULL, core);
 }
 
 /* The L1D's pseudo-LRU flags are read (cache_lru.sv read port) by every memory-pipe
@@ -629,7 +717,8 @@ static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t n
     uint64_t at;
     if (nyz_l1_fill_pending(c, pa, &at))
         return at > now ? (unsigned)(at - now) : 0;
-    unsigned lat = fill_latency(nm, pa, 0, now, DMEM_BUS, lead, t ? NYZ_RP_LOAD : NYZ_RP_NONE, core, t);
+    unsigned lat = fill_latency(nm, pa, 0, now, DMEM_BUS, lead, t ? NYZ_RP_LOAD : NYZ_RP_NONE, core, t,
+                               core ? core->index : -1);
     nyz_l1_fill_add(c, pa, now + lat);
     return lat;
 }

@@ -72,7 +72,7 @@ static uint64_t load(rig *r, int k, int tid, uint32_t pa, uint64_t at)
 /* A code line seen by ifetch_data at D: its latency from the request time D + 3. */
 static unsigned code(rig *r, uint32_t pa, uint64_t d)
 {
-    return nyz_fill_latency(r->nm, pa, 0, d + 3, 0);
+    return nyz_fill_latency(r->nm, pa, 0, d + 3, 0, 0);
 }
 
 /* A load issued at 100 (bus time 106) alone: the data at 100 + 2 + 42 = 144, the thread
@@ -136,6 +136,23 @@ static void test_collided_miss(void **state)
     sim_destroy(&r.m);
 }
 
+/* A collided miss is restarted no sooner than 2 cycles after its own entry into the fill
+ * FIFO (at its bus time): the bus interface sees the entry the cycle after (IDLE) and
+ * restarts it the next (RTL trace, kernel on 2 cores: core 1's code line taken at 591,
+ * enqueued at 594 as a collided miss of core 0's line, whose read restarted at 592,
+ * restarted at 596, not 594). Core 0 reads DATA as above (restart 136); core 1's load at 131
+ * has bus time 137, before 136 + 4: collided, restarted at max(136 + 2, 137 + 2) = 139, its
+ * data 139 + 17 - 9 = 147, its replay 146 (145 by the restart before it alone). */
+static void test_collided_after_enqueue(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r, "cores=2");
+    assert_int_equal(load(&r, 0, 0, DATA, 100), 143);
+    assert_int_equal(load(&r, 1, 0, DATA, 131), 146);
+    sim_destroy(&r.m);
+}
+
 /* Whole-line stores to lines the L2 lacks read nothing: each is restarted from the fill FIFO
  * (RTL trace: request, FILLQ + 1, restart + 5, response + 9, acknowledgement + 12 = the
  * model's store issue + 15), one restart per 2 cycles in FIFO order (trace of vstream.c1t4:
@@ -162,4 +179,5 @@ XPUSIM_TESTS(nyuzi_bus_order,
              cmocka_unit_test(test_code_line_goes_first),
              cmocka_unit_test(test_tie_keeps_data_first),
              cmocka_unit_test(test_collided_miss),
+             cmocka_unit_test(test_collided_after_enqueue),
              cmocka_unit_test(test_whole_line_restarts))

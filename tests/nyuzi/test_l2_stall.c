@@ -60,6 +60,13 @@ static uint64_t load(rig *r, int k, int tid, uint32_t pa, uint64_t at)
     return t->blocked;
 }
 
+/* Core k's code line seen by ifetch_data at D (request time D + 3, bus time D + 3: it
+ * reaches the L2 at D in the model's time): its latency from the request time. */
+static unsigned code(rig *r, int k, uint32_t pa, uint64_t d)
+{
+    return nyz_fill_latency(r->nm, pa, 0, d + 3, 0, k);
+}
+
 /* Core 0 brings H0 and H0 + 64 into the L2 early (reads at 16 and 46, restarts 46 and 74,
  * long before the rest). Then its four threads miss on L0..L0 + 192 at 100..103: bus times
  * 106..109, enqueued at 106..109; reads at 106 (+2, bank 0 closed: restart 136, data 144,
@@ -104,6 +111,58 @@ static void test_restart_cycle(void **state)
     sim_destroy(&r.m);
 }
 
+/* Requests the stall held are taken round robin between the cores when it ends
+ * (l2_cache_arb_stage.sv: rr_arbiter, its pointer moving only when the L2 takes a request,
+ * so at the release it favours the core after the last one taken before the stall), not in
+ * the order the model makes them. Four reads fill the FIFO as above, the fourth by `last`
+ * (core 0's threads 0..2 at 100..102, then core `last`'s at 103; reads at 106, 136, 164,
+ * 192, the bus free at 220; bank 0's row 16 open, and bank 1's row 16, which the early
+ * reads of H0 and H0 + 64 opened): the L2 takes nothing from 110 to 137. Core 1's load of
+ * H1 (bank 1, row 16), issued at 107, reaches the L2 at 110; core 0's code line CODE1
+ * (bank 1, row 32), seen at D = 110, reaches it at 110 too (the model makes the load's
+ * request first). At 137:
+ * - last = core 1: the pointer favours core 0, whose code line is taken at 137 (bus time
+ *   140) and the load at 138 (bus time 141). The code line reads at 220 in another row of
+ *   bank 1 (+2 precharge, +2 activate): it arrives 220 + 4 + 45 = 269, 156 cycles after
+ *   its request time 113, and restarts at 220 + 4 + 28 = 252; the load reads at 252, row
+ *   16 again (+4): its data 252 - 6 + 4 + 42 = 292, the thread replays at 291 (255 while it
+ *   was first: its data 220 - 6 + 0 + 42 = 256 in the open row).
+ * - last = core 0: the pointer favours core 1, whose load is taken at 137: it reads at 220
+ *   (open row): replay 255; the bus is free at 248, the code line reads then (+4): it
+ *   arrives 248 + 4 + 45 = 297, 184 after 113. */
+enum { H1 = 0x10480, CODE1 = 0x20400 };
+
+static void held_order(int last, unsigned want_code, uint64_t want_replay)
+{
+    rig r;
+    rig_make(&r);
+    load(&r, 0, 0, H0, 10);
+    load(&r, 0, 1, H0 + 64, 11);
+    load(&r, 0, 0, L0, 100);
+    load(&r, 0, 1, L0 + 64, 101);
+    load(&r, 0, 2, L0 + 128, 102);
+    load(&r, last, 3, L0 + 192, 103);
+    uint64_t first = load(&r, 1, 1, H1, 107);
+    assert_int_equal(first, 255); /* provisional: made first, taken first */
+    assert_int_equal(code(&r, 0, CODE1, 110), want_code);
+    assert_int_equal(r.nm->cores[1].t[1].blocked, want_replay);
+    sim_destroy(&r.m);
+}
+
+static void test_held_round_robin(void **state)
+{
+    (void)state;
+    held_order(1, 156, 291);
+}
+
+static void test_held_pointer_other_core(void **state)
+{
+    (void)state;
+    held_order(0, 184, 255);
+}
+
 XPUSIM_TESTS(nyuzi_l2_stall,
              cmocka_unit_test(test_fifo_almost_full),
-             cmocka_unit_test(test_restart_cycle))
+             cmocka_unit_test(test_restart_cycle),
+             cmocka_unit_test(test_held_round_robin),
+             cmocka_unit_test(test_held_pointer_other_core))
