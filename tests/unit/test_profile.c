@@ -240,6 +240,30 @@ static uint64_t rnd(uint64_t *s)
     return *s;
 }
 
+/* The tests' program: the pc after an issue at pc that retired. An address ending in 0x14
+ * calls (3 times in 4) a function at a multiple of 0x100, 1 in far_in of them in the far
+ * copy at 0x900000 (outside the window); one ending in 0x28 returns (1 in 8 past a frame, as
+ * a longjmp does); at 0x3c and on a loop back, with to_ret 1 in 4 of them a branch to 0x18
+ * (the call's return address: an open call's, in a recursion, which pops the frame). */
+static uint64_t walk(uint64_t *s, uint64_t pc, uint64_t *stk, int *depth, uint64_t far_in, int to_ret)
+{
+    uint64_t base = pc >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
+    const uint64_t off = (pc - base) & 0xff;
+    if (off == 0x14 && rnd(s) % 4 && *depth < 64) {
+        stk[(*depth)++] = pc + 4;
+        base = rnd(s) % far_in == 0 ? 0x900000 : FAKE_CODE_BASE;
+        return base + 0x100 * (rnd(s) % 16);
+    }
+    if (off == 0x28 && *depth) {
+        if (*depth > 1 && rnd(s) % 8 == 0)
+            (*depth)--; /* past a frame */
+        return stk[--*depth];
+    }
+    if (off >= 0x3c)
+        return (pc & ~(uint64_t)0xff) + (!to_ret || rnd(s) % 4 ? 0x40 * (rnd(s) % 3) : 0x18);
+    return pc + 4;
+}
+
 /* A long run of 4 threads over 16 functions of 64 bytes (at FAKE_CODE_BASE, and one copy
  * far outside the code region, in the hash): each thread walks its code, calls (0x14: taken
  * 3 times in 4 to a function entry, else falls through), returns at 0x28 to the caller's
@@ -268,20 +292,7 @@ static void test_feeds_agree(void **state)
         x->retires = rnd(&s) % 16 != 0;
         if (!x->retires)
             continue; /* rolled back: the same pc issues again */
-        uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
-        uint64_t off = (pc[g] - base) & 0xff;
-        if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
-            stk[g][depth[g]++] = pc[g] + 4;
-            base = rnd(&s) % 8 == 0 ? 0x900000 : FAKE_CODE_BASE;
-            pc[g] = base + 0x100 * (rnd(&s) % 16);
-        } else if (off == 0x28 && depth[g]) {
-            if (depth[g] > 1 && rnd(&s) % 8 == 0)
-                depth[g]--; /* past a frame */
-            pc[g] = stk[g][--depth[g]];
-        } else if (off >= 0x3c)
-            pc[g] = (pc[g] & ~(uint64_t)0xff) + 0x40 * (rnd(&s) % 3); /* a loop back */
-        else
-            pc[g] += 4;
+        pc[g] = walk(&s, pc[g], stk[g], &depth[g], 8, 0);
     }
     uint64_t end = 0;
     for (int g = 0; g < NT; g++)
@@ -429,22 +440,7 @@ static void test_batch(void **state)
             prof_issue(p[0], g, pc[g], cyc[g], ins[g], NULL);
             counted += (uint64_t)bat_issue(&d[g], pc[g], cyc[g], ins[g], step);
             th->instructions = m[1].units[0].threads[g].instructions = ins[g] + 1;
-            /* the program, as test_feeds_agree's (no roll-backs: a batch issue retires) */
-            uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
-            uint64_t off = (pc[g] - base) & 0xff;
-            if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
-                stk[g][depth[g]++] = pc[g] + 4;
-                base = rnd(&s) % 16 == 0 ? 0x900000 : FAKE_CODE_BASE;
-                pc[g] = base + 0x100 * (rnd(&s) % 16);
-            } else if (off == 0x28 && depth[g]) {
-                if (depth[g] > 1 && rnd(&s) % 8 == 0)
-                    depth[g]--; /* past a frame */
-                pc[g] = stk[g][--depth[g]];
-            } else if (off >= 0x3c) /* a loop back, or a branch to the call's return address
-                                       (an open call's, in a recursion: it pops the frame) */
-                pc[g] = (pc[g] & ~(uint64_t)0xff) + (rnd(&s) % 4 ? 0x40 * (rnd(&s) % 3) : 0x18);
-            else
-                pc[g] += 4;
+            pc[g] = walk(&s, pc[g], stk[g], &depth[g], 16, 1); /* (no roll-backs: a batch issue retires) */
         }
         bat_end(&d[g], ins[g], cyc[g]);
         /* the span: now and then as if 2^29 cycles had gone by, which folds the counts */
@@ -589,21 +585,7 @@ static void test_batch_derive(void **state)
                 m[f].units[0].threads[g].instructions = ins[g] + 1;
             }
             last[g] = cyc[g];
-            /* the program, as test_batch's */
-            uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
-            uint64_t off = (pc[g] - base) & 0xff;
-            if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
-                stk[g][depth[g]++] = pc[g] + 4;
-                base = rnd(&s) % 16 == 0 ? 0x900000 : FAKE_CODE_BASE;
-                pc[g] = base + 0x100 * (rnd(&s) % 16);
-            } else if (off == 0x28 && depth[g]) {
-                if (depth[g] > 1 && rnd(&s) % 8 == 0)
-                    depth[g]--;
-                pc[g] = stk[g][--depth[g]];
-            } else if (off >= 0x3c)
-                pc[g] = (pc[g] & ~(uint64_t)0xff) + (rnd(&s) % 4 ? 0x40 * (rnd(&s) % 3) : 0x18);
-            else
-                pc[g] += 4;
+            pc[g] = walk(&s, pc[g], stk[g], &depth[g], 16, 1);
         }
         der_end(&d[g], ins[g], cyc[g], step);
         prof_bat_span(d[g].b.pt, rnd(&s) % 64 == 0 ? PROF_BAT_SPAN : k * step);
@@ -691,20 +673,7 @@ static void test_word_feed(void **state)
         if (rnd(&s) % 24 == 0)
             continue; /* retires nothing: the same pc issues again */
         ins[g]++;
-        uint64_t base = pc[g] >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
-        uint64_t off = (pc[g] - base) & 0xff;
-        if (off == 0x14 && rnd(&s) % 4 && depth[g] < 64) {
-            stk[g][depth[g]++] = pc[g] + 4;
-            base = rnd(&s) % 16 == 0 ? 0x900000 : FAKE_CODE_BASE;
-            pc[g] = base + 0x100 * (rnd(&s) % 16);
-        } else if (off == 0x28 && depth[g]) {
-            if (depth[g] > 1 && rnd(&s) % 8 == 0)
-                depth[g]--; /* past a frame */
-            pc[g] = stk[g][--depth[g]];
-        } else if (off >= 0x3c)
-            pc[g] = (pc[g] & ~(uint64_t)0xff) + (rnd(&s) % 4 ? 0x40 * (rnd(&s) % 3) : 0x18);
-        else
-            pc[g] += 4;
+        pc[g] = walk(&s, pc[g], stk[g], &depth[g], 16, 1);
     }
     int in_words = 0;
     for (int g = 0; g < NT; g++)
