@@ -78,7 +78,9 @@ typedef struct fn_env {
     uint8_t *wram;
     uint64_t wlim;
     /* per access size 1, 2, 4, 8 (index log2): an access at ad is in WRAM and aligned when
-     * ad rotated right by log2 n is below wok[log2 n] (fn_wok): one compare, not two tests */
+     * ad has no bit of wmk[log2 n] set (fn_wmk: the mask of a power-of-two WRAM, one test),
+     * or else when ad rotated right by log2 n is below wok[log2 n] (fn_wok: one compare) */
+    uint32_t wmk[4];
     uint64_t wok[4];
     uint64_t step;          /* cycles from a tasklet's issue to its next in the run */
     dpu_fn_slot *begin;     /* the ring's first slot (the one after its last: WRAP's record) */
@@ -86,11 +88,6 @@ typedef struct fn_env {
     uint64_t *bf;           /* with der: the cycle of each slot's batch's first issue */
 } fn_env;
 
-/* The batch of slot s (its thread's words, s->pt) from its next issue, numbered ins and at
- * cycle cyc on, when its thread's open row is a plain mapped one (a thread that maps its
- * flows, prof_thread.fm: the row's PROF_LIM is not 0) and its window maps the whole IRAM:
- * that row closes there, with der also the wait gap before that issue (the row's last
- * stall, as prof_issue_stall_th charges it). 0: no batch. */
 /* The bound of fn_env.wok for accesses of 1 << k bytes in a WRAM of wlim bytes. An aligned
  * ad = q << k fits when q <= (wlim - n) >> k; a misaligned ad rotates its low bits to the top,
  * giving at least 2^(32 - k), and the bound is at most 2^(32 - k) (wlim clamped to 2^32). */
@@ -99,6 +96,25 @@ static uint64_t fn_wok(uint64_t wlim, unsigned k)
     const uint64_t n = 1u << k, w = wlim > (1ull << 32) ? 1ull << 32 : wlim;
     return w < n ? 0 : ((w - n) >> k) + 1;
 }
+
+/* The mask of fn_env.wmk for accesses of n = 1 << k bytes: with p the largest power of two
+ * not above wlim (nor 2^31), an ad with no bit of ~(p - 1) | (n - 1) set is aligned and at
+ * most p - n, so the access fits; the others (past p: a WRAM that is not a power of two,
+ * e.g. the chip's 62 KB) take fn_wok's compare. With p below n: every bit (always the
+ * compare). */
+static uint32_t fn_wmk(uint64_t wlim, unsigned k)
+{
+    uint64_t p = 1ull << 31;
+    while (p > wlim)
+        p >>= 1;
+    return p < (1u << k) ? ~0u : (uint32_t)~(p - 1) | ((1u << k) - 1);
+}
+
+/* The batch of slot s (its thread's words, s->pt) from its next issue, numbered ins and at
+ * cycle cyc on, when its thread's open row is a plain mapped one (a thread that maps its
+ * flows, prof_thread.fm: the row's PROF_LIM is not 0) and its window maps the whole IRAM:
+ * that row closes there, with der also the wait gap before that issue (the row's last
+ * stall, as prof_issue_stall_th charges it). 0: no batch. */
 
 static inline int fn_batch(const fn_env *c, dpu_fn_slot *s, uint64_t ins, uint64_t cyc, uint64_t gap)
 {
@@ -643,6 +659,8 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
     uint64_t bf[DPU_NTHREADS_MAX + 1];
     const fn_env c = {d,  d->iram,           r->recs,          r->recs + r->nwords + 1, r->nwords, d->wram_p,
                       d->dm->wram_size,
+                      {fn_wmk(d->dm->wram_size, 0), fn_wmk(d->dm->wram_size, 1), fn_wmk(d->dm->wram_size, 2),
+                       fn_wmk(d->dm->wram_size, 3)},
                       {fn_wok(d->dm->wram_size, 0), fn_wok(d->dm->wram_size, 1), fn_wok(d->dm->wram_size, 2),
                        fn_wok(d->dm->wram_size, 3)},
                       (uint64_t)(e - b), b, r->der, bf};

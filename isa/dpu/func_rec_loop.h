@@ -111,10 +111,12 @@ FN_PROTO
     FN_ALU1(LSLADD, R[ip->b], DPU_SEM_LSLADD(res, cy, a, b, ip->x))
 
     /* loads and stores: an access out of WRAM or misaligned is the executor's (it faults);
-     * the test is DPU_SEM_ADDR_OK's as one compare (fn_env.wok: k = log2 n) */
+     * the test is DPU_SEM_ADDR_OK's as one mask test (fn_env.wmk: k = log2 n), and where
+     * that fails (past a power of two of WRAM, or outside) as one compare (fn_env.wok) */
 #define FN_ADDR_OK(n) const uint32_t ad = R[ip->a] + (uint32_t)ip->imm;                                  \
     enum { k_ = (n) == 8 ? 3 : (n) == 4 ? 2 : (n) == 2 ? 1 : 0 };                                        \
-    if (!((uint32_t)(ad >> k_ | ad << ((32 - k_) & 31)) < c->wok[k_]))                                   \
+    if (__builtin_expect((ad & c->wmk[k_]) != 0, 0) &&                                                   \
+        !((uint32_t)(ad >> k_ | ad << ((32 - k_) & 31)) < c->wok[k_]))                                   \
         goto h_GEN
 #define FN_LOAD(name, n, val)                                                                            \
     h_##name : {                                                                                         \
