@@ -131,7 +131,7 @@ static inline __attribute__((always_inline)) void prof_feed(fast_ctx *c, const s
                                                             uint32_t pc, uint64_t t)
 {
     (void)c;
-    prof_issue_stall_th(tk->prof, pc, t, ts->instructions, DPU_STALL_REVOLVER, t - tk->last_issue - 1);
+    prof_issue_word_th(tk->prof, pc, t, ts->instructions, DPU_STALL_REVOLVER, t - tk->last_issue - 1);
 }
 
 /* The issuing tasklet k's transfer made it wait w cycles beyond its revolver slot: a DMA
