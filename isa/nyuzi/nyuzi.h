@@ -283,8 +283,9 @@ typedef struct nyz_machine {
     /* requests the L2's stall holds, taken round robin between cores at its release
      * (timing.c hold_pos; several cores only): the release cycle of the current group,
      * the core the arbiter's pointer favours then, how many of each core's are in it; the
-     * core of the last request taken without a hold; the place + 1 of the request being
-     * made (0: not held) */
+     * core of the last load or code line taken without a hold (store-queue operations are
+     * not counted: the one-core store path stays as short); the place + 1 of the request
+     * being made (0: not held) */
     uint64_t hold_rel;
     uint8_t hold_rr, l2_core, hold_next, hold_n[NYZ_MAX_CORES];
     nyz_timing tm;

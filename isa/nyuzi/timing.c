@@ -398,9 +398,11 @@ static uint64_t l2_held(const nyz_machine *nm, uint64_t x, uint64_t a)
  * between the cores with a pointer that moves with every grant (l2_cache_arb_stage.sv:
  * rr_arbiter with update_lru = can_accept_request, so it stays put while the L2 is stalled
  * and favours the core after the last one taken before the stall), not in the order the
- * model makes them. The place of core's request in the group released at rel: its core's
- * k-th there goes in round k, in the order of the cores from the favoured one
- * (NYZ_HOLD_NONE for a request not held; several cores only). */
+ * model makes them. The place of core's load or code line in the group released at rel:
+ * its core's k-th there goes in round k, in the order of the cores from the favoured one
+ * (NYZ_HOLD_NONE for a request not held; several cores only). Store-queue operations are
+ * left out (their path is the hot one of one-core runs): they neither move the pointer
+ * nor take places. */
 static unsigned hold_pos(nyz_machine *nm, int core, uint64_t rel)
 {
     unsigned n = (unsigned)nm->ncores;
@@ -797,6 +799,10 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
      * to a line it lacks a cycle after the core's previous request. */
     int restart = full && !nyz_cache_probe(&nm->l2, pa);
     uint64_t acc = l2_store_accept(nm, c, now, restart);
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu ST c%d t%d a%08x acc %llu\n", (unsigned long long)now, c->index,
+            (int)(t - c->t), pa, (unsigned long long)acc);
+#endif
     uint32_t victim = full ? dirty_victim(&nm->l2, pa) : 0xffffffffu;
     int hit = nyz_cache_access(&nm->l2, pa, full, 1);
     int way = nm->l2.last_way;
