@@ -547,8 +547,10 @@ static inline __attribute__((always_inline)) void prof_map_drop(prof_thread *t, 
         t->bat[off] = PROF_BAT_OFF;
     }
     int64_t v;
-    if (off < t->nwd && (v = t->wd[off]) < 0) { /* (counting: it stops, its counts kept) */
-        if (v & PROF_W_DROP) { /* (its carry bit set: folded first) */
+    if (off < t->nwd && (v = t->wd[off]) != 0 && (v < 0 || !(v & PROF_W_DROP))) {
+        /* (counting, or carried into bit 63: it stops, its counts kept; with bit 62 set,
+         * which the mark takes, or carried, folded first) */
+        if (v > 0 || (v & PROF_W_DROP)) {
             prof_word_fold1(t, (uint32_t)off, t->map[off]);
             v = t->wd[off];
         }
