@@ -285,8 +285,8 @@ static inline void prof_issue_stall(struct prof_state *p, int g, uint64_t pc, ui
  * (8 bytes) do. Everything else comes to prof_issue_word_slow: the row form's issue, then word
  * mode again at pc when its row is a mapped one. One cause per thread; n below 2^28 (a
  * DPU tasklet's wait between two issues of one running stretch); outside the thread's window
- * every issue is prof_issue_stall_th's. Other feeds mix
- * freely (each ends word mode first: the row form's t->row, lim and stalls are right again). */
+ * every issue is prof_issue_stall_th's. Other feeds mix freely (each ends word mode first:
+ * the row form's t->row, lim and stalls are right again; notes/profile-api.md "Word mode"). */
 #define PROF_W_ON INT64_MIN                      /* bit 63: the word counts (0: it never did) */
 #define PROF_W_ONE(g) (4 + ((int64_t)(g) << 34)) /* count in bits 2-33, cycles 34-61 (62: their
                                                     carry, 63's next) */

@@ -264,6 +264,24 @@ static uint64_t walk(uint64_t *s, uint64_t pc, uint64_t *stk, int *depth, uint64
     return pc + 4;
 }
 
+/* Two machines of nt threads, each with a new profile (the tests play one feed into each). */
+static void make_pair(sim_machine *m, prof_state **p, int nt)
+{
+    for (int f = 0; f < 2; f++) {
+        make(&m[f], nt);
+        p[f] = prof_new(&m[f]);
+        assert_non_null(p[f]);
+    }
+}
+
+static void free_pair(sim_machine *m, prof_state **p)
+{
+    for (int f = 0; f < 2; f++) {
+        prof_free(p[f]);
+        sim_destroy(&m[f]);
+    }
+}
+
 /* A long run of 4 threads over 16 functions of 64 bytes (at FAKE_CODE_BASE, and one copy
  * far outside the code region, in the hash): each thread walks its code, calls (0x14: taken
  * 3 times in 4 to a function entry, else falls through), returns at 0x28 to the caller's
@@ -414,11 +432,7 @@ static void test_batch(void **state)
     int depth[NT] = {0};
     sim_machine m[2];
     prof_state *p[2];
-    for (int f = 0; f < 2; f++) {
-        make(&m[f], NT);
-        p[f] = prof_new(&m[f]);
-        assert_non_null(p[f]);
-    }
+    make_pair(m, p, NT);
     bat_drv d[NT];
     uint64_t counted = 0, issues = 0, folds = 0;
     for (int g = 0; g < NT; g++) {
@@ -463,10 +477,7 @@ static void test_batch(void **state)
     assert_true(folds > 10);
     assert_true(p[0]->hn > 0);
     check_same(p[0], p[1]);
-    for (int f = 0; f < 2; f++) {
-        prof_free(p[f]);
-        sim_destroy(&m[f]);
-    }
+    free_pair(m, p);
 }
 
 /* Derived stalls (prof_bat_derive), driven as the DPU's round replay drives them
@@ -548,11 +559,7 @@ static void test_batch_derive(void **state)
     int depth[NT] = {0};
     sim_machine m[2];
     prof_state *p[2];
-    for (int f = 0; f < 2; f++) {
-        make(&m[f], NT);
-        p[f] = prof_new(&m[f]);
-        assert_non_null(p[f]);
-    }
+    make_pair(m, p, NT);
     der_drv d[NT];
     uint64_t counted = 0, issues = 0;
     for (int g = 0; g < NT; g++) {
@@ -603,10 +610,7 @@ static void test_batch_derive(void **state)
     assert_true(counted > issues / 2 && counted < issues);
     assert_true(p[0]->hn > 0);
     check_same(p[0], p[1]);
-    for (int f = 0; f < 2; f++) {
-        prof_free(p[f]);
-        sim_destroy(&m[f]);
-    }
+    free_pair(m, p);
 }
 
 /* The word feed (prof_issue_word_th) against prof_issue_stall for every issue, driven as the
@@ -626,11 +630,7 @@ static void test_word_feed(void **state)
     int depth[NT] = {0};
     sim_machine m[2];
     prof_state *p[2];
-    for (int f = 0; f < 2; f++) {
-        make(&m[f], NT);
-        p[f] = prof_new(&m[f]);
-        assert_non_null(p[f]);
-    }
+    make_pair(m, p, NT);
     for (int g = 0; g < NT; g++) {
         pc[g] = FAKE_CODE_BASE + 0x40 * (uint64_t)g;
         cyc[g] = 3 + (uint64_t)g;
@@ -695,10 +695,7 @@ static void test_word_feed(void **state)
     assert_true(wide > 200 && stretch > 100 && wait > 1000);
     assert_true(p[0]->hn > 0);
     check_same(p[0], p[1]);
-    for (int f = 0; f < 2; f++) {
-        prof_free(p[f]);
-        sim_destroy(&m[f]);
-    }
+    free_pair(m, p);
 }
 
 XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_return_by_jump),
