@@ -540,22 +540,30 @@ static void prof_word_enter(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_
 
 /* The map drops the row of offset off (an open call's return address): a word counting it
  * folds and stops, so that the issue there comes to the slow path. */
-static inline __attribute__((always_inline)) void prof_map_drop(prof_thread *t, uint64_t off)
+static __attribute__((noinline)) void prof_map_drop_fold(prof_thread *t, uint64_t off)
 {
     if (off < t->nbat && t->bat[off] > 0) {
         prof_bat_fold1(t, (uint32_t)off);
         t->bat[off] = PROF_BAT_OFF;
     }
     int64_t v;
-    if (off < t->nwd && (v = t->wd[off]) != 0 && (v < 0 || !(v & PROF_W_DROP))) {
-        /* (counting, or carried into bit 63: it stops, its counts kept; with bit 62 set,
-         * which the mark takes, or carried, folded first) */
-        if (v > 0 || (v & PROF_W_DROP)) {
-            prof_word_fold1(t, (uint32_t)off, t->map[off]);
-            v = t->wd[off];
-        }
-        t->wd[off] = v ^ (PROF_W_ON | PROF_W_DROP);
+    if (off < t->nwd && ((v = t->wd[off]) > 0 ? !(v & PROF_W_DROP) : (v & PROF_W_DROP) != 0))
+        prof_word_fold1(t, (uint32_t)off, t->map[off]);
+}
+
+static inline __attribute__((always_inline)) void prof_map_drop(prof_thread *t, uint64_t off)
+{
+    /* a word counting stops, its counts kept (PROF_W_DROP); one whose cycles carried into
+     * bit 62 (which the mark takes) or 63, and a counting batch word, fold first (apart: the
+     * push then calls nothing on its common way) */
+    int64_t v = off < t->nwd ? t->wd[off] : 0;
+    if (__builtin_expect((off < t->nbat && t->bat[off] > 0) || (v > 0 ? !(v & PROF_W_DROP) : (v & PROF_W_DROP) != 0),
+                         0)) {
+        prof_map_drop_fold(t, off);
+        v = off < t->nwd ? t->wd[off] : 0;
     }
+    if (v < 0)
+        t->wd[off] = v ^ (PROF_W_ON | PROF_W_DROP);
     t->map[off] = NULL;
 }
 
@@ -571,11 +579,12 @@ static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t
     f->ret = ret;
     f->edge = edge;
     const uint64_t off = ret - t->base;
-    f->saved = off < t->nmap ? t->map[off] : NULL;
-    if (f->saved)
-        prof_map_drop(t, off);
+    uint64_t *const saved = off < t->nmap ? t->map[off] : NULL;
+    f->saved = saved;
     x->calls++;
     prof_edge_charge(t->nstalls, x, insns, cycle, t->stalls, -1);
+    if (saved) /* (last: nothing is live across its rare call) */
+        prof_map_drop(t, off);
 }
 
 /* Word mode's derived stalls up to an issue at cycle with retired count insns (every issue
@@ -621,10 +630,11 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
     *t->pw += PROF_W_ONE(n + 1);
     prof_word_anchor(t, cycle, insns);
     t->depth = d + 1;
-    prof_frame_push(t, prof_fr(t, d), x, ppc + rd, (uint32_t)(e - 1), insns, cycle);
     t->pw = t->wd + off;
     t->tl = cycle | (uint64_t)v << 63;
     t->in = insns + 1;
+    prof_frame_push(t, prof_fr(t, d), x, ppc + rd, (uint32_t)(e - 1), insns, cycle); /* (the
+                                                     return address is not pc: its drop is apart) */
 }
 
 /* The issue after a return's in word mode at the top call's return address (its word
