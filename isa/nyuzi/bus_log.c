@@ -104,6 +104,23 @@ void nyz_bus_prune(nyz_machine *nm, uint64_t floor)
     }
 }
 
+/* Read entry e's line again at the present bus state (saved as its `before`): its new data
+ * cycle. */
+static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
+{
+    uint64_t r, nd;
+    int mine = nm->l2.tag[e->l2way] == e->pa >> nm->l2.line_shift;
+    bus_save(nm, &e->before);
+    if (e->coll)
+        nd = nyz_bus_collided(nm, mine ? nm->l2.ready[e->l2way] : 0, e->b - e->bus, e->bus, e->lead);
+    else {
+        nd = nyz_bus_read(nm, e->pa, e->victim, e->b, e->bus, e->lead, &r);
+        if (mine)
+            nm->l2.ready[e->l2way] = r;
+    }
+    return nd;
+}
+
 /* A code line's request with bus time b: a read (coll NULL), or a collided miss of the
  * line whose fill restarts at *coll. */
 uint64_t nyz_bus_code(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned lead,
@@ -130,20 +147,35 @@ uint64_t nyz_bus_code(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
         nm->l2.ready[way] = *rst;
     for (unsigned k = 0; k < nm->bus_n; k++) {
         nyz_bus_ent *e = &nm->bus_log[k];
-        uint64_t r, nd;
-        int mine = nm->l2.tag[e->l2way] == e->pa >> nm->l2.line_shift;
-        bus_save(nm, &e->before);
-        if (e->coll)
-            nd = nyz_bus_collided(nm, mine ? nm->l2.ready[e->l2way] : 0, e->b - e->bus, e->bus, e->lead);
-        else {
-            nd = nyz_bus_read(nm, e->pa, e->victim, e->b, e->bus, e->lead, &r);
-            if (mine)
-                nm->l2.ready[e->l2way] = r;
-        }
+        uint64_t nd = bus_reread(nm, e);
         if (nd > e->done) /* (never sooner: the SDRAM row the code line opens is not undone) */
             bus_retime(nm, e, nd);
     }
     return done;
+}
+
+/* Entry `from` (the last made) goes before entry k <= from, as the L2 took it earlier
+ * (timing.c hold_rotate): the entries from k on are read again in the new order from the
+ * bus state before k, the ones after it suspended longer (never sooner, as in
+ * nyz_bus_code). Returns the moved entry's new data cycle (from == k: nothing moves, the
+ * entries from k on are read again). */
+uint64_t nyz_bus_reorder(nyz_machine *nm, unsigned from, unsigned k)
+{
+    nyz_bus_state s = nm->bus_log[k].before;
+    nyz_bus_ent m = nm->bus_log[from];
+    memmove(&nm->bus_log[k + 1], &nm->bus_log[k], (from - k) * sizeof m);
+    nm->bus_log[k] = m;
+    bus_restore(nm, &s);
+    uint64_t first = m.done;
+    for (unsigned i = k; i < nm->bus_n; i++) {
+        nyz_bus_ent *e = &nm->bus_log[i];
+        uint64_t nd = bus_reread(nm, e);
+        if (i == k && from > k)
+            first = e->done = nd;
+        else if (nd > e->done)
+            bus_retime(nm, e, nd);
+    }
+    return first;
 }
 
 /* A new entry of bus_log (its bus state saved; the caller applies it and sets done). */
@@ -163,6 +195,7 @@ nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t 
     e->tid = (uint8_t)(t - c->t);
     e->bus = (uint8_t)bus;
     e->lead = (uint8_t)lead;
+    e->x = 0; /* (fill_latency sets it) */
     /* its place among requests the L2's stall held (timing.c fill_latency: hold_next - 1) */
     e->hpos = nm->hold_next ? (uint8_t)(nm->hold_next - 1) : NYZ_HOLD_NONE;
     e->hrel = e->hpos == NYZ_HOLD_NONE ? 0 : nm->hold_rel;

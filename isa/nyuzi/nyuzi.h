@@ -255,6 +255,7 @@ typedef struct nyz_bus_ent {
     uint8_t hpos;                /* its place among the requests the L2's stall held until
                                   * hrel (timing.c hold_pos), or NYZ_HOLD_NONE */
     uint64_t hrel;               /* that release cycle (0: not held) */
+    uint64_t x;                  /* the cycle it reached the L2 (timing.c hold_rotate) */
 } nyz_bus_ent;
 enum { NYZ_HOLD_NONE = 0xff };
 
@@ -388,6 +389,7 @@ void nyz_bus_fix(nyz_machine *nm);
 void nyz_bus_prune(nyz_machine *nm, uint64_t floor);
 uint64_t nyz_bus_code(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned lead,
                       uint64_t *rst, const uint64_t *coll);
+uint64_t nyz_bus_reorder(nyz_machine *nm, unsigned from, unsigned k);
 nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t victim, int way,
                              int kind, const nyz_core *c, const nyz_thread *t, unsigned bus,
                              unsigned lead);

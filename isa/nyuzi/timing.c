@@ -561,6 +561,33 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
     return (unsigned)(done - now);
 }
 
+/* A core's load-miss queue offers one of its waiting loads a cycle, round robin over its
+ * threads with a pointer that moves every cycle it has one (l1_load_miss_queue.sv:
+ * update_lru = 1), whether the L2 takes it or not. So while a load E of the core waits
+ * (another core's request was taken), the pointer passes it, and a load C of another of
+ * its threads that reaches the L2 then is offered at once and every second cycle after
+ * (RTL trace, llsc and kernel on 2 cores: core 0's cold loads taken for threads 0, 1, 3, 2;
+ * at 262 the L2 took core 1's and the queue offered thread 2, at 263 it offered thread 3,
+ * which the L2 took). The model made E first and gave it the first grant: C, reaching the
+ * L2 at x with its own grant at a, takes E's grant s if E had waited since before x and
+ * s - x is even, and E takes a (two waiting loads; several cores). Returns the index of E
+ * in bus_log (its grant now *a, *a now s), or -1. */
+static int hold_rotate(nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint64_t x,
+                       uint64_t *a)
+{
+    for (unsigned k = 0; k < nm->bus_n; k++) {
+        nyz_bus_ent *e = &nm->bus_log[k];
+        uint64_t s = e->b - FQ_REQ;
+        if (e->core == c->index && e->kind == NYZ_RP_LOAD && !e->coll && e->tid != t - c->t &&
+            e->x && e->x < x && x <= s && s < *a && !((s - x) & 1)) {
+            e->b = *a + FQ_REQ;
+            *a = s;
+            return (int)k;
+        }
+    }
+    return -1;
+}
+
 /* fill_at for a request the L2 has not taken yet: it reaches the L2 FQ_REQ cycles before
  * its bus time and waits there until the L2 takes it (l2_accept); a request the stall held
  * gets its place among the others held with it (hold_pos; a code line that misses goes
@@ -578,9 +605,33 @@ static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t n
             a = hold_before(nm, a, pos, rel);
         nm->hold_next = (uint8_t)(pos + 1); /* for bus_log (nyz_bus_log_add) */
     }
+    int ke = kind == NYZ_RP_LOAD && nm->ncores > 1 ? hold_rotate(nm, c, t, x, &a) : -1;
+    uint64_t eb = 0; /* E: its bus time (now after C's), thread and line */
+    uint32_t epa = 0;
+    uint8_t etid = 0;
+    if (ke >= 0) {
+        eb = nm->bus_log[ke].b;
+        epa = nm->bus_log[ke].pa;
+        etid = nm->bus_log[ke].tid;
+    }
     uint64_t d = a - x;
     unsigned f = fill_at(nm, pa, write, now + d, bus, lead, kind, c, t);
     nm->hold_next = 0;
+    nyz_bus_ent *last = nm->bus_n ? &nm->bus_log[nm->bus_n - 1] : NULL;
+    int logged = last && last->pa == pa && last->b == now + d + bus;
+    if (logged)
+        last->x = x;
+    if (ke >= 0) { /* E (bus_log may have dropped entries before it) is read after C */
+        ke = -1;
+        for (unsigned k = 0; k < nm->bus_n; k++)
+            if (nm->bus_log[k].core == c->index && nm->bus_log[k].tid == etid &&
+                nm->bus_log[k].pa == epa && nm->bus_log[k].b == eb)
+                ke = (int)k;
+        if (ke >= 0 && logged && (unsigned)ke < nm->bus_n - 1)
+            f = (unsigned)(nyz_bus_reorder(nm, nm->bus_n - 1, (unsigned)ke) - (now + d));
+        else if (ke >= 0)
+            nyz_bus_reorder(nm, (unsigned)ke, (unsigned)ke);
+    }
     return (unsigned)d + f;
 }
 
@@ -719,6 +770,9 @@ static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t n
     uint64_t at;
     if (nyz_l1_fill_pending(c, pa, &at))
         return at > now ? (unsigned)(at - now) : 0;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu LD c%d a%08x\n", (unsigned long long)now, core ? core->index : -1, pa);
+#endif
     unsigned lat = fill_latency(nm, pa, 0, now, DMEM_BUS, lead, t ? NYZ_RP_LOAD : NYZ_RP_NONE, core, t,
                                core ? core->index : -1);
     nyz_l1_fill_add(c, pa, now + lat);
