@@ -108,9 +108,11 @@ void dpu_fast_round_flush_prof(fast_ctx *c, uint64_t t0, int i0, uint64_t n, uin
  * instruction saved), and round phases in SDK code are often shorter (dpu-sdk16-mul: four
  * in five end within 4 rounds, the others run 32 or more; PrIM's RED: 2 on average). */
 enum { REPLAY_WARM = 4 };
-/* The same with --profile: a profiled replay's batches end at each call and return (four
- * slow issues a call where the profiled round burst has two), so only longer rounds pay */
-enum { REPLAY_WARM_PROF = 64 };
+/* The same with --profile (64 in session 27, when a profiled replay's batches ended at
+ * each call and return with four slow issues a call; since the profile's word mode the
+ * profiled round burst costs more per issue than the replay saves: 4, prof's measurement,
+ * dpu16 --profile 24.52 -> 22.57 host insns per insn, dpu-sdk16-mul's +0.7 %) */
+enum { REPLAY_WARM_PROF = 4 };
 int dpu_fast_round_replay(fast_ctx *c, sim_thread **tsp, uint64_t *tp, uint64_t olim);
 
 #endif
