@@ -415,7 +415,8 @@ static unsigned hold_pos(nyz_machine *nm, int core, uint64_t rel)
         nm->hold_rr = (uint8_t)((nm->l2_core + 1u) % n);
         memset(nm->hold_n, 0, sizeof nm->hold_n);
     }
-    unsigned k = nm->hold_n[core] < 15 ? nm->hold_n[core]++ : 15;
+    /* (round 14 at most: 14 x 16 + 15 < NYZ_HOLD_NONE with 16 cores) */
+    unsigned k = nm->hold_n[core] < 14 ? nm->hold_n[core]++ : 14;
     return k * n + ((unsigned)core + n - nm->hold_rr) % n;
 }
 
