@@ -372,8 +372,26 @@ enum { NYZ_ST_SCOREBOARD, NYZ_ST_ICACHE, NYZ_ST_DCACHE, NYZ_ST_STORE, NYZ_ST_ROL
 /* timing.c: caches, memory, and the memory side of an executed instruction */
 int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line);
 void nyz_cache_free(nyz_cache *c);
-int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write);
+int nyz_cache_access_slow(nyz_cache *c, uint32_t addr, int allocate, int write);
+/* 1 hit, 0 miss (the line is filled when allocate). The set's last touch again changes no
+ * replacement state: tested here, inline, as most accesses are that (cache.c does the rest). */
+static inline int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
+{
+    const uint32_t line = addr >> c->line_shift;
+    const unsigned set = line & (c->sets - 1);
+    if (c->plru_on && c->mru[set].line == line) {
+        const unsigned i = set * c->ways + c->mru[set].way;
+        if (write)
+            c->dirty[i] = 1;
+        c->hits++;
+        c->last_way = (int)i;
+        return 1;
+    }
+    return nyz_cache_access_slow(c, addr, allocate, write);
+}
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
+/* the way a miss in a set with pseudo-LRU flags f replaces (cache_lru.sv) */
+unsigned nyz_plru_victim(unsigned f, unsigned ways);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
 unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead);
 unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead,

@@ -1,5 +1,5 @@
 /* isa/nyuzi/timing.c: the Nyuzi memory system for the cycle model: L1 instruction and data
- * caches and the shared L2 (LRU, geometry from -o options, fills merged per line), the
+ * caches' fills and the shared L2 (the caches' tags and replacement: cache.c), the
  * reference board's SDRAM controller, the store queue's acknowledgements, and what an
  * executed instruction's memory access costs (nyz_mem_timing). The pipeline that calls it
  * is pipeline.c; the rules and their sources are in docs/isa/nyuzi.md. */
@@ -10,159 +10,6 @@
                      * stderr, as the RTL testbench's traced copy prints them (docs/validation) */
 #include <stdio.h>
 #endif
-
-int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
-{
-    memset(c, 0, sizeof *c);
-    if (!ways || !line || (line & (line - 1)) || size % (ways * line))
-        return -1;
-    c->sets = size / (ways * line);
-    if (c->sets & (c->sets - 1))
-        return -1;
-    c->ways = ways;
-    c->line_shift = (unsigned)__builtin_ctz(line);
-    c->tag = malloc(sizeof *c->tag * c->sets * ways);
-    c->lru = calloc(c->sets * ways, sizeof *c->lru);
-    c->dirty = calloc(c->sets * ways, 1);
-    c->plru = calloc(c->sets, 1);
-    c->plru_on = ways == 2 || ways == 4 || ways == 8;
-    c->next_fill = UINT64_MAX;
-    c->mru = malloc(sizeof *c->mru * c->sets);
-    if (c->mru)
-        memset(c->mru, 0xff, sizeof *c->mru * c->sets);
-    c->ready = calloc(c->sets * ways, sizeof *c->ready);
-    if (!c->tag || !c->lru || !c->dirty || !c->ready || !c->plru || !c->mru)
-        return -1;
-    memset(c->tag, 0xff, sizeof *c->tag * c->sets * ways);
-    return 0;
-}
-
-void nyz_cache_free(nyz_cache *c)
-{
-    free(c->tag);
-    free(c->lru);
-    free(c->dirty);
-    free(c->ready);
-    free(c->plru);
-    free(c->mru);
-    c->ready = NULL;
-    c->plru = NULL;
-    c->mru = NULL;
-    c->tag = NULL;
-    c->lru = NULL;
-    c->dirty = NULL;
-}
-
-int nyz_cache_probe(const nyz_cache *c, uint32_t addr)
-{
-    uint32_t line = addr >> c->line_shift;
-    unsigned set = line & (c->sets - 1);
-    for (unsigned w = 0; w < c->ways; w++)
-        if (c->tag[set * c->ways + w] == line)
-            return 1;
-    return 0;
-}
-
-/* Replacement as the RTL's cache_lru.sv: a pseudo-LRU tree of flag bits per set for 2, 4
- * and 8 ways (bit layouts and update rules as there, including that a fill takes the way
- * the flags point to even if another way is invalid); true LRU for other way counts. */
-static unsigned plru_victim(unsigned f, unsigned ways)
-{
-    if (ways == 2)
-        return !(f & 1);
-    if (ways == 4)
-        return !(f & 2) ? ((f & 4) ? 1 : 0) : ((f & 1) ? 3 : 2);
-    /* 8 ways: bits 6..0 */
-#define B(n) ((f >> (n)) & 1)
-    if (!B(3))
-        return !B(5) ? (B(6) ? 1 : 0) : (B(4) ? 3 : 2);
-    return !B(1) ? (B(2) ? 5 : 4) : (B(0) ? 7 : 6);
-#undef B
-}
-
-static unsigned plru_touch(unsigned f, unsigned way, unsigned ways)
-{
-    if (ways == 2)
-        return !way;
-    if (ways == 4) {
-        static const uint8_t set[4] = {6, 2, 1, 0}, keep[4] = {1, 1, 4, 4};
-        return set[way] | (f & keep[way]);
-    }
-    unsigned f5 = (f >> 5) & 1;
-    switch (way) {
-    case 0: return 0x60 | (f5 << 4) | 0x08 | (f & 7);
-    case 1: return 0x20 | (f5 << 4) | 0x08 | (f & 7);
-    case 2: return (f & 0x40) | 0x18 | (f & 7);
-    case 3: return (f & 0x40) | 0x08 | (f & 7);
-    case 4: return (f & 0x70) | 0x06 | (f & 1);
-    case 5: return (f & 0x70) | 0x02 | (f & 1);
-    case 6: return (f & 0x70) | (f & 4) | 0x01;
-    default: return (f & 0x70) | (f & 4);
-    }
-}
-
-/* Record a use of way w of set, which now holds line, for replacement. */
-static inline void touch(nyz_cache *c, unsigned set, unsigned w, uint32_t line)
-{
-    if (c->plru_on) {
-        c->plru[set] = (uint8_t)plru_touch(c->plru[set], w, c->ways);
-        c->mru[set].line = line;
-        c->mru[set].way = w;
-    } else
-        c->lru[set * c->ways + w] = ++c->stamp;
-}
-
-/* 1 hit, 0 miss (the line is filled when allocate). */
-int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
-{
-    uint32_t line = addr >> c->line_shift;
-    unsigned set = line & (c->sets - 1), base = set * c->ways, w;
-    const uint32_t *tag = c->tag + base;
-    if (c->plru_on && c->mru[set].line == line) /* the set's last touch again: no change */
-        w = c->mru[set].way;
-    else {
-        for (w = 0; w < c->ways && tag[w] != line; w++)
-            ;
-        if (w == c->ways) {
-            c->misses++;
-            c->last_way = -1;
-            if (!allocate)
-                return 0;
-            if (c->plru_on)
-                w = plru_victim(c->plru[set], c->ways);
-            else {
-                const uint64_t *lru = c->lru + base;
-                w = 0;
-                for (unsigned k = 1; k < c->ways; k++)
-                    if (lru[k] < lru[w])
-                        w = k;
-            }
-            c->tag[base + w] = line;
-            c->dirty[base + w] = (uint8_t)write;
-            c->last_way = (int)(base + w);
-            touch(c, set, w, line);
-            return 0;
-        }
-        touch(c, set, w, line);
-    }
-    if (write)
-        c->dirty[base + w] = 1;
-    c->hits++;
-    c->last_way = (int)(base + w);
-    return 1;
-}
-
-void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
-{
-    uint32_t line = addr >> c->line_shift;
-    unsigned set = line & (c->sets - 1);
-    for (unsigned w = 0; w < c->ways; w++)
-        if (c->tag[set * c->ways + w] == line) {
-            c->tag[set * c->ways + w] = 0xffffffffu;
-            if (c->mru[set].line == line)
-                c->mru[set].line = 0xffffffffu;
-        }
-}
 
 /* The reference board's SDRAM controller (fpga/common/sdram_controller.sv, as the RTL
  * testbench instantiates it: 4 banks, 1 KiB rows, word address = {row, bank, column}):
@@ -262,7 +109,7 @@ static uint32_t dirty_victim(const nyz_cache *c, uint32_t pa)
         if (c->tag[base + w] == line)
             return 0xffffffffu;
     if (c->plru_on)
-        w = plru_victim(c->plru[set], c->ways);
+        w = nyz_plru_victim(c->plru[set], c->ways);
     else {
         w = 0;
         for (unsigned k = 1; k < c->ways; k++)
@@ -689,7 +536,7 @@ static void l1_ack_install(nyz_cache *c, uint32_t line, uint64_t at)
             return;
     unsigned w = 0, flags;
     if (c->plru_on)
-        w = plru_victim(lru_read_at(c, at - LRU_READ_ACK, &flags) ? flags : c->plru[set], c->ways);
+        w = nyz_plru_victim(lru_read_at(c, at - LRU_READ_ACK, &flags) ? flags : c->plru[set], c->ways);
     else
         for (unsigned k = 1; k < c->ways; k++)
             if (c->lru[base + k] < c->lru[base + w])

@@ -1,0 +1,157 @@
+/* isa/nyuzi/cache.c: a set-associative cache's tags and replacement for the Nyuzi cycle
+ * model (L1 instruction and data caches, the shared L2): geometry from -o options, the
+ * RTL's pseudo-LRU tree (cache_lru.sv) for 2, 4 and 8 ways, true LRU otherwise, lookups
+ * that allocate and mark lines dirty, and invalidation. When fills land and what a miss
+ * costs is timing.c's. */
+#include <stdlib.h>
+#include <string.h>
+#include "nyuzi.h"
+
+int nyz_cache_init(nyz_cache *c, unsigned size, unsigned ways, unsigned line)
+{
+    memset(c, 0, sizeof *c);
+    if (!ways || !line || (line & (line - 1)) || size % (ways * line))
+        return -1;
+    c->sets = size / (ways * line);
+    if (c->sets & (c->sets - 1))
+        return -1;
+    c->ways = ways;
+    c->line_shift = (unsigned)__builtin_ctz(line);
+    c->tag = malloc(sizeof *c->tag * c->sets * ways);
+    c->lru = calloc(c->sets * ways, sizeof *c->lru);
+    c->dirty = calloc(c->sets * ways, 1);
+    c->plru = calloc(c->sets, 1);
+    c->plru_on = ways == 2 || ways == 4 || ways == 8;
+    c->next_fill = UINT64_MAX;
+    c->mru = malloc(sizeof *c->mru * c->sets);
+    if (c->mru)
+        memset(c->mru, 0xff, sizeof *c->mru * c->sets);
+    c->ready = calloc(c->sets * ways, sizeof *c->ready);
+    if (!c->tag || !c->lru || !c->dirty || !c->ready || !c->plru || !c->mru)
+        return -1;
+    memset(c->tag, 0xff, sizeof *c->tag * c->sets * ways);
+    return 0;
+}
+
+void nyz_cache_free(nyz_cache *c)
+{
+    free(c->tag);
+    free(c->lru);
+    free(c->dirty);
+    free(c->ready);
+    free(c->plru);
+    free(c->mru);
+    c->ready = NULL;
+    c->plru = NULL;
+    c->mru = NULL;
+    c->tag = NULL;
+    c->lru = NULL;
+    c->dirty = NULL;
+}
+
+int nyz_cache_probe(const nyz_cache *c, uint32_t addr)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1);
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[set * c->ways + w] == line)
+            return 1;
+    return 0;
+}
+
+/* Replacement as the RTL's cache_lru.sv: a pseudo-LRU tree of flag bits per set for 2, 4
+ * and 8 ways (bit layouts and update rules as there, including that a fill takes the way
+ * the flags point to even if another way is invalid); true LRU for other way counts. */
+unsigned nyz_plru_victim(unsigned f, unsigned ways)
+{
+    if (ways == 2)
+        return !(f & 1);
+    if (ways == 4)
+        return !(f & 2) ? ((f & 4) ? 1 : 0) : ((f & 1) ? 3 : 2);
+    /* 8 ways: bits 6..0 */
+#define B(n) ((f >> (n)) & 1)
+    if (!B(3))
+        return !B(5) ? (B(6) ? 1 : 0) : (B(4) ? 3 : 2);
+    return !B(1) ? (B(2) ? 5 : 4) : (B(0) ? 7 : 6);
+#undef B
+}
+
+static unsigned plru_touch(unsigned f, unsigned way, unsigned ways)
+{
+    if (ways == 2)
+        return !way;
+    if (ways == 4) {
+        static const uint8_t set[4] = {6, 2, 1, 0}, keep[4] = {1, 1, 4, 4};
+        return set[way] | (f & keep[way]);
+    }
+    unsigned f5 = (f >> 5) & 1;
+    switch (way) {
+    case 0: return 0x60 | (f5 << 4) | 0x08 | (f & 7);
+    case 1: return 0x20 | (f5 << 4) | 0x08 | (f & 7);
+    case 2: return (f & 0x40) | 0x18 | (f & 7);
+    case 3: return (f & 0x40) | 0x08 | (f & 7);
+    case 4: return (f & 0x70) | 0x06 | (f & 1);
+    case 5: return (f & 0x70) | 0x02 | (f & 1);
+    case 6: return (f & 0x70) | (f & 4) | 0x01;
+    default: return (f & 0x70) | (f & 4);
+    }
+}
+
+/* Record a use of way w of set, which now holds line, for replacement. */
+static inline void touch(nyz_cache *c, unsigned set, unsigned w, uint32_t line)
+{
+    if (c->plru_on) {
+        c->plru[set] = (uint8_t)plru_touch(c->plru[set], w, c->ways);
+        c->mru[set].line = line;
+        c->mru[set].way = w;
+    } else
+        c->lru[set * c->ways + w] = ++c->stamp;
+}
+
+/* nyz_cache_access (nyuzi.h) past its inline test of the set's last touch. */
+int nyz_cache_access_slow(nyz_cache *c, uint32_t addr, int allocate, int write)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1), base = set * c->ways, w;
+    const uint32_t *tag = c->tag + base;
+    for (w = 0; w < c->ways && tag[w] != line; w++)
+        ;
+    if (w == c->ways) {
+        c->misses++;
+        c->last_way = -1;
+        if (!allocate)
+            return 0;
+        if (c->plru_on)
+            w = nyz_plru_victim(c->plru[set], c->ways);
+        else {
+            const uint64_t *lru = c->lru + base;
+            w = 0;
+            for (unsigned k = 1; k < c->ways; k++)
+                if (lru[k] < lru[w])
+                    w = k;
+        }
+        c->tag[base + w] = line;
+        c->dirty[base + w] = (uint8_t)write;
+        c->last_way = (int)(base + w);
+        touch(c, set, w, line);
+        return 0;
+    }
+    touch(c, set, w, line);
+    if (write)
+        c->dirty[base + w] = 1;
+    c->hits++;
+    c->last_way = (int)(base + w);
+    return 1;
+}
+
+void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1);
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[set * c->ways + w] == line) {
+            c->tag[set * c->ways + w] = 0xffffffffu;
+            if (c->mru[set].line == line)
+                c->mru[set].line = 0xffffffffu;
+        }
+}
