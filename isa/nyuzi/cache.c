@@ -137,11 +137,7 @@ int nyz_cache_access_slow(nyz_cache *c, uint32_t addr, int allocate, int write)
         return 0;
     }
     touch(c, set, w, line);
-    if (write)
-        c->dirty[base + w] = 1;
-    c->hits++;
-    c->last_way = (int)(base + w);
-    return 1;
+    return nyz_cache_hit(c, base + w, write);
 }
 
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)

@@ -375,18 +375,21 @@ void nyz_cache_free(nyz_cache *c);
 int nyz_cache_access_slow(nyz_cache *c, uint32_t addr, int allocate, int write);
 /* 1 hit, 0 miss (the line is filled when allocate). The set's last touch again changes no
  * replacement state: tested here, inline, as most accesses are that (cache.c does the rest). */
+/* A hit in way index i (set * ways + way): its count, its dirty mark, the last way. */
+static inline int nyz_cache_hit(nyz_cache *c, unsigned i, int write)
+{
+    if (write)
+        c->dirty[i] = 1;
+    c->hits++;
+    c->last_way = (int)i;
+    return 1;
+}
 static inline int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, int write)
 {
     const uint32_t line = addr >> c->line_shift;
     const unsigned set = line & (c->sets - 1);
-    if (c->plru_on && c->mru[set].line == line) {
-        const unsigned i = set * c->ways + c->mru[set].way;
-        if (write)
-            c->dirty[i] = 1;
-        c->hits++;
-        c->last_way = (int)i;
-        return 1;
-    }
+    if (c->plru_on && c->mru[set].line == line)
+        return nyz_cache_hit(c, set * c->ways + c->mru[set].way, write);
     return nyz_cache_access_slow(c, addr, allocate, write);
 }
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
