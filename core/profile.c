@@ -333,10 +333,10 @@ static void prof_word_fold(prof_thread *t)
  * charges its stall before it finds the thread in word mode) goes to that row. */
 static inline void prof_word_sync(prof_thread *t)
 {
-    if (__builtin_expect(!t->pw, 1))
+    if (__builtin_expect(!prof_word_mode(t), 1))
         return;
     uint64_t *const r = t->map[t->pw - t->wd];
-    const uint64_t tl = t->tl & ~PROF_TL_NONE, il = t->in - 1;
+    const uint64_t tl = t->tl, il = t->in - 1;
     r[PROF_INSNS] -= il;
     r[PROF_CYCLES] -= tl;
     t->stalls[t->wcause] += (tl - t->wt0) - (il - t->wi0);
@@ -346,8 +346,17 @@ static inline void prof_word_sync(prof_thread *t)
     }
     t->row = r;
     t->lim = t->fm ? 0 : r[PROF_LIM];
-    t->pw = NULL;
-    t->tl = PROF_TL_NONE;
+    t->pw = &t->wnone;
+}
+
+void prof_word_end(prof_thread *t) { prof_word_sync(t); }
+
+void prof_word_resume_slow(prof_thread *t, uint64_t last, uint64_t r)
+{
+    const uint64_t s = r - last; /* (cycles of the open issue's row, no stall: see wt0) */
+    t->map[t->pw - t->wd][PROF_CYCLES] += s;
+    t->tl = r;
+    t->wt0 += s;
 }
 
 /* After an issue at pc in the row form (its row open): word mode from it, when its row is
@@ -393,7 +402,7 @@ static void prof_word_enter(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_
     r[PROF_INSNS] += insns; /* (the row form opened it) */
     r[PROF_CYCLES] += cycle;
     t->pw = w;
-    t->tl = cycle | (uint64_t)kind << 63;
+    t->tl = cycle;
     t->in = insns + 1;
     t->wt0 = cycle;
     t->wi0 = insns;
@@ -494,7 +503,7 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
     prof_word_anchor(t, cycle, insns);
     t->depth = d + 1;
     t->pw = t->wd + off;
-    t->tl = cycle | (uint64_t)v << 63;
+    t->tl = cycle;
     t->in = insns + 1;
     prof_frame_push(t, prof_fr(t, d), x, ppc + rd, (uint32_t)(e - 1), insns, cycle); /* (the
                                                      return address is not pc: its drop is apart) */
@@ -520,15 +529,19 @@ static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc,
     t->map[off] = f->saved;
     t->wd[off] = v ^= PROF_W_DROP | PROF_W_ON; /* (counting again, its counts kept) */
     t->pw = t->wd + off;
-    t->tl = cycle | (uint64_t)v << 63;
+    t->tl = cycle;
     t->in = insns + 1;
 }
 
 /* (the dispatch has no call on its way but tail calls: it saves no registers) */
 void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause, uint64_t n)
 {
-    if (t->pw && pc - t->base < t->nwd && cycle - n - 1 == (t->tl & ~PROF_TL_NONE) && insns == t->in && cause == t->wcause) {
-        /* the issue after a call's or a return's */
+    if (prof_word_mode(t)) { /* (the fast issues kept neither: the contract gives them) */
+        t->tl = cycle - n - 1;
+        t->in = insns;
+    }
+    if (prof_word_mode(t) && pc - t->base < t->nwd && cause == t->wcause) {
+        /* the issue after a call's or a return's (the same stretch: the feed's contract) */
         const int64_t k = *t->pw & 3;
         if (k == PROF_W_CALL) {
             prof_word_push(t, pc, cycle, insns, cause, n);

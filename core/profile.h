@@ -97,11 +97,11 @@ typedef struct prof_thread {
                             word mode wrow (PROF_LIM 0: every other feed's issue is slow) */
     /* word mode (prof_issue_word_th; what its fast path reads and writes, on this line) */
     int64_t *wd;         /* a word per window offset below nwd, PROF_W_*; NULL: none */
-    int64_t *pw;         /* word mode: the word of the open issue (its row not opened); NULL: row
-                            form (t->row open as above) */
-    uint64_t tl;         /* word mode: the open issue's cycle, bit 63 set when its row is a call's
-                            or a return's (the next issue is slow); row form: PROF_TL_NONE */
-    uint64_t in;         /* word mode: the open issue's retired count + 1 (the next issue's) */
+    int64_t *pw;         /* word mode: the word of the open issue (its row not opened); &wnone:
+                            row form (t->row open as above) */
+    uint64_t tl;         /* word mode: the open issue's cycle, and */
+    uint64_t in;         /* its retired count + 1 (the next issue's): kept by the slow path, told
+                            by the feed's caller after its fast issues (prof_word_at) */
     int nstalls, g;      /* the ISA's stall causes; this thread's global index */
     struct prof_state *p;
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged */
@@ -140,6 +140,7 @@ typedef struct prof_thread {
     uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
     uint32_t nwtl, cwtl;
     uint64_t wrow[PROF_STALLS + SIM_MAX_STALLS]; /* t->row in word mode (PROF_LIM 0) */
+    int64_t wnone;       /* pw in the row form: PROF_W_CALL (the next word feed's issue is slow) */
 } prof_thread;
 
 typedef struct prof_state {
@@ -277,49 +278,85 @@ static inline void prof_issue_stall(struct prof_state *p, int g, uint64_t pc, ui
 /* The word feed (word mode), for a loop like prof_issue_stall_th's whose stall before each
  * issue is the cycles since the thread's previous issue beyond one (a DPU tasklet's revolver
  * wait): the same as prof_issue_stall_th(t, pc, cycle, insns, cause, n), but the common issue
- * (its previous issue the thread's last at cycle - n - 1, one instruction retired since, pc's
- * word counting, the previous one not a call or a return) touches no row: it adds one issue
- * and its n + 1 cycles to the word of the previous issue's pc (PROF_W_ONE), whose fold
- * charges the row with them and cause with their cycles minus their count (so n is the
- * cause's). The rows of 16 tasklets x 127 pcs (64 bytes each) do not stay in L1; their words
- * (8 bytes) do. Everything else comes to prof_issue_word_slow: the row form's issue, then word
- * mode again at pc when its row is a mapped one. One cause per thread; n below 2^28 (a
- * DPU tasklet's wait between two issues of one running stretch); outside the thread's window
- * every issue is prof_issue_stall_th's. Other feeds mix freely (each ends word mode first:
- * the row form's t->row, lim and stalls are right again; notes/profile-api.md "Word mode"). */
+ * (pc's word counting, the previous one not a call's or a return's) touches no row and tests
+ * nothing of the thread's past: it adds one issue and its n + 1 cycles to the word of the
+ * previous issue's pc (PROF_W_ONE), whose fold charges the row with them and cause with their
+ * cycles minus their count (so n is the cause's). The rows of 16 tasklets x 127 pcs (64 bytes
+ * each) do not stay in L1; their words (8 bytes) do. The caller's contract (which the feed
+ * does not test, session 29): while the thread is in word mode, every issue of it comes
+ * through this feed, one instruction retired since its previous issue, and its previous
+ * issue was at cycle - n - 1 in the same running stretch: where a new stretch starts (the
+ * DPU's resume) the caller says so with prof_word_resume before the next issue. The common
+ * issue does not even keep the thread's last cycle and count: the caller tells them with
+ * prof_word_at (its last issue's cycle, its retired count after it) before anything else
+ * reads the thread (another feed, prof_word_resume or _end, prof_finish), e.g. where its
+ * burst of issues ends. Everything else comes to prof_issue_word_slow: the
+ * push and the pop after a call's and a return's word, in words; any other issue the row
+ * form's, then word mode again at pc when its row is a mapped one. One cause per thread; n
+ * below 2^28; outside the thread's window every issue is prof_issue_stall_th's
+ * (notes/profile-api.md "Word mode"). */
 #define PROF_W_ON INT64_MIN                      /* bit 63: the word counts (0: it never did) */
 #define PROF_W_ONE(g) (4 + ((int64_t)(g) << 34)) /* count in bits 2-33, cycles 34-61 (62: their
                                                     carry, 63's next) */
 #define PROF_W_CALL 1                            /* bits 0-1, set where the word starts: the */
-#define PROF_W_RET 3                             /* row's flow (bit 0: the next issue is slow) */
+#define PROF_W_RET 3                             /* row's flow (bit 0: the next issue is slow;
+                                                    prof_thread.wnone, the row form's pw, has
+                                                    it too) */
 #define PROF_W_DROP ((int64_t)1 << 62)           /* with bit 63 clear: not counting, its row out
                                                     of the map (an open call's return address),
                                                     its counts kept; bits 62 and 63 clear (not
                                                     0): the cycles carried into bit 63 */
-#define PROF_TL_NONE ((uint64_t)1 << 63)
+/* In word mode (pw one of the thread's words, not its wnone). */
+static inline int prof_word_mode(const prof_thread *t) { return t->pw != &t->wnone; }
 void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause, uint64_t n);
 static inline __attribute__((always_inline)) void prof_issue_word_th(prof_thread *t, uint64_t pc, uint64_t cycle,
                                                                      uint64_t insns, int cause, uint64_t n)
 {
     const uint64_t off = pc - t->base;
-    int64_t v;
-    if (__builtin_expect(off < t->nwd && (v = t->wd[off]) < 0 && cycle - n - 1 == t->tl && insns == t->in, 1)) {
-        *t->pw += PROF_W_ONE(n + 1);
+    int64_t v, *const pw = t->pw;
+    const int64_t x = *pw;
+    if (__builtin_expect(off < t->nwd && (v = t->wd[off]) < 0 && !(x & 1), 1)) {
+        *pw = x + PROF_W_ONE(n + 1);
         t->pw = t->wd + off;
-        t->tl = cycle | (uint64_t)v << 63; /* (bit 0 of the word: a call's or a return's) */
-        t->in = insns + 1;
     } else
         prof_issue_word_slow(t, pc, cycle, insns, cause, n);
+}
+/* The word feed's thread t issued last at cycle tl, with in instructions retired after it
+ * (the contract above: before anything else reads t). */
+static inline void prof_word_at(prof_thread *t, uint64_t tl, uint64_t in)
+{
+    t->tl = tl;
+    t->in = in;
+}
+/* A new running stretch of thread t, whose last issue was at cycle last, begins at cycle r
+ * (after a stop; its next issue's n counts from r): in word mode the time from last to r
+ * goes to that issue's row as cycles, not as a stall (as prof_issue_stall_th charges it).
+ * Nothing in the row form. */
+void prof_word_resume_slow(prof_thread *t, uint64_t last, uint64_t r);
+static inline void prof_word_resume(prof_thread *t, uint64_t last, uint64_t r)
+{
+    if (prof_word_mode(t))
+        prof_word_resume_slow(t, last, r);
+}
+/* Word mode ends (the row form's state right again), e.g. where the caller cannot keep the
+ * contract above. */
+void prof_word_end(prof_thread *t);
+/* prof_stall_th for a thread that may be in word mode (the open issue's row is its word's, in
+ * the map while the word counts). */
+static inline void prof_word_stall_th(prof_thread *t, int cause, uint64_t n)
+{
+    uint64_t *const r = __builtin_expect(prof_word_mode(t), 0) ? t->map[t->pw - t->wd] : t->row;
+    r[PROF_STALLS + cause] += n;
+    t->stalls[cause] += n;
 }
 
 /* For an ISA that passes stalls NULL: thread g's counter cause grew by n since the last time
  * it was charged, all of it since its previous issue (so the growth is that instruction's).
- * Call it before the next prof_issue of g (or before the run returns, for the last one). In
- * word mode the open issue's row is its word's (in the map while the word counts). */
+ * Call it before the next prof_issue of g (or before the run returns, for the last one). Not
+ * in word mode (prof_word_stall_th). */
 static inline void prof_stall_th(prof_thread *t, int cause, uint64_t n)
 {
-    uint64_t *const r = __builtin_expect(t->pw != NULL, 0) ? t->map[t->pw - t->wd] : t->row;
-    r[PROF_STALLS + cause] += n;
+    t->row[PROF_STALLS + cause] += n;
     t->stalls[cause] += n;
 }
 

@@ -50,7 +50,8 @@ prof_state *prof_new(sim_machine *m)
         t->g = g;
         t->p = p;
         t->bder = -1;
-        t->tl = PROF_TL_NONE;
+        t->wnone = PROF_W_CALL; /* (row form) */
+        t->pw = &t->wnone;
         t->wcause = -1;
     }
     return p;

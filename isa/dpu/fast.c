@@ -126,7 +126,11 @@ static int scan(const sim_thread *th, int nt, int rr, uint64_t t, uint64_t *nx)
  * previous instruction: the cycles since that issue beyond the issue's own (its revolver
  * wait; a new running stretch, boot or resume, sets last_issue to its start, so the stopped
  * time is none), less a DMA's own wait, which prof_dma moved to the DMA cause when the
- * transfer started. The bank penalty runs the reference loop, never this one. */
+ * transfer started. The bank penalty runs the reference loop, never this one. The word
+ * feed's contract (core/profile.h) holds here: every issue of a tasklet in the fast loop is
+ * fed, each retires one, and each new stretch is told (prof_word_resume: the resumes in the
+ * sparse burst and through the generic executor; dpu_run_fast's entry ends word mode for a
+ * tasklet whose last_issue moved while the unit was away). */
 static inline __attribute__((always_inline)) void prof_feed(fast_ctx *c, const sim_thread *ts, const dpu_tasklet *tk,
                                                             uint32_t pc, uint64_t t)
 {
@@ -138,8 +142,8 @@ static inline __attribute__((always_inline)) void prof_feed(fast_ctx *c, const s
  * stall of the DMA instruction, and not a revolver one (its next issue counts the gap). */
 static inline void prof_dma(const fast_ctx *c, int k, uint64_t w)
 {
-    prof_stall_th(c->pt + k, DPU_STALL_DMA, w);
-    prof_stall_th(c->pt + k, DPU_STALL_REVOLVER, (uint64_t)0 - w);
+    prof_word_stall_th(c->pt + k, DPU_STALL_DMA, w);
+    prof_word_stall_th(c->pt + k, DPU_STALL_REVOLVER, (uint64_t)0 - w);
 }
 
 /* Land the transfers due at t in a sparse burst and take back the queue's front and count
@@ -405,6 +409,9 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                 /* in the sparse burst, where barriers and handshakes run (in the plain and
                  * dense ones the generic executor measured cheaper: their code stays as it
                  * was) */
+                /* (profiled: a resumed tasklet's last issue, for its word feed) */
+                const int kk = (int)((fa + (uint32_t)in->imm) & 0xff);
+                const uint64_t last_kr = profile && kk < c->nt ? c->d->t[kk].last_issue : 0;
                 const uint32_t cr = dpu_fast_ctl_inline(c, ts, tk, in, fa, fb, t, npc);
                 if (!cr)
                     goto generic;
@@ -415,6 +422,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
                     om &= ~(1u << (ts - c->th));
                 } else if ((cr & 3) == 2) { /* tasklet kr is ready from t + 1 on */
                     const int kr = (int)(cr >> 2 & 63);
+                    if (profile) /* (a new stretch from t) */
+                        prof_word_resume(c->pt + kr, last_kr, t);
                     om |= 1u << kr;
                     qh = sparse_insert(qk, qr, qh, qn++, kr, t + 1);
                     if (live_count(om) >= SPARSE_FULL) {
@@ -685,6 +694,8 @@ out:
                 int r = burst(c, tsp, tp, warm, bp, watch, 3, profile);                            \
                 if (r || *tp < warm || !dpu_fast_round_ok(c, *tsp, *tp))                           \
                     return r;                                                                      \
+                if (profile) /* (the replay's feeds read the threads) */                           \
+                    dpu_fast_prof_at(c, -1);                                                       \
                 if (!(r = dpu_fast_round_replay(c, tsp, tp, olim)))                               \
                     return 0;                                                                      \
             }                                                                                      \
@@ -777,6 +788,10 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         ctx.tsv[k] = th + k;
         ctx.tkv[k] = d->t + k;
         d->t[k].prof = prof ? prof_th(prof, u->index * prof->tpu + k) : NULL;
+        /* the word feed's last issue is the tasklet's, unless a new stretch began while the
+         * unit was away (a launch): then the row form's feed goes on */
+        if (prof && prof_word_mode(d->t[k].prof) && d->t[k].prof->tl != d->t[k].last_issue)
+            prof_word_end(d->t[k].prof);
     }
 
     for (;;) {
@@ -824,6 +839,8 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         ctx.iram = iram;
         ctx.live = dpu_fast_live_below(th, nt, lim);
         int b = run_burst(&ctx, &ts, &t, min_u64(horizon, poll));
+        if (prof) /* the word feed's last issues (b == 1: ts's fed, not yet executed) */
+            dpu_fast_prof_at(&ctx, b == 1 ? (int)(ts - th) : -1);
         /* the burst may have started and landed transfers (an ldmai: an own IRAM copy) */
         if (iram != d->iram && iram_full(m, u, d))
             return leave(u, d, issued, rr, nt, SIM_NEVER);
@@ -845,16 +862,25 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
                 dpu_sync_stats(u, issued ? latest_issue(d, nt) : SIM_NEVER, k);
                 return t;
             }
-            if (prof) /* (b == 1: the burst fed it) */
+            if (prof) { /* (b == 1: the burst fed it) */
                 prof_feed(&ctx, ts, &d->t[k], d->t[k].pc, t);
+                prof_word_at(d->t[k].prof, t, ts->instructions + 1);
+            }
             d->t[k].last_issue = t;
             ts->ready_at = t + 11;
             issued = 1;
         }
         const uint64_t dma0 = ts->stalls[DPU_STALL_DMA];
+        const uint32_t run0 = d->run;
         int r = dpu_execute(m, u, d, k, t); /* counts it, moves the pc */
-        if (prof && ts->stalls[DPU_STALL_DMA] != dma0) /* a DMA's own wait */
-            prof_dma(&ctx, k, ts->stalls[DPU_STALL_DMA] - dma0);
+        if (prof) {
+            if (ts->stalls[DPU_STALL_DMA] != dma0) /* a DMA's own wait */
+                prof_dma(&ctx, k, ts->stalls[DPU_STALL_DMA] - dma0);
+            for (uint32_t st = d->run & ~run0; st; st &= st - 1) /* resumed: a new stretch */
+                if (__builtin_ctz(st) < nt) /* (tl: told after the burst) */
+                    prof_word_resume(ctx.pt + __builtin_ctz(st), ctx.pt[__builtin_ctz(st)].tl,
+                                     d->t[__builtin_ctz(st)].seg_start);
+        }
         t++;
         rr = ts + 1 == th_end ? 0 : k + 1;
         if (instr && d->wram->watch_hit_id) {

@@ -100,6 +100,7 @@ uint32_t dpu_fast_ctl_inline(fast_ctx *c, sim_thread *ts, dpu_tasklet *tk, const
                              uint32_t fb, uint64_t t, uint32_t npc);
 int dpu_fast_round_ok(const fast_ctx *c, const sim_thread *ts, uint64_t t);
 void dpu_fast_round_flush(fast_ctx *c, uint64_t t0, int i0, uint64_t n);
+void dpu_fast_prof_at(const fast_ctx *c, int kx);
 void dpu_fast_round_prof_start(fast_ctx *c, uint64_t t0, int i0);
 void dpu_fast_round_flush_prof(fast_ctx *c, uint64_t t0, int i0, uint64_t n, uint64_t nfed);
 /* fast_round.c. The round burst runs a round's first REPLAY_WARM rounds itself and hands

@@ -243,10 +243,21 @@ static uint64_t round_first_extra(const fast_ctx *c, uint64_t t0, int i0, int j)
     return t0 + d - c->d->t[j].last_issue - 1 - (uint64_t)(nt - 1);
 }
 
+/* The word feed's last issue and retired count of each tasklet in word mode (prof_word_at:
+ * its fast issues keep neither), where a burst of issues ends or before another feed reads
+ * the threads; kx: a tasklet whose last issue is fed but not yet executed, or -1. */
+void dpu_fast_prof_at(const fast_ctx *c, int kx)
+{
+    for (int k = 0; k < c->nt; k++)
+        if (prof_word_mode(c->pt + k))
+            prof_word_at(c->pt + k, c->d->t[k].last_issue, c->th[k].instructions + (k == kx));
+}
+
 void dpu_fast_round_prof_start(fast_ctx *c, uint64_t t0, int i0)
 {
+    dpu_fast_prof_at(c, -1); /* (the round's row-form feed reads them) */
     for (int j = 0; j < c->nt; j++)
-        prof_stall_th(c->pt + j, DPU_STALL_REVOLVER, round_first_extra(c, t0, i0, j));
+        prof_word_stall_th(c->pt + j, DPU_STALL_REVOLVER, round_first_extra(c, t0, i0, j));
 }
 
 /* The flush of a profiled round: last_issue and ready_at as round_flush (the retired counts
@@ -259,7 +270,7 @@ void dpu_fast_round_flush_prof(fast_ctx *c, uint64_t t0, int i0, uint64_t n, uin
         const uint64_t d = (uint64_t)(j >= i0 ? j - i0 : j - i0 + nt);
         prof_thread *const pt = c->pt + j;
         if (d >= nfed) {
-            prof_stall_th(pt, DPU_STALL_REVOLVER, (uint64_t)0 - round_first_extra(c, t0, i0, j));
+            prof_word_stall_th(pt, DPU_STALL_REVOLVER, (uint64_t)0 - round_first_extra(c, t0, i0, j));
             continue;
         }
         if (d < n) {

@@ -614,10 +614,14 @@ static void test_batch_derive(void **state)
 }
 
 /* The word feed (prof_issue_word_th) against prof_issue_stall for every issue, driven as the
- * DPU's burst drives it: each issue's cause-0 stall the cycles since the thread's previous
- * issue beyond one, but after a new stretch (the DPU's resume: counted from the stretch's
- * start); a transfer's own wait moved from cause 0 to cause 1 after its issue (prof_stall, as
- * fast.c's prof_dma); issues that retire nothing (the next one is slow); calls, returns, a
+ * DPU's burst drives it, by its contract: each issue's cause-0 stall the cycles since the
+ * thread's previous issue beyond one, but after a new stretch (the DPU's resume: counted from
+ * the stretch's start, told with prof_word_resume); the thread's last issue and count told
+ * (prof_word_at) only before something else reads the thread, as the DPU does where a burst
+ * ends; a transfer's own wait moved from cause 0 to cause 1 after its issue
+ * (prof_word_stall_th, as fast.c's prof_dma); issues that retire nothing (fed by the row
+ * form's prof_issue_stall_th, which ends word mode: the contract wants one retired per word
+ * issue); calls, returns (the push and the pop in words: the batch goes on across them), a
  * return past a frame and code outside the window (the far copy); now and then an issue
  * through prof_issue (the generic executor's feed) and a stretch of waits of 2^27 cycles,
  * whose words carry into bit 62 and 63 (folded at their next issue, or where a push drops
@@ -636,50 +640,77 @@ static void test_word_feed(void **state)
         cyc[g] = 3 + (uint64_t)g;
         last[g] = (uint64_t)-1; /* (the DPU's tasklet 0 at boot) */
     }
-    uint64_t wide = 0, stretch = 0, wait = 0;
+    uint64_t wide = 0, stretch = 0, wait = 0, told = 0, pushes = 0, pops = 0;
+    int at[NT] = {0}; /* p[1]'s thread had word issues since it was last told (prof_word_at) */
+    prof_thread *const pt = prof_th(p[1], 0);
+#define TELL(g)                                                                                    \
+    do {                                                                                           \
+        if (at[g])                                                                                 \
+            prof_word_at(pt + (g), last[g], ins[g]);                                               \
+        at[g] = 0;                                                                                 \
+        told++;                                                                                    \
+    } while (0)
     for (int i = 0; i < N; i++) {
         const int g = (int)(rnd(&s) % NT);
         const int big = g == 0 && i > N / 2 && i < N / 2 + 4000;
         cyc[g] += big ? (uint64_t)1 << 27 : 1 + rnd(&s) % 12;
         wide += (uint64_t)big;
         if (rnd(&s) % 64 == 0 && cyc[g] > last[g] + 2) { /* a new stretch from the cycle before */
-            last[g] = cyc[g] - 1 - rnd(&s) % 2;
+            const uint64_t r = cyc[g] - 1 - rnd(&s) % 2;
+            TELL(g);
+            prof_word_resume(pt + g, last[g], r);
+            last[g] = r;
             stretch++;
         }
         const uint64_t n = cyc[g] - last[g] - 1;
+        const int retires = rnd(&s) % 24 != 0;
         st[g][0] += n;
         if (rnd(&s) % 32 == 0) { /* the generic executor's feed */
+            TELL(g);
             for (int f = 0; f < 2; f++) {
-                prof_stall(p[f], g, 0, n);
+                prof_stall(p[f], g, 0, n); /* (the row form's: prof_issue ends word mode first) */
                 prof_issue(p[f], g, pc[g], cyc[g], ins[g], NULL);
             }
         } else {
             prof_issue_stall(p[0], g, pc[g], cyc[g], ins[g], 0, n);
-            prof_issue_word_th(prof_th(p[1], g), pc[g], cyc[g], ins[g], 0, n);
+            if (retires) { /* (a push or a pop in words keeps the batch) */
+                const uint32_t d0 = pt[g].depth;
+                prof_issue_word_th(pt + g, pc[g], cyc[g], ins[g], 0, n);
+                pushes += prof_word_mode(pt + g) && pt[g].depth > d0;
+                pops += prof_word_mode(pt + g) && pt[g].depth < d0;
+                at[g] = 1;
+            } else { /* (the row form's feed ends word mode) */
+                TELL(g);
+                prof_issue_stall_th(pt + g, pc[g], cyc[g], ins[g], 0, n);
+            }
         }
         last[g] = cyc[g];
         for (int f = 0; f < 2; f++)
             assert_false(sim_stopped(&m[f]));
         if (rnd(&s) % 20 == 0) { /* a transfer: its own wait, the next issue's gap has it */
             const uint64_t w = 1 + rnd(&s) % 40;
-            for (int f = 0; f < 2; f++) {
-                prof_stall(p[f], g, 1, w);
-                prof_stall(p[f], g, 0, (uint64_t)0 - w);
-            }
+            prof_stall(p[0], g, 1, w);
+            prof_stall(p[0], g, 0, (uint64_t)0 - w);
+            prof_word_stall_th(pt + g, 1, w);
+            prof_word_stall_th(pt + g, 0, (uint64_t)0 - w);
             st[g][0] -= w;
             st[g][1] += w;
             cyc[g] += w;
             wait++;
         }
-        if (rnd(&s) % 24 == 0)
-            continue; /* retires nothing: the same pc issues again */
+        if (!retires)
+            continue; /* the same pc issues again */
         ins[g]++;
         pc[g] = walk(&s, pc[g], stk[g], &depth[g], 16, 1);
     }
     int in_words = 0;
-    for (int g = 0; g < NT; g++)
-        in_words += p[1]->th[g].pw != NULL;
+    for (int g = 0; g < NT; g++) {
+        in_words += prof_word_mode(pt + g);
+        TELL(g);
+    }
+#undef TELL
     assert_true(in_words > 0); /* (the feed ran in word mode) */
+    assert_true(pushes > 1000 && pops > 1000); /* (calls and returns inside the batches) */
     for (int f = 0; f < 2; f++) {
         for (int g = 0; g < NT; g++) {
             sim_thread *th = &m[f].units[0].threads[g];
@@ -692,7 +723,7 @@ static void test_word_feed(void **state)
         }
         prof_finish(p[f], &m[f]);
     }
-    assert_true(wide > 200 && stretch > 100 && wait > 1000);
+    assert_true(wide > 200 && stretch > 100 && wait > 1000 && told > 1000);
     assert_true(p[0]->hn > 0);
     check_same(p[0], p[1]);
     free_pair(m, p);
