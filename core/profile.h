@@ -131,6 +131,9 @@ typedef struct prof_thread {
     uint32_t *btl;       /* the offsets whose pair ever counted (prof_bat_fold visits them) */
     uint32_t nbtl, cbtl;
     int bder;            /* the stall cause the words derive (prof_bat_derive), -1: none */
+    uint16_t *blen;      /* prof_bat_blocks: per offset below nblen, the run its word counts */
+    uint32_t nblen;
+    uint64_t bkey;       /* the table blen was copied from (0: none) */
     /* word mode's slow path */
     uint64_t nwd;        /* words in wd (the window's size) */
     int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
@@ -415,6 +418,22 @@ int64_t *prof_bat_poison(prof_state *p, uint32_t n);
 int prof_bat_touch(prof_thread *t, uint32_t off, int64_t one);
 /* Every pending count of t into its rows. */
 void prof_bat_fold(prof_thread *t);
+/* Block words, for a loop that counts a pass through a straight run of offsets (a basic
+ * block, entered at its first and left at its last) once, in its last offset's word:
+ * blen[off] >= 1 at such an end is the run's length (offsets off - blen[off] + 1 .. off), and
+ * the word's counts are each of the run's offsets' when it folds; 0 inside a run (the word
+ * there takes only the loop's corrections: prof_bat_adjust). Thread t copies blen[0, n) under
+ * key (a new key first folds what the words counted under the old table). An offset whose
+ * row the map can drop (an open call's return address) must be a run of its own. 0: no
+ * memory (then the words count offsets alone: the loop must not batch). */
+int prof_bat_blocks(prof_thread *t, const uint16_t *blen, uint32_t n, uint64_t key);
+/* The run [first, last] of t starts counting (its last word went negative and was put back;
+ * this pass, of value one per offset, counted there): 1, or 0 if some offset's row is not
+ * a plain mapped one (then nothing counts). */
+int prof_bat_touch_run(prof_thread *t, uint32_t first, uint32_t last, int64_t one);
+/* Offset off's word takes v more (a multiple of PROF_BAT_ONE; negative: issues counted by a
+ * run's pass that did not happen): 1, or 0 if its row is not a plain mapped one or no memory. */
+int prof_bat_adjust(prof_thread *t, uint32_t off, int64_t v);
 /* Derived stalls, for a loop whose every counted issue waited step - 1 cycles of one cause
  * before the thread's next issue (a DPU tasklet in a steady round of step tasklets: the
  * revolver): thread t's words charge cause (-1: none, the default) with their cycles minus

@@ -67,6 +67,7 @@ void prof_free(prof_state *p)
         free(p->th[g].fmap);
         free(p->th[g].bat);
         free(p->th[g].btl);
+        free(p->th[g].blen);
         free(p->th[g].wd);
         free(p->th[g].wtl);
     }

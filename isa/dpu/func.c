@@ -152,9 +152,9 @@ static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, 
 
 
 static __attribute__((noinline)) uint64_t func_slow(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now,
-                                                    uint64_t horizon, uint64_t q)
+                                                    uint64_t horizon, uint64_t q, prof_state *prof)
 {
-    return func_loop(m, u, d, now, horizon, q, 1, NULL);
+    return func_loop(m, u, d, now, horizon, q, 1, prof);
 }
 
 /* --profile without the debugger's hooks (isa_ops.profile_fast): this loop feeds it. */
@@ -448,9 +448,9 @@ uint64_t dpu_func_run(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         return SIM_NEVER;
     if (!quantum)
         quantum = 1;
-    if (dbg_hooks(m) || m->max_instructions)
-        return func_slow(m, u, d, now, horizon, quantum);
     prof_state *const prof = dbg_profile(m);
+    if (dbg_hooks(m) || m->max_instructions) /* (with the hooks off, --profile is this loop's) */
+        return func_slow(m, u, d, now, horizon, quantum, dbg_hooks(m) ? NULL : prof);
     const int instr = dbg_bp_map(m) || d->wram->nwatch;
     /* --profile with breakpoints or watchpoints, or without records (or the memory for the
      * batches' pairs that never count, func_rec.c): the executor's loop */

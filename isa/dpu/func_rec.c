@@ -41,25 +41,31 @@ struct dpu_fn_state {
     const dpu_insn *shared_src[2]; /* the predecoded program they were built from (NULL: none) */
     fn_own *own;
     int ndpus;
+    uint64_t builds; /* records built so far (each build's number: the profile's key) */
 };
 
 /* The handlers, in the order of the loop's label table. GEN: leave for the executor; OPS:
  * fastops.inc on the cycle model's record. _RR / _RI: the second operand is a register /
- * the immediate. */
+ * the immediate. The straight forms (FN_STRAIGHT: they go on to the next record) come
+ * twice: as listed, and (_F, at the table's end, in the same order) at a block's end,
+ * where the profiled loop counts the block (func_rec_loop.h FN_FEED). */
+#define FN_STRAIGHT(X, f)                                                                                \
+    X(ADD_RR##f) X(ADD_RI##f) X(SUB_RR##f) X(SUB_RI##f) X(AND_RR##f) X(AND_RI##f) X(OR_RR##f)            \
+    X(OR_RI##f) X(XOR_RR##f) X(XOR_RI##f) X(LSL_RR##f) X(LSL_RI##f) X(LSR_RR##f) X(LSR_RI##f)            \
+    X(ASR_RR##f) X(ASR_RI##f) X(ADDC_RR##f) X(ADDC_RI##f) X(SUBC_RR##f) X(SUBC_RI##f) X(LSLADD##f)       \
+    X(ADD_RR_N##f) X(ADD_RI_N##f) X(SUB_RR_N##f) X(SUB_RI_N##f) X(AND_RR_N##f) X(AND_RI_N##f)            \
+    X(OR_RR_N##f) X(OR_RI_N##f) X(XOR_RR_N##f) X(XOR_RI_N##f) X(LSL_RR_N##f) X(LSL_RI_N##f)              \
+    X(LSR_RR_N##f) X(LSR_RI_N##f) X(ASR_RR_N##f) X(ASR_RI_N##f) X(ADDC_RR_N##f) X(ADDC_RI_N##f)          \
+    X(SUBC_RR_N##f) X(SUBC_RI_N##f) X(LSLADD_N##f)                                                       \
+    X(LW##f) X(LBU##f) X(LBS##f) X(LHU##f) X(LHS##f) X(LD##f) X(SW_RR##f) X(SW_RI##f) X(SB_RR##f)        \
+    X(SB_RI##f) X(SH_RR##f) X(SH_RI##f) X(SD##f)
 #define FN_HANDLERS(X)                                                                                   \
-    X(GEN) X(OPS)                                                                                        \
-    X(ADD_RR) X(ADD_RI) X(SUB_RR) X(SUB_RI) X(AND_RR) X(AND_RI) X(OR_RR) X(OR_RI) X(XOR_RR) X(XOR_RI)    \
-    X(LSL_RR) X(LSL_RI) X(LSR_RR) X(LSR_RI) X(ASR_RR) X(ASR_RI) X(ADDC_RR) X(ADDC_RI) X(SUBC_RR)         \
-    X(SUBC_RI) X(LSLADD)                                                                                 \
-    X(ADD_RR_N) X(ADD_RI_N) X(SUB_RR_N) X(SUB_RI_N) X(AND_RR_N) X(AND_RI_N) X(OR_RR_N) X(OR_RI_N)        \
-    X(XOR_RR_N) X(XOR_RI_N) X(LSL_RR_N) X(LSL_RI_N) X(LSR_RR_N) X(LSR_RI_N) X(ASR_RR_N) X(ASR_RI_N)      \
-    X(ADDC_RR_N) X(ADDC_RI_N) X(SUBC_RR_N) X(SUBC_RI_N) X(LSLADD_N)                                      \
-    X(LW) X(LBU) X(LBS) X(LHU) X(LHS) X(LD) X(SW_RR) X(SW_RI) X(SB_RR) X(SB_RI) X(SH_RR) X(SH_RI) X(SD) \
+    X(GEN) X(OPS) FN_STRAIGHT(X, )                                                                       \
     X(JEQ_RR) X(JEQ_RI) X(JNEQ_RR) X(JNEQ_RI) X(JLTU_RR) X(JLTU_RI) X(JGEU_RR) X(JGEU_RI) X(JLEU_RR)     \
     X(JLEU_RI) X(JGTU_RR) X(JGTU_RI) X(JLTS_RR) X(JLTS_RI) X(JGES_RR) X(JGES_RI) X(JLES_RR) X(JLES_RI)   \
     X(JGTS_RR) X(JGTS_RI)                                                                                \
     X(ADDZ_RR) X(ADDZ_RI) X(ADDNZ_RR) X(ADDNZ_RI) X(SUBZ_RR) X(SUBZ_RI) X(SUBNZ_RR) X(SUBNZ_RI)         \
-    X(CALL_R) X(CALL_N) X(ACQREL) X(WRAP)
+    X(CALL_R) X(CALL_N) X(ACQREL) X(WRAP) FN_STRAIGHT(X, _F)
 #define FN_ENUM(n) FH_##n,
 enum { FN_HANDLERS(FN_ENUM) FH_COUNT };
 #undef FN_ENUM
@@ -67,6 +73,10 @@ enum { FN_HANDLERS(FN_ENUM) FH_COUNT };
 enum { FN_NOFL = FH_ADD_RR_N - FH_ADD_RR };
 _Static_assert(FH_LSLADD + FN_NOFL == FH_LSLADD_N && FH_SUBC_RI + FN_NOFL == FH_SUBC_RI_N,
                "the _N forms in the order of their flag-storing twins");
+/* a straight form's twin at a block's end (FH_ADD_RR .. FH_SD: the straight forms) */
+enum { FN_FEEDS = FH_ADD_RR_F - FH_ADD_RR };
+_Static_assert(FH_SD + FN_FEEDS == FH_SD_F && FH_LSLADD_N + FN_FEEDS == FH_LSLADD_N_F,
+               "the _F forms in the order of the straight forms");
 
 /* What the loop reads besides the slots (and what fastops.inc reads of it: c->d). */
 typedef struct fn_env {
@@ -86,6 +96,14 @@ typedef struct fn_env {
     dpu_fn_slot *begin;     /* the ring's first slot (the one after its last: WRAP's record) */
     int der;                /* --profile: the ring's der (dpu_fn_ring) */
     uint64_t *bf;           /* with der: the cycle of each slot's batch's first issue */
+    const uint16_t *blen;   /* --profile: per pc, the length of the block that ends there, 0
+                               inside one (fn_blocks) */
+    uint16_t *mid;          /* --profile: per slot, 1 + the pc where it last entered a block
+                               not at its first record (fn_enter_mid), FN_MID_BACK set when
+                               the records before it were taken back (0: none) */
+    uint64_t *jc;           /* --profile: per slot, the cycle of its last jump into a block's
+                               middle (fn_enter_mid) */
+    uint64_t bkey;          /* --profile: the records' build number (prof_bat_blocks' key) */
 } fn_env;
 
 /* The bound of fn_env.wok for accesses of 1 << k bytes in a WRAM of wlim bytes. An aligned
@@ -121,7 +139,8 @@ static inline int fn_batch(const fn_env *c, dpu_fn_slot *s, uint64_t ins, uint64
     prof_thread *const pt = s->pt;
     int64_t *bat;
     const uint64_t lim = pt->fm ? pt->row[PROF_LIM] : pt->lim;
-    if (!lim || pt->base != 0 || lim < c->nwords || (bat = prof_bat(pt, c->nwords)) == NULL)
+    if (!lim || pt->base != 0 || lim < c->nwords || (bat = prof_bat(pt, c->nwords)) == NULL ||
+        !prof_bat_blocks(pt, c->blen, c->nwords, c->bkey))
         return 0;
     s->bat = bat;
     s->lip = NULL;
@@ -135,26 +154,29 @@ static inline int fn_batch(const fn_env *c, dpu_fn_slot *s, uint64_t ins, uint64
     return 1;
 }
 
+enum { FN_MID_BACK = 0x8000 }; /* (pcs are below DPU_IRAM_WORDS) */
+
+/* The first pc of the block pc is in. */
+static uint32_t fn_lead(const fn_env *c, uint32_t pc)
+{
+    while (pc && !c->blen[pc - 1])
+        pc--;
+    return pc;
+}
+
 /* --profile: slot s's issue at pc in cycle cyc (its issues come every step cycles from its
- * first), whose word b (in its batch words or the poison) went negative (FN_FEED): counted
- * there from now on, or through prof_issue (the batch, if any, ends before it; then, if the
- * thread's open row is a plain one again, a new batch begins after it). With der, the wait
- * before this issue is the revolver's: the tasklet's first issue in the run waited since its
- * last issue before the run (tk->last_issue), a later one step - 1 cycles, which a batch's
- * words derive for each of their issues (the batch's last's is this issue's). */
-static __attribute__((noinline)) void fn_feed_slow(const fn_env *c, dpu_fn_slot *s, int64_t *b, uint32_t pc,
-                                                   uint64_t cyc)
+ * first) through prof_issue: the batch, if any, ends before it (the row of its last issue,
+ * lip's or row0, opens and this issue closes it). With der, the wait before this issue is
+ * the revolver's: the tasklet's first issue in the run waited since its last issue before
+ * the run (tk->last_issue), a later one step - 1 cycles, which a batch's words derive for
+ * each of their issues (the batch's last's is this issue's). */
+static void fn_issue(const fn_env *c, dpu_fn_slot *s, uint32_t pc, uint64_t cyc)
 {
     prof_thread *const pt = s->pt;
     const uint64_t step = c->step;
-    const int64_t one = PROF_BAT_ONE(step);
-    *b += one;
-    const int pb = s->bat == pt->bat;
-    if (pb && pt->map[pc] && prof_bat_touch(pt, pc, one)) /* (a call's or a return's: no) */
-        return;
     const uint64_t ins = s->ins0 + (cyc - s->first) / step;
     uint64_t gap = cyc == s->first ? s->first - s->tk->last_issue - 1 : step - 1;
-    if (pb) { /* the row of the batch's last issue opens, this issue closes it */
+    if (s->bat == pt->bat) {
         uint64_t *const last = s->lip ? pt->map[s->lip->pc] : s->row0;
         last[PROF_INSNS] -= ins;
         last[PROF_CYCLES] -= cyc;
@@ -170,9 +192,58 @@ static __attribute__((noinline)) void fn_feed_slow(const fn_env *c, dpu_fn_slot 
         prof_issue_stall_th(pt, pc, cyc, ins, c->der, gap);
     else
         prof_issue_th(pt, pc, cyc, ins, NULL);
-    /* (FN_FEED records this issue as the batch's last: its row must be the map's) */
-    if (!sim_stopped(pt->p->m) && pc < pt->nmap && pt->map[pc] == pt->row)
-        fn_batch(c, s, ins + 1, cyc + step, step - 1);
+}
+
+/* --profile: slot s passed the block that ends at pc e, its last issue (at e) in cycle cyc,
+ * and the block's word b (in its batch words or the poison) went negative (FN_FEED): the
+ * block counted there from now on (its records before where the slot entered it, c->mid,
+ * taken back), or each issue of the pass through prof_issue (the batch, if any, ends before
+ * the first; then, if the thread's open row is a plain one again, a new batch begins after
+ * the block). */
+static __attribute__((noinline)) void fn_feed_slow(const fn_env *c, dpu_fn_slot *s, int64_t *b, uint32_t e,
+                                                   uint64_t cyc)
+{
+    prof_thread *const pt = s->pt;
+    const uint64_t step = c->step;
+    const int64_t one = PROF_BAT_ONE(step);
+    *b += one;
+    const uint32_t l = fn_lead(c, e);
+    /* (a block whose records before the entry were taken back counted its pass: its mid is
+     * an old one) */
+    uint16_t *const mid = &c->mid[s - c->begin];
+    const uint32_t from = *mid && !(*mid & FN_MID_BACK) ? *mid - 1u : l;
+    *mid = 0;
+    if (s->bat == pt->bat && prof_bat_touch_run(pt, l, e, one)) {
+        for (uint32_t q = l; q < from; q++) /* (counted inside a block: see fn_enter_mid) */
+            prof_bat_adjust(pt, q, -one);
+        return;
+    }
+    for (uint32_t q = from; q <= e; q++)
+        fn_issue(c, s, q, cyc - (uint64_t)(e - q) * step);
+    /* (FN_FEED records e as the batch's last: its row must be the map's) */
+    if (!sim_stopped(pt->p->m) && e < pt->nmap && pt->map[e] == pt->row)
+        fn_batch(c, s, s->ins0 + (cyc - s->first) / step + 1, cyc + step, step - 1);
+}
+
+/* --profile: slot s goes on at pc p inside a block (not its first record), by a jump
+ * through a register issued in cycle cyc, or (cyc ~0) at a run's start. When its batch
+ * counts the block, the block's pass will count the records before p too: they are taken
+ * back now (a block that counts has every record's word started and its row a plain one:
+ * prof_bat_touch_run); otherwise the pass goes to fn_feed_slow, which starts it at p. */
+static __attribute__((noinline)) void fn_enter_mid(const fn_env *c, dpu_fn_slot *s, uint32_t p, uint64_t cyc)
+{
+    prof_thread *const pt = s->pt;
+    uint32_t e = p;
+    while (!c->blen[e]) /* (the last record's blen is not 0) */
+        e++;
+    uint16_t back = 0;
+    if (s->bat == pt->bat && pt->bat[e] > 0) {
+        for (uint32_t q = fn_lead(c, p); q < p; q++)
+            prof_bat_adjust(pt, q, -PROF_BAT_ONE(c->step));
+        back = FN_MID_BACK;
+    }
+    c->mid[s - c->begin] = (uint16_t)((p + 1) | back);
+    c->jc[s - c->begin] = cyc;
 }
 
 #pragma GCC diagnostic push
@@ -307,12 +378,21 @@ static int fn_translate(dpu_fn_rec *r, const dpu_insn *in, uint32_t k, uint32_t 
  * registers when the loop returns, and the state stays exact wherever a run ends. */
 #define FN_RECS(nwords) ((size_t)(nwords) + 2)
 /* bytes of a DPU's records: both copies, then per pc (uint16_t) the dead-flag form whose
- * window holds it (FN_NONE: none) */
-#define FN_BYTES(nwords) (2 * FN_RECS(nwords) * sizeof(dpu_fn_rec) + FN_RECS(nwords) * sizeof(uint16_t))
+ * window holds it (FN_NONE: none), per pc (uint16_t) the length of the block that ends there
+ * (fn_blocks), and the build's number (uint64_t, the profile's key for the blocks) */
+#define FN_BYTES(nwords) (2 * FN_RECS(nwords) * sizeof(dpu_fn_rec) + 2 * FN_RECS(nwords) * sizeof(uint16_t) + 8)
 enum { FN_NONE = 0xffff };
 static uint16_t *fn_windows(const dpu_fn_rec *rec, uint32_t nwords)
 {
     return (uint16_t *)(void *)(rec + 2 * FN_RECS(nwords));
+}
+static uint16_t *fn_blens(const dpu_fn_rec *rec, uint32_t nwords)
+{
+    return fn_windows(rec, nwords) + FN_RECS(nwords);
+}
+static void *fn_buildno(const dpu_fn_rec *rec, uint32_t nwords)
+{
+    return fn_blens(rec, nwords) + FN_RECS(nwords);
 }
 
 /* The registers (bit per register) from which fn_heal rebuilds the flags of ALU form in,
@@ -371,9 +451,37 @@ static int fn_rel(int h)
     return (h >= FH_JEQ_RR && h <= FH_SUBNZ_RI) || h == FH_ACQREL;
 }
 
+/* A straight form: it goes on to the next record (FH_ADD_RR .. FH_SD). */
+static int fn_straight(int h)
+{
+    return h >= FH_ADD_RR && h <= FH_SD;
+}
+
+/* The blocks the profiled loop counts a pass of at a time (FN_FEED at a block's last record):
+ * straight runs that only their first record is entered at. A record begins one when it is
+ * a relative branch's target (tg) or follows a record that is not straight; a record that is
+ * neither straight nor a relative branch (a call or a jump through a register, OPS, GEN) is
+ * a block of its own, and so is the record after it: a possible return address, whose row
+ * the profile drops while the call is open (core/profile.h prof_bat_blocks). A jump through a
+ * register can still land inside a block: fn_enter_mid. blen[k]: the length of the block
+ * whose last record is k, 0 inside one. */
+static void fn_blocks(const uint8_t *h, const uint8_t *tg, uint32_t nwords, uint16_t *blen)
+{
+    uint32_t first = 0;
+    for (uint32_t k = 0; k < nwords; k++) {
+        const int after = k && !fn_straight(h[k - 1]) && !fn_rel(h[k - 1]);
+        if (k && blen[k - 1])
+            first = k;
+        const int last = k + 1 == nwords || !fn_straight(h[k]) || after || tg[k + 1] ||
+                         (!fn_straight(h[k + 1]) && !fn_rel(h[k + 1]));
+        blen[k] = last ? (uint16_t)(k - first + 1) : 0;
+    }
+}
+
 /* Records for the nwords instructions of iram (+ the guard at nwords and the far one), both
- * copies, and the windows. */
-static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int prof)
+ * copies, the windows, and (prof: the profiled loop's, whose blocks end in _F forms) the
+ * blocks, numbered no. */
+static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int prof, uint64_t no)
 {
     void *const *tab;
     if (prof)
@@ -408,6 +516,17 @@ static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int
         for (uint32_t p = k + 1; p <= e; p++)
             win[p] = (uint16_t)k;
     }
+    uint16_t *const blen = fn_blens(rec, nwords);
+    memset(blen, 0, FN_RECS(nwords) * sizeof *blen);
+    memcpy(fn_buildno(rec, nwords), &no, sizeof no);
+    if (!prof)
+        return;
+    fn_blocks(h, tg, nwords, blen);
+    for (uint32_t k = 0; k < nwords; k++)
+        if (blen[k] && fn_straight(h[k])) {
+            rec[k].h = tab[h[k] + FN_FEEDS];
+            st[k].h = tab[h[k] + (st[k].h == tab[h[k] + FN_NOFL] ? FN_NOFL : 0) + FN_FEEDS];
+        }
 }
 
 /* Slot s's tasklet at a stale record (inside the dead-flag window of the form at w): its
@@ -504,7 +623,7 @@ static void fn_shared(dpu_fn_state *fs, const dpu_machine *dm, int v)
         fs->shared[v] = malloc(FN_BYTES(dm->iram_words));
     fs->shared_src[v] = fs->shared[v] ? dm->shared_iram : NULL;
     if (fs->shared[v])
-        fn_build(fs->shared[v], dm->shared_iram, dm->iram_words, v);
+        fn_build(fs->shared[v], dm->shared_iram, dm->iram_words, v, ++fs->builds);
 }
 
 void dpu_fn_build_shared(dpu_fn_state *fs, const dpu_machine *dm)
@@ -538,7 +657,7 @@ const dpu_fn_rec *dpu_fn_records(dpu_fn_state *fs, dpu_unit *d, int prof)
         o->raw[v] = malloc(nb);
     if (!o->rec[v] || !o->raw[v])
         return NULL;
-    fn_build(o->rec[v], d->iram, dm->iram_words, v);
+    fn_build(o->rec[v], d->iram, dm->iram_words, v, ++fs->builds);
     memcpy(o->raw[v], d->iram_seen, nb);
     return o->rec[v];
 }
@@ -605,7 +724,39 @@ static void fn_prof_open(const fn_env *c, dpu_fn_slot *b, dpu_fn_slot *e, dpu_fn
         p->bat = prof->poison;
         prof_bat_derive(p->pt, c->der);
         fn_batch(c, p, p->ins0, p->first, p->first - p->tk->last_issue - 1);
+        const uint32_t pc = p->ip->pc;
+        if (pc && pc < c->nwords && !c->blen[pc - 1])
+            fn_enter_mid(c, p, pc, ~(uint64_t)0);
     }
+}
+
+/* --profile: slot p's issues of the block it stopped in (at record ip, not run), from its
+ * first record or where the slot entered it, up to its last issue in cycle last: counted in
+ * its batch words (the batch's last issue then ip's previous record's), or through
+ * prof_issue from the first that cannot be. With no issue in the block since the slot
+ * entered it (issued 0: none in the run; or its last issue the jump there), only what
+ * fn_enter_mid took back is given back. */
+static void fn_prof_tail(const fn_env *c, dpu_fn_slot *p, const dpu_fn_rec *ip, uint64_t last, int issued)
+{
+    const uint32_t pc = ip->pc;
+    const int k = (int)(p - c->begin);
+    const uint16_t mid = c->mid[k];
+    c->mid[k] = 0;
+    const int none = !issued || (mid && c->jc[k] == last);
+    uint32_t from = mid && !(mid & FN_MID_BACK) ? (mid & ~FN_MID_BACK) - 1u : fn_lead(c, pc), q = from, to = pc;
+    if (none) {
+        if (!(mid & FN_MID_BACK))
+            return;
+        to = (mid & ~FN_MID_BACK) - 1u;
+    }
+    if (p->bat == p->pt->bat) {
+        while (q < to && prof_bat_adjust(p->pt, q, PROF_BAT_ONE(c->step)))
+            q++;
+        if (q > from && !none)
+            p->lip = c->base + (q - 1);
+    }
+    for (; !none && q < pc; q++)
+        fn_issue(c, p, q, last - (uint64_t)(pc - 1 - q) * c->step);
 }
 
 /* The batches end at cycle t: each slot's last row opens with the count and cycle after its
@@ -617,6 +768,8 @@ static void fn_prof_close(const fn_env *c, dpu_fn_slot *b, dpu_fn_slot *e, sim_t
     for (dpu_fn_slot *p = b; p < e; p++) {
         const uint64_t pn = t > p->first ? (t - p->first - 1) / step + 1 : 0; /* its issues */
         prof_thread *const pt = p->pt;
+        if (p->ip->pc < c->nwords) /* (with no issue: fn_enter_mid's taking back undone) */
+            fn_prof_tail(c, p, p->ip, p->first + pn * step - step, pn != 0);
         if (p->bat == pt->bat) {
             uint64_t *const last = p->lip ? pt->map[p->lip->pc] : p->row0;
             last[PROF_INSNS] -= p->ins0 + pn;
@@ -657,13 +810,16 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
     e->ip = &wrap;
     e->tk = NULL;
     uint64_t bf[DPU_NTHREADS_MAX + 1];
+    uint16_t mid[DPU_NTHREADS_MAX + 1] = {0};
+    uint64_t jc[DPU_NTHREADS_MAX + 1];
     const fn_env c = {d,  d->iram,           r->recs,          r->recs + r->nwords + 1, r->nwords, d->wram_p,
                       d->dm->wram_size,
                       {fn_wmk(d->dm->wram_size, 0), fn_wmk(d->dm->wram_size, 1), fn_wmk(d->dm->wram_size, 2),
                        fn_wmk(d->dm->wram_size, 3)},
                       {fn_wok(d->dm->wram_size, 0), fn_wok(d->dm->wram_size, 1), fn_wok(d->dm->wram_size, 2),
                        fn_wok(d->dm->wram_size, 3)},
-                      (uint64_t)(e - b), b, r->der, bf};
+                      (uint64_t)(e - b), b, r->der, bf, fn_blens(r->recs, r->nwords), mid, jc, 0};
+    memcpy((void *)&c.bkey, fn_buildno(r->recs, r->nwords), sizeof c.bkey);
     dpu_fn_slot *s = s0;
     if (prof)
         fn_prof_open(&c, b, e, s0, th, t, prof, g0);

@@ -40,9 +40,14 @@ FN_PROTO
         sent->ip = &stop;
     }
 #if FN_PROF
-    /* --profile: the issue of ip counted in the slot's batch words (one instruction, the
-     * ring's cycles to the slot's next issue: core/profile.h prof_bat), or (a pc that does
-     * not count there) through fn_feed_slow */
+    /* --profile: at the last record of a block (func_rec.c fn_blocks: a straight run entered
+     * at its first record), the pass through the block counted in the slot's batch word of
+     * that record (one instruction of each record, the ring's cycles to the slot's next
+     * issue: core/profile.h prof_bat_blocks), or (a block that does not count there) through
+     * fn_feed_slow. One read-modify-write a block, not an issue: the word's update is four
+     * host micro-ops and its address two loads, and per issue they made the profiled alu
+     * loop 1.5x the plain one by time at 1.35x by count. A jump through a register (FN_GO)
+     * into the middle of a block tells fn_enter_mid. */
 #define FN_FEED()                                                                                        \
     do {                                                                                                 \
         int64_t *const b_ = (int64_t *)((char *)s->bat + ip->poff);                                      \
@@ -50,9 +55,15 @@ FN_PROTO
             fn_feed_slow(c, s, b_, ip->pc, t0 + FN_RAN());                                               \
         s->lip = ip;                                                                                     \
     } while (0)
+#define FN_ENTER(p)                                                                                      \
+    do {                                                                                                 \
+        if (__builtin_expect((p) && (p) < c->nwords && !c->blen[(p) - 1], 0))                            \
+            fn_enter_mid(c, s, (p), t0 + FN_RAN());                                                      \
+    } while (0)
     const int64_t one = PROF_BAT_ONE(ns);
 #else
 #define FN_FEED() (void)t0
+#define FN_ENTER(p) (void)0
 #endif
     /* the record after ip, or its branch target when take holds (tgt: the distance in bytes) */
 #define FN_BRANCH(take)                                                                                  \
@@ -65,9 +76,8 @@ FN_PROTO
      * tasklet's handler otherwise, and WRAP to the first's, two indirect jumps the host
      * mispredicted every round (dpu16f: 0.71 of the CPU time with the compare, although
      * 19.2 -> 21.0 host instructions per instruction) */
-#define NEXT(nip)                                                                                        \
+#define FN_STEP(nip)                                                                                     \
     do {                                                                                                 \
-        FN_FEED();                                                                                       \
         s->ip = (nip);                                                                                   \
         if (__builtin_expect(++s == se, 0))                                                              \
             goto h_WRAP;                                                                                 \
@@ -75,6 +85,21 @@ FN_PROTO
         tk = s->tk;                                                                                      \
         goto *ip->h;                                                                                     \
     } while (0)
+    /* NEXT: a block's last record (branches, calls and the straight forms' _F twins);
+     * NEXT0: inside a block */
+#define NEXT(nip)                                                                                        \
+    do {                                                                                                 \
+        FN_FEED();                                                                                       \
+        FN_STEP(nip);                                                                                    \
+    } while (0)
+#define NEXT0(nip) FN_STEP(nip)
+    /* a straight form (its handler M(name, next, ...)) twice in the profiled loop: inside a
+     * block and (name_F) at a block's end; once, under both labels, in the plain one */
+#if FN_PROF
+#define FN_SDEF(M, name, ...) M(name, NEXT0, __VA_ARGS__) M(name##_F, NEXT, __VA_ARGS__)
+#else
+#define FN_SDEF(M, name, ...) h_##name##_F : M(name, NEXT0, __VA_ARGS__)
+#endif
     goto *ip->h;
 
     /* ALU: res and cy (the carry) from a and b; 32-bit destination, flags of the result;
@@ -83,8 +108,8 @@ FN_PROTO
      * compiler knows: stored after it, the carry waited in a register, setb + movzx + mov;
      * before it, one setb to memory straight from the host's add: dpu16 19.93 -> 18.77
      * host instructions per instruction) and cy is a byte */
-#define FN_AB(name, bval, calc, nip) FN_ABF(name, bval, calc, nip, 1)
-#define FN_ABF(name, bval, calc, nip, flags)                                                             \
+#define FN_AB(name, bval, calc, nip) FN_ABF(name, NEXT, bval, calc, nip, 1)
+#define FN_ABF(name, nx, bval, calc, nip, flags)                                                         \
     h_##name : {                                                                                         \
         const uint32_t a = R[ip->a], b = (bval);                                                         \
         uint32_t res;                                                                                    \
@@ -96,12 +121,13 @@ FN_PROTO
         }                                                                                                \
         (void)cy;                                                                                        \
         R[ip->c] = res;                                                                                  \
-        NEXT(nip);                                                                                       \
+        nx(nip);                                                                                         \
     }
     /* each ALU form twice: storing the flags, and (_N, the same text) without them where
      * func_rec.c's fn_build found them dead (overwritten before any reader: in the
      * records' second copy, func_rec.c fn_heal) */
-#define FN_ALU1(name, bval, calc) FN_ABF(name, bval, calc, ip + 1, 1) FN_ABF(name##_N, bval, calc, ip + 1, 0)
+#define FN_ALU1(name, bval, calc)                                                                        \
+    FN_SDEF(FN_ABF, name, bval, calc, ip + 1, 1) FN_SDEF(FN_ABF, name##_N, bval, calc, ip + 1, 0)
 #define FN_ALU(name, calc) FN_ALU1(name##_RR, R[ip->b], calc) FN_ALU1(name##_RI, (uint32_t)ip->imm, calc)
     /* the semantics: cond.h's DPU_SEM_* (the text exec.c and fastops.inc use) */
 #define FN_ALU_SEM(name) FN_ALU(name, DPU_SEM_##name(res, cy, a, b, tk->cf))
@@ -118,31 +144,35 @@ FN_PROTO
     if (__builtin_expect((ad & c->wmk[k_]) != 0, 0) &&                                                   \
         !((uint32_t)(ad >> k_ | ad << ((32 - k_) & 31)) < c->wok[k_]))                                   \
         goto h_GEN
-#define FN_LOAD(name, n, val)                                                                            \
+#define FN_LOAD1(name, nx, n, val)                                                                       \
     h_##name : {                                                                                         \
         FN_ADDR_OK(n);                                                                                   \
         R[ip->c] = (val);                                                                                \
-        NEXT(ip + 1);                                                                                    \
+        nx(ip + 1);                                                                                      \
     }
+#define FN_LOAD(name, n, val) FN_SDEF(FN_LOAD1, name, n, val)
     FN_LOAD(LW, 4, DPU_SEM_LW(wram + ad))
     FN_LOAD(LBU, 1, DPU_SEM_LBU(wram + ad))
     FN_LOAD(LBS, 1, DPU_SEM_LBS(wram + ad))
     FN_LOAD(LHU, 2, DPU_SEM_LHU(wram + ad))
     FN_LOAD(LHS, 2, DPU_SEM_LHS(wram + ad))
-    h_LD : { /* the even register gets the high word */
-        FN_ADDR_OK(8);
-        const uint64_t v = mem_ld64le(wram + ad);
-        R[ip->c] = DPU_SEM_LD_HI(v);
-        R[ip->c + 1] = (uint32_t)v;
-        NEXT(ip + 1);
+#define FN_LD1(name, nx, unused) /* the even register gets the high word */                           \
+    h_##name : {                                                                                         \
+        FN_ADDR_OK(8);                                                                                   \
+        const uint64_t v = mem_ld64le(wram + ad);                                                        \
+        R[ip->c] = DPU_SEM_LD_HI(v);                                                                     \
+        R[ip->c + 1] = (uint32_t)v;                                                                      \
+        nx(ip + 1);                                                                                      \
     }
-#define FN_STORE1(name, n, val, st)                                                                      \
+    FN_SDEF(FN_LD1, LD, 0)
+#define FN_STORE2(name, nx, n, val, st)                                                                  \
     h_##name : {                                                                                         \
         FN_ADDR_OK(n);                                                                                   \
         const uint32_t v = (val);                                                                        \
         st;                                                                                              \
-        NEXT(ip + 1);                                                                                    \
+        nx(ip + 1);                                                                                      \
     }
+#define FN_STORE1(name, n, val, st) FN_SDEF(FN_STORE2, name, n, val, st)
 #define FN_STORE(name, n, st) FN_STORE1(name##_RR, n, R[ip->b], st) FN_STORE1(name##_RI, n, (uint32_t)ip->tgt, st)
     FN_STORE(SW, 4, DPU_SEM_SW(wram + ad, v))
     FN_STORE(SB, 1, DPU_SEM_SB(wram + ad, v))
@@ -173,7 +203,9 @@ FN_PROTO
     do {                                                                                                 \
         const uint32_t p_ = (uint16_t)(p);                                                               \
         tk->pc = (uint16_t)p_;                                                                           \
-        NEXT(p_ <= c->nwords ? c->base + p_ : c->far);                                                   \
+        FN_FEED();                                                                                       \
+        FN_ENTER(p_);                                                                                    \
+        FN_STEP(p_ <= c->nwords ? c->base + p_ : c->far);                                                \
     } while (0)
     h_CALL_R : {
         const uint32_t a = R[ip->a];
@@ -245,5 +277,9 @@ done:
 #undef FN_BRANCH
 #undef R
 #undef NEXT
+#undef NEXT0
+#undef FN_STEP
+#undef FN_SDEF
 #undef FN_FEED
+#undef FN_ENTER
 }

@@ -115,6 +115,29 @@ for c in "alu16|$T/alu.elf -o tasklets=16 --set bench_iters=$T/i200.bin" \
         bad "profile $name: $(diff "$T/$name.f" "$T/$name.h" 2>&1 | head -5)"
 done
 
+# --profile's blocks (func_rec.c fn_blocks: the profiled loop counts a pass through a straight
+# run of records at its last one): a jump through a register into a block's middle (jump
+# .Lmid, fn_enter_mid), runs that stop inside a block and start again there (cycle and
+# instruction limits that are no multiple of the ring or the loop, and the functional mode's
+# 4,096-cycle runs), in both modes, quantum 1 and 7, on 16 and 11 tasklets: each profile
+# equals the hook path's byte for byte. (Also the functional mode's --max-insns, whose
+# profile was empty before: that loop fed only the hooks.)
+printf '\t.section .text.__bootstrap,"ax",@progbits\n\t.globl __bootstrap\n__bootstrap:\n\tjeq id, NR_TASKLETS-1, .Lgo\n\tboot id, 1\n.Lgo:\n\tmove r3, 40\n.Louter:\n\tmove r2, 3\n\tjump .Lmid\n.Lblk:\n\tadd r1, r1, 1\n\tadd r1, r1, 2\n.Lmid:\n\tadd r1, r1, 3\n\tadd r1, r1, 4\n\tadd r2, r2, -1, nz, .Lblk\n\tadd r3, r3, -1, nz, .Louter\n\tstop\n' > "$T/mid.s"
+for nt in 16 11; do
+    "$X" asm --isa dpu "$T/mid.s" -o "$T/mid$nt.elf" -o tasklets=$nt || bad "asm mid"
+    for mode in "-o timing=none" "" "-o timing=none -o func_quantum=7"; do
+        for lim in "" "--max-insns 1237" "--max-cycles 997"; do
+            # shellcheck disable=SC2086
+            "$X" run "$T/mid$nt.elf" -o tasklets=$nt $mode $lim --quiet --profile "$T/m.f" > /dev/null 2>&1
+            # shellcheck disable=SC2086
+            "$X" run "$T/mid$nt.elf" -o tasklets=$nt $mode $lim --quiet --profile "$T/m.h" --trace /dev/null > /dev/null 2>&1
+            sum=$(sed -n 's/^summary: \([0-9]*\) .*/\1/p' "$T/m.f")
+            [ "${sum:-0}" -gt 0 ] && cmp -s "$T/m.f" "$T/m.h" && ok "profile, blocks entered inside: $nt tasklets $mode $lim" ||
+                bad "profile blocks $nt $mode $lim: $(diff "$T/m.f" "$T/m.h" 2>&1 | head -5)"
+        done
+    done
+done
+
 # a fault stops both modes with the same message and exit status
 printf '\t.section .text.__bootstrap,"ax",@progbits\n__bootstrap:\n\tmove r0, 3\n\tlw r1, r0, 0\n\tstop\n' > "$T/f.s"
 "$X" asm --isa dpu "$T/f.s" -o "$T/f.elf" -o tasklets=1 || bad "asm fault"
