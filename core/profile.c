@@ -403,7 +403,7 @@ static inline void prof_word_sync(prof_thread *t)
     const uint64_t tl = t->tl, il = t->in - 1;
     r[PROF_INSNS] -= il;
     r[PROF_CYCLES] -= tl;
-    t->stalls[t->wcause] += (tl - t->wt0) - (il - t->wi0);
+    t->stalls[t->wcause] += tl - il; /* (the true count again: see prof_word_enter) */
     for (int k = PROF_STALLS; k < PROF_STALLS + t->nstalls; k++) {
         r[k] += t->wrow[k];
         t->wrow[k] = 0;
@@ -417,10 +417,10 @@ void prof_word_end(prof_thread *t) { prof_word_sync(t); }
 
 void prof_word_resume_slow(prof_thread *t, uint64_t last, uint64_t r)
 {
-    const uint64_t s = r - last; /* (cycles of the open issue's row, no stall: see wt0) */
+    const uint64_t s = r - last; /* (cycles of the open issue's row, no stall) */
     t->map[t->pw - t->wd][PROF_CYCLES] += s;
     t->tl = r;
-    t->wt0 += s;
+    t->stalls[t->wcause] -= s; /* (the counter's form in word mode: see prof_word_enter) */
 }
 
 /* After an issue at pc in the row form (its row open): word mode from it, when its row is
@@ -468,8 +468,11 @@ static void prof_word_enter(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_
     t->pw = w;
     t->tl = cycle;
     t->in = insns + 1;
-    t->wt0 = cycle;
-    t->wi0 = insns;
+    /* in word mode the counter of the words' cause holds the true count minus the open
+     * issue's cycle plus its retired count, so that each issue's derived stall (its cycles
+     * but one) is in it without a store: the true count at an issue is this plus its cycle
+     * minus its count (the call edges' charge, prof_word_sync) */
+    t->stalls[t->wcause] -= cycle - insns;
     t->row = t->wrow;
     t->lim = 0;
 }
@@ -523,16 +526,6 @@ static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t
         prof_map_drop(t, off);
 }
 
-/* Word mode's derived stalls up to an issue at cycle with retired count insns (every issue
- * since the last anchor retired one) into the thread's counter, which the call edges read;
- * the anchor moves there. */
-static inline void prof_word_anchor(prof_thread *t, uint64_t cycle, uint64_t insns)
-{
-    t->stalls[t->wcause] += (cycle - t->wt0) - (insns - t->wi0);
-    t->wt0 = cycle;
-    t->wi0 = insns;
-}
-
 /* Any slow issue of the word feed: the row form's (word mode ends), then word mode again at
  * pc. */
 static __attribute__((noinline)) void prof_word_general(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
@@ -558,17 +551,14 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
     const uint64_t off = pc - t->base;
     const int64_t v = t->wd[off];
     prof_edge *x;
-    if (v >= 0 || pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap ||
-        ((meta >> 32) & 0xff) != ISA_FLOW_CALL) {
+    if (v >= 0 || pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap) {
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
     *t->pw += PROF_W_ONE(n + 1);
-    prof_word_anchor(t, cycle, insns);
     t->depth = d + 1;
-    t->pw = t->wd + off;
-    t->tl = cycle;
-    t->in = insns + 1;
+    t->pw = t->wd + off; /* (its cycle and count: the caller tells them, prof_word_at) */
+    x->stalls[t->wcause] -= cycle - insns; /* (the counter's form in word mode) */
     prof_frame_push(t, prof_fr(t, d), x, ppc + rd, (uint32_t)(e - 1), insns, cycle); /* (the
                                                      return address is not pc: its drop is apart) */
 }
@@ -587,14 +577,13 @@ static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc,
         return;
     }
     *t->pw += PROF_W_ONE(n + 1);
-    prof_word_anchor(t, cycle, insns);
     t->depth = d - 1;
-    prof_edge_charge(t->nstalls, &t->p->edges[f->edge], insns, cycle, t->stalls, 1);
+    prof_edge *const x = &t->p->edges[f->edge];
+    prof_edge_charge(t->nstalls, x, insns, cycle, t->stalls, 1);
+    x->stalls[t->wcause] += cycle - insns; /* (the counter's form in word mode) */
     t->map[off] = f->saved;
-    t->wd[off] = v ^= PROF_W_DROP | PROF_W_ON; /* (counting again, its counts kept) */
+    t->wd[off] = v ^ (PROF_W_DROP | PROF_W_ON); /* (counting again, its counts kept) */
     t->pw = t->wd + off;
-    t->tl = cycle;
-    t->in = insns + 1;
 }
 
 /* (the dispatch has no call on its way but tail calls: it saves no registers) */

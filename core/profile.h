@@ -104,7 +104,8 @@ typedef struct prof_thread {
                             by the feed's caller after its fast issues (prof_word_at) */
     int nstalls, g;      /* the ISA's stall causes; this thread's global index */
     struct prof_state *p;
-    uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged */
+    uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged (in word mode the
+                                        words' cause's in prof_word_enter's form) */
     /* the slow path's */
     uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
     uint64_t **fmap;     /* over the same window: the rows of calls and returns, which the
@@ -137,9 +138,6 @@ typedef struct prof_thread {
     /* word mode's slow path */
     uint64_t nwd;        /* words in wd (the window's size) */
     int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
-    uint64_t wt0, wi0;   /* word mode: the cycle and retired count where it began (the derived
-                            stalls since: (tl - wt0) - (in - 1 - wi0), added to stalls[wcause]
-                            when it ends) */
     uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
     uint32_t nwtl, cwtl;
     uint64_t wrow[PROF_STALLS + SIM_MAX_STALLS]; /* t->row in word mode (PROF_LIM 0) */
