@@ -134,8 +134,8 @@ static inline __attribute__((always_inline)) uint64_t func_loop(sim_machine *m, 
         }
         const uint32_t was = run;
         run = d->run & mask;
-        if (!run) {
-            leave(u, d, k, t, now, 0);
+        if (!run) { /* (the next in order after the one that stopped, as func_fast leaves it) */
+            leave(u, d, k + 1 == nt ? 0 : k + 1, t, now, 0);
             dpu_halt_unit(m, u, t);
             return SIM_NEVER;
         }
@@ -227,6 +227,8 @@ static inline __attribute__((always_inline)) int turn(const func_ctx *c, dpu_tas
 out:
     tk->pc = (uint16_t)pc;
     ts->instructions += t - t0;
+    if (t > t0)
+        tk->last_issue = t - 1;
     *tp = t;
     return r;
 #undef WATCHED
@@ -275,6 +277,7 @@ static inline __attribute__((always_inline)) int ring(const func_ctx *c, sim_thr
             __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
         }
         tk->pc = (uint16_t)npc;
+        tk->last_issue = t;
         ts->instructions++;
         const int k = (int)(ts - th);
         const int n = next_running(c->run, k + 1 == (int)(th_end - th) ? 0 : k + 1);

@@ -834,17 +834,19 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
         s->tk->pc = s->ip->pc; /* the executor runs it */
     for (int i = 0; i < r->nrun; i++) /* (the flags exact wherever the run ended) */
         fn_heal(r, &r->sl[i], d->iram);
-    if (prof) {
-        /* (counted by the batches) */
-    } else if (!one) {
-        th[*k].instructions += ran;
-    } else {
-        /* round robin from s0: each ran ran / nrun, the first ran % nrun one more */
-        const uint64_t q = ran / (uint64_t)r->nrun;
-        uint64_t m = ran % (uint64_t)r->nrun;
-        dpu_fn_slot *p = s0;
-        for (int i = 0; i < r->nrun; i++, p = fn_after(p, b, e))
-            th[p->tk - d->t].instructions += q + (m ? (m--, 1) : 0);
+    /* round robin from s0 (a turn: s0 alone): each ran ran / nrun, the first ran % nrun
+     * one more, the i-th after s0 at t + i, then every nrun cycles (the batches counted the
+     * instructions already) */
+    const uint64_t nr = one ? (uint64_t)r->nrun : 1, q = ran / nr;
+    uint64_t m = ran % nr;
+    dpu_fn_slot *p = s0r;
+    for (uint64_t i = 0; i < nr; i++, p = fn_after(p, r->sl, r->sl + r->nrun)) {
+        const uint64_t pn = q + (m ? (m--, 1) : 0);
+        if (!pn)
+            continue;
+        if (!prof)
+            th[p->tk - d->t].instructions += pn;
+        p->tk->last_issue = t + i + (pn - 1) * nr;
     }
     *k = (int)(s->tk - d->t);
     return ran;

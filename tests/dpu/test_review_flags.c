@@ -290,7 +290,24 @@ static void test_functional(void **state)
     func_vs_cycle(11, 1, 6, 2, 7);
 }
 
+/* The functional mode's fast loop (func_fast: the records, the ring) against its loop
+ * under the debugger's history (func_loop), whole and in pieces, with and without the
+ * fault: the whole state the same. (It was not: at a halt the unit's next tasklet in order
+ * was the one that stopped last on one path and the one after it on the other, and the
+ * records' loop left each tasklet's last issue where the executor had last set it.) */
+static void test_functional_hooks(void **state)
+{
+    (void)state;
+    static const struct { int nt, v1b; uint32_t faultit, fdelta; uint64_t step; } cs[] = {
+        {16, 0, 0, 0, 0}, {16, 1, 0, 0, 37}, {11, 0, 0, 0, 211}, {24, 0, 0, 0, 5}, {16, 0, 6, 8, 0}, {16, 1, 6, 2, 53},
+    };
+    for (unsigned i = 0; i < sizeof cs / sizeof cs[0]; i++)
+        assert_int_equal(run_cut(cs[i].nt, cs[i].v1b, cs[i].faultit, cs[i].fdelta, cs[i].step, 1),
+                         cs[i].faultit ? SIM_STOP_FAULT : SIM_STOP_HALT);
+}
+
 XPUSIM_TESTS(dpu_review_flags,
              cmocka_unit_test(test_windows),
              cmocka_unit_test(test_faults),
-             cmocka_unit_test(test_functional));
+             cmocka_unit_test(test_functional),
+             cmocka_unit_test(test_functional_hooks));
