@@ -531,6 +531,10 @@ static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t
 static __attribute__((noinline)) void prof_word_general(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
                                                         int cause, uint64_t n)
 {
+    if (prof_word_mode(t)) { /* (the fast issues kept neither: the feed's contract gives them) */
+        t->tl = cycle - n - 1;
+        t->in = insns;
+    }
     prof_word_sync(t);
     prof_issue_stall_th(t, pc, cycle, insns, cause, n);
     if (!sim_stopped(t->p->m))
@@ -589,10 +593,6 @@ static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc,
 /* (the dispatch has no call on its way but tail calls: it saves no registers) */
 void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause, uint64_t n)
 {
-    if (prof_word_mode(t)) { /* (the fast issues kept neither: the contract gives them) */
-        t->tl = cycle - n - 1;
-        t->in = insns;
-    }
     if (prof_word_mode(t) && pc - t->base < t->nwd && cause == t->wcause) {
         /* the issue after a call's or a return's (the same stretch: the feed's contract) */
         const int64_t k = *t->pw & 3;
