@@ -59,6 +59,25 @@ if has dpu; then
     # must feed the profile too (a third stall cause)
     same dpu-sdk16-bank "$T/sdk.elf" -o tasklets=16 -o bank_penalty=1 --set bench_iters="$T/i20.bin" \
         --set bench_work="$T/w2.bin"
+    # the word feed's contract (notes/profile-api.md "Word mode"): the DMA-bound shape (work 1:
+    # sparse bursts, resumes inside them and through the generic executor; dropping either
+    # resume's prof_word_resume, or the +1 of a fed issue the generic executor has not run
+    # yet, fails here) on two DPUs and at 11 tasklets, and a host session whose profiled run
+    # is its second launch
+    sh scripts/bench/le32.sh 1 "$T/w1.bin" || fail le32
+    same dpu-sdk16-dma2 "$T/sdk.elf" -o tasklets=16 -o dpus=2 --set bench_iters="$T/i20.bin" \
+        --set bench_work="$T/w1.bin"
+    "$X" asm --isa dpu programs/dpu/rt/crt0.s programs/dpu/rt/mutex.s programs/dpu/rt/barrier.s \
+        programs/dpu/rt/perfcounter.s programs/dpu/rt/mram.s programs/dpu/bench/sdk_shape.s \
+        -o "$T/sdk11.elf" -o tasklets=11 || fail "dpu asm sdk_shape 11"
+    same dpu-sdk11-dma "$T/sdk11.elf" -o tasklets=11 --set bench_iters="$T/i20.bin" --set bench_work="$T/w1.bin"
+    "$X" asm --isa dpu programs/dpu/reduce.s programs/dpu/rt/*.s -o "$T/red.elf" -o tasklets=16 ||
+        fail "dpu asm reduce"
+    python3 -c "import struct,sys; open(sys.argv[1],'wb').write(struct.pack('<4096I', *[(k * 2654435761) & 0xffffffff for k in range(4096)]))" \
+        "$T/data.bin" || fail "reduce data"
+    printf 'program red.elf\ncopy __sys_used_mram_end = data.bin\ncopy reduce_n = u32:4096\nlaunch\ncopy reduce_n = u32:2048\nlaunch\n' \
+        > "$T/r.dpuhost"
+    same dpu-two-launches "$T/r.dpuhost"
 fi
 if has mccp; then
     "$X" asm --isa mccp programs/mccp/bench/alu_loop.mccp -o "$T/alu.out" || fail "mccp asm"
