@@ -415,6 +415,33 @@ static inline void prof_word_sync(prof_thread *t)
 
 void prof_word_end(prof_thread *t) { prof_word_sync(t); }
 
+void prof_word_span(prof_thread *t, uint64_t n)
+{
+    if (t->nwd >= n)
+        return;
+    prof_state *p = t->p;
+    prof_word_sync(t); /* (its words move) */
+    n = n < PROF_WINDOW ? n : PROF_WINDOW;
+    const size_t add = (size_t)(n - t->nwd) * sizeof *t->wd;
+    int64_t *w = NULL;
+    if (p->map_bytes + add <= PROF_MAP_BUDGET && (!t->wd || t->wd != p->wzero) &&
+        (w = t->wd ? realloc(t->wd, (size_t)n * sizeof *w) : calloc(n, sizeof *w)) != NULL) {
+        if (t->wd)
+            memset(w + t->nwd, 0, add);
+        p->map_bytes += add;
+        t->wd = w;
+        t->nwd = n;
+        return;
+    }
+    /* no memory for them: the words nobody counts in (the row form's way for every issue) */
+    if (!p->wzero && (p->wzero = calloc(PROF_WINDOW, sizeof *p->wzero)) == NULL) {
+        sim_set_stop(p->m, SIM_STOP_ERROR, t->g / p->tpu, t->g % p->tpu, 0, "out of memory for the profile");
+        return;
+    }
+    t->wd = p->wzero;
+    t->nwd = PROF_WINDOW;
+}
+
 void prof_word_resume_slow(prof_thread *t, uint64_t last, uint64_t r)
 {
     const uint64_t s = r - last; /* (cycles of the open issue's row, no stall) */
@@ -430,17 +457,10 @@ static void prof_word_enter(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_
 {
     uint64_t *const r = t->row;
     const uint64_t off = pc - t->base;
-    if (off >= t->nmap || t->map[off] != r || cause < 0 || cause >= t->nstalls)
+    /* (the words: prof_word_span's, by pc, so only in a window at 0) */
+    if (off >= t->nmap || off >= t->nwd || t->base || !t->wd || t->wd == t->p->wzero || t->map[off] != r || cause < 0 ||
+        cause >= t->nstalls)
         return;
-    if (!t->wd) {
-        prof_state *p = t->p;
-        const size_t bytes = (size_t)t->nmap * sizeof *t->wd;
-        if (p->map_bytes + bytes > PROF_MAP_BUDGET || (t->wd = calloc(t->nmap, sizeof *t->wd)) == NULL)
-            return;
-        p->map_bytes += bytes;
-        t->nwd = t->nmap;
-        t->wcause = cause;
-    }
     if (cause != t->wcause) { /* (the words derive one cause) */
         prof_word_fold(t);
         t->wcause = cause;

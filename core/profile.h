@@ -136,7 +136,7 @@ typedef struct prof_thread {
     uint32_t nblen;
     uint64_t bkey;       /* the table blen was copied from (0: none) */
     /* word mode's slow path */
-    uint64_t nwd;        /* words in wd (the window's size) */
+    uint64_t nwd;        /* words in wd (prof_word_span's) */
     int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
     uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
     uint32_t nwtl, cwtl;
@@ -160,6 +160,7 @@ typedef struct prof_state {
     prof_edge *edges; /* in creation order; eidx: open addressing of index + 1 */
     uint32_t nedges, edge_cap, *eidx, eidx_cap;
     int64_t *poison;  /* prof_bat_poison: npoison words that never count */
+    int64_t *wzero;   /* PROF_WINDOW words that never count (prof_word_span short of memory) */
     uint32_t npoison;
 } prof_state;
 
@@ -313,15 +314,19 @@ void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t 
 static inline __attribute__((always_inline)) void prof_issue_word_th(prof_thread *t, uint64_t pc, uint64_t cycle,
                                                                      uint64_t insns, int cause, uint64_t n)
 {
-    const uint64_t off = pc - t->base;
-    int64_t v, *const pw = t->pw;
+    int64_t *const pw = t->pw, *const w = t->wd + pc; /* (prof_word_span's promise) */
     const int64_t x = *pw;
-    if (__builtin_expect(off < t->nwd && (v = t->wd[off]) < 0 && !(x & 1), 1)) {
+    if (__builtin_expect(*w < 0 && !(x & 1), 1)) {
         *pw = x + PROF_W_ONE(n + 1);
-        t->pw = t->wd + off;
+        t->pw = w;
     } else
         prof_issue_word_slow(t, pc, cycle, insns, cause, n);
 }
+/* The word feed's pcs: every one below n (at most PROF_WINDOW), indexing the words directly
+ * (no bound, no window base: word mode only in a window at 0). Call before the thread's
+ * first word issue; the words come from the maps' budget, or, short of it, are words that
+ * never count (every issue the row form's). Out of memory for even those stops the machine. */
+void prof_word_span(prof_thread *t, uint64_t n);
 /* The word feed's thread t issued last at cycle tl, with in instructions retired after it
  * (the contract above: before anything else reads t). */
 static inline void prof_word_at(prof_thread *t, uint64_t tl, uint64_t in)

@@ -68,10 +68,12 @@ void prof_free(prof_state *p)
         free(p->th[g].bat);
         free(p->th[g].btl);
         free(p->th[g].blen);
-        free(p->th[g].wd);
+        if (p->th[g].wd != p->wzero)
+            free(p->th[g].wd);
         free(p->th[g].wtl);
     }
     free(p->poison);
+    free(p->wzero);
     for (uint32_t c = 0; c < p->nchunks; c++)
         free(p->chunks[c]);
     free(p->chunks);

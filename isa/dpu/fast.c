@@ -788,11 +788,16 @@ uint64_t dpu_run_fast(sim_machine *m, sim_unit *u, dpu_unit *d, uint64_t now, ui
         ctx.tsv[k] = th + k;
         ctx.tkv[k] = d->t + k;
         d->t[k].prof = prof ? prof_th(prof, u->index * prof->tpu + k) : NULL;
+        if (!prof)
+            continue;
+        prof_word_span(d->t[k].prof, DPU_IRAM_RECS); /* (the feed's pc: any 16-bit one) */
         /* the word feed's last issue is the tasklet's, unless a new stretch began while the
          * unit was away (a launch): then the row form's feed goes on */
-        if (prof && prof_word_mode(d->t[k].prof) && d->t[k].prof->tl != d->t[k].last_issue)
+        if (prof_word_mode(d->t[k].prof) && d->t[k].prof->tl != d->t[k].last_issue)
             prof_word_end(d->t[k].prof);
     }
+    if (prof && sim_stopped(m)) /* (no memory for the profile) */
+        return SIM_NEVER;
 
     for (;;) {
         if (t >= lim) {

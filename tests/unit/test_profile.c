@@ -11,6 +11,7 @@
 #include "../testlib.h"
 #include "fake_isa.h"
 #include "../../core/profile.h"
+#include "../../core/profile_int.h" /* (PROF_MAP_BUDGET: the word feed short of memory) */
 
 #define NCAUSE 5
 static const char *const causes[] = {"a", "b", "c", "d", "e", NULL};
@@ -625,11 +626,14 @@ static void test_batch_derive(void **state)
  * return past a frame and code outside the window (the far copy); now and then an issue
  * through prof_issue (the generic executor's feed) and a stretch of waits of 2^27 cycles,
  * whose words carry into bit 62 and 63 (folded at their next issue, or where a push drops
- * them). */
+ * them). The words index pcs directly (prof_word_span): the code is played at 0 (the same
+ * addresses less FAKE_CODE_BASE in both profiles), the far copy (past the span) through the
+ * row form's feed, and one thread gets the words that never count (the maps' budget spent:
+ * every issue the row form's way). */
 static void test_word_feed(void **state)
 {
     (void)state;
-    enum { NT = 3, N = 60000 };
+    enum { NT = 4, N = 60000, SPAN = 1 << 16 };
     uint64_t s = 0x2545f4914f6cdd1dull, pc[NT], cyc[NT], last[NT], stk[NT][64], ins[NT] = {0}, st[NT][2] = {{0}};
     int depth[NT] = {0};
     sim_machine m[2];
@@ -643,6 +647,14 @@ static void test_word_feed(void **state)
     uint64_t wide = 0, stretch = 0, wait = 0, told = 0, pushes = 0, pops = 0;
     int at[NT] = {0}; /* p[1]'s thread had word issues since it was last told (prof_word_at) */
     prof_thread *const pt = prof_th(p[1], 0);
+    for (int g = 0; g < NT; g++) {
+        const uint64_t mb = p[1]->map_bytes;
+        if (g == NT - 1) /* (the budget spent) */
+            p[1]->map_bytes = PROF_MAP_BUDGET;
+        prof_word_span(pt + g, SPAN);
+        p[1]->map_bytes = mb;
+    }
+    assert_true(pt[NT - 1].wd == p[1]->wzero && pt[0].wd != p[1]->wzero);
 #define TELL(g)                                                                                    \
     do {                                                                                           \
         if (at[g])                                                                                 \
@@ -662,26 +674,26 @@ static void test_word_feed(void **state)
             last[g] = r;
             stretch++;
         }
-        const uint64_t n = cyc[g] - last[g] - 1;
+        const uint64_t n = cyc[g] - last[g] - 1, fpc = pc[g] - FAKE_CODE_BASE;
         const int retires = rnd(&s) % 24 != 0;
         st[g][0] += n;
         if (rnd(&s) % 32 == 0) { /* the generic executor's feed */
             TELL(g);
             for (int f = 0; f < 2; f++) {
                 prof_stall(p[f], g, 0, n); /* (the row form's: prof_issue ends word mode first) */
-                prof_issue(p[f], g, pc[g], cyc[g], ins[g], NULL);
+                prof_issue(p[f], g, fpc, cyc[g], ins[g], NULL);
             }
         } else {
-            prof_issue_stall(p[0], g, pc[g], cyc[g], ins[g], 0, n);
-            if (retires) { /* (a push or a pop in words keeps the batch) */
+            prof_issue_stall(p[0], g, fpc, cyc[g], ins[g], 0, n);
+            if (retires && fpc < SPAN) { /* (a push or a pop in words keeps the batch) */
                 const uint32_t d0 = pt[g].depth;
-                prof_issue_word_th(pt + g, pc[g], cyc[g], ins[g], 0, n);
+                prof_issue_word_th(pt + g, fpc, cyc[g], ins[g], 0, n);
                 pushes += prof_word_mode(pt + g) && pt[g].depth > d0;
                 pops += prof_word_mode(pt + g) && pt[g].depth < d0;
                 at[g] = 1;
             } else { /* (the row form's feed ends word mode) */
                 TELL(g);
-                prof_issue_stall_th(pt + g, pc[g], cyc[g], ins[g], 0, n);
+                prof_issue_stall_th(pt + g, fpc, cyc[g], ins[g], 0, n);
             }
         }
         last[g] = cyc[g];
@@ -704,6 +716,7 @@ static void test_word_feed(void **state)
         pc[g] = walk(&s, pc[g], stk[g], &depth[g], 16, 1);
     }
     int in_words = 0;
+    assert_false(prof_word_mode(pt + NT - 1)); /* (its words never count) */
     for (int g = 0; g < NT; g++) {
         in_words += prof_word_mode(pt + g);
         TELL(g);
