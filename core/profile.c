@@ -286,10 +286,8 @@ int prof_bat_adjust(prof_thread *t, uint32_t off, int64_t v)
     return 1;
 }
 
-int prof_bat_blocks(prof_thread *t, const uint16_t *blen, uint32_t n, uint64_t key)
+int prof_bat_blocks_set(prof_thread *t, const uint16_t *blen, uint32_t n, uint64_t key)
 {
-    if (t->bkey == key && t->nblen == n)
-        return 1;
     prof_bat_fold(t); /* (under the table the words counted with) */
     if (n > t->nblen) {
         uint16_t *nb = realloc(t->blen, (size_t)n * sizeof *nb);

@@ -429,7 +429,11 @@ void prof_bat_fold(prof_thread *t);
  * key (a new key first folds what the words counted under the old table). An offset whose
  * row the map can drop (an open call's return address) must be a run of its own. 0: no
  * memory (then the words count offsets alone: the loop must not batch). */
-int prof_bat_blocks(prof_thread *t, const uint16_t *blen, uint32_t n, uint64_t key);
+int prof_bat_blocks_set(prof_thread *t, const uint16_t *blen, uint32_t n, uint64_t key);
+static inline int prof_bat_blocks(prof_thread *t, const uint16_t *blen, uint32_t n, uint64_t key)
+{
+    return (t->bkey == key && t->nblen == n) || prof_bat_blocks_set(t, blen, n, key);
+}
 /* The run [first, last] of t starts counting (its last word went negative and was put back;
  * this pass, of value one per offset, counted there): 1, or 0 if some offset's row is not
  * a plain mapped one (then nothing counts). */

@@ -170,7 +170,7 @@ static uint32_t fn_lead(const fn_env *c, uint32_t pc)
  * the revolver's: the tasklet's first issue in the run waited since its last issue before
  * the run (tk->last_issue), a later one step - 1 cycles, which a batch's words derive for
  * each of their issues (the batch's last's is this issue's). */
-static void fn_issue(const fn_env *c, dpu_fn_slot *s, uint32_t pc, uint64_t cyc)
+static inline __attribute__((always_inline)) void fn_issue(const fn_env *c, dpu_fn_slot *s, uint32_t pc, uint64_t cyc)
 {
     prof_thread *const pt = s->pt;
     const uint64_t step = c->step;
@@ -495,6 +495,8 @@ static void fn_build(dpu_fn_rec *rec, const dpu_insn *iram, uint32_t nwords, int
         const int64_t t = (int64_t)k + rec[k].tgt / (int32_t)sizeof *rec;
         if (fn_rel(h[k]) && t >= 0 && t < (int64_t)nwords)
             tg[t] = 1;
+        if (h[k] == FH_OPS && iram[k].pc < nwords) /* (where its jump goes: fastops.inc) */
+            tg[iram[k].pc] = 1;
     }
     memset(&rec[nwords], 0, 2 * sizeof *rec);
     rec[nwords].h = rec[nwords + 1].h = tab[FH_GEN];

@@ -199,12 +199,14 @@ FN_PROTO
 
     /* call rc, ra, off: rc = the return index (none: a jump), pc = ra + off, any value: the
      * tasklet's pc holds it (a pc past IRAM runs the far guard: the executor faults) */
-#define FN_GO(p)                                                                                         \
+#define FN_GO(p) FN_GO1(p, 1)
+#define FN_GO1(p, mid)                                                                                   \
     do {                                                                                                 \
         const uint32_t p_ = (uint16_t)(p);                                                               \
         tk->pc = (uint16_t)p_;                                                                           \
         FN_FEED();                                                                                       \
-        FN_ENTER(p_);                                                                                    \
+        if (mid)                                                                                         \
+            FN_ENTER(p_);                                                                                \
         FN_STEP(p_ <= c->nwords ? c->base + p_ : c->far);                                                \
     } while (0)
     h_CALL_R : {
@@ -241,7 +243,7 @@ FN_PROTO
             __builtin_unreachable(); /* predecode.c stores only DPU_FAST_* values */
         }
 #undef WATCHED
-        FN_GO(npc);
+        FN_GO1(npc, 0); /* (the next record or in->pc: both begin a block, fn_build) */
     }
 
     /* past the ring's last slot: its first (NEXT comes here; the slot after the last also
