@@ -1,15 +1,19 @@
-/* isa/nyuzi/bus_log.c: the order in which the L2's fill FIFO takes line reads. The cycle
- * model makes a data request when the load issues and a code line's when ifetch_data sees
- * the miss, but the RTL's L2 (l2_cache_arb_stage.sv, then l2_cache_read_stage.sv's miss
- * into l2_axi_bus_interface.sv's fill queue) takes them in the order they reach it: a data
- * request 3 cycles after its issue, a code line's a cycle after ifetch_data. So the reads of
- * data requests made in the last few cycles are kept here with the bus state before each,
- * and a code line's request that reached the L2 earlier is read before them; they are read
- * again after it and the threads waiting for them suspended longer (within 3 cycles of
- * their issue, before their rollback: the pipeline has not used the time yet). The bus
- * itself (nyz_bus_read, nyz_bus_collided) is timing.c's. */
+/* isa/nyuzi/bus_log.c: the order in which the L2 takes line requests, and so the order of
+ * the fill FIFO's reads. The cycle model makes a data request when the load issues and a
+ * code line's when ifetch_data sees the miss, each core for a stretch of cycles in turn,
+ * but the RTL's L2 (l2_cache_arb_stage.sv, then l2_cache_read_stage.sv's miss into
+ * l2_axi_bus_interface.sv's fill queue) takes them by its arbiter's rule in the order
+ * they reach it: a data request 3 cycles after its issue, a code line's a cycle after
+ * ifetch_data's miss. So the requests whose grant is not final yet are kept here with the
+ * bus state before each; each new one settles the grants again (nyz_arb_run), the lines are
+ * read again in the new order and the threads waiting for them suspended longer (the
+ * pipeline has not used the time yet: they wait for the data). The bus itself
+ * (nyz_bus_read, nyz_bus_collided) is timing.c's. */
 #include <string.h>
 #include "nyuzi.h"
+#ifdef NYZ_MEMTRACE
+#include <stdio.h>
+#endif
 
 static void bus_save(const nyz_machine *nm, nyz_bus_state *s)
 {
@@ -40,27 +44,38 @@ static void thread_later(nyz_machine *nm, int core, int tid, uint64_t nw)
     nm->cores[core].t[tid].blocked = nw;
 }
 
-/* The L1D fill of line due at old comes at nw. */
-static void l1_fill_later(nyz_cache *c, uint32_t line, uint64_t old, uint64_t nw)
+/* The fill of line (not a store's acknowledgement) comes delta cycles later; returns the
+ * cycle it was due. */
+static uint64_t l1_fill_later(nyz_cache *c, uint32_t line, uint64_t delta)
 {
+    uint64_t old = 0;
     c->next_fill = UINT64_MAX;
     for (unsigned i = 0; i < c->nfill; i++) {
-        if (c->fill[i].line == line && !c->fill[i].ack && c->fill[i].at == old)
-            c->fill[i].at = nw;
+        if (c->fill[i].line == line && !c->fill[i].ack) {
+            old = c->fill[i].at;
+            c->fill[i].at += delta;
+        }
         if (c->fill[i].at < c->next_fill)
             c->next_fill = c->fill[i].at;
     }
+    return old;
 }
 
-/* A data read that a code line's request went before answers at nd instead of e->done:
+/* A read that answers at nd instead of e->done (> e->done: its request was taken later):
  * the threads waiting for it (a load's and the loads merged on its fill; a load_sync's or
- * store_sync's, whose answer the L2's arbiter times, l2_sync.c) and its L1D fill. */
+ * store_sync's, whose answer the L2's arbiter times, l2_sync.c; a code line's fetches) and
+ * its L1 fill. */
 static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
 {
     uint64_t od = e->done, delta = nd - od;
     nyz_core *c = &nm->cores[e->core];
     uint32_t line = e->pa >> c->l1d.line_shift;
-    if (e->kind == NYZ_RP_SYNC) {
+    if (e->kind == NYZ_RP_CODE) {
+        uint64_t ow = l1_fill_later(&c->l1i, e->pa >> c->l1i.line_shift, delta);
+        for (int k = 0; k < c->nthreads; k++)
+            if (c->t[k].iwait == ow)
+                c->t[k].iwait = ow + delta;
+    } else if (e->kind == NYZ_RP_SYNC) {
         nyz_sreq *r = &nm->sreq[c->t[e->tid].gid];
         if (!r->on) /* decided already (it is not before its arbiter cycle) */
             return;
@@ -69,39 +84,23 @@ static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
         r->wake += delta;
         if (c->t[e->tid].blocked == ow)
             thread_later(nm, e->core, e->tid, ow + delta);
-        l1_fill_later(&c->l1d, line, ow, ow + delta);
+        l1_fill_later(&c->l1d, line, delta);
     } else {
         for (int k = 0; k < c->nthreads; k++)
             if (c->t[k].blocked == od - 1 && c->t[k].block_why == NYZ_ST_DCACHE)
                 thread_later(nm, e->core, k, nd - 1);
-        l1_fill_later(&c->l1d, line, od, nd);
+        l1_fill_later(&c->l1d, line, delta);
     }
     e->done = nd;
 }
 
-/* The line reads of data requests (loads, load_sync, store_sync) in the last cycles stay in
- * bus_log while a code line's request could still reach the L2 before them: a code line's
- * is made when ifetch_data sees the miss (D, bus time D + 3), a data request's at its issue
- * t (bus time t + DMEM_BUS), so a code line seen at D <= t + 2 comes first (RTL trace: a
- * code line requested at 364 and two load_syncs at 365 and 366 go into the fill FIFO in
- * that order, the code line's read first). Such a code line's read is put before them
- * (nyz_bus_code) and they are read again after it. Anything else that uses the bus state
- * (stores, flushes, collided misses) keeps the order it was made in (nyz_bus_fix). */
+/* Requests read in the order they are made (stores, flushes: not kept here) make every
+ * grant so far final. */
 void nyz_bus_fix(nyz_machine *nm)
 {
+    if (nm->bus_n)
+        nyz_arb_run(nm, UINT64_MAX);
     nm->bus_n = 0;
-}
-
-/* Drop the entries no code line can go before any more (their bus time <= floor). */
-void nyz_bus_prune(nyz_machine *nm, uint64_t floor)
-{
-    unsigned k = 0;
-    while (k < nm->bus_n && nm->bus_log[k].b <= floor)
-        k++;
-    if (k) {
-        memmove(nm->bus_log, nm->bus_log + k, (nm->bus_n - k) * sizeof nm->bus_log[0]);
-        nm->bus_n -= k;
-    }
 }
 
 /* Read entry e's line again at the present bus state (saved as its `before`): its new data
@@ -121,61 +120,112 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
     return nd;
 }
 
-/* A code line's request with bus time b: a read (coll NULL), or a collided miss of the
- * line whose fill restarts at *coll. */
-uint64_t nyz_bus_code(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned lead,
-                      uint64_t *rst, const uint64_t *coll)
+/* The requests bus_log holds, taken by the L2's arbiter one a cycle: none while the L2 is
+ * stalled (nyz_l2_stalled) or has taken a request kept out of bus_log (a store-queue
+ * operation, a final grant: l2_slot); a synchronized request at its own grant (l2_sync.c's
+ * arbiter); the others round robin between cores, the pointer moving to the core after the
+ * one taken (l2_cache_arb_stage.sv: rr_arbiter, update_lru = can_accept_request); each core
+ * offering its data loads before its code line (l1_l2_interface.sv), the loads round robin
+ * over its threads with a pointer that moves every cycle the load-miss queue has one, taken
+ * or not (l1_load_miss_queue.sv: update_lru = 1). The cores run back to back, so a request
+ * is made when its core runs and may reach the L2 before requests made earlier: the grants
+ * are settled again from the first one not final, and the lines read again in grant order
+ * from the bus state before it. Grants before fin are final (every core has passed that
+ * cycle): they leave bus_log, the arbiter's state moves on to them. A read that comes later
+ * than it was going to delays its requesters (bus_retime; never sooner: they keep the later
+ * cycle). Returns the data cycle of the request not read yet (done 0), or 0. */
+uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 {
-    nyz_bus_prune(nm, b);
-    int way = -1;
-    if (coll) /* the fill it collides with is a data read it goes before: it reads the line */
-        for (unsigned k = 0; k < nm->bus_n; k++) {
-            nyz_bus_ent *e = &nm->bus_log[k];
-            if (!e->coll && e->pa >> nm->l2.line_shift == pa >> nm->l2.line_shift) {
-                coll = NULL;
-                victim = e->victim;
-                e->victim = 0xffffffffu;
-                e->coll = 1;
-                way = e->l2way;
-                break;
-            }
+    nyz_bus_ent *L = nm->bus_log, tmp[NYZ_BUS_LOG];
+    unsigned n = nm->bus_n, m = 0, nfin = n, nt = (unsigned)nm->nthreads, k;
+    uint8_t got[NYZ_BUS_LOG] = {0}, ord[NYZ_BUS_LOG], lq[NYZ_MAX_CORES], cr = nm->arb_core;
+    uint64_t y = nm->arb_y, fresh = 0;
+    memcpy(lq, nm->arb_lq, sizeof lq);
+    for (k = 0; k < n; k++) /* their grants are given again */
+        if (L[k].x && L[k].done && nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] == L[k].b - NYZ_FQ_REQ)
+            nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = 0;
+    bus_restore(nm, &L[0].before);
+    while (m < n) {
+        uint64_t lo = UINT64_MAX;
+        for (k = 0; k < n; k++)
+            if (!got[k] && (L[k].x ? L[k].x : L[k].b - NYZ_FQ_REQ) < lo)
+                lo = L[k].x ? L[k].x : L[k].b - NYZ_FQ_REQ;
+        if (lo > y)
+            y = lo; /* nothing waits: no pointer moves */
+        if (y >= fin && nfin == n) { /* (nothing moved from fin to y) */
+            nfin = m;
+            nm->arb_y = fin > nm->arb_y ? fin : nm->arb_y;
+            nm->arb_core = cr;
+            memcpy(nm->arb_lq, lq, sizeof lq);
         }
-    if (nm->bus_n)
-        bus_restore(nm, &nm->bus_log[0].before);
-    uint64_t done = coll ? nyz_bus_collided(nm, *coll, b, 0, lead) : nyz_bus_read(nm, pa, victim, b, 0, lead, rst);
-    if (way >= 0)
-        nm->l2.ready[way] = *rst;
-    for (unsigned k = 0; k < nm->bus_n; k++) {
-        nyz_bus_ent *e = &nm->bus_log[k];
-        uint64_t nd = bus_reread(nm, e);
-        if (nd > e->done) /* (never sooner: the SDRAM row the code line opens is not undone) */
-            bus_retime(nm, e, nd);
+        int pick = -1, off[NYZ_MAX_CORES];
+        for (int c = 0; c < nm->ncores; c++)
+            off[c] = -1;
+        for (k = 0; k < n && pick < 0; k++) {
+            nyz_bus_ent *e = &L[k];
+            if (got[k] || (e->x ? e->x : e->b - NYZ_FQ_REQ) > y)
+                continue;
+            int *o = &off[e->core];
+            if (!e->x)
+                pick = (int)k;
+            else if (*o < 0 || (L[*o].kind == NYZ_RP_CODE && e->kind != NYZ_RP_CODE) ||
+                     (e->kind != NYZ_RP_CODE &&
+                      (e->tid + nt - lq[e->core]) % nt < (L[*o].tid + nt - lq[e->core]) % nt))
+                *o = (int)k;
+        }
+        if (pick < 0) {
+            for (int c = 0; c < nm->ncores; c++)
+                if (off[c] >= 0 && L[off[c]].kind != NYZ_RP_CODE)
+                    lq[c] = (uint8_t)((L[off[c]].tid + 1) % nt);
+            if (!nyz_l2_stalled(nm, y) && nm->l2_slot[y % NYZ_L2_SLOTS] != y)
+                for (int i = 0; i < nm->ncores && pick < 0; i++) {
+                    int c = (cr + i) % nm->ncores;
+                    if (off[c] >= 0) {
+                        pick = off[c];
+                        cr = (uint8_t)((c + 1) % nm->ncores);
+                    }
+                }
+        }
+        if (pick >= 0) {
+            nyz_bus_ent *e = &L[pick];
+            uint32_t line = e->pa >> nm->l2.line_shift;
+            got[pick] = 1;
+            ord[m++] = (uint8_t)pick;
+            if (e->x)
+                e->b = y + NYZ_FQ_REQ;
+            for (k = 0; k < n && e->coll; k++) /* the first of a line's requests reads it */
+                if (!got[k] && !L[k].coll && L[k].pa >> nm->l2.line_shift == line) {
+                    e->coll = 0;
+                    L[k].coll = 1;
+                    e->victim = L[k].victim;
+                    L[k].victim = 0xffffffffu;
+                }
+            uint64_t nd = bus_reread(nm, e);
+            if (!e->done)
+                fresh = e->done = nd;
+            else if (nd > e->done)
+                bus_retime(nm, e, nd);
+        }
+        y++;
     }
-    return done;
-}
-
-/* Entry `from` (the last made) goes before entry k <= from, as the L2 took it earlier
- * (timing.c hold_rotate): the entries from k on are read again in the new order from the
- * bus state before k, the ones after it suspended longer (never sooner, as in
- * nyz_bus_code). Returns the moved entry's new data cycle (from == k: nothing moves, the
- * entries from k on are read again). */
-uint64_t nyz_bus_reorder(nyz_machine *nm, unsigned from, unsigned k)
-{
-    nyz_bus_state s = nm->bus_log[k].before;
-    nyz_bus_ent m = nm->bus_log[from];
-    memmove(&nm->bus_log[k + 1], &nm->bus_log[k], (from - k) * sizeof m);
-    nm->bus_log[k] = m;
-    bus_restore(nm, &s);
-    uint64_t first = m.done;
-    for (unsigned i = k; i < nm->bus_n; i++) {
-        nyz_bus_ent *e = &nm->bus_log[i];
-        uint64_t nd = bus_reread(nm, e);
-        if (i == k && from > k)
-            first = e->done = nd;
-        else if (nd > e->done)
-            bus_retime(nm, e, nd);
+    if (nfin == n) {
+        nm->arb_y = y;
+        nm->arb_core = cr;
+        memcpy(nm->arb_lq, lq, sizeof lq);
     }
-    return first;
+    for (k = 0; k < n; k++) {
+        tmp[k] = L[ord[k]];
+        if (tmp[k].x)
+            nm->l2_slot[(tmp[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = tmp[k].b - NYZ_FQ_REQ;
+#ifdef NYZ_MEMTRACE
+        if (k < nfin)
+            fprintf(stderr, "%llu GR c%d t%d k%d a%08x x%llu\n", (unsigned long long)(tmp[k].b - NYZ_FQ_REQ),
+                    tmp[k].core, tmp[k].tid, tmp[k].kind, tmp[k].pa, (unsigned long long)tmp[k].x);
+#endif
+    }
+    memcpy(L, tmp + nfin, (n - nfin) * sizeof tmp[0]);
+    nm->bus_n = n - nfin;
+    return fresh;
 }
 
 /* A new entry of bus_log (its bus state saved; the caller applies it and sets done). */
@@ -192,13 +242,11 @@ nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t 
     e->coll = 0;
     e->kind = (uint8_t)kind;
     e->core = (uint8_t)c->index;
-    e->tid = (uint8_t)(t - c->t);
+    e->tid = t ? (uint8_t)(t - c->t) : 0;
     e->bus = (uint8_t)bus;
     e->lead = (uint8_t)lead;
-    e->x = 0; /* (fill_latency sets it) */
-    /* its place among requests the L2's stall held (timing.c fill_latency: hold_next - 1) */
-    e->hpos = nm->hold_next ? (uint8_t)(nm->hold_next - 1) : NYZ_HOLD_NONE;
-    e->hrel = e->hpos == NYZ_HOLD_NONE ? 0 : nm->hold_rel;
+    e->x = 0;
+    e->done = 0;
     return e;
 }
 

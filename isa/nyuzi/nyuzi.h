@@ -223,7 +223,7 @@ typedef struct nyz_timing {
 } nyz_timing;
 
 /* What a thread's next replay is (nyz_thread.rp_kind; timing.c nyz_replay_timing). */
-enum { NYZ_RP_NONE = 0, NYZ_RP_LOAD, NYZ_RP_SYNC };
+enum { NYZ_RP_NONE = 0, NYZ_RP_LOAD, NYZ_RP_SYNC, NYZ_RP_CODE /* (bus_log only) */ };
 
 /* A load_sync or store_sync on its way to the L2 (l2_sync.c): decided when the L2's arbiter
  * grants it, in the arbiter's order. */
@@ -247,19 +247,19 @@ typedef struct nyz_bus_state {
 
 typedef struct nyz_bus_ent {
     nyz_bus_state before;        /* the bus state it was applied to */
-    uint64_t b, done;            /* bus time; the data's cycle for its requester */
+    uint64_t b, done;            /* bus time (its grant + NYZ_FQ_REQ); the data's cycle for
+                                  * its requester (0: not read yet) */
+    uint64_t x;                  /* the cycle it reached the L2 (0: a grant fixed elsewhere,
+                                  * a synchronized request's, l2_sync.c) */
     uint32_t pa, victim;         /* line; the dirty L2 line its fill evicts, or ~0 */
     int l2way;
-    uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD or NYZ_RP_SYNC */
+    uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD, NYZ_RP_SYNC or NYZ_RP_CODE */
     uint8_t coll;                /* a collided miss (no read of its own) */
-    uint8_t hpos;                /* its place among the requests the L2's stall held until
-                                  * hrel (timing.c hold_pos), or NYZ_HOLD_NONE */
-    uint64_t hrel;               /* that release cycle (0: not held) */
-    uint64_t x;                  /* the cycle it reached the L2 (timing.c hold_rotate) */
 } nyz_bus_ent;
-enum { NYZ_HOLD_NONE = 0xff };
+/* A request reaches the L2 this many cycles before its bus time (timing.c FQ_REQ). */
+enum { NYZ_FQ_REQ = 3 };
 
-enum { NYZ_BUS_LOG = 8, NYZ_L2_SLOTS = 256 };
+enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256 };
 
 typedef struct nyz_machine {
     sim_machine *m;
@@ -281,14 +281,10 @@ typedef struct nyz_machine {
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
     uint64_t l2_slot[NYZ_L2_SLOTS]; /* cycles the L2's arbiter has taken a request in (by
                                   * cycle % NYZ_L2_SLOTS) */
-    /* requests the L2's stall holds, taken round robin between cores at its release
-     * (timing.c hold_pos; several cores only): the release cycle of the current group,
-     * the core the arbiter's pointer favours then, how many of each core's are in it; the
-     * core of the last load or code line taken without a hold (store-queue operations are
-     * not counted: the one-core store path stays as short); the place + 1 of the request
-     * being made (0: not held) */
-    uint64_t hold_rel;
-    uint8_t hold_rr, l2_core, hold_next, hold_n[NYZ_MAX_CORES];
+    /* the L2's arbiter (bus_log.c nyz_arb_run): its grants before arb_y
+     * are final; then its pointer between cores and each core's load-miss queue's */
+    uint64_t arb_y;
+    uint8_t arb_core, arb_lq[NYZ_MAX_CORES];
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */
@@ -407,10 +403,7 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
 uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned bus,
                           unsigned lead);
 void nyz_bus_fix(nyz_machine *nm);
-void nyz_bus_prune(nyz_machine *nm, uint64_t floor);
-uint64_t nyz_bus_code(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b, unsigned lead,
-                      uint64_t *rst, const uint64_t *coll);
-uint64_t nyz_bus_reorder(nyz_machine *nm, unsigned from, unsigned k);
+uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin);
 nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t victim, int way,
                              int kind, const nyz_core *c, const nyz_thread *t, unsigned bus,
                              unsigned lead);

@@ -35,9 +35,11 @@ enum { DMEM_LEAD = 3 };
  * by ifetch_data at D) is D + 3; a data request's is its issue cycle plus DMEM_BUS. An
  * uncontended request keeps its latency (its lead grows by as much). */
 enum { DMEM_BUS = 6 };
-/* A code line's bus time is the cycle ifetch_data sees the miss plus this (pipeline.c
- * icache_fill, ICACHE_REQ). */
-enum { CODE_BUS = 3 };
+/* A code line the L2 holds is answered this much later than l2_latency (a data load's):
+ * its response comes 4 cycles after the L2 takes it, and the fetch resumes as long after
+ * a response as after a line read's (RTL trace, kernel on 2 cores: core 1's first line,
+ * ifetch_data's miss at 109, grant 110, response 114, first issue 121). */
+enum { CODE_HIT = 4 };
 /* Store and flush acknowledgements (probes: store + membar to a line in L2 15 cycles on
  * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds the data line's
  * fill less 11; dflush + membar 12 for a line that is not dirty and 36 for a dirty one,
@@ -144,7 +146,7 @@ static void l2_writeback(nyz_machine *nm, uint32_t line)
  * requested at 260..266 enqueued at 263..269; the L2 takes nothing from 267, the fourth
  * entry, until 376, the cycle after the fourth restart at 375; requests waiting then are
  * taken one a cycle, none in a restart's cycle). */
-enum { FQ_ALMOST_FULL = 4, FQ_REQ = 3 };
+enum { FQ_ALMOST_FULL = 4, FQ_REQ = NYZ_FQ_REQ };
 
 /* Entries are made in the order the model makes requests, not the FIFO's: one for a
  * request held far ahead can come before older ones have left, so a new entry replaces
@@ -227,77 +229,6 @@ static uint64_t l2_accept(nyz_machine *nm, uint64_t x, int slot)
     return x;
 }
 
-/* For a request that reached the L2 at x and was taken at a: the cycle after the last fill
- * FIFO's almost-full stall that held it (its oldest entry's restart + 1), or 0 if none did
- * (taken at once, or only after a restart's cycle or other requests' grants). */
-static uint64_t l2_held(const nyz_machine *nm, uint64_t x, uint64_t a)
-{
-    uint64_t next, rel = 0;
-    while (x < a) /* (l2_accept's walk again: rare, a request taken late) */
-        if (l2_stalled(nm, x, &next) && next > x + 1)
-            rel = x = next;
-        else
-            x++;
-    return rel;
-}
-
-/* Requests the stall held (l2_held) are taken when it ends one a cycle, round robin
- * between the cores with a pointer that moves with every grant (l2_cache_arb_stage.sv:
- * rr_arbiter with update_lru = can_accept_request, so it stays put while the L2 is stalled
- * and favours the core after the last one taken before the stall), not in the order the
- * model makes them. The place of core's load or code line in the group released at rel:
- * its core's k-th there goes in round k, in the order of the cores from the favoured one
- * (NYZ_HOLD_NONE for a request not held; several cores only). Store-queue operations are
- * left out (their path is the hot one of one-core runs): they neither move the pointer
- * nor take places. */
-static unsigned hold_pos(nyz_machine *nm, int core, uint64_t rel)
-{
-    unsigned n = (unsigned)nm->ncores;
-    if (!rel) {
-        nm->l2_core = (uint8_t)core;
-        return NYZ_HOLD_NONE;
-    }
-    if (rel != nm->hold_rel) {
-        nm->hold_rel = rel;
-        nm->hold_rr = (uint8_t)((nm->l2_core + 1u) % n);
-        memset(nm->hold_n, 0, sizeof nm->hold_n);
-    }
-    /* (round 14 at most: 14 x 16 + 15 < NYZ_HOLD_NONE with 16 cores) */
-    unsigned k = nm->hold_n[core] < 14 ? nm->hold_n[core]++ : 14;
-    return k * n + ((unsigned)core + n - nm->hold_rr) % n;
-}
-
-/* A code line's request held until rel at place pos, whose own grant is at a: the data
- * reads of the same group with later places (still in bus_log, so they can be read again)
- * took earlier cycles; it takes the first of those and each of them the next one's (the
- * last a), so the set of grants stays. Returns its grant. */
-static uint64_t hold_before(nyz_machine *nm, uint64_t a, unsigned pos, uint64_t rel)
-{
-    nyz_bus_ent *e[NYZ_BUS_LOG];
-    unsigned m = 0;
-    for (unsigned k = 0; k < nm->bus_n; k++) {
-        nyz_bus_ent *b = &nm->bus_log[k];
-        if (b->hrel == rel && b->hpos != NYZ_HOLD_NONE && b->hpos > pos && b->b - FQ_REQ < a)
-            e[m++] = b;
-    }
-    if (!m)
-        return a;
-    for (unsigned i = 1; i < m; i++) /* by grant (insertion: m <= 8) */
-        for (unsigned j = i; j > 0 && e[j]->b < e[j - 1]->b; j--) {
-            nyz_bus_ent *tmp = e[j];
-            e[j] = e[j - 1];
-            e[j - 1] = tmp;
-        }
-    uint64_t first = e[0]->b - FQ_REQ;
-    for (unsigned i = 0; i < m; i++)
-        e[i]->b = (i + 1 < m ? e[i + 1]->b : a + FQ_REQ);
-#ifdef NYZ_MEMTRACE
-    fprintf(stderr, "%llu HOLD code before %u reads, grant %llu\n", (unsigned long long)a, m,
-            (unsigned long long)first);
-#endif
-    return first;
-}
-
 /* A line read from memory for a request with bus time b (its requester's: bus, lead):
  * the memory bus, the SDRAM and the fill FIFO move on; returns the cycle the data is there
  * for the requester and sets *rst to the read's restart. */
@@ -325,12 +256,15 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
     return done;
 }
 
-/* A collided miss (see fill_latency) of the line whose fill restarts at rst, requested at
- * now with bus time now + bus: its restart follows everything queued in the fill FIFO;
- * returns the cycle the data is there for the requester. */
+/* A collided miss (see fill_at) of the line whose fill restarts at rst, requested at now
+ * with bus time now + bus: its restart follows everything queued in the fill FIFO;
+ * returns the cycle the data is there for the requester (an L2 hit's if the fill has
+ * restarted by then). */
 uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned bus,
                           unsigned lead)
 {
+    if (rst && now + bus >= rst + COLL_WINDOW) /* the line is there by then: a hit (fill_at) */
+        return now + nm->tm.l2_lat + (bus ? 0 : CODE_HIT);
     unsigned rst_lead = nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD;
     uint64_t r = (rst > nm->fq_rst ? rst : nm->fq_rst) + RESTART_SLOT;
     /* and no sooner than RESTART_SLOT after its own enqueue at its bus time (the bus
@@ -358,136 +292,63 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
 
 /* Extra cycles beyond an L1 hit for a line requested at cycle now, whose request takes the
  * memory bus no sooner than now + bus (DMEM_BUS for data, 0 for a code line); kind: what
- * waits for a data request (NYZ_RP_LOAD, NYZ_RP_SYNC: bus_log; NYZ_RP_NONE otherwise), t
- * the requesting thread. A line whose fill is still in flight makes a later request wait
- * for the same fill (the L1 and L2 miss queues merge requests to one line). */
+ * waits for it (NYZ_RP_LOAD, NYZ_RP_SYNC, NYZ_RP_CODE: bus_log; NYZ_RP_NONE otherwise), c
+ * and t the requesting core and thread; x the cycle it reached the L2 if the arbiter may
+ * still give it another grant than now + bus - FQ_REQ (bus_log.c nyz_arb_run), else 0. A
+ * line whose fill is still in flight makes a later request wait for the same fill (the L1
+ * and L2 miss queues merge requests to one line). */
 static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned bus,
-                        unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
+                        unsigned lead, int kind, const nyz_core *c, const nyz_thread *t,
+                        uint64_t x)
 {
     nyz_cache *l2 = &nm->l2;
     uint32_t victim = dirty_victim(l2, pa);
-    if (nyz_cache_access(l2, pa, 1, write)) {
-        uint64_t rst = l2->ready[l2->last_way]; /* the restart of the line's fill */
-        if (now + bus >= rst + COLL_WINDOW)
-            return nm->tm.l2_lat;
-        /* a collided miss: l2_axi_bus_interface.sv skips its read (l2bi_collided_miss) and
-         * restarts it when the fill FIFO reaches it, after everything queued before it,
-         * RESTART_SLOT cycles each (IDLE, READ_COMPLETE); the next read's address phase
-         * follows as it follows a read's restart (RTL trace: a code line and a data line
-         * read, restarts 397 and 425; the other core's requests of both lines, queued after
-         * them, restarted at 427 and 429, answered 4 cycles after each restart). */
-        int way = l2->last_way;
-        if (!bus) { /* a code line's: before the data requests that reach the L2 later */
-            uint64_t unused;
-            return (unsigned)(nyz_bus_code(nm, pa, victim, now, lead, &unused, &rst) - now);
-        }
-        if (kind == NYZ_RP_NONE || (nyz_bus_prune(nm, now + CODE_BUS), nm->bus_n == NYZ_BUS_LOG)) {
+    int coll = nyz_cache_access(l2, pa, 1, write), way = l2->last_way;
+    uint64_t b = now + bus, rst = l2->ready[way]; /* (rst: the restart of the line's fill) */
+    if (coll && b >= rst + COLL_WINDOW && !(kind != NYZ_RP_NONE && x))
+        return nm->tm.l2_lat + (bus ? 0 : CODE_HIT);
+    /* a collided miss: l2_axi_bus_interface.sv skips its read (l2bi_collided_miss) and
+     * restarts it when the fill FIFO reaches it, after everything queued before it,
+     * RESTART_SLOT cycles each (IDLE, READ_COMPLETE); the next read's address phase
+     * follows as it follows a read's restart (RTL trace: a code line and a data line
+     * read, restarts 397 and 425; the other core's requests of both lines, queued after
+     * them, restarted at 427 and 429, answered 4 cycles after each restart). */
+    if (kind != NYZ_RP_NONE) { /* in the arbiter's order (bus_log.c; a hit too if its grant
+                                * may change: nyz_bus_collided answers it) */
+        if (nm->bus_n == NYZ_BUS_LOG)
             nyz_bus_fix(nm);
-            return (unsigned)(nyz_bus_collided(nm, rst, now, bus, lead) - now);
-        }
-        nyz_bus_ent *e = nyz_bus_log_add(nm, now + bus, pa, 0xffffffffu, way, kind, c, t, bus, lead);
-        e->coll = 1;
-        e->done = nyz_bus_collided(nm, rst, now, bus, lead);
-        return (unsigned)(e->done - now);
+        nyz_bus_ent *e = nyz_bus_log_add(nm, b, pa, coll ? 0xffffffffu : victim, way, kind, c, t, bus, lead);
+        e->coll = (uint8_t)coll;
+        e->x = x;
+        if (x) /* (its slot is the arbiter's to give) */
+            nm->l2_slot[(b - FQ_REQ) % NYZ_L2_SLOTS] = 0;
+        /* grants before the requesting core's cycle are final: every core has passed it */
+        return (unsigned)(nyz_arb_run(nm, x > FQ_REQ ? x - FQ_REQ : x ? 0 : nm->cur_cycle) - now);
     }
-    int way = l2->last_way;
-    uint64_t b = now + bus, rst, done;
-    if (!bus) /* a code line's */
-        done = nyz_bus_code(nm, pa, victim, b, lead, &rst, NULL);
-    else {
-        nyz_bus_prune(nm, now + CODE_BUS);
-        if (kind == NYZ_RP_NONE || nm->bus_n == NYZ_BUS_LOG) {
-            nyz_bus_fix(nm);
-            done = nyz_bus_read(nm, pa, victim, b, bus, lead, &rst);
-        } else {
-            nyz_bus_ent *e = nyz_bus_log_add(nm, b, pa, victim, way, kind, c, t, bus, lead);
-            done = nyz_bus_read(nm, pa, victim, b, bus, lead, &rst);
-            e->done = done;
-        }
-    }
+    nyz_bus_fix(nm); /* (stores and flushes: read in the order they are made) */
+    if (coll)
+        return (unsigned)(nyz_bus_collided(nm, rst, now, bus, lead) - now);
+    uint64_t done = nyz_bus_read(nm, pa, victim, b, bus, lead, &rst);
     l2->ready[way] = rst;
     return (unsigned)(done - now);
 }
 
-/* A core's load-miss queue offers one of its waiting loads a cycle, round robin over its
- * threads with a pointer that moves every cycle it has one (l1_load_miss_queue.sv:
- * update_lru = 1), whether the L2 takes it or not. So while a load E of the core waits
- * (another core's request was taken), the pointer passes it, and a load C of another of
- * its threads that reaches the L2 then is offered at once and every second cycle after
- * (RTL trace, llsc and kernel on 2 cores: core 0's cold loads taken for threads 0, 1, 3, 2;
- * at 262 the L2 took core 1's and the queue offered thread 2, at 263 it offered thread 3,
- * which the L2 took). The model made E first and gave it the first grant: C, reaching the
- * L2 at x with its own grant at a, takes E's grant s if E had waited since before x and
- * s - x is even, and E takes a (two waiting loads; several cores). Returns the index of E
- * in bus_log (its grant now *a, *a now s), or -1. */
-static int hold_rotate(nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint64_t x,
-                       uint64_t *a)
-{
-    for (unsigned k = 0; k < nm->bus_n; k++) {
-        nyz_bus_ent *e = &nm->bus_log[k];
-        uint64_t s = e->b - FQ_REQ;
-        if (e->core == c->index && e->kind == NYZ_RP_LOAD && !e->coll && e->tid != t - c->t &&
-            e->x && e->x < x && x <= s && s < *a && !((s - x) & 1)) {
-            e->b = *a + FQ_REQ;
-            *a = s;
-            return (int)k;
-        }
-    }
-    return -1;
-}
-
-/* fill_at for a request the L2 has not taken yet: it reaches the L2 FQ_REQ cycles before
- * its bus time and waits there until the L2 takes it (l2_accept); a request the stall held
- * gets its place among the others held with it (hold_pos; a code line that misses goes
- * before the data reads placed after it, hold_before, and bus_log reads those again). */
+/* fill_at for a load's or a code line's request: it reaches the L2 FQ_REQ cycles before
+ * its bus time and waits there until the L2 takes it (l2_accept, a provisional grant;
+ * then the arbiter's order, bus_log.c nyz_arb_run). */
 static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned bus,
-                             unsigned lead, int kind, const nyz_core *c, const nyz_thread *t,
-                             int core)
+                             unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
 {
     uint64_t x = now + bus >= FQ_REQ ? now + bus - FQ_REQ : 0;
-    uint64_t a = l2_accept(nm, x, 1);
-    if (nm->ncores > 1 && core >= 0) {
-        uint64_t rel = l2_held(nm, x, a);
-        unsigned pos = hold_pos(nm, core, rel);
-        if (pos != NYZ_HOLD_NONE && !bus && !nyz_cache_probe(&nm->l2, pa))
-            a = hold_before(nm, a, pos, rel);
-        nm->hold_next = (uint8_t)(pos + 1); /* for bus_log (nyz_bus_log_add) */
-    }
-    int ke = kind == NYZ_RP_LOAD && nm->ncores > 1 ? hold_rotate(nm, c, t, x, &a) : -1;
-    uint64_t eb = 0; /* E: its bus time (now after C's), thread and line */
-    uint32_t epa = 0;
-    uint8_t etid = 0;
-    if (ke >= 0) {
-        eb = nm->bus_log[ke].b;
-        epa = nm->bus_log[ke].pa;
-        etid = nm->bus_log[ke].tid;
-    }
-    uint64_t d = a - x;
-    unsigned f = fill_at(nm, pa, write, now + d, bus, lead, kind, c, t);
-    nm->hold_next = 0;
-    nyz_bus_ent *last = nm->bus_n ? &nm->bus_log[nm->bus_n - 1] : NULL;
-    int logged = last && last->pa == pa && last->b == now + d + bus;
-    if (logged)
-        last->x = x;
-    if (ke >= 0) { /* E (bus_log may have dropped entries before it) is read after C */
-        ke = -1;
-        for (unsigned k = 0; k < nm->bus_n; k++)
-            if (nm->bus_log[k].core == c->index && nm->bus_log[k].tid == etid &&
-                nm->bus_log[k].pa == epa && nm->bus_log[k].b == eb)
-                ke = (int)k;
-        if (ke >= 0 && logged && (unsigned)ke < nm->bus_n - 1)
-            f = (unsigned)(nyz_bus_reorder(nm, nm->bus_n - 1, (unsigned)ke) - (now + d));
-        else if (ke >= 0)
-            nyz_bus_reorder(nm, (unsigned)ke, (unsigned)ke);
-    }
-    return (unsigned)d + f;
+    uint64_t d = l2_accept(nm, x, 1) - x;
+    return (unsigned)d + fill_at(nm, pa, write, now + d, bus, lead, kind, c, t, x);
 }
 
 /* A code line's request of core at cycle now (pipeline.c icache_fill). */
 unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now, unsigned lead,
                           int core)
 {
-    return fill_latency(nm, pa, write, now, 0, lead, NYZ_RP_NONE, NULL, NULL, core);
+    return fill_latency(nm, pa, write, now, 0, lead, NYZ_RP_CODE, &nm->cores[core], NULL);
 }
 
 /* The L1D's pseudo-LRU flags are read (cache_lru.sv read port) by every memory-pipe
@@ -621,8 +482,7 @@ static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t n
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu LD c%d a%08x\n", (unsigned long long)now, core ? core->index : -1, pa);
 #endif
-    unsigned lat = fill_latency(nm, pa, 0, now, DMEM_BUS, lead, t ? NYZ_RP_LOAD : NYZ_RP_NONE, core, t,
-                               core ? core->index : -1);
+    unsigned lat = fill_latency(nm, pa, 0, now, DMEM_BUS, lead, t ? NYZ_RP_LOAD : NYZ_RP_NONE, core, t);
     nyz_l1_fill_add(c, pa, now + lat);
     return lat;
 }
@@ -743,7 +603,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
      * load miss, so a load behind it waits (measured: a cold load right after a cold store
      * 83 cycles on the RTL, 48 alone) */
-    unsigned f = fill_at(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t);
+    unsigned f = fill_at(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t, 0);
     uint64_t ack = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
     sq_ack(tm, t, now, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
@@ -795,7 +655,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * (l2_accept): its arbiter cycle (l2_sync.c) is as much later */
             uint64_t d = l2_accept(nm, now + FQ_REQ, 0) - (now + FQ_REQ);
             unsigned f = fill_at(nm, ef->paddr, in->kind == K_STORE_SYNC, now + d, DMEM_BUS, DMEM_LEAD,
-                                 NYZ_RP_SYNC, c, t);
+                                 NYZ_RP_SYNC, c, t, 0);
             unsigned extra = f > tm->l2_lat ? f - tm->l2_lat : 0;
             if (nm->sreq[t->gid].on)
                 nm->sreq[t->gid].ready += d;

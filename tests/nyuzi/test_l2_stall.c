@@ -145,26 +145,26 @@ static void held_order(int last, unsigned want_code, uint64_t want_replay)
 
 /* Within a core the load-miss queue offers one waiting load a cycle, round robin over its
  * threads with a pointer that moves every cycle (l1_load_miss_queue.sv update_lru = 1),
- * whether the L2 takes the offer or not. Core 1's load of LB issued at 100 reaches the L2
- * at 103 and is taken then (made first); core 0's thread 2 load of LA, issued at 100, waits
- * at 103 (the queue offered it, its pointer moved past thread 2) and is taken at 104 in
- * the order the model makes requests; core 0's thread 3 load of LC issued at `c3` reaches
- * the L2 at c3 + 3. All three miss, each in a closed bank (+2): LB reads at 106 (data 106
- * - 6 + 2 + 42 = 144, replay 143), the bus is then free at 136, 166, 196.
- * - c3 = 101: thread 3's load reaches the L2 at 104 while thread 2's waits; the pointer is
- *   past thread 2, so the queue offers thread 3 at 104 (taken: read at 136, data 136 - 6 +
- *   2 + 42 = 174, replay 173) and thread 2 at 105 (read at 166, data 204, replay 203:
- *   173 while it was taken first).
- * - c3 = 102: thread 3's reaches the L2 at 105, after thread 2's was taken at 104: the
- *   order stays (thread 2 replays at 173, thread 3 at 203). */
-enum { LA = 0x10400, LB = 0x10000, LC = 0x10800 };
+ * whether the L2 takes the offer or not; between the cores the L2 takes one a cycle, round
+ * robin from the core after the last one taken. All loads here miss, each line in a closed
+ * bank (+2), read 28 cycles apart: a read starting at s answers s - 6 + 2 + 42, the thread
+ * replays a cycle before. Core 0's thread 0 load of LD issued at 99 reaches the L2 at 102
+ * and is taken (the pointer moves to core 1): read at 105, replay 142. Core 1's load of LB
+ * and core 0's thread 2 load of LA, both issued at 100, reach it at 103: core 1's is taken
+ * (read at 135, replay 172), core 0's queue offered thread 2 (its pointer moves to 3);
+ * core 0's thread 3 load of LC issued at `c3` reaches it at c3 + 3.
+ * - c3 = 101: at 104 the queue offers thread 3 (taken: read at 165, replay 202), thread 2
+ *   at 105 (read at 195, replay 232; 202 while it was the only one).
+ * - c3 = 102: thread 2's is taken at 104 (replay 202), thread 3's at 105 (232). */
+enum { LA = 0x10400, LB = 0x10000, LC = 0x10800, LD = 0x10c00 };
 
 static void queue_order(uint64_t c3, uint64_t want2, uint64_t want3)
 {
     rig r;
     rig_make(&r);
-    assert_int_equal(load(&r, 1, 0, LB, 100), 143);
-    assert_int_equal(load(&r, 0, 2, LA, 100), 173);
+    assert_int_equal(load(&r, 0, 0, LD, 99), 142);
+    assert_int_equal(load(&r, 1, 0, LB, 100), 172);
+    assert_int_equal(load(&r, 0, 2, LA, 100), 202);
     assert_int_equal(load(&r, 0, 3, LC, c3), want3);
     assert_int_equal(r.nm->cores[0].t[2].blocked, want2);
     sim_destroy(&r.m);
@@ -176,11 +176,45 @@ static void test_held_order(void **state)
     (void)state;
     held_order(1, 156, 291);
     held_order(0, 184, 255);
-    queue_order(101, 203, 173);
-    queue_order(102, 173, 203);
+    queue_order(101, 232, 202);
+    queue_order(102, 202, 232);
+}
+
+/* The order does not depend on the order in which the model makes the requests (the cores
+ * run back to back): every request that reaches the L2 is kept until the cycles before its
+ * core's are final, and the grants are settled by the rule above. Lines in closed banks as
+ * above (a code line's data comes start + 2 + 45, its latency counted from D + 3).
+ * - Core 1's load of LB issued at 100 is made first (alone: taken at 103, read at 106,
+ *   replay 106 - 6 + 2 + 42 - 1 = 143); core 0's load of LA issued at 100 reaches the L2 at
+ *   103 too, and the pointer is at core 0 (nothing taken yet): LA is taken at 103 (read at
+ *   106, replay 143), LB at 104 (read at 136, replay 173).
+ * - A core offers its loads before its code line: core 0's code line CODE1 seen at D = 103
+ *   (it reaches the L2 at 103), made first (alone: read at 106, 106 + 2 + 45 - 106 = 47),
+ *   and its thread 1 load of LA issued at 100 (at the L2 at 103): the load is taken at 103
+ *   (read at 106, replay 143; 175 if the code line had gone first: read at 136 with bank
+ *   1's row 32 to close, +4).
+ * - A code line the L2 holds is answered CODE_HIT = 4 cycles later than a data line
+ *   (l2_latency 11; RTL trace, kernel on 2 cores: core 1's first code line, an L2 hit,
+ *   ifetch_data's miss at 109, grant 110, response 114, first issue 121, the same 3 + 10
+ *   cycles from its response to the fetch as after a read from memory): 15 from D + 3. */
+static void test_arbiter_order(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r);
+    assert_int_equal(load(&r, 1, 0, LB, 100), 143);
+    assert_int_equal(load(&r, 0, 2, LA, 100), 143);
+    assert_int_equal(r.nm->cores[1].t[0].blocked, 173);
+    sim_destroy(&r.m);
+    rig_make(&r);
+    assert_int_equal(code(&r, 0, CODE1, 103), 47);
+    assert_int_equal(load(&r, 0, 1, LA, 100), 143);
+    assert_int_equal(code(&r, 1, LA, 300), 15);
+    sim_destroy(&r.m);
 }
 
 XPUSIM_TESTS(nyuzi_l2_stall,
              cmocka_unit_test(test_fifo_almost_full),
              cmocka_unit_test(test_restart_cycle),
-             cmocka_unit_test(test_held_order))
+             cmocka_unit_test(test_held_order),
+             cmocka_unit_test(test_arbiter_order))

@@ -2,7 +2,8 @@
 # tests/nyuzi/rtl/rr_grants.py STATETRACE MEMTRACE CORES THREADS END [S]: checks the L2's
 # request order rule against a traced RTL run (docs/validation/nyuzi.md 5b, session 28: the
 # `+statetrace` lines GNT, STALL/UNSTALL, RST, IFD) over its cycles 0..END. Not a test: a tool
-# for the next step of issue 15 (notes/nyuzi-rtl-status.md).
+# (since session 29 the model itself takes loads and code lines by this rule, isa/nyuzi/
+# bus_log.c nyz_arb_run; its NYZ_MEMTRACE "GR" lines are its final grants).
 #
 # The rule, simulated cycle by cycle in the RTL's time:
 # - the L2 takes one request a cycle, none while l2bi_stall is up (STALL..UNSTALL) nor in a
