@@ -137,6 +137,7 @@ typedef struct prof_thread {
     uint64_t bkey;       /* the table blen was copied from (0: none) */
     /* word mode's slow path */
     uint64_t nwd;        /* words in wd (prof_word_span's) */
+    int64_t *wmem;       /* their allocation (wd a few cache lines into it), or NULL */
     int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
     uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
     uint32_t nwtl, cwtl;

@@ -68,8 +68,7 @@ void prof_free(prof_state *p)
         free(p->th[g].bat);
         free(p->th[g].btl);
         free(p->th[g].blen);
-        if (p->th[g].wd != p->wzero)
-            free(p->th[g].wd);
+        free(p->th[g].wmem);
         free(p->th[g].wtl);
     }
     free(p->poison);

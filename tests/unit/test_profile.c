@@ -628,8 +628,9 @@ static void test_batch_derive(void **state)
  * whose words carry into bit 62 and 63 (folded at their next issue, or where a push drops
  * them). The words index pcs directly (prof_word_span): the code is played at 0 (the same
  * addresses less FAKE_CODE_BASE in both profiles), the far copy (past the span) through the
- * row form's feed, and one thread gets the words that never count (the maps' budget spent:
- * every issue the row form's way). */
+ * row form's feed, one thread gets the words that never count (the maps' budget spent:
+ * every issue the row form's way) and one a wider span midway (its words fold and start
+ * again). */
 static void test_word_feed(void **state)
 {
     (void)state;
@@ -665,6 +666,11 @@ static void test_word_feed(void **state)
     for (int i = 0; i < N; i++) {
         const int g = (int)(rnd(&s) % NT);
         const int big = g == 0 && i > N / 2 && i < N / 2 + 4000;
+        if (i == N / 4) { /* a wider span: thread 1's counts into the rows, new words */
+            TELL(1);
+            prof_word_span(pt + 1, 2 * SPAN);
+            assert_true(pt[1].nwd == 2 * SPAN && !prof_word_mode(pt + 1));
+        }
         cyc[g] += big ? (uint64_t)1 << 27 : 1 + rnd(&s) % 12;
         wide += (uint64_t)big;
         if (rnd(&s) % 64 == 0 && cyc[g] > last[g] + 2) { /* a new stretch from the cycle before */
