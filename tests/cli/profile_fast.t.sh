@@ -78,6 +78,21 @@ if has dpu; then
     printf 'program red.elf\ncopy __sys_used_mram_end = data.bin\ncopy reduce_n = u32:4096\nlaunch\ncopy reduce_n = u32:2048\nlaunch\n' \
         > "$T/r.dpuhost"
     same dpu-two-launches "$T/r.dpuhost"
+    # breakpoints that never stop (a false condition) and a watchpoint nobody writes: the
+    # instrumented profiled burst, and the issue at a flagged pc fed after the debugger's
+    # check (fast.c, b == 2); the profile is the plain profiled run's
+    "$X" run "$T/sdk.elf" -o tasklets=16 --set bench_iters="$T/i20.bin" --set bench_work="$T/w1.bin" --quiet \
+        --profile "$T/bp0" > /dev/null || fail "dpu bp: profiled run"
+    for pc in 10 23 40; do
+        printf 'break %s if r0 == 123456789\ncontinue\n' $pc > "$T/bp.x"
+        "$X" run "$T/sdk.elf" -o tasklets=16 --set bench_iters="$T/i20.bin" --set bench_work="$T/w1.bin" --quiet \
+            --profile "$T/bp$pc" -x "$T/bp.x" > /dev/null || fail "dpu bp $pc: run"
+        cmp -s "$T/bp0" "$T/bp$pc" || fail "dpu bp $pc: the profile differs: $(diff "$T/bp0" "$T/bp$pc" | head -4)"
+    done
+    printf 'watch 0x7000,4\ncontinue\n' > "$T/w.x"
+    "$X" run "$T/sdk.elf" -o tasklets=16 --set bench_iters="$T/i20.bin" --set bench_work="$T/w1.bin" --quiet \
+        --profile "$T/bpw" -x "$T/w.x" > /dev/null || fail "dpu watch: run"
+    cmp -s "$T/bp0" "$T/bpw" || fail "dpu watch: the profile differs"
 fi
 if has mccp; then
     "$X" asm --isa mccp programs/mccp/bench/alu_loop.mccp -o "$T/alu.out" || fail "mccp asm"
