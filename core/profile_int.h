@@ -1,5 +1,6 @@
-/* core/profile_int.h: what the profile's two files share (profile.c: the hot feed, the
- * windows, hash and call edges; profile_read.c: making, freeing and reading the profile): the
+/* core/profile_int.h: what the profile's files share (profile.c: the hot feed, the windows,
+ * hash and call edges; profile_bat.c: the batch counters; profile_read.c: making, freeing
+ * and reading the profile): the
  * row layout's accessors, the shadow stack's frames and an edge's charge, kept inline here
  * because the feed's hot paths use them. Not part of the API (profile.h is). */
 #ifndef XPUSIM_PROFILE_INT_H
@@ -11,6 +12,9 @@
 /* A call row's meta word keeps its last edge's index + 1 in its top 16 bits (0: none), for
  * the callee's first issue (prof_issue_slow); edges from this index on are not kept. */
 #define PROF_EDGE_CACHED 0xffff
+
+/* The pending count of batch word off into its rows (profile_bat.c). */
+void prof_bat_fold1(prof_thread *t, uint32_t off);
 
 /* The meta word of a row: thread, ISA_FLOW_* and a call's return delta. */
 static inline uint64_t *row_pc(const prof_state *p, uint64_t *r) { (void)p; return r + PROF_PC; }
