@@ -813,15 +813,15 @@ uint64_t dpu_fn_ring_run(dpu_fn_ring *r, dpu_unit *d, sim_thread *th, int *k, ui
     e->tk = NULL;
     uint64_t bf[DPU_NTHREADS_MAX + 1];
     uint16_t mid[DPU_NTHREADS_MAX + 1] = {0};
-    uint64_t jc[DPU_NTHREADS_MAX + 1];
+    uint64_t jc[DPU_NTHREADS_MAX + 1], bkey;
+    memcpy(&bkey, fn_buildno(r->recs, r->nwords), sizeof bkey);
     const fn_env c = {d,  d->iram,           r->recs,          r->recs + r->nwords + 1, r->nwords, d->wram_p,
                       d->dm->wram_size,
                       {fn_wmk(d->dm->wram_size, 0), fn_wmk(d->dm->wram_size, 1), fn_wmk(d->dm->wram_size, 2),
                        fn_wmk(d->dm->wram_size, 3)},
                       {fn_wok(d->dm->wram_size, 0), fn_wok(d->dm->wram_size, 1), fn_wok(d->dm->wram_size, 2),
                        fn_wok(d->dm->wram_size, 3)},
-                      (uint64_t)(e - b), b, r->der, bf, fn_blens(r->recs, r->nwords), mid, jc, 0};
-    memcpy((void *)&c.bkey, fn_buildno(r->recs, r->nwords), sizeof c.bkey);
+                      (uint64_t)(e - b), b, r->der, bf, fn_blens(r->recs, r->nwords), mid, jc, bkey};
     dpu_fn_slot *s = s0;
     if (prof)
         fn_prof_open(&c, b, e, s0, th, t, prof, g0);
