@@ -156,6 +156,14 @@ static inline int fn_batch(const fn_env *c, dpu_fn_slot *s, uint64_t ins, uint64
 
 enum { FN_MID_BACK = 0x8000 }; /* (pcs are below DPU_IRAM_WORDS) */
 
+/* Where a slot's pass through its block began: where it entered the block inside (its mid,
+ * fn_enter_mid), unless the records before that were taken back (then the pass counts the
+ * whole block, and an old mid says nothing), else the block's first record, lead. */
+static uint32_t fn_pass_from(uint16_t mid, uint32_t lead)
+{
+    return mid && !(mid & FN_MID_BACK) ? mid - 1u : lead;
+}
+
 /* The first pc of the block pc is in. */
 static uint32_t fn_lead(const fn_env *c, uint32_t pc)
 {
@@ -208,10 +216,8 @@ static __attribute__((noinline)) void fn_feed_slow(const fn_env *c, dpu_fn_slot 
     const int64_t one = PROF_BAT_ONE(step);
     *b += one;
     const uint32_t l = fn_lead(c, e);
-    /* (a block whose records before the entry were taken back counted its pass: its mid is
-     * an old one) */
     uint16_t *const mid = &c->mid[s - c->begin];
-    const uint32_t from = *mid && !(*mid & FN_MID_BACK) ? *mid - 1u : l;
+    const uint32_t from = fn_pass_from(*mid, l);
     *mid = 0;
     if (s->bat == pt->bat && prof_bat_touch_run(pt, l, e, one)) {
         for (uint32_t q = l; q < from; q++) /* (counted inside a block: see fn_enter_mid) */
@@ -745,7 +751,7 @@ static void fn_prof_tail(const fn_env *c, dpu_fn_slot *p, const dpu_fn_rec *ip, 
     const uint16_t mid = c->mid[k];
     c->mid[k] = 0;
     const int none = !issued || (mid && c->jc[k] == last);
-    uint32_t from = mid && !(mid & FN_MID_BACK) ? (mid & ~FN_MID_BACK) - 1u : fn_lead(c, pc), q = from, to = pc;
+    uint32_t from = fn_pass_from(mid, fn_lead(c, pc)), q = from, to = pc;
     if (none) {
         if (!(mid & FN_MID_BACK))
             return;
