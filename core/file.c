@@ -159,9 +159,54 @@ void file_json_counts(FILE *f, const char *const *names, const uint64_t *values,
     }
 }
 
-void file_text_counts(FILE *f, const char *lead, const char *const *names, const uint64_t *values, int max)
+void file_line_put(file_line *l, const char *s)
+{
+    size_t k = strlen(s);
+    while (l->n + k > sizeof l->b) { /* fill the buffer, write it, go on */
+        size_t part = sizeof l->b - l->n;
+        memcpy(l->b + l->n, s, part);
+        l->n += part;
+        s += part;
+        k -= part;
+        file_line_flush(l);
+    }
+    memcpy(l->b + l->n, s, k);
+    l->n += k;
+}
+
+void file_line_u64(file_line *l, uint64_t v)
+{
+    char d[20]; /* 2^64 - 1 has 20 digits */
+    size_t k = sizeof d;
+    do
+        d[--k] = (char)('0' + v % 10);
+    while ((v /= 10) && k);
+    if (l->n + (sizeof d - k) > sizeof l->b)
+        file_line_flush(l);
+    memcpy(l->b + l->n, d + k, sizeof d - k);
+    l->n += sizeof d - k;
+}
+
+void file_line_flush(file_line *l)
+{
+    fwrite(l->b, 1, l->n, l->f);
+    l->n = 0;
+}
+
+void file_line_counts(file_line *l, const char *lead, const char *const *names, const uint64_t *values, int max)
 {
     for (int i = 0; names && i < max && names[i]; i++)
-        if (values[i])
-            fprintf(f, "%s%s %llu", lead, names[i], (unsigned long long)values[i]);
+        if (values[i]) {
+            file_line_put(l, lead);
+            file_line_put(l, names[i]);
+            file_line_put(l, " ");
+            file_line_u64(l, values[i]);
+        }
+}
+
+void file_text_counts(FILE *f, const char *lead, const char *const *names, const uint64_t *values, int max)
+{
+    file_line l = {.f = f};
+    file_line_counts(&l, lead, names, values, max);
+    file_line_flush(&l);
 }

@@ -271,25 +271,46 @@ void stats_write_text(const sim_machine *m, FILE *f)
         if (u->halted)
             fprintf(f, "%llu", (unsigned long long)minus(u->halted_at, ub));
         fputc('\n', f);
-        for (int c = 0; c < u->ncounters; c++)
-            fprintf(f, "  %s: %llu\n", u->counters[c].name, (unsigned long long)unit_counter(m, i, c));
-        if (u->nthreads == 1 && !stalls)
+        file_line l = {.f = f}; /* the lines of thousands of units: see file.h */
+        for (int c = 0; c < u->ncounters; c++) {
+            file_line_put(&l, "  ");
+            file_line_put(&l, u->counters[c].name);
+            file_line_put(&l, ": ");
+            file_line_u64(&l, unit_counter(m, i, c));
+            file_line_put(&l, "\n");
+        }
+        if (u->nthreads == 1 && !stalls) {
+            file_line_flush(&l);
             continue;
+        }
         for (int t = 0; t < u->nthreads; t++) {
             const sim_thread *th = &u->threads[t];
             if (!th->started && !th->instructions)
                 continue;
             th_view v = thread_view(m, i, t);
-            fprintf(f, "  thread %d: cycles %llu, instructions %llu, issue cycles %llu", t, (unsigned long long)v.cycles,
-                    (unsigned long long)v.instructions, (unsigned long long)v.issue_cycles);
-            if (th->state == SIM_T_HALTED)
-                fprintf(f, ", halted at %llu", (unsigned long long)v.halted_at);
-            file_text_counts(f, ", stall ", stalls, v.stalls, SIM_MAX_STALLS);
+            file_line_put(&l, "  thread ");
+            file_line_u64(&l, (uint64_t)t);
+            file_line_put(&l, ": cycles ");
+            file_line_u64(&l, v.cycles);
+            file_line_put(&l, ", instructions ");
+            file_line_u64(&l, v.instructions);
+            file_line_put(&l, ", issue cycles ");
+            file_line_u64(&l, v.issue_cycles);
+            if (th->state == SIM_T_HALTED) {
+                file_line_put(&l, ", halted at ");
+                file_line_u64(&l, v.halted_at);
+            }
+            file_line_counts(&l, ", stall ", stalls, v.stalls, SIM_MAX_STALLS);
             for (int k = 0; k < u->nthread_counters; k++)
-                if (thread_counter(m, i, t, k))
-                    fprintf(f, ", %s %llu", u->thread_counter_names[k], (unsigned long long)thread_counter(m, i, t, k));
-            fputc('\n', f);
+                if (thread_counter(m, i, t, k)) {
+                    file_line_put(&l, ", ");
+                    file_line_put(&l, u->thread_counter_names[k]);
+                    file_line_put(&l, " ");
+                    file_line_u64(&l, thread_counter(m, i, t, k));
+                }
+            file_line_put(&l, "\n");
         }
+        file_line_flush(&l);
     }
     for (int g = 0; g < m->ngroups; g++) /* the groups' subtotals, top-level ones first */
         if (m->groups[g].parent < 0)
