@@ -425,30 +425,93 @@ static __attribute__((noinline)) void prof_word_general(prof_thread *t, uint64_t
         prof_word_enter(t, pc, cycle, insns, cause);
 }
 
-/* The issue after a call's in word mode (the call's word open, this issue its next in the
- * stretch, pc inside the words): prof_fm_push's in words: the callee's first issue, at a
- * counting word, of a taken call whose edge the call's row remembers, with room on the stack
- * (else the general way). */
-static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
-                                                     int cause, uint64_t n)
+/* A call's entry in its thread's cache (its pc's low bits, and the next ones: call sites a
+ * power of 2 apart spread). */
+static inline uint32_t prof_wcc_at(uint64_t ppc) { return (uint32_t)(ppc ^ ppc >> 6) & (PROF_WCC - 1); }
+
+/* The issue after a call's in word mode whose call the thread's cache (wcc) does not hold:
+ * prof_fm_push's conditions on the call's row (a taken call whose edge the row remembers,
+ * the callee's entry pc); then the cache holds it and the push is prof_issue_word_slow's,
+ * else the general way. */
+static __attribute__((noinline)) void prof_word_push_fill(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                          int cause, uint64_t n)
 {
-    const uint64_t *const prev = t->map[t->pw - t->wd]; /* (the call's row) */
-    const uint64_t meta = prev[PROF_META];
-    const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
-    const uint32_t d = t->depth;
-    const uint64_t off = pc - t->base;
-    const int64_t v = t->wd[off];
-    prof_edge *x;
-    if (v >= 0 || pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap) {
+    const uint64_t ppc = (uint64_t)(t->pw - t->wd); /* (word mode: a window at 0) */
+    const uint64_t meta = t->map[ppc][PROF_META];   /* (the call's row) */
+    const uint64_t rd = (meta >> 40) & 0xff, e = meta >> 48;
+    if (!e || t->p->edges[e - 1].target != pc) { /* (an edge's target: a taken call's) */
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
-    *t->pw += PROF_W_ONE(n + 1);
+    __typeof__(t->wcc[0]) *const c = &t->wcc[prof_wcc_at(ppc)];
+    c->site1 = (uint32_t)ppc + 1;
+    c->target = (uint32_t)pc;
+    c->edge = (uint32_t)(e - 1);
+    c->rd = (uint32_t)rd;
+    prof_issue_word_slow(t, pc, cycle, insns, cause, n);
+}
+
+/* An edge's charge at a word-mode push (sign -1) or pop (+1): prof_edge_charge's for at most
+ * PROF_FRAME_STALLS causes, with the words' cause in its counter form (prof_word_enter). */
+static inline __attribute__((always_inline)) void prof_word_charge(const prof_thread *t, prof_edge *x, uint64_t insns,
+                                                                   uint64_t cycle, const int sign)
+{
+    const uint64_t *const now = t->stalls;
+    uint64_t *const acc = x->stalls;
+    if (sign > 0) {
+        x->insns += insns, x->cycles += cycle;
+        acc[0] += now[0], acc[1] += now[1], acc[2] += now[2], acc[3] += now[3];
+        acc[t->wcause] += cycle - insns;
+    } else {
+        x->insns -= insns, x->cycles -= cycle;
+        acc[0] -= now[0], acc[1] -= now[1], acc[2] -= now[2], acc[3] -= now[3];
+        acc[t->wcause] -= cycle - insns;
+    }
+}
+
+/* The issue after a call's in word mode (the call's word open, this issue its next in the
+ * stretch, pc inside the words): prof_fm_push's in words, the call found in the thread's
+ * cache (a taken call to pc whose edge the call's row remembered), pc's word counting, room
+ * on the stack, and the return address's word (dropped while the call is open:
+ * prof_map_drop) needing no fold; else the general way. */
+static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
+                                                     int cause, uint64_t n)
+{
+    int64_t *const pw = t->pw, *const wd = t->wd;
+    const uint64_t ppc = (uint64_t)(pw - wd);
+    const __typeof__(t->wcc[0]) *const c = &t->wcc[prof_wcc_at(ppc)];
+    if (__builtin_expect(c->site1 != ppc + 1 || c->target != pc, 0)) {
+        prof_word_push_fill(t, pc, cycle, insns, cause, n);
+        return;
+    }
+    const uint64_t ret = ppc + c->rd;
+    const uint32_t d = t->depth;
+    if (wd[pc] >= 0 || d == t->cap || ret >= t->nwd || ret >= t->nmap) {
+        prof_word_general(t, pc, cycle, insns, cause, n);
+        return;
+    }
+    uint64_t *const saved = t->map[ret];
+    const int64_t wr = wd[ret];
+    if (saved && ((ret < t->nbat && t->bat[ret] > 0) || (wr > 0 ? !(wr & PROF_W_DROP) : (wr & PROF_W_DROP) != 0))) {
+        prof_word_general(t, pc, cycle, insns, cause, n); /* (prof_map_drop's rare ways: a fold) */
+        return;
+    }
+    const uint32_t e = c->edge;
+    prof_edge *const x = &t->p->edges[e];
+    *pw += PROF_W_ONE(n + 1);
+    t->pw = wd + pc; /* (its cycle and count: the caller tells them, prof_word_at) */
     t->depth = d + 1;
-    t->pw = t->wd + off; /* (its cycle and count: the caller tells them, prof_word_at) */
-    x->stalls[t->wcause] -= cycle - insns; /* (the counter's form in word mode) */
-    prof_frame_push(t, prof_fr(t, d), x, ppc + rd, (uint32_t)(e - 1), insns, cycle); /* (the
-                                                     return address is not pc: its drop is apart) */
+    prof_frame *const f = prof_fr(t, d); /* prof_frame_push's */
+    f->ret = ret;
+    f->edge = e;
+    f->saved = saved;
+    x->calls++;
+    prof_word_charge(t, x, insns, cycle, -1);
+    if (saved) {
+        if (wr < 0)
+            wd[ret] = wr ^ (PROF_W_ON | PROF_W_DROP);
+        t->map[ret] = NULL;
+    }
 }
 
 /* The issue after a return's in word mode at the top call's return address (its word
@@ -458,28 +521,30 @@ static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc,
 {
     const uint32_t d = t->depth;
     const prof_frame *f;
-    const uint64_t off = pc - t->base;
-    int64_t v = t->wd[off];
+    int64_t *const wd = t->wd;
+    const int64_t v = wd[pc];
     if (!d || (f = prof_fr(t, d - 1))->ret != pc || f->saved == NULL || v <= 0 || !(v & PROF_W_DROP)) {
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
     *t->pw += PROF_W_ONE(n + 1);
     t->depth = d - 1;
-    prof_edge *const x = &t->p->edges[f->edge];
-    prof_edge_charge(t->nstalls, x, insns, cycle, t->stalls, 1);
-    x->stalls[t->wcause] += cycle - insns; /* (the counter's form in word mode) */
-    t->map[off] = f->saved;
-    t->wd[off] = v ^ (PROF_W_DROP | PROF_W_ON); /* (counting again, its counts kept) */
-    t->pw = t->wd + off;
+    prof_word_charge(t, &t->p->edges[f->edge], insns, cycle, 1);
+    t->map[pc] = f->saved;
+    wd[pc] = v ^ (PROF_W_DROP | PROF_W_ON); /* (counting again, its counts kept) */
+    t->pw = wd + pc;
 }
 
-/* (the dispatch has no call on its way but tail calls: it saves no registers) */
+/* Word mode's slow issues: the issue after a call's (push) or a return's (pop) in the same
+ * stretch (the feed's contract), for an ISA with at most PROF_FRAME_STALLS causes; anything
+ * else the general way (the row form, then word mode again). (The dispatch has no call on
+ * its way but tail calls: it saves no registers.) */
 void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause, uint64_t n)
 {
-    if (prof_word_mode(t) && pc - t->base < t->nwd && cause == t->wcause) {
-        /* the issue after a call's or a return's (the same stretch: the feed's contract) */
-        const int64_t k = *t->pw & 3;
+    const int64_t *const pw = t->pw;
+    if (__builtin_expect(pw != &t->wnone && pc < t->nwd && cause == t->wcause && t->nstalls <= PROF_FRAME_STALLS, 1)) {
+        /* (pc - base: base is 0 in word mode) */
+        const int64_t k = *pw & 3;
         if (k == PROF_W_CALL) {
             prof_word_push(t, pc, cycle, insns, cause, n);
             return;

@@ -53,6 +53,8 @@ enum { PROF_INSNS = 0, PROF_CYCLES = 1, PROF_LIM = 2, PROF_PC = 3, PROF_META = 4
 /* Most code-space addresses a thread's window maps directly (8 bytes each, allocated
  * zeroed, so only the pages of PCs that run take memory). */
 #define PROF_WINDOW (1u << 18)
+/* Entries of a thread's cache of calls in word mode (prof_thread.wcc; a power of 2). */
+#define PROF_WCC 64
 
 /* One (thread, PC), as the writers read it (prof_sorted). */
 typedef struct prof_entry {
@@ -142,6 +144,15 @@ typedef struct prof_thread {
     uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
     uint32_t nwtl, cwtl;
     uint64_t wrow[PROF_STALLS + SIM_MAX_STALLS]; /* t->row in word mode (PROF_LIM 0) */
+    /* word mode's calls: a small direct-mapped cache by the call's pc (its low bits) of the
+     * taken calls seen, so that the callee's first issue finds its edge without the call's
+     * row (prof_issue_word_slow; filled from the row's remembered edge) */
+    struct {
+        uint32_t site1;  /* the call's pc + 1 (0: empty) */
+        uint32_t target; /* the callee's entry */
+        uint32_t edge;   /* the edge (site, target)'s index */
+        uint32_t rd;     /* the return address minus the call's pc */
+    } wcc[PROF_WCC];
     int64_t wnone;       /* pw in the row form: PROF_W_CALL (the next word feed's issue is slow) */
 } prof_thread;
 

@@ -42,11 +42,28 @@ static const isa_ops test_isa = {
     .insn_flow = test_flow,
 };
 
+/* The same with 3 stall causes (as the DPU): the word feed's calls and returns take their
+ * own ways only for an ISA with at most PROF_FRAME_STALLS causes (core/profile.c
+ * prof_issue_word_slow; more: the general way) */
+static const char *const causes3[] = {"a", "b", "c", NULL};
+static const isa_ops test_isa3 = {
+    .name = "fake",
+    .description = "unit-test ISA with call edges, 3 stall causes",
+    .stall_names = causes3,
+    .create = fake_create,
+    .destroy = fake_destroy,
+    .unit_run = fake_unit_run,
+    .pc_get = fake_pc_get,
+    .code_space = "code",
+    .insn_flow = test_flow,
+};
+static const isa_ops *make_isa = &test_isa; /* (what make builds) */
+
 static void make(sim_machine *m, int threads)
 {
     char kv[32];
     snprintf(kv, sizeof kv, "threads=%d", threads);
-    fake_make(m, &test_isa, (const char *const[]){kv, "insns=1", NULL});
+    fake_make(m, make_isa, (const char *const[]){kv, "insns=1", NULL});
 }
 
 /* One issue to play: thread, pc, cycle; stalls counted before it (gap) and while it executes
@@ -246,12 +263,17 @@ static uint64_t rnd(uint64_t *s)
  * copy at 0x900000 (outside the window); one ending in 0x28 returns (1 in 8 past a frame, as
  * a longjmp does); at 0x3c and on a loop back, with to_ret 1 in 4 of them a branch to 0x18
  * (the call's return address: an open call's, in a recursion, which pops the frame). */
+static int direct_calls; /* (walk: most calls from a site to one function, as direct calls do) */
 static uint64_t walk(uint64_t *s, uint64_t pc, uint64_t *stk, int *depth, uint64_t far_in, int to_ret)
 {
     uint64_t base = pc >= 0x900000 ? 0x900000 : FAKE_CODE_BASE;
     const uint64_t off = (pc - base) & 0xff;
     if (off == 0x14 && rnd(s) % 4 && *depth < 64) {
         stk[(*depth)++] = pc + 4;
+        /* direct: function k calls k + 1, or (k % 4 == 0, 1 in 4) itself (recursion) */
+        const uint64_t k = ((pc - base) >> 8) & 15;
+        if (direct_calls && rnd(s) % 8)
+            return base + 0x100 * (k % 4 || rnd(s) % 4 ? (k + 1) % 16 : k);
         base = rnd(s) % far_in == 0 ? 0x900000 : FAKE_CODE_BASE;
         return base + 0x100 * (rnd(s) % 16);
     }
@@ -631,9 +653,9 @@ static void test_batch_derive(void **state)
  * row form's feed, one thread gets the words that never count (the maps' budget spent:
  * every issue the row form's way) and one a wider span midway (its words fold and start
  * again). */
-static void test_word_feed(void **state)
+/* The word feed against prof_issue_stall per issue, on make_isa's machine. */
+static void word_feed(void)
 {
-    (void)state;
     enum { NT = 4, N = 60000, SPAN = 1 << 16 };
     uint64_t s = 0x2545f4914f6cdd1dull, pc[NT], cyc[NT], last[NT], stk[NT][64], ins[NT] = {0}, st[NT][2] = {{0}};
     int depth[NT] = {0};
@@ -746,6 +768,22 @@ static void test_word_feed(void **state)
     assert_true(p[0]->hn > 0);
     check_same(p[0], p[1]);
     free_pair(m, p);
+}
+
+/* Five causes: the word feed's pushes and pops the general way's (each a row-form issue,
+ * then word mode again); three: their own ways (and the cache of calls), with calls from a
+ * site mostly to one function (then the cache holds them) and recursion (the return address
+ * of an open call issues again: the jump to it from the loop pops the frame). */
+static void test_word_feed(void **state)
+{
+    (void)state;
+    word_feed();
+    make_isa = &test_isa3;
+    word_feed();
+    direct_calls = 1;
+    word_feed();
+    make_isa = &test_isa;
+    direct_calls = 0;
 }
 
 XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_return_by_jump),
