@@ -439,7 +439,9 @@ static __attribute__((noinline)) void prof_word_push_fill(prof_thread *t, uint64
     const uint64_t ppc = (uint64_t)(t->pw - t->wd); /* (word mode: a window at 0) */
     const uint64_t meta = t->map[ppc][PROF_META];   /* (the call's row) */
     const uint64_t rd = (meta >> 40) & 0xff, e = meta >> 48;
-    if (!e || t->p->edges[e - 1].target != pc) { /* (an edge's target: a taken call's) */
+    /* (an edge's target: a taken call's; the return address inside the words and the map,
+     * which never shrink) */
+    if (!e || t->p->edges[e - 1].target != pc || ppc + rd >= t->nwd || ppc + rd >= t->nmap) {
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
@@ -471,7 +473,8 @@ static inline __attribute__((always_inline)) void prof_word_charge(const prof_th
 
 /* The issue after a call's in word mode (the call's word open, this issue its next in the
  * stretch, pc inside the words): prof_fm_push's in words, the call found in the thread's
- * cache (a taken call to pc whose edge the call's row remembered), pc's word counting, room
+ * cache (a taken call to pc whose edge the call's row remembered, its return address inside
+ * the words and the map), pc's word counting, room
  * on the stack, and the return address's word (dropped while the call is open:
  * prof_map_drop) needing no fold; else the general way. */
 static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
@@ -486,7 +489,7 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
     }
     const uint64_t ret = ppc + c->rd;
     const uint32_t d = t->depth;
-    if (wd[pc] >= 0 || d == t->cap || ret >= t->nwd || ret >= t->nmap) {
+    if (wd[pc] >= 0 || d == t->cap) {
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
