@@ -88,8 +88,9 @@ struct prof_state;
 
 typedef struct prof_thread {
     /* what prof_issue reads, first (each thread's state starts a cache line) */
-    _Alignas(64) uint64_t base, lim;  /* the direct window [base, base + lim); lim 0: the next issue takes
-                            the slow path (first issue, after a call or a return, word mode) */
+    _Alignas(64) uint64_t base; /* the direct window [base, base + lim); lim 0: the next issue */
+    uint64_t lim;        /* takes the slow path (first issue, after a call or a return, word
+                            mode) */
     uint64_t **map;      /* the row of PC base + i, NULL: none yet, a call or a return (unless
                             fm), or an open call's return address (prof_frame.saved holds its
                             row) */
@@ -104,12 +105,21 @@ typedef struct prof_thread {
     uint64_t tl;         /* word mode: the open issue's cycle, and */
     uint64_t in;         /* its retired count + 1 (the next issue's): kept by the slow path, told
                             by the feed's caller after its fast issues (prof_word_at) */
-    int nstalls, g;      /* the ISA's stall causes; this thread's global index */
+    /* (the next line: what the pushes and pops of calls read besides the above and stalls) */
     struct prof_state *p;
+    prof_frame *stack;   /* the shadow call stack: depth frames */
+    int64_t *bat;        /* the batch counters (prof_bat): a word per window offset below nbat,
+                            NULL: none */
+    uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
+    uint64_t nwd;        /* words in wd (prof_word_span's) */
+    uint32_t depth, cap;
+    uint32_t nbat;
+    int nstalls;         /* the ISA's stall causes */
+    int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
+    int g;               /* this thread's global index */
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged (in word mode the
                                         words' cause's in prof_word_enter's form) */
     /* the slow path's */
-    uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
     uint64_t **fmap;     /* over the same window: the rows of calls and returns, which the
                             slow path finds here instead of in the hash (NULL: none yet) */
     uint64_t pre[PROF_STALLS + SIM_MAX_STALLS]; /* charged before the first issue */
@@ -125,12 +135,8 @@ typedef struct prof_thread {
                             is sent to the slow path by the open row's PROF_LIM (0) instead of
                             by lim, which stays 0 (every prof_issue_th takes the slow path,
                             and loops that test lim before batching do not batch) */
-    prof_frame *stack;   /* the shadow call stack: depth frames */
-    uint32_t depth, cap;
-    /* the batch counters (prof_bat) */
-    int64_t *bat;        /* a word per window offset below nbat, NULL: none */
+    /* the batch counters (prof_bat; bat and nbat above) */
     uint64_t bspan;      /* the cycles the batches spanned since the last fold */
-    uint32_t nbat;
     uint32_t *btl;       /* the offsets whose pair ever counted (prof_bat_fold visits them) */
     uint32_t nbtl, cbtl;
     int bder;            /* the stall cause the words derive (prof_bat_derive), -1: none */
@@ -138,9 +144,7 @@ typedef struct prof_thread {
     uint32_t nblen;
     uint64_t bkey;       /* the table blen was copied from (0: none) */
     /* word mode's slow path */
-    uint64_t nwd;        /* words in wd (prof_word_span's) */
     int64_t *wmem;       /* their allocation (wd a few cache lines into it), or NULL */
-    int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
     uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
     uint32_t nwtl, cwtl;
     uint64_t wrow[PROF_STALLS + SIM_MAX_STALLS]; /* t->row in word mode (PROF_LIM 0) */
