@@ -30,33 +30,19 @@ static int test_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
 }
 
 /* fake_isa.h's machine with more stall causes and call edges */
-static const isa_ops test_isa = {
-    .name = "fake",
-    .description = "unit-test ISA with call edges",
-    .stall_names = causes,
-    .create = fake_create,
-    .destroy = fake_destroy,
-    .unit_run = fake_unit_run,
-    .pc_get = fake_pc_get,
-    .code_space = "code",
-    .insn_flow = test_flow,
-};
-
+#define TEST_ISA(names, what)                                                                      \
+    {                                                                                              \
+        .name = "fake", .description = what, .stall_names = names, .create = fake_create,          \
+        .destroy = fake_destroy, .unit_run = fake_unit_run, .pc_get = fake_pc_get,                 \
+        .code_space = "code", .insn_flow = test_flow,                                              \
+    }
+static const isa_ops test_isa = TEST_ISA(causes, "unit-test ISA with call edges");
 /* The same with 3 stall causes (as the DPU): the word feed's calls and returns take their
  * own ways only for an ISA with at most PROF_FRAME_STALLS causes (core/profile.c
  * prof_issue_word_slow; more: the general way) */
 static const char *const causes3[] = {"a", "b", "c", NULL};
-static const isa_ops test_isa3 = {
-    .name = "fake",
-    .description = "unit-test ISA with call edges, 3 stall causes",
-    .stall_names = causes3,
-    .create = fake_create,
-    .destroy = fake_destroy,
-    .unit_run = fake_unit_run,
-    .pc_get = fake_pc_get,
-    .code_space = "code",
-    .insn_flow = test_flow,
-};
+static const isa_ops test_isa3 = TEST_ISA(causes3, "unit-test ISA with call edges, 3 stall causes");
+#undef TEST_ISA
 static const isa_ops *make_isa = &test_isa; /* (what make builds) */
 
 static void make(sim_machine *m, int threads)
