@@ -427,7 +427,10 @@ static __attribute__((noinline)) void prof_word_general(prof_thread *t, uint64_t
 
 /* A call's entry in its thread's cache (its pc's low bits, and the next ones: call sites a
  * power of 2 apart spread). */
-static inline uint32_t prof_wcc_at(uint64_t ppc) { return (uint32_t)(ppc ^ ppc >> 6) & (PROF_WCC - 1); }
+static inline uint32_t prof_wcc_at(uint64_t ppc)
+{
+    return (uint32_t)(ppc ^ ppc >> 6) & (PROF_WCC - 1);
+}
 
 /* The issue after a call's in word mode whose call the thread's cache (wcc) does not hold:
  * prof_fm_push's conditions on the call's row (a taken call whose edge the row remembers,
@@ -474,9 +477,9 @@ static inline __attribute__((always_inline)) void prof_word_charge(const prof_th
 /* The issue after a call's in word mode (the call's word open, this issue its next in the
  * stretch, pc inside the words): prof_fm_push's in words, the call found in the thread's
  * cache (a taken call to pc whose edge the call's row remembered, its return address inside
- * the words and the map), pc's word counting, room
- * on the stack, and the return address's word (dropped while the call is open:
- * prof_map_drop) needing no fold; else the general way. */
+ * the words and the map), pc's word counting, room on the stack, and the return address's
+ * word (dropped while the call is open: prof_map_drop) needing no fold; else the general
+ * way. */
 static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
                                                      int cause, uint64_t n)
 {
@@ -495,8 +498,11 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
     }
     uint64_t *const saved = t->map[ret];
     const int64_t wr = wd[ret];
-    if (saved && ((ret < t->nbat && t->bat[ret] > 0) || (wr > 0 ? !(wr & PROF_W_DROP) : (wr & PROF_W_DROP) != 0))) {
-        prof_word_general(t, pc, cycle, insns, cause, n); /* (prof_map_drop's rare ways: a fold) */
+    /* prof_map_drop's rare ways (a fold first) the general way's: a counting batch word, a
+     * word whose bits 63 and 62 are equal (carried into 62 while counting, or into 63) or
+     * that never counted (0): wr + 2^62 below 2^63 */
+    if (saved && ((ret < t->nbat && t->bat[ret] > 0) || (uint64_t)wr + PROF_W_DROP < (uint64_t)PROF_W_ON)) {
+        prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
     const uint32_t e = c->edge;

@@ -30,11 +30,10 @@ static int test_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
 }
 
 /* fake_isa.h's machine with more stall causes and call edges */
-#define TEST_ISA(names, what)                                                                      \
-    {                                                                                              \
-        .name = "fake", .description = what, .stall_names = names, .create = fake_create,          \
-        .destroy = fake_destroy, .unit_run = fake_unit_run, .pc_get = fake_pc_get,                 \
-        .code_space = "code", .insn_flow = test_flow,                                              \
+#define TEST_ISA(names, what)                                                                                          \
+    {                                                                                                                  \
+        .name = "fake", .description = what, .stall_names = names, .create = fake_create, .destroy = fake_destroy,     \
+        .unit_run = fake_unit_run, .pc_get = fake_pc_get, .code_space = "code", .insn_flow = test_flow,                \
     }
 static const isa_ops test_isa = TEST_ISA(causes, "unit-test ISA with call edges");
 /* The same with 3 stall causes (as the DPU): the word feed's calls and returns take their
