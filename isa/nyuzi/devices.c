@@ -111,6 +111,11 @@ static void nyz_halt_when_done(nyz_machine *nm)
     }
 }
 
+/* A thread halted by a setcr is counted as halted HALT_END cycles after the setcr's issue:
+ * the RTL's run ends then (trace of cycles.S: the halting setcr issues at 757, "ran for
+ * 761"; tests/nyuzi/boot_end.t.sh). The functional mode counts steps: the step after. */
+enum { HALT_END = 4 };
+
 void nyz_suspend_threads(nyz_machine *nm, uint32_t mask)
 {
     for (int g = 0; g < nm->ncores * nm->nthreads && g < 32; g++) {
@@ -119,7 +124,7 @@ void nyz_suspend_threads(nyz_machine *nm, uint32_t mask)
         sim_unit *u = &nm->m->units[g / nm->nthreads];
         int tid = g % nm->nthreads;
         if (sim_thread_active(&u->threads[tid]))
-            sched_halt(u, tid, nm->cur_cycle + 1);
+            sched_halt(u, tid, nm->cur_cycle + (nm->m->functional ? 1 : HALT_END));
     }
     nyz_halt_when_done(nm);
 }

@@ -2,13 +2,14 @@
 # tests/nyuzi/rtl/cmp_issues.py STATETRACE MODELTRACE CORE LO HI [S]: one core's issues side by
 # side, in the RTL's time: the `+statetrace` ISS and RB lines of core CORE (docs/validation/
 # nyuzi.md 5b, session 28) on the left, the model's `--trace` lines of that core (issue cycle
-# less S, its lead over the RTL; 2 unless given) on the right, cycles LO..HI. The RTL lists
+# less S, its lead over the RTL: 0 unless given, 2 for a model before session 30's boot
+# change) on the right, cycles LO..HI. The RTL lists
 # every issue (a rolled-back one is issued again), the model one line per instruction executed.
 # Not a test: a tool (session 30: llsc.c4t4's core 3, whose thread 2 waited 170 cycles for a
 # provisional answer, then issue for issue the RTL's from 560 to 660).
 import sys
 st, mt, core, lo, hi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-S = int(sys.argv[6]) if len(sys.argv) > 6 else 2
+S = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 rows = []
 for l in open(st):
     f = l.split()
