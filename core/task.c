@@ -140,9 +140,10 @@ int sim_task_begin(sim_machine *m, int unit, int thread, const char *name, uint6
     t->instructions = th->instructions;
     t->issue_cycles = th->issue_cycles;
     memcpy(t->stalls, th->stalls, sizeof t->stalls);
-    const uint64_t *c = u->thread_counters + (size_t)thread * (size_t)u->nthread_counters;
+    /* (a unit without thread counters has none: no pointer arithmetic on NULL) */
+    const uint64_t *c = u->thread_counters ? u->thread_counters + (size_t)thread * (size_t)u->nthread_counters : NULL;
     for (int k = 0; k < SIM_TASK_COUNTERS; k++)
-        t->counters[k] = k < l->ncounters ? c[k] : 0;
+        t->counters[k] = c && k < l->ncounters ? c[k] : 0;
     if (m->slow)
         mark(m, t, 1, cycle);
     return 0;

@@ -23,6 +23,7 @@ for n in "$@"; do
         asm_dpu) seeds="programs/dpu programs/dpu/rt programs/dpu/bench" ;;
         asm_nyuzi) seeds="tests/nyuzi/progs programs/nyuzi/bench tests/nyuzi/probes" ;;
         asm_mccp) seeds="programs/mccp programs/mccp/bench" ;;
+        asm_ipu) seeds="programs/ipu programs/ipu/bench" ;;
         *) seeds="" ;;
     esac
     if [ "$mode" = replay ]; then
