@@ -52,6 +52,31 @@ static inline int fuzz_machine(sim_machine *m, const isa_ops *isa, const char *c
     return 0;
 }
 
+/* The fuzz_run harnesses that write their input over a loaded program's code: src
+ * (an assembly source of suffix's kind) assembled once per process into *base, loaded into
+ * m, then data written at addr of the first unit's space named space. -1 when the input
+ * does not fit there (the input is skipped); a template that does not build aborts. */
+static inline int fuzz_load_over(sim_machine *m, const isa_ops *isa, ld_image *base, int *have, const char *src,
+                                 const char *suffix, const char *space, int use_entry, uint64_t addr,
+                                 const uint8_t *data, size_t n, char *err, size_t errlen)
+{
+    if (!*have) {
+        const char *path = fuzz_temp_file((const uint8_t *)src, strlen(src), suffix);
+        char out[160];
+        snprintf(out, sizeof out, "%s.elf", path);
+        const char *srcs[1] = {path};
+        if (isa->assemble(1, srcs, out, NULL, err, errlen) || ld_load(out, base, err, errlen))
+            abort();
+        *have = 1;
+    }
+    if (isa->load(m, base, err, errlen))
+        abort();
+    mem_space *sp = sim_unit_space(m, 0, space);
+    if (!sp)
+        abort();
+    return mem_host_write(sp, use_entry ? base->entry : addr, data, n) ? -1 : 0;
+}
+
 static inline void fuzz_machine_done(sim_machine *m)
 {
     FILE *f = m->out;

@@ -9,25 +9,9 @@ static int fuzz_load(sim_machine *m, const isa_ops *isa, const uint8_t *d, size_
 {
     static ld_image base;
     static int have;
-    if (!have) {
-        static const char src[] = "\t.section .text.__bootstrap,\"ax\",@progbits\n"
-                                  "\t.globl __bootstrap\n__bootstrap:\n\tstop\n";
-        const char *path = fuzz_temp_file((const uint8_t *)src, sizeof src - 1, ".s");
-        char out[160];
-        snprintf(out, sizeof out, "%s.elf", path);
-        const char *srcs[1] = {path};
-        if (isa->assemble(1, srcs, out, NULL, err, errlen) || ld_load(out, &base, err, errlen))
-            abort();
-        have = 1;
-    }
-    if (isa->load(m, &base, err, errlen))
-        abort();
-    mem_space *iram = sim_unit_space(m, 0, "iram");
-    if (!iram)
-        abort();
-    if (mem_host_write(iram, 0, d, n))
-        return -1; /* more than IRAM holds */
-    return 0;
+    static const char src[] = "\t.section .text.__bootstrap,\"ax\",@progbits\n"
+                              "\t.globl __bootstrap\n__bootstrap:\n\tstop\n";
+    return fuzz_load_over(m, isa, &base, &have, src, ".s", "iram", 0, 0, d, n, err, errlen); /* (over IRAM's start) */
 }
 #define FUZZ_LOAD fuzz_load
 #include "run_body.h"

@@ -10,25 +10,8 @@ static int fuzz_load(sim_machine *m, const isa_ops *isa, const uint8_t *d, size_
 {
     static ld_image base;
     static int have;
-    if (!have) {
-        static const char src[] = ".section .text.sup, \"ax\"\n.supervisor\n.globl _start\n"
-                                  "_start:\n  br $m10\n";
-        const char *path = fuzz_temp_file((const uint8_t *)src, sizeof src - 1, ".S");
-        char out[160];
-        snprintf(out, sizeof out, "%s.elf", path);
-        const char *srcs[1] = {path};
-        if (isa->assemble(1, srcs, out, NULL, err, errlen) || ld_load(out, &base, err, errlen))
-            abort();
-        have = 1;
-    }
-    if (isa->load(m, &base, err, errlen))
-        abort();
-    mem_space *tmem = sim_unit_space(m, 0, "tmem");
-    if (!tmem)
-        abort();
-    if (mem_host_write(tmem, base.entry, d, n))
-        return -1; /* past the tile's memory */
-    return 0;
+    static const char src[] = ".section .text.sup, \"ax\"\n.supervisor\n.globl _start\n_start:\n  br $m10\n";
+    return fuzz_load_over(m, isa, &base, &have, src, ".S", "tmem", 1, 0, d, n, err, errlen); /* (over its entry) */
 }
 #define FUZZ_LOAD fuzz_load
 #include "run_body.h"
