@@ -456,22 +456,17 @@ static __attribute__((noinline)) void prof_word_push_fill(prof_thread *t, uint64
     prof_issue_word_slow(t, pc, cycle, insns, cause, n);
 }
 
-/* An edge's charge at a word-mode push (sign -1) or pop (+1): prof_edge_charge's for at most
- * PROF_FRAME_STALLS causes, with the words' cause in its counter form (prof_word_enter). */
+/* An edge's charge at a word-mode push (sign -1) or pop (+1): prof_edge_charge's fixed form
+ * (the callers' ISA has at most PROF_FRAME_STALLS causes: prof_issue_word_slow checks), then
+ * the words' cause from its counter form (prof_word_enter). */
 static inline __attribute__((always_inline)) void prof_word_charge(const prof_thread *t, prof_edge *x, uint64_t insns,
                                                                    uint64_t cycle, const int sign)
 {
-    const uint64_t *const now = t->stalls;
-    uint64_t *const acc = x->stalls;
-    if (sign > 0) {
-        x->insns += insns, x->cycles += cycle;
-        acc[0] += now[0], acc[1] += now[1], acc[2] += now[2], acc[3] += now[3];
-        acc[t->wcause] += cycle - insns;
-    } else {
-        x->insns -= insns, x->cycles -= cycle;
-        acc[0] -= now[0], acc[1] -= now[1], acc[2] -= now[2], acc[3] -= now[3];
-        acc[t->wcause] -= cycle - insns;
-    }
+    prof_edge_charge(PROF_FRAME_STALLS, x, insns, cycle, t->stalls, sign);
+    if (sign > 0)
+        x->stalls[t->wcause] += cycle - insns;
+    else
+        x->stalls[t->wcause] -= cycle - insns;
 }
 
 /* The issue after a call's in word mode (the call's word open, this issue its next in the
