@@ -638,6 +638,39 @@ static void test_batch_derive(void **state)
  * row form's feed, one thread gets the words that never count (the maps' budget spent:
  * every issue the row form's way) and one a wider span midway (its words fold and start
  * again). */
+/* Between word stretches, thread pt (the word feed's, p[1]'s) runs as the DPU's round replay
+ * does (the words derive cause 0, der_drv): 4 to 43 issues a fixed step apart from *cyc on,
+ * fed to p[0] issue by issue (prof_issue_stall); the batch words it leaves counting (a
+ * return address among them: the word feed's next push there must fold them first,
+ * prof_word_push). Returns the issues the batch words counted; *cyc the last issue's. */
+static uint64_t replay(prof_state **p, prof_thread *pt, uint64_t *s, uint64_t *pc, uint64_t *cyc, uint64_t *last,
+                       uint64_t *ins, uint64_t *st0, uint64_t *stk, int *depth)
+{
+    const int g = (int)(pt - p[1]->th);
+    const uint64_t step = 2 + rnd(s) % 14, k = 4 + rnd(s) % 40;
+    der_drv d = {{pt, NULL, prof_bat_poison(p[1], 4 * FAKE_CODE_WORDS), -1, NULL, 4 * FAKE_CODE_WORDS}, 0, 0, 0};
+    assert_non_null(d.b.poison);
+    d.b.bat = d.b.poison;
+    prof_bat_derive(pt, 0);
+    *cyc += 1 + rnd(s) % 12;
+    d.first = *cyc;
+    d.gap0 = *cyc - *last - 1;
+    der_begin(&d, *ins, *cyc, d.gap0);
+    uint64_t counted = 0;
+    for (uint64_t j = 0; j < k; j++, *cyc += step) {
+        const uint64_t fpc = *pc - FAKE_CODE_BASE, n = *cyc - *last - 1;
+        prof_issue_stall(p[0], g, fpc, *cyc, *ins, 0, n);
+        counted += (uint64_t)der_issue(&d, fpc, *cyc, *ins, step);
+        *st0 += n;
+        *last = *cyc;
+        ++*ins;
+        *pc = walk(s, *pc, stk, depth, 16, 1);
+    }
+    der_end(&d, *ins, *cyc, step);
+    *cyc = *last;
+    return counted;
+}
+
 /* The word feed against prof_issue_stall per issue, on make_isa's machine. */
 static void word_feed(void)
 {
@@ -652,7 +685,7 @@ static void word_feed(void)
         cyc[g] = 3 + (uint64_t)g;
         last[g] = (uint64_t)-1; /* (the DPU's tasklet 0 at boot) */
     }
-    uint64_t wide = 0, stretch = 0, wait = 0, told = 0, pushes = 0, pops = 0;
+    uint64_t wide = 0, stretch = 0, wait = 0, told = 0, pushes = 0, pops = 0, replays = 0, bats = 0;
     int at[NT] = {0}; /* p[1]'s thread had word issues since it was last told (prof_word_at) */
     prof_thread *const pt = prof_th(p[1], 0);
     for (int g = 0; g < NT; g++) {
@@ -686,6 +719,12 @@ static void word_feed(void)
             prof_word_resume(pt + g, last[g], r);
             last[g] = r;
             stretch++;
+        }
+        if ((g == 1 || g == 2) && rnd(&s) % 32 == 0) { /* the DPU's round replay between bursts */
+            TELL(g);
+            bats += replay(p, pt + g, &s, &pc[g], &cyc[g], &last[g], &ins[g], &st[g][0], stk[g], &depth[g]);
+            replays++;
+            cyc[g] += 1 + rnd(&s) % 12;
         }
         const uint64_t n = cyc[g] - last[g] - 1, fpc = pc[g] - FAKE_CODE_BASE;
         const int retires = rnd(&s) % 24 != 0;
@@ -750,6 +789,7 @@ static void word_feed(void)
         prof_finish(p[f], &m[f]);
     }
     assert_true(wide > 200 && stretch > 100 && wait > 1000 && told > 1000);
+    assert_true(replays > 50 && bats > 8 * replays); /* (the batch words counted) */
     assert_true(p[0]->hn > 0);
     check_same(p[0], p[1]);
     free_pair(m, p);
