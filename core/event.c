@@ -18,7 +18,7 @@ void ev_init(ev_event *e, const char *name, ev_fn fn, void *ctx, int prio)
 void ev_queue_init(ev_queue *q)
 {
     q->heap = NULL;
-    q->n = q->cap = 0;
+    q->n = q->cap = q->alloc = 0;
     q->next_seq = 0;
 }
 
@@ -30,10 +30,16 @@ void ev_queue_free(ev_queue *q)
 
 int ev_register(ev_queue *q)
 {
-    ev_event **h = realloc(q->heap, (q->cap + 1) * sizeof *h);
-    if (!h)
-        return -1;
-    q->heap = h;
+    if (q->cap == q->alloc) {
+        if (q->alloc > UINT32_MAX / 2)
+            return -1;
+        uint32_t a = q->alloc ? 2 * q->alloc : 16;
+        ev_event **h = realloc(q->heap, a * sizeof *h);
+        if (!h)
+            return -1;
+        q->heap = h;
+        q->alloc = a;
+    }
     q->cap++;
     return 0;
 }

@@ -27,6 +27,7 @@ struct ev_event {
 typedef struct ev_queue {
     ev_event **heap;
     uint32_t n, cap;    /* cap = number of registered events */
+    uint32_t alloc;     /* heap slots allocated (>= cap: registering thousands of units is not a realloc each) */
     uint64_t next_seq;
 } ev_queue;
 

@@ -99,7 +99,7 @@ void sim_run_clocked_event(ev_event *e, void *ctx)
 /* ---- parallel runs of independent units ---- */
 typedef struct sim_job {
     sim_machine *m;
-    int first, step;
+    int *next;     /* the next unit to claim, shared by the jobs (atomic) */
     uint64_t last; /* latest time (tick) reached by this job's units */
     int finished;  /* set (atomic) when the job's last unit is done */
 } sim_job;
@@ -189,7 +189,10 @@ static void *sim_job_main(void *arg)
     sim_job *j = arg;
     sim_machine *m = j->m;
     const uint64_t lim_tick = m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1;
-    for (int i = j->first; i < m->nunits && !sim_stopped(m); i += j->step) {
+    /* units are claimed one at a time, not dealt out in advance: a host thread that the
+     * host's other work slows takes fewer of them, and the run ends with both busy (which
+     * job runs a unit changes nothing: the units are independent) */
+    for (int i; !sim_stopped(m) && (i = __atomic_fetch_add(j->next, 1, __ATOMIC_RELAXED)) < m->nunits;) {
         uint64_t r = indep_run(m, &m->units[i], lim_tick);
         if (r > j->last)
             j->last = r;
@@ -270,8 +273,9 @@ static void sim_run_parallel(sim_machine *m)
         marks->par_ran = 1;
     m->in_parallel = 1;
     m->par_units_done = 0;
+    int next = 0;
     for (int k = 0; k < jobs; k++) {
-        job[k] = (sim_job){m, k, jobs, 0, 0};
+        job[k] = (sim_job){m, &next, 0, 0};
         if (pthread_create(&tid[k], NULL, sim_job_main, &job[k])) {
             sim_job_main(&job[k]);
             tid[k] = 0;

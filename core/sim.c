@@ -12,7 +12,7 @@
 
 /* Watchdog: UINT64_MAX / 4 at most, so that adding it to a cycle count cannot wrap. */
 const opt_desc sim_core_options[] = {
-    OPT_U("jobs", "1", 1, 1024, "host threads for units that run independently or event-coupled (results identical to jobs=1)"),
+    OPT_U("jobs", "1", 1, 1024, "host threads for units that run independently or event-coupled, and for their set-up (results identical to jobs=1)"),
     OPT_U("watchdog", "100000000", 0, UINT64_MAX / 4,
           "stop as a livelock after this many cycles in which no thread retires an instruction (0 = off)"),
     OPT_C("timing", "cycle", ((const char *const[]){"cycle", "none", NULL}),
@@ -291,6 +291,44 @@ static void units_moved(sim_machine *m)
     }
 }
 
+/* What sim_add_units_in's units are made with (unit_init). */
+typedef struct {
+    sim_machine *m;
+    int first, group, nthreads;
+    const char *name_fmt;
+    double clock_hz;
+} units_init;
+
+/* Unit first + i of a sim_add_units_in call, its threads asleep (a sim_par_fn: thousands of
+ * DPUs' threads are megabytes whose first touch is set-up time, issue 9 pt 5). */
+static int unit_init(void *ctx, int i, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    const units_init *c = ctx;
+    sim_machine *m = c->m;
+    sim_unit *u = &m->units[c->first + i];
+    snprintf(u->name, sizeof u->name, c->name_fmt, i);
+    u->index = c->first + i;
+    u->group = c->group;
+    u->m = m;
+    u->enabled = 1;
+    u->clock_hz = c->clock_hz;
+    u->last_issue = SIM_NEVER;
+    u->ev.heap_index = -1;
+    /* the contract (isa/isa.h): DPUs declare theirs machine-wide; else cycle-coupled
+     * until the ISA says otherwise (sim_unit_set_coupling) */
+    u->coupling = m->isa && m->isa->independent_units ? SIM_COUPLE_INDEPENDENT : SIM_COUPLE_CYCLE;
+    u->nthreads = c->nthreads;
+    u->threads = calloc((size_t)c->nthreads, sizeof *u->threads);
+    if (!u->threads)
+        return -1;
+    for (int t = 0; t < c->nthreads; t++) {
+        u->threads[t].state = SIM_T_SLEEP;
+        u->threads[t].ready_at = SIM_NEVER;
+    }
+    return 0;
+}
+
 int sim_add_units_in(sim_machine *m, const sim_group *g, int nunits, int threads_per_unit, const char *name_fmt,
                      double clock_hz)
 {
@@ -305,30 +343,14 @@ int sim_add_units_in(sim_machine *m, const sim_group *g, int nunits, int threads
     m->units = us;
     if (first)
         units_moved(m);
-    for (int i = 0; i < nunits; i++) {
-        sim_unit *u = &m->units[first + i];
-        snprintf(u->name, sizeof u->name, name_fmt, i);
-        u->index = first + i;
-        u->group = gi;
-        u->m = m;
-        u->enabled = 1;
-        u->clock_hz = clock_hz;
-        u->last_issue = SIM_NEVER;
-        u->ev.heap_index = -1;
-        /* the contract (isa/isa.h): DPUs declare theirs machine-wide; else cycle-coupled
-         * until the ISA says otherwise (sim_unit_set_coupling) */
-        u->coupling = m->isa && m->isa->independent_units ? SIM_COUPLE_INDEPENDENT : SIM_COUPLE_CYCLE;
-        u->nthreads = threads_per_unit;
-        m->nunits++; /* counted at once: sim_destroy frees what a failed call made */
-        m->nenabled++;
-        u->threads = calloc((size_t)threads_per_unit, sizeof *u->threads);
-        if (!u->threads || sim_register_event(m, &u->ev, u->name, sim_run_unit_event, u, 0))
+    m->nunits += nunits; /* counted at once: sim_destroy frees what a failed call made */
+    m->nenabled += nunits;
+    units_init ui = {m, first, gi, threads_per_unit, name_fmt, clock_hz};
+    if (sim_par_for(m, 0, nunits, unit_init, &ui, NULL, 0))
+        return -1;
+    for (int i = first; i < m->nunits; i++) /* (the queue: on this thread, in order) */
+        if (sim_register_event(m, &m->units[i].ev, m->units[i].name, sim_run_unit_event, &m->units[i], 0))
             return -1;
-        for (int t = 0; t < threads_per_unit; t++) {
-            u->threads[t].state = SIM_T_SLEEP;
-            u->threads[t].ready_at = SIM_NEVER;
-        }
-    }
     if (gi >= 0) {
         sim_group *gr = &m->groups[gi];
         gr->nunits += nunits;

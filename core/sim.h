@@ -237,6 +237,12 @@ int sim_create(sim_machine *m, const struct isa_ops *isa, const sim_opts *opts, 
 void sim_destroy(sim_machine *m);
 
 /* Set-up helpers for ISAs (create time). */
+/* fn(ctx, i, err, errlen) for every i in [first, end), on up to -o jobs=N host threads
+ * (core/par.c): for set-up work on independent items that touches only item i's own state
+ * (no queue, no machine lists; malloc is fine). 0 if every call returned 0; else -1 with
+ * err the message of the lowest i that failed (the same for every N). */
+typedef int (*sim_par_fn)(void *ctx, int i, char *err, size_t errlen);
+int sim_par_for(const sim_machine *m, int first, int end, sim_par_fn fn, void *ctx, char *err, size_t errlen);
 /* Units in the machine itself (group -1): sim_add_units_in(m, NULL, ...). */
 int sim_add_units(sim_machine *m, int nunits, int threads_per_unit, const char *name_fmt, double clock_hz);
 /* A group named name (unique among its siblings, no '.', ':' or space) inside parent (NULL:

@@ -6,6 +6,7 @@
  * per unit and thread), so the region of interest reads like a run of its own. A machine
  * with groups (sim_add_group) also gets each group's subtotals over its units and its
  * descendants' (text: "group PATH:" lines after the units; JSON: the "groups" tree). */
+#include <stdlib.h>
 #include <string.h>
 #include "clock.h"
 #include "file.h"
@@ -240,9 +241,113 @@ static void group_write_text(const sim_machine *m, FILE *f, int g)
             group_write_text(m, f, k);
 }
 
-void stats_write_text(const sim_machine *m, FILE *f)
+/* Unit i's lines of the text statistics. */
+static void unit_write_text(const sim_machine *m, FILE *f, int i)
 {
     const char *const *stalls = m->isa->stall_names;
+    const sim_unit *u = &m->units[i];
+    if (!u->enabled) {
+        fprintf(f, "%s: disabled\n", u->name);
+        return;
+    }
+    uint64_t ub = sim_ff_unit_cycle(m, u), ui = unit_insns(m, i), uc = minus(stats_unit_cycles(m, u), ub);
+    fprintf(f, "%s: cycles %llu, instructions %llu, IPC %.3f, %s", u->name, (unsigned long long)uc,
+            (unsigned long long)ui, uc ? (double)ui / (double)uc : 0.0, u->halted ? "halted at " : "running");
+    if (u->halted)
+        fprintf(f, "%llu", (unsigned long long)minus(u->halted_at, ub));
+    fputc('\n', f);
+    file_line l = {.f = f}; /* the lines of thousands of units: see file.h */
+    for (int c = 0; c < u->ncounters; c++) {
+        file_line_put(&l, "  ");
+        file_line_put(&l, u->counters[c].name);
+        file_line_put(&l, ": ");
+        file_line_u64(&l, unit_counter(m, i, c));
+        file_line_put(&l, "\n");
+    }
+    if (u->nthreads == 1 && !stalls) {
+        file_line_flush(&l);
+        return;
+    }
+    for (int t = 0; t < u->nthreads; t++) {
+        const sim_thread *th = &u->threads[t];
+        if (!th->started && !th->instructions)
+            continue;
+        th_view v = thread_view(m, i, t);
+        file_line_put(&l, "  thread ");
+        file_line_u64(&l, (uint64_t)t);
+        file_line_put(&l, ": cycles ");
+        file_line_u64(&l, v.cycles);
+        file_line_put(&l, ", instructions ");
+        file_line_u64(&l, v.instructions);
+        file_line_put(&l, ", issue cycles ");
+        file_line_u64(&l, v.issue_cycles);
+        if (th->state == SIM_T_HALTED) {
+            file_line_put(&l, ", halted at ");
+            file_line_u64(&l, v.halted_at);
+        }
+        file_line_counts(&l, ", stall ", stalls, v.stalls, SIM_MAX_STALLS);
+        for (int k = 0; k < u->nthread_counters; k++)
+            if (thread_counter(m, i, t, k)) {
+                file_line_put(&l, ", ");
+                file_line_put(&l, u->thread_counter_names[k]);
+                file_line_put(&l, " ");
+                file_line_u64(&l, thread_counter(m, i, t, k));
+            }
+        file_line_put(&l, "\n");
+    }
+    file_line_flush(&l);
+}
+
+/* The units' lines of the text statistics, on -o jobs=N host threads for a machine of many
+ * units (2,560 DPUs: ~50,000 lines, written after the parallel part of the run, issue 9
+ * pt 5): each thread writes slices of units into memory, this one writes the slices in
+ * order, so the text is the one a single thread writes. */
+#define STATS_PAR_MIN 256 /* units below which one thread writes them all */
+#define STATS_SLICE 64    /* units per slice */
+typedef struct {
+    const sim_machine *m;
+    char **text;
+    size_t *len;
+} stats_slices;
+
+static int slice_text(void *ctx, int k, char *err, size_t errlen)
+{
+    const stats_slices *sl = ctx;
+    FILE *f = open_memstream(&sl->text[k], &sl->len[k]);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int end = (k + 1) * STATS_SLICE < sl->m->nunits ? (k + 1) * STATS_SLICE : sl->m->nunits;
+    for (int i = k * STATS_SLICE; i < end; i++)
+        unit_write_text(sl->m, f, i);
+    return fclose(f) ? -1 : 0;
+}
+
+static void units_write_text(const sim_machine *m, FILE *f)
+{
+    int n = (m->nunits + STATS_SLICE - 1) / STATS_SLICE;
+    stats_slices sl = {m, NULL, NULL};
+    if (m->jobs > 1 && m->nunits >= STATS_PAR_MIN) {
+        sl.text = calloc((size_t)n, sizeof *sl.text);
+        sl.len = calloc((size_t)n, sizeof *sl.len);
+    }
+    char err[64];
+    if (sl.text && sl.len && !sim_par_for(m, 0, n, slice_text, &sl, err, sizeof err)) {
+        for (int k = 0; k < n; k++)
+            fwrite(sl.text[k], 1, sl.len[k], f); /* (a failed write: the stream's error, file_close_out) */
+    } else { /* one thread (or no memory for the slices) */
+        for (int i = 0; i < m->nunits; i++)
+            unit_write_text(m, f, i);
+    }
+    for (int k = 0; sl.text && k < n; k++)
+        free(sl.text[k]);
+    free(sl.text);
+    free(sl.len);
+}
+
+void stats_write_text(const sim_machine *m, FILE *f)
+{
     uint64_t cyc = run_cycles(m);
     double hz = machine_clock(m);
     fprintf(f, "== statistics (%s) ==\n", m->isa->name);
@@ -259,59 +364,7 @@ void stats_write_text(const sim_machine *m, FILE *f)
     else if (hz > 0)
         fprintf(f, " (%.6f s at %.0f MHz)", (double)cyc / hz, hz / 1e6);
     fprintf(f, "\ninstructions: %llu\n", (unsigned long long)run_insns(m));
-    for (int i = 0; i < m->nunits; i++) {
-        const sim_unit *u = &m->units[i];
-        if (!u->enabled) {
-            fprintf(f, "%s: disabled\n", u->name);
-            continue;
-        }
-        uint64_t ub = sim_ff_unit_cycle(m, u), ui = unit_insns(m, i), uc = minus(stats_unit_cycles(m, u), ub);
-        fprintf(f, "%s: cycles %llu, instructions %llu, IPC %.3f, %s", u->name, (unsigned long long)uc,
-                (unsigned long long)ui, uc ? (double)ui / (double)uc : 0.0, u->halted ? "halted at " : "running");
-        if (u->halted)
-            fprintf(f, "%llu", (unsigned long long)minus(u->halted_at, ub));
-        fputc('\n', f);
-        file_line l = {.f = f}; /* the lines of thousands of units: see file.h */
-        for (int c = 0; c < u->ncounters; c++) {
-            file_line_put(&l, "  ");
-            file_line_put(&l, u->counters[c].name);
-            file_line_put(&l, ": ");
-            file_line_u64(&l, unit_counter(m, i, c));
-            file_line_put(&l, "\n");
-        }
-        if (u->nthreads == 1 && !stalls) {
-            file_line_flush(&l);
-            continue;
-        }
-        for (int t = 0; t < u->nthreads; t++) {
-            const sim_thread *th = &u->threads[t];
-            if (!th->started && !th->instructions)
-                continue;
-            th_view v = thread_view(m, i, t);
-            file_line_put(&l, "  thread ");
-            file_line_u64(&l, (uint64_t)t);
-            file_line_put(&l, ": cycles ");
-            file_line_u64(&l, v.cycles);
-            file_line_put(&l, ", instructions ");
-            file_line_u64(&l, v.instructions);
-            file_line_put(&l, ", issue cycles ");
-            file_line_u64(&l, v.issue_cycles);
-            if (th->state == SIM_T_HALTED) {
-                file_line_put(&l, ", halted at ");
-                file_line_u64(&l, v.halted_at);
-            }
-            file_line_counts(&l, ", stall ", stalls, v.stalls, SIM_MAX_STALLS);
-            for (int k = 0; k < u->nthread_counters; k++)
-                if (thread_counter(m, i, t, k)) {
-                    file_line_put(&l, ", ");
-                    file_line_put(&l, u->thread_counter_names[k]);
-                    file_line_put(&l, " ");
-                    file_line_u64(&l, thread_counter(m, i, t, k));
-                }
-            file_line_put(&l, "\n");
-        }
-        file_line_flush(&l);
-    }
+    units_write_text(m, f);
     for (int g = 0; g < m->ngroups; g++) /* the groups' subtotals, top-level ones first */
         if (m->groups[g].parent < 0)
             group_write_text(m, f, g);

@@ -83,6 +83,64 @@ static void dpu_destroy(sim_machine *m)
     m->isa_state = NULL;
 }
 
+/* Set up DPU i (a sim_par_fn: ctx is the machine): its spaces, each a slice of the one
+ * mapping, and its counters. DPUs below DPU_NAMED_DPUS add the machine's spaces. */
+static int create_dpu(void *ctx, int i, char *err, size_t errlen)
+{
+    sim_machine *m = ctx;
+    dpu_machine_x *x = DMX(m);
+    dpu_machine *dm = &x->dm;
+    dpu_unit *d = &dm->units[i];
+    sim_unit *u = &m->units[i];
+    d->dm = dm;
+    d->index = i;
+    d->ntasklets = dm->ntasklets;
+    d->time_mode = 1;
+    u->isa = d;
+    char sfx[16] = "";
+    if (i)
+        snprintf(sfx, sizeof sfx, ".%d", i);
+    snprintf(d->space_names[0], sizeof d->space_names[0], "wram%s", sfx);
+    snprintf(d->space_names[1], sizeof d->space_names[1], "mram%s", sfx);
+    snprintf(d->space_names[2], sizeof d->space_names[2], "iram%s", sfx);
+    /* the first five DPUs' spaces are the machine's, by name (iram, wram, mram, then
+     * iram.1, wram.1...: what --mem-hash and the space listings have always shown); the
+     * others are each DPU's own (sim_unit_add_space), found as "wram.1234" */
+    if (i < DPU_NAMED_DPUS) {
+        d->iram_space = sim_add_space(m, d->space_names[2], 8, 8, 0);
+        d->wram = sim_add_space(m, d->space_names[0], 1, 4, 0);
+        d->mram = sim_add_space(m, d->space_names[1], 1, 8, 0);
+    } else {
+        d->wram = sim_unit_add_space(m, u, "wram", d->space_names[0], 1, 4, 0);
+        d->mram = sim_unit_add_space(m, u, "mram", d->space_names[1], 1, 8, 0);
+        d->iram_space = sim_unit_add_space(m, u, "iram", d->space_names[2], 8, 8, 0);
+    }
+    if (!d->wram || !d->mram || !d->iram_space) {
+        snprintf(err, errlen, "out of memory for DPU %d", i);
+        return -1;
+    }
+    mem_space_init(&d->atomic_space, "atomic", 1, 1, 0);
+    uint8_t *mem = x->mem + x->per_dpu * (size_t)i, *wmem = mem + dm->mram_size, *imem = wmem + dm->wram_size;
+    mem_region *rw = mem_add_ram_ext(d->wram, "wram", 0, dm->wram_size, MEM_RW, wmem);
+    mem_region *rm = mem_add_ram_ext(d->mram, "mram", 0, dm->mram_size, MEM_RW, mem);
+    mem_region *ri = mem_add_ram_ext(d->iram_space, "iram", 0, dm->iram_words, MEM_RWX, imem);
+    mem_region *ra = mem_add_ram_ext(&d->atomic_space, "atomic", 0, 256, MEM_RW, d->atomic);
+    d->iram = dm->shared_iram;
+    if (!rw || !rm || !ri || !ra) {
+        snprintf(err, errlen, "out of memory for DPU %d (try -o mram=8)", i);
+        return -1;
+    }
+    d->wram_p = rw->data;
+    d->mram_p = rm->data;
+    d->iram_p = ri->data;
+    d->mram_mask = dm->mram_size - 1;
+    if (sim_unit_counters(u, dpu_counter_names, DPU_CNT_DMA_N)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 static int dpu_create(sim_machine *m, char *err, size_t errlen)
 {
     const opt_desc *t = dpu_options;
@@ -151,65 +209,23 @@ static int dpu_create(sim_machine *m, char *err, size_t errlen)
                  dm->mram_size >> 20);
         return -1;
     }
-    for (int i = 0; i < dm->ndpus; i++) {
-        dpu_unit *d = &dm->units[i];
-        sim_unit *u = &m->units[i];
-        d->dm = dm;
-        d->index = i;
-        d->ntasklets = dm->ntasklets;
-        d->time_mode = 1;
-        u->isa = d;
-        char sfx[16] = "";
-        if (i)
-            snprintf(sfx, sizeof sfx, ".%d", i);
-        snprintf(d->space_names[0], sizeof d->space_names[0], "wram%s", sfx);
-        snprintf(d->space_names[1], sizeof d->space_names[1], "mram%s", sfx);
-        snprintf(d->space_names[2], sizeof d->space_names[2], "iram%s", sfx);
-        /* the first five DPUs' spaces are the machine's, by name (iram, wram, mram, then
-         * iram.1, wram.1...: what --mem-hash and the space listings have always shown); the
-         * others are each DPU's own (sim_unit_add_space), found as "wram.1234" */
-        if (i < DPU_NAMED_DPUS) {
-            d->iram_space = sim_add_space(m, d->space_names[2], 8, 8, 0);
-            d->wram = sim_add_space(m, d->space_names[0], 1, 4, 0);
-            d->mram = sim_add_space(m, d->space_names[1], 1, 8, 0);
-        } else {
-            d->wram = sim_unit_add_space(m, u, "wram", d->space_names[0], 1, 4, 0);
-            d->mram = sim_unit_add_space(m, u, "mram", d->space_names[1], 1, 8, 0);
-            d->iram_space = sim_unit_add_space(m, u, "iram", d->space_names[2], 8, 8, 0);
-        }
-        if (!d->wram || !d->mram || !d->iram_space) {
-            snprintf(err, errlen, "out of memory for DPU %d", i);
-            return -1;
-        }
-        mem_space_init(&d->atomic_space, "atomic", 1, 1, 0);
-        uint8_t *mem = x->mem + x->per_dpu * (size_t)i, *wmem = mem + dm->mram_size, *imem = wmem + dm->wram_size;
-        mem_region *rw = mem_add_ram_ext(d->wram, "wram", 0, dm->wram_size, MEM_RW, wmem);
-        mem_region *rm = mem_add_ram_ext(d->mram, "mram", 0, dm->mram_size, MEM_RW, mem);
-        mem_region *ri = mem_add_ram_ext(d->iram_space, "iram", 0, dm->iram_words, MEM_RWX, imem);
-        mem_region *ra = mem_add_ram_ext(&d->atomic_space, "atomic", 0, 256, MEM_RW, d->atomic);
-        if (!dm->shared_iram) {
-            /* a record for every 16-bit pc (DPU_IRAM_RECS): the fast loop's fetch has no
-             * bounds check */
-            dm->shared_iram = calloc(DPU_IRAM_RECS, sizeof *dm->shared_iram);
-            dm->shared_raw = calloc(dm->iram_words, 8);
-            for (uint32_t k = 0; dm->shared_iram && k <= dm->iram_words; k++)
-                dpu_predecode(0, &dm->shared_iram[k]); /* zero words are illegal: running off the end faults */
-        }
-        d->iram = dm->shared_iram;
-        if (!rw || !rm || !ri || !ra || !dm->shared_iram || !dm->shared_raw) {
-            snprintf(err, errlen, "out of memory for DPU %d (try -o mram=8)", i);
-            return -1;
-        }
-        d->wram_p = rw->data;
-        d->mram_p = rm->data;
-        d->iram_p = ri->data;
-        d->mram_mask = dm->mram_size - 1;
-        if (sim_unit_counters(u, dpu_counter_names, DPU_CNT_DMA_N)) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
+    /* a record for every 16-bit pc (DPU_IRAM_RECS): the fast loop's fetch has no bounds check */
+    dm->shared_iram = calloc(DPU_IRAM_RECS, sizeof *dm->shared_iram);
+    dm->shared_raw = calloc(dm->iram_words, 8);
+    if (!dm->shared_iram || !dm->shared_raw) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
-    return 0;
+    for (uint32_t k = 0; k <= dm->iram_words; k++)
+        dpu_predecode(0, &dm->shared_iram[k]); /* zero words are illegal: running off the end faults */
+    /* the named DPUs add the machine's spaces (a list): on this thread; the others touch
+     * only their own state, on the -o jobs host threads (their first touch of memory is
+     * most of a 2,560-DPU machine's set-up) */
+    const int named = dm->ndpus < DPU_NAMED_DPUS ? dm->ndpus : DPU_NAMED_DPUS;
+    for (int i = 0; i < named; i++)
+        if (create_dpu(m, i, err, errlen))
+            return -1;
+    return sim_par_for(m, named, dm->ndpus, create_dpu, m, err, errlen);
 }
 
 /* A host-session file (host/session.c) is recognised by its name, FILE.dpuhost. */
@@ -235,7 +251,9 @@ static mem_space *place(dpu_unit *d, uint64_t vaddr, uint64_t *addr)
     return d->wram;
 }
 
-static void boot_dpu(sim_unit *u, dpu_unit *d)
+/* DPU d's state at its boot, its tasklets beyond ntask disabled; the caller wakes it at
+ * cycle 0 (sim_unit_wake: the queue, on the loop's thread). */
+static void boot_dpu(sim_unit *u, dpu_unit *d, int ntask)
 {
     memset(d->t, 0, sizeof d->t);
     for (int k = 0; k < DPU_NTHREADS_MAX; k++)
@@ -259,7 +277,8 @@ static void boot_dpu(sim_unit *u, dpu_unit *d)
     u->threads[0].state = SIM_T_READY;
     u->threads[0].started = 1;
     u->threads[0].ready_at = 0;
-    sim_unit_wake(u->m, u, 0);
+    for (int k = ntask; k < u->nthreads; k++)
+        u->threads[k].state = SIM_T_DISABLED;
 }
 
 /* Predecode DPU d's IRAM; the first DPU loaded fills the machine's shared copy, the others
@@ -306,6 +325,90 @@ static int load_bytes(const dpu_unit *d, mem_space *sp, uint64_t addr, const uin
     return 0;
 }
 
+/* One program load (dpu_load): what every DPU's share of it needs. */
+typedef struct dpu_load_job {
+    sim_machine *m;
+    const ld_image *img;
+    int fresh;               /* the machine's first load: every byte still zero */
+    size_t raw_words;        /* a raw IRAM image's instructions (0: an ELF) */
+    int ntask;               /* tasklets that exist */
+    const ld_symbol *cps;    /* CLOCKS_PER_SEC, NULL if none */
+} dpu_load_job;
+
+/* DPU i's share of a load (a sim_par_fn: ctx is the job): the program's bytes into its
+ * memories, its IRAM predecoded, its boot state. It touches only DPU i, except DPU 0,
+ * whose predecoding fills the machine's shared copy: load_all runs that one first. */
+static int load_dpu(void *ctx, int i, char *err, size_t errlen)
+{
+    const dpu_load_job *job = ctx;
+    sim_machine *m = job->m;
+    const ld_image *img = job->img;
+    dpu_machine *dm = DM(m);
+    dpu_unit *d = &dm->units[i];
+    if (img->fmt != LD_ELF) {
+        if (job->raw_words) /* (an empty file may have no bytes to point at) */
+            memcpy(d->iram_p, img->file, job->raw_words * 8);
+    } else {
+        d->ntasklets = job->ntask;
+        for (int s = 0; s < img->nsegs; s++) {
+            const ld_segment *g = &img->segs[s];
+            if (g->type != 1 || !g->filesz)
+                continue; /* PT_LOAD with contents; NOBITS parts are already zero */
+            uint64_t addr;
+            mem_space *sp = place(d, g->vaddr, &addr);
+            if (load_bytes(d, sp, addr, g->data, g->filesz, job->fresh)) {
+                snprintf(err, errlen, "%s: segment at 0x%llx (%llu bytes) does not fit in %s", img->path,
+                         (unsigned long long)g->vaddr, (unsigned long long)g->filesz, sp->name);
+                return -1;
+            }
+        }
+        /* initialised MRAM sections outside the LOAD segments (.mram PROGBITS) */
+        for (int s = 0; s < img->nsecs; s++) {
+            const ld_section *c = &img->secs[s];
+            if (c->data && c->size && c->addr >= 0x08000000u && c->addr < 0x80000000u &&
+                !strncmp(c->name, ".mram", 5)) {
+                uint64_t addr;
+                mem_space *sp = place(d, c->addr, &addr);
+                if (load_bytes(d, sp, addr, c->data, c->size, job->fresh)) {
+                    snprintf(err, errlen, "%s: section %s does not fit in MRAM", img->path, c->name);
+                    return -1;
+                }
+            }
+        }
+        /* CLOCKS_PER_SEC (.dpu_host, 4 bytes, 0 in the binary): the SDK host library writes
+         * the DPU clock rate there at load; programs divide cycle counts by it */
+        const ld_symbol *cps = job->cps;
+        if (cps && cps->size == 4 && cps->value < dm->wram_size) {
+            uint8_t hz[4];
+            uint64_t addr;
+            mem_st32le(hz, (uint32_t)m->units[i].clock_hz);
+            mem_space *sp = place(d, cps->value, &addr);
+            if (sp == d->wram && mem_host_write(sp, addr, hz, 4)) {
+                snprintf(err, errlen, "%s: CLOCKS_PER_SEC at 0x%llx is outside WRAM", img->path,
+                         (unsigned long long)cps->value);
+                return -1;
+            }
+        }
+    }
+    predecode_all(d, job->fresh, DMX(m)->fn);
+    boot_dpu(&m->units[i], d, job->ntask);
+    return 0;
+}
+
+/* Every DPU's share of a load: DPU 0 first (the shared predecoded copy the others compare
+ * with), the others on the -o jobs host threads (their copies' first touch of memory is
+ * most of a 2,560-DPU load), then each DPU's boot on this thread, in order (the queue). */
+static int load_all(dpu_load_job *job, char *err, size_t errlen)
+{
+    sim_machine *m = job->m;
+    dpu_machine *dm = DM(m);
+    if (load_dpu(job, 0, err, errlen) || sim_par_for(m, 1, dm->ndpus, load_dpu, job, err, errlen))
+        return -1;
+    for (int i = 0; i < dm->ndpus; i++)
+        sim_unit_wake(m, &m->units[i], 0);
+    return 0;
+}
+
 static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errlen)
 {
     dpu_machine *dm = DM(m);
@@ -325,12 +428,8 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
                      img->path, dm->iram_words, img->file_size);
             return -1;
         }
-        for (int i = 0; i < dm->ndpus; i++) {
-            memcpy(dm->units[i].iram_p, img->file, n * 8);
-            predecode_all(&dm->units[i], fresh, DMX(m)->fn);
-            boot_dpu(&m->units[i], &dm->units[i]);
-        }
-        return 0;
+        dpu_load_job job = {m, img, fresh, n, dm->ntasklets, NULL};
+        return load_all(&job, err, errlen);
     }
     if (img->machine != 0xF5 || img->elfclass != 1 || img->big_endian) {
         snprintf(err, errlen, "%s: not a DPU ELF (need ELF32 little-endian, e_machine 0xF5; got machine 0x%x)",
@@ -349,53 +448,8 @@ static int dpu_load(sim_machine *m, const ld_image *img, char *err, size_t errle
     int ntask = dm->ntasklets;
     if (nt && !opt_get(&m->opts, "tasklets", NULL) && nt->value >= 1 && nt->value <= (uint64_t)dm->ntasklets)
         ntask = (int)nt->value;
-    for (int i = 0; i < dm->ndpus; i++) {
-        dpu_unit *d = &dm->units[i];
-        d->ntasklets = ntask;
-        for (int s = 0; s < img->nsegs; s++) {
-            const ld_segment *g = &img->segs[s];
-            if (g->type != 1 || !g->filesz)
-                continue; /* PT_LOAD with contents; NOBITS parts are already zero */
-            uint64_t addr;
-            mem_space *sp = place(d, g->vaddr, &addr);
-            if (load_bytes(d, sp, addr, g->data, g->filesz, fresh)) {
-                snprintf(err, errlen, "%s: segment at 0x%llx (%llu bytes) does not fit in %s", img->path,
-                         (unsigned long long)g->vaddr, (unsigned long long)g->filesz, sp->name);
-                return -1;
-            }
-        }
-        /* initialised MRAM sections outside the LOAD segments (.mram PROGBITS) */
-        for (int s = 0; s < img->nsecs; s++) {
-            const ld_section *c = &img->secs[s];
-            if (c->data && c->size && c->addr >= 0x08000000u && c->addr < 0x80000000u &&
-                !strncmp(c->name, ".mram", 5)) {
-                uint64_t addr;
-                mem_space *sp = place(d, c->addr, &addr);
-                if (load_bytes(d, sp, addr, c->data, c->size, fresh)) {
-                    snprintf(err, errlen, "%s: section %s does not fit in MRAM", img->path, c->name);
-                    return -1;
-                }
-            }
-        }
-        /* CLOCKS_PER_SEC (.dpu_host, 4 bytes, 0 in the binary): the SDK host library writes
-         * the DPU clock rate there at load; programs divide cycle counts by it */
-        if (cps && cps->size == 4 && cps->value < dm->wram_size) {
-            uint8_t hz[4];
-            uint64_t addr;
-            mem_st32le(hz, (uint32_t)m->units[i].clock_hz);
-            mem_space *sp = place(d, cps->value, &addr);
-            if (sp == d->wram && mem_host_write(sp, addr, hz, 4)) {
-                snprintf(err, errlen, "%s: CLOCKS_PER_SEC at 0x%llx is outside WRAM", img->path,
-                         (unsigned long long)cps->value);
-                return -1;
-            }
-        }
-        predecode_all(d, fresh, DMX(m)->fn);
-        boot_dpu(&m->units[i], d);
-        for (int k = ntask; k < m->units[i].nthreads; k++)
-            m->units[i].threads[k].state = SIM_T_DISABLED;
-    }
-    return 0;
+    dpu_load_job job = {m, img, fresh, 0, ntask, cps};
+    return load_all(&job, err, errlen);
 }
 
 static uint64_t dpu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
@@ -498,9 +552,8 @@ int dpu_relaunch(sim_machine *m, const uint8_t *sel)
         d->time_base = 0;
         d->time_mode = 1;
         dpu_iram_sync(d); /* the host may have written IRAM since the last launch */
-        boot_dpu(u, d);
-        for (int k = d->ntasklets; k < u->nthreads; k++)
-            u->threads[k].state = SIM_T_DISABLED;
+        boot_dpu(u, d, d->ntasklets);
+        sim_unit_wake(m, u, 0);
     }
     return 0;
 }
