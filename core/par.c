@@ -12,6 +12,7 @@
 #include "sim.h"
 
 #define PAR_JOBS_MAX 64 /* more host threads than this gain nothing in set-up */
+#define PAR_MIN_ITEMS 64 /* fewer items than this: this thread (a thread's start costs ~50 us) */
 
 typedef struct par_loop {
     sim_par_fn fn;
@@ -51,11 +52,9 @@ int sim_par_for(const sim_machine *m, int first, int end, sim_par_fn fn, void *c
 {
     if (first >= end)
         return 0;
-    int jobs = m->jobs > 1 ? m->jobs : 1;
-    if (jobs > PAR_JOBS_MAX)
+    int jobs = m->jobs > 1 && end - first >= PAR_MIN_ITEMS ? m->jobs : 1;
+    if (jobs > PAR_JOBS_MAX) /* (then below the items' count too) */
         jobs = PAR_JOBS_MAX;
-    if (jobs > end - first)
-        jobs = end - first;
     if (jobs == 1) { /* this thread, in order, stopping at the first failure */
         for (int i = first; i < end; i++)
             if (fn(ctx, i, err, errlen))
