@@ -330,15 +330,24 @@ static inline int prof_word_mode(const prof_thread *t) { return t->pw != &t->wno
  * ways they are; mul --profile 78.31 -> 77.44 host insns per DPU insn) */
 __attribute__((cold)) void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause,
                                                uint64_t n);
-static inline __attribute__((always_inline)) void prof_issue_word_th(prof_thread *t, uint64_t pc, uint64_t cycle,
-                                                                     uint64_t insns, int cause, uint64_t n)
+/* prof_issue_word_th's common issue alone: 1 if it was one (counted), 0 if the issue must
+ * go to prof_issue_word_slow (nothing done), so that a loop with many copies of the feed
+ * can share one call of it. */
+static inline __attribute__((always_inline)) int prof_issue_word_fast(prof_thread *t, uint64_t pc, uint64_t n)
 {
     int64_t *const pw = t->pw, *const w = t->wd + pc; /* (prof_word_span's promise) */
     const int64_t x = *pw;
     if (__builtin_expect(*w < 0 && !(x & 1), 1)) {
         *pw = x + PROF_W_ONE(n + 1);
         t->pw = w;
-    } else
+        return 1;
+    }
+    return 0;
+}
+static inline __attribute__((always_inline)) void prof_issue_word_th(prof_thread *t, uint64_t pc, uint64_t cycle,
+                                                                     uint64_t insns, int cause, uint64_t n)
+{
+    if (!prof_issue_word_fast(t, pc, n))
         prof_issue_word_slow(t, pc, cycle, insns, cause, n);
 }
 /* The word feed's pcs: every one below n (at most PROF_WINDOW), indexing the words directly

@@ -71,6 +71,13 @@ static inline __attribute__((always_inline)) void prof_feed(fast_ctx *c, const s
     prof_issue_word_th(tk->prof, pc, t, ts->instructions, DPU_STALL_REVOLVER, t - tk->last_issue - 1);
 }
 
+/* prof_feed's common issue alone (prof_issue_word_fast): 0 if the issue must go to
+ * prof_issue_word_slow (the threaded copies share one call of it). */
+static inline __attribute__((always_inline)) int prof_feed_fast(const dpu_tasklet *tk, uint32_t pc, uint64_t t)
+{
+    return prof_issue_word_fast(tk->prof, pc, t - tk->last_issue - 1);
+}
+
 /* The issuing tasklet k's transfer made it wait w cycles beyond its revolver slot: a DMA
  * stall of the DMA instruction, and not a revolver one (its next issue counts the gap). */
 static inline void prof_dma(const fast_ctx *c, int k, uint64_t w)
@@ -232,8 +239,8 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             tk = tkv[k_];                                                                          \
         }                                                                                          \
         pc = tk->pc;                                                                               \
-        if (profile)                                                                               \
-            prof_feed(c, ts, tk, pc, t);                                                           \
+        if (profile && !prof_feed_fast(tk, pc, t))                                                 \
+            goto feed_slow; /* (one call for every copy) */                                        \
         in = &iram[pc];                                                                            \
         tk->last_issue = t;                                                                        \
         ts->ready_at = t + 11;                                                                     \
@@ -265,8 +272,15 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
             /* this issue, with its revolver wait nt - 1 (round_prof_start charged the first
              * issue's difference in advance) */
             prof_issue_stall_th(tk->prof, pc, t, ts->instructions, DPU_STALL_REVOLVER, nm1);
-        } else if (profile) /* this issue, also when it goes on to the generic executor */
-            prof_feed(c, ts, tk, pc, t);
+        } else if (profile && (!BURST_THREADED || !prof_feed_fast(tk, pc, t))) {
+            /* this issue, also when it goes on to the generic executor (the threaded copies'
+             * rare ways come here) */
+            if (BURST_THREADED) {
+            feed_slow:
+                prof_issue_word_slow(tk->prof, pc, t, ts->instructions, DPU_STALL_REVOLVER, t - tk->last_issue - 1);
+            } else
+                prof_feed(c, ts, tk, pc, t);
+        }
         if (dense && !rep) {
             /* record the issuer; replay once the last dn issues, at consecutive cycles,
              * repeat the dn before them and are the dn live tasklets (dense_period) */
