@@ -326,8 +326,9 @@ static inline void prof_issue_stall(struct prof_state *p, int g, uint64_t pc, ui
                                                     0): the cycles carried into bit 63 */
 /* In word mode (pw one of the thread's words, not its wnone). */
 static inline int prof_word_mode(const prof_thread *t) { return t->pw != &t->wnone; }
-/* (cold: its call sites in a loop's many copies are laid out and allocated as the rare
- * ways they are; mul --profile 78.31 -> 77.44 host insns per DPU insn) */
+/* (cold: its call sites laid out and allocated as the rare ways they are; mul --profile
+ * 78.31 -> 77.44 host insns per DPU insn in session 30; with the DPU's threaded copies
+ * sharing one call (session 31) still dma 100.91 -> 96.13, mul 78.03 -> 76.97) */
 __attribute__((cold)) void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause,
                                                uint64_t n);
 /* prof_issue_word_th's common issue alone: 1 if it was one (counted), 0 if the issue must
