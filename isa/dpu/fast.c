@@ -197,7 +197,9 @@ static inline __attribute__((always_inline)) int burst(fast_ctx *c, sim_thread *
      * different pcs in turn is mostly wrong; a jump per block predicts it from the block
      * that ends. Anything else goes to the shared step after the switch (break), which the
      * threaded copy enters where its common case ended (sparse_lim, sparse_pick,
-     * sparse_tied). The plain, round and dense forms keep the switch: threaded, the round
+     * sparse_tied; --profile: feed_slow, the word feed's one slow call for every copy, whose
+     * own call sites with six arguments each cost the DMA row 4.9 host insns per insn). The
+     * plain, round and dense forms keep the switch: threaded, the round
      * form took 40.0 host instructions per instruction on dpu16 instead of 36.5 (the
      * copies' register pressure) and more time, the plain one 11 % more on PrIM's HST-L. */
 #define BURST_THREADED (!bp && !watch && sparse) /* (a macro: the sparse form jumps past here) */
