@@ -30,6 +30,8 @@ enum { SYNC_PATH = 4 };
 /* Other threads see a successful store_sync this many cycles before its thread replays
  * (as timing.c's VIS_BEFORE_ACK for stores: the answer writes the L1Ds). */
 enum { SYNC_VIS_BEFORE = 3 };
+/* Rounds of nyz_sync_timing's grants and the lines' bus times at most. */
+enum { SYNC_PASSES = 4 };
 
 typedef struct arb_state {
     uint8_t core_rr, lq_rr[NYZ_MAX_CORES], sq_rr[NYZ_MAX_CORES];
@@ -57,9 +59,13 @@ void nyz_sync_request(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_ins
     r->data = t->s[in->dst];
     r->core = (uint8_t)c->index;
     r->tid = (uint8_t)(t - c->t);
+    r->made = nm->cur_cycle;
     r->ready = nm->cur_cycle + sync_path(nm);
     r->extra = 0;
     r->wake = nm->cur_cycle + nm->tm.sync_lat;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu SREQ c%d t%d %s ready %llu\n", (unsigned long long)nm->cur_cycle, r->core, r->tid, r->store ? "store_sync" : "load_sync", (unsigned long long)r->ready);
+#endif
     nm->sync_used = 1; /* plain stores settle the arbiter before they clear reservations */
 }
 
@@ -227,44 +233,62 @@ uint64_t nyz_sync_timing(nyz_machine *nm, nyz_thread *t, uint64_t now, unsigned 
         return now + nm->tm.sync_lat + extra;
     self->extra = extra;
     nyz_sync_settle(nm, now);
-    arb_state s;
-    arb_load(nm, &s);
-    uint64_t at = nm->sa_done, f, mine = now + nm->tm.sync_lat + extra;
-    uint32_t p = pending(nm, &f);
-    while (p) {
-        f = UINT64_MAX;
-        for (int g = 0; g < nm->ncores * nm->nthreads; g++)
-            if (((p >> g) & 1) && nm->sreq[g].ready < f)
-                f = nm->sreq[g].ready;
-        if (f > at)
-            at = f;
-        int g = arb_cycle(nm, &s, p, at);
-        at++;
-        if (g < 0)
-            continue;
-        p &= ~(1u << g);
-        nyz_sreq *r = &nm->sreq[g];
-        uint64_t w = wake_of(nm, r, at - 1);
-        if (w <= now)
-            w = now + 1;
-        if (r == self) {
-            mine = w;
+    uint64_t mine = now + nm->tm.sync_lat + extra;
+    /* the grants give the requests' lines their bus times (bus_log.c): a line read later
+     * or sooner moves the fill FIFO, whose stall the grants see; again until they agree */
+    for (int pass = 0; pass < SYNC_PASSES; pass++) {
+        arb_state s;
+        arb_load(nm, &s);
+        uint64_t at = nm->sa_done, f, gr[32];
+        uint32_t p = pending(nm, &f), all = p;
+        while (p) {
+            f = UINT64_MAX;
+            for (int g = 0; g < nm->ncores * nm->nthreads; g++)
+                if (((p >> g) & 1) && nm->sreq[g].ready < f)
+                    f = nm->sreq[g].ready;
+            if (f > at)
+                at = f;
+            int g = arb_cycle(nm, &s, p, at);
+            at++;
+            if (g < 0)
+                continue;
+            p &= ~(1u << g);
+            gr[g] = at - 1;
+            nyz_sreq *r = &nm->sreq[g];
+            uint64_t w = wake_of(nm, r, at - 1);
+            if (w <= now)
+                w = now + 1;
+            if (r == self) {
+                mine = w;
+                r->wake = w;
+                continue;
+            }
+            if (w == r->wake)
+                continue;
             r->wake = w;
-            continue;
-        }
-        if (w == r->wake)
-            continue;
-        r->wake = w;
-        nyz_thread *o = &nm->cores[r->core].t[r->tid];
-        sim_unit *u = &nm->m->units[r->core];
-        o->blocked = w;
-        if (u->threads[r->tid].ready_at > w) {
-            u->threads[r->tid].ready_at = w;
-            if (r->core != self->core) { /* its core sleeps past w: wake it, end this burst */
-                sim_unit_wake(nm->m, u, w);
-                nm->resched = 1;
+            nyz_thread *o = &nm->cores[r->core].t[r->tid];
+            sim_unit *u = &nm->m->units[r->core];
+            o->blocked = w;
+            if (u->threads[r->tid].ready_at > w) {
+                u->threads[r->tid].ready_at = w;
+                if (r->core != self->core) { /* its core sleeps past w: wake it, end this burst */
+                    sim_unit_wake(nm->m, u, w);
+                    nm->resched = 1;
+                }
             }
         }
+        int moved = 0;
+        for (int g = 0; g < nm->ncores * nm->nthreads && nm->bus_n; g++)
+            if ((all >> g) & 1) /* (the arbiter cycle is the L2's + 1) */
+                moved |= nyz_bus_sync_grant(nm, nm->sreq[g].core, nm->sreq[g].tid,
+                                            nm->sreq[g].made, gr[g] - 1 + NYZ_FQ_REQ);
+        if (!moved)
+            break;
+        nyz_arb_run(nm, nm->cur_cycle);
+        for (int g = 0; g < nm->ncores * nm->nthreads; g++)
+            if ((all >> g) & 1)
+                nm->sreq[g].extra = nyz_bus_sync_extra(nm, nm->sreq[g].core, nm->sreq[g].tid,
+                                                       nm->sreq[g].made, nm->sreq[g].extra);
     }
     return mine;
 }

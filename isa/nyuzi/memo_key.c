@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1560,  /* nyz_core */
     640,   /* nyz_cache */
-    20592, /* nyz_machine */
+    14592, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -185,7 +185,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * the L1D's pseudo-LRU reads (lrd: recorded and read only with fills in flight, and there
  * are none), the memory bus, SDRAM and L2 fill FIFO (mem_free, fq_rst, sd_*, bus_log,
  * bus_n: read and written only on an L2 miss or a dirty flush, and a period has none;
- * bus_log's entries change a thread's `blocked` only when a code line misses), fq_n (fq_e
+ * bus_log's entries change a thread's `blocked` only when a code line misses; stores enter
+ * it only on several cores), run_core (set by every unit_run), fq_n (fq_e
  * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written
  * by every issue before it is read), the L2 arbiter's state (arb_*: read and written only
  * with bus_log), the devices, the decode cache

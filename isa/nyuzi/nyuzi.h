@@ -223,13 +223,14 @@ typedef struct nyz_timing {
 } nyz_timing;
 
 /* What a thread's next replay is (nyz_thread.rp_kind; timing.c nyz_replay_timing). */
-enum { NYZ_RP_NONE = 0, NYZ_RP_LOAD, NYZ_RP_SYNC, NYZ_RP_CODE /* (bus_log only) */ };
+enum { NYZ_RP_NONE = 0, NYZ_RP_LOAD, NYZ_RP_SYNC, NYZ_RP_CODE, NYZ_RP_STORE /* (bus_log only) */ };
 
 /* A load_sync or store_sync on its way to the L2 (l2_sync.c): decided when the L2's arbiter
  * grants it, in the arbiter's order. */
 typedef struct nyz_sreq {
     uint64_t ready;              /* first cycle the L2's arbiter sees it */
     uint64_t wake;               /* cycle its thread replays (provisional until decided) */
+    uint64_t made;               /* cycle it issued (its line's entry in bus_log: nyz_bus_ent.issue) */
     uint32_t pa, va, pc, data;   /* addresses, the instruction's pc; a store_sync's data */
     uint32_t extra;              /* cycles an L2 miss adds to the answer */
     uint8_t on, store, dst, width, sext, core, tid;
@@ -237,24 +238,27 @@ typedef struct nyz_sreq {
 
 /* The memory bus and SDRAM state a line read changes (timing.c), and a data read that a
  * code line's request reaching the L2 earlier may still go before (timing.c bus_log). */
-enum { NYZ_FQ = 16 };            /* fill FIFO entries kept (the RTL's has 8, l2_axi_bus_interface.sv) */
+enum { NYZ_FQ = 32 };            /* fill FIFO entries kept (the RTL's has 8, l2_axi_bus_interface.sv) */
 typedef struct nyz_bus_state {
-    uint64_t mem_free, fq_rst, sd_refresh;
+    uint64_t mem_free, fq_rst, sd_refresh, sd_idle;
     uint32_t sd_row[4];
     uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: enqueue, restart */
     uint32_t fq_n;               /* entries ever queued */
 } nyz_bus_state;
 
 typedef struct nyz_bus_ent {
-    nyz_bus_state before;        /* the bus state it was applied to */
     uint64_t b, done;            /* bus time (its grant + NYZ_FQ_REQ); the data's cycle for
                                   * its requester (0: not read yet) */
     uint64_t x;                  /* the cycle it reached the L2 (0: a grant fixed elsewhere,
                                   * a synchronized request's, l2_sync.c) */
     uint32_t pa, victim;         /* line; the dirty L2 line its fill evicts, or ~0 */
     int l2way;
-    uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD, NYZ_RP_SYNC or NYZ_RP_CODE */
+    uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD, _SYNC, _CODE or _STORE */
     uint8_t coll;                /* a collided miss (no read of its own) */
+    uint8_t st;                  /* NYZ_RP_STORE: 1 a store to a line the L2 holds, 2 a
+                                  * whole-line store to one it lacks (nyz_store_restart) */
+    uint32_t serial;             /* NYZ_RP_STORE: its record in nm->undo (l2_vis.c) */
+    uint64_t issue;              /* the cycle its request was made (nm->cur_cycle) */
 } nyz_bus_ent;
 /* A request reaches the L2 this many cycles before its bus time (timing.c FQ_REQ). */
 enum { NYZ_FQ_REQ = 3 };
@@ -272,6 +276,7 @@ typedef struct nyz_machine {
     uint64_t mem_free;           /* next cycle the memory bus can start a line transfer */
     uint64_t fq_rst;             /* restart cycle of the L2 fill FIFO's last entry (timing.c) */
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
+    uint64_t sd_idle;            /* SDRAM: first cycle its controller may refresh (timing.c SD_BURST) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
     uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: the cycle each was
                                   * queued and restarted (timing.c l2_accept) */
@@ -284,7 +289,8 @@ typedef struct nyz_machine {
     /* the L2's arbiter (bus_log.c nyz_arb_run): its grants before arb_y
      * are final; then its pointer between cores and each core's load-miss queue's */
     uint64_t arb_y;
-    uint8_t arb_core, arb_lq[NYZ_MAX_CORES];
+    nyz_bus_state arb_before;    /* the bus state before bus_log's first entry's read */
+    uint8_t arb_core, arb_lq[NYZ_MAX_CORES], arb_sq[NYZ_MAX_CORES]; /* (arb_sq: store queues') */
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */
@@ -299,6 +305,7 @@ typedef struct nyz_machine {
     /* cosimulation event stream */
     FILE *cosim;
     int resched;                 /* an event or another unit changed: leave unit_run */
+    int run_core;                /* the core unit_run runs (bus_log.c wakes the others) */
     /* stores that other threads do not see yet (l2_vis.c): memory holds every store from
      * its issue on; a load of another thread at a cycle before `vis` reads the old bytes */
     struct nyz_undo {
@@ -404,6 +411,11 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
                           unsigned lead);
 void nyz_bus_fix(nyz_machine *nm);
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin);
+uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uint32_t victim);
+uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t issue,
+                             uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
+int nyz_bus_sync_grant(nyz_machine *nm, int core, int tid, uint64_t issue, uint64_t b);
+uint32_t nyz_bus_sync_extra(const nyz_machine *nm, int core, int tid, uint64_t issue, uint32_t old);
 nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t victim, int way,
                              int kind, const nyz_core *c, const nyz_thread *t, unsigned bus,
                              unsigned lead);

@@ -719,6 +719,7 @@ static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit 
 
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
+    ((nyz_machine *)m->isa_state)->run_core = u->index;
     uint64_t next = m->functional ? nyz_func_run(m, u, now, horizon)
                     : dbg_profile(m) ? run_profiled(m, u, now, horizon)
                     : m->slow        ? run_slow(m, u, now, horizon)

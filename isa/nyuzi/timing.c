@@ -80,8 +80,17 @@ enum { RST_LEAD = 17, COLL_WINDOW = 4, STORE_RST_ACK = 7 };
  * opening, so the first instruction issues at 48 as on the RTL (every trace: ifetch miss
  * at 1, grant 2, address phase 8, restart 37, first issue 48; with 17 the model's time ran
  * 2 cycles behind the RTL's from there on; tests/nyuzi/boot_end.t.sh). */
-enum { SD_INIT = 15, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 4,
+enum { SD_INIT = 15, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 5,
        SD_REFRESH_EARLY = 9 };
+/* The refresh (sdram_controller.sv) starts only from IDLE when its timer has run out,
+ * before a read waiting then: IDLE 1 + AUTO_REFRESH0 2 + AUTO_REFRESH1 4 + IDLE 1 +
+ * OPEN_ROW 2 against a plain read's IDLE 1 = SD_PRE + SD_AREF + SD_ACT. The controller is
+ * in IDLE again SD_BURST cycles after a read's address phase (its burst; the L2's bus
+ * interface spaces reads mem_interval apart, the controller is not busy that long: RTL
+ * trace of gather_miss, a read at AR 732, the next at AR 774 paid only the ACT); a write's
+ * burst in the controller is not timed (the bus's time is taken; dfdi: the write of AW 696
+ * held a read at AR 743 12 cycles on the RTL). nm->sd_idle: the first cycle it may refresh. */
+enum { SD_BURST = 12 };
 
 static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
 {
@@ -90,7 +99,9 @@ static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
         nm->sd_refresh = SD_REFRESH - SD_REFRESH_EARLY;
     while (nm->sd_refresh <= at) { /* refreshes since the last access */
         int open = nm->sd_row[0] | nm->sd_row[1] | nm->sd_row[2] | nm->sd_row[3];
-        uint64_t r = nm->sd_refresh, end = r + (open ? SD_PRE : 0) + SD_AREF;
+        /* it starts in the controller's IDLE state: not during a transfer (sd_idle) */
+        uint64_t r = nm->sd_refresh > nm->sd_idle ? nm->sd_refresh : nm->sd_idle;
+        uint64_t end = r + (open ? SD_PRE : 0) + SD_AREF;
         memset(nm->sd_row, 0, sizeof nm->sd_row);
         ready = end;
         nm->sd_refresh = r + (open ? SD_PRE : 0) + SD_REFRESH;
@@ -135,6 +146,7 @@ static void l2_writeback(nyz_machine *nm, uint32_t line)
     uint64_t start = nm->mem_free;
     start += sdram_extra(nm, line << nm->l2.line_shift, start);
     nm->mem_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
+    nm->sd_idle = nm->mem_free + SD_PATH; /* (a write's burst: not timed) */
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu AW a%08x\n", (unsigned long long)start, line << nm->l2.line_shift);
 #endif
@@ -245,8 +257,9 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
     uint64_t start = b > nm->mem_free ? b : nm->mem_free;
     unsigned sd = sdram_extra(nm, pa, start);
     nm->mem_free = start + sd + nm->tm.mem_interval;
+    nm->sd_idle = start + sd + SD_BURST;
 #ifdef NYZ_MEMTRACE
-    fprintf(stderr, "%llu AR a%08x b %llu sd %u\n", (unsigned long long)(start + sd), pa & ~63u, (unsigned long long)b, sd);
+    fprintf(stderr, "%llu AR a%08x b %llu sd %u rst %llu\n", (unsigned long long)(start + sd), pa & ~63u, (unsigned long long)b, sd, (unsigned long long)(start + sd + nm->tm.mem_lat - (nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD)));
 #endif
     /* a data line arrives `lead` cycles before an instruction line (measured on the RTL);
      * with a memory latency below that (-o mem_latency=0..3, an ideal memory) it arrives
@@ -516,11 +529,66 @@ enum { SQ_ACCEPT_AHEAD = 4 };
  * new). */
 enum { VIS_BEFORE_ACK = 3 };
 
-static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t ack)
+static uint64_t sq_done(const nyz_timing *tm, uint64_t now, uint64_t ack)
 {
-    t->store_done = ack <= now + tm->store_lat && ack >= SQ_ACCEPT_AHEAD ? ack - SQ_ACCEPT_AHEAD : ack;
+    return ack <= now + tm->store_lat && ack >= SQ_ACCEPT_AHEAD ? ack - SQ_ACCEPT_AHEAD : ack;
 }
 
+static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t ack)
+{
+    t->store_done = sq_done(tm, now, ack);
+}
+
+/* The store thread t issued at `issue` (its record `serial` in l2_vis.c) is acknowledged at
+ * nd instead of od (bus_log.c: the arbiter took it later or sooner): its visibility and its
+ * L1D install move; returns the cycle its store queue entry was free, sets *nw to the new. */
+uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t issue,
+                             uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw)
+{
+    if (serial && t->undo == serial)
+        nyz_undo_visible(nm, t, nd - VIS_BEFORE_ACK);
+    nyz_cache *d = &c->l1d;
+    uint32_t line = pa >> d->line_shift;
+    d->next_fill = UINT64_MAX;
+    for (unsigned i = 0; i < d->nfill; i++) {
+        if (d->fill[i].line == line && d->fill[i].ack && d->fill[i].at == od)
+            d->fill[i].at = nd;
+        if (d->fill[i].at < d->next_fill)
+            d->next_fill = d->fill[i].at;
+    }
+    *nw = sq_done(&nm->tm, issue, nd);
+    return sq_done(&nm->tm, issue, od);
+}
+
+
+/* A whole-line store to a line the L2 lacks, taken by the L2 at acc + FQ_REQ (acc: its
+ * store queue's cycle; way: the L2 way it installs, mine: the way still holds it; victim:
+ * the dirty line it evicts, or ~0): a whole line needs no read from memory, but the miss
+ * still goes through the L2's miss queue: l2_axi_bus_interface.sv skips the read
+ * (READ_COMPLETE the cycle after the fill FIFO takes it) and restarts the request into the
+ * arbiter, which passes the tag and read stages again (RESTART_PASS cycles more than a
+ * hit). Its restart (RTL trace: request, FILLQ +1, restart +5, response +9, the
+ * acknowledgement 3 cycles later) follows everything queued in the fill FIFO before it,
+ * RESTART_SLOT cycles each, and holds the next read as long. Returns its acknowledgement. */
+uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uint32_t victim)
+{
+    uint64_t ack = acc + nm->tm.store_lat + RESTART_PASS;
+    uint64_t rs = ack - STORE_RST_ACK;
+    if (rs < nm->fq_rst + RESTART_SLOT) {
+        rs = nm->fq_rst + RESTART_SLOT;
+        ack = rs + STORE_RST_ACK;
+    }
+    if (nm->mem_free < rs - 1)
+        nm->mem_free = rs - 1;
+    fq_push(nm, acc + 2 * FQ_REQ, rs);
+    if (mine)
+        nm->l2.ready[way] = rs;
+    if (rs > nm->fq_rst)
+        nm->fq_rst = rs;
+    if (victim != 0xffffffffu)
+        l2_writeback(nm, victim);
+    return ack;
+}
 
 /* The cycle the L2 accepts a store-queue operation (a store, a flush, an invalidate) from
  * core c issued at now: it takes one per store_interval cycles from each core
@@ -528,12 +596,14 @@ static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t a
  * store to a line the L2 lacks (`restart`) only one cycle after the core's previous request
  * (l1_l2_interface.sv sends one a cycle: RTL trace of four threads' whole-line stores to
  * fresh lines, FILLQ on consecutive cycles in pairs); its restart is then paced by the
- * fill FIFO (nyz_store_timing). Stores of several cores in one cycle
- * are taken in consecutive cycles, in the order they are executed here (the RTL's order is
- * round robin between cores). */
+ * fill FIFO (nyz_store_timing). Used on one core, and on several for the operations that
+ * read memory or flush (taken in the order they are executed here; the others go through
+ * the arbiter's order, bus_log.c, whose grants it makes final first). */
 static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now,
                                        int restart)
 {
+    if (nm->ncores > 1 && nm->bus_n) /* (stores it orders: sq_free final) */
+        nyz_bus_fix(nm);
     uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
     /* and one request a cycle of all cores' (l2_cache_arb_stage.sv: one grant per cycle;
      * kernel on 4 cores: core 3's threads 470 -> 472 472 472 467, the RTL's), none while
@@ -564,8 +634,10 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* The L2 takes a store every store_interval cycles (measured: four threads storing in
      * step to lines it holds get one store acknowledged per ~4 cycles), a whole-line store
      * to a line it lacks a cycle after the core's previous request. */
-    int restart = full && !nyz_cache_probe(&nm->l2, pa);
-    uint64_t acc = l2_store_accept(nm, c, now, restart);
+    int l2has = (full || nm->ncores > 1) && nyz_cache_probe(&nm->l2, pa), restart = full && !l2has;
+    /* on several cores the L2's arbiter orders a store that needs no read (bus_log.c) */
+    int logged = nm->ncores > 1 && (l2has || full);
+    uint64_t acc = logged ? now : l2_store_accept(nm, c, now, restart);
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu ST c%d t%d a%08x acc %llu\n", (unsigned long long)now, c->index,
             (int)(t - c->t), pa, (unsigned long long)acc);
@@ -574,31 +646,25 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     int hit = nyz_cache_access(&nm->l2, pa, full, 1);
     int way = nm->l2.last_way;
     if (hit || full) {
-        /* a whole line needs no read from memory, but a miss still goes through the L2's
-         * miss queue: l2_axi_bus_interface.sv skips the read (READ_COMPLETE the cycle after
-         * the fill FIFO takes it) and restarts the request into the arbiter, which passes
-         * the tag and read stages again (RESTART_PASS cycles more than a hit) */
-        uint64_t ack = acc + tm->store_lat + (hit ? 0 : RESTART_PASS);
-        if (!hit)
+        uint64_t ack;
+        if (logged) {
+            /* taken in the order of the L2's arbiter (bus_log.c: each core's store queue
+             * round robin over its threads, after its loads and code line): provisional */
+            if (nm->bus_n == NYZ_BUS_LOG)
+                nyz_bus_fix(nm);
+            nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, hit ? 0xffffffffu : victim, way,
+                                             NYZ_RP_STORE, c, t, 0, 0);
+            e->x = now + FQ_REQ;
+            e->st = (uint8_t)(hit ? 1 : 2);
+            e->issue = now;
+            e->serial = t->undo;
+            ack = nyz_arb_run(nm, now);
+        } else if (hit)
+            ack = acc + tm->store_lat;
+        else {
             nyz_bus_fix(nm);
-        if (!hit) {
-            /* its restart (RTL trace: request, FILLQ +1, restart +5, response +9, the
-             * acknowledgement 3 cycles later) follows everything queued in the fill FIFO
-             * before it, RESTART_SLOT cycles each, and holds the next read as long */
-            uint64_t rs = ack - STORE_RST_ACK;
-            if (rs < nm->fq_rst + RESTART_SLOT) {
-                rs = nm->fq_rst + RESTART_SLOT;
-                ack = rs + STORE_RST_ACK;
-            }
-            if (nm->mem_free < rs - 1)
-                nm->mem_free = rs - 1;
-            fq_push(nm, acc + 2 * FQ_REQ, rs);
-            nm->l2.ready[way] = rs;
-            if (rs > nm->fq_rst)
-                nm->fq_rst = rs;
+            ack = nyz_store_restart(nm, acc, way, 1, victim);
         }
-        if (victim != 0xffffffffu && !hit)
-            l2_writeback(nm, victim);
         sq_ack(tm, t, now, ack);
         nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
         if (!l1hit)
@@ -662,9 +728,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             unsigned f = fill_at(nm, ef->paddr, in->kind == K_STORE_SYNC, now + d, DMEM_BUS, DMEM_LEAD,
                                  NYZ_RP_SYNC, c, t, 0);
             unsigned extra = f > tm->l2_lat ? f - tm->l2_lat : 0;
-            if (nm->sreq[t->gid].on)
-                nm->sreq[t->gid].ready += d;
-            else
+            if (!nm->sreq[t->gid].on) /* (else the arbiter holds it while stalled) */
                 extra += (unsigned)d;
             /* decided and answered in the order of the L2's arbiter (l2_sync.c) */
             uint64_t wake = nyz_sync_timing(nm, t, now, extra);
@@ -709,6 +773,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                     uint64_t start = acc + DMEM_BUS > nm->mem_free ? acc + DMEM_BUS : nm->mem_free;
                     start += sdram_extra(nm, ef->paddr, start);
                     nm->mem_free = start + tm->mem_interval + MEM_WRITE_EXTRA;
+                    nm->sd_idle = nm->mem_free + SD_PATH; /* (a write's burst: not timed) */
                     /* the write is posted: acknowledged once the bus takes it */
                     t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
                     *dirty = 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# tests/nyuzi/rtl/cmp_grants.py STATETRACE MODELTRACE S [N]: every L2 grant of a traced RTL run
+# tests/nyuzi/rtl/cmp_grants.py STATETRACE MODELTRACE S [N [stores]]: every L2 grant of a traced RTL run
 # (docs/validation/nyuzi.md 5b, session 28: the `+statetrace` GNT lines of loads, code lines,
 # load_sync ty1, store_sync ty3) against the model's (xpusim built with
 # EXTRA_CFLAGS=-DNYZ_MEMTRACE, its stderr: bus_log.c's GR lines for loads and code lines,
@@ -8,9 +8,13 @@
 # RTL's and the first N places where the two lists in order differ. Not a test: a tool
 # (session 29: llsc.c2t4 968 of 1258 at S = 2, the same list to the 935th grant but for
 # core 1's first load_syncs).
+# With `stores`: store-queue operations too (RTL ty2; the model's GR lines of kind 4, made
+# on several cores since session 31).
 import sys, re
 st, mt, S = sys.argv[1], sys.argv[2], int(sys.argv[3]); N = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 K = {'ty0ct0': 'code', 'ty0ct1': 'load', 'ty1ct1': 'load_sync', 'ty3ct1': 'store_sync'}
+if len(sys.argv) > 5 and sys.argv[5] == 'stores':
+    K['ty2ct1'] = 'store'
 rtl = []
 for l in open(st):
     f = l.split()
@@ -19,9 +23,9 @@ for l in open(st):
         rtl.append((int(f[0]), int(f[2][1:]), 0 if k == 'code' else int(f[3][2:]), k))
 mod = []
 for l in open(mt):
-    m = re.match(r'(\d+) GR c(\d+) t(\d+) k([13]) ', l)
-    if m:
-        k = 'code' if m.group(4) == '3' else 'load'
+    m = re.match(r'(\d+) GR c(\d+) t(\d+) k([134]) ', l)
+    if m and (m.group(4) != '4' or 'ty2ct1' in K):
+        k = {'1': 'load', '3': 'code', '4': 'store'}[m.group(4)]
         mod.append((int(m.group(1)) - S, int(m.group(2)), 0 if k == 'code' else int(m.group(3)), k))
         continue
     m = re.match(r'(\d+) GRANT c(\d+) t(\d+) (\S+)', l)
