@@ -22,51 +22,18 @@
  *   17 cycles after the restart for a code line, 17 - 3 - 6 for data (lead and bus).
  * The SDRAM's first refresh (cycle 743) and its start-up (cycle 17) are far from the
  * cycles used here. */
-#include <string.h>
-#include "../testlib.h"
-#include "../../isa/isa.h"
-#include "../../isa/nyuzi/nyuzi.h"
-
-extern const isa_ops isa_nyuzi;
+#include "l2_rig.h"
 
 /* bank = address bits 11:10: the data line in bank 0, the code line in bank 1 */
 enum { DATA = 0x10000, CODE = 0x20400 };
 
-typedef struct rig {
-    sim_machine m;
-    nyz_machine *nm;
-} rig;
-
-static void rig_make(rig *r, const char *cores)
-{
-    char err[256];
-    sim_opts o;
-    memset(r, 0, sizeof *r);
-    opt_init(&o);
-    opt_parse(&o, "mem=0x100000");
-    opt_parse(&o, cores);
-    if (sim_create(&r->m, &isa_nyuzi, &o, err, sizeof err))
-        fail_msg("create: %s", err);
-    r->nm = r->m.isa_state;
-    assert_int_equal(r->m.functional, 0);
-}
+static void rig_make(rig *r, const char *cores) { rig_open(r, (const char *const[]){cores, NULL}); }
 
 /* Thread tid of core k issues a load of pa at cycle at, as the pipeline does: returns the
  * cycle it is suspended until (blocked). */
 static uint64_t load(rig *r, int k, int tid, uint32_t pa, uint64_t at)
 {
-    nyz_core *c = &r->nm->cores[k];
-    nyz_thread *t = &c->t[tid];
-    nyz_insn in;
-    nyz_effect ef;
-    unsigned lat = 0;
-    memset(&in, 0, sizeof in);
-    memset(&ef, 0, sizeof ef);
-    in.kind = K_LOAD;
-    ef.mem = 1;
-    ef.paddr = pa;
-    t->blocked = nyz_mem_timing(r->nm, c, t, &in, &ef, at, &lat, &t->block_why);
-    return t->blocked;
+    return rig_access(r, k, tid, K_LOAD, 1, pa, at);
 }
 
 /* A code line seen by ifetch_data at D: its latency from the request time D + 3. */

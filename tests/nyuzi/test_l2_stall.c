@@ -13,51 +13,18 @@
  * issue (the thread replays at t + 10), a request the L2 takes d cycles late d later.
  * Every request here is a load of a line the issuing core's L1D lacks; rows and banks are
  * chosen so the SDRAM's extra is as stated; its refresh (743) and start-up (17) are far. */
-#include <string.h>
-#include "../testlib.h"
-#include "../../isa/isa.h"
-#include "../../isa/nyuzi/nyuzi.h"
-
-extern const isa_ops isa_nyuzi;
+#include "l2_rig.h"
 
 /* bank = address bits 11:10, row = bits 23:12: the L lines in bank 0, the H lines in bank 1,
  * both in row 16 */
 enum { L0 = 0x10000, H0 = 0x10400 };
 
-typedef struct rig {
-    sim_machine m;
-    nyz_machine *nm;
-} rig;
-
-static void rig_make(rig *r)
-{
-    char err[256];
-    sim_opts o;
-    memset(r, 0, sizeof *r);
-    opt_init(&o);
-    opt_parse(&o, "mem=0x100000");
-    opt_parse(&o, "cores=2");
-    if (sim_create(&r->m, &isa_nyuzi, &o, err, sizeof err))
-        fail_msg("create: %s", err);
-    r->nm = r->m.isa_state;
-    assert_int_equal(r->m.functional, 0);
-}
+static void rig_make(rig *r) { rig_open(r, (const char *const[]){"cores=2", NULL}); }
 
 /* Thread tid of core k issues a load of pa at cycle at: the cycle it is suspended until. */
 static uint64_t load(rig *r, int k, int tid, uint32_t pa, uint64_t at)
 {
-    nyz_core *c = &r->nm->cores[k];
-    nyz_thread *t = &c->t[tid];
-    nyz_insn in;
-    nyz_effect ef;
-    unsigned lat = 0;
-    memset(&in, 0, sizeof in);
-    memset(&ef, 0, sizeof ef);
-    in.kind = K_LOAD;
-    ef.mem = 1;
-    ef.paddr = pa;
-    t->blocked = nyz_mem_timing(r->nm, c, t, &in, &ef, at, &lat, &t->block_why);
-    return t->blocked;
+    return rig_access(r, k, tid, K_LOAD, 1, pa, at);
 }
 
 /* Core k's code line seen by ifetch_data at D (request time D + 3, bus time D + 3: it
