@@ -39,14 +39,15 @@ static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
     nm->fq_n = s->fq_n;
 }
 
-/* Thread tid of core may issue (tid < 0: one of its threads fetch) from cycle w on, sooner
- * than its core expected. */
-static void core_sooner(nyz_machine *nm, int core, int tid, uint64_t w)
+void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w)
 {
     sim_unit *u = &nm->m->units[core];
-    if (tid >= 0 && u->threads[tid].ready_at > w)
+    if (tid >= 0) {
+        if (u->threads[tid].ready_at <= w)
+            return; /* its core looks at it by then anyway */
         u->threads[tid].ready_at = w;
-    if (core != nm->run_core) {
+    }
+    if (core != nm->run_core) { /* it sleeps past w: wake it, end this burst */
         sim_unit_wake(nm->m, u, w);
         nm->resched = 1;
     }
@@ -61,7 +62,7 @@ static void thread_move(nyz_machine *nm, int core, int tid, uint64_t nw)
     uint64_t old = t->blocked;
     t->blocked = nw;
     if (nw < old)
-        core_sooner(nm, core, tid, nw);
+        nyz_core_sooner(nm, core, tid, nw);
 }
 
 /* The fill of line (not a store's acknowledgement) comes delta cycles later; returns the
@@ -79,6 +80,14 @@ static uint64_t l1_fill_later(nyz_cache *c, uint32_t line, uint64_t delta)
             c->next_fill = c->fill[i].at;
     }
     return old;
+}
+
+/* How much later than an L2 hit at its bus time a synchronized request's line (entry e)
+ * is there if its data comes at done: what its answer adds (l2_sync.c). */
+static uint32_t sync_extra(const nyz_machine *nm, const nyz_bus_ent *e, uint64_t done)
+{
+    uint64_t base = e->b - e->bus + nm->tm.l2_lat;
+    return done > base ? (uint32_t)(done - base) : 0;
 }
 
 /* A read that answers at nd instead of e->done (its request was taken later, or sooner:
@@ -100,7 +109,7 @@ static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
             if (c->t[k].iwait == ow) {
                 c->t[k].iwait = ow + delta;
                 if (nd < od) /* (the fetch stage looks at iwait) */
-                    core_sooner(nm, e->core, -1, ow + delta);
+                    nyz_core_sooner(nm, e->core, -1, ow + delta);
             }
     } else if (e->kind == NYZ_RP_STORE) { /* its thread's store queue entry */
         nyz_thread *t = &c->t[e->tid];
@@ -117,8 +126,8 @@ static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
             return;
         /* its answer: its grant's (l2_sync.c) plus how much later than an L2 hit at its
          * bus time the line is there */
-        uint64_t ow = r->wake, base = e->b - e->bus + nm->tm.l2_lat;
-        uint32_t nx = nd > base ? (uint32_t)(nd - base) : 0;
+        uint64_t ow = r->wake;
+        uint32_t nx = sync_extra(nm, e, nd);
         r->wake = ow + nx - r->extra;
         r->extra = nx;
         if (c->t[e->tid].blocked == ow)
@@ -324,32 +333,33 @@ nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t 
 }
 
 
-/* The entry of the synchronized request of (core, tid) issued at `issue` gets the bus time of its grant in l2_sync.c's
- * arbiter, b: 1 if that moved it (nyz_arb_run then reads the lines again). */
-int nyz_bus_sync_grant(nyz_machine *nm, int core, int tid, uint64_t issue, uint64_t b)
-{
-    for (unsigned k = 0; k < nm->bus_n; k++) {
-        nyz_bus_ent *e = &nm->bus_log[k];
-        if (e->kind == NYZ_RP_SYNC && e->core == core && e->tid == tid && e->issue == issue) {
-            if (e->b == b)
-                return 0;
-            e->b = b;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* How much later than an L2 hit at its grant the line of the synchronized request of
- * (core, tid) issued at `issue` is there; old if it has no entry in bus_log. */
-uint32_t nyz_bus_sync_extra(const nyz_machine *nm, int core, int tid, uint64_t issue, uint32_t old)
+/* The bus_log index of the synchronized request of (core, tid) issued at `issue`, or -1. */
+static int sync_ent(const nyz_machine *nm, int core, int tid, uint64_t issue)
 {
     for (unsigned k = 0; k < nm->bus_n; k++) {
         const nyz_bus_ent *e = &nm->bus_log[k];
-        if (e->kind == NYZ_RP_SYNC && e->core == core && e->tid == tid && e->issue == issue && e->done) {
-            uint64_t base = e->b - e->bus + nm->tm.l2_lat;
-            return e->done > base ? (uint32_t)(e->done - base) : 0;
-        }
+        if (e->kind == NYZ_RP_SYNC && e->core == core && e->tid == tid && e->issue == issue)
+            return (int)k;
     }
-    return old;
+    return -1;
+}
+
+/* The entry of the synchronized request of (core, tid) issued at `issue` gets the bus time
+ * of its grant in l2_sync.c's arbiter, b: 1 if that moved it (nyz_arb_run then reads the
+ * lines again). */
+int nyz_bus_sync_grant(nyz_machine *nm, int core, int tid, uint64_t issue, uint64_t b)
+{
+    int k = sync_ent(nm, core, tid, issue);
+    if (k < 0 || nm->bus_log[k].b == b)
+        return 0;
+    nm->bus_log[k].b = b;
+    return 1;
+}
+
+/* How much later than an L2 hit at its grant the line of the synchronized request of
+ * (core, tid) issued at `issue` is there; old if it has no entry in bus_log (or no read). */
+uint32_t nyz_bus_sync_extra(const nyz_machine *nm, int core, int tid, uint64_t issue, uint32_t old)
+{
+    int k = sync_ent(nm, core, tid, issue);
+    return k >= 0 && nm->bus_log[k].done ? sync_extra(nm, &nm->bus_log[k], nm->bus_log[k].done) : old;
 }

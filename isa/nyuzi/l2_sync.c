@@ -266,16 +266,8 @@ uint64_t nyz_sync_timing(nyz_machine *nm, nyz_thread *t, uint64_t now, unsigned 
             if (w == r->wake)
                 continue;
             r->wake = w;
-            nyz_thread *o = &nm->cores[r->core].t[r->tid];
-            sim_unit *u = &nm->m->units[r->core];
-            o->blocked = w;
-            if (u->threads[r->tid].ready_at > w) {
-                u->threads[r->tid].ready_at = w;
-                if (r->core != self->core) { /* its core sleeps past w: wake it, end this burst */
-                    sim_unit_wake(nm->m, u, w);
-                    nm->resched = 1;
-                }
-            }
+            nm->cores[r->core].t[r->tid].blocked = w;
+            nyz_core_sooner(nm, r->core, r->tid, w);
         }
         int moved = 0;
         for (int g = 0; g < nm->ncores * nm->nthreads && nm->bus_n; g++)

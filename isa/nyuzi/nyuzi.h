@@ -411,6 +411,9 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
                           unsigned lead);
 void nyz_bus_fix(nyz_machine *nm);
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin);
+/* Thread tid of core may issue (tid < 0: one of its threads fetch) from cycle w on, sooner
+ * than its core expected: its ready_at moves, and its core, if not the one running, wakes. */
+void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w);
 uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uint32_t victim);
 uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t issue,
                              uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);

@@ -137,16 +137,26 @@ static uint32_t dirty_victim(const nyz_cache *c, uint32_t pa)
     return c->dirty[base + w] ? c->tag[base + w] : 0xffffffffu;
 }
 
+/* A line written to memory at pa from bus cycle `from` on (a write-back, a flush): the
+ * cycle its transfer starts; the bus is busy after it, the SDRAM controller until the
+ * data is through (a write's burst in the controller is not timed: SD_BURST). */
+static uint64_t bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
+{
+    uint64_t start = from > nm->mem_free ? from : nm->mem_free;
+    start += sdram_extra(nm, pa, start);
+    nm->mem_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
+    nm->sd_idle = nm->mem_free + SD_PATH;
+    return start;
+}
+
 /* A dirty line the L2 evicts for a fill is written back over the memory bus after the
  * read that replaces it (l2_cache_read_stage.sv needs_writeback; l2_axi_bus_interface.sv
  * takes a pending write-back before the next fill read): the bus is busy that much
  * longer, and the write opens its own SDRAM row. */
 static void l2_writeback(nyz_machine *nm, uint32_t line)
 {
-    uint64_t start = nm->mem_free;
-    start += sdram_extra(nm, line << nm->l2.line_shift, start);
-    nm->mem_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
-    nm->sd_idle = nm->mem_free + SD_PATH; /* (a write's burst: not timed) */
+    uint64_t start = bus_write(nm, line << nm->l2.line_shift, nm->mem_free);
+    (void)start; /* (read by NYZ_MEMTRACE only) */
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu AW a%08x\n", (unsigned long long)start, line << nm->l2.line_shift);
 #endif
@@ -770,10 +780,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                 if (*dirty) {
                     /* its bus time as a data request's (DMEM_BUS) */
                     nyz_bus_fix(nm);
-                    uint64_t start = acc + DMEM_BUS > nm->mem_free ? acc + DMEM_BUS : nm->mem_free;
-                    start += sdram_extra(nm, ef->paddr, start);
-                    nm->mem_free = start + tm->mem_interval + MEM_WRITE_EXTRA;
-                    nm->sd_idle = nm->mem_free + SD_PATH; /* (a write's burst: not timed) */
+                    uint64_t start = bus_write(nm, ef->paddr, acc + DMEM_BUS);
                     /* the write is posted: acknowledged once the bus takes it */
                     t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
                     *dirty = 0;
