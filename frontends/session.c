@@ -793,13 +793,8 @@ int cli_report(cli_session *s)
         stats_write_text(m, f);
         stats_write_speed(m, f);
     }
-    int out_rc = 0;
-    if (a->stats_file) {
-        out_rc = cli_close_out(f, a->stats_file);
-    } else if (f != stderr) {
-        if (ferror(f) | fclose(f))
-            out_rc = -1; /* nowhere left to say it: the exit status does */
-    }
+    /* (a failed stderr: its message fails too, the exit status says it) */
+    int out_rc = f != stderr ? cli_close_out(f, a->stats_file ? a->stats_file : "stderr") : 0;
     runctl_stop st; /* the stop as the run control reports it to every frontend */
     runctl_stop_get(cli_runctl(s), &st);
     if (st.kind != SIM_STOP_HALT) {
