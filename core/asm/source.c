@@ -1,6 +1,7 @@
 /* core/asm/source.c: the assemblers' line reader (see source.h). */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "source.h"
 #include "../file.h"
@@ -140,4 +141,32 @@ int asm_cpp_args_build(asm_cpp_args *a, const char *src, const char *const *fixe
     }
     a->argv[n] = NULL;
     return 0;
+}
+
+int asm_files_index(asm_files *t, const char *name)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->v[i], name))
+            return i;
+    if (t->n == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 16;
+        char **v = realloc(t->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return -1;
+        t->v = v;
+        t->cap = cap;
+    }
+    if (!(t->v[t->n] = strdup(name)))
+        return -1;
+    return t->n++;
+}
+
+const char *asm_files_name(const asm_files *t, int i) { return i >= 0 && i < t->n ? t->v[i] : "?"; }
+
+void asm_files_free(asm_files *t)
+{
+    for (int i = 0; i < t->n; i++)
+        free(t->v[i]);
+    free(t->v);
+    *t = (asm_files){0};
 }

@@ -40,6 +40,19 @@ typedef int (*asm_source_line_fn)(void *ctx, const char *file, int line, char *t
 int asm_source_read(const char *path, const char *const *cpp_args, asm_source_line_fn fn, void *ctx, char *err,
                     size_t errlen);
 
+/* The names of the files an assembly's lines came from (its sources and what they include),
+ * each once: messages and pass-2 statements name a file by its index here, so a statement
+ * holds an int, not a copy of the name. Zero-initialised is empty. */
+typedef struct asm_files {
+    char **v;
+    int n, cap;
+} asm_files;
+/* name's index, added if new; -1 out of memory. */
+int asm_files_index(asm_files *t, const char *name);
+/* The name at index i, "?" when i is none (a message about no file in particular). */
+const char *asm_files_name(const asm_files *t, int i);
+void asm_files_free(asm_files *t);
+
 /* cpp arguments from the user's options: defines "NAME[=VALUE],..." (letters, digits and
  * _ . - + only) and one include directory, after the fixed ones (e.g. "-D__NYUZI__=1") and
  * the source's own directory. */

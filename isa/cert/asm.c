@@ -70,8 +70,7 @@ int cert_asm_fail(cert_asm *a, int file, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const char *f = file >= 0 && file < a->nfiles ? a->files[file] : "?";
-    snprintf(a->err, sizeof a->err, "%s:%d: %s", f, line, msg);
+    snprintf(a->err, sizeof a->err, "%s:%d: %s", asm_files_name(&a->files, file), line, msg);
     return -1;
 }
 
@@ -124,20 +123,6 @@ static cert_col *get_col(cert_asm *a, int col)
     memset(c, 0, sizeof *c);
     c->col = col;
     return c;
-}
-
-static int file_index(cert_asm *a, const char *name)
-{
-    for (int i = 0; i < a->nfiles; i++)
-        if (!strcmp(a->files[i], name))
-            return i;
-    char **f = realloc(a->files, sizeof *f * (size_t)(a->nfiles + 1));
-    if (!f)
-        return -1;
-    a->files = f;
-    if (!(f[a->nfiles] = strdup(name)))
-        return -1;
-    return a->nfiles++;
 }
 
 static void free_scope(cert_scope *s)
@@ -565,7 +550,7 @@ static int process_line(reader *r, char *line, int file, int lineno)
         fprintf(stderr,
                 "xpusim: warning: %s:%d: PREEMPT assembled with its operands as written; the newest aiebu-asm "
                 "%s, so this file is not byte-identical to its output%s\n",
-                file >= 0 && file < a->nfiles ? a->files[file] : "?", lineno,
+                asm_files_name(&a->files, file), lineno,
                 a->target == 0 ? "refuses PREEMPT on aie2ps"
                                : "replaces them with save/restore code built into aiebu",
                 a->target == 0 ? "" : " (-o preempt_asm=DIR, DIR holding aiebu's preemption_asm files, does that)");
@@ -601,7 +586,7 @@ static int source_line(void *ctx, const char *file, int line, char *text, const 
 static int read_file(reader *r, const char *path, const char *as_name)
 {
     cert_asm *a = r->a;
-    line_ctx lc = {r, file_index(a, as_name)};
+    line_ctx lc = {r, asm_files_index(&a->files, as_name)};
     if (lc.file < 0)
         return cert_asm_fail(a, 0, 0, "out of memory");
     r->depth++;
@@ -613,7 +598,7 @@ static int read_file(reader *r, const char *path, const char *as_name)
 int cert_read_text(reader *r, int col, char *text, const char *name)
 {
     cert_asm *a = r->a;
-    int file = file_index(a, name);
+    int file = asm_files_index(&a->files, name);
     if (file < 0)
         return cert_asm_fail(a, 0, 0, "out of memory");
     r->col = col;
@@ -660,9 +645,7 @@ static void free_asm(cert_asm *a)
         free(a->items[i]);
     }
     free(a->items);
-    for (int i = 0; i < a->nfiles; i++)
-        free(a->files[i]);
-    free(a->files);
+    asm_files_free(&a->files);
     cert_preempt_free(a);
 }
 

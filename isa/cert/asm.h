@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "cert.h"
+#include "../../core/asm/source.h"
 #include "../../core/asm/symtab.h"
 
 /* What differs between the aiebu-asm releases we reproduce byte for byte (facts read from
@@ -117,8 +118,7 @@ typedef struct cert_asm {
     int preempt_warned;
     cert_col *cols;             /* sorted by column at the end of reading */
     int ncols, capcols;
-    char **files;               /* file index -> name ("default" for the main source) */
-    int nfiles;
+    asm_files files;            /* file index -> name ("default" for the main source) */
     cert_item **items;          /* every statement, for freeing */
     int nitems, capitems;
     char err[1024];

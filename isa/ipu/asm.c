@@ -45,7 +45,7 @@ int ipu_fail(actx *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", a->nfiles ? a->files[a->cur_file] : "?", a->cur_line,
+    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", asm_files_name(&a->files, a->cur_file), a->cur_line,
              a->cur_col > 0 ? a->cur_col : 1, msg);
     return -1;
 }
@@ -691,23 +691,6 @@ static int process_line(actx *a, char *line)
 }
 
 /* ---- sources ---- */
-static int file_index(actx *a, const char *name)
-{
-    for (int i = 0; i < a->nfiles; i++)
-        if (!strcmp(a->files[i], name))
-            return i;
-    if (a->nfiles == a->capfiles) {
-        int cap = a->capfiles ? a->capfiles * 2 : 16;
-        char **f = realloc(a->files, sizeof *f * (size_t)cap);
-        if (!f)
-            return -1;
-        a->files = f, a->capfiles = cap;
-    }
-    if (!(a->files[a->nfiles] = strdup(name)))
-        return -1;
-    return a->nfiles++;
-}
-
 static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
 static const char *const ctx_choices[] = {"worker", "supervisor", NULL};
 static const char *const cpp_choices[] = {"auto", "clang", "gcc", NULL};
@@ -758,7 +741,8 @@ static const char *header_dir(char *buf, size_t n)
 static int source_line(void *ctx, const char *file, int line, char *text, const char *lerr)
 {
     actx *a = ctx;
-    if (strcmp(file, a->files[a->cur_file]) && (a->cur_file = file_index(a, file)) < 0)
+    if (strcmp(file, asm_files_name(&a->files, a->cur_file)) &&
+        (a->cur_file = asm_files_index(&a->files, file)) < 0)
         return ipu_fail(a, "out of memory");
     a->cur_line = line;
     a->cur_col = 1;
@@ -791,7 +775,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     if (asm_cpp_args_build(&args, path, fixed, opts ? opt_text(opts, ipu_asm_options, "define") : NULL, NULL,
                            a->err, sizeof a->err))
         return -1;
-    if ((a->cur_file = file_index(a, path)) < 0) {
+    if ((a->cur_file = asm_files_index(&a->files, path)) < 0) {
         snprintf(a->err, sizeof a->err, "out of memory");
         return -1;
     }
@@ -813,9 +797,7 @@ static void actx_free(actx *a)
     asm_symtab_free(&a->ext);
     asm_relocs_free(&a->relocs);
     asm_macros_free(&a->macros);
-    for (int i = 0; i < a->nfiles; i++)
-        free(a->files[i]);
-    free(a->files);
+    asm_files_free(&a->files);
     free(a->si);
     free(a->symfunc);
 }

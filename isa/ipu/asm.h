@@ -98,6 +98,7 @@ int ipu_write_elf(const char *path, const ipu_elf_out *o, char *err, size_t errl
 #include "../../core/asm/macro.h"
 #include "../../core/asm/reloc.h"
 #include "../../core/asm/section.h"
+#include "../../core/asm/source.h"
 #include "../../core/asm/symtab.h"
 
 /* statement kinds (core/asm/section.h); IPU_ST_SUP marks supervisor-mode code */
@@ -120,7 +121,7 @@ typedef struct ipu_actx {
     asm_macros macros;
     asm_locals locals;
     asm_relocs relocs;
-    char **files; int nfiles, capfiles;
+    asm_files files;
     int sec, ctx, arch, object, pass;
     uint32_t tmem_base, dot;
     int cur_file, cur_line, cur_col;

@@ -39,7 +39,7 @@ typedef struct actx {
     asm_sections secs;      /* .text .data .bss, in SEC_* order */
     asm_symtab syms;
     asm_macros macros;
-    char **files; int nfiles, capfiles;
+    asm_files files;
     int sec;
     uint32_t dot;           /* pass 2: the address of the statement being encoded */
     asm_locals locals;
@@ -66,7 +66,7 @@ static int fail(actx *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", a->nfiles ? a->files[a->cur_file] : "?",
+    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", asm_files_name(&a->files, a->cur_file),
              a->cur_line, a->cur_col > 0 ? a->cur_col : 1, msg);
     return -1;
 }
@@ -585,36 +585,15 @@ static void actx_free(actx *a)
     asm_symtab_free(&a->ext);
     asm_relocs_free(&a->relocs);
     asm_macros_free(&a->macros);
-    for (int i = 0; i < a->nfiles; i++)
-        free(a->files[i]);
-    free(a->files);
-}
-
-/* Index of a file name in a->files (added if new); -1 out of memory. Messages and pass-2
- * statements name files by index. */
-static int file_index(actx *a, const char *name)
-{
-    for (int i = 0; i < a->nfiles; i++)
-        if (!strcmp(a->files[i], name))
-            return i;
-    if (a->nfiles == a->capfiles) {
-        int cap = a->capfiles ? a->capfiles * 2 : 16;
-        char **f = realloc(a->files, sizeof *f * (size_t)cap);
-        if (!f)
-            return -1;
-        a->files = f;
-        a->capfiles = cap;
-    }
-    if (!(a->files[a->nfiles] = strdup(name)))
-        return -1;
-    return a->nfiles++;
+    asm_files_free(&a->files);
 }
 
 /* One line of a source (asm_source_read): follow cpp's file changes, then assemble it. */
 static int source_line(void *ctx, const char *file, int line, char *text, const char *lerr)
 {
     actx *a = ctx;
-    if (strcmp(file, a->files[a->cur_file]) && (a->cur_file = file_index(a, file)) < 0)
+    if (strcmp(file, asm_files_name(&a->files, a->cur_file)) &&
+        (a->cur_file = asm_files_index(&a->files, file)) < 0)
         return fail(a, "out of memory");
     a->cur_line = line;
     a->cur_col = 1;
@@ -631,7 +610,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     if (asm_cpp_args_build(&args, path, fixed, opts ? opt_text(opts, nyz_asm_options, "define") : NULL,
                            opts ? opt_text(opts, nyz_asm_options, "include") : NULL, a->err, sizeof a->err))
         return -1;
-    if ((a->cur_file = file_index(a, path)) < 0) {
+    if ((a->cur_file = asm_files_index(&a->files, path)) < 0) {
         snprintf(a->err, sizeof a->err, "out of memory");
         return -1;
     }

@@ -2,7 +2,9 @@
  * made here: direct reading gives lines without newlines and counts them; a line of 4,095
  * characters is accepted and one of 4,096 refused with its number (not split in two);
  * through cpp, an #include's lines carry the included file's name and line numbers, and a
- * cpp failure comes back with cpp's own message. */
+ * cpp failure comes back with cpp's own message. The file-name table gives each name one
+ * index in order of first sight, the same index again, and "?" for an index it never gave
+ * (messages about no file in particular). */
 #include <unistd.h>
 #include "../testlib.h"
 #include "../../core/asm/source.h"
@@ -82,6 +84,29 @@ static void test_cpp(void **state)
     assert_non_null(strstr(err, "-o define=A;rm: expected NAME or NAME=VALUE"));
 }
 
+static void test_files(void **state)
+{
+    (void)state;
+    asm_files t = {0};
+    assert_string_equal(asm_files_name(&t, 0), "?");
+    char name[32];
+    for (int i = 0; i < 40; i++) { /* past the first growth (16) and the second (32) */
+        snprintf(name, sizeof name, "f%d.S", i);
+        assert_int_equal(asm_files_index(&t, name), i);
+    }
+    assert_int_equal(asm_files_index(&t, "f0.S"), 0);
+    assert_int_equal(asm_files_index(&t, "f39.S"), 39);
+    assert_int_equal(t.n, 40);
+    assert_string_equal(asm_files_name(&t, 17), "f17.S");
+    assert_string_equal(asm_files_name(&t, 39), "f39.S");
+    assert_string_equal(asm_files_name(&t, 40), "?");
+    assert_string_equal(asm_files_name(&t, -1), "?");
+    asm_files_free(&t);
+    assert_int_equal(t.n, 0);
+    assert_null(t.v);
+    assert_string_equal(asm_files_name(&t, 0), "?");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -105,6 +130,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_direct),
         cmocka_unit_test(test_cpp),
+        cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
