@@ -61,6 +61,17 @@ $(BUILD)/isa_list.h: FORCE
 
 $(BUILD)/obj/isa/registry.o: $(BUILD)/isa_list.h
 
+# `xpusim --version`: the commit it was built from (git describe; "unknown" outside a git
+# checkout), regenerated every make and rewritten only when it differs, so an unchanged
+# commit recompiles nothing
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@v=$$(git describe --always --dirty 2>/dev/null | tr -cd 'A-Za-z0-9._+-'); \
+	 printf '#define XPUSIM_VERSION "%s"\n' "$${v:-unknown}" > $@.tmp
+	@if ! cmp -s $@.tmp $@; then mv $@.tmp $@; else rm $@.tmp; fi
+
+$(MAIN_OBJ): $(BUILD)/version.h
+
 # Each ISA may add rules of its own (flags for its hot files, generated sources) in
 # isa/<name>/isa.mk; only the ISAs being built are included.
 -include $(foreach d,$(ISA_DIRS),isa/$(d)/isa.mk)

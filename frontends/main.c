@@ -15,6 +15,16 @@
 #include "../core/debug.h"
 #include "../core/stats.h"
 #include "../core/file.h"
+/* $(BUILD)/version.h, made by the Makefile for this file; builds that include this file
+ * elsewhere (the fuzz harness of the parser, clang's checks) do without it */
+#if defined(__has_include)
+#if __has_include("version.h")
+#include "version.h"
+#endif
+#endif
+#ifndef XPUSIM_VERSION
+#define XPUSIM_VERSION "unknown"
+#endif
 
 static void usage(FILE *f)
 {
@@ -32,6 +42,7 @@ static void usage(FILE *f)
           "  xpusim report STATS.json [-o OUT.html] [--profile FILE]   one HTML page: where the cycles go\n"
           "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
           "  xpusim isas                        list ISAs and their -o options\n"
+          "  xpusim --version                   the commit this xpusim was built from\n"
           "options:\n"
           "  --isa NAME               ISA (default: recognised from the program)\n"
           "  -o KEY=VALUE             machine option (see `xpusim isas`)\n"
@@ -647,6 +658,18 @@ static int dispatch(cli_args *a)
     return 1;
 }
 
+/* rc, or 1 when what went to stdout was not all written: program output, listings, reports
+ * and help must not be lost silently (a full disk, /dev/full), like any other output file */
+static int stdout_checked(int rc)
+{
+    char err[300];
+    if (file_check_out(stdout, "standard output", err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -655,7 +678,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return 0;
+        return stdout_checked(0);
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("xpusim %s\n", XPUSIM_VERSION);
+        return stdout_checked(0);
     }
     if (strcmp(argv[1], "report") == 0) { /* xpusim report STATS.json [-o OUT.html] [--profile FILE] */
         const char *stats = NULL, *out = NULL, *prof = NULL;
@@ -693,12 +720,5 @@ int main(int argc, char **argv)
     }
     int rc = dispatch(&a);
     cli_args_free(&a);
-    /* program output, listings and reports on stdout must not be lost silently (a full
-     * disk, /dev/full): a failed flush is an error like any other output file */
-    char err[300];
-    if (file_check_out(stdout, "standard output", err, sizeof err)) {
-        fprintf(stderr, "xpusim: %s\n", err);
-        rc = rc ? rc : 1;
-    }
-    return rc;
+    return stdout_checked(rc);
 }

@@ -39,5 +39,11 @@ expect 1 "usage: xpusim asm" -- asm foo.s
 expect 1 "unknown assembler option 'taskelts' for ISA dpu; known: tasklets stack gc lib" -- asm --isa dpu programs/dpu/vecadd.s -o "$T/x.elf" -o taskelts=4
 expect 1 "unknown assembler option 'foo' for ISA mccp; known: (none)" -- asm --isa mccp programs/mccp/demo.mccp -o "$T/x.out" -o foo=1
 "$X" --help | grep -q "xpusim run PROGRAM" || { echo "FAIL: --help"; fail=1; }
+# --version: one line naming the commit built (git describe), "unknown" only outside git
+v=$("$X" --version) && echo "$v" | grep -Eqx 'xpusim [A-Za-z0-9._+-]+' || { echo "FAIL: --version: $v"; fail=1; }
+[ "$("$X" version)" = "$v" ] || { echo "FAIL: version differs from --version"; fail=1; }
+if git rev-parse --git-dir >/dev/null 2>&1 && [ "$v" = "xpusim unknown" ]; then
+    echo "FAIL: --version built in a git checkout says unknown"; fail=1
+fi
 "$X" isas >"$T/isas" || { echo "FAIL: isas"; fail=1; }
 exit $fail

@@ -40,6 +40,10 @@ $RUN --dump ram:0:4 >/dev/full 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q "standard output: No space left on device" "$T/err" && ok "--dump to a full stdout" || bad "--dump to a full stdout: exit $rc: $(cat "$T/err")"
 "$X" disasm "$T/d.out" >/dev/full 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q "standard output: No space left on device" "$T/err" && ok "disasm to a full stdout" || bad "disasm to a full stdout: exit $rc: $(cat "$T/err")"
+for cmd in --help --version isas; do
+    "$X" $cmd >/dev/full 2>"$T/err"; rc=$?
+    [ $rc -ne 0 ] && grep -q "standard output: " "$T/err" && ok "$cmd to a full stdout" || bad "$cmd to a full stdout: exit $rc: $(cat "$T/err")"
+done
 # and the same outputs to a real file still work, with exit status 0
 $RUN --stats-file "$T/s.txt" --trace "$T/t.txt" --dump "ram:0:4=$T/d.bin" --profile "$T/p.out" >/dev/null 2>"$T/err" \
     && [ -s "$T/s.txt" ] && [ -s "$T/t.txt" ] && [ -s "$T/d.bin" ] && [ -s "$T/p.out" ] && ok "writable outputs" || bad "writable outputs: $(cat "$T/err")"
