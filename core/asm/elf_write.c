@@ -129,6 +129,39 @@ static int copy_out(writer *w, FILE *tmp)
     return file_close_out(o, w->path, w->err, w->errlen);
 }
 
+/* What both writers share: libelf builds the image (fn) in a temporary file, lays it out,
+ * and the result is copied to w->path. 0, or -1 with the error in w->err. */
+typedef int (*build_fn)(writer *w, const void *ctx);
+static int emit(writer *w, build_fn fn, const void *ctx)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        snprintf(w->err, w->errlen, "%s: libelf is too old", w->path);
+        return -1;
+    }
+    FILE *tmp = tmpfile();
+    if (!tmp) {
+        snprintf(w->err, w->errlen, "%s: cannot make a temporary file: %s", w->path, strerror(errno));
+        return -1;
+    }
+    int rc = -1;
+    w->e = elf_begin(fileno(tmp), ELF_C_WRITE, NULL);
+    if (!w->e)
+        w_fail(w, "cannot start the ELF image");
+    else {
+        if (fn(w, ctx) == 0) {
+            if (elf_update(w->e, ELF_C_WRITE) < 0)
+                w_fail(w, "cannot lay out the ELF image");
+            else
+                rc = 0;
+        }
+        elf_end(w->e);
+    }
+    if (rc == 0)
+        rc = copy_out(w, tmp);
+    fclose(tmp);
+    return rc;
+}
+
 static int build(writer *w, const asm_elf_image *im, Elf32_Sym *syms, int *order, Elf32_Rela **relas)
 {
     Elf32_Ehdr *eh = elf32_newehdr(w->e);
@@ -236,56 +269,44 @@ static int build(writer *w, const asm_elf_image *im, Elf32_Sym *syms, int *order
     return 0;
 }
 
+/* build()'s arguments through emit() */
+typedef struct linked_ctx {
+    const asm_elf_image *im;
+    Elf32_Sym *syms;
+    int *order;
+    Elf32_Rela **relas;
+} linked_ctx;
+
+static int build_linked(writer *w, const void *ctx)
+{
+    const linked_ctx *c = ctx;
+    return build(w, c->im, c->syms, c->order, c->relas);
+}
+
 int asm_elf_write(const char *path, const asm_elf_image *im, char *err, size_t errlen)
 {
     writer w = {.path = path, .err = err, .errlen = errlen};
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        snprintf(err, errlen, "%s: libelf is too old", path);
-        return -1;
-    }
     int n = im->nsyms > 0 ? im->nsyms : 1;
-    Elf32_Sym *syms = calloc((size_t)n, sizeof *syms);
-    int *order = calloc((size_t)n, sizeof *order);
-    Elf32_Rela **relas = calloc((size_t)im->nsecs + 1, sizeof *relas);
+    linked_ctx c = {im, calloc((size_t)n, sizeof *c.syms), calloc((size_t)n, sizeof *c.order),
+                    calloc((size_t)im->nsecs + 1, sizeof *c.relas)};
     int rc = -1;
-    FILE *tmp = NULL;
-    if (!syms || !order || !relas) {
+    if (!c.syms || !c.order || !c.relas) {
         snprintf(err, errlen, "%s: out of memory", path);
         goto out;
     }
     for (int i = 0; i < im->nsecs; i++)
-        if (im->secs[i].nrelas > 0 && !(relas[i] = calloc((size_t)im->secs[i].nrelas, sizeof **relas))) {
+        if (im->secs[i].nrelas > 0 && !(c.relas[i] = calloc((size_t)im->secs[i].nrelas, sizeof **c.relas))) {
             snprintf(err, errlen, "%s: out of memory", path);
             goto out;
         }
-    tmp = tmpfile();
-    if (!tmp) {
-        snprintf(err, errlen, "%s: cannot make a temporary file: %s", path, strerror(errno));
-        goto out;
-    }
-    w.e = elf_begin(fileno(tmp), ELF_C_WRITE, NULL);
-    if (!w.e) {
-        w_fail(&w, "cannot start the ELF image");
-        goto out;
-    }
-    if (build(&w, im, syms, order, relas) == 0) {
-        if (elf_update(w.e, ELF_C_WRITE) < 0)
-            w_fail(&w, "cannot lay out the ELF image");
-        else
-            rc = 0;
-    }
-    elf_end(w.e);
-    if (rc == 0)
-        rc = copy_out(&w, tmp);
+    rc = emit(&w, build_linked, &c);
 out:
-    if (tmp)
-        fclose(tmp);
-    if (relas)
+    if (c.relas)
         for (int i = 0; i < im->nsecs; i++)
-            free(relas[i]);
-    free(relas);
-    free(order);
-    free(syms);
+            free(c.relas[i]);
+    free(c.relas);
+    free(c.order);
+    free(c.syms);
     free(w.shstr.p);
     free(w.str.p);
     return rc;
@@ -353,36 +374,12 @@ static int build_raw(writer *w, const asm_elf_raw *im)
     return 0;
 }
 
+static int build_raw_ctx(writer *w, const void *ctx) { return build_raw(w, ctx); }
+
 int asm_elf_write_raw(const char *path, const asm_elf_raw *im, char *err, size_t errlen)
 {
     writer w = {.path = path, .err = err, .errlen = errlen};
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        snprintf(err, errlen, "%s: libelf is too old", path);
-        return -1;
-    }
-    int rc = -1;
-    FILE *tmp = tmpfile();
-    if (!tmp) {
-        snprintf(err, errlen, "%s: cannot make a temporary file: %s", path, strerror(errno));
-        goto out;
-    }
-    w.e = elf_begin(fileno(tmp), ELF_C_WRITE, NULL);
-    if (!w.e) {
-        w_fail(&w, "cannot start the ELF image");
-        goto out;
-    }
-    if (build_raw(&w, im) == 0) {
-        if (elf_update(w.e, ELF_C_WRITE) < 0)
-            w_fail(&w, "cannot lay out the ELF image");
-        else
-            rc = 0;
-    }
-    elf_end(w.e);
-    if (rc == 0)
-        rc = copy_out(&w, tmp);
-out:
-    if (tmp)
-        fclose(tmp);
+    int rc = emit(&w, build_raw_ctx, im);
     free(w.shstr.p);
     free(w.str.p);
     return rc;
