@@ -1,6 +1,6 @@
 /* core/profile_int.h: what the profile's files share (profile.c: the hot feed, the windows,
- * hash and call edges; profile_bat.c: the batch counters; profile_read.c: making, freeing
- * and reading the profile): the
+ * hash and call edges; profile_word.c: word mode; profile_bat.c: the batch counters;
+ * profile_read.c: making, freeing and reading the profile): the
  * row layout's accessors, the shadow stack's frames and an edge's charge, kept inline here
  * because the feed's hot paths use them. Not part of the API (profile.h is). */
 #ifndef XPUSIM_PROFILE_INT_H
@@ -74,6 +74,72 @@ static inline __attribute__((always_inline)) void prof_edge_charge(int n, prof_e
 }
 #undef PROF_EDGE_ADD
 #undef PROF_EDGE_SUB
+
+/* Word mode (prof_issue_word_th). A word's counts (the low 62 bits as PROF_W_ONE adds them)
+ * by its state: counting (negative), dropped (bit 62 set), carried into bit 63 (bit 63 was its
+ * carry); 0: none (never counted). */
+static inline uint64_t prof_word_acc(int64_t v)
+{
+    return v < 0 || !(v & PROF_W_DROP) ? (uint64_t)v ^ (uint64_t)PROF_W_ON : (uint64_t)v ^ (uint64_t)PROF_W_DROP;
+}
+
+/* The counts of offset off's word into its row (the map's, or a dropped word's frame's) and
+ * the word back to none counted in its state (a carried word counts again). */
+static inline void prof_word_fold1(prof_thread *t, uint32_t off, uint64_t *row)
+{
+    const int64_t v = t->wd[off];
+    if (!v)
+        return;
+    const uint64_t acc = prof_word_acc(v);
+    const uint64_t n = (acc >> 2) & 0xffffffffu, cyc = acc >> 34;
+    if (n | cyc) {
+        row[PROF_INSNS] += n;
+        row[PROF_CYCLES] += cyc;
+        row[PROF_STALLS + t->wcause] += cyc - n; /* each issue waited its cycles but one */
+    }
+    t->wd[off] = (v >= 0 && (v & PROF_W_DROP) ? PROF_W_DROP : PROF_W_ON) | (int64_t)(acc & 3);
+}
+
+/* The row of a dropped word at off: the saved row of an open frame returning there. */
+static inline uint64_t *prof_word_saved(const prof_thread *t, uint64_t off)
+{
+    for (uint32_t d = t->depth; d-- > 0;)
+        if (prof_fr(t, d)->ret - t->base == off && prof_fr(t, d)->saved)
+            return prof_fr(t, d)->saved;
+    return NULL;
+}
+
+static inline void prof_word_fold(prof_thread *t)
+{
+    for (uint32_t i = 0; i < t->nwtl; i++) {
+        const uint32_t off = t->wtl[i];
+        const int64_t v = t->wd[off];
+        uint64_t *row = v >= 0 && (v & PROF_W_DROP) ? prof_word_saved(t, off) : NULL;
+        prof_word_fold1(t, off, row ? row : t->map[off]);
+    }
+}
+
+/* Word mode ends: the open issue's row opens in the row form (minus its count and cycle),
+ * the thread's counter of the words' cause gets the stalls the issues since word mode began
+ * derived, and what the row form's feeds charged to wrow meanwhile (prof_issue_stall_th
+ * charges its stall before it finds the thread in word mode) goes to that row. */
+static inline void prof_word_sync(prof_thread *t)
+{
+    if (__builtin_expect(!prof_word_mode(t), 1))
+        return;
+    uint64_t *const r = t->map[t->pw - t->wd];
+    const uint64_t tl = t->tl, il = t->in - 1;
+    r[PROF_INSNS] -= il;
+    r[PROF_CYCLES] -= tl;
+    t->stalls[t->wcause] += tl - il; /* (the true count again: see prof_word_enter) */
+    for (int k = PROF_STALLS; k < PROF_STALLS + t->nstalls; k++) {
+        r[k] += t->wrow[k];
+        t->wrow[k] = 0;
+    }
+    t->row = r;
+    t->lim = t->fm ? 0 : r[PROF_LIM];
+    t->pw = &t->wnone;
+}
 
 /* n zeroed bytes aligned to a cache line (64), or NULL; freed with free(). */
 void *prof_zalloc(size_t n);
