@@ -195,6 +195,9 @@ typedef struct sim_machine {
     FILE *out;              /* program console output (stdout by default) */
     FILE *err;              /* warnings (stderr by default) */
     double host_seconds;    /* wall time spent inside sim_run */
+    /* the simulator's own build (`xpusim --version`), set by the front end and written with
+     * the host's timing, so runs compared later say what produced them; NULL: not known */
+    const char *build;
     void *lock;             /* guards stop when units run on several host threads */
     int in_parallel;        /* inside a parallel section: units' events are off the heap */
     /* progress reports (sim_set_progress); nothing simulated depends on them */

@@ -519,6 +519,11 @@ void stats_write_json(const sim_machine *m, FILE *f)
     uint64_t all_i = sim_total_instructions(m), all_c = sim_end_cycle(m);
     fprintf(f, "\n  ],\n");
     sim_tasks_write_json(m, f); /* the "tasks" member, when the ISA bound any (core/task.h) */
-    fprintf(f, "  \"host\": {\"seconds\": %.6f, \"mips\": %.3f, \"mcycles_per_s\": %.3f}\n}\n", m->host_seconds,
+    fprintf(f, "  \"host\": {\"seconds\": %.6f, \"mips\": %.3f, \"mcycles_per_s\": %.3f", m->host_seconds,
             (double)all_i / hs / 1e6, (double)all_c / hs / 1e6);
+    if (m->build) {
+        fprintf(f, ", \"xpusim\": ");
+        file_json_str(f, m->build);
+    }
+    fprintf(f, "}\n}\n");
 }

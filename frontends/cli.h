@@ -54,6 +54,7 @@ typedef struct cli_args {
     const char *listen;               /* gdbserver --port N | --listen HOST:PORT */
     int headless, quiet, wait_window;
     int progress;       /* --progress: report progress even when stderr is not a terminal */
+    const char *version; /* this build (`xpusim --version`), for the statistics */
 } cli_args;
 
 /* Free what parsing the command line allocated (the repeatable options' lists). */

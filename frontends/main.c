@@ -718,6 +718,7 @@ int main(int argc, char **argv)
         cli_args_free(&a);
         return parsed > 0 ? 0 : 1;
     }
+    a.version = XPUSIM_VERSION;
     int rc = dispatch(&a);
     cli_args_free(&a);
     return stdout_checked(rc);

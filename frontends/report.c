@@ -419,7 +419,14 @@ static void page(FILE *f, const json_t *s, const char *stats_path, const prof_ta
         esc(f, json_string_value(v));
         fprintf(f, "</td></tr>\n");
     }
-    fprintf(f, "</table>\n</body></html>\n");
+    fprintf(f, "</table>\n");
+    const char *build = json_string_value(json_object_get(json_object_get(s, "host"), "xpusim"));
+    if (build) { /* which simulator made these numbers */
+        fprintf(f, "<p>Simulated by xpusim ");
+        esc(f, build);
+        fprintf(f, ".</p>\n");
+    }
+    fprintf(f, "</body></html>\n");
     json_decref(names);
 }
 

@@ -37,6 +37,7 @@ static int apply_unit_files(cli_session *s);
 static int session_after_load(cli_session *s, cli_args *a)
 {
     s->m.max_instructions = a->max_insns;
+    s->m.build = a->version;
     cli_runctl(s);
     if (apply_unit_files(s) || cli_apply_loads(s) || cli_ff_arm(s))
         return -1;

@@ -314,6 +314,12 @@ int stats_diff_files(const char *pa, const char *pb, FILE *out)
     }
     diff_ctx d = {out, 0};
     fprintf(out, "stats diff (%s): A = %s, B = %s\n", ia, pa, pb);
+    /* the simulator that made each file (host.xpusim; older files have none): a note, not
+     * a difference of the runs, but a count that moved may have moved for that reason */
+    const char *va = json_string_value(json_object_get(json_object_get(a, "host"), "xpusim"));
+    const char *vb = json_string_value(json_object_get(json_object_get(b, "host"), "xpusim"));
+    if (va && vb && strcmp(va, vb))
+        fprintf(out, "  note: made by xpusim %s (A) and %s (B)\n", va, vb);
     options_diff(&d, json_object_get(a, "options"), json_object_get(b, "options"));
     const json_t *sa = json_object_get(json_object_get(a, "stop"), "kind");
     const json_t *sb = json_object_get(json_object_get(b, "stop"), "kind");

@@ -104,6 +104,13 @@ sed 's/"fb_palette": "rgb"/"fb_palette": "<b>x<\/b>\&"/' "$T/s.json" > "$T/esc.j
 "$X" report "$T/esc.json" -o "$T/esc.html" || { echo "FAIL: escaped report"; fail=1; }
 grep -q '&lt;b&gt;x&lt;/b&gt;&amp;' "$T/esc.html" || { echo "FAIL: not escaped"; fail=1; }
 grep -q '<b>x</b>' "$T/esc.html" && { echo "FAIL: markup from the input"; fail=1; }
+# the build that made the statistics is named (escaped like the rest), none when not known
+v=$("$X" --version | sed 's/^xpusim //')
+grep -qF "<p>Simulated by xpusim $v.</p>" "$T/r.html" || { echo "FAIL: the build $v not named"; fail=1; }
+sed 's/, "xpusim": "[^"]*"}/, "xpusim": "<i>"}/' "$T/s.json" > "$T/b.json"
+"$X" report "$T/b.json" -o "$T/b.html" && grep -qF "Simulated by xpusim &lt;i&gt;." "$T/b.html" || { echo "FAIL: build not escaped"; fail=1; }
+sed 's/, "xpusim": "[^"]*"}/}/' "$T/s.json" > "$T/n.json"
+"$X" report "$T/n.json" -o "$T/n.html" && ! grep -q "Simulated by" "$T/n.html" || { echo "FAIL: a build named in an older file"; fail=1; }
 # trouble
 printf '{"units": [1,\n' > "$T/bad.json"
 "$X" report "$T/bad.json" -o "$T/x.html" 2> "$T/err" && { echo "FAIL: bad JSON accepted"; fail=1; }

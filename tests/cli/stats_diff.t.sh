@@ -2,8 +2,10 @@
 # tests/cli/stats_diff.t.sh: `xpusim stats diff A.json B.json` (issue 10, compare runs).
 # Hand-written statistics give exact expected lines: cycles 1000 -> 1250 is +250, +25.00%;
 # a stall 0 -> 7 has no percentage; a unit or thread on one side only is named; options that
-# differ are listed; the host block is never compared. Exit status as diff(1). Then two
-# real MCCP runs: the same run twice is identical (0), arbiter_phase 2 vs 0 differs (1).
+# differ are listed; the host block is never compared, and builds that differ
+# (host.xpusim) are a note, not a difference. Exit status as diff(1). Then two real MCCP
+# runs: the same run twice is identical (0), arbiter_phase 2 vs 0 differs (1), and each
+# file names the build that made it, as `xpusim --version` does.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -41,6 +43,15 @@ grep -q "instructions\|loads\|mode\|seconds\|mips" "$T/out" && { echo "FAIL: unc
 "$X" stats diff "$T/a.json" "$T/a.json" > "$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: identical files exit $rc (want 0)"; fail=1; }
 check "no differences (host timings are not compared)"
+grep -q "note:" "$T/out" && { echo "FAIL: a note without builds"; fail=1; }
+sed 's/"mips": 1.0}/"mips": 1.0, "xpusim": "abc1234"}/' "$T/a.json" > "$T/a1.json"
+sed 's/"mips": 1.0}/"mips": 1.0, "xpusim": "def5678-dirty"}/' "$T/a.json" > "$T/a2.json"
+"$X" stats diff "$T/a1.json" "$T/a2.json" > "$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: builds alone differing exit $rc (want 0)"; fail=1; }
+check "  note: made by xpusim abc1234 (A) and def5678-dirty (B)"
+check "no differences (host timings are not compared)"
+"$X" stats diff "$T/a1.json" "$T/a1.json" > "$T/out" 2>&1
+grep -q "note:" "$T/out" && { echo "FAIL: a note for the same build"; fail=1; }
 # trouble: exit 2 with the file and what is wrong
 printf '{"isa": "toy",\n "units": [1,}\n' > "$T/bad.json"
 "$X" stats diff "$T/a.json" "$T/bad.json" > "$T/out" 2>&1; rc=$?
@@ -70,6 +81,8 @@ if "$X" isas | grep -q '^mccp'; then
     [ $rc -eq 1 ] || { echo "FAIL: arbiter_phase 2 vs 0 exit $rc (want 1)"; fail=1; }
     check "option arbiter_phase: 2 -> 0"
     grep -q '"schema": 3' "$T/r1.json" || { echo "FAIL: no schema version in the JSON"; fail=1; }
+    v=$("$X" --version | sed 's/^xpusim //')
+    grep -qF "\"xpusim\": \"$v\"}" "$T/r1.json" || { echo "FAIL: the JSON does not name the build $v: $(grep '"host"' "$T/r1.json")"; fail=1; }
 fi
 [ $fail -eq 0 ] && echo "ok: stats diff"
 exit $fail
