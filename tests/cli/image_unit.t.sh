@@ -1,14 +1,14 @@
 #!/bin/sh
 # tests/cli/image_unit.t.sh: a program per unit (issue 11 pt 1: isa_ops.load_unit and
 # `--image PATH=FILE`, PATH a unit or a group: every unit under it).
-# IPU: two tiles, tile 0 running the machine's program a.S, tile 1 its own b.S. Each stores
-# its result at its own `res` (a.S: 11 at 0x4c000; b.S: 20 + 2 = 22 at 0x4c040, after 64
+# IPU: two tiles, tile 0 running the machine's program tile_a.S, tile 1 its own tile_b.S. Each stores
+# its result at its own `res` (tile_a.S: 11 at 0x4c000; tile_b.S: 20 + 2 = 22 at 0x4c040, after 64
 # bytes of pad), so --get @ipu0.tileN:res reads each tile's result through the symbols of
-# that tile's program. Instructions (supervisor only, one per issue): a.S setzi, setzi,
-# st32, br = 4; b.S setzi, add, setzi, st32, br = 5. Tile 0 must not hold b.S's result at
-# 0x4c040 (b.S went to tile 1 only), a.S's bytes past b.S's span (its `tag` at 0x4c100,
+# that tile's program. Instructions (supervisor only, one per issue): tile_a.S setzi, setzi,
+# st32, br = 4; tile_b.S setzi, add, setzi, st32, br = 5. Tile 0 must not hold tile_b.S's result at
+# 0x4c040 (tile_b.S went to tile 1 only), tile_a.S's bytes past tile_b.S's span (its `tag` at 0x4c100,
 # after res and 252 bytes) are cleared on tile 1 only, and `--image ipu0=` (the group)
-# runs b.S on both.
+# runs tile_b.S on both.
 # The debugger: `info symbol` names addresses and values in the selected unit's program,
 # and `break start_b+8` (a symbol of tile 1's own program) stops tile 1 at cycle 7: setzi
 # $m0 at 0, `add` reads $m0 so it issues sup_dep_cycles = 6 later (6), setzi $m1 (no
@@ -27,69 +27,33 @@ no() { echo "FAIL: $*"; fail=1; }
 [ -x "$X" ] || { echo "FAIL: no xpusim binary at $X"; exit 1; }
 
 if "$X" isas | grep -q '^ipu'; then
-    cat > "$T/a.S" <<'EOS'
-.section .data
-.align 8
-.globl res, tag
-res: .long 0
-.space 252
-tag: .long 0x5a5a5a5a
-.section .text.sup, "ax"
-.supervisor
-.globl _start
-.type _start, @function
-_start:
-  setzi $m0, 11
-  setzi $m1, res
-  st32 $m0, $m1, $m15, 0
-  br $m10
-.size _start, . - _start
-EOS
-    cat > "$T/b.S" <<'EOS'
-.section .data
-.align 8
-.globl pad, res
-pad: .space 64
-res: .long 0
-.section .text.sup, "ax"
-.supervisor
-.globl start_b
-.type start_b, @function
-start_b:
-  setzi $m0, 20
-  add $m0, $m0, 2
-  setzi $m1, res
-  st32 $m0, $m1, $m15, 0
-  br $m10
-.size start_b, . - start_b
-EOS
-    "$X" asm --isa ipu "$T/a.S" -o "$T/a.elf" && "$X" asm --isa ipu "$T/b.S" -o "$T/b.elf" &&
-        "$X" asm --isa ipu -o arch=ipu1 "$T/a.S" -o "$T/a1.elf" || { echo "FAIL: asm"; exit 1; }
+    "$X" asm --isa ipu tests/cli/progs/tile_a.S -o "$T/a.elf" && "$X" asm --isa ipu tests/cli/progs/tile_b.S -o "$T/b.elf" &&
+        "$X" asm --isa ipu -o arch=ipu1 tests/cli/progs/tile_a.S -o "$T/a1.elf" || { echo "FAIL: asm"; exit 1; }
     "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/b.elf" --get @ipu0.tile0:res:4="$T/r0.bin" \
         --get @ipu0.tile1:res:4="$T/r1.bin" --dump tmem@ipu0.tile0:0x4c040:1 --dump tmem@ipu0.tile0:0x4c100:1 \
         --dump tmem@ipu0.tile1:0x4c100:1 --stats=json --stats-file "$T/s.json" \
         > "$T/out" 2>&1 || no "ipu run: $(cat "$T/out")"
-    [ "$(od -An -tu4 "$T/r0.bin" | tr -d ' ')" = 11 ] && echo "ok: tile 0 ran a.S: res = 11" \
+    [ "$(od -An -tu4 "$T/r0.bin" | tr -d ' ')" = 11 ] && echo "ok: tile 0 ran tile_a.S: res = 11" \
         || no "tile 0 res: $(od -An -tu4 "$T/r0.bin" 2>&1)"
-    [ "$(od -An -tu4 "$T/r1.bin" | tr -d ' ')" = 22 ] && echo "ok: tile 1 ran its own b.S: res (0x4c040) = 22" \
+    [ "$(od -An -tu4 "$T/r1.bin" | tr -d ' ')" = 22 ] && echo "ok: tile 1 ran its own tile_b.S: res (0x4c040) = 22" \
         || no "tile 1 res: $(od -An -tu4 "$T/r1.bin" 2>&1)"
-    grep -q '^tmem\[0x4c040\]: 00000000$' "$T/out" && echo "ok: tile 0 has nothing at b.S's res" \
+    grep -q '^tmem\[0x4c040\]: 00000000$' "$T/out" && echo "ok: tile 0 has nothing at tile_b.S's res" \
         || no "tile 0 at 0x4c040: $(grep -A1 'tmem' "$T/out")"
     grep -q '^tmem\[0x4c100\]: 5a5a5a5a$' "$T/out" && grep -q '^tmem\.1\[0x4c100\]: 00000000$' "$T/out" \
-        && echo "ok: a.S's tag (0x4c100, past b.S's span) stays on tile 0 and is cleared on tile 1" \
-        || no "a.S's bytes on tile 1: $(grep 'tmem' "$T/out")"
+        && echo "ok: tile_a.S's tag (0x4c100, past tile_b.S's span) stays on tile 0 and is cleared on tile 1" \
+        || no "tile_a.S's bytes on tile 1: $(grep 'tmem' "$T/out")"
     tr -d ' \n' < "$T/s.json" | grep -q '"name":"tile0",[^]]*"instructions":4,' && \
         tr -d ' \n' < "$T/s.json" | grep -q '"name":"tile1",[^]]*"instructions":5,' \
         && echo "ok: tile 0 retired 4 instructions, tile 1 5" || no "instructions per tile: $(grep -o '"instructions": [0-9]*' "$T/s.json" | head -4)"
     "$X" run "$T/a.elf" -o tiles=2 --image ipu0="$T/b.elf" --get @ipu0.tile0:res:4="$T/g0.bin" \
         --get @ipu0.tile1:res:4="$T/g1.bin" --quiet > "$T/out" 2>&1 || no "--image ipu0: $(cat "$T/out")"
-    [ "$(od -An -tu4 "$T/g0.bin" "$T/g1.bin" | tr -d ' \n')" = 2222 ] && echo "ok: --image ipu0 (the group): both tiles ran b.S" \
+    [ "$(od -An -tu4 "$T/g0.bin" "$T/g1.bin" | tr -d ' \n')" = 2222 ] && echo "ok: --image ipu0 (the group): both tiles ran tile_b.S" \
         || no "--image ipu0: $(od -An -tu4 "$T/g0.bin" "$T/g1.bin" 2>&1)"
     # errors
     "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile7="$T/b.elf" > "$T/e" 2>&1
     [ $? -ne 0 ] && grep -q "no unit or group 'ipu0.tile7'" "$T/e" && echo "ok: unknown path" || no "unknown path: $(cat "$T/e")"
-    "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/a.S" > "$T/e" 2>&1
-    [ $? -ne 0 ] && grep -q "a.S is not a ipu program" "$T/e" && echo "ok: a source file is not a program" || no "not an ELF: $(cat "$T/e")"
+    "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1=tests/cli/progs/tile_a.S > "$T/e" 2>&1
+    [ $? -ne 0 ] && grep -q "tile_a.S is not a ipu program" "$T/e" && echo "ok: a source file is not a program" || no "not an ELF: $(cat "$T/e")"
     "$X" run "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/a1.elf" > "$T/e" 2>&1
     [ $? -ne 0 ] && grep -q "ipu0.tile1: .*does not fit in ipu2 tile memory" "$T/e" && echo "ok: an ipu1 program does not fit an ipu2 tile" \
         || no "does not fit: $(cat "$T/e")"
@@ -109,7 +73,7 @@ continue
 assert stop halted
 EOS
     "$X" debug "$T/a.elf" -o tiles=2 --image ipu0.tile1="$T/b.elf" -x "$T/s.x" > "$T/d" 2>&1 || no "debugger: $(cat "$T/d")"
-    grep -q "^res = 0x4c040 in .*b.elf (the program of ipu0.tile1)" "$T/d" && echo "ok: info symbol res on tile 1: b.S's" \
+    grep -q "^res = 0x4c040 in .*b.elf (the program of ipu0.tile1)" "$T/d" && echo "ok: info symbol res on tile 1: tile_b.S's" \
         || no "info symbol res (tile 1): $(grep -n 'res' "$T/d")"
     grep -q "^0x4c048 is start_b+4 in .*b.elf" "$T/d" && echo "ok: info symbol 0x4c048 = start_b+4" \
         || no "info symbol 0x4c048: $(grep -n '4c048' "$T/d")"
@@ -117,7 +81,7 @@ EOS
         || no "break scope: $(grep -n '^breakpoint' "$T/d")"
     grep -q "tile1 thread 0 stopped at cycle 7: breakpoint 1 at 0x4c04c (start_b+8)" "$T/d" \
         && echo "ok: break start_b+8 stops tile 1 at cycle 7" || no "break by symbol: $(grep -n 'stopped' "$T/d")"
-    grep -q "^res = 0x4c000 in .*a.elf (the machine's program)" "$T/d" && echo "ok: info symbol res on tile 0: a.S's" \
+    grep -q "^res = 0x4c000 in .*a.elf (the machine's program)" "$T/d" && echo "ok: info symbol res on tile 0: tile_a.S's" \
         || no "info symbol res (tile 0): $(grep -n 'res' "$T/d")"
 fi
 
