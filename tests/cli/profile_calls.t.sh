@@ -77,30 +77,7 @@ PY
 }
 
 if "$X" isas | grep -q '^dpu'; then
-    cat > "$T/nested.s" <<'EOF'
-	.section	.text.main,"ax",@progbits
-	.globl	main
-main:
-	sd	r22, 0, d22
-	add	r22, r22, 8
-	move	r10, 3
-.Lloop:
-	call	r23, outer
-	add	r10, r10, -1
-	jnz	r10, .Lloop
-	ld	d22, r22, -8
-	move	r0, 0
-	jump	r23
-outer:
-	move	r9, r23
-	call	r23, inner
-	call	r23, inner
-	jump	r9
-inner:
-	add	r1, r1, 1
-	add	r1, r1, 2
-	jump	r23
-EOF
+    cp tests/cli/progs/dpu_nested.s "$T/nested.s" || fail "no tests/cli/progs/dpu_nested.s"
     for n in 1 4; do
         "$X" asm --isa dpu -o tasklets=$n programs/dpu/rt/crt0.s "$T/nested.s" -o "$T/n$n.elf" || fail "dpu asm"
         "$X" run "$T/n$n.elf" --quiet --profile "$T/d$n" > /dev/null || fail "dpu run"

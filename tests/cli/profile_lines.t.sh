@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/cli/profile_lines.t.sh: --profile's source lines from DWARF (issue 10 point 3).
 # Our assemblers emit no line tables yet, so the test makes an ELF that has them: the DPU
-# program below (main calls outer 3 times, outer calls inner twice; one tasklet) is
+# program tests/cli/progs/dpu_nested.s (main calls outer 3 times, outer calls inner twice; one tasklet) is
 # assembled by xpusim, and the host's GNU assembler builds a .debug_line whose rows give
 # each IRAM instruction (8 bytes from main's address) the line of nested.s it comes from,
 # except inner's second instruction, which says inner.h line 7 (as inlined code would);
@@ -19,30 +19,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$X" isas | grep -q '^dpu' || { echo "SKIP: no dpu"; exit 0; }
 command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 0; }
 for t in as ld objcopy readelf; do command -v $t > /dev/null || { echo "SKIP: no $t (binutils)"; exit 0; }; done
-cat > "$T/nested.s" <<'EOF'
-	.section	.text.main,"ax",@progbits
-	.globl	main
-main:
-	sd	r22, 0, d22
-	add	r22, r22, 8
-	move	r10, 3
-.Lloop:
-	call	r23, outer
-	add	r10, r10, -1
-	jnz	r10, .Lloop
-	ld	d22, r22, -8
-	move	r0, 0
-	jump	r23
-outer:
-	move	r9, r23
-	call	r23, inner
-	call	r23, inner
-	jump	r9
-inner:
-	add	r1, r1, 1
-	add	r1, r1, 2
-	jump	r23
-EOF
+cp tests/cli/progs/dpu_nested.s "$T/nested.s" || fail "no tests/cli/progs/dpu_nested.s"
 printf '/* inner.h */\n\n\n\n\n\nstatic inline int two(int x) { return x + 2; }\n' > "$T/inner.h"
 "$X" asm --isa dpu -o tasklets=1 programs/dpu/rt/crt0.s "$T/nested.s" -o "$T/n.elf" || fail "dpu asm"
 main=$(readelf -sW "$T/n.elf" | awk '$8 == "main" {print $2}')
