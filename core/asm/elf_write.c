@@ -162,29 +162,46 @@ static int emit(writer *w, build_fn fn, const void *ctx)
     return rc;
 }
 
-static int build(writer *w, const asm_elf_image *im, Elf32_Sym *syms, int *order, Elf32_Rela **relas)
+/* The ELF header and the program headers (both writers): the header, or NULL with the
+ * error in w->err. */
+static Elf32_Ehdr *headers(writer *w, const asm_elf_raw *h)
 {
     Elf32_Ehdr *eh = elf32_newehdr(w->e);
-    if (!eh)
-        return w_fail(w, "cannot make the ELF header");
+    if (!eh) {
+        w_fail(w, "cannot make the ELF header");
+        return NULL;
+    }
     eh->e_ident[EI_DATA] = ELFDATA2LSB;
-    eh->e_ident[EI_OSABI] = ELFOSABI_NONE;
-    eh->e_type = im->type;
-    eh->e_machine = im->machine;
+    eh->e_ident[EI_OSABI] = h->osabi;
+    eh->e_ident[EI_ABIVERSION] = h->abiversion;
+    eh->e_type = h->type;
+    eh->e_machine = h->machine;
     eh->e_version = EV_CURRENT;
-    eh->e_entry = im->entry;
-    eh->e_flags = im->flags;
-    if (im->nphdrs) {
-        Elf32_Phdr *ph = elf32_newphdr(w->e, (size_t)im->nphdrs);
-        if (!ph)
-            return w_fail(w, "cannot make the program headers");
+    eh->e_entry = h->entry;
+    eh->e_flags = h->flags;
+    if (h->nphdrs) {
+        Elf32_Phdr *ph = elf32_newphdr(w->e, (size_t)h->nphdrs);
+        if (!ph) {
+            w_fail(w, "cannot make the program headers");
+            return NULL;
+        }
         eh = elf32_getehdr(w->e); /* ELF_F_LAYOUT: the table's place is ours to set */
         eh->e_phoff = sizeof(Elf32_Ehdr);
-        for (int i = 0; i < im->nphdrs; i++) {
-            const asm_elf_phdr *p = &im->phdrs[i];
+        for (int i = 0; i < h->nphdrs; i++) {
+            const asm_elf_phdr *p = &h->phdrs[i];
             ph[i] = (Elf32_Phdr){p->type, p->offset, p->vaddr, p->paddr, p->filesz, p->memsz, p->flags, p->align};
         }
     }
+    return eh;
+}
+
+static int build(writer *w, const asm_elf_image *im, Elf32_Sym *syms, int *order, Elf32_Rela **relas)
+{
+    const asm_elf_raw h = {.type = im->type, .machine = im->machine, .osabi = ELFOSABI_NONE, .entry = im->entry,
+                           .flags = im->flags, .phdrs = im->phdrs, .nphdrs = im->nphdrs};
+    Elf32_Ehdr *eh = headers(w, &h);
+    if (!eh)
+        return -1;
     uint32_t empty;
     if (sb_add(&w->shstr, "", &empty) || sb_add(&w->str, "", &empty))
         return w_fail(w, "out of memory");
@@ -322,28 +339,9 @@ uint32_t asm_elf_names_size(const asm_elf_rawsec *secs, int nsecs)
 
 static int build_raw(writer *w, const asm_elf_raw *im)
 {
-    Elf32_Ehdr *eh = elf32_newehdr(w->e);
+    Elf32_Ehdr *eh = headers(w, im);
     if (!eh)
-        return w_fail(w, "cannot make the ELF header");
-    eh->e_ident[EI_DATA] = ELFDATA2LSB;
-    eh->e_ident[EI_OSABI] = im->osabi;
-    eh->e_ident[EI_ABIVERSION] = im->abiversion;
-    eh->e_type = im->type;
-    eh->e_machine = im->machine;
-    eh->e_version = EV_CURRENT;
-    eh->e_entry = im->entry;
-    eh->e_flags = im->flags;
-    if (im->nphdrs) {
-        Elf32_Phdr *ph = elf32_newphdr(w->e, (size_t)im->nphdrs);
-        if (!ph)
-            return w_fail(w, "cannot make the program headers");
-        eh = elf32_getehdr(w->e);
-        eh->e_phoff = sizeof(Elf32_Ehdr);
-        for (int i = 0; i < im->nphdrs; i++) {
-            const asm_elf_phdr *p = &im->phdrs[i];
-            ph[i] = (Elf32_Phdr){p->type, p->offset, p->vaddr, p->paddr, p->filesz, p->memsz, p->flags, p->align};
-        }
-    }
+        return -1;
     uint32_t empty;
     if (sb_add(&w->shstr, "", &empty))
         return w_fail(w, "out of memory");
