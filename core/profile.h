@@ -116,6 +116,9 @@ typedef struct prof_thread {
     uint32_t nbat;
     int nstalls;         /* the ISA's stall causes */
     int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
+    int wflow;           /* word mode's: wcause if its pushes and pops have their own ways
+                            (at most PROF_FRAME_STALLS causes), else INT32_MIN
+                            (prof_issue_word_slow's one test; set by prof_word_enter) */
     int g;               /* this thread's global index */
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged (in word mode the
                                         words' cause's in prof_word_enter's form) */

@@ -1,7 +1,8 @@
 /* core/profile_read.c: a profile's life outside the feed: prof_new sizes the rows and threads
  * for a machine (a profile started mid-run counts from then on), prof_free releases it, and
  * prof_sorted / prof_edges give its rows and call edges sorted, the open rows and calls
- * closed at each thread's end (prof_finish). The feed itself is profile.c. */
+ * closed at each thread's end (prof_finish). The feed itself is profile.c (word mode:
+ * profile_word.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "profile_int.h"

@@ -66,6 +66,7 @@ static void prof_word_enter(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_
     if (cause != t->wcause) { /* (the words derive one cause) */
         prof_word_fold(t);
         t->wcause = cause;
+        t->wflow = t->nstalls <= PROF_FRAME_STALLS ? cause : INT32_MIN;
     }
     int64_t *const w = t->wd + off;
     const int64_t kind = r[PROF_LIM] ? 0 : row_flow(t->p, r) == ISA_FLOW_RETURN ? PROF_W_RET : PROF_W_CALL;
@@ -235,8 +236,9 @@ static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc,
 void prof_issue_word_slow(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns, int cause, uint64_t n)
 {
     const int64_t *const pw = t->pw;
-    if (__builtin_expect(pw != &t->wnone && pc < t->nwd && cause == t->wcause && t->nstalls <= PROF_FRAME_STALLS, 1)) {
-        /* (pc - base: base is 0 in word mode) */
+    if (__builtin_expect(pw != &t->wnone && cause == t->wflow, 1)) {
+        /* (pc - base: base is 0 in word mode; pc below nwd: the feed's contract, as its common
+         * issue reads wd[pc]) */
         const int64_t k = *pw & 3;
         if (k == PROF_W_CALL) {
             prof_word_push(t, pc, cycle, insns, cause, n);
