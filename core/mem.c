@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mem.h"
+#include "grow.h"
 
 void mem_space_init(mem_space *s, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian)
 {
@@ -36,14 +37,10 @@ static mem_region *mem_new_region(mem_space *s, const char *name, uint64_t base,
         if (base < r->base + r->size && r->base < base + size)
             return NULL; /* overlap: a set-up bug, refuse it */
     }
-    if (s->nregions == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 4;
-        mem_region *nr = realloc(s->regions, (size_t)cap * sizeof *nr);
-        if (!nr)
-            return NULL;
-        s->regions = nr;
-        s->cap = cap;
-    }
+    mem_region *nr = grow_array_int(s->regions, &s->cap, s->nregions + 1, sizeof *nr, 4);
+    if (!nr)
+        return NULL;
+    s->regions = nr;
     mem_region *r = &s->regions[s->nregions++];
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);

@@ -9,6 +9,7 @@
 #include "run.h"
 #include "clock.h"
 #include "../isa/isa.h"
+#include "grow.h"
 
 /* Watchdog: UINT64_MAX / 4 at most, so that adding it to a cycle count cannot wrap. */
 const opt_desc sim_core_options[] = {
@@ -520,14 +521,10 @@ const struct ld_image *sim_unit_image(const sim_machine *m, int unit)
 /* Append s to a growable array of spaces; -1 out of memory. */
 static int spaces_push(mem_space ***arr, int *n, int *cap, mem_space *s)
 {
-    if (*n == *cap) {
-        int nc = *cap ? 2 * *cap : 8;
-        mem_space **a = realloc(*arr, sizeof *a * (size_t)nc);
-        if (!a)
-            return -1;
-        *arr = a;
-        *cap = nc;
-    }
+    mem_space **a = grow_array_int(*arr, cap, *n + 1, sizeof *a, 8);
+    if (!a)
+        return -1;
+    *arr = a;
     (*arr)[(*n)++] = s;
     return 0;
 }

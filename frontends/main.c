@@ -20,6 +20,7 @@
 #if defined(__has_include)
 #if __has_include("version.h")
 #include "version.h"
+#include "../core/grow.h"
 #endif
 #endif
 #ifndef XPUSIM_VERSION
@@ -108,16 +109,12 @@ static int take(int argc, char **argv, int *i, const char *name, const char **va
 
 static int add_xfer(cli_list *l, const char *v, const char *opt)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 16;
-        const char **nv = realloc(l->v, sizeof *nv * (size_t)cap);
-        if (!nv) {
-            fprintf(stderr, "xpusim: out of memory for %s options\n", opt);
-            return -1;
-        }
-        l->v = nv;
-        l->cap = cap;
+    const char **nv = grow_array_int(l->v, &l->cap, l->n + 1, sizeof *nv, 16);
+    if (!nv) {
+        fprintf(stderr, "xpusim: out of memory for %s options\n", opt);
+        return -1;
     }
+    l->v = nv;
     l->v[l->n++] = v;
     return 0;
 }

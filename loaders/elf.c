@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ld_internal.h"
+#include "../core/grow.h"
 
 
 static int in_file(const ld_image *img, uint64_t off, uint64_t len)
@@ -19,14 +20,12 @@ static int in_file(const ld_image *img, uint64_t off, uint64_t len)
 static long pool_add(char **pool, size_t *used, size_t *cap, const char *s)
 {
     size_t n = strlen(s) + 1;
-    if (*used + n > *cap) {
-        size_t nc = (*cap ? *cap * 2 : 4096) + n;
-        char *p = realloc(*pool, nc);
-        if (!p)
-            return -1;
-        *pool = p;
-        *cap = nc;
-    }
+    if (n > SIZE_MAX - *used)
+        return -1;
+    char *p = grow_array(*pool, cap, *used + n, 1, 4096);
+    if (!p)
+        return -1;
+    *pool = p;
     memcpy(*pool + *used, s, n);
     *used += n;
     return (long)(*used - n);

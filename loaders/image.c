@@ -10,6 +10,7 @@
 #include <string.h>
 #include "ld_internal.h"
 #include "../core/file.h"
+#include "../core/grow.h"
 
 
 
@@ -20,14 +21,10 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, si
 
 static int push_word(ld_image *img, size_t *cap, uint32_t w)
 {
-    if (img->nwords == *cap) {
-        size_t nc = *cap ? *cap * 2 : 256;
-        uint32_t *p = realloc(img->words, nc * sizeof *p);
-        if (!p)
-            return -1;
-        img->words = p;
-        *cap = nc;
-    }
+    uint32_t *p = grow_array(img->words, cap, img->nwords + 1, sizeof *p, 256);
+    if (!p)
+        return -1;
+    img->words = p;
     img->words[img->nwords++] = w;
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "elf_write.h"
 #include "../file.h"
+#include "../grow.h"
 
 uint32_t asm_elf_headers_size(int nphdrs)
 {
@@ -36,16 +37,10 @@ typedef struct strbuf { char *p; size_t n, cap; } strbuf;
 static int sb_add(strbuf *b, const char *s, uint32_t *off)
 {
     size_t l = strlen(s) + 1;
-    if (b->n + l > b->cap) {
-        size_t c = b->cap ? b->cap * 2 : 256;
-        while (c < b->n + l)
-            c *= 2;
-        char *q = realloc(b->p, c);
-        if (!q)
-            return -1;
-        b->p = q;
-        b->cap = c;
-    }
+    char *q = l <= SIZE_MAX - b->n ? grow_array(b->p, &b->cap, b->n + l, 1, 256) : NULL;
+    if (!q)
+        return -1;
+    b->p = q;
     memcpy(b->p + b->n, s, l);
     *off = (uint32_t)b->n;
     b->n += l;

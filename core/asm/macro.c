@@ -8,6 +8,7 @@
 #include "macro.h"
 #include "limits.h"
 #include "text.h"
+#include "../grow.h"
 
 void asm_macros_init(asm_macros *m)
 {
@@ -34,16 +35,12 @@ void asm_macros_free(asm_macros *m)
 
 int asm_macro_begin(asm_macros *m, char *rest, char *err, size_t errlen)
 {
-    if (m->n == m->cap) {
-        int cap = m->cap ? m->cap * 2 : 32;
-        asm_macro *v = realloc(m->v, sizeof *v * (size_t)cap);
-        if (!v) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        m->v = v;
-        m->cap = cap;
+    asm_macro *v = grow_array_int(m->v, &m->cap, m->n + 1, sizeof *v, 32);
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
+    m->v = v;
     char *save = NULL, *t = strtok_r(rest, " \t,", &save);
     if (!t) {
         snprintf(err, errlen, ".macro needs a name");
@@ -105,14 +102,10 @@ int asm_macro_record(asm_macros *m, const char *line)
         return 0;
     }
     asm_macro *x = &m->v[m->defining];
-    if (x->nlines == x->caplines) {
-        int cap = x->caplines ? x->caplines * 2 : 16;
-        char **l = realloc(x->lines, sizeof *l * (size_t)cap);
-        if (!l)
-            return -1;
-        x->lines = l;
-        x->caplines = cap;
-    }
+    char **l = grow_array_int(x->lines, &x->caplines, x->nlines + 1, sizeof *l, 16);
+    if (!l)
+        return -1;
+    x->lines = l;
     if (!(x->lines[x->nlines] = strdup(line)))
         return -1;
     x->nlines++;

@@ -2,19 +2,16 @@
 #include <limits.h>
 #include <stdlib.h>
 #include "reloc.h"
+#include "../grow.h"
 
 int asm_reloc_add(asm_relocs *r, const asm_reloc *x)
 {
-    if (r->n == r->cap) {
-        if (r->cap > INT_MAX / 2)
-            return -1;
-        int cap = r->cap ? r->cap * 2 : 16;
-        asm_reloc *v = realloc(r->v, sizeof *v * (size_t)cap);
-        if (!v)
-            return -1;
-        r->v = v;
-        r->cap = cap;
-    }
+    if (r->n == INT_MAX)
+        return -1;
+    asm_reloc *v = grow_array_int(r->v, &r->cap, r->n + 1, sizeof *v, 16);
+    if (!v)
+        return -1;
+    r->v = v;
     r->v[r->n++] = *x;
     return 0;
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "section.h"
+#include "../grow.h"
 
 int asm_section_get(asm_sections *s, const char *name, int scope, int *created)
 {
@@ -10,14 +11,10 @@ int asm_section_get(asm_sections *s, const char *name, int scope, int *created)
     for (int i = 0; i < s->n; i++)
         if (s->v[i].scope == scope && !strcmp(s->v[i].name, name))
             return i;
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 16;
-        asm_section *v = realloc(s->v, sizeof *v * (size_t)cap);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
+    asm_section *v = grow_array_int(s->v, &s->cap, s->n + 1, sizeof *v, 16);
+    if (!v)
+        return -1;
+    s->v = v;
     asm_section *x = &s->v[s->n];
     memset(x, 0, sizeof *x);
     if (!(x->name = strdup(name)))
@@ -71,14 +68,10 @@ asm_stmt *asm_stmt_add(asm_stmts *t, asm_sections *s, int sec, const asm_stmt *p
         *too_big = 1;
         return NULL;
     }
-    if (t->n == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 1024;
-        asm_stmt *v = realloc(t->v, sizeof *v * (size_t)cap);
-        if (!v)
-            return NULL;
-        t->v = v;
-        t->cap = cap;
-    }
+    asm_stmt *v = grow_array_int(t->v, &t->cap, t->n + 1, sizeof *v, 1024);
+    if (!v)
+        return NULL;
+    t->v = v;
     asm_stmt *st = &t->v[t->n];
     *st = *proto;
     st->sec = sec;

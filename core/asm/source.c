@@ -5,6 +5,7 @@
 #include <string.h>
 #include "source.h"
 #include "../file.h"
+#include "../grow.h"
 
 int asm_source_open(asm_source *s, const char *path, const char *const *cpp_args, char *err, size_t errlen)
 {
@@ -148,14 +149,10 @@ int asm_files_index(asm_files *t, const char *name)
     for (int i = 0; i < t->n; i++)
         if (!strcmp(t->v[i], name))
             return i;
-    if (t->n == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 16;
-        char **v = realloc(t->v, sizeof *v * (size_t)cap);
-        if (!v)
-            return -1;
-        t->v = v;
-        t->cap = cap;
-    }
+    char **v = grow_array_int(t->v, &t->cap, t->n + 1, sizeof *v, 16);
+    if (!v)
+        return -1;
+    t->v = v;
     if (!(t->v[t->n] = strdup(name)))
         return -1;
     return t->n++;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "symtab.h"
+#include "../grow.h"
 
 static uint32_t hash(const char *s)
 {
@@ -71,14 +72,10 @@ asm_symbol *asm_sym_get(asm_symtab *t, const char *name, int scope)
         return y;
     if ((t->n + 1) * 4 > t->nheads * 3 && rehash(t, t->nheads ? t->nheads * 2 : 256))
         return NULL;
-    if (t->n == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 256;
-        asm_symbol *v = realloc(t->v, sizeof *v * (size_t)cap);
-        if (!v)
-            return NULL;
-        t->v = v;
-        t->cap = cap;
-    }
+    asm_symbol *v = grow_array_int(t->v, &t->cap, t->n + 1, sizeof *v, 256);
+    if (!v)
+        return NULL;
+    t->v = v;
     char *copy = strdup(name);
     if (!copy)
         return NULL;
