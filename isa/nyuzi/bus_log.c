@@ -161,11 +161,11 @@ void nyz_bus_fix(nyz_machine *nm)
 static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
 {
     uint64_t r, nd;
+    if (e->kind == NYZ_RP_STORE && e->st == 1) /* its acknowledgement (timing.c nyz_store_timing) */
+        return e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat;
     int mine = nm->l2.tag[e->l2way] == e->pa >> nm->l2.line_shift;
-    if (e->kind == NYZ_RP_STORE) { /* its acknowledgement (timing.c nyz_store_timing) */
-        uint64_t acc = e->b - 2 * NYZ_FQ_REQ;
-        return e->st == 1 ? acc + nm->tm.store_lat : nyz_store_restart(nm, acc, e->l2way, mine, e->victim);
-    }
+    if (e->kind == NYZ_RP_STORE)
+        return nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, e->l2way, mine, e->victim);
     if (e->coll)
         nd = nyz_bus_collided(nm, mine ? nm->l2.ready[e->l2way] : 0, e->b - e->bus, e->bus, e->lead);
     else {
@@ -174,6 +174,68 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
             nm->l2.ready[e->l2way] = r;
     }
     return nd;
+}
+
+/* The cycle from which entry e may be taken: when it reaches the L2 (a synchronized
+ * request: its own grant), a store no sooner than its core's store queue may send it
+ * (sqf: the next cycle the L2 accepts one of the core's, as the request reaches it). */
+static inline uint64_t arb_from(const nyz_bus_ent *e, const uint64_t *sqf)
+{
+    if (!e->x)
+        return e->b - NYZ_FQ_REQ;
+    if (e->kind == NYZ_RP_STORE && e->x < sqf[e->core] + NYZ_FQ_REQ)
+        return sqf[e->core] + NYZ_FQ_REQ;
+    return e->x;
+}
+
+/* How far thread t is after p in a round robin over nt threads (both below nt). */
+static inline unsigned rr_after(unsigned t, unsigned p, unsigned nt)
+{
+    return t >= p ? t - p : t + nt - p;
+}
+
+/* A change of the arbiter's state in cycle y, kept while that cycle's grants are not final
+ * (*lost: the ring is full, the settle's end cannot be continued from). */
+static void mv_put(nyz_machine *nm, int *lost, uint64_t y, int what, int core, unsigned v, uint64_t sqf)
+{
+    if (nm->arb_nmv == NYZ_ARB_MOVES) {
+        *lost = 1;
+        return;
+    }
+    nyz_arb_move *p = &nm->arb_mv[(nm->arb_mv0 + nm->arb_nmv++) % NYZ_ARB_MOVES];
+    p->y = y;
+    p->sqf = sqf;
+    p->what = (uint8_t)what;
+    p->core = (uint8_t)core;
+    p->v = (uint8_t)v;
+}
+
+/* The kept change p applied to state s; 1 if it is a grant. */
+static inline int mv_apply(const nyz_arb_move *p, uint8_t *cr, uint8_t *sq, uint64_t *sqf)
+{
+    if (p->what == NYZ_MV_SQ)
+        sq[p->core] = p->v;
+    else {
+        *cr = p->v;
+        if (p->what == NYZ_MV_GRANT_ST)
+            sqf[p->core] = p->sqf;
+        return 1;
+    }
+    return 0;
+}
+
+/* The arbiter's state moves on to cycle fin (the kept changes before it made final);
+ * returns the grants among them. */
+static inline unsigned mv_final(nyz_machine *nm, uint64_t fin)
+{
+    unsigned g = 0;
+    for (; nm->arb_nmv && nm->arb_mv[nm->arb_mv0].y < fin; nm->arb_nmv--) {
+        g += (unsigned)mv_apply(&nm->arb_mv[nm->arb_mv0], &nm->arb_core, nm->arb_sq, nm->sq_free);
+        nm->arb_mv0 = (nm->arb_mv0 + 1) % NYZ_ARB_MOVES;
+    }
+    if (fin > nm->arb_y)
+        nm->arb_y = fin;
+    return g;
 }
 
 /* The requests bus_log holds, taken by the L2's arbiter one a cycle: none while the L2 is
@@ -191,117 +253,243 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
  * from the bus state before it. Grants before fin are final (every core has passed that
  * cycle): they leave bus_log, the arbiter's state moves on to them. A read that comes later
  * than it was going to delays its requesters, one that comes sooner lets them go sooner
- * (bus_retime). Returns the data cycle of the request not read yet (done 0), or 0. */
+ * (bus_retime). Returns the data cycle of the request not read yet (done 0), or 0.
+ * Cycles in which no request may be taken (none has reached the L2, or only stores their
+ * core's queue holds back) move no pointer: they are passed in one step. While the entries
+ * are stores to lines the L2 holds (their reads use no bus), a new one changes no grant
+ * before the cycle it reaches the L2: the settle starts there, from the state arb_y's
+ * state and the changes kept since give (arb_mv), and the state at fin is found the same
+ * way. */
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 {
     nyz_bus_ent *L = nm->bus_log, tmp[NYZ_BUS_LOG];
-    unsigned n = nm->bus_n, m = 0, nfin = n, nt = (unsigned)nm->nthreads, k;
-    uint8_t got[NYZ_BUS_LOG] = {0}, ord[NYZ_BUS_LOG], lq[NYZ_MAX_CORES], sq[NYZ_MAX_CORES], cr = nm->arb_core;
-    uint64_t y = nm->arb_y, fresh = 0, sqf[NYZ_MAX_CORES];
-    memcpy(lq, nm->arb_lq, sizeof lq);
-    memcpy(sq, nm->arb_sq, sizeof sq);
-    memcpy(sqf, nm->sq_free, sizeof sqf);
-    for (k = 0; k < n; k++) /* their grants are given again */
-        if (L[k].x && L[k].done && nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] == L[k].b - NYZ_FQ_REQ)
-            nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = 0;
-    bus_restore(nm, &nm->arb_before);
-    while (m < n) {
-        uint64_t lo = UINT64_MAX;
+    const unsigned nc = (unsigned)nm->ncores, nt = (unsigned)nm->nthreads;
+    unsigned n = nm->bus_n, m = 0, nfin = n, k, m0;
+    int snapped = 0, lost = 0, perm = 0, pure = 1; /* pure: see the end */
+    uint32_t left; /* the entries not taken yet (bit k: L[k]) */
+    uint8_t ord[NYZ_BUS_LOG];
+    nyz_arb_state *const sp = &nm->arb_t; /* (worked on in place: it ends there) */
+    uint64_t fresh = 0;
+    if (nm->arb_tok && n - nm->arb_tn <= 1 && !nm->arb_full) {
+        /* the grants before the new entry reaches the L2 (all, if none is new) stay as the
+         * last settle left them (the bus state is arb_before) */
+        uint64_t r = n == nm->arb_tn ? UINT64_MAX : L[n - 1].x ? L[n - 1].x : L[n - 1].b - NYZ_FQ_REQ;
+        pure = n == nm->arb_tn || (L[n - 1].kind == NYZ_RP_STORE && L[n - 1].st == 1);
+        if (r >= sp->y) {
+            m = nm->arb_tn;
+            if (fin < sp->y) {
+                nfin = mv_final(nm, fin);
+                snapped = 1;
+            }
+        } else {
+            unsigned i = 0;
+            if (fin < r) { /* (the moves before fin: final) */
+                nfin = m = mv_final(nm, fin);
+                snapped = 1;
+            }
+            sp->y = r > nm->arb_y ? r : nm->arb_y;
+            sp->cr = nm->arb_core;
+            memcpy(sp->lq, nm->arb_lq, sizeof sp->lq);
+            memcpy(sp->sq, nm->arb_sq, sizeof sp->sq);
+            memcpy(sp->sqf, nm->sq_free, sizeof sp->sqf);
+            for (int again = L[n - 1].x && L[n - 1].kind == NYZ_RP_STORE;; again = 0) {
+                for (; i < nm->arb_nmv; i++) {
+                    const nyz_arb_move *p = &nm->arb_mv[(nm->arb_mv0 + i) % NYZ_ARB_MOVES];
+                    if (p->y >= sp->y)
+                        break;
+                    m += (unsigned)mv_apply(p, &sp->cr, sp->sq, sp->sqf);
+                }
+                /* a store its core's queue holds back until sqf changes nothing before: no
+                 * store of its core is taken before then either (one taken at g would have
+                 * been offered with it) */
+                if (!again || sp->sqf[L[n - 1].core] + NYZ_FQ_REQ <= sp->y)
+                    break;
+                sp->y = sp->sqf[L[n - 1].core] + NYZ_FQ_REQ;
+            }
+            nm->arb_nmv = i; /* (the later ones are made again) */
+            for (k = m; k < n - 1; k++) /* their grants are given again */
+                if (nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] == L[k].b - NYZ_FQ_REQ)
+                    nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = 0;
+            if (fin < sp->y && !snapped) {
+                nfin = mv_final(nm, fin);
+                snapped = 1;
+            }
+        }
+    } else {
+        nm->arb_nmv = 0;
+        sp->y = nm->arb_y;
+        sp->cr = nm->arb_core;
+        memcpy(sp->lq, nm->arb_lq, sizeof sp->lq);
+        memcpy(sp->sq, nm->arb_sq, sizeof sp->sq);
+        memcpy(sp->sqf, nm->sq_free, sizeof sp->sqf);
+        for (k = 0; k < n; k++) /* their grants are given again */
+            if (L[k].x && L[k].done && nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] == L[k].b - NYZ_FQ_REQ)
+                nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = 0;
+        bus_restore(nm, &nm->arb_before);
         for (k = 0; k < n; k++)
-            if (!got[k] && (L[k].x ? L[k].x : L[k].b - NYZ_FQ_REQ) < lo)
-                lo = L[k].x ? L[k].x : L[k].b - NYZ_FQ_REQ;
-        if (lo > y)
-            y = lo; /* nothing waits: no pointer moves */
-        if (y >= fin && nfin == n) { /* (nothing moved from fin to y) */
+            pure &= L[k].kind == NYZ_RP_STORE && L[k].st == 1;
+    }
+    m0 = m; /* (L[0..m0) keep their places) */
+    left = (uint32_t)(((uint64_t)1 << n) - ((uint64_t)1 << m));
+    while (left) {
+        uint64_t lo = UINT64_MAX;
+        for (uint32_t b = left; b; b &= b - 1) {
+            uint64_t a = arb_from(&L[__builtin_ctz(b)], sp->sqf);
+            lo = a < lo ? a : lo;
+        }
+        if (lo > sp->y)
+            sp->y = lo; /* nothing may be taken: no pointer moves */
+        const uint64_t y = sp->y;
+        if (y >= fin && !snapped) { /* (nothing moved from fin to y) */
+            snapped = 1;
             nfin = m;
             bus_save(nm, &nm->arb_before); /* (before the first grant not final) */
             nm->arb_y = fin > nm->arb_y ? fin : nm->arb_y;
-            nm->arb_core = cr;
-            memcpy(nm->arb_lq, lq, sizeof lq);
-            memcpy(nm->arb_sq, sq, sizeof sq);
-            memcpy(nm->sq_free, sqf, sizeof sqf);
+            nm->arb_core = sp->cr;
+            memcpy(nm->arb_lq, sp->lq, sizeof sp->lq);
+            memcpy(nm->arb_sq, sp->sq, sizeof sp->sq);
+            memcpy(nm->sq_free, sp->sqf, sizeof sp->sqf);
+            nm->arb_nmv = 0;
         }
-        int pick = -1, off[NYZ_MAX_CORES], soff[NYZ_MAX_CORES];
-        for (int c = 0; c < nm->ncores; c++)
-            off[c] = soff[c] = -1;
-        for (k = 0; k < n && pick < 0; k++) {
-            nyz_bus_ent *e = &L[k];
-            if (got[k] || (e->x ? e->x : e->b - NYZ_FQ_REQ) > y)
-                continue;
-            int *o = &off[e->core], *so = &soff[e->core];
+        int pick = -1;
+        if (!(left & (left - 1))) { /* one entry left: it is offered (y >= arb_from) */
+            k = (unsigned)__builtin_ctz(left);
+            const nyz_bus_ent *e = &L[k];
+            unsigned c = e->core, t = e->tid;
+            uint8_t v = (uint8_t)(t + 1 == nt ? 0 : t + 1);
             if (!e->x)
                 pick = (int)k;
-            else if (e->kind == NYZ_RP_STORE) { /* (the store queue: one per sq_free) */
-                if (y >= sqf[e->core] + NYZ_FQ_REQ &&
-                    (*so < 0 || (e->tid + nt - sq[e->core]) % nt < (L[*so].tid + nt - sq[e->core]) % nt))
-                    *so = (int)k;
-            } else if (*o < 0 || (L[*o].kind == NYZ_RP_CODE && e->kind != NYZ_RP_CODE) ||
-                     (e->kind != NYZ_RP_CODE &&
-                      (e->tid + nt - lq[e->core]) % nt < (L[*o].tid + nt - lq[e->core]) % nt))
-                *o = (int)k;
-        }
-        if (pick < 0) {
-            for (int c = 0; c < nm->ncores; c++) {
-                if (off[c] >= 0 && L[off[c]].kind != NYZ_RP_CODE)
-                    lq[c] = (uint8_t)((L[off[c]].tid + 1) % nt);
-                if (soff[c] >= 0) { /* after its loads and code line */
-                    sq[c] = (uint8_t)((L[soff[c]].tid + 1) % nt);
-                    if (off[c] < 0)
-                        off[c] = soff[c];
+            else {
+                if (e->kind == NYZ_RP_STORE) {
+                    if (snapped && v != sp->sq[c])
+                        mv_put(nm, &lost, y, NYZ_MV_SQ, (int)c, v, 0);
+                    sp->sq[c] = v;
+                } else if (e->kind != NYZ_RP_CODE)
+                    sp->lq[c] = v; /* (not kept: see below) */
+                if ((y > nm->fq_rst + 1 || !nyz_l2_stalled(nm, y)) && nm->l2_slot[y % NYZ_L2_SLOTS] != y) {
+                    pick = (int)k;
+                    sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
                 }
             }
-            if (!nyz_l2_stalled(nm, y) && nm->l2_slot[y % NYZ_L2_SLOTS] != y)
-                for (int i = 0; i < nm->ncores && pick < 0; i++) {
-                    int c = (cr + i) % nm->ncores;
-                    if (off[c] >= 0) {
-                        pick = off[c];
-                        cr = (uint8_t)((c + 1) % nm->ncores);
+        } else {
+            unsigned om = 0, sm = 0; /* cores offering a load or code line, a store */
+            uint8_t off[NYZ_MAX_CORES], soff[NYZ_MAX_CORES];
+            for (uint32_t b = left; b; b &= b - 1) {
+                k = (unsigned)__builtin_ctz(b);
+                const nyz_bus_ent *e = &L[k];
+                if (!e->x) {
+                    if (e->b - NYZ_FQ_REQ <= y) {
+                        pick = (int)k;
+                        break;
                     }
+                    continue;
                 }
+                unsigned c = e->core, bit = 1u << c;
+                if (e->x > y)
+                    continue;
+                if (e->kind == NYZ_RP_STORE) { /* (the store queue: one per sq_free) */
+                    if (y >= sp->sqf[c] + NYZ_FQ_REQ &&
+                        (!(sm & bit) || rr_after(e->tid, sp->sq[c], nt) < rr_after(L[soff[c]].tid, sp->sq[c], nt))) {
+                        soff[c] = (uint8_t)k;
+                        sm |= bit;
+                    }
+                } else if (!(om & bit) || (L[off[c]].kind == NYZ_RP_CODE && e->kind != NYZ_RP_CODE) ||
+                           (e->kind != NYZ_RP_CODE &&
+                            rr_after(e->tid, sp->lq[c], nt) < rr_after(L[off[c]].tid, sp->lq[c], nt))) {
+                    off[c] = (uint8_t)k;
+                    om |= bit;
+                }
+            }
+            if (pick < 0 && (om | sm)) {
+                for (unsigned b = om; b; b &= b - 1) {
+                    unsigned c = (unsigned)__builtin_ctz(b), t = L[off[c]].tid;
+                    if (L[off[c]].kind != NYZ_RP_CODE) /* (not kept: a load offered now is
+                                                        * taken now or later, so no settle
+                                                        * continues while it is in the log) */
+                        sp->lq[c] = (uint8_t)(t + 1 == nt ? 0 : t + 1);
+                }
+                for (unsigned b = sm; b; b &= b - 1) { /* after its loads and code line */
+                    unsigned c = (unsigned)__builtin_ctz(b), t = L[soff[c]].tid;
+                    uint8_t v = (uint8_t)(t + 1 == nt ? 0 : t + 1);
+                    if (snapped && v != sp->sq[c])
+                        mv_put(nm, &lost, y, NYZ_MV_SQ, (int)c, v, 0);
+                    sp->sq[c] = v;
+                    if (!(om & (1u << c)))
+                        off[c] = soff[c];
+                }
+                om |= sm;
+                if ((y > nm->fq_rst + 1 || !nyz_l2_stalled(nm, y)) && nm->l2_slot[y % NYZ_L2_SLOTS] != y) {
+                    /* the first offering core from cr on */
+                    unsigned rot = (om >> sp->cr) | (sp->cr ? om << (nc - sp->cr) : 0);
+                    unsigned c = (sp->cr + (unsigned)__builtin_ctz(rot & ((2u << (nc - 1)) - 1))) % nc;
+                    pick = off[c];
+                    sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
+                }
+            }
         }
         if (pick >= 0) {
             nyz_bus_ent *e = &L[pick];
-            uint32_t line = e->pa >> nm->l2.line_shift;
-            got[pick] = 1;
+            left &= ~(1u << pick);
+            perm |= pick != (int)m;
             ord[m++] = (uint8_t)pick;
             if (e->x)
                 e->b = y + NYZ_FQ_REQ;
-            if (e->kind == NYZ_RP_STORE)
-                sqf[e->core] = y - NYZ_FQ_REQ + (e->st == 2 ? 1 : nm->tm.store_interval);
-            for (k = 0; k < n && e->coll; k++) /* the first of a line's requests reads it */
-                if (!got[k] && !L[k].coll && L[k].kind != NYZ_RP_STORE && L[k].pa >> nm->l2.line_shift == line) {
-                    e->coll = 0;
-                    L[k].coll = 1;
-                    e->victim = L[k].victim;
-                    L[k].victim = 0xffffffffu;
+            if (e->kind == NYZ_RP_STORE) {
+                sp->sqf[e->core] = y - NYZ_FQ_REQ + (e->st == 2 ? 1 : nm->tm.store_interval);
+                if (snapped)
+                    mv_put(nm, &lost, y, NYZ_MV_GRANT_ST, e->core, sp->cr, sp->sqf[e->core]);
+            } else if (snapped)
+                mv_put(nm, &lost, y, NYZ_MV_GRANT, 0, sp->cr, 0);
+            if (e->coll) { /* the first of a line's requests reads it */
+                uint32_t line = e->pa >> nm->l2.line_shift;
+                for (uint32_t b = left; b && e->coll; b &= b - 1) {
+                    nyz_bus_ent *o = &L[__builtin_ctz(b)];
+                    if (!o->coll && o->kind != NYZ_RP_STORE && o->pa >> nm->l2.line_shift == line) {
+                        e->coll = 0;
+                        o->coll = 1;
+                        e->victim = o->victim;
+                        o->victim = 0xffffffffu;
+                    }
                 }
+            }
             uint64_t nd = bus_reread(nm, e);
             if (!e->done)
                 fresh = e->done = nd;
             else if (nd != e->done)
                 bus_retime(nm, e, nd);
         }
-        y++;
+        sp->y++;
     }
-    if (nfin == n) {
-        nm->arb_y = y;
-        nm->arb_core = cr;
-        memcpy(nm->arb_lq, lq, sizeof lq);
-        memcpy(nm->arb_sq, sq, sizeof sq);
-        memcpy(nm->sq_free, sqf, sizeof sqf);
+    if (!snapped) {
+        nm->arb_y = sp->y;
+        nm->arb_core = sp->cr;
+        memcpy(nm->arb_lq, sp->lq, sizeof sp->lq);
+        memcpy(nm->arb_sq, sp->sq, sizeof sp->sq);
+        memcpy(nm->sq_free, sp->sqf, sizeof sp->sqf);
+        nm->arb_nmv = 0;
     }
+    if (perm) { /* L[m0..n) in grant order */
+        for (k = m0; k < n; k++)
+            tmp[k] = L[ord[k]];
+        memcpy(L + m0, tmp + m0, (n - m0) * sizeof L[0]);
+    }
+    /* pure: the entries left are stores to lines the L2 holds (their reads use no bus);
+     * (one taken before fin counts too: tok 0 settles again from arb_y) */
     for (k = 0; k < n; k++) {
-        tmp[k] = L[ord[k]];
-        if (tmp[k].x)
-            nm->l2_slot[(tmp[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = tmp[k].b - NYZ_FQ_REQ;
+        const nyz_bus_ent *e = &L[k];
+        if (e->x)
+            nm->l2_slot[(e->b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = e->b - NYZ_FQ_REQ;
 #ifdef NYZ_MEMTRACE
         if (k < nfin)
-            fprintf(stderr, "%llu GR c%d t%d k%d a%08x x%llu\n", (unsigned long long)(tmp[k].b - NYZ_FQ_REQ),
-                    tmp[k].core, tmp[k].tid, tmp[k].kind, tmp[k].pa, (unsigned long long)tmp[k].x);
+            fprintf(stderr, "%llu GR c%d t%d k%d a%08x x%llu\n", (unsigned long long)(e->b - NYZ_FQ_REQ),
+                    e->core, e->tid, e->kind, e->pa, (unsigned long long)e->x);
 #endif
     }
-    memcpy(L, tmp + nfin, (n - nfin) * sizeof tmp[0]);
+    if (nfin)
+        memmove(L, L + nfin, (n - nfin) * sizeof L[0]);
     nm->bus_n = n - nfin;
+    nm->arb_tn = nm->bus_n;
+    nm->arb_tok = (uint8_t)(nm->bus_n && pure && !lost);
     return fresh;
 }
 
@@ -353,6 +541,7 @@ int nyz_bus_sync_grant(nyz_machine *nm, int core, int tid, uint64_t issue, uint6
     if (k < 0 || nm->bus_log[k].b == b)
         return 0;
     nm->bus_log[k].b = b;
+    nm->arb_tok = 0; /* (a grant moved: settled again from arb_y) */
     return 1;
 }
 

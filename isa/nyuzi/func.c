@@ -340,4 +340,5 @@ void nyz_timing_resume(sim_machine *m)
     }
     if (nm->mem_free < last)
         nm->mem_free = last;
+    nm->arb_tok = 0; /* (bus_log.c: the bus moved; its grants are settled again) */
 }

@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1560,  /* nyz_core */
     640,   /* nyz_cache */
-    14592, /* nyz_machine */
+    16320, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -188,8 +188,9 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * bus_log's entries change a thread's `blocked` only when a code line misses; stores enter
  * it only on several cores), run_core (set by every unit_run), fq_n (fq_e
  * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written
- * by every issue before it is read), the L2 arbiter's state (arb_*: read and written only
- * with bus_log), the devices, the decode cache
+ * by every issue before it is read), the L2 arbiter's state (arb_*, and where its last
+ * settle ended and the changes kept since, arb_t, arb_tok, arb_tn, arb_mv*: read and
+ * written only with bus_log; arb_full: a test's), the devices, the decode cache
  * (re-decoded whenever a word changed; the words are checked), warm (the functional
  * mode), each store record's old bytes (architectural: rebuilt by the replay) and `made`
  * unless vis is unknown. */

@@ -263,7 +263,23 @@ typedef struct nyz_bus_ent {
 /* A request reaches the L2 this many cycles before its bus time (timing.c FQ_REQ). */
 enum { NYZ_FQ_REQ = 3 };
 
-enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256 };
+enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64 };
+/* The L2 arbiter's state as it steps (bus_log.c nyz_arb_run): the cycle, the pointer
+ * between cores, each core's load-miss queue's and store queue's pointers over its threads,
+ * and the next cycle each core's store queue may send one (as sq_free). */
+typedef struct nyz_arb_state {
+    uint64_t y, sqf[NYZ_MAX_CORES];
+    uint8_t cr, lq[NYZ_MAX_CORES], sq[NYZ_MAX_CORES];
+} nyz_arb_state;
+/* A change of that state in cycle y: a grant (the pointer between cores set to v; a
+ * store's, NYZ_MV_GRANT_ST, also sets its core's queue's next cycle to sqf) or core's store
+ * queue pointer set to v (NYZ_MV_SQ). (A load-miss queue's pointer is not kept: a load
+ * offered is taken then or later, and no settle continues while it is in the log.) */
+enum { NYZ_MV_GRANT, NYZ_MV_GRANT_ST, NYZ_MV_SQ };
+typedef struct nyz_arb_move {
+    uint64_t y, sqf;
+    uint8_t what, core, v;
+} nyz_arb_move;
 
 typedef struct nyz_machine {
     sim_machine *m;
@@ -291,6 +307,15 @@ typedef struct nyz_machine {
     uint64_t arb_y;
     nyz_bus_state arb_before;    /* the bus state before bus_log's first entry's read */
     uint8_t arb_core, arb_lq[NYZ_MAX_CORES], arb_sq[NYZ_MAX_CORES]; /* (arb_sq: store queues') */
+    /* where the last settle ended (arb_t), valid (arb_tok) while every entry it left
+     * (arb_tn) is a store to a line the L2 holds and nothing else moved the bus: a new
+     * entry is settled from the cycle it reaches the L2 on, the grants before it kept; the
+     * state there and at a later final cycle is arb_y's with the changes after it (arb_mv:
+     * a ring from arb_mv0) */
+    nyz_arb_state arb_t;
+    uint8_t arb_tok, arb_full; /* arb_full: never continue (tests compare the two ways) */
+    unsigned arb_tn, arb_mv0, arb_nmv;
+    nyz_arb_move arb_mv[NYZ_ARB_MOVES];
     nyz_timing tm;
     uint64_t cur_cycle;          /* cycle of the instruction being executed */
     /* devices */

@@ -696,13 +696,10 @@ static __attribute__((noinline)) uint64_t run_plain4(sim_machine *m, sim_unit *u
     return run_core(m, u, now, horizon, 0, 0, 4, 1);
 }
 
-static __attribute__((noinline)) uint64_t run_plain(sim_machine *m, sim_unit *u, uint64_t now,
-                                                    uint64_t horizon)
+static __attribute__((noinline)) uint64_t run_plain_n(sim_machine *m, sim_unit *u, uint64_t now,
+                                                      uint64_t horizon, int ns)
 {
-    int ns = live_threads(u);
-    return ns == 1 ? run_plain1(m, u, now, horizon)
-           : ns == 4 ? run_plain4(m, u, now, horizon)
-                     : run_core(m, u, now, horizon, 0, 0, ns, 0);
+    return run_core(m, u, now, horizon, 0, 0, ns, 0);
 }
 
 static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
@@ -720,12 +717,27 @@ static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit 
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     ((nyz_machine *)m->isa_state)->run_core = u->index;
-    uint64_t next = m->functional ? nyz_func_run(m, u, now, horizon)
-                    : dbg_profile(m) ? run_profiled(m, u, now, horizon)
-                    : m->slow        ? run_slow(m, u, now, horizon)
-                                     : run_plain(m, u, now, horizon);
+    uint64_t next;
+    if (m->functional)
+        next = nyz_func_run(m, u, now, horizon);
+    else if (dbg_profile(m))
+        next = run_profiled(m, u, now, horizon);
+    else if (m->slow)
+        next = run_slow(m, u, now, horizon);
+    else { /* the plain loop, for the threads up to the last ready one */
+        int ns = live_threads(u);
+        next = ns == 4 ? run_plain4(m, u, now, horizon)
+               : ns == 1 ? run_plain1(m, u, now, horizon)
+                         : run_plain_n(m, u, now, horizon, ns);
+    }
     const nyz_core *c = u->isa;
-    for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++) /* the unit's event counters */
-        u->counters[i].value = c->events[i];
+    sim_counter *k = u->counters;
+    if (u->ncounters == NYZ_NPERF) { /* the unit's event counters (all of them: unrolled) */
+#pragma GCC unroll 16
+        for (int i = 0; i < NYZ_NPERF; i++)
+            k[i].value = c->events[i];
+    } else
+        for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++)
+            k[i].value = c->events[i];
     return next;
 }
