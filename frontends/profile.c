@@ -151,7 +151,9 @@ static int write_one(cli_session *s, const prof_state *p, const prof_src *src, c
             tot.stalls[c] += v[i].stalls[c];
     }
     FILE *f = o.f;
-    fprintf(f, "# callgrind format\nversion: 1\ncreator: xpusim (%s)\n", s->isa->name);
+    /* creator: the build that measured it (as the statistics' host.xpusim), then the ISA */
+    fprintf(f, "# callgrind format\nversion: 1\ncreator: xpusim%s%s (%s)\n", m->build ? " " : "", m->build ? m->build : "",
+            s->isa->name);
     if (thread >= 0) { /* the unit by its path on a machine with groups (ipu0.tile5) */
         char label[128];
         fprintf(f, "thread: %d\ndesc: Hardware thread: %s thread %d\n", thread + 1,

@@ -107,6 +107,7 @@ grep -q '<b>x</b>' "$T/esc.html" && { echo "FAIL: markup from the input"; fail=1
 # the build that made the statistics is named (escaped like the rest), none when not known
 v=$("$X" --version | sed 's/^xpusim //')
 grep -qF "<p>Simulated by xpusim $v.</p>" "$T/r.html" || { echo "FAIL: the build $v not named"; fail=1; }
+grep -qxF "creator: xpusim $v (mccp)" "$T/p.cg" || { echo "FAIL: the profile's creator: $(grep creator "$T/p.cg")"; fail=1; }
 sed 's/, "xpusim": "[^"]*"}/, "xpusim": "<i>"}/' "$T/s.json" > "$T/b.json"
 "$X" report "$T/b.json" -o "$T/b.html" && grep -qF "Simulated by xpusim &lt;i&gt;." "$T/b.html" || { echo "FAIL: build not escaped"; fail=1; }
 sed 's/, "xpusim": "[^"]*"}/}/' "$T/s.json" > "$T/n.json"
