@@ -683,56 +683,13 @@ static int live_threads(const sim_unit *u)
     return ns;
 }
 
-/* The plain loop with the common thread counts as constants (1 and 4: the scans unrolled). */
-static __attribute__((noinline)) uint64_t run_plain1(sim_machine *m, sim_unit *u, uint64_t now,
-                                                     uint64_t horizon)
+/* The unit's event counters set to the core's, after every call (on several cores a call
+ * is a cycle: all of them unrolled, in the loop's own function). */
+static inline __attribute__((always_inline)) uint64_t counters_out(sim_unit *u, uint64_t next)
 {
-    return run_core(m, u, now, horizon, 0, 0, 1, 1);
-}
-
-static __attribute__((noinline)) uint64_t run_plain4(sim_machine *m, sim_unit *u, uint64_t now,
-                                                     uint64_t horizon)
-{
-    return run_core(m, u, now, horizon, 0, 0, 4, 1);
-}
-
-static __attribute__((noinline)) uint64_t run_plain_n(sim_machine *m, sim_unit *u, uint64_t now,
-                                                      uint64_t horizon, int ns)
-{
-    return run_core(m, u, now, horizon, 0, 0, ns, 0);
-}
-
-static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
-                                                   uint64_t horizon)
-{
-    return run_core(m, u, now, horizon, 0, 1, u->nthreads, 0);
-}
-
-static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
-                                                       uint64_t horizon)
-{
-    return run_core(m, u, now, horizon, 1, 1, u->nthreads, 0);
-}
-
-uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
-{
-    ((nyz_machine *)m->isa_state)->run_core = u->index;
-    uint64_t next;
-    if (m->functional)
-        next = nyz_func_run(m, u, now, horizon);
-    else if (dbg_profile(m))
-        next = run_profiled(m, u, now, horizon);
-    else if (m->slow)
-        next = run_slow(m, u, now, horizon);
-    else { /* the plain loop, for the threads up to the last ready one */
-        int ns = live_threads(u);
-        next = ns == 4 ? run_plain4(m, u, now, horizon)
-               : ns == 1 ? run_plain1(m, u, now, horizon)
-                         : run_plain_n(m, u, now, horizon, ns);
-    }
     const nyz_core *c = u->isa;
     sim_counter *k = u->counters;
-    if (u->ncounters == NYZ_NPERF) { /* the unit's event counters (all of them: unrolled) */
+    if (u->ncounters == NYZ_NPERF) {
 #pragma GCC unroll 16
         for (int i = 0; i < NYZ_NPERF; i++)
             k[i].value = c->events[i];
@@ -740,4 +697,50 @@ uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++)
             k[i].value = c->events[i];
     return next;
+}
+
+/* The plain loop with the common thread counts as constants (1 and 4: the scans unrolled). */
+static __attribute__((noinline)) uint64_t run_plain1(sim_machine *m, sim_unit *u, uint64_t now,
+                                                     uint64_t horizon)
+{
+    return counters_out(u, run_core(m, u, now, horizon, 0, 0, 1, 1));
+}
+
+static __attribute__((noinline)) uint64_t run_plain4(sim_machine *m, sim_unit *u, uint64_t now,
+                                                     uint64_t horizon)
+{
+    return counters_out(u, run_core(m, u, now, horizon, 0, 0, 4, 1));
+}
+
+static __attribute__((noinline)) uint64_t run_plain_n(sim_machine *m, sim_unit *u, uint64_t now,
+                                                      uint64_t horizon, int ns)
+{
+    return counters_out(u, run_core(m, u, now, horizon, 0, 0, ns, 0));
+}
+
+static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
+                                                   uint64_t horizon)
+{
+    return counters_out(u, run_core(m, u, now, horizon, 0, 1, u->nthreads, 0));
+}
+
+static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
+                                                       uint64_t horizon)
+{
+    return counters_out(u, run_core(m, u, now, horizon, 1, 1, u->nthreads, 0));
+}
+
+uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
+{
+    ((nyz_machine *)m->isa_state)->run_core = u->index;
+    if (m->functional)
+        return counters_out(u, nyz_func_run(m, u, now, horizon));
+    if (dbg_profile(m))
+        return run_profiled(m, u, now, horizon);
+    if (m->slow)
+        return run_slow(m, u, now, horizon);
+    int ns = live_threads(u); /* the plain loop, for the threads up to the last ready one */
+    return ns == 4 ? run_plain4(m, u, now, horizon)
+           : ns == 1 ? run_plain1(m, u, now, horizon)
+                     : run_plain_n(m, u, now, horizon, ns);
 }

@@ -139,6 +139,8 @@ static void test_stores(void **state)
     unsigned cont = drive(&a, &b, 1, 2000, 4000, 2, 0);
     /* (the settles did continue: the test is not of the full settle alone) */
     assert_true(cont > 1000);
+    sim_destroy(&a.m);
+    sim_destroy(&b.m);
 }
 
 /* Stores with the other requests among them (a fifth of the requests), seeds 2..6. */
@@ -150,6 +152,8 @@ static void test_mixed(void **state)
         make(&a, 0);
         make(&b, 1);
         assert_true(drive(&a, &b, seed, 2000, 3500, 2, 2) > 100);
+        sim_destroy(&a.m);
+        sim_destroy(&b.m);
     }
 }
 
@@ -196,6 +200,8 @@ static void test_stall(void **state)
             both(&a, &b, 2, 3, t, FRESH + 0x200000 + (uint32_t)at * 64 + 64 * (uint32_t)t, at + (uint64_t)t);
         drive(&a, &b, 100 + (uint32_t)at, at + 4, at + 150, 8, 0);
     }
+    sim_destroy(&a.m);
+    sim_destroy(&b.m);
 }
 
 XPUSIM_TESTS(arb_incr, cmocka_unit_test(test_stores), cmocka_unit_test(test_mixed),
