@@ -390,6 +390,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     if (m->isa->independent_units && run_unit_fault(m->stop.kind, m->stop.unit))
         indep_after_loop(m, until);
     run_ring_flush(m);
+    sim_counters_sync(m); /* what reads them (statistics, the debugger) comes after */
     if (m->stop.kind != SIM_STOP_HALT) {
         uint64_t end = sim_end_cycle(m);
         if (m->stop.unit < 0 && m->stop.cycle < end)

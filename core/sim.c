@@ -171,6 +171,7 @@ int sim_ff_switch(sim_machine *m, const char *marker, int reached)
     p->instructions = sim_total_instructions(m);
     p->reached = reached;
     snprintf(p->marker, sizeof p->marker, "%s", marker ? marker : "");
+    sim_counters_sync(m);
     for (int i = 0; i < m->nunits; i++) {
         const sim_unit *u = &m->units[i];
         sim_ff_unit *fu = &p->units[i];

@@ -279,6 +279,10 @@ int sim_unit_in_group(const sim_machine *m, int unit, int g);
 int sim_set_image(sim_machine *m, const char *path, const struct ld_image *img);
 const struct ld_image *sim_unit_image(const sim_machine *m, int unit);
 int sim_unit_counters(sim_unit *u, const char *const *names, int n);
+/* Every unit's counters made current (isa_ops.counters_sync, when the ISA has one). sim_run
+ * does it before it returns, so whatever reads them after a run (statistics, the debugger)
+ * sees them current. */
+void sim_counters_sync(sim_machine *m);
 /* Give each of the unit's threads n counters named names[] (zeroed); -1 out of memory. */
 int sim_unit_thread_counters(sim_unit *u, const char *const *names, int n);
 mem_space *sim_add_space(sim_machine *m, const char *name, unsigned addr_unit, unsigned word_bytes, int big_endian);

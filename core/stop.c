@@ -2,12 +2,13 @@
  * files (core/run.h): sim_set_stop / sim_set_stop_at (the first reason wins, but of two
  * units' faults inside a batch of event-coupled units the earliest by (cycle, unit), so the
  * reported stop is the same for every -o jobs=), and the totals everything else reads
- * (instructions retired, the machine's end cycle). It reads the batch's data (is a batch
- * running) and calls nothing of the other run files. */
+ * (instructions retired, the machine's end cycle, the units' counters made current). It
+ * reads the batch's data (is a batch running) and calls nothing of the other run files. */
 #include <pthread.h>
 #include "sim.h"
 #include "run.h"
 #include "clock.h"
+#include "../isa/isa.h"
 
 /* sim_set_stop during a batch, or while independent units run on host threads (under the
  * stop's lock): remember which unit stopped. Returns 1 if so. */
@@ -106,4 +107,11 @@ uint64_t sim_end_cycle(const sim_machine *m)
             end = c;
     }
     return end;
+}
+
+void sim_counters_sync(sim_machine *m)
+{
+    if (m->isa->counters_sync)
+        for (int i = 0; i < m->nunits; i++)
+            m->isa->counters_sync(m, &m->units[i]);
 }

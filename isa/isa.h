@@ -76,6 +76,13 @@ typedef struct isa_ops {
      * machine may run on several host threads at once: unit_run may then touch only its
      * own unit's state (and call sim_set_stop, which is thread-safe). */
     uint64_t (*unit_run)(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+    /* Make u->counters current (NULL: unit_run keeps them current itself). An ISA whose
+     * counts live in its own state may leave them to this in its plain runs instead of
+     * copying them after every unit_run (a cycle-coupled unit returns every cycle): the core
+     * calls it (sim_counters_sync) before anything reads them, at the end of sim_run and at
+     * the fast-forward switch. While m->slow (the debugger's hooks, observers such as the
+     * timeline, which read them mid-run) unit_run must still keep them current itself. */
+    void (*counters_sync)(sim_machine *m, sim_unit *u);
     /* Units never interact during a run (DPUs): allows parallel host threads (-o jobs=N).
      * It declares SIM_COUPLE_INDEPENDENT for every unit (sim_add_units sets it).
      *

@@ -597,6 +597,7 @@ const isa_ops isa_nyuzi = {
     .destroy = nyz_destroy,
     .load = nyz_load,
     .unit_run = nyz_unit_run,
+    .counters_sync = nyz_counters_sync,
     .independent_units = 0,
     .finish = nyz_finish,
     .regs = nyz_regs,

@@ -473,6 +473,9 @@ void nyz_undo_read_at(const nyz_machine *nm, const nyz_thread *t, uint32_t pa, u
 
 /* pipeline.c */
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
+/* isa_ops.counters_sync: the unit's counters set to its core's events (the plain loops leave
+ * them to this; the others copy them after every call). */
+void nyz_counters_sync(sim_machine *m, sim_unit *u);
 
 /* func.c: the functional mode (-o timing=none) and the hand-over to the cycle model */
 uint64_t nyz_func_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);
