@@ -252,8 +252,13 @@ timeline *timeline_open(sim_machine *m, const char *path, uint64_t from, uint64_
         return NULL;
     }
     fprintf(t->f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-                  "{\"name\":\"xpusim\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"isa\":\"%s\"}}",
+                  "{\"name\":\"xpusim\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"isa\":\"%s\"",
             m->isa->name);
+    if (m->build) { /* the build that made it, as the statistics' host.xpusim */
+        fprintf(t->f, ",\"build\":");
+        json_str(t->f, m->build);
+    }
+    fprintf(t->f, "}}");
     for (int i = 0; i < m->nunits; i++) {
         fprintf(t->f, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}", i, m->units[i].name);
         /* sort indexes keep the tracks in thread order (chrome://tracing sorts by name

@@ -10,7 +10,8 @@
 # every 1000 cycles here: a unit's IPC samples times 1000 add up to its instructions, and its
 # counters' growth per sample adds up to the counters' final values (MCCP sum4: loads,
 # stores, RAM transactions). A window keeps cycles [1000, 5000) only: every slice inside it,
-# and every thread (all run past 5000) covered for exactly 4000 cycles.
+# and every thread (all run past 5000) covered for exactly 4000 cycles. The "xpusim" metadata
+# event names the ISA and the build, as the statistics' host.xpusim.
 X=${XPUSIM:-build/xpusim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -49,6 +50,9 @@ for u in s["units"]:
         assert stalled <= sum(th["stalls"].values()), ("more stalled than the stall cycles", key)
 if want:
     assert causes.get(want, 0) > 0, ("no stall slice of", want, dict(causes))
+meta = [e for e in ev if e["ph"] == "M" and e["name"] == "xpusim"]
+assert len(meta) == 1 and meta[0]["args"]["isa"] == s["isa"], meta
+assert meta[0]["args"].get("build") == s["host"]["xpusim"], ("the build", meta, s["host"])
 print("ok: %s: %d slices, stalls by cause %s" % (sys.argv[1].split("/")[-1], len(slices), dict(causes)))
 EOF
 }
