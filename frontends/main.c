@@ -15,12 +15,12 @@
 #include "../core/debug.h"
 #include "../core/stats.h"
 #include "../core/file.h"
+#include "../core/grow.h"
 /* $(BUILD)/version.h, made by the Makefile for this file; builds that include this file
  * elsewhere (the fuzz harness of the parser, clang's checks) do without it */
 #if defined(__has_include)
 #if __has_include("version.h")
 #include "version.h"
-#include "../core/grow.h"
 #endif
 #endif
 #ifndef XPUSIM_VERSION
