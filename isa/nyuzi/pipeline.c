@@ -687,18 +687,11 @@ static int live_threads(const sim_unit *u)
  * functional loops (the debugger's and observers' runs, which may read them between calls);
  * for the plain loops only when the core asks (nyz_counters_sync: on several cores a call is
  * a cycle, and the copy after each was 3% of a 4-core run). */
-static inline __attribute__((always_inline)) uint64_t counters_out(sim_unit *u, uint64_t next)
+static void counters_out(sim_unit *u)
 {
     const nyz_core *c = u->isa;
-    sim_counter *k = u->counters;
-    if (u->ncounters == NYZ_NPERF) {
-#pragma GCC unroll 16
-        for (int i = 0; i < NYZ_NPERF; i++)
-            k[i].value = c->events[i];
-    } else
-        for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++)
-            k[i].value = c->events[i];
-    return next;
+    for (int i = 0; i < u->ncounters && i < NYZ_NPERF; i++)
+        u->counters[i].value = c->events[i];
 }
 
 /* The plain loop with the common thread counts as constants (1 and 4: the scans unrolled). */
@@ -723,26 +716,33 @@ static __attribute__((noinline)) uint64_t run_plain_n(sim_machine *m, sim_unit *
 static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
                                                    uint64_t horizon)
 {
-    return counters_out(u, run_core(m, u, now, horizon, 0, 1, u->nthreads, 0));
+    uint64_t next = run_core(m, u, now, horizon, 0, 1, u->nthreads, 0);
+    counters_out(u);
+    return next;
 }
 
 static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
                                                        uint64_t horizon)
 {
-    return counters_out(u, run_core(m, u, now, horizon, 1, 1, u->nthreads, 0));
+    uint64_t next = run_core(m, u, now, horizon, 1, 1, u->nthreads, 0);
+    counters_out(u);
+    return next;
 }
 
 void nyz_counters_sync(sim_machine *m, sim_unit *u)
 {
     (void)m;
-    counters_out(u, 0);
+    counters_out(u);
 }
 
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     ((nyz_machine *)m->isa_state)->run_core = u->index;
-    if (m->functional)
-        return counters_out(u, nyz_func_run(m, u, now, horizon));
+    if (m->functional) {
+        uint64_t next = nyz_func_run(m, u, now, horizon);
+        counters_out(u);
+        return next;
+    }
     if (dbg_profile(m))
         return run_profiled(m, u, now, horizon);
     if (m->slow)
