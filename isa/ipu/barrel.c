@@ -199,9 +199,12 @@ int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *tp, uin
     if (tid < 0) {
         if (next == SIM_NEVER) {
             ipu_sync_threads(u, tl);
-            if (finished(tl))
+            if (finished(tl)) {
                 sim_unit_halt(m, u, t);
-            /* else a context excepted: the run has stopped already */
+                ipu_xchg_halted(m, tl, t);
+            }
+            /* else a context excepted (the run has stopped already), or the supervisor
+             * waits for other tiles or words (exchange.c wakes the tile) */
             *ret = SIM_NEVER;
             return 1;
         }
@@ -267,6 +270,12 @@ int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *tp, uin
         *ret = t; /* an excepted context issues no more; the others may go on */
         return 1;
     }
+    if (tl->x.xend) { /* the tile became cycle-coupled (exchange.c): the burst ends here */
+        tl->x.xend = 0;
+        ipu_sync_threads(u, tl);
+        *ret = t;
+        return 1;
+    }
     return 0;
 }
 
@@ -283,9 +292,17 @@ uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
      * budget stops at the horizon), so its issue steps depend on where bursts end and
      * functional tiles stay cycle-coupled, with the steps they always had; the cycle model's
      * bursts change nothing simulated, so from the end of a fast-forward on a tile is
-     * event-coupled (from its next burst). When exchange comes: not while in exchange. */
-    if (!m->functional && u->coupling == SIM_COUPLE_CYCLE)
-        sim_unit_set_coupling(m, u, SIM_COUPLE_EVENT);
+     * event-coupled (from its next burst), except while it may receive or waits for other
+     * tiles (exchange.c: then it must not run ahead of them). */
+    tl->x.xend = 0;
+    if (!m->functional) {
+        const sim_coupling want = ipu_xchg_wants_cycle(tl) ? SIM_COUPLE_CYCLE : SIM_COUPLE_EVENT;
+        if (u->coupling != want) {
+            sim_unit_set_coupling(m, u, want);
+            if (want == SIM_COUPLE_CYCLE)
+                return now; /* this burst's horizon was an event-coupled one: start again */
+        }
+    }
     if (m->functional) /* -o timing=none (func.c) */
         return ipu_run_func(m, u, now, horizon);
     /* watchpoints and the slow flag change only while no unit runs */

@@ -430,6 +430,8 @@ static int csr_get(xs *x, const ipu_insn *in, unsigned idx, uint32_t *v)
     if (arc)
         return arc < 0 ? -1 : 0;
     int mrc = ipu_misc_csr(x, idx, 0, v); /* $PRNG_*, $FP_NFMT, $FP_SCL (exec_misc.c) */
+    if (!mrc)
+        mrc = ipu_xchg_csr(x, idx, 0, v); /* $TILE_ID, the exchange CSRs (exchange.c) */
     if (mrc)
         return mrc < 0 ? -1 : 0;
     if (idx == 0x00) { *v = c->pc; return 0; } /* $PC: the address of the get itself */
@@ -446,7 +448,7 @@ static int csr_get(xs *x, const ipu_insn *in, unsigned idx, uint32_t *v)
                 uint32_t st = o->state == IPU_CS_ACTIVE ? 1 : o->state == IPU_CS_EXCEPTED ? 3 : 0;
                 s |= st << (2 * k);
             }
-            *v = s;
+            *v = s | (x->tl->x.rerr & 7) << 27; /* ERERR [29:27]: the last TEXCH_RERR_* */
             return 0;
         }
     } else {
@@ -471,6 +473,8 @@ static int csr_put(xs *x, const ipu_insn *in, unsigned idx, uint32_t v)
     if (arc)
         return arc < 0 ? -1 : 0;
     int mrc = ipu_misc_csr(x, idx, 1, &v); /* $PRNG_*, $FP_NFMT, $FP_SCL (exec_misc.c) */
+    if (!mrc)
+        mrc = ipu_xchg_csr(x, idx, 1, &v); /* the exchange CSRs (exchange.c) */
     if (mrc)
         return mrc < 0 ? -1 : 0;
     if (x->tid == IPU_SUP && idx >= 0x21 && idx <= 0x26) {

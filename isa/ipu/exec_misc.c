@@ -404,12 +404,14 @@ static int maxc(ipu_xs *x, const ipu_insn *in, int msem)
 /* ---- sync and exchange on a tile alone ---- */
 
 /* sync ZONE (TEXCH_SYNCZONE_*: RECV 0, ANS 1, LOCAL 2, INTERNAL 3, EXTERNAL0-3 4-7 and their
- * masters 12-15; 8-11 are no zone). LOCAL waits until no worker is active; every other zone
- * holds this tile only (no other tile, IPU or host takes part yet), so it completes at once,
- * INTERNAL and EXTERNAL after -o sync_cycles. sans ("waiting on multiple syncs") completes
- * at once; delay N makes the next issue wait N cycles more (N + 1 "events"); send W-1, A, C
- * reads W words from word address A (checked as a load) that no tile receives, and the
- * supervisor's next issue waits one cycle per word (TEXCH_DATA_WIDTH 32 bits a cycle). */
+ * masters 12-15; 8-11 are no zone). LOCAL waits until no worker is active; RECV until
+ * $INCOMING_DCOUNT words have come, INTERNAL and EXTERNAL for every other tile
+ * (exchange.c), and on a tile alone they complete at once, INTERNAL and EXTERNAL after
+ * -o sync_cycles; ANS completes at once. sans ("waiting on multiple syncs") completes at
+ * once; delay N makes the next issue wait N cycles more (N + 1 "events"); send W-1, A, C
+ * reads W items from $OUTGOING_BASE + word address A (checked as a load) and sends them
+ * (exchange.c), and the supervisor's next issue waits one cycle per item (TEXCH_DATA_WIDTH
+ * 32 bits a cycle; a 64-bit item borrows the partner's lane). */
 static int sync_ops(ipu_xs *x, const ipu_insn *in, int msem)
 {
     ipu_ctx *c = x->c;
@@ -422,14 +424,16 @@ static int sync_ops(ipu_xs *x, const ipu_insn *in, int msem)
                              "sync %u: not a sync zone (TEXCH_SYNCZONE_* are 0-7 and 12-15)", n);
         if (n == 2)
             c->sync_local = 1;
+        else if (n != 1 && ipu_xchg_sync(x, n))
+            return 0; /* waits for other tiles or words (exchange.c) */
         else if (n >= 3)
             ready += x->im->sync_cycles;
         break;
     case M_SANS: break;
     case M_DELAY: ready += n; break;
     default: { /* send */
-        uint32_t words = n + 1, addr = (uint32_t)ipu_operand_value(in, 1) * 4;
-        if (!ipu_data_ptr(x, addr, 4, MEM_R) || !ipu_data_ptr(x, addr + 4 * (words - 1), 4, MEM_R))
+        uint32_t words = n + 1;
+        if (ipu_xchg_send(x, words, (uint32_t)ipu_operand_value(in, 1), (uint32_t)ipu_operand_value(in, 2)))
             return -1;
         ready = x->t + words;
         break;

@@ -28,7 +28,7 @@
 static int sup_runnable(ipu_tile *tl)
 {
     ipu_ctx *s = &tl->ctx[IPU_SUP];
-    if (s->state != IPU_CS_ACTIVE)
+    if (s->state != IPU_CS_ACTIVE || s->sync_ready == SIM_NEVER) /* (waiting for tiles or words) */
         return 0;
     int n = ipu_active_workers(tl);
     if (n == IPU_NSLOTS)
@@ -122,8 +122,10 @@ uint64_t ipu_run_func(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
         }
         if (tid < 0) {
             func_sync(u, tl, t);
-            if (tl->ctx[IPU_SUP].state == IPU_CS_RETURNED && !ipu_active_workers(tl))
+            if (tl->ctx[IPU_SUP].state == IPU_CS_RETURNED && !ipu_active_workers(tl)) {
                 sim_unit_halt(m, u, t);
+                ipu_xchg_halted(m, tl, t);
+            }
             /* else a context excepted: the run has stopped already */
             return SIM_NEVER;
         }
@@ -177,7 +179,8 @@ void ipu_timing_resume(sim_machine *m)
         for (int r = 0; r < 16; r++)
             s->reg_ready[r] = 0;
         s->branch_ready = 0;
-        s->sync_ready = 0;
+        if (s->sync_ready != SIM_NEVER) /* (a wait for other tiles or words goes on) */
+            s->sync_ready = 0;
         if (s->state == IPU_CS_ACTIVE) {
             s->next = T;
             s->last_issue = T ? T - 1 : SIM_NEVER;

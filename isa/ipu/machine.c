@@ -50,6 +50,7 @@ static void ipu_destroy(sim_machine *m)
 /* After `run --vertex FILE`: the output tensors and the cycles per context. */
 static void ipu_finish(sim_machine *m)
 {
+    ipu_xchg_finish(m); /* a stop while tiles wait in a sync names them */
     if (ipu_m(m) && ipu_m(m)->vertex)
         ipu_vertex_report(m, 0, m->out, 1);
 }
@@ -205,7 +206,10 @@ static void ipu_thread_state(sim_machine *m, int unit, int thread, char *buf, si
         return;
     }
     int held = ipu_active_workers(tl);
-    if (held == IPU_NSLOTS)
+    char xs[160];
+    if (ipu_xchg_state(tl, xs, sizeof xs))
+        snprintf(buf, n, "%s: %s", name, xs);
+    else if (held == IPU_NSLOTS)
         snprintf(buf, n, "%s: waiting for a slot (all six held by workers)", name);
     else if (c->sync_local)
         snprintf(buf, n, "%s: in sync LOCAL, waiting for %d worker(s) to exit", name, held);

@@ -81,6 +81,9 @@ const opt_desc ipu_exec_options[] = {
           "$PRNG_SEED value each worker's PRNG starts from until the program seeds it (reset state not public)"),
     OPT_U("sync_cycles", "0", 0, 1000000,
           "tile cycles a sync INTERNAL/EXTERNAL costs on a tile alone in its zone (on-chip sync latency not public)"),
+    OPT_U("exchange_latency", "10", 1, 1000000,
+          "tile cycles from an exchange item's send to its arrival at the receiving tiles (IPU1 pipeline "
+          "constants: BNET_SENDTOEXCHOUTDLY 8 + BNET_MINEXCHIN2LDDLY 2; docs/isa/ipu.md \"Sync and exchange\")"),
     OPT_U("predecode", "1", 0, 1, "1: decode each code word once per context (predecode cache); 0: decode at every issue"),
     OPT_U("amp_sets", NULL, 1, 2,
           "AMP sets of 8 units: default 1 on ipu1 (TFPU_NUM_AMP_SETS), 2 on ipu2/ipu21 (16 conv units, PopLibs); "
@@ -132,10 +135,11 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         opt_choice(&m->opts, t, "amp_sum", &asum, err, errlen))
         return -1;
     int prng_alg;
-    uint64_t prng_seed, sync_cyc;
+    uint64_t prng_seed, sync_cyc, xlat;
     if (opt_choice(&m->opts, t, "prng", &prng_alg, err, errlen) ||
         opt_uint(&m->opts, t, "prng_seed", &prng_seed, err, errlen) ||
-        opt_uint(&m->opts, t, "sync_cycles", &sync_cyc, err, errlen))
+        opt_uint(&m->opts, t, "sync_cycles", &sync_cyc, err, errlen) ||
+        opt_uint(&m->opts, t, "exchange_latency", &xlat, err, errlen))
         return -1;
     ipu_machine *im = calloc(1, sizeof *im);
     if (!im) {
@@ -171,6 +175,10 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->prng_alg = (uint8_t)prng_alg;
     im->prng_seed = (uint32_t)prng_seed;
     im->sync_cycles = sync_cyc;
+    im->exchange_latency = xlat;
+    /* $INCOMING_MUX at reset selects no tile: 0x500 on ipu1 (TILE_INCOMING_MUX__RESET0, one
+     * past its 1280 tile instances), TILE_ID_NULL 0x600 where 1472 tiles pass 0x500 */
+    im->mux_reset = arch == 0 ? 0x500u : 0x600u;
     /* AMP: 8 units per set (ipu1_consts.c); ipu2/ipu21 have 16 conv units (PopLibs) */
     im->amp_sets = rc_sets == 1 ? (arch == 0 ? 1 : 2) : (uint8_t)asets;
     im->amp_chained = (uint8_t)asum;
@@ -188,7 +196,7 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         /* a compute phase; functionally cycle-coupled, as before (barrel.c says why) */
         sim_unit_set_coupling(m, &m->units[i], m->functional ? SIM_COUPLE_CYCLE : SIM_COUPLE_EVENT);
     }
-    return 0;
+    return ipu_xchg_init(m, err, errlen);
 }
 
 void ipu_machine_destroy(sim_machine *m)
@@ -198,6 +206,7 @@ void ipu_machine_destroy(sim_machine *m)
         return;
     for (int i = 0; im->tiles && i < im->ntiles; i++)
         ipu_pd_free(&im->tiles[i]); /* (the tiles' memories are the machine's and the units') */
+    ipu_xchg_free(im);
     free(im->tiles);
     free(im);
     m->isa_state = NULL;
@@ -238,6 +247,7 @@ static void boot_tile(sim_machine *m, ipu_tile *tl, uint32_t entry)
     memset(tl->ctx, 0, sizeof tl->ctx);
     memset(tl->worker_base_csr, 0, sizeof tl->worker_base_csr);
     tl->ssr_raerr = 0;
+    ipu_xchg_reset(tl);
     for (int c = 0; c < IPU_NCTX; c++) {
         tl->ctx[c].last_issue = SIM_NEVER;
         u->threads[c].state = SIM_T_SLEEP;

@@ -25,7 +25,7 @@
  * (CAUSEID_*). */
 enum {
     IPU_TEXCPT_NONE = 0, IPU_TEXCPT_PBRK0 = 2, IPU_TEXCPT_PBRK1 = 3, IPU_TEXCPT_FP = 5, IPU_TEXCPT_CONFLICT = 6, IPU_TEXCPT_INVALID_OP = 9,
-    IPU_TEXCPT_INVALID_ADDR = 8, IPU_TEXCPT_INVALID_PC = 10, IPU_TEXCPT_INVALID_INSTR = 12
+    IPU_TEXCPT_INVALID_ADDR = 8, IPU_TEXCPT_INVALID_PC = 10, IPU_TEXCPT_INVALID_INSTR = 12, IPU_TEXCPT_EXERR = 13
 };
 enum {
     IPU_CAUSE_PBRK0 = 2, IPU_CAUSE_PBRK1 = 3, IPU_CAUSE_CONFLICT_EA0 = 7, IPU_CAUSE_FLOATING_POINT = 22, IPU_CAUSE_ILLEGAL_INSTRUCTION = 23,
@@ -101,6 +101,31 @@ typedef struct ipu_ctx {
 typedef struct ipu_machine ipu_machine;
 struct prof_state; /* core/profile.h */
 
+/* Sync and exchange between tiles (exchange.c; docs/isa/ipu.md "Sync and exchange"). */
+enum { IPU_XCSR_N = 12 };  /* the supervisor's exchange CSRs 0xa0-0xab, in index order */
+enum { IPU_XB_N = 5 };     /* barriers: INTERNAL, EXTERNAL0-3 (slave and master forms alike) */
+typedef struct ipu_xitem { /* one 32- or 64-bit item on its way to the tiles */
+    uint64_t at;           /* the cycle it arrives */
+    uint32_t lo, hi;
+    uint8_t is64;
+} ipu_xitem;
+typedef struct ipu_xtile {
+    uint32_t csr[IPU_XCSR_N];  /* as written ($INCOMING_MUX: csr[0] ...) */
+    uint32_t mux_prev;         /* $INCOMING_MUX before the last put, which applies from mux_since */
+    uint64_t mux_since;
+    uint32_t in_ptr;           /* the incoming pointer: where the next received item lands */
+    uint8_t wait;              /* the supervisor waits in a sync of other tiles: 1 + barrier */
+    uint8_t recv_wait;         /* it waits in sync RECV for $INCOMING_DCOUNT to reach 0 */
+    uint8_t xend;              /* the tile's coupling changed in this burst: end it after the bundle */
+    uint8_t ev_kind;           /* what sync_ev reports: an arrival or a halt */
+    uint32_t rerr;             /* TEXCH_RERR_* of the last receive error ($CTXT_STS.ERERR) */
+    uint64_t arrived_at;       /* the cycle of its sync */
+    ipu_xitem *fifo;           /* items sent, in arrival order (a ring of cap entries) */
+    uint32_t head, n, cap;
+    uint64_t out_at;           /* when out_ev is due (SIM_NEVER: not queued) */
+    ev_event sync_ev, out_ev;
+} ipu_xtile;
+
 typedef struct ipu_tile {
     ipu_machine *im;
     int index;
@@ -123,6 +148,7 @@ typedef struct ipu_tile {
     uint64_t cccs[64];
     uint32_t cccsload;
     uint8_t fcur;                         /* functional mode (func.c): the context whose turn is next */
+    ipu_xtile x;                          /* sync and exchange with other tiles (exchange.c) */
 } ipu_tile;
 
 struct ipu_machine {
@@ -144,6 +170,10 @@ struct ipu_machine {
     uint8_t amp_chained;      /* -o amp_sum=chained: AMP products rounded and added one by one */
     int ntiles;
     ipu_tile *tiles;
+    sim_machine *m;
+    uint64_t exchange_latency; /* -o exchange_latency: cycles from an item's send to its arrival */
+    uint32_t mux_reset;        /* $INCOMING_MUX after reset: no tile */
+    struct { int n; uint64_t last; } bar[IPU_XB_N]; /* arrivals at each sync of other tiles so far */
     uint32_t entry;           /* the supervisor's entry */
     int have_program;
     struct ipu_vertex *vertex; /* --vertex FILE: the vertex run it describes (vertex.c), or NULL */
@@ -202,6 +232,27 @@ void ipu_pd_free(ipu_tile *tl);
 int ipu_vertex_host_file(sim_machine *m, const char *path, ld_image *img, char *err, size_t errlen);
 int ipu_vertex_report(sim_machine *m, int unit, FILE *out, int write_files);
 void ipu_vertex_free(ipu_machine *im);
+
+/* exchange.c: sync across tiles and the exchange (docs/isa/ipu.md "Sync and exchange").
+ * init registers each tile's events (machine create); reset puts a tile's exchange state
+ * at reset (boot). ipu_xchg_sync: a sync of zone RECV, INTERNAL or EXTERNAL issued at x->t:
+ * 1 when the supervisor now waits for other tiles or words, 0 when it completes as on a
+ * tile alone. ipu_xchg_send: a send's items read and put on their way; -1 on a fault.
+ * ipu_xchg_csr: the exchange CSRs and $TILE_ID (as ipu_misc_csr: 1 done, 0 not one, -1
+ * stopped). halted: a tile halted at cycle t (a sync it never reaches stops the run).
+ * wants_cycle: the coupling the tile needs now. state: the supervisor's wait in words
+ * (0: none). finish: the stop's reason names the tiles still waiting. */
+int ipu_xchg_init(sim_machine *m, char *err, size_t errlen);
+void ipu_xchg_reset(ipu_tile *tl);
+void ipu_xchg_free(ipu_machine *im);
+struct ipu_xs;
+int ipu_xchg_sync(struct ipu_xs *x, unsigned zone);
+int ipu_xchg_send(struct ipu_xs *x, uint32_t items, uint32_t word_addr, uint32_t sctl);
+int ipu_xchg_csr(struct ipu_xs *x, unsigned idx, int put, uint32_t *v);
+void ipu_xchg_halted(sim_machine *m, ipu_tile *tl, uint64_t t);
+int ipu_xchg_wants_cycle(const ipu_tile *tl);
+int ipu_xchg_state(const ipu_tile *tl, char *buf, size_t n);
+void ipu_xchg_finish(sim_machine *m);
 
 /* barrel.c */
 uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);

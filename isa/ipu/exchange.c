@@ -1,0 +1,388 @@
+/* isa/ipu/exchange.c: sync across tiles and the exchange between them (docs/isa/ipu.md
+ * "Sync and exchange"; reference §2.3, §3.3). What is public: the sync zones
+ * (ipu1_consts.c TEXCH_SYNCZONE_*), the exchange CSRs' indices and fields (0xa0-0xab), the
+ * send encoding and its sctl field (two direction bits and a 64-bit bit; ipu-stack), that
+ * the exchange is statically scheduled and stateless (a word carries no destination; a
+ * receiver selects its source with $INCOMING_MUX when the word arrives and the word lands
+ * at the incoming pointer, which advances), 32 bits a tile an exchange cycle
+ * (TEXCH_DATA_WIDTH), the receive errors (TEXCH_RERR_*), and IPU1's pipeline constants.
+ * The rest is decided here and documented there.
+ *
+ * The model. A sync INTERNAL (or EXTERNAL: one IPU, no host) on a machine of several tiles
+ * is a barrier: each tile's arrival is an event at its sync's cycle (so arrivals made in
+ * event-coupled bursts on several host threads come in one order), and the last one
+ * releases every waiting supervisor at last arrival + 1 + -o sync_cycles. A send reads its
+ * items when it issues and puts them on their way, one an exchange cycle; item k arrives
+ * at issue + k + -o exchange_latency, an event of the sending tile, which writes it into
+ * every tile whose $INCOMING_MUX selects the sender at that cycle. Coupling (isa/isa.h):
+ * a tile is cycle-coupled while its mux selects a tile or its supervisor waits in a sync
+ * of other tiles, event-coupled otherwise: an event-coupled tile runs ahead, so a word for
+ * a cycle it has passed must see its mux as it was then (mux_prev/mux_since: while a tile
+ * is event-coupled its mux selects no tile, and the put that selects one ends its burst,
+ * so one earlier value is all the history there is). */
+#include <stdlib.h>
+#include <string.h>
+#include "exec.h"
+#include "../../core/debug.h"
+
+enum { XC_MUX = 0, XC_MUXPAIR, XC_DELTA, XC_FORMAT, XC_BASE, XC_SINIT, XC_DCOUNT, XC_OBASE, XC_ODELTA, XC_CTL,
+       XC_ANS_DCOUNT, XC_ADJ };
+enum { EVK_ARRIVE = 1, EVK_HALT };
+static const char *const bar_names[IPU_XB_N] = {"INTERNAL", "EXTERNAL0", "EXTERNAL1", "EXTERNAL2", "EXTERNAL3"};
+
+/* The tile the mux value selects, or -1 (a value past the machine's tiles: none, the host,
+ * another IPU: nothing we model sends there). */
+static int mux_tile(const ipu_machine *im, uint32_t v)
+{
+    v &= 0x7ff; /* TILE_ID [10:0] (ipu1_consts.c CSR_S_INCOMING_MUX__TILE_ID) */
+    return v < (uint32_t)im->ntiles ? (int)v : -1;
+}
+
+int ipu_xchg_wants_cycle(const ipu_tile *tl)
+{
+    return tl->x.wait || mux_tile(tl->im, tl->x.csr[XC_MUX]) >= 0;
+}
+
+void ipu_xchg_reset(ipu_tile *tl)
+{
+    ipu_xtile *x = &tl->x;
+    memset(x->csr, 0, sizeof x->csr);
+    x->csr[XC_MUX] = x->mux_prev = tl->im->mux_reset;
+    x->mux_since = 0;
+    x->in_ptr = 0;
+    x->wait = x->recv_wait = x->xend = 0;
+    x->rerr = 0;
+    x->head = x->n = 0;
+}
+
+/* ---- the run loop's side: arrivals, releases, deliveries ---- */
+
+static void tile_list(const sim_machine *m, const ipu_machine *im, int bar, char *buf, size_t n)
+{
+    size_t k = 0;
+    int shown = 0, more = 0;
+    buf[0] = 0;
+    for (int i = 0; i < im->ntiles; i++) {
+        const ipu_xtile *x = &im->tiles[i].x;
+        const int waits = bar < 0 ? x->wait || x->recv_wait : x->wait == bar + 1;
+        if (!waits || im->tiles[i].ctx[IPU_SUP].state != IPU_CS_ACTIVE)
+            continue;
+        if (shown == 6 || k + 48 > n) {
+            more++;
+            continue;
+        }
+        int w = snprintf(buf + k, n - k, "%s%s (%s since %llu)", shown ? ", " : "", m->units[i].name,
+                         x->wait ? bar_names[x->wait - 1] : "RECV", (unsigned long long)x->arrived_at);
+        k += w > 0 ? (size_t)w : 0;
+        shown++;
+    }
+    if (more && k + 24 < n)
+        snprintf(buf + k, n - k, " and %d more", more);
+}
+
+/* A tile halted (or was found halted) that a pending sync needs: the sync can never complete. */
+static void never_completes(sim_machine *m, ipu_machine *im, int bar, int halted, uint64_t t)
+{
+    char who[160];
+    tile_list(m, im, bar, who, sizeof who);
+    sim_set_stop_at(m, SIM_STOP_DEADLOCK, halted, -1, 0, t,
+                    "sync %s can never complete: %s halted at cycle %llu without reaching it; waiting: %s",
+                    bar_names[bar], m->units[halted].name, (unsigned long long)m->units[halted].halted_at, who);
+}
+
+static void release(sim_machine *m, ipu_machine *im, int bar, uint64_t at)
+{
+    for (int i = 0; i < im->ntiles; i++) {
+        ipu_tile *tl = &im->tiles[i];
+        if (tl->x.wait != bar + 1)
+            continue;
+        tl->x.wait = 0;
+        tl->ctx[IPU_SUP].sync_ready = at;
+        sim_unit_wake(m, &m->units[i], at);
+    }
+    im->bar[bar].n = 0;
+    im->bar[bar].last = 0;
+}
+
+static void sync_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    ipu_tile *tl = ctx;
+    ipu_machine *im = tl->im;
+    sim_machine *m = im->m;
+    const uint64_t t = m->now;
+    if (tl->x.ev_kind == EVK_HALT) { /* a halted tile never arrives: no pending sync completes */
+        for (int b = 0; b < IPU_XB_N; b++)
+            if (im->bar[b].n) {
+                never_completes(m, im, b, tl->index, t);
+                return;
+            }
+        return;
+    }
+    const int b = tl->x.wait - 1;
+    if (b < 0)
+        return;
+    for (int i = 0; i < im->ntiles; i++) {
+        const sim_unit *o = &m->units[i];
+        if (o->enabled && o->halted) {
+            never_completes(m, im, b, i, t > o->halted_at ? t : o->halted_at);
+            return;
+        }
+    }
+    im->bar[b].n++;
+    if (t > im->bar[b].last)
+        im->bar[b].last = t;
+    if (im->bar[b].n >= m->nenabled) /* every tile has arrived: released after the last */
+        release(m, im, b, im->bar[b].last + 1 + im->sync_cycles);
+}
+
+/* Item it, arrived at cycle t, for tile rt (its mux selects the sender). */
+static void receive(sim_machine *m, ipu_machine *im, ipu_tile *rt, int src, const ipu_xitem *it, uint64_t t)
+{
+    sim_unit *ru = &m->units[rt->index];
+    const unsigned nb = it->is64 ? 8 : 4;
+    const uint32_t p = rt->x.in_ptr;
+    if (!ipu_in_mem(im, p, nb) || (p & (nb - 1))) { /* TEXCH_RERR_ADDR (3) */
+        rt->x.rerr = 3;
+        ipu_raise(m, ru, rt, IPU_SUP, t, SIM_STOP_FAULT, IPU_TEXCPT_EXERR, 0,
+                  "exchange receive error TEXCH_RERR_ADDR: %u-bit item from %s at cycle %llu for incoming "
+                  "pointer 0x%x, %s tile memory 0x%x-0x%llx",
+                  nb * 8, m->units[src].name, (unsigned long long)t, p, (p & (nb - 1)) ? "misaligned in" : "outside",
+                  im->mem_base, (unsigned long long)im->mem_base + im->mem_size);
+        return;
+    }
+    const uint32_t off = p - im->mem_base;
+    memcpy(rt->mem + off, &it->lo, 4);
+    if (it->is64)
+        memcpy(rt->mem + off + 4, &it->hi, 4);
+    ipu_fx_wrote(rt, off, nb);
+    rt->x.in_ptr = p + nb;
+    uint32_t *dc = &rt->x.csr[XC_DCOUNT]; /* 32-bit words still expected: a 64-bit item is two */
+    const uint32_t was = *dc;
+    *dc = was > nb / 4 ? was - nb / 4 : 0;
+    if (was && !*dc && rt->x.recv_wait) {
+        rt->x.recv_wait = 0; /* sync RECV: the last word expected has come */
+        rt->ctx[IPU_SUP].sync_ready = t + 1;
+        sim_unit_wake(m, ru, t + 1);
+    }
+    if (rt->tmem->nwatch) {
+        char src_text[48];
+        snprintf(src_text, sizeof src_text, "exchange from %s", m->units[src].name);
+        dbg_watch_device(m, rt->tmem, p, nb, MEM_W, rt->index, -1, 0, t, src_text);
+    }
+}
+
+static void out_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    ipu_tile *st = ctx;
+    ipu_machine *im = st->im;
+    sim_machine *m = im->m;
+    ipu_xtile *x = &st->x;
+    const uint64_t t = m->now;
+    x->out_at = SIM_NEVER;
+    while (x->n && x->fifo[x->head].at <= t) {
+        const ipu_xitem it = x->fifo[x->head];
+        x->head = (x->head + 1) % x->cap;
+        x->n--;
+        for (int r = 0; r < im->ntiles && !sim_stopped(m); r++) {
+            ipu_tile *rt = &im->tiles[r];
+            const sim_unit *ru = &m->units[r];
+            const uint32_t mux = t >= rt->x.mux_since ? rt->x.csr[XC_MUX] : rt->x.mux_prev;
+            if (ru->enabled && !ru->halted && mux_tile(im, mux) == st->index)
+                receive(m, im, rt, st->index, &it, t);
+        }
+    }
+    if (x->n) {
+        x->out_at = x->fifo[x->head].at;
+        sim_schedule(m, &x->out_ev, x->out_at);
+    }
+}
+
+int ipu_xchg_init(sim_machine *m, char *err, size_t errlen)
+{
+    ipu_machine *im = ipu_m(m);
+    im->m = m;
+    for (int i = 0; i < im->ntiles; i++) {
+        ipu_tile *tl = &im->tiles[i];
+        tl->x.out_at = SIM_NEVER;
+        /* deliveries and arrivals come before the tiles' issues of their cycle (units: 0) */
+        if (sim_register_event(m, &tl->x.sync_ev, "ipu sync", sync_event, tl, -2) ||
+            sim_register_event(m, &tl->x.out_ev, "ipu exchange", out_event, tl, -1)) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        ipu_xchg_reset(tl);
+    }
+    return 0;
+}
+
+void ipu_xchg_free(ipu_machine *im)
+{
+    for (int i = 0; im->tiles && i < im->ntiles; i++) {
+        free(im->tiles[i].x.fifo);
+        im->tiles[i].x.fifo = NULL;
+    }
+}
+
+void ipu_xchg_halted(sim_machine *m, ipu_tile *tl, uint64_t t)
+{
+    if (tl->im->ntiles < 2)
+        return;
+    tl->x.ev_kind = EVK_HALT;
+    sim_schedule(m, &tl->x.sync_ev, t);
+}
+
+/* ---- the supervisor's side (called while its tile runs) ---- */
+
+/* The tile must be cycle-coupled from here: the burst ends after this bundle. */
+static void couple(ipu_xs *x)
+{
+    if (x->u->coupling != SIM_COUPLE_CYCLE && !x->m->functional) {
+        sim_unit_set_coupling(x->m, x->u, SIM_COUPLE_CYCLE);
+        x->tl->x.xend = 1;
+    }
+}
+
+int ipu_xchg_sync(ipu_xs *x, unsigned zone)
+{
+    ipu_xtile *xt = &x->tl->x;
+    ipu_ctx *c = x->c;
+    if (zone == 0) { /* RECV: until $INCOMING_DCOUNT words have come */
+        if (!xt->csr[XC_DCOUNT])
+            return 0;
+        xt->recv_wait = 1;
+        xt->arrived_at = x->t;
+        c->sync_ready = SIM_NEVER;
+        return 1;
+    }
+    if (x->im->ntiles < 2 || zone == 1 || zone == 2)
+        return 0; /* a tile alone in its zone; ANS; LOCAL */
+    xt->wait = (uint8_t)(1 + (zone == 3 ? 0 : 1 + (zone & 3)));
+    xt->arrived_at = x->t;
+    c->sync_ready = SIM_NEVER;
+    xt->ev_kind = EVK_ARRIVE;
+    sim_schedule(x->m, &xt->sync_ev, x->t);
+    couple(x);
+    return 1;
+}
+
+int ipu_xchg_send(ipu_xs *x, uint32_t items, uint32_t word_addr, uint32_t sctl)
+{
+    ipu_xtile *xt = &x->tl->x;
+    const unsigned nb = sctl & 4 ? 8 : 4;
+    const uint32_t addr = xt->csr[XC_OBASE] + word_addr * 4;
+    const uint8_t *first = ipu_data_ptr(x, addr, nb, MEM_R);
+    if (!first || !ipu_data_ptr(x, addr + nb * (items - 1), nb, MEM_R))
+        return -1;
+    if (!(sctl & 3))
+        return 0; /* no direction: the exchange cycles pass, nothing leaves (ipu-stack) */
+    if (xt->n + items > xt->cap) {
+        uint32_t cap = xt->cap ? xt->cap : 64;
+        while (cap < xt->n + items)
+            cap *= 2;
+        ipu_xitem *f = malloc(cap * sizeof *f);
+        if (!f)
+            return ipu_xfail(x, SIM_STOP_ERROR, 0, 0, "out of memory for the exchange's items");
+        for (uint32_t k = 0; k < xt->n; k++)
+            f[k] = xt->fifo[(xt->head + k) % xt->cap];
+        free(xt->fifo);
+        xt->fifo = f;
+        xt->cap = cap;
+        xt->head = 0;
+    }
+    for (uint32_t k = 0; k < items; k++) {
+        ipu_xitem *it = &xt->fifo[(xt->head + xt->n++) % xt->cap];
+        it->at = x->t + k + x->im->exchange_latency;
+        memcpy(&it->lo, first + nb * k, 4);
+        it->hi = 0;
+        if (nb == 8)
+            memcpy(&it->hi, first + nb * k + 4, 4);
+        it->is64 = nb == 8;
+    }
+    if (xt->out_at == SIM_NEVER) {
+        xt->out_at = xt->fifo[xt->head].at;
+        sim_schedule(x->m, &xt->out_ev, xt->out_at);
+    }
+    return 0;
+}
+
+int ipu_xchg_csr(ipu_xs *x, unsigned idx, int put, uint32_t *v)
+{
+    if (x->tid != IPU_SUP)
+        return 0;
+    ipu_xtile *xt = &x->tl->x;
+    if (idx == 0x03 && !put) { /* $TILE_ID: the tile's index in its IPU */
+        *v = (uint32_t)x->tl->index;
+        return 1;
+    }
+    if (idx < 0xa0 || idx >= 0xa0 + IPU_XCSR_N)
+        return 0;
+    const unsigned k = idx - 0xa0;
+    if (!put) {
+        *v = k == XC_BASE ? xt->in_ptr : xt->csr[k];
+        return 1;
+    }
+    uint32_t val = *v;
+    switch (k) {
+    case XC_MUX: /* applies to items arriving from the next cycle on */
+        xt->mux_prev = xt->csr[XC_MUX];
+        xt->mux_since = x->t + 1;
+        xt->csr[k] = val;
+        if (mux_tile(x->im, val) >= 0)
+            couple(x);
+        return 1;
+    case XC_FORMAT:
+        if (val > 2) /* TEXCH_IFMT_32I 0, 64E 1, 64W 2; 3 is SPARE */
+            return ipu_xfail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_INVALID_CSR,
+                             "put $INCOMING_FORMAT, %u: not a format (TEXCH_IFMT_32I 0, 64E 1, 64W 2)", val);
+        break;
+    case XC_BASE: /* the incoming pointer starts here (ADDR [..:2]) */
+        xt->in_ptr = val & ~3u;
+        break;
+    case XC_DELTA: /* the pointer moves to $INCOMING_BASE + delta */
+        xt->in_ptr = (xt->csr[XC_BASE] & ~3u) + (val & ~3u);
+        break;
+    case XC_DCOUNT:
+        val &= 0x1ffff; /* VALUE [16:0] */
+        break;
+    default:
+        break;
+    }
+    xt->csr[k] = val;
+    return 1;
+}
+
+int ipu_xchg_state(const ipu_tile *tl, char *buf, size_t n)
+{
+    const ipu_xtile *x = &tl->x;
+    if (x->wait) {
+        const ipu_machine *im = tl->im;
+        int missing = 0;
+        for (int i = 0; i < im->ntiles; i++)
+            missing += im->tiles[i].x.wait != x->wait;
+        snprintf(buf, n, "in sync %s since cycle %llu, waiting for %d of %d tile(s) to arrive", bar_names[x->wait - 1],
+                 (unsigned long long)x->arrived_at, missing, im->ntiles);
+        return 1;
+    }
+    if (x->recv_wait) {
+        snprintf(buf, n, "in sync RECV since cycle %llu, waiting for %u more word(s) ($INCOMING_DCOUNT)",
+                 (unsigned long long)x->arrived_at, x->csr[XC_DCOUNT]);
+        return 1;
+    }
+    return 0;
+}
+
+void ipu_xchg_finish(sim_machine *m)
+{
+    ipu_machine *im = ipu_m(m);
+    const sim_stop_kind k = m->stop.kind;
+    if (!im || im->ntiles < 2 || (k != SIM_STOP_FAULT && k != SIM_STOP_ILLEGAL && k != SIM_STOP_DEADLOCK) ||
+        strstr(m->stop.msg, "waiting: "))
+        return;
+    char who[160];
+    tile_list(m, im, -1, who, sizeof who);
+    size_t l = strlen(m->stop.msg);
+    if (who[0] && l + 12 < sizeof m->stop.msg)
+        snprintf(m->stop.msg + l, sizeof m->stop.msg - l, "; waiting: %s", who);
+}

@@ -1,0 +1,18 @@
+/* tests/ipu/exchange/other.S: a program for exchange.t.sh that never reaches a sync: with
+ * FAULT defined its supervisor loads from address 0 (outside tile memory:
+ * TEXCPT_INVALID_ADDR), with BADFMT it puts 3 (TEXCH_IFMT_SPARE) into $INCOMING_FORMAT,
+ * otherwise it returns to the host at once. */
+.section .text.sup, "ax"
+.supervisor
+.globl _start
+.type _start, @function
+_start:
+#ifdef FAULT
+  ld32 $m0, $mzero, $mzero, 0
+#endif
+#ifdef BADFMT
+  setzi $m0, 3
+  put $INCOMING_FORMAT, $m0
+#endif
+  br $m10
+.size _start, . - _start
