@@ -20,6 +20,7 @@
  * a cycle it has passed must see its mux as it was then (mux_prev/mux_since: while a tile
  * is event-coupled its mux selects no tile, and the put that selects one ends its burst,
  * so one earlier value is all the history there is). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "exec.h"
@@ -385,4 +386,17 @@ void ipu_xchg_finish(sim_machine *m)
     size_t l = strlen(m->stop.msg);
     if (who[0] && l + 12 < sizeof m->stop.msg)
         snprintf(m->stop.msg + l, sizeof m->stop.msg - l, "; waiting: %s", who);
+}
+
+void ipu_xchg_view(const ipu_tile *tl, FILE *out)
+{
+    const ipu_xtile *x = &tl->x;
+    if (tl->im->ntiles < 2)
+        return;
+    const int src = mux_tile(tl->im, x->csr[XC_MUX]);
+    char sel[24];
+    snprintf(sel, sizeof sel, src < 0 ? "no tile" : "tile%d", src);
+    fprintf(out, "  exchange: $INCOMING_MUX 0x%x (%s)  incoming pointer 0x%x  $INCOMING_DCOUNT %u  $INCOMING_FORMAT %u  "
+            "$OUTGOING_BASE 0x%x  sent items in flight %u  ERERR %u\n", x->csr[XC_MUX], sel, x->in_ptr, x->csr[XC_DCOUNT],
+            x->csr[XC_FORMAT], x->csr[XC_OBASE], x->n, x->rerr);
 }

@@ -286,6 +286,7 @@ static int ipu_view_csr(sim_machine *m, int unit, FILE *out)
     for (int k = 0; k < IPU_NSLOTS; k++)
         fprintf(out, " 0x%x", tl->worker_base_csr[k]);
     fprintf(out, "\n");
+    ipu_xchg_view(tl, out); /* the exchange CSRs, on a machine of several tiles */
     for (int c = 1; c < IPU_NCTX; c++) {
         const ipu_ctx *x = &tl->ctx[c];
         if (!shown(tl, c))
@@ -420,7 +421,7 @@ static int ipu_view_cccs(sim_machine *m, int unit, FILE *out)
 
 static const isa_view ipu_views[] = {
     {"barrel", "the tile's six slots, and each context's state, pc, bundles and stalls", ipu_view_barrel},
-    {"csr", "the CSRs per context: $SSR/$WSR with the last exception and its cause, $CTXT_STS, bases, $FP_*, $TAS",
+    {"csr", "the CSRs per context: $SSR/$WSR with the last exception and its cause, $CTXT_STS, bases, exchange, $FP_*, $TAS",
      ipu_view_csr},
     {"acc", "each worker's accumulators $AACC[0..15] (f32; [16..31] with two AMP sets)", ipu_view_acc},
     {"cccs", "the AMP weights: $CCCSLOAD and each unit's $CWEI_m_0..3", ipu_view_cccs},

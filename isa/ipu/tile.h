@@ -253,6 +253,7 @@ void ipu_xchg_halted(sim_machine *m, ipu_tile *tl, uint64_t t);
 int ipu_xchg_wants_cycle(const ipu_tile *tl);
 int ipu_xchg_state(const ipu_tile *tl, char *buf, size_t n);
 void ipu_xchg_finish(sim_machine *m);
+void ipu_xchg_view(const ipu_tile *tl, FILE *out); /* `info csr`'s exchange line (several tiles) */
 
 /* barrel.c */
 uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon);

@@ -124,8 +124,11 @@ expect "receive outside tile memory" "$T/r.out" \
 expect "put \$INCOMING_FORMAT, 3" "$T/fmt.out" "not a format.*TEXCPT_INVALID_OP, cause 41"
 
 # 5. A watchpoint on tile1's rbuf (0x4c010: sbuf's 16 bytes, then rbuf) stops when the
-# first item lands, at 24, and names where it came from.
-printf 'watch tmem.1:0x4c010,4\nrun\nquit\n' | "$X" debug "$T/pair.elf" -o tiles=2 >"$T/w.out" 2>&1
+# first item lands, at 24, and names where it came from; `info csr` then shows the incoming
+# pointer one word on (0x4c014) and one word still expected.
+printf 'watch tmem.1:0x4c010,4\nrun\ninfo csr\nquit\n' | "$X" debug "$T/pair.elf" -o tiles=2 >"$T/w.out" 2>&1
 expect "watchpoint on exchanged data" "$T/w.out" \
     "stopped at cycle 24: watchpoint 1: exchange from tile0 write of tmem.1:0x4c010 (4 units)"
+expect "info csr: the exchange state" "$T/w.out" \
+    'exchange: \$INCOMING_MUX 0x0 (tile0)  incoming pointer 0x4c014  \$INCOMING_DCOUNT 1 '
 exit $fail
