@@ -220,6 +220,11 @@ int ipu_barrel_step(sim_machine *m, sim_unit *u, ipu_tile *tl, uint64_t *tp, uin
         *ret = t; /* resumes in this very slot */
         return 1;
     }
+    if (__builtin_expect(tl->x.clash_at == t, 0) && ipu_xchg_clash(m, tl, tid, t, pc, 1)) {
+        ipu_sync_threads(u, tl); /* an exchange item written in the element of this fetch */
+        *ret = t;
+        return 1;
+    }
     uint64_t stalls0[IPU_STALL_N];
     memcpy(stalls0, th->stalls, sizeof stalls0);
     book_stalls(tl, th, tid, t, dep_at);
@@ -305,6 +310,10 @@ uint64_t ipu_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizo
     }
     if (m->functional) /* -o timing=none (func.c) */
         return ipu_run_func(m, u, now, horizon);
+    /* an item the exchange wrote in this cycle: its issue goes the reference way, which
+     * checks the fetch and the accesses against the item's memory element (exchange.c) */
+    if (tl->x.clash_at == t && ipu_barrel_step(m, u, tl, &t, &ret))
+        return ret;
     /* watchpoints and the slow flag change only while no unit runs */
     if (!dbg_hooks(m) && !dbg_bp_map(m) && !(m->dbg && m->dbg->watching) && !m->max_instructions && im->predecode &&
         !tl->tmem->nwatch)

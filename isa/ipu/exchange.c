@@ -53,6 +53,7 @@ void ipu_xchg_reset(ipu_tile *tl)
     x->in_ptr = 0;
     x->wait = x->recv_wait = x->xend = 0;
     x->rerr = 0;
+    x->clash_at = SIM_NEVER;
     x->head = x->n = 0;
 }
 
@@ -158,6 +159,12 @@ static void receive(sim_machine *m, ipu_machine *im, ipu_tile *rt, int src, cons
         memcpy(rt->mem + off + 4, &it->hi, 4);
     ipu_fx_wrote(rt, off, nb);
     rt->x.in_ptr = p + nb;
+    if (!m->functional) { /* the bundle issued in this cycle must not touch its element */
+        rt->x.clash_at = t;
+        rt->x.clash_elem = ipu_mem_elem(im, p);
+        rt->x.clash_addr = p;
+        rt->x.clash_src = src;
+    }
     uint32_t *dc = &rt->x.csr[XC_DCOUNT]; /* 32-bit words still expected: a 64-bit item is two */
     const uint32_t was = *dc;
     *dc = was > nb / 4 ? was - nb / 4 : 0;
@@ -171,6 +178,21 @@ static void receive(sim_machine *m, ipu_machine *im, ipu_tile *rt, int src, cons
         snprintf(src_text, sizeof src_text, "exchange from %s", m->units[src].name);
         dbg_watch_device(m, rt->tmem, p, nb, MEM_W, rt->index, -1, 0, t, src_text);
     }
+}
+
+int ipu_xchg_clash(sim_machine *m, ipu_tile *tl, int tid, uint64_t t, uint32_t addr, int fetch)
+{
+    ipu_xtile *x = &tl->x;
+    if (ipu_mem_elem(tl->im, addr) != x->clash_elem)
+        return 0;
+    x->clash_at = SIM_NEVER;
+    x->rerr = fetch ? 2 : 1; /* TEXCH_RERR_CLASH_IFETCH 2, _INSTR 1 */
+    ipu_raise(m, &m->units[tl->index], tl, IPU_SUP, t, SIM_STOP_FAULT, IPU_TEXCPT_EXERR, 0,
+              "exchange receive error TEXCH_RERR_CLASH_%s: the item from %s written at 0x%x in cycle %llu is in the "
+              "memory element of %s's %s 0x%x",
+              fetch ? "IFETCH" : "INSTR", m->units[x->clash_src].name, x->clash_addr, (unsigned long long)t,
+              ipu_ctx_name(tid), fetch ? "instruction fetch at" : "access at", addr);
+    return 1;
 }
 
 static void out_event(ev_event *e, void *ctx)

@@ -253,6 +253,8 @@ static uint8_t *data_ptr(xs *x, uint32_t ea, unsigned n, unsigned kind)
              kind == MEM_W ? "store" : "load", ea);
         return NULL;
     }
+    if (__builtin_expect(x->tl->x.clash_at == x->t, 0) && ipu_xchg_clash(x->m, x->tl, x->tid, x->t, ea, 0))
+        return NULL; /* an exchange item written in this cycle, in this element (exchange.c) */
     mem_space *sp = x->tl->tmem;
     if (sp->nwatch && mem_watch_check(sp, ea, n, kind))
         sim_set_stop_at(x->m, SIM_STOP_WATCH, x->u->index, x->tid, x->c->pc, x->t, "watchpoint %d at tmem 0x%x",

@@ -120,6 +120,9 @@ typedef struct ipu_xtile {
     uint8_t ev_kind;           /* what sync_ev reports: an arrival or a halt */
     uint32_t rerr;             /* TEXCH_RERR_* of the last receive error ($CTXT_STS.ERERR) */
     uint64_t arrived_at;       /* the cycle of its sync */
+    uint64_t clash_at;         /* the cycle of the last item written (SIM_NEVER: none to check) */
+    uint32_t clash_elem, clash_addr; /* its memory element and address, and its sender */
+    int clash_src;
     ipu_xitem *fifo;           /* items sent, in arrival order (a ring of cap entries) */
     uint32_t head, n, cap;
     uint64_t out_at;           /* when out_ev is due (SIM_NEVER: not queued) */
@@ -251,6 +254,10 @@ int ipu_xchg_send(struct ipu_xs *x, uint32_t items, uint32_t word_addr, uint32_t
 int ipu_xchg_csr(struct ipu_xs *x, unsigned idx, int put, uint32_t *v);
 void ipu_xchg_halted(sim_machine *m, ipu_tile *tl, uint64_t t);
 int ipu_xchg_wants_cycle(const ipu_tile *tl);
+/* The bundle of context tid issued at t (x.clash_at, when an item was written in that
+ * cycle) fetches (fetch 1) or accesses addr: in the item's memory element that is
+ * TEXCH_RERR_CLASH_IFETCH / _INSTR, raised (1: the run stops). */
+int ipu_xchg_clash(sim_machine *m, ipu_tile *tl, int tid, uint64_t t, uint32_t addr, int fetch);
 int ipu_xchg_state(const ipu_tile *tl, char *buf, size_t n);
 void ipu_xchg_finish(sim_machine *m);
 void ipu_xchg_view(const ipu_tile *tl, FILE *out); /* `info csr`'s exchange line (several tiles) */

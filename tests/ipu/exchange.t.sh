@@ -18,6 +18,10 @@ asm pair "$E/pair.S"
 asm pair64 -o define=W=1,SCTL=5 "$E/pair.S"
 asm rerr -o define=RBUF=0x100 "$E/pair.S"
 asm ret "$E/other.S"
+asm csend -o define=SENDER "$E/clash.S"
+asm crx "$E/clash.S"
+asm crx_fetch -o define=RBUF=0x4c800 "$E/clash.S"
+asm crx_load -o define=RBUF=0x58004 "$E/clash.S"
 asm flt -o define=FAULT "$E/other.S"
 asm fmt -o define=BADFMT "$E/other.S"
 for n in 2 4 8; do asm allsum$n -o define=NTILES=$n "$R/programs/ipu/allsum.S"; done
@@ -122,6 +126,25 @@ expect "receive outside tile memory" "$T/r.out" \
 "$X" run "$T/fmt.elf" -o tiles=2 --image ipu0.tile1="$T/ret.elf" --quiet >"$T/fmt.out" 2>&1; rc=$?
 [ $rc = 2 ] || { echo "FAIL format: exit $rc, not 2"; fail=1; }
 expect "put \$INCOMING_FORMAT, 3" "$T/fmt.out" "not a format.*TEXCPT_INVALID_OP, cause 41"
+
+# Receive clashes (tests/ipu/exchange/clash.S; memory elements of 16 KiB from 0x4c000):
+# tile1's setzi x3 at 0-2, put $INCOMING_BASE reads $m1: 6, put $INCOMING_DCOUNT ($m2):
+# 7, put $INCOMING_MUX 8, sync 3 at 9; tile0's sync at 0: both go on at 10. tile0: delay
+# 100 at 10, send at 111, the word arrives at 121. tile1: runall at 10, W1 first issues at
+# 19 (slot 1), its rpt at 37, its body (a load of LOADADDR 0x58000, element 3) from 43 to
+# 43 + 6 x 39 = 277: at 121 (slot 1) W1 fetches its body bundle (0x4c020, element 0). The
+# word into element 2 (0x54000): no clash, it lands; into element 0 (0x4c800): W1's fetch,
+# TEXCH_RERR_CLASH_IFETCH; into element 3 (0x58004): W1's load, TEXCH_RERR_CLASH_INSTR.
+"$X" run "$T/crx.elf" -o tiles=2 --image ipu0.tile0="$T/csend.elf" --quiet --get @ipu0.tile1:word+0x8000:4 \
+    >"$T/c.out" 2>&1 || { echo "FAIL clash: the run without a clash failed"; fail=1; }
+expect "no clash: the word lands at 0x54000" "$T/c.out" "^$(hex 0x600d)"
+for k in fetch:IFETCH:0x4c800:"W1's instruction fetch at 0x4c020" load:INSTR:0x58004:"W1's access at 0x58000"; do
+    n=${k%%:*}; r=${k#*:}; kind=${r%%:*}; r=${r#*:}; addr=${r%%:*}; what=${r#*:}
+    "$X" run "$T/crx_$n.elf" -o tiles=2 --image ipu0.tile0="$T/csend.elf" --quiet >"$T/c$n.out" 2>&1; rc=$?
+    [ $rc = 2 ] || { echo "FAIL clash $n: exit $rc, not 2"; fail=1; }
+    expect "receive clash with a $n" "$T/c$n.out" \
+        "(cycle 121): tile1 supervisor .*TEXCH_RERR_CLASH_$kind: the item from tile0 written at $addr in cycle 121 is in the memory element of $what"
+done
 
 # 5. A watchpoint on tile1's rbuf (0x4c010: sbuf's 16 bytes, then rbuf) stops when the
 # first item lands, at 24, and names where it came from; `info csr` then shows the incoming
