@@ -1,6 +1,6 @@
 /* programs/ipu/allsum.S: a BSP all-reduce over NTILES tiles (run with -o tiles=NTILES;
- * assemble with -o define=NTILES=n, 2..8, default 4). Every tile holds the same table
- * in[j] = j + 1 (j < 64); tile i sums its slice in[8i .. 8i + 7] (compute: one worker,
+ * assemble with -o define=NTILES=n, 2..16, default 4). Every tile holds the same table
+ * in[j] = j + 1 (j < 128); tile i sums its slice in[8i .. 8i + 7] (compute: one worker,
  * then sync LOCAL), and then the tiles exchange their partial sums in NTILES - 1 rounds:
  * in round r tile i receives the partial of tile (i - r) mod NTILES into recv[r]. A round
  * is statically timed the simplest way, so that it needs no cycle counting:
@@ -25,8 +25,12 @@ in:
   .word 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32
   .word 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48
   .word 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64
+  .word 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80
+  .word 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96
+  .word 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112
+  .word 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128
 partial: .word 0
-recv:    .space 8 * 4
+recv:    .space 16 * 4
 total:   .word 0
 
 /* the worker: partial = in[8 tile] + ... + in[8 tile + 7]; its $VERTEX_BASE is the

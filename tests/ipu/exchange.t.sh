@@ -24,7 +24,7 @@ asm crx_fetch -o define=RBUF=0x4c800 "$E/clash.S"
 asm crx_load -o define=RBUF=0x58004 "$E/clash.S"
 asm flt -o define=FAULT "$E/other.S"
 asm fmt -o define=BADFMT "$E/other.S"
-for n in 2 4 8; do asm allsum$n -o define=NTILES=$n "$R/programs/ipu/allsum.S"; done
+for n in 2 4 8 16; do asm allsum$n -o define=NTILES=$n "$R/programs/ipu/allsum.S"; done
 # hex WORD: the 4 bytes --get prints for a little-endian word
 hex() { printf '%02x %02x %02x %02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
 expect() { # NAME FILE PATTERN: FILE has a line matching PATTERN
@@ -32,8 +32,9 @@ expect() { # NAME FILE PATTERN: FILE has a line matching PATTERN
 
 # 1. The all-reduce (programs/ipu/allsum.S): in[j] = j + 1, tile i sums in[8i .. 8i + 7],
 # and after NTILES - 1 exchange rounds every tile holds sum(j + 1, j < 8 NTILES) =
-# 4 NTILES (8 NTILES + 1): 136 for 2 tiles, 528 for 4, 2080 for 8.
-for n in 2 4 8; do
+# 4 NTILES (8 NTILES + 1): 136 for 2 tiles, 528 for 4, 2080 for 8, 8256 for 16 (more
+# units than the run loop's ring of cycle-coupled units holds, core/sim.h SIM_RING_MAX).
+for n in 2 4 8 16; do
     want=$(hex $((4 * n * (8 * n + 1))))
     "$X" run "$T/allsum$n.elf" -o tiles=$n --quiet --gather total:4 >"$T/as$n.out" 2>&1 || { echo "FAIL allsum $n: run"; fail=1; }
     got=$(grep -c "^$want" "$T/as$n.out")
@@ -42,21 +43,24 @@ for n in 2 4 8; do
 done
 # The same memory results and statistics with -o jobs=1 and 2 (tiles event-coupled in their
 # compute phase run on two host threads), and the same memory with the reference loop (a
-# trace's per-issue hooks) and the functional loop (-o timing=none), each with jobs=1 and 2.
+# trace's per-issue hooks) and the functional loop (-o timing=none), each with jobs=1 and 2;
+# on 8 tiles (the ring) and 16.
+for nt in 8 16; do
 run8() { out=$1; shift
-    "$X" run "$T/allsum8.elf" -o tiles=8 "$@" --quiet --mem-hash "$T/$out.hash" --stats=json --stats-file "$T/$out.json" \
+    "$X" run "$T/allsum$nt.elf" -o tiles=$nt "$@" --quiet --mem-hash "$T/$out.hash" --stats=json --stats-file "$T/$out.json" \
         >/dev/null 2>&1
     grep -v -e '"host":' -e '"options":' "$T/$out.json" >"$T/$out.st"; }
 run8 j1 -o jobs=1; run8 j2 -o jobs=2
 if cmp -s "$T/j1.st" "$T/j2.st" && cmp -s "$T/j1.hash" "$T/j2.hash" && [ -s "$T/j1.hash" ]; then
-    echo "ok allsum 8: statistics and memory identical for jobs=1 and jobs=2"
-else echo "FAIL allsum 8: jobs=1 and jobs=2 differ"; diff "$T/j1.st" "$T/j2.st" | head -5; fail=1; fi
+    echo "ok allsum $nt: statistics and memory identical for jobs=1 and jobs=2"
+else echo "FAIL allsum $nt: jobs=1 and jobs=2 differ"; diff "$T/j1.st" "$T/j2.st" | head -5; fail=1; fi
 for mode in trace func; do
     for j in 1 2; do
         if [ $mode = trace ]; then run8 m -o jobs=$j --trace "$T/tr"; else run8 m -o jobs=$j -o timing=none; fi
-        if cmp -s "$T/j1.hash" "$T/m.hash"; then echo "ok allsum 8 ($mode, jobs=$j): the same memory"
-        else echo "FAIL allsum 8 ($mode, jobs=$j): memory differs"; fail=1; fi
+        if cmp -s "$T/j1.hash" "$T/m.hash"; then echo "ok allsum $nt ($mode, jobs=$j): the same memory"
+        else echo "FAIL allsum $nt ($mode, jobs=$j): memory differs"; fail=1; fi
     done
+done
 done
 
 # 2. One send/receive pair (tests/ipu/exchange/pair.S, both tiles the same code), cycle by
