@@ -14,12 +14,12 @@
  * releases every waiting supervisor at last arrival + 1 + -o sync_cycles. A send reads its
  * items when it issues and puts them on their way, one an exchange cycle; item k arrives
  * at issue + k + -o exchange_latency, an event of the sending tile, which writes it into
- * every tile whose $INCOMING_MUX selects the sender at that cycle. Coupling (isa/isa.h):
- * a tile is cycle-coupled while its mux selects a tile or its supervisor waits in a sync
- * of other tiles, event-coupled otherwise: an event-coupled tile runs ahead, so a word for
- * a cycle it has passed must see its mux as it was then (mux_prev/mux_since: while a tile
- * is event-coupled its mux selects no tile, and the put that selects one ends its burst,
- * so one earlier value is all the history there is). */
+ * every tile whose $INCOMING_MUX selects the sender at that cycle: the sender's list of
+ * receivers, which a put of the mux changes by an event at the cycle it takes effect (the
+ * put ends its tile's burst, so each such event sees the value of its own put), so that
+ * lists and deliveries change in time order however far a tile ran ahead. Coupling
+ * (isa/isa.h): a tile is cycle-coupled while its mux selects a tile or its supervisor waits
+ * in a sync of other tiles, event-coupled otherwise (then no item can reach it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +44,43 @@ int ipu_xchg_wants_cycle(const ipu_tile *tl)
     return tl->x.wait || mux_tile(tl->im, tl->x.csr[XC_MUX]) >= 0;
 }
 
+/* Tile tl's items now come from tile src (-1: none): off its old source's list of
+ * receivers, onto the new one's, in tile order. */
+static void rx_move(ipu_tile *tl, int src)
+{
+    ipu_tile *tiles = tl->im->tiles;
+    ipu_xtile *x = &tl->x;
+    if (x->rx_src == src)
+        return;
+    if (x->rx_src >= 0) {
+        if (x->rx_prev >= 0)
+            tiles[x->rx_prev].x.rx_next = x->rx_next;
+        else
+            tiles[x->rx_src].x.rx_head = x->rx_next;
+        if (x->rx_next >= 0)
+            tiles[x->rx_next].x.rx_prev = x->rx_prev;
+    }
+    x->rx_src = src;
+    x->rx_prev = x->rx_next = -1;
+    if (src < 0)
+        return;
+    int *link = &tiles[src].x.rx_head;
+    while (*link >= 0 && *link < tl->index) {
+        x->rx_prev = *link;
+        link = &tiles[*link].x.rx_next;
+    }
+    x->rx_next = *link;
+    if (x->rx_next >= 0)
+        tiles[x->rx_next].x.rx_prev = tl->index;
+    *link = tl->index;
+}
+
 void ipu_xchg_reset(ipu_tile *tl)
 {
     ipu_xtile *x = &tl->x;
     memset(x->csr, 0, sizeof x->csr);
-    x->csr[XC_MUX] = x->mux_prev = tl->im->mux_reset;
-    x->mux_since = 0;
+    x->csr[XC_MUX] = tl->im->mux_reset;
+    rx_move(tl, -1);
     x->in_ptr = 0;
     x->wait = x->recv_wait = x->xend = 0;
     x->rerr = 0;
@@ -159,7 +190,7 @@ static void receive(sim_machine *m, ipu_machine *im, ipu_tile *rt, int src, cons
         memcpy(rt->mem + off + 4, &it->hi, 4);
     ipu_fx_wrote(rt, off, nb);
     rt->x.in_ptr = p + nb;
-    if (!m->functional) { /* the bundle issued in this cycle must not touch its element */
+    if (!m->functional && im->exchange_clashes) { /* the bundle issued in this cycle must not touch its element */
         rt->x.clash_at = t;
         rt->x.clash_elem = ipu_mem_elem(im, p);
         rt->x.clash_addr = p;
@@ -208,18 +239,24 @@ static void out_event(ev_event *e, void *ctx)
         const ipu_xitem it = x->fifo[x->head];
         x->head = (x->head + 1) % x->cap;
         x->n--;
-        for (int r = 0; r < im->ntiles && !sim_stopped(m); r++) {
-            ipu_tile *rt = &im->tiles[r];
+        for (int r = x->rx_head; r >= 0 && !sim_stopped(m); r = im->tiles[r].x.rx_next) {
             const sim_unit *ru = &m->units[r];
-            const uint32_t mux = t >= rt->x.mux_since ? rt->x.csr[XC_MUX] : rt->x.mux_prev;
-            if (ru->enabled && !ru->halted && mux_tile(im, mux) == st->index)
-                receive(m, im, rt, st->index, &it, t);
+            if (ru->enabled && !ru->halted)
+                receive(m, im, &im->tiles[r], st->index, &it, t);
         }
     }
     if (x->n) {
         x->out_at = x->fifo[x->head].at;
         sim_schedule(m, &x->out_ev, x->out_at);
     }
+}
+
+/* A put of $INCOMING_MUX takes effect (its tile's burst ended after the put). */
+static void mux_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    ipu_tile *tl = ctx;
+    rx_move(tl, mux_tile(tl->im, tl->x.csr[XC_MUX]));
 }
 
 int ipu_xchg_init(sim_machine *m, char *err, size_t errlen)
@@ -229,9 +266,11 @@ int ipu_xchg_init(sim_machine *m, char *err, size_t errlen)
     for (int i = 0; i < im->ntiles; i++) {
         ipu_tile *tl = &im->tiles[i];
         tl->x.out_at = SIM_NEVER;
+        tl->x.rx_src = tl->x.rx_prev = tl->x.rx_next = tl->x.rx_head = -1;
         /* deliveries and arrivals come before the tiles' issues of their cycle (units: 0) */
         if (sim_register_event(m, &tl->x.sync_ev, "ipu sync", sync_event, tl, -2) ||
-            sim_register_event(m, &tl->x.out_ev, "ipu exchange", out_event, tl, -1)) {
+            sim_register_event(m, &tl->x.out_ev, "ipu exchange", out_event, tl, -1) ||
+            sim_register_event(m, &tl->x.mux_ev, "ipu incoming mux", mux_event, tl, -3)) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -348,10 +387,10 @@ int ipu_xchg_csr(ipu_xs *x, unsigned idx, int put, uint32_t *v)
     }
     uint32_t val = *v;
     switch (k) {
-    case XC_MUX: /* applies to items arriving from the next cycle on */
-        xt->mux_prev = xt->csr[XC_MUX];
-        xt->mux_since = x->t + 1;
+    case XC_MUX: /* applies to items arriving from the next cycle on (mux_event) */
         xt->csr[k] = val;
+        sim_schedule(x->m, &xt->mux_ev, x->t + 1);
+        xt->xend = 1; /* one put per burst: its event sees its value */
         if (mux_tile(x->im, val) >= 0)
             couple(x);
         return 1;

@@ -95,6 +95,10 @@ static int func_step(sim_machine *m, sim_unit *u, ipu_tile *tl, int tid, uint64_
     }
     if (m->max_instructions && sim_total_instructions(m) >= m->max_instructions)
         sim_set_stop_at(m, SIM_STOP_LIMIT, u->index, tid, c->pc, t, "instruction limit reached");
+    if (tl->x.xend) { /* a put of $INCOMING_MUX ends the burst (exchange.c) */
+        tl->x.xend = 0;
+        return 1;
+    }
     return sim_stopped(m) ? 1 : 0;
 }
 

@@ -84,6 +84,9 @@ const opt_desc ipu_exec_options[] = {
     OPT_U("exchange_latency", "10", 1, 1000000,
           "tile cycles from an exchange item's send to its arrival at the receiving tiles (IPU1 pipeline "
           "constants: BNET_SENDTOEXCHOUTDLY 8 + BNET_MINEXCHIN2LDDLY 2; docs/isa/ipu.md \"Sync and exchange\")"),
+    OPT_C("exchange_clashes", "raise", conflict_choices,
+          "an exchange item written into the memory element of the fetch or an access of the bundle its tile "
+          "issues in that cycle: raise TEXCH_RERR_CLASH_IFETCH/_INSTR (ipu1_consts.c), or ignore"),
     OPT_U("predecode", "1", 0, 1, "1: decode each code word once per context (predecode cache); 0: decode at every issue"),
     OPT_U("amp_sets", NULL, 1, 2,
           "AMP sets of 8 units: default 1 on ipu1 (TFPU_NUM_AMP_SETS), 2 on ipu2/ipu21 (16 conv units, PopLibs); "
@@ -141,6 +144,9 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         opt_uint(&m->opts, t, "sync_cycles", &sync_cyc, err, errlen) ||
         opt_uint(&m->opts, t, "exchange_latency", &xlat, err, errlen))
         return -1;
+    int xclash;
+    if (opt_choice(&m->opts, t, "exchange_clashes", &xclash, err, errlen))
+        return -1;
     ipu_machine *im = calloc(1, sizeof *im);
     if (!im) {
         snprintf(err, errlen, "out of memory");
@@ -176,6 +182,7 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->prng_seed = (uint32_t)prng_seed;
     im->sync_cycles = sync_cyc;
     im->exchange_latency = xlat;
+    im->exchange_clashes = (uint8_t)xclash;
     /* $INCOMING_MUX at reset selects no tile: 0x500 on ipu1 (TILE_INCOMING_MUX__RESET0, one
      * past its 1280 tile instances), TILE_ID_NULL 0x600 where 1472 tiles pass 0x500 */
     im->mux_reset = arch == 0 ? 0x500u : 0x600u;

@@ -111,8 +111,10 @@ typedef struct ipu_xitem { /* one 32- or 64-bit item on its way to the tiles */
 } ipu_xitem;
 typedef struct ipu_xtile {
     uint32_t csr[IPU_XCSR_N];  /* as written ($INCOMING_MUX: csr[0] ...) */
-    uint32_t mux_prev;         /* $INCOMING_MUX before the last put, which applies from mux_since */
-    uint64_t mux_since;
+    int rx_src;                /* the tile whose items reach this one (-1: none): $INCOMING_MUX as
+                                * of mux_ev, the event at the cycle its last put takes effect */
+    int rx_prev, rx_next;      /* in rx_src's list of receivers, in tile order (-1: the end) */
+    int rx_head;               /* this tile's receivers: the first (-1: none) */
     uint32_t in_ptr;           /* the incoming pointer: where the next received item lands */
     uint8_t wait;              /* the supervisor waits in a sync of other tiles: 1 + barrier */
     uint8_t recv_wait;         /* it waits in sync RECV for $INCOMING_DCOUNT to reach 0 */
@@ -126,7 +128,7 @@ typedef struct ipu_xtile {
     ipu_xitem *fifo;           /* items sent, in arrival order (a ring of cap entries) */
     uint32_t head, n, cap;
     uint64_t out_at;           /* when out_ev is due (SIM_NEVER: not queued) */
-    ev_event sync_ev, out_ev;
+    ev_event sync_ev, out_ev, mux_ev;
 } ipu_xtile;
 
 typedef struct ipu_tile {
@@ -175,6 +177,7 @@ struct ipu_machine {
     ipu_tile *tiles;
     sim_machine *m;
     uint64_t exchange_latency; /* -o exchange_latency: cycles from an item's send to its arrival */
+    uint8_t exchange_clashes;  /* -o exchange_clashes: 1 raise TEXCH_RERR_CLASH_*, 0 ignore */
     uint32_t mux_reset;        /* $INCOMING_MUX after reset: no tile */
     struct { int n; uint64_t last; } bar[IPU_XB_N]; /* arrivals at each sync of other tiles so far */
     uint32_t entry;           /* the supervisor's entry */

@@ -114,11 +114,15 @@ done
 printf 'run\ninfo threads\nquit\n' | "$X" debug "$T/pair.elf" -o tiles=2 --image ipu0.tile1="$T/ret.elf" >"$T/hd.out" 2>&1
 expect "info threads: the supervisor waits in sync" "$T/hd.out" \
     "tile0 .*supervisor: in sync INTERNAL since cycle 13, waiting for 1 of 2 tile(s) to arrive"
-# A tile that faults (tile1 loads from address 0 at cycle 0) while tile2 waits: the fault's
-# reason names the waiting tile.
+# A tile that faults (tile1: put $INCOMING_MUX at 0, delay 48 at 1, then a load from
+# address 0 at 50) while tile0 and tile2 wait in sync INTERNAL from 13: the fault's reason
+# names the waiting tiles. (A tile whose mux selects no tile runs ahead of the others, and
+# a stop finds each tile at its own cycle: tile1 selects a tile so that the others have
+# reached their sync when it faults.)
 "$X" run "$T/pair.elf" -o tiles=3 --image ipu0.tile1="$T/flt.elf" --quiet >"$T/f.out" 2>&1; rc=$?
 [ $rc = 2 ] || { echo "FAIL fault: exit $rc, not 2"; fail=1; }
-expect "fault while waiting names the waiting tile" "$T/f.out" "TEXCPT_INVALID_ADDR.*waiting: tile2 (INTERNAL since 13)"
+expect "fault while waiting names the waiting tiles" "$T/f.out" \
+    "(cycle 50): .*TEXCPT_INVALID_ADDR.*waiting: tile0 (INTERNAL since 13), tile2 (INTERNAL since 13)"
 
 # 4. Bad values: an incoming pointer outside tile memory (0x100): the first item arrives
 # at 24 and raises TEXCH_RERR_ADDR (TEXCPT_EXERR) on the receiving tile; $INCOMING_FORMAT 3

@@ -1,6 +1,7 @@
 /* tests/ipu/exchange/other.S: a program for exchange.t.sh that never reaches a sync: with
- * FAULT defined its supervisor loads from address 0 (outside tile memory:
- * TEXCPT_INVALID_ADDR), with BADFMT it puts 3 (TEXCH_IFMT_SPARE) into $INCOMING_FORMAT,
+ * FAULT defined its supervisor selects tile0's items (so it runs in step with the tiles
+ * that wait for it), waits (put at 0, delay 48 at 1) and loads from address 0 at cycle 50
+ * (outside tile memory: TEXCPT_INVALID_ADDR), with BADFMT it puts 3 (TEXCH_IFMT_SPARE) into $INCOMING_FORMAT,
  * otherwise it returns to the host at once. */
 .section .text.sup, "ax"
 .supervisor
@@ -8,6 +9,8 @@
 .type _start, @function
 _start:
 #ifdef FAULT
+  put $INCOMING_MUX, $mzero
+  delay 48
   ld32 $m0, $mzero, $mzero, 0
 #endif
 #ifdef BADFMT
