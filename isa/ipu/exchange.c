@@ -155,7 +155,7 @@ static void sync_event(ev_event *e, void *ctx)
     const int b = tl->x.wait - 1;
     if (b < 0)
         return;
-    for (int i = 0; i < im->ntiles; i++) {
+    for (int i = 0; m->nhalted && i < im->ntiles; i++) {
         const sim_unit *o = &m->units[i];
         if (o->enabled && o->halted) {
             never_completes(m, im, b, i, t > o->halted_at ? t : o->halted_at);

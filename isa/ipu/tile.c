@@ -7,13 +7,12 @@
  * arithmetic so that a hostile ELF gets a clear error, never a wrapped address. The
  * supervisor then starts at the ELF entry or at `-o entry=SYMBOL|ADDRESS`; workers wait
  * for run/runall. The timing options live here too, with their sources.
- * Coupling (isa/isa.h, issue 11): every tile is event-coupled. Tiles share nothing in a
- * compute phase (each its own memory, contexts and barrel; sync costs -o sync_cycles on a
- * tile alone, and no exchange is modelled yet), so a tile's bursts may run ahead of the
- * others' and, with -o jobs=N, on N host threads (in the cycle model: functional tiles stay
- * cycle-coupled, see ipu_unit_run). When exchange comes, a tile becomes
- * cycle-coupled from its sync to the end of the exchange (sim_unit_set_coupling) and
- * event-coupled again after it. */
+ * Coupling (isa/isa.h, issue 11): a tile is event-coupled in a compute phase: tiles share
+ * nothing then (each its own memory, contexts and barrel), so a tile's bursts may run ahead
+ * of the others' and, with -o jobs=N, on N host threads (in the cycle model: functional
+ * tiles stay cycle-coupled, see ipu_unit_run). It is cycle-coupled while its $INCOMING_MUX
+ * selects a tile (items may reach it) or its supervisor waits in a sync of other tiles,
+ * and event-coupled again after (exchange.c, ipu_unit_run). */
 #include <stdlib.h>
 #include <string.h>
 #include "tile.h"

@@ -154,6 +154,11 @@ for k in fetch:IFETCH:0x4c800:"W1's instruction fetch at 0x4c020" load:INSTR:0x5
         "(cycle 121): tile1 supervisor .*TEXCH_RERR_CLASH_$kind: the item from tile0 written at $addr in cycle 121 is in the memory element of $what"
 done
 
+# -o exchange_clashes=ignore: the word into element 0 lands (at word + 0x800) and the run ends.
+"$X" run "$T/crx_fetch.elf" -o tiles=2 -o exchange_clashes=ignore --image ipu0.tile0="$T/csend.elf" --quiet \
+    --get @ipu0.tile1:word+0x800:4 >"$T/ci.out" 2>&1 || { echo "FAIL clash ignored: the run failed"; fail=1; }
+expect "-o exchange_clashes=ignore: the word lands" "$T/ci.out" "^$(hex 0x600d)"
+
 # 5. A watchpoint on tile1's rbuf (0x4c010: sbuf's 16 bytes, then rbuf) stops when the
 # first item lands, at 24, and names where it came from; `info csr` then shows the incoming
 # pointer one word on (0x4c014) and one word still expected.
