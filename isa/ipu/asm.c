@@ -520,7 +520,7 @@ static int instruction(actx *a, const char *mn, char *rest)
         snprintf(a->bundle[a->nbundle++], sizeof a->bundle[0], "%s %s", mn, ren);
         return 0;
     }
-    uint32_t size = 4;
+    uint32_t size = !strcmp(mn, "sendpicp") ? 8 : 4; /* ipu21: the prefix and its inline payload */
     if (!strcmp(mn, "ldconst")) { /* setzi, plus `or ..., iz` when bits 31..20 are set */
         char tmp[RENAMED], *ops[3];
         snprintf(tmp, sizeof tmp, "%s", ren);

@@ -68,6 +68,33 @@ static int rpt_open(actx *a, const asm_stmt *st, const ipu_enc *e)
     return 0;
 }
 
+/* sendpicp W-1, A, C, S, XPIC, PIC (ipu21): the prefix from its first four operands, then the
+ * payload word XPIC << 18 | PIC; the pair must start at an 8-byte boundary (the document). */
+static int encode_wide(actx *a, const asm_stmt *st, uint8_t *out)
+{
+    char tmp[RENAMED], *ops[8], line[RENAMED + 80];
+    snprintf(tmp, sizeof tmp, "%s", st->text);
+    if (asm_split_operands(tmp, ops, 8) != 6)
+        return ipu_fail(a, "sendpicp takes 6 operands: words - 1, source word address, send control, PIC selector, "
+                           "XPIC value (14 bits), PIC value (18 bits)");
+    if (a->secs.v[st->sec].align < 8 || ((a->secs.v[st->sec].base + st->off) & 7))
+        return ipu_fail(a, "sendpicp must start at an 8-byte boundary (it is two words; add .align 8 or a nop)");
+    int64_t xp, pc;
+    if (ipu_eval_now(a, ops[4], &xp, NULL, 1) || ipu_eval_now(a, ops[5], &pc, NULL, 1))
+        return -1;
+    if (xp < 0 || xp > 0x3fff)
+        return ipu_fail(a, "sendpicp: XPIC value %lld does not fit in 14 bits", (long long)xp);
+    if (pc < 0 || pc > 0x3ffff)
+        return ipu_fail(a, "sendpicp: PIC value %lld does not fit in 18 bits", (long long)pc);
+    snprintf(line, sizeof line, "sendpicp %s, %s, %s, %s", ops[0], ops[1], ops[2], ops[3]);
+    ipu_enc e;
+    if (encode_one(a, st, line, &e))
+        return -1;
+    mem_st32le(out, e.word);
+    mem_st32le(out + 4, (uint32_t)xp << 18 | (uint32_t)pc);
+    return 0;
+}
+
 static int in_rpt(const actx *a, const asm_stmt *st) { return a->rpt_sec == st->sec && st->off < a->rpt_end; }
 
 int ipu_encode_stmt(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size_t errlen)
@@ -88,6 +115,8 @@ int ipu_encode_stmt(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size
     case ST_INSN: {
         char line[RENAMED + 80];
         snprintf(line, sizeof line, "%s %s", st->mn, st->text);
+        if (st->size == 8) /* sendpicp */
+            return encode_wide(a, st, out);
         if (encode_one(a, st, line, &e[0]))
             return -1;
         if (add_fixup(a, st, 0, &e[0].fx))

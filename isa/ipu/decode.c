@@ -120,6 +120,12 @@ int ipu_decode(const uint8_t *p, size_t avail, int arch, int ctx, int fallback, 
     if (rc != IPU_DEC_OK)
         return rc;
     b->n = 1;
+    if (b->insn[0].op->flags & IPU_F_WIDE) { /* sendpicp: its payload, not an instruction */
+        if (avail < 8)
+            return IPU_DEC_UNKNOWN;
+        b->insn[0].v[IPU_MAX_OPS - 1] = rd32(p + 4);
+        return 8;
+    }
     /* bit 31 is the co-issue flag only on rows that leave it free (exit*, run, sync... fix it 0) */
     if (!(w >> 31) || !(b->insn[0].op->flags & IPU_F_COISSUE) || avail < 8)
         return 4;

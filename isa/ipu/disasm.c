@@ -120,6 +120,10 @@ void ipu_format_insn(const ipu_insn *in, char *buf, size_t n)
         put_operand(in, order[k], t, sizeof t);
         len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? ", " : " ", t);
     }
+    if ((in->op->flags & IPU_F_WIDE) && len < n) { /* sendpicp's payload: XPIC [31:18], PIC [17:0] */
+        const uint32_t pl = in->v[IPU_MAX_OPS - 1];
+        snprintf(buf + len, n - len, ", %u, %u", (unsigned)(pl >> 18), (unsigned)(pl & 0x3ffff));
+    }
 }
 
 void ipu_format_bundle(const ipu_bundle *b, char *buf, size_t n)

@@ -41,7 +41,9 @@ static int mux_tile(const ipu_machine *im, uint32_t v)
 
 int ipu_xchg_wants_cycle(const ipu_tile *tl)
 {
-    return tl->x.wait || mux_tile(tl->im, tl->x.csr[XC_MUX]) >= 0;
+    const ipu_xtile *x = &tl->x;
+    return x->wait || mux_tile(tl->im, x->csr[XC_MUX]) >= 0 ||
+           ((x->pend & 1u << IPU_XCTL_MUX) && mux_tile(tl->im, x->pend_v[IPU_XCTL_MUX]) >= 0);
 }
 
 /* Tile tl's items now come from tile src (-1: none): off its old source's list of
@@ -86,6 +88,7 @@ void ipu_xchg_reset(ipu_tile *tl)
     x->rerr = 0;
     x->clash_at = SIM_NEVER;
     x->head = x->n = 0;
+    x->out_ptr = x->out_set = x->out_sctl = x->pend = 0;
 }
 
 /* ---- the run loop's side: arrivals, releases, deliveries ---- */
@@ -251,12 +254,23 @@ static void out_event(ev_event *e, void *ctx)
     }
 }
 
-/* A put of $INCOMING_MUX takes effect (its tile's burst ended after the put). */
+/* A put of $INCOMING_MUX, or ipu21's pending controls, take effect (its tile's burst ended
+ * after the instruction). */
 static void mux_event(ev_event *e, void *ctx)
 {
     (void)e;
     ipu_tile *tl = ctx;
-    rx_move(tl, mux_tile(tl->im, tl->x.csr[XC_MUX]));
+    ipu_xtile *x = &tl->x;
+    if (x->pend & 1u << IPU_XCTL_MUX)
+        x->csr[XC_MUX] = x->pend_v[IPU_XCTL_MUX];
+    if (x->pend & 1u << IPU_XCTL_MUXPAIR)
+        x->csr[XC_MUXPAIR] = x->pend_v[IPU_XCTL_MUXPAIR];
+    if (x->pend & 1u << IPU_XCTL_PTR) /* a word address: the pointer, as a put of $INCOMING_BASE */
+        x->csr[XC_BASE] = x->in_ptr = x->pend_v[IPU_XCTL_PTR] << 2;
+    if (x->pend & 1u << IPU_XCTL_FORMAT)
+        x->csr[XC_FORMAT] = x->pend_v[IPU_XCTL_FORMAT];
+    x->pend = 0;
+    rx_move(tl, mux_tile(tl->im, x->csr[XC_MUX]));
 }
 
 int ipu_xchg_init(sim_machine *m, char *err, size_t errlen)
@@ -329,11 +343,17 @@ int ipu_xchg_sync(ipu_xs *x, unsigned zone)
     return 1;
 }
 
-int ipu_xchg_send(ipu_xs *x, uint32_t items, uint32_t word_addr, uint32_t sctl)
+/* Items from addr on their way (checked as loads unless nothing leaves and check is 0); the
+ * outgoing stream goes on after them. */
+static int put_items(ipu_xs *x, uint32_t items, uint32_t addr, uint32_t sctl, int check)
 {
     ipu_xtile *xt = &x->tl->x;
     const unsigned nb = sctl & 4 ? 8 : 4;
-    const uint32_t addr = xt->csr[XC_OBASE] + word_addr * 4;
+    xt->out_ptr = addr + nb * items;
+    xt->out_sctl = (uint8_t)sctl;
+    xt->out_set = 1;
+    if (!check && !(sctl & 3))
+        return 0;
     const uint8_t *first = ipu_data_ptr(x, addr, nb, MEM_R);
     if (!first || !ipu_data_ptr(x, addr + nb * (items - 1), nb, MEM_R))
         return -1;
@@ -366,6 +386,36 @@ int ipu_xchg_send(ipu_xs *x, uint32_t items, uint32_t word_addr, uint32_t sctl)
         xt->out_at = xt->fifo[xt->head].at;
         sim_schedule(x->m, &xt->out_ev, xt->out_at);
     }
+    return 0;
+}
+
+int ipu_xchg_send(ipu_xs *x, uint32_t items, uint32_t word_addr, uint32_t sctl)
+{
+    return put_items(x, items, x->tl->x.csr[XC_OBASE] + word_addr * 4, sctl, 1);
+}
+
+int ipu_xchg_stream(ipu_xs *x, uint32_t items, uint32_t word_addr, int sctl, int restart)
+{
+    ipu_xtile *xt = &x->tl->x;
+    if (restart) /* sendpicp: from its absolute word address; with no direction, nothing is read */
+        return put_items(x, items, xt->csr[XC_OBASE] + word_addr * 4, (uint32_t)sctl, 0);
+    /* sendoff, sendpic: on from the stream (before any send: $OUTGOING_BASE, no direction) */
+    const uint32_t at = (xt->out_set ? xt->out_ptr : xt->csr[XC_OBASE]) + word_addr * 4;
+    return put_items(x, items, at, sctl < 0 ? xt->out_sctl : (uint32_t)sctl, sctl >= 0);
+}
+
+int ipu_xchg_control(ipu_xs *x, unsigned kind, uint32_t v, uint64_t event)
+{
+    ipu_xtile *xt = &x->tl->x;
+    if (kind == IPU_XCTL_FORMAT && v > 2)
+        return ipu_xfail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_OP, IPU_CAUSE_INVALID_CSR,
+                         "incoming format %u (a PIC control): not a format (TEXCH_IFMT_32I 0, 64E 1, 64W 2)", v);
+    xt->pend |= (uint8_t)(1u << kind);
+    xt->pend_v[kind] = v;
+    sim_schedule(x->m, &xt->mux_ev, event + 1); /* items arriving after the control's event */
+    xt->xend = 1;
+    if (kind == IPU_XCTL_MUX && mux_tile(x->im, v) >= 0)
+        couple(x);
     return 0;
 }
 

@@ -704,6 +704,20 @@ typedef struct xbundle {
     const ipu_insn *in[2];
 } xbundle;
 
+/* An 8-byte instruction (ipu21's sendpicp): aligned, its payload word in tile memory. */
+static int fetch_wide(xs *x, uint32_t pc, unsigned *len)
+{
+    if (pc & 7)
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_MISALIGNED_EXEBUNDLE,
+                    "sendpicp (two words) at an address that is not 8-byte aligned");
+    if (!ipu_in_mem(x->im, pc + 4, 4))
+        return fail(x, SIM_STOP_FAULT, IPU_TEXCPT_INVALID_PC, IPU_CAUSE_PC_NOT_VALID,
+                    "sendpicp's payload word outside tile memory");
+    x->payload = mem_ld32le(x->tl->mem + (pc + 4 - x->im->mem_base));
+    *len = 8;
+    return 0;
+}
+
 static int fetch(xs *x, xbundle *b, unsigned *len)
 {
     ipu_ctx *c = x->c;
@@ -720,8 +734,10 @@ static int fetch(xs *x, xbundle *b, unsigned *len)
                     ctx == IPU_CTX_SUPERVISOR ? "supervisor" : "worker", ipu_arch_name(x->im->arch));
     b->n = 1;
     *len = 4;
-    if (!(b->in[0]->word >> 31) || !(b->in[0]->op->flags & IPU_F_COISSUE))
+    if (!(b->in[0]->word >> 31))
         return 0;
+    if (!(b->in[0]->op->flags & IPU_F_COISSUE)) /* sendpicp (bit 31 set): the next word is its payload */
+        return b->in[0]->op->flags & IPU_F_WIDE ? fetch_wide(x, pc, len) : 0;
     /* bit 31 on a co-issuable row: a 64-bit bundle; one at 4 mod 8 executes unless
      * -o bundle_align=raise (docs/isa/ipu.md "Bundles") */
     if ((pc & 7) && x->im->bundle_align)

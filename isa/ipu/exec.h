@@ -21,6 +21,7 @@ typedef struct ipu_xs {
     uint32_t next_pc;
     const uint32_t *sm, *sa; /* registers as the bundle found them */
     ipu_issue *is;
+    uint32_t payload; /* an IPU_F_WIDE instruction's second word (sendpicp) */
 } ipu_xs;
 
 /* Raise an exception (etype/cause 0: a stop that is no exception, e.g. not modelled) and

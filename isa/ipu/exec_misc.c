@@ -36,6 +36,8 @@ static const mname mnames[] = {
     {"ldb16b16_", M_LDB16B16}, {"ldb8_", M_LDB8}, {"ldb8step_", M_LDB8STEP}, {"stm32_", M_STM32},
     {"stm32step_", M_STM32STEP},
     {"sync_", M_SYNC}, {"sans_", M_SANS}, {"delay_", M_DELAY}, {"send_", M_SEND},
+    {"delaypic_", M_DELAYPIC}, {"delayxpic_", M_DELAYXPIC}, {"sendoff_", M_SENDOFF}, {"sendpic_", M_SENDPIC},
+    {"sendpicp_", M_SENDPICP},
 };
 
 int ipu_misc_sem(const char *llvm_name)
@@ -412,6 +414,8 @@ static int maxc(ipu_xs *x, const ipu_insn *in, int msem)
  * reads W items from $OUTGOING_BASE + word address A (checked as a load) and sends them
  * (exchange.c), and the supervisor's next issue waits one cycle per item (TEXCH_DATA_WIDTH
  * 32 bits a cycle; a 64-bit item borrows the partner's lane). */
+static int ipu21_exchange(ipu_xs *x, const ipu_insn *in, int msem);
+
 static int sync_ops(ipu_xs *x, const ipu_insn *in, int msem)
 {
     ipu_ctx *c = x->c;
@@ -431,6 +435,8 @@ static int sync_ops(ipu_xs *x, const ipu_insn *in, int msem)
         break;
     case M_SANS: break;
     case M_DELAY: ready += n; break;
+    case M_DELAYPIC: case M_DELAYXPIC: case M_SENDOFF: case M_SENDPIC: case M_SENDPICP:
+        return ipu21_exchange(x, in, msem);
     default: { /* send */
         uint32_t words = n + 1;
         if (ipu_xchg_send(x, words, (uint32_t)ipu_operand_value(in, 1), (uint32_t)ipu_operand_value(in, 2)))
@@ -441,6 +447,49 @@ static int sync_ops(ipu_xs *x, const ipu_insn *in, int msem)
     }
     if (ready > c->sync_ready)
         c->sync_ready = ready;
+    return 0;
+}
+
+/* ipu21's exchange instructions (docs/isa/ipu.md "IPU21 exchange instructions"; encodings
+ * and meanings from osmarks/ipu-stack). Each field N is events - 1: the supervisor's next
+ * issue waits N + 1 cycles, one an exchange event, as after a delay N or a send of N + 1
+ * items. delaypic N, S, V / delayxpic N, S, V: a PIC (S 0: the incoming pointer := word
+ * address V; S 1: $INCOMING_FORMAT := V) or XPIC (S 0: $INCOMING_MUX := V; S 1:
+ * $INCOMING_MUXPAIR := V) control at the terminal event, issue + N. sendoff N, D, C: N + 1
+ * items from the outgoing stream + 4 D with send control C. sendpic N, S, V: N + 1 items on
+ * from the stream with its send control, and the control S (0-1 XPIC, 2-3 PIC) at the
+ * first event. sendpicp N, A, C, S (+ payload XPIC [31:18], PIC [17:0]): N + 1 items from
+ * word address A (restarting the stream) and both controls at the first event, XPIC's
+ * bit 13 choosing the pair mux and S the PIC's kind. A control at event e applies to the
+ * items arriving after e (as a put at e: exchange.c). */
+static int ipu21_exchange(ipu_xs *x, const ipu_insn *in, int msem)
+{
+    const uint32_t n = in->v[0], sel = in->v[msem == M_SENDPICP ? 3 : 1], val = in->v[2];
+    int rc = 0;
+    switch (msem) {
+    case M_DELAYPIC: rc = ipu_xchg_control(x, sel ? IPU_XCTL_FORMAT : IPU_XCTL_PTR, val, x->t + n); break;
+    case M_DELAYXPIC: rc = ipu_xchg_control(x, sel ? IPU_XCTL_MUXPAIR : IPU_XCTL_MUX, val, x->t + n); break;
+    case M_SENDOFF: rc = ipu_xchg_stream(x, n + 1, in->v[1], (int)val, 0); break;
+    case M_SENDPIC:
+        rc = ipu_xchg_control(x, sel >= 2 ? (sel == 3 ? IPU_XCTL_FORMAT : IPU_XCTL_PTR) : sel, val, x->t);
+        if (!rc)
+            rc = ipu_xchg_stream(x, n + 1, 0, -1, 0);
+        break;
+    default: { /* sendpicp */
+        const uint32_t xp = x->payload >> 18, pic = x->payload & 0x3ffff;
+        rc = ipu_xchg_control(x, xp >> 13 ? IPU_XCTL_MUXPAIR : IPU_XCTL_MUX, xp & 0x1fff, x->t);
+        if (!rc)
+            rc = ipu_xchg_control(x, sel ? IPU_XCTL_FORMAT : IPU_XCTL_PTR, pic, x->t);
+        if (!rc)
+            rc = ipu_xchg_stream(x, n + 1, in->v[1], (int)in->v[2], 1);
+        break;
+    }
+    }
+    if (rc)
+        return -1;
+    const uint64_t ready = x->t + 1 + n;
+    if (ready > x->c->sync_ready)
+        x->c->sync_ready = ready;
     return 0;
 }
 
@@ -461,7 +510,9 @@ int ipu_exec_misc(ipu_xs *x, const ipu_insn *in, int msem)
     case M_F8V4TOF16: return f8_to_f16(x, in, 4);
     case M_F16V2TOF8: return f16_to_f8(x, in, 2);
     case M_F16V8TOF8: return f16_to_f8(x, in, 8);
-    case M_SYNC: case M_SANS: case M_DELAY: case M_SEND: return sync_ops(x, in, msem);
+    case M_SYNC: case M_SANS: case M_DELAY: case M_SEND: case M_DELAYPIC: case M_DELAYXPIC: case M_SENDOFF:
+    case M_SENDPIC: case M_SENDPICP:
+        return sync_ops(x, in, msem);
     default:
         if (msem >= M_ROLL8L && msem <= M_SWAP8)
             return permute(x, in, msem);

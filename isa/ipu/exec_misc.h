@@ -22,7 +22,9 @@ enum {
     M_LD64A32, M_LD64A32PACE, M_LD64B16PACE, M_LDD16A32, M_LDD16A64, M_LDD16B16, M_LDD16V2A32, M_LDB16B16,
     M_LDB8, M_LDB8STEP, M_STM32, M_STM32STEP,
     /* exchange and sync (supervisor) */
-    M_SYNC, M_SANS, M_DELAY, M_SEND
+    M_SYNC, M_SANS, M_DELAY, M_SEND,
+    /* ipu21's exchange instructions (rows *_ipu21) */
+    M_DELAYPIC, M_DELAYXPIC, M_SENDOFF, M_SENDPIC, M_SENDPICP
 };
 
 /* exec_misc_prng.c */

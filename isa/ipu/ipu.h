@@ -24,7 +24,10 @@ enum { IPU_PIPE_MAIN = 0, IPU_PIPE_AUX = 1 };
 /* Row flags (LLVM TSFlags 25, 23, 24): may be co-issued in a bundle; control
  * (branch, rpt, exit); system (CSR access, run, sync, exchange). Neither control nor system
  * instructions may sit in an rpt body. */
-enum { IPU_F_COISSUE = 1, IPU_F_CONTROL = 2, IPU_F_SYSTEM = 4 };
+enum { IPU_F_COISSUE = 1, IPU_F_CONTROL = 2, IPU_F_SYSTEM = 4, IPU_F_WIDE = 8 };
+/* IPU_F_WIDE (no LLVM flag): an 8-byte-aligned instruction of two words whose second is an
+ * inline payload, never decoded on its own (ipu21's sendpicp); the decode keeps the payload
+ * in ipu_insn.v[IPU_MAX_OPS - 1]. */
 
 /* Operand kinds. Register operands hold the 4-bit register field as encoded. */
 typedef enum ipu_kind {
@@ -108,14 +111,16 @@ int ipu_decode_word(uint32_t w, int arch, int ctx, ipu_insn *out);
  * shifting: the number the printer prints (BR: the byte address). */
 int64_t ipu_operand_value(const ipu_insn *in, int i);
 
-/* A bundle: one instruction, or a main-pipe instruction with bit 31 set and its aux half. */
+/* A bundle: one instruction, or a main-pipe instruction with bit 31 set and its aux half
+ * (or one IPU_F_WIDE instruction: n = 1, 8 bytes). */
 typedef struct ipu_bundle {
     int n;              /* 1 or 2 */
     ipu_insn insn[2];
 } ipu_bundle;
 
 /* Decode at p[0..avail). fallback: when the word is not valid in ctx, try the other
- * context (what llvm-objdump and llvm-mc do). Returns bytes used (4 or 8), 0 if avail is
+ * context (what llvm-objdump and llvm-mc do). An IPU_F_WIDE row takes the next word as its
+ * payload (IPU_DEC_UNKNOWN when it is not there). Returns bytes used (4 or 8), 0 if avail is
  * too short, or a negative IPU_DEC_* code (the first word cannot be decoded). A bundle
  * whose second word does not decode returns the first word alone with n = 1. */
 int ipu_decode(const uint8_t *p, size_t avail, int arch, int ctx, int fallback, ipu_bundle *b);

@@ -1,5 +1,5 @@
 /* isa/ipu/predecode.c: the per-tile predecode cache. Decoding a word scans the instruction
- * table (ipu_decode_word picks the most specific of 363 rows), which dominated the cost of
+ * table (ipu_decode_word picks the most specific of 368 rows), which dominated the cost of
  * an issue; the cache keeps each word's decode, per context (worker and supervisor decode
  * spaces differ), indexed by word address. It is built lazily in pages of 256 words, so a
  * tile pays only for the code it runs, and a machine of 1,472 tiles running one small

@@ -17,6 +17,7 @@
 #define F_CO IPU_F_COISSUE
 #define F_CTL IPU_F_CONTROL
 #define F_SYS IPU_F_SYSTEM
+#define F_WIDE IPU_F_WIDE
 #define OP(k, m, lo, w) {IPU_K_##k, IPU_M_##m, 1, {{lo, w, 0}}}
 #define OPS(k, m, n, ...) {IPU_K_##k, IPU_M_##m, n, {__VA_ARGS__}}
 #define OPNONE {IPU_K_NONE, IPU_M_NONE, 0, {{0, 0, 0}}}

@@ -128,6 +128,10 @@ typedef struct ipu_xtile {
     ipu_xitem *fifo;           /* items sent, in arrival order (a ring of cap entries) */
     uint32_t head, n, cap;
     uint64_t out_at;           /* when out_ev is due (SIM_NEVER: not queued) */
+    uint32_t out_ptr;          /* the outgoing stream: the address after the last item sent */
+    uint8_t out_sctl, out_set; /* and its send control (sendoff, sendpic go on from them) */
+    uint8_t pend;              /* ipu21 controls waiting for mux_ev: 1 << IPU_XCTL_* */
+    uint32_t pend_v[4];        /* their values, by IPU_XCTL_* */
     ev_event sync_ev, out_ev, mux_ev;
 } ipu_xtile;
 
@@ -254,6 +258,15 @@ void ipu_xchg_free(ipu_machine *im);
 struct ipu_xs;
 int ipu_xchg_sync(struct ipu_xs *x, unsigned zone);
 int ipu_xchg_send(struct ipu_xs *x, uint32_t items, uint32_t word_addr, uint32_t sctl);
+/* ipu21's exchange instructions (exec_misc.c decodes them; docs/isa/ipu.md "IPU21 exchange
+ * instructions"). ipu_xchg_stream: items from the outgoing stream, at $OUTGOING_BASE + 4
+ * word_addr (restart 1: sendpicp) or at the stream's address + 4 word_addr with its send
+ * control (restart 0: sendoff with delta word_addr, sendpic with 0; sctl < 0 keeps the
+ * stream's). ipu_xchg_control: an incoming control (IPU_XCTL_*) that applies to items
+ * arriving after cycle `event`; -1 on a fault (a format that is none). */
+enum { IPU_XCTL_MUX = 0, IPU_XCTL_MUXPAIR, IPU_XCTL_PTR, IPU_XCTL_FORMAT };
+int ipu_xchg_stream(struct ipu_xs *x, uint32_t items, uint32_t word_addr, int sctl, int restart);
+int ipu_xchg_control(struct ipu_xs *x, unsigned kind, uint32_t v, uint64_t event);
 int ipu_xchg_csr(struct ipu_xs *x, unsigned idx, int put, uint32_t *v);
 void ipu_xchg_halted(sim_machine *m, ipu_tile *tl, uint64_t t);
 int ipu_xchg_wants_cycle(const ipu_tile *tl);
