@@ -179,11 +179,12 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
 /* The cycle from which entry e may be taken: when it reaches the L2 (a synchronized
  * request: its own grant), a store no sooner than its core's store queue may send it
  * (sqf: the next cycle the L2 accepts one of the core's, as the request reaches it). */
-static inline uint64_t arb_from(const nyz_bus_ent *e, const uint64_t *sqf)
+static inline __attribute__((always_inline)) uint64_t arb_from(const nyz_bus_ent *e,
+                                                               const uint64_t *sqf, const int hits)
 {
-    if (!e->x)
+    if (!hits && !e->x)
         return e->b - NYZ_FQ_REQ;
-    if (e->kind == NYZ_RP_STORE && e->x < sqf[e->core] + NYZ_FQ_REQ)
+    if ((hits || e->kind == NYZ_RP_STORE) && e->x < sqf[e->core] + NYZ_FQ_REQ)
         return sqf[e->core] + NYZ_FQ_REQ;
     return e->x;
 }
@@ -238,6 +239,159 @@ static inline unsigned mv_final(nyz_machine *nm, uint64_t fin)
     return g;
 }
 
+/* A settle's locals that its steps (arb_steps) change. */
+typedef struct arb_ctx {
+    nyz_bus_ent *L;
+    unsigned n, m, nfin;         /* the log's entries, those granted (L[ord[..m)]), final */
+    uint64_t fin, fresh;
+    int snapped, lost, perm;
+    uint32_t left;               /* the entries not taken yet (bit k: L[k]) */
+    uint8_t ord[NYZ_BUS_LOG];    /* the grants' order */
+} arb_ctx;
+
+/* The settle's cycles from nm->arb_t.y on, until every entry left is taken. hits: they are
+ * all stores to lines the L2 holds (no load-miss queue, code line or synchronized request;
+ * each one's read is its acknowledgement): the same steps, the other kinds' tests left out
+ * (about every store on several cores settles so). */
+static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb_ctx *a, const int hits)
+{
+    nyz_bus_ent *const L = a->L;
+    nyz_arb_state *const sp = &nm->arb_t;
+    const unsigned nc = (unsigned)nm->ncores, nt = (unsigned)nm->nthreads;
+    unsigned k;
+    while (a->left) {
+        const uint32_t left = a->left;
+        uint64_t lo = UINT64_MAX;
+        for (uint32_t b = left; b; b &= b - 1) {
+            uint64_t f = arb_from(&L[__builtin_ctz(b)], sp->sqf, hits);
+            lo = f < lo ? f : lo;
+        }
+        if (lo > sp->y)
+            sp->y = lo; /* nothing may be taken: no pointer moves */
+        const uint64_t y = sp->y;
+        if (y >= a->fin && !a->snapped) { /* (nothing moved from fin to y) */
+            a->snapped = 1;
+            a->nfin = a->m;
+            bus_save(nm, &nm->arb_before); /* (before the first grant not final) */
+            nm->arb_y = a->fin > nm->arb_y ? a->fin : nm->arb_y;
+            nm->arb_core = sp->cr;
+            memcpy(nm->arb_lq, sp->lq, sizeof sp->lq);
+            memcpy(nm->arb_sq, sp->sq, sizeof sp->sq);
+            memcpy(nm->sq_free, sp->sqf, sizeof sp->sqf);
+            nm->arb_nmv = 0;
+        }
+        int pick = -1;
+        if (!(left & (left - 1))) { /* one entry left: it is offered (y >= arb_from) */
+            k = (unsigned)__builtin_ctz(left);
+            const nyz_bus_ent *e = &L[k];
+            unsigned c = e->core, t = e->tid;
+            uint8_t v = (uint8_t)(t + 1 == nt ? 0 : t + 1);
+            if (!hits && !e->x)
+                pick = (int)k;
+            else {
+                if (hits || e->kind == NYZ_RP_STORE) {
+                    if (a->snapped && v != sp->sq[c])
+                        mv_put(nm, &a->lost, y, NYZ_MV_SQ, (int)c, v, 0);
+                    sp->sq[c] = v;
+                } else if (e->kind != NYZ_RP_CODE)
+                    sp->lq[c] = v; /* (not kept: see below) */
+                if ((y > nm->fq_rst + 1 || !nyz_l2_stalled(nm, y)) && nm->l2_slot[y % NYZ_L2_SLOTS] != y) {
+                    pick = (int)k;
+                    sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
+                }
+            }
+        } else {
+            unsigned om = 0, sm = 0; /* cores offering a load or code line, a store */
+            uint8_t off[NYZ_MAX_CORES], soff[NYZ_MAX_CORES];
+            for (uint32_t b = left; b; b &= b - 1) {
+                k = (unsigned)__builtin_ctz(b);
+                const nyz_bus_ent *e = &L[k];
+                if (!hits && !e->x) {
+                    if (e->b - NYZ_FQ_REQ <= y) {
+                        pick = (int)k;
+                        break;
+                    }
+                    continue;
+                }
+                unsigned c = e->core, bit = 1u << c;
+                if (e->x > y)
+                    continue;
+                if (hits || e->kind == NYZ_RP_STORE) { /* (the store queue: one per sq_free) */
+                    if (y >= sp->sqf[c] + NYZ_FQ_REQ &&
+                        (!(sm & bit) || rr_after(e->tid, sp->sq[c], nt) < rr_after(L[soff[c]].tid, sp->sq[c], nt))) {
+                        soff[c] = (uint8_t)k;
+                        sm |= bit;
+                    }
+                } else if (!(om & bit) || (L[off[c]].kind == NYZ_RP_CODE && e->kind != NYZ_RP_CODE) ||
+                           (e->kind != NYZ_RP_CODE &&
+                            rr_after(e->tid, sp->lq[c], nt) < rr_after(L[off[c]].tid, sp->lq[c], nt))) {
+                    off[c] = (uint8_t)k;
+                    om |= bit;
+                }
+            }
+            if (pick < 0 && (om | sm)) {
+                for (unsigned b = om; b; b &= b - 1) {
+                    unsigned c = (unsigned)__builtin_ctz(b), t = L[off[c]].tid;
+                    if (L[off[c]].kind != NYZ_RP_CODE) /* (not kept: a load offered now is
+                                                        * taken now or later, so no settle
+                                                        * continues while it is in the log) */
+                        sp->lq[c] = (uint8_t)(t + 1 == nt ? 0 : t + 1);
+                }
+                for (unsigned b = sm; b; b &= b - 1) { /* after its loads and code line */
+                    unsigned c = (unsigned)__builtin_ctz(b), t = L[soff[c]].tid;
+                    uint8_t v = (uint8_t)(t + 1 == nt ? 0 : t + 1);
+                    if (a->snapped && v != sp->sq[c])
+                        mv_put(nm, &a->lost, y, NYZ_MV_SQ, (int)c, v, 0);
+                    sp->sq[c] = v;
+                    if (!(om & (1u << c)))
+                        off[c] = soff[c];
+                }
+                om |= sm;
+                if ((y > nm->fq_rst + 1 || !nyz_l2_stalled(nm, y)) && nm->l2_slot[y % NYZ_L2_SLOTS] != y) {
+                    /* the first offering core from cr on */
+                    unsigned rot = (om >> sp->cr) | (sp->cr ? om << (nc - sp->cr) : 0);
+                    unsigned c = (sp->cr + (unsigned)__builtin_ctz(rot & ((2u << (nc - 1)) - 1))) % nc;
+                    pick = off[c];
+                    sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
+                }
+            }
+        }
+        if (pick >= 0) {
+            nyz_bus_ent *e = &L[pick];
+            a->left &= ~(1u << pick);
+            a->perm |= pick != (int)a->m;
+            a->ord[a->m++] = (uint8_t)pick;
+            if (hits || e->x)
+                e->b = y + NYZ_FQ_REQ;
+            if (hits || e->kind == NYZ_RP_STORE) {
+                sp->sqf[e->core] = y - NYZ_FQ_REQ + (!hits && e->st == 2 ? 1 : nm->tm.store_interval);
+                if (a->snapped)
+                    mv_put(nm, &a->lost, y, NYZ_MV_GRANT_ST, e->core, sp->cr, sp->sqf[e->core]);
+            } else if (a->snapped)
+                mv_put(nm, &a->lost, y, NYZ_MV_GRANT, 0, sp->cr, 0);
+            if (!hits && e->coll) { /* the first of a line's requests reads it */
+                uint32_t line = e->pa >> nm->l2.line_shift;
+                for (uint32_t b = a->left; b && e->coll; b &= b - 1) {
+                    nyz_bus_ent *o = &L[__builtin_ctz(b)];
+                    if (!o->coll && o->kind != NYZ_RP_STORE && o->pa >> nm->l2.line_shift == line) {
+                        e->coll = 0;
+                        o->coll = 1;
+                        e->victim = o->victim;
+                        o->victim = 0xffffffffu;
+                    }
+                }
+            }
+            /* (a store hit's read: its acknowledgement, bus_reread) */
+            uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e);
+            if (!e->done)
+                a->fresh = e->done = nd;
+            else if (nd != e->done)
+                bus_retime(nm, e, nd);
+        }
+        sp->y++;
+    }
+}
+
 /* The requests bus_log holds, taken by the L2's arbiter one a cycle: none while the L2 is
  * stalled (nyz_l2_stalled) or has taken a request kept out of bus_log (a store-queue
  * operation taken when made, a final grant: l2_slot); a synchronized request at its own
@@ -263,11 +417,8 @@ static inline unsigned mv_final(nyz_machine *nm, uint64_t fin)
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 {
     nyz_bus_ent *L = nm->bus_log, tmp[NYZ_BUS_LOG];
-    const unsigned nc = (unsigned)nm->ncores, nt = (unsigned)nm->nthreads;
     unsigned n = nm->bus_n, m = 0, nfin = n, k, m0;
     int snapped = 0, lost = 0, perm = 0, pure = 1; /* pure: see the end */
-    uint32_t left; /* the entries not taken yet (bit k: L[k]) */
-    uint8_t ord[NYZ_BUS_LOG];
     nyz_arb_state *const sp = &nm->arb_t; /* (worked on in place: it ends there) */
     uint64_t fresh = 0;
     if (nm->arb_tok && n - nm->arb_tn <= 1 && !nm->arb_full) {
@@ -330,136 +481,18 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             pure &= L[k].kind == NYZ_RP_STORE && L[k].st == 1;
     }
     m0 = m; /* (L[0..m0) keep their places) */
-    left = (uint32_t)(((uint64_t)1 << n) - ((uint64_t)1 << m));
-    while (left) {
-        uint64_t lo = UINT64_MAX;
-        for (uint32_t b = left; b; b &= b - 1) {
-            uint64_t a = arb_from(&L[__builtin_ctz(b)], sp->sqf);
-            lo = a < lo ? a : lo;
-        }
-        if (lo > sp->y)
-            sp->y = lo; /* nothing may be taken: no pointer moves */
-        const uint64_t y = sp->y;
-        if (y >= fin && !snapped) { /* (nothing moved from fin to y) */
-            snapped = 1;
-            nfin = m;
-            bus_save(nm, &nm->arb_before); /* (before the first grant not final) */
-            nm->arb_y = fin > nm->arb_y ? fin : nm->arb_y;
-            nm->arb_core = sp->cr;
-            memcpy(nm->arb_lq, sp->lq, sizeof sp->lq);
-            memcpy(nm->arb_sq, sp->sq, sizeof sp->sq);
-            memcpy(nm->sq_free, sp->sqf, sizeof sp->sqf);
-            nm->arb_nmv = 0;
-        }
-        int pick = -1;
-        if (!(left & (left - 1))) { /* one entry left: it is offered (y >= arb_from) */
-            k = (unsigned)__builtin_ctz(left);
-            const nyz_bus_ent *e = &L[k];
-            unsigned c = e->core, t = e->tid;
-            uint8_t v = (uint8_t)(t + 1 == nt ? 0 : t + 1);
-            if (!e->x)
-                pick = (int)k;
-            else {
-                if (e->kind == NYZ_RP_STORE) {
-                    if (snapped && v != sp->sq[c])
-                        mv_put(nm, &lost, y, NYZ_MV_SQ, (int)c, v, 0);
-                    sp->sq[c] = v;
-                } else if (e->kind != NYZ_RP_CODE)
-                    sp->lq[c] = v; /* (not kept: see below) */
-                if ((y > nm->fq_rst + 1 || !nyz_l2_stalled(nm, y)) && nm->l2_slot[y % NYZ_L2_SLOTS] != y) {
-                    pick = (int)k;
-                    sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
-                }
-            }
-        } else {
-            unsigned om = 0, sm = 0; /* cores offering a load or code line, a store */
-            uint8_t off[NYZ_MAX_CORES], soff[NYZ_MAX_CORES];
-            for (uint32_t b = left; b; b &= b - 1) {
-                k = (unsigned)__builtin_ctz(b);
-                const nyz_bus_ent *e = &L[k];
-                if (!e->x) {
-                    if (e->b - NYZ_FQ_REQ <= y) {
-                        pick = (int)k;
-                        break;
-                    }
-                    continue;
-                }
-                unsigned c = e->core, bit = 1u << c;
-                if (e->x > y)
-                    continue;
-                if (e->kind == NYZ_RP_STORE) { /* (the store queue: one per sq_free) */
-                    if (y >= sp->sqf[c] + NYZ_FQ_REQ &&
-                        (!(sm & bit) || rr_after(e->tid, sp->sq[c], nt) < rr_after(L[soff[c]].tid, sp->sq[c], nt))) {
-                        soff[c] = (uint8_t)k;
-                        sm |= bit;
-                    }
-                } else if (!(om & bit) || (L[off[c]].kind == NYZ_RP_CODE && e->kind != NYZ_RP_CODE) ||
-                           (e->kind != NYZ_RP_CODE &&
-                            rr_after(e->tid, sp->lq[c], nt) < rr_after(L[off[c]].tid, sp->lq[c], nt))) {
-                    off[c] = (uint8_t)k;
-                    om |= bit;
-                }
-            }
-            if (pick < 0 && (om | sm)) {
-                for (unsigned b = om; b; b &= b - 1) {
-                    unsigned c = (unsigned)__builtin_ctz(b), t = L[off[c]].tid;
-                    if (L[off[c]].kind != NYZ_RP_CODE) /* (not kept: a load offered now is
-                                                        * taken now or later, so no settle
-                                                        * continues while it is in the log) */
-                        sp->lq[c] = (uint8_t)(t + 1 == nt ? 0 : t + 1);
-                }
-                for (unsigned b = sm; b; b &= b - 1) { /* after its loads and code line */
-                    unsigned c = (unsigned)__builtin_ctz(b), t = L[soff[c]].tid;
-                    uint8_t v = (uint8_t)(t + 1 == nt ? 0 : t + 1);
-                    if (snapped && v != sp->sq[c])
-                        mv_put(nm, &lost, y, NYZ_MV_SQ, (int)c, v, 0);
-                    sp->sq[c] = v;
-                    if (!(om & (1u << c)))
-                        off[c] = soff[c];
-                }
-                om |= sm;
-                if ((y > nm->fq_rst + 1 || !nyz_l2_stalled(nm, y)) && nm->l2_slot[y % NYZ_L2_SLOTS] != y) {
-                    /* the first offering core from cr on */
-                    unsigned rot = (om >> sp->cr) | (sp->cr ? om << (nc - sp->cr) : 0);
-                    unsigned c = (sp->cr + (unsigned)__builtin_ctz(rot & ((2u << (nc - 1)) - 1))) % nc;
-                    pick = off[c];
-                    sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
-                }
-            }
-        }
-        if (pick >= 0) {
-            nyz_bus_ent *e = &L[pick];
-            left &= ~(1u << pick);
-            perm |= pick != (int)m;
-            ord[m++] = (uint8_t)pick;
-            if (e->x)
-                e->b = y + NYZ_FQ_REQ;
-            if (e->kind == NYZ_RP_STORE) {
-                sp->sqf[e->core] = y - NYZ_FQ_REQ + (e->st == 2 ? 1 : nm->tm.store_interval);
-                if (snapped)
-                    mv_put(nm, &lost, y, NYZ_MV_GRANT_ST, e->core, sp->cr, sp->sqf[e->core]);
-            } else if (snapped)
-                mv_put(nm, &lost, y, NYZ_MV_GRANT, 0, sp->cr, 0);
-            if (e->coll) { /* the first of a line's requests reads it */
-                uint32_t line = e->pa >> nm->l2.line_shift;
-                for (uint32_t b = left; b && e->coll; b &= b - 1) {
-                    nyz_bus_ent *o = &L[__builtin_ctz(b)];
-                    if (!o->coll && o->kind != NYZ_RP_STORE && o->pa >> nm->l2.line_shift == line) {
-                        e->coll = 0;
-                        o->coll = 1;
-                        e->victim = o->victim;
-                        o->victim = 0xffffffffu;
-                    }
-                }
-            }
-            uint64_t nd = bus_reread(nm, e);
-            if (!e->done)
-                fresh = e->done = nd;
-            else if (nd != e->done)
-                bus_retime(nm, e, nd);
-        }
-        sp->y++;
-    }
+    arb_ctx a = {.L = L, .n = n, .m = m, .nfin = nfin, .fin = fin, .snapped = snapped, .lost = lost,
+                 .left = (uint32_t)(((uint64_t)1 << n) - ((uint64_t)1 << m))};
+    if (pure)
+        arb_steps(nm, &a, 1);
+    else
+        arb_steps(nm, &a, 0);
+    m = a.m;
+    nfin = a.nfin;
+    snapped = a.snapped;
+    lost = a.lost;
+    perm = a.perm;
+    fresh = a.fresh;
     if (!snapped) {
         nm->arb_y = sp->y;
         nm->arb_core = sp->cr;
@@ -470,11 +503,9 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
     }
     if (perm) { /* L[m0..n) in grant order */
         for (k = m0; k < n; k++)
-            tmp[k] = L[ord[k]];
+            tmp[k] = L[a.ord[k]];
         memcpy(L + m0, tmp + m0, (n - m0) * sizeof L[0]);
     }
-    /* pure: the entries left are stores to lines the L2 holds (their reads use no bus);
-     * (one taken before fin counts too: tok 0 settles again from arb_y) */
     for (k = 0; k < n; k++) {
         const nyz_bus_ent *e = &L[k];
         if (e->x)
@@ -485,6 +516,8 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
                     e->core, e->tid, e->kind, e->pa, (unsigned long long)e->x);
 #endif
     }
+    /* pure: the entries left are stores to lines the L2 holds (their reads use no bus);
+     * (one taken before fin counts too: tok 0 settles again from arb_y) */
     if (nfin)
         memmove(L, L + nfin, (n - nfin) * sizeof L[0]);
     nm->bus_n = n - nfin;
@@ -493,33 +526,11 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
     return fresh;
 }
 
-/* A new entry of bus_log (the bus state saved if it is the only one; the caller applies it
- * and sets done). */
-nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t victim, int way,
-                             int kind, const nyz_core *c, const nyz_thread *t, unsigned bus,
-                             unsigned lead)
+/* The bus state before bus_log's first entry (nyz_bus_log_add, nyuzi.h). */
+void nyz_bus_save_first(nyz_machine *nm)
 {
-    if (!nm->bus_n)
-        bus_save(nm, &nm->arb_before);
-    nyz_bus_ent *e = &nm->bus_log[nm->bus_n++];
-    e->b = b;
-    e->pa = pa;
-    e->victim = victim;
-    e->l2way = way;
-    e->coll = 0;
-    e->kind = (uint8_t)kind;
-    e->core = (uint8_t)c->index;
-    e->tid = t ? (uint8_t)(t - c->t) : 0;
-    e->bus = (uint8_t)bus;
-    e->lead = (uint8_t)lead;
-    e->x = 0;
-    e->done = 0;
-    e->st = 0;
-    e->serial = 0;
-    e->issue = nm->cur_cycle;
-    return e;
+    bus_save(nm, &nm->arb_before);
 }
-
 
 /* The bus_log index of the synchronized request of (core, tid) issued at `issue`, or -1. */
 static int sync_ent(const nyz_machine *nm, int core, int tid, uint64_t issue)

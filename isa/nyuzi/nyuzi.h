@@ -444,9 +444,33 @@ uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64
                              uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
 int nyz_bus_sync_grant(nyz_machine *nm, int core, int tid, uint64_t issue, uint64_t b);
 uint32_t nyz_bus_sync_extra(const nyz_machine *nm, int core, int tid, uint64_t issue, uint32_t old);
-nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t victim, int way,
-                             int kind, const nyz_core *c, const nyz_thread *t, unsigned bus,
-                             unsigned lead);
+void nyz_bus_save_first(nyz_machine *nm);
+/* A new entry of bus_log (the bus state saved if it is the only one; the caller applies it
+ * and sets done): inline, as it is made for every store on several cores. */
+static inline nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t pa, uint32_t victim,
+                                           int way, int kind, const nyz_core *c, const nyz_thread *t,
+                                           unsigned bus, unsigned lead)
+{
+    if (!nm->bus_n)
+        nyz_bus_save_first(nm);
+    nyz_bus_ent *e = &nm->bus_log[nm->bus_n++];
+    e->b = b;
+    e->pa = pa;
+    e->victim = victim;
+    e->l2way = way;
+    e->coll = 0;
+    e->kind = (uint8_t)kind;
+    e->core = (uint8_t)c->index;
+    e->tid = t ? (uint8_t)(t - c->t) : 0;
+    e->bus = (uint8_t)bus;
+    e->lead = (uint8_t)lead;
+    e->x = 0;
+    e->done = 0;
+    e->st = 0;
+    e->serial = 0;
+    e->issue = nm->cur_cycle;
+    return e;
+}
 void nyz_l1_settle(nyz_cache *c, uint64_t now);
 int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at);
 void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at);

@@ -238,15 +238,16 @@ typedef struct l1i_geom {
     int fast;                    /* pseudo-LRU kept (2, 4, 8 ways): the fast path applies */
 } l1i_geom;
 
-/* ifetch_tag_stage: one fetch per cycle. Returns 1 if a thread was selected, else 0 and
- * *next the earliest cycle one could be. */
+/* ifetch_tag_stage: one fetch per cycle (ns threads scanned, n the core's). Returns 1 if a
+ * thread was selected, else 0 and *next the earliest cycle one could be. */
 static inline __attribute__((always_inline)) int
-fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now, uint64_t *next,
+fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, int n, uint64_t now, uint64_t *next,
             const l1i_geom *g)
 {
     nyz_thread *const T = c->t;
     sim_thread *const S = u->threads;
     int i = c->frr < ns ? c->frr : 0, pick = -1;
+#pragma GCC unroll 4
     for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
         nyz_thread *t = &T[i];
         if (S[i].state != SIM_T_READY || t->fetch_full)
@@ -264,7 +265,7 @@ fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now, uin
     }
     if (pick < 0)
         return 0;
-    c->frr = pick + 1 == u->nthreads ? 0 : pick + 1;
+    c->frr = pick + 1 == n ? 0 : pick + 1;
     nyz_thread *t = &T[pick];
     if (t->waste_at == now) /* rolled back or missed this cycle: the request is dropped */
         return 1;
@@ -288,7 +289,11 @@ fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, uint64_t now, uin
      * hit that leaves the replacement state as it is (no fill due either) */
     uint32_t line = pc >> 6;
     nyz_cache *l1i = &c->l1i;
-    if (!((flags & NYZ_F_M) | (pc & 3)) && g->fast && g->mru[2 * (line & g->set_mask)] == line &&
+    /* (g NULL: a call of one pass reads the geometry where it is) */
+    const int fast = g ? g->fast : c->l1i.plru_on;
+    const uint32_t *mru = g ? g->mru : c->l1i.mru ? &c->l1i.mru[0].line : NULL;
+    const uint32_t set_mask = g ? g->set_mask : c->l1i.sets - 1;
+    if (!((flags & NYZ_F_M) | (pc & 3)) && fast && mru[2 * (line & set_mask)] == line &&
         l1i->next_fill > now) {
         l1i->hits++;
         c->events[6]++;
@@ -355,16 +360,19 @@ static inline void stall(nyz_thread *t, uint8_t why)
 
 /* One call of the cycle model. `profiled`: --profile without the hooks, fed here; `slow`:
  * m->slow (some debugging feature is on); `inl`: the instruction bodies inline (the plain
- * loops of 1 and 4 threads; each copy is about 100 KB of code). All are constants at each
- * call site, so the plain loop has no test of any (m->slow changes only between calls). */
+ * loops of 1 and 4 threads; each copy is about 100 KB of code); `one`: a call of one cycle
+ * (horizon now + 1: cores in step, each call a cycle), one pass without the loop, whose
+ * kept locals (the L1I's geometry) would cost more to set up than they save. All are
+ * constants at each call site, so the plain loop has no test of any (m->slow changes only
+ * between calls). */
 static inline __attribute__((always_inline)) uint64_t
 run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int profiled,
-         const int slow, const int ns, const int inl)
+         const int slow, const int ns, const int inl, const int one)
 {
     nyz_machine *nm = m->isa_state;
     nyz_core *c = u->isa;
     const nyz_timing *tm = &nm->tm;
-    int n = u->nthreads;
+    const int n = one ? ns : u->nthreads; /* (one: nyz_unit_run saw nthreads 4) */
     /* the per-instruction hooks (trace, history, step, profile); constant during a call */
     const int hooks = slow && dbg_hooks(m);
     /* --profile without the hooks: fed at each executed issue, as dbg_after_insn would */
@@ -374,7 +382,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                                c->l1i.plru_on};
     if (sim_stopped(m))
         return now;
-    while (now < horizon) {
+    for (int first = 1; one ? first : now < horizon; first = 0) {
         /* the plain loop stops only where an issue may have stopped the run (each such
          * place returns); the debugger's hooks may stop it anywhere */
         if (slow && sim_stopped(m))
@@ -387,6 +395,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
         const nyz_insn *in = NULL;
         uint64_t next = c->due;
         int i = u->rr < ns ? u->rr : 0;
+#pragma GCC unroll 4
         for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
             sim_thread *st = &u->threads[i];
             if (st->state != SIM_T_READY)
@@ -469,7 +478,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             dbg_before_insn(m, u, pick, c->t[pick].pc))
             return now;
         /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
-        int fetched = fetch_cycle(nm, u, c, ns, now, &next, &geom);
+        int fetched = fetch_cycle(nm, u, c, ns, n, now, &next, one ? NULL : &geom);
         if (pick < 0) {
             if (fetched) {
                 now++;
@@ -694,29 +703,36 @@ static void counters_out(sim_unit *u)
         u->counters[i].value = c->events[i];
 }
 
-/* The plain loop with the common thread counts as constants (1 and 4: the scans unrolled). */
+/* The plain loop with the common thread counts as constants (1 and 4: the scans unrolled);
+ * run_one4 is run_plain4's call of one cycle (several cores in step). */
 static __attribute__((noinline)) uint64_t run_plain1(sim_machine *m, sim_unit *u, uint64_t now,
                                                      uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0, 0, 1, 1);
+    return run_core(m, u, now, horizon, 0, 0, 1, 1, 0);
 }
 
 static __attribute__((noinline)) uint64_t run_plain4(sim_machine *m, sim_unit *u, uint64_t now,
                                                      uint64_t horizon)
 {
-    return run_core(m, u, now, horizon, 0, 0, 4, 1);
+    return run_core(m, u, now, horizon, 0, 0, 4, 1, 0);
+}
+
+static __attribute__((noinline)) uint64_t run_one4(sim_machine *m, sim_unit *u, uint64_t now,
+                                                   uint64_t horizon)
+{
+    return run_core(m, u, now, horizon, 0, 0, 4, 1, 1);
 }
 
 static __attribute__((noinline)) uint64_t run_plain_n(sim_machine *m, sim_unit *u, uint64_t now,
                                                       uint64_t horizon, int ns)
 {
-    return run_core(m, u, now, horizon, 0, 0, ns, 0);
+    return run_core(m, u, now, horizon, 0, 0, ns, 0, 0);
 }
 
 static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, uint64_t now,
                                                    uint64_t horizon)
 {
-    uint64_t next = run_core(m, u, now, horizon, 0, 1, u->nthreads, 0);
+    uint64_t next = run_core(m, u, now, horizon, 0, 1, u->nthreads, 0, 0);
     counters_out(u);
     return next;
 }
@@ -724,7 +740,7 @@ static __attribute__((noinline)) uint64_t run_slow(sim_machine *m, sim_unit *u, 
 static __attribute__((noinline)) uint64_t run_profiled(sim_machine *m, sim_unit *u, uint64_t now,
                                                        uint64_t horizon)
 {
-    uint64_t next = run_core(m, u, now, horizon, 1, 1, u->nthreads, 0);
+    uint64_t next = run_core(m, u, now, horizon, 1, 1, u->nthreads, 0, 0);
     counters_out(u);
     return next;
 }
@@ -738,16 +754,19 @@ void nyz_counters_sync(sim_machine *m, sim_unit *u)
 uint64_t nyz_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     ((nyz_machine *)m->isa_state)->run_core = u->index;
-    if (m->functional) {
-        uint64_t next = nyz_func_run(m, u, now, horizon);
-        counters_out(u);
-        return next;
+    if (__builtin_expect(m->functional | m->slow, 0)) {
+        if (m->functional) {
+            uint64_t next = nyz_func_run(m, u, now, horizon);
+            counters_out(u);
+            return next;
+        }
+        return dbg_profile(m) ? run_profiled(m, u, now, horizon) : run_slow(m, u, now, horizon);
     }
-    if (dbg_profile(m))
-        return run_profiled(m, u, now, horizon);
-    if (m->slow)
-        return run_slow(m, u, now, horizon);
-    int ns = live_threads(u); /* the plain loop, for the threads up to the last ready one */
+    /* the plain loop, for the threads up to the last ready one; a call of one cycle (several
+     * cores in step) as one pass */
+    if (u->nthreads == 4 && u->threads[3].state == SIM_T_READY)
+        return horizon == now + 1 ? run_one4(m, u, now, horizon) : run_plain4(m, u, now, horizon);
+    int ns = live_threads(u);
     return ns == 4 ? run_plain4(m, u, now, horizon)
            : ns == 1 ? run_plain1(m, u, now, horizon)
                      : run_plain_n(m, u, now, horizon, ns);

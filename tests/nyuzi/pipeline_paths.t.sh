@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/nyuzi/pipeline_paths.t.sh: the cycle model's plain loop has instances for 1 and for 4
-# live threads (isa/nyuzi/pipeline.c run_plain1/run_plain4: the thread scans unrolled) and one
-# for any other count; the loop used while a debugging feature is on (`--trace`) always scans
+# live threads (isa/nyuzi/pipeline.c run_plain1/run_plain4: the thread scans unrolled; on
+# several cores, whose calls are one cycle each, run_one4: one pass) and one for any other
+# count; the loop used while a debugging feature is on (`--trace`) always scans
 # every thread of the core. All must simulate the same thing: for programs run with 1, 2, 3,
 # 4 and 8 hardware threads, on one and on two cores, and for a one-thread program on a
 # four-thread core (one live thread of four), the full JSON statistics (every thread's
