@@ -67,11 +67,15 @@ static void prof_window(prof_state *p, prof_thread *t, int g, uint64_t pc)
         return;
     if (p->map_bytes + n * sizeof *t->map > PROF_MAP_BUDGET)
         return;
-    uint64_t **map = calloc(n, sizeof *map);
+    /* (skewed by thread as the words are, prof_word_span: a map holds 2^18 pointers, so
+     * every thread's starts at one page offset, and map[pc] of 16 threads fell in one L1 set) */
+    const size_t skew = (size_t)((g * 5 + 32) & 63) * 8;
+    uint64_t **map = calloc(n + skew, sizeof *map);
     if (!map)
         return;
     p->map_bytes += n * sizeof *map;
-    t->map = map;
+    t->mapmem = map;
+    t->map = map + skew;
     t->base = base;
     t->nmap = n;
 }
@@ -160,7 +164,7 @@ static int64_t prof_edge_get(prof_state *p, int32_t thread, uint64_t site, uint6
         if (!ni)
             return -1;
         for (uint32_t k = 0; k < p->nedges; k++) {
-            const prof_edge *x = &p->edges[k];
+            const prof_edge *x = prof_edge_at(p, k);
             uint32_t i = prof_edge_hash(x->thread, x->site, x->target, ncap);
             while (ni[i])
                 i = (i + 1) & (ncap - 1);
@@ -172,19 +176,22 @@ static int64_t prof_edge_get(prof_state *p, int32_t thread, uint64_t site, uint6
     }
     uint32_t i = prof_edge_hash(thread, site, target, p->eidx_cap);
     for (; p->eidx[i]; i = (i + 1) & (p->eidx_cap - 1)) {
-        const prof_edge *x = &p->edges[p->eidx[i] - 1];
+        const prof_edge *x = prof_edge_at(p, p->eidx[i] - 1);
         if (x->site == site && x->target == target && x->thread == thread)
             return p->eidx[i] - 1;
     }
     if (p->nedges == p->edge_cap) {
         uint32_t ncap = p->edge_cap ? 2 * p->edge_cap : 64;
-        prof_edge *ne = realloc(p->edges, ncap * sizeof *ne);
+        prof_edge_slot *ne = prof_zalloc(ncap * sizeof *ne); /* (cache-line aligned) */
         if (!ne)
             return -1;
+        if (p->nedges)
+            memcpy(ne, p->edges, p->nedges * sizeof *ne);
+        free(p->edges);
         p->edges = ne;
         p->edge_cap = ncap;
     }
-    prof_edge *x = &p->edges[p->nedges];
+    prof_edge *x = prof_edge_at(p, p->nedges);
     memset(x, 0, sizeof *x);
     x->site = site;
     x->target = target;
@@ -242,6 +249,7 @@ static inline __attribute__((always_inline)) void prof_frame_push(prof_thread *t
 {
     f->ret = ret;
     f->edge = edge;
+    f->lazy = 0;
     const uint64_t off = ret - t->base;
     uint64_t *const saved = off < t->nmap ? t->map[off] : NULL;
     f->saved = saved;
@@ -259,7 +267,7 @@ static void prof_pop(prof_state *p, prof_thread *t, uint32_t k, uint64_t insns, 
         const prof_frame *f = prof_fr(t, --t->depth);
         if (f->saved) /* the return address's row goes back to the map */
             t->map[f->ret - t->base] = f->saved;
-        prof_edge_charge(p->nstalls, &p->edges[f->edge], insns, cycle, stalls, 1);
+        prof_edge_charge(p->nstalls, prof_edge_at(p, f->edge), insns, cycle, stalls, 1);
     }
 }
 
@@ -297,7 +305,7 @@ static int prof_flow(prof_state *p, prof_thread *t, int g, uint64_t *prev, uint6
         return -1;
     if (x < PROF_EDGE_CACHED) /* the call row remembers it (prof_call) */
         prev[PROF_META] = (prev[PROF_META] & ((1ull << 48) - 1)) | (uint64_t)(x + 1) << 48;
-    prof_frame_push(t, prof_fr(t, t->depth++), &p->edges[x], ppc + row_ret(p, prev), (uint32_t)x, insns, cycle);
+    prof_frame_push(t, prof_fr(t, t->depth++), prof_edge_at(p, x), ppc + row_ret(p, prev), (uint32_t)x, insns, cycle);
     return 0;
 }
 
@@ -413,7 +421,7 @@ static __attribute__((noinline)) void prof_slow_pop(prof_thread *t, uint64_t pc,
     }
     prof_close(t, t->row, cycle, insns, stalls);
     t->depth = d - 1;
-    prof_edge_charge(t->nstalls, &t->p->edges[f->edge], insns, cycle, t->stalls, 1);
+    prof_edge_charge(t->nstalls, prof_edge_at(t->p, f->edge), insns, cycle, t->stalls, 1);
     t->map[off] = row; /* the return address's row goes back to the map */
     prof_open(t, row, cycle, insns);
 }
@@ -429,14 +437,14 @@ static __attribute__((noinline)) void prof_slow_push(prof_thread *t, uint64_t pc
     const uint32_t d = t->depth;
     const uint64_t meta = prev[PROF_META];
     const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
-    if ((pc > ppc && pc <= ppc + rd) || !e || t->p->edges[e - 1].target != pc || d == t->cap ||
+    if ((pc > ppc && pc <= ppc + rd) || !e || prof_edge_at(t->p, e - 1)->target != pc || d == t->cap ||
         (d && prof_fr(t, d - 1)->ret == pc))
         goto general;
     if ((row = t->map[off]) == NULL && (row = t->fmap ? t->fmap[off] : NULL) == NULL)
         goto general; /* a new row, or an open call's return address */
     prof_close(t, prev, cycle, insns, stalls);
     t->depth = d + 1;
-    prof_frame_push(t, prof_fr(t, d), &t->p->edges[e - 1], ppc + rd, (uint32_t)(e - 1), insns, cycle);
+    prof_frame_push(t, prof_fr(t, d), prof_edge_at(t->p, e - 1), ppc + rd, (uint32_t)(e - 1), insns, cycle);
     prof_open(t, row, cycle, insns);
     return;
 general:
@@ -485,7 +493,7 @@ static __attribute__((noinline)) void prof_fm_push(prof_thread *t, uint64_t pc, 
     const uint64_t ppc = prev[PROF_PC], rd = (meta >> 40) & 0xff, e = meta >> 48;
     const uint32_t d = t->depth;
     prof_edge *x;
-    if (pc - ppc - 1 < rd || !e || (x = &t->p->edges[e - 1])->target != pc || d == t->cap ||
+    if (pc - ppc - 1 < rd || !e || (x = prof_edge_at(t->p, e - 1))->target != pc || d == t->cap ||
         (row = t->map[off]) == NULL) {
         prof_issue_general(t, pc, cycle, insns, NULL);
         return;
@@ -514,7 +522,7 @@ static __attribute__((noinline)) void prof_fm_pop(prof_thread *t, uint64_t pc, u
     prev[PROF_INSNS] += insns;
     prev[PROF_CYCLES] += cycle;
     t->depth = d - 1;
-    prof_edge_charge(t->nstalls, &t->p->edges[f->edge], insns, cycle, t->stalls, 1);
+    prof_edge_charge(t->nstalls, prof_edge_at(t->p, f->edge), insns, cycle, t->stalls, 1);
     t->map[off] = row;
     row[PROF_INSNS] -= insns;
     row[PROF_CYCLES] -= cycle;

@@ -65,26 +65,48 @@ typedef struct prof_entry {
 } prof_entry;
 
 /* A call edge: calls from the instruction at site to the callee entering at target, on one
- * hardware thread, with the inclusive cost of the returned calls. */
+ * hardware thread, with the inclusive cost of the returned calls. (What a push and a pop
+ * charge first: in the profile's own store, prof_edge_slot, a cache line holds the count and
+ * up to 5 causes.) */
 typedef struct prof_edge {
-    uint64_t site, target;
-    int32_t thread;
     uint64_t calls, insns, cycles;
     uint64_t stalls[SIM_MAX_STALLS];
+    uint64_t site, target;
+    int32_t thread;
 } prof_edge;
+/* An edge as the profile keeps it: at a cache line, so that a push's and a pop's charge
+ * (calls, insns, cycles, the first causes) touches one line (3 lines, 144 bytes unaligned, before
+ * session 33: 16 DPU tasklets' edges missed L1 on the DMA row). */
+typedef struct prof_edge_slot {
+    _Alignas(64) prof_edge e;
+} prof_edge_slot;
 
 /* An open call: where it returns and its edge (which holds minus the thread's totals at the
  * callee's entry until the pop adds the totals at the return); saved: the row of ret that
  * this frame took out of the thread's window map, so that the issue at ret takes the slow
  * path (which pops the frame and puts the row back), or NULL. 24 bytes: a push writes three
- * words, a pop reads them (no snapshot of the totals to copy and subtract). */
+ * words, a pop reads them (no snapshot of the totals to copy and subtract). lazy: pushed in
+ * word mode, which keeps ret's row in the map (saved NULL; ret's word dropped sends its issue
+ * to the slow path): word mode's end takes it out (prof_word_sync), so that the row form
+ * never sees a lazy frame (session 33: map[ret] was an L1 miss in 1 push of 10). */
 typedef struct prof_frame {
     uint64_t ret;
     uint64_t *saved;
     uint32_t edge;
+    uint32_t lazy;
 } prof_frame;
 
 struct prof_state;
+
+/* Word mode's calls: a thread's small direct-mapped cache by the call's pc (its low bits) of
+ * the taken calls seen, so that the callee's first issue finds its edge without the call's
+ * row (prof_issue_word_slow; filled from the row's remembered edge). */
+typedef struct prof_wcc {
+    uint32_t site1;  /* the call's pc + 1 (0: empty) */
+    uint32_t target; /* the callee's entry */
+    uint32_t edge;   /* the edge (site, target)'s index */
+    uint32_t rd;     /* the return address minus the call's pc */
+} prof_wcc;
 
 typedef struct prof_thread {
     /* what prof_issue reads, first (each thread's state starts a cache line) */
@@ -110,18 +132,23 @@ typedef struct prof_thread {
     prof_frame *stack;   /* the shadow call stack: depth frames */
     int64_t *bat;        /* the batch counters (prof_bat): a word per window offset below nbat,
                             NULL: none */
-    uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
-    uint64_t nwd;        /* words in wd (prof_word_span's) */
+    struct prof_wcc *wcc; /* word mode's cache of calls: slot s is wcc[s * wccs] (the unit's
+                            threads' entries of a slot side by side, prof_state.wcc) */
     uint32_t depth, cap;
     uint32_t nbat;
+    uint32_t wccs;       /* the threads per unit (prof_state.tpu) */
     int nstalls;         /* the ISA's stall causes */
     int wcause;          /* the stall cause wd's words derive (their cycles minus their count) */
     int wflow;           /* word mode's: wcause if its pushes and pops have their own ways
                             (at most PROF_FRAME_STALLS causes), else INT32_MIN
                             (prof_issue_word_slow's one test; set by prof_word_enter) */
-    int g;               /* this thread's global index */
+    uint32_t nlazy;      /* the lazy frames on the stack (prof_frame.lazy) */
+    /* (the next line: the counters a push and a pop charge) */
     uint64_t stalls[SIM_MAX_STALLS]; /* the thread's counters as last charged (in word mode the
                                         words' cause's in prof_word_enter's form) */
+    uint64_t nmap;       /* the window's size (lim when no slow issue is forced) */
+    uint64_t nwd;        /* words in wd (prof_word_span's) */
+    int g;               /* this thread's global index */
     /* the slow path's */
     uint64_t **fmap;     /* over the same window: the rows of calls and returns, which the
                             slow path finds here instead of in the hash (NULL: none yet) */
@@ -148,18 +175,10 @@ typedef struct prof_thread {
     uint64_t bkey;       /* the table blen was copied from (0: none) */
     /* word mode's slow path */
     int64_t *wmem;       /* their allocation (wd a few cache lines into it), or NULL */
+    uint64_t **mapmem;   /* map's allocation (map a few cache lines into it) */
     uint32_t *wtl;       /* the offsets whose word ever counted (prof_word_fold visits them) */
     uint32_t nwtl, cwtl;
     uint64_t wrow[PROF_STALLS + SIM_MAX_STALLS]; /* t->row in word mode (PROF_LIM 0) */
-    /* word mode's calls: a small direct-mapped cache by the call's pc (its low bits) of the
-     * taken calls seen, so that the callee's first issue finds its edge without the call's
-     * row (prof_issue_word_slow; filled from the row's remembered edge) */
-    struct {
-        uint32_t site1;  /* the call's pc + 1 (0: empty) */
-        uint32_t target; /* the callee's entry */
-        uint32_t edge;   /* the edge (site, target)'s index */
-        uint32_t rd;     /* the return address minus the call's pc */
-    } wcc[PROF_WCC];
     int64_t wnone;       /* pw in the row form: PROF_W_CALL (the next word feed's issue is slow) */
 } prof_thread;
 
@@ -176,10 +195,13 @@ typedef struct prof_state {
     uint64_t **hash;  /* rows outside a window, and calls and returns: open addressing */
     uint32_t hcap, hn;
     uint64_t map_bytes; /* the windows' maps together (capped: then hash only) */
-    prof_edge *edges; /* in creation order; eidx: open addressing of index + 1 */
+    prof_edge_slot *edges; /* in creation order (prof_edge_at); eidx: open addressing of index + 1 */
     uint32_t nedges, edge_cap, *eidx, eidx_cap;
     int64_t *poison;  /* prof_bat_poison: npoison words that never count */
     int64_t *wzero;   /* PROF_WINDOW words that never count (prof_word_span short of memory) */
+    prof_wcc *wcc;    /* the threads' caches of calls, per unit: slot by slot, the unit's threads
+                         side by side (a DPU's 16 tasklets calling one site read 4 lines, not
+                         16: the DMA row's pushes missed L1 on it, session 33) */
     uint32_t npoison;
 } prof_state;
 

@@ -22,6 +22,9 @@ static inline int32_t row_thread(const prof_state *p, const uint64_t *r) { (void
 static inline unsigned row_flow(const prof_state *p, const uint64_t *r) { (void)p; return (unsigned)(r[PROF_META] >> 32) & 0xff; }
 static inline unsigned row_ret(const prof_state *p, const uint64_t *r) { (void)p; return (unsigned)(r[PROF_META] >> 40) & 0xff; }
 
+/* Edge e of p. */
+static inline prof_edge *prof_edge_at(const prof_state *p, uint32_t e) { return &p->edges[e].e; }
+
 /* Frame d of t's shadow call stack. */
 static inline prof_frame *prof_fr(const prof_thread *t, uint32_t d) { return &t->stack[d]; }
 
@@ -100,13 +103,36 @@ static inline void prof_word_fold1(prof_thread *t, uint32_t off, uint64_t *row)
     t->wd[off] = (v >= 0 && (v & PROF_W_DROP) ? PROF_W_DROP : PROF_W_ON) | (int64_t)(acc & 3);
 }
 
-/* The row of a dropped word at off: the saved row of an open frame returning there. */
+/* The row of a dropped word at off: the saved row of an open frame returning there (NULL for
+ * a lazy frame's: the map's, prof_frame.lazy). */
 static inline uint64_t *prof_word_saved(const prof_thread *t, uint64_t off)
 {
     for (uint32_t d = t->depth; d-- > 0;)
         if (prof_fr(t, d)->ret - t->base == off && prof_fr(t, d)->saved)
             return prof_fr(t, d)->saved;
     return NULL;
+}
+
+/* The lazy frames' return addresses out of the map (prof_frame.lazy), a counting batch word
+ * there folded and stopped first (prof_map_drop's; the words of a thread in word mode took no
+ * batch's issue): from the top down, the frames pushed since word mode began (amortized over
+ * them). */
+static __attribute__((noinline)) void prof_word_unlazy(prof_thread *t)
+{
+    for (uint32_t d = t->depth; t->nlazy && d-- > 0;) {
+        prof_frame *const f = prof_fr(t, d);
+        if (f->lazy) {
+            const uint64_t off = f->ret - t->base;
+            if (off < t->nbat && t->bat[off] > 0) {
+                prof_bat_fold1(t, (uint32_t)off);
+                t->bat[off] = PROF_BAT_OFF;
+            }
+            f->saved = t->map[off];
+            t->map[off] = NULL;
+            f->lazy = 0;
+            t->nlazy--;
+        }
+    }
 }
 
 static inline void prof_word_fold(prof_thread *t)
@@ -127,6 +153,8 @@ static inline void prof_word_sync(prof_thread *t)
 {
     if (__builtin_expect(!prof_word_mode(t), 1))
         return;
+    if (t->nlazy)
+        prof_word_unlazy(t);
     uint64_t *const r = t->map[t->pw - t->wd];
     const uint64_t tl = t->tl, il = t->in - 1;
     r[PROF_INSNS] -= il;

@@ -34,7 +34,8 @@ prof_state *prof_new(sim_machine *m)
      * line of each of its two rows (64 bytes for the DPU's 3 causes) */
     p->stride = (PROF_STALLS + p->nstalls + 7) & ~7;
     p->th = prof_zalloc((size_t)(p->nth ? p->nth : 1) * sizeof *p->th);
-    if (!p->th) {
+    p->wcc = prof_zalloc((size_t)(p->nth ? p->nth : 1) * PROF_WCC * sizeof *p->wcc);
+    if (!p->th || !p->wcc) {
         prof_free(p);
         return NULL;
     }
@@ -54,6 +55,8 @@ prof_state *prof_new(sim_machine *m)
         t->wnone = PROF_W_CALL; /* (row form) */
         t->pw = &t->wnone;
         t->wcause = -1;
+        t->wcc = p->wcc + (size_t)(g / p->tpu) * PROF_WCC * (size_t)p->tpu + (size_t)(g % p->tpu);
+        t->wccs = (uint32_t)p->tpu;
     }
     return p;
 }
@@ -64,7 +67,7 @@ void prof_free(prof_state *p)
         return;
     for (int g = 0; g < p->nth && p->th; g++) {
         free(p->th[g].stack);
-        free(p->th[g].map);
+        free(p->th[g].mapmem);
         free(p->th[g].fmap);
         free(p->th[g].bat);
         free(p->th[g].btl);
@@ -74,6 +77,7 @@ void prof_free(prof_state *p)
     }
     free(p->poison);
     free(p->wzero);
+    free(p->wcc);
     for (uint32_t c = 0; c < p->nchunks; c++)
         free(p->chunks[c]);
     free(p->chunks);
@@ -138,8 +142,8 @@ int prof_edges(const prof_state *p, int thread, prof_edge **out)
     prof_edge *v = malloc((p->nedges ? p->nedges : 1) * sizeof *v);
     if (!v)
         return -1;
-    if (p->nedges)
-        memcpy(v, p->edges, p->nedges * sizeof *v);
+    for (uint32_t i = 0; i < p->nedges; i++)
+        v[i] = *prof_edge_at(p, i);
     /* open calls count up to the thread's last record (prof_finish: its halt or the end) */
     for (int g = 0; g < p->nth; g++) {
         const prof_thread *t = &p->th[g];

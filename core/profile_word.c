@@ -134,11 +134,11 @@ static __attribute__((noinline)) void prof_word_push_fill(prof_thread *t, uint64
     const uint64_t rd = (meta >> 40) & 0xff, e = meta >> 48;
     /* (an edge's target: a taken call's; the return address inside the words and the map,
      * which never shrink) */
-    if (!e || t->p->edges[e - 1].target != pc || ppc + rd >= t->nwd || ppc + rd >= t->nmap) {
+    if (!e || prof_edge_at(t->p, e - 1)->target != pc || ppc + rd >= t->nwd || ppc + rd >= t->nmap) {
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
-    __typeof__(t->wcc[0]) *const c = &t->wcc[prof_wcc_at(ppc)];
+    prof_wcc *const c = &t->wcc[prof_wcc_at(ppc) * t->wccs];
     c->site1 = (uint32_t)ppc + 1;
     c->target = (uint32_t)pc;
     c->edge = (uint32_t)(e - 1);
@@ -170,7 +170,7 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
 {
     int64_t *const pw = t->pw, *const wd = t->wd;
     const uint64_t ppc = (uint64_t)(pw - wd);
-    const __typeof__(t->wcc[0]) *const c = &t->wcc[prof_wcc_at(ppc)];
+    const prof_wcc *const c = &t->wcc[prof_wcc_at(ppc) * t->wccs];
     if (__builtin_expect(c->site1 != ppc + 1 || c->target != pc, 0)) {
         prof_word_push_fill(t, pc, cycle, insns, cause, n);
         return;
@@ -181,17 +181,25 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
-    uint64_t *const saved = t->map[ret];
+    /* ret's word: counting (its row in the map, no open call returning there): the frame
+     * drops it, lazily (the row stays in the map, and a counting batch word there too:
+     * prof_frame.lazy); dropped: by an open call returning there (its row out of the map, or
+     * a lazy frame's: then the general way, which ends word mode first) or left so by the row
+     * form's pop (its row in the map: the frame takes it out, as prof_frame_push does); else
+     * (0: never counted, or its cycles carried into bit 62 or 63) the general way's if ret
+     * has a row (prof_map_drop's fold), and no row saved if not */
     const int64_t wr = wd[ret];
-    /* prof_map_drop's rare ways (a fold first) the general way's: a counting batch word, a
-     * word whose bits 63 and 62 are equal (carried into 62 while counting, or into 63) or
-     * that never counted (0): wr + 2^62 below 2^63 */
-    if (saved && ((ret < t->nbat && t->bat[ret] > 0) || (uint64_t)wr + PROF_W_DROP < (uint64_t)PROF_W_ON)) {
-        prof_word_general(t, pc, cycle, insns, cause, n);
-        return;
+    const uint32_t lazy = wr < 0 && !(wr & PROF_W_DROP);
+    uint64_t *saved = NULL;
+    if (!lazy) {
+        const int dropped = wr > 0 && (wr & PROF_W_DROP);
+        if ((dropped && t->nlazy) || ((saved = t->map[ret]) != NULL && !dropped)) {
+            prof_word_general(t, pc, cycle, insns, cause, n);
+            return;
+        }
     }
     const uint32_t e = c->edge;
-    prof_edge *const x = &t->p->edges[e];
+    prof_edge *const x = prof_edge_at(t->p, e);
     *pw += PROF_W_ONE(n + 1);
     t->pw = wd + pc; /* (its cycle and count: the caller tells them, prof_word_at) */
     t->depth = d + 1;
@@ -199,17 +207,19 @@ static __attribute__((noinline)) void prof_word_push(prof_thread *t, uint64_t pc
     f->ret = ret;
     f->edge = e;
     f->saved = saved;
+    f->lazy = lazy;
     x->calls++;
     prof_word_charge(t, x, insns, cycle, -1);
-    if (saved) {
-        if (wr < 0)
-            wd[ret] = wr ^ (PROF_W_ON | PROF_W_DROP);
+    if (lazy) {
+        wd[ret] = wr ^ (PROF_W_ON | PROF_W_DROP);
+        t->nlazy++;
+    } else if (saved)
         t->map[ret] = NULL;
-    }
 }
 
 /* The issue after a return's in word mode at the top call's return address (its word
- * dropped, its row saved in the frame): prof_fm_pop's in words (else the general way). */
+ * dropped, its row saved in the frame or, lazy, still in the map): prof_fm_pop's in words
+ * (else the general way). */
 static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc, uint64_t cycle, uint64_t insns,
                                                     int cause, uint64_t n)
 {
@@ -217,14 +227,17 @@ static __attribute__((noinline)) void prof_word_pop(prof_thread *t, uint64_t pc,
     const prof_frame *f;
     int64_t *const wd = t->wd;
     const int64_t v = wd[pc];
-    if (!d || (f = prof_fr(t, d - 1))->ret != pc || f->saved == NULL || v <= 0 || !(v & PROF_W_DROP)) {
+    if (!d || (f = prof_fr(t, d - 1))->ret != pc || (f->saved == NULL && !f->lazy) || v <= 0 || !(v & PROF_W_DROP)) {
         prof_word_general(t, pc, cycle, insns, cause, n);
         return;
     }
     *t->pw += PROF_W_ONE(n + 1);
     t->depth = d - 1;
-    prof_word_charge(t, &t->p->edges[f->edge], insns, cycle, 1);
-    t->map[pc] = f->saved;
+    prof_word_charge(t, prof_edge_at(t->p, f->edge), insns, cycle, 1);
+    if (f->lazy)
+        t->nlazy--;
+    else
+        t->map[pc] = f->saved;
     wd[pc] = v ^ (PROF_W_DROP | PROF_W_ON); /* (counting again, its counts kept) */
     t->pw = wd + pc;
 }

@@ -142,6 +142,34 @@ static void check_same(const prof_state *a, const prof_state *b)
     free(eb);
 }
 
+/* The call edges of a profile of walk()'s program (below) on nt threads, by what they must be
+ * on their own (not against another feed, which a fault in the edges' store or their copy
+ * out would share): sorted by site, target, thread and each triple once, a call at 0x14 of
+ * a function to a function's entry (or to itself: a call rolled back issues again, which is
+ * not its fall-through), on a thread of the run, called at least once. Returns the calls in
+ * all. */
+static uint64_t check_edges(const prof_state *p, int nt)
+{
+    prof_edge *e;
+    const int ne = prof_edges(p, -1, &e);
+    assert_true(ne > 64); /* (the edges' store grew: prof_edge_get) */
+    uint64_t calls = 0;
+    for (int i = 0; i < ne; i++) {
+        assert_int_equal(e[i].site & 0xff, 0x14);
+        assert_true((e[i].target & 0xff) == 0 || e[i].target == e[i].site);
+        assert_true(e[i].thread >= 0 && e[i].thread < nt);
+        assert_true(e[i].calls >= 1);
+        calls += e[i].calls;
+        if (i > 0) {
+            const prof_edge *a = &e[i - 1], *b = &e[i];
+            assert_true(a->site < b->site || (a->site == b->site && (a->target < b->target ||
+                                                                     (a->target == b->target && a->thread < b->thread))));
+        }
+    }
+    free(e);
+    return calls;
+}
+
 #define A (FAKE_CODE_BASE + 0x00)
 #define B (FAKE_CODE_BASE + 0x04)
 #define CALL (FAKE_CODE_BASE + 0x14)
@@ -300,8 +328,8 @@ static void test_feeds_agree(void **state)
     enum { NT = 4, N = 40000 };
     issue *v = calloc(N, sizeof *v);
     assert_non_null(v);
-    uint64_t s = 0x9e3779b97f4a7c15ull, pc[NT], cyc[NT] = {0}, stk[NT][64];
-    int depth[NT] = {0};
+    uint64_t s = 0x9e3779b97f4a7c15ull, pc[NT], cyc[NT] = {0}, stk[NT][64], calls = 0;
+    int depth[NT] = {0}, called[NT] = {0};
     for (int g = 0; g < NT; g++)
         pc[g] = FAKE_CODE_BASE + 0x40 * (uint64_t)g;
     for (int i = 0; i < N; i++) {
@@ -309,6 +337,8 @@ static void test_feeds_agree(void **state)
         issue *x = &v[i];
         x->g = g;
         x->pc = pc[g];
+        calls += (uint64_t)called[g]; /* (a call's edge is charged at its callee's first issue) */
+        called[g] = 0;
         cyc[g] += 1 + rnd(&s) % 4;
         x->cycle = cyc[g];
         for (int c = 0; c < NCAUSE; c++) {
@@ -316,9 +346,12 @@ static void test_feeds_agree(void **state)
             x->own[c] = rnd(&s) % 16 == 0 ? rnd(&s) % 3 : 0;
         }
         x->retires = rnd(&s) % 16 != 0;
+        called[g] = !x->retires && (x->pc & 0xff) == 0x14; /* (a call's issue again: its edge) */
         if (!x->retires)
             continue; /* rolled back: the same pc issues again */
+        const int d0 = depth[g];
         pc[g] = walk(&s, pc[g], stk[g], &depth[g], 8, 0);
+        called[g] = depth[g] > d0; /* (only a call makes the stack deeper) */
     }
     uint64_t end = 0;
     for (int g = 0; g < NT; g++)
@@ -333,10 +366,7 @@ static void test_feeds_agree(void **state)
     /* the stall feed mapped its threads' flows (their first issue came through it) */
     for (int g = 0; g < NT; g++)
         assert_int_equal(p[FEED_STALL]->th[g].fm, 1);
-    prof_edge *e;
-    int ne = prof_edges(p[0], -1, &e);
-    assert_true(ne > 10); /* the case has call edges */
-    free(e);
+    assert_int_equal(check_edges(p[0], NT), calls); /* the case has call edges */
     assert_true(p[0]->hn > 0); /* and rows in the hash (the far copy, calls, returns) */
     for (int f = 1; f < NFEED; f++)
         check_same(p[0], p[f]);
@@ -484,6 +514,7 @@ static void test_batch(void **state)
     assert_true(counted > issues / 2 && counted < issues);
     assert_true(folds > 10);
     assert_true(p[0]->hn > 0);
+    check_edges(p[1], NT);
     check_same(p[0], p[1]);
     free_pair(m, p);
 }
@@ -814,6 +845,94 @@ static void test_word_feed(void **state)
     direct_calls = 0;
 }
 
+/* Lazy frames (prof_frame.lazy): one thread in a loop 0x00-0x24 whose call (0x14 to 0x218,
+ * returning at 0x228 to 0x18) mostly pushes and pops in word mode, ret's row kept in the map,
+ * with a transfer in the callee; every 7th pass word mode ends in the callee (two row-form
+ * issues: the open frame's row out of the map, prof_word_unlazy) and the callee jumps to 0x18
+ * (as a longjmp does: the row form's fast path must not take it), every 13th the return
+ * address's issue is the row form's; the run ends with the call open. Against
+ * prof_issue_stall for every issue. */
+static void test_word_lazy(void **state)
+{
+    (void)state;
+    make_isa = &test_isa3;
+    sim_machine m[2];
+    prof_state *p[2];
+    make_pair(m, p, 1);
+    prof_thread *const pt = prof_th(p[1], 0);
+    prof_word_span(pt, 1 << 12);
+    uint64_t s = 0x853c49e6748fea9bull, cyc = 3, last = (uint64_t)-1, ins = 0, st[NCAUSE] = {0}, lazy_pops = 0;
+    int at = 0; /* (word issues since the feed was told, prof_word_at) */
+    enum { PASSES = 3001 }; /* (the pass before the last a plain one: its call's frame lazy) */
+    for (int it = 0; it <= PASSES; it++) {
+        uint64_t seq[24];
+        int n = 0;
+        const int jump = it % 7 == 3, general = it % 13 == 5, end = it == PASSES;
+        for (uint64_t pc = 0x00; pc <= 0x14; pc += 4)
+            seq[n++] = pc;
+        for (uint64_t pc = 0x218; pc <= (end ? 0x21c : jump ? 0x224 : 0x228); pc += 4)
+            seq[n++] = pc;
+        for (uint64_t pc = 0x18; !end && pc <= 0x24; pc += 4)
+            seq[n++] = pc;
+        for (int k = 0; k < n; k++) {
+            const uint64_t pc = seq[k], gap = cyc - last - 1;
+            st[0] += gap;
+            prof_issue_stall(p[0], 0, pc, cyc, ins, 0, gap);
+            if ((jump && (pc == 0x220 || pc == 0x224 || pc == 0x18)) || (general && pc == 0x18)) {
+                if (at) /* (the row form's: word mode ends, or stays ended) */
+                    prof_word_at(pt, last, ins);
+                at = 0;
+                prof_issue_stall_th(pt, pc, cyc, ins, 0, gap);
+            } else {
+                const uint32_t d0 = pt->depth;
+                const int lazy = d0 && pt->stack[d0 - 1].lazy;
+                prof_issue_word_th(pt, pc, cyc, ins, 0, gap);
+                lazy_pops += lazy && prof_word_mode(pt) && pt->depth < d0;
+                at = 1;
+            }
+            last = cyc;
+            if (pc == 0x21c) { /* a transfer: its own wait moves from cause 0 to 1 */
+                const uint64_t w = 1 + rnd(&s) % 30;
+                prof_stall(p[0], 0, 1, w);
+                prof_stall(p[0], 0, 0, (uint64_t)0 - w);
+                prof_word_stall_th(pt, 1, w);
+                prof_word_stall_th(pt, 0, (uint64_t)0 - w);
+                st[0] -= w;
+                st[1] += w;
+                cyc += w;
+            }
+            ins++;
+            cyc += 1 + rnd(&s) % 5;
+        }
+    }
+    if (at)
+        prof_word_at(pt, last, ins);
+    assert_true(lazy_pops > PASSES / 2); /* (most calls returned in word mode, lazily) */
+    assert_int_equal(pt->depth, 1);
+    assert_int_equal(pt->nlazy, 1);
+    for (int f = 0; f < 2; f++) {
+        sim_thread *th = &m[f].units[0].threads[0];
+        th->started = 1;
+        th->instructions = ins;
+        for (int c = 0; c < NCAUSE; c++)
+            th->stalls[c] = st[c];
+        th->state = SIM_T_HALTED;
+        th->halted_at = last + 2;
+        prof_finish(p[f], &m[f]);
+    }
+    assert_int_equal(pt->nlazy, 0); /* (word mode ended: the frame's row out of the map) */
+    check_same(p[0], p[1]);
+    prof_edge *e;
+    assert_int_equal(prof_edges(p[1], -1, &e), 1);
+    assert_int_equal(e[0].site, 0x14);
+    assert_int_equal(e[0].target, 0x218);
+    assert_int_equal(e[0].calls, PASSES + 1);
+    free(e);
+    free_pair(m, p);
+    make_isa = &test_isa;
+}
+
 XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_return_by_jump),
              cmocka_unit_test(test_feeds_agree), cmocka_unit_test(test_batch),
-             cmocka_unit_test(test_batch_derive), cmocka_unit_test(test_word_feed))
+             cmocka_unit_test(test_batch_derive), cmocka_unit_test(test_word_feed),
+             cmocka_unit_test(test_word_lazy))
