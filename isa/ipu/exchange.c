@@ -42,7 +42,7 @@ static int mux_tile(const ipu_machine *im, uint32_t v)
 int ipu_xchg_wants_cycle(const ipu_tile *tl)
 {
     const ipu_xtile *x = &tl->x;
-    return x->wait || mux_tile(tl->im, x->csr[XC_MUX]) >= 0 ||
+    return x->wait || x->in.n || mux_tile(tl->im, x->csr[XC_MUX]) >= 0 ||
            ((x->pend & 1u << IPU_XCTL_MUX) && mux_tile(tl->im, x->pend_v[IPU_XCTL_MUX]) >= 0);
 }
 
@@ -87,7 +87,7 @@ void ipu_xchg_reset(ipu_tile *tl)
     x->wait = x->recv_wait = x->xend = 0;
     x->rerr = 0;
     x->clash_at = SIM_NEVER;
-    x->head = x->n = 0;
+    x->out.head = x->out.n = x->in.head = x->in.n = 0;
     x->out_ptr = x->out_set = x->out_sctl = x->pend = 0;
 }
 
@@ -229,6 +229,56 @@ int ipu_xchg_clash(sim_machine *m, ipu_tile *tl, int tid, uint64_t t, uint32_t a
     return 1;
 }
 
+/* A free entry at q's tail (the ring doubles when full), or NULL: out of memory. */
+static ipu_xitem *xq_push(ipu_xq *q)
+{
+    if (q->n == q->cap) {
+        const uint32_t cap = q->cap ? 2 * q->cap : 64;
+        ipu_xitem *v = malloc(cap * sizeof *v);
+        if (!v)
+            return NULL;
+        for (uint32_t k = 0; k < q->n; k++)
+            v[k] = q->v[(q->head + k) % q->cap];
+        free(q->v);
+        q->v = v;
+        q->cap = cap;
+        q->head = 0;
+    }
+    return &q->v[(q->head + q->n++) % q->cap];
+}
+
+static ipu_xitem xq_pop(ipu_xq *q)
+{
+    const ipu_xitem it = q->v[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return it;
+}
+
+/* The items of q due by now; the next one's event scheduled. */
+static void xq_next(sim_machine *m, ipu_xq *q, ev_event *ev, uint64_t *at)
+{
+    *at = q->n ? q->v[q->head].at : SIM_NEVER;
+    if (q->n)
+        sim_schedule(m, ev, *at);
+}
+
+/* rows: an item past receiver rt's mux at cycle t is written 52 + 2 x its row later. */
+static void pass_mux(sim_machine *m, ipu_tile *rt, int src, const ipu_xitem *it, uint64_t t)
+{
+    ipu_xtile *x = &rt->x;
+    ipu_xitem *w = xq_push(&x->in);
+    if (!w) {
+        sim_set_stop_at(m, SIM_STOP_ERROR, rt->index, -1, 0, t, "out of memory for the exchange's items");
+        return;
+    }
+    *w = *it;
+    w->at = t + x->in_delay;
+    w->src = (uint16_t)src;
+    if (x->in_at == SIM_NEVER)
+        xq_next(m, &x->in, &x->in_ev, &x->in_at);
+}
+
 static void out_event(ev_event *e, void *ctx)
 {
     (void)e;
@@ -237,21 +287,37 @@ static void out_event(ev_event *e, void *ctx)
     sim_machine *m = im->m;
     ipu_xtile *x = &st->x;
     const uint64_t t = m->now;
-    x->out_at = SIM_NEVER;
-    while (x->n && x->fifo[x->head].at <= t) {
-        const ipu_xitem it = x->fifo[x->head];
-        x->head = (x->head + 1) % x->cap;
-        x->n--;
+    while (x->out.n && x->out.v[x->out.head].at <= t) {
+        const ipu_xitem it = xq_pop(&x->out);
         for (int r = x->rx_head; r >= 0 && !sim_stopped(m); r = im->tiles[r].x.rx_next) {
             const sim_unit *ru = &m->units[r];
-            if (ru->enabled && !ru->halted)
+            if (!ru->enabled || ru->halted)
+                continue;
+            if (im->exchange_rows)
+                pass_mux(m, &im->tiles[r], st->index, &it, t);
+            else
                 receive(m, im, &im->tiles[r], st->index, &it, t);
         }
     }
-    if (x->n) {
-        x->out_at = x->fifo[x->head].at;
-        sim_schedule(m, &x->out_ev, x->out_at);
+    xq_next(m, &x->out, &x->out_ev, &x->out_at);
+}
+
+/* rows: the items past this tile's mux whose write is due. */
+static void in_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    ipu_tile *rt = ctx;
+    ipu_machine *im = rt->im;
+    sim_machine *m = im->m;
+    ipu_xtile *x = &rt->x;
+    const uint64_t t = m->now;
+    const sim_unit *ru = &m->units[rt->index];
+    while (x->in.n && x->in.v[x->in.head].at <= t && !sim_stopped(m)) {
+        const ipu_xitem it = xq_pop(&x->in);
+        if (ru->enabled && !ru->halted)
+            receive(m, im, rt, it.src, &it, t);
     }
+    xq_next(m, &x->in, &x->in_ev, &x->in_at);
 }
 
 /* A put of $INCOMING_MUX, or ipu21's pending controls, take effect (its tile's burst ended
@@ -273,18 +339,29 @@ static void mux_event(ev_event *e, void *ctx)
     rx_move(tl, mux_tile(tl->im, x->csr[XC_MUX]));
 }
 
+/* The physical row (0-22) of tile i of a C600 (ipu21: 1,472 tiles), ipu-stack's layout
+ * (topology.rs): tile pairs 2p, 2p + 1 lie in block p / 23 at row p mod 23, counted from
+ * the other end in odd blocks. */
+static uint32_t c600_row(int i)
+{
+    const uint32_t pair = (uint32_t)i / 2, row = pair % 23;
+    return (pair / 23) & 1 ? 22 - row : row;
+}
+
 int ipu_xchg_init(sim_machine *m, char *err, size_t errlen)
 {
     ipu_machine *im = ipu_m(m);
     im->m = m;
     for (int i = 0; i < im->ntiles; i++) {
         ipu_tile *tl = &im->tiles[i];
-        tl->x.out_at = SIM_NEVER;
+        tl->x.out_at = tl->x.in_at = SIM_NEVER;
+        tl->x.in_delay = im->exchange_rows ? 52 + 2 * c600_row(i) : 0;
         tl->x.rx_src = tl->x.rx_prev = tl->x.rx_next = tl->x.rx_head = -1;
         /* deliveries and arrivals come before the tiles' issues of their cycle (units: 0) */
         if (sim_register_event(m, &tl->x.sync_ev, "ipu sync", sync_event, tl, -2) ||
             sim_register_event(m, &tl->x.out_ev, "ipu exchange", out_event, tl, -1) ||
-            sim_register_event(m, &tl->x.mux_ev, "ipu incoming mux", mux_event, tl, -3)) {
+            sim_register_event(m, &tl->x.mux_ev, "ipu incoming mux", mux_event, tl, -3) ||
+            sim_register_event(m, &tl->x.in_ev, "ipu exchange write", in_event, tl, -1)) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -296,8 +373,9 @@ int ipu_xchg_init(sim_machine *m, char *err, size_t errlen)
 void ipu_xchg_free(ipu_machine *im)
 {
     for (int i = 0; im->tiles && i < im->ntiles; i++) {
-        free(im->tiles[i].x.fifo);
-        im->tiles[i].x.fifo = NULL;
+        free(im->tiles[i].x.out.v);
+        free(im->tiles[i].x.in.v);
+        im->tiles[i].x.out.v = im->tiles[i].x.in.v = NULL;
     }
 }
 
@@ -359,22 +437,10 @@ static int put_items(ipu_xs *x, uint32_t items, uint32_t addr, uint32_t sctl, in
         return -1;
     if (!(sctl & 3))
         return 0; /* no direction: the exchange cycles pass, nothing leaves (ipu-stack) */
-    if (xt->n + items > xt->cap) {
-        uint32_t cap = xt->cap ? xt->cap : 64;
-        while (cap < xt->n + items)
-            cap *= 2;
-        ipu_xitem *f = malloc(cap * sizeof *f);
-        if (!f)
-            return ipu_xfail(x, SIM_STOP_ERROR, 0, 0, "out of memory for the exchange's items");
-        for (uint32_t k = 0; k < xt->n; k++)
-            f[k] = xt->fifo[(xt->head + k) % xt->cap];
-        free(xt->fifo);
-        xt->fifo = f;
-        xt->cap = cap;
-        xt->head = 0;
-    }
     for (uint32_t k = 0; k < items; k++) {
-        ipu_xitem *it = &xt->fifo[(xt->head + xt->n++) % xt->cap];
+        ipu_xitem *it = xq_push(&xt->out);
+        if (!it)
+            return ipu_xfail(x, SIM_STOP_ERROR, 0, 0, "out of memory for the exchange's items");
         it->at = x->t + k + x->im->exchange_latency;
         memcpy(&it->lo, first + nb * k, 4);
         it->hi = 0;
@@ -382,10 +448,8 @@ static int put_items(ipu_xs *x, uint32_t items, uint32_t addr, uint32_t sctl, in
             memcpy(&it->hi, first + nb * k + 4, 4);
         it->is64 = nb == 8;
     }
-    if (xt->out_at == SIM_NEVER) {
-        xt->out_at = xt->fifo[xt->head].at;
-        sim_schedule(x->m, &xt->out_ev, xt->out_at);
-    }
+    if (xt->out_at == SIM_NEVER)
+        xq_next(x->m, &xt->out, &xt->out_ev, &xt->out_at);
     return 0;
 }
 
@@ -509,5 +573,5 @@ void ipu_xchg_view(const ipu_tile *tl, FILE *out)
     snprintf(sel, sizeof sel, src < 0 ? "no tile" : "tile%d", src);
     fprintf(out, "  exchange: $INCOMING_MUX 0x%x (%s)  incoming pointer 0x%x  $INCOMING_DCOUNT %u  $INCOMING_FORMAT %u  "
             "$OUTGOING_BASE 0x%x  sent items in flight %u  ERERR %u\n", x->csr[XC_MUX], sel, x->in_ptr, x->csr[XC_DCOUNT],
-            x->csr[XC_FORMAT], x->csr[XC_OBASE], x->n, x->rerr);
+            x->csr[XC_FORMAT], x->csr[XC_OBASE], x->out.n, x->rerr);
 }

@@ -22,6 +22,7 @@ static const char *const arch_choices[] = {"ipu1", "ipu2", "ipu21", NULL};
 static const char *const ctx_choices[] = {"auto", "worker", "supervisor", NULL};
 static const char *const denorm_choices[] = {"keep", "flush", NULL};
 static const char *const conflict_choices[] = {"ignore", "raise", NULL};
+static const char *const xtiming_choices[] = {"flat", "rows", NULL};
 static const char *const prng_choices[] = {"aox", "plus", NULL};
 static const char *const amp_sum_choices[] = {"fused", "chained", NULL};
 
@@ -86,6 +87,10 @@ const opt_desc ipu_exec_options[] = {
     OPT_C("exchange_clashes", "raise", conflict_choices,
           "an exchange item written into the memory element of the fetch or an access of the bundle its tile "
           "issues in that cycle: raise TEXCH_RERR_CLASH_IFETCH/_INSTR (ipu1_consts.c), or ignore"),
+    OPT_C("exchange_timing", "flat", xtiming_choices,
+          "flat: every item reaches every receiving tile's memory exchange_latency cycles after its send; rows "
+          "(ipu21 only): it passes the receiver's incoming mux then and is written 52 + 2 x the receiver's "
+          "physical row cycles later (ipu-stack's C600 schedules and layout; docs/isa/ipu.md \"Per-row timing\")"),
     OPT_U("predecode", "1", 0, 1, "1: decode each code word once per context (predecode cache); 0: decode at every issue"),
     OPT_U("amp_sets", NULL, 1, 2,
           "AMP sets of 8 units: default 1 on ipu1 (TFPU_NUM_AMP_SETS), 2 on ipu2/ipu21 (16 conv units, PopLibs); "
@@ -143,9 +148,14 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
         opt_uint(&m->opts, t, "sync_cycles", &sync_cyc, err, errlen) ||
         opt_uint(&m->opts, t, "exchange_latency", &xlat, err, errlen))
         return -1;
-    int xclash;
-    if (opt_choice(&m->opts, t, "exchange_clashes", &xclash, err, errlen))
+    int xclash, xtiming;
+    if (opt_choice(&m->opts, t, "exchange_clashes", &xclash, err, errlen) ||
+        opt_choice(&m->opts, t, "exchange_timing", &xtiming, err, errlen))
         return -1;
+    if (xtiming == 1 && arch != 2) {
+        snprintf(err, errlen, "-o exchange_timing=rows needs -o arch=ipu21 (its rows are the C600's tile layout)");
+        return -1;
+    }
     ipu_machine *im = calloc(1, sizeof *im);
     if (!im) {
         snprintf(err, errlen, "out of memory");
@@ -182,6 +192,7 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     im->sync_cycles = sync_cyc;
     im->exchange_latency = xlat;
     im->exchange_clashes = (uint8_t)xclash;
+    im->exchange_rows = (uint8_t)xtiming;
     /* $INCOMING_MUX at reset selects no tile: 0x500 on ipu1 (TILE_INCOMING_MUX__RESET0, one
      * past its 1280 tile instances), TILE_ID_NULL 0x600 where 1472 tiles pass 0x500 */
     im->mux_reset = arch == 0 ? 0x500u : 0x600u;

@@ -105,10 +105,15 @@ struct prof_state; /* core/profile.h */
 enum { IPU_XCSR_N = 12 };  /* the supervisor's exchange CSRs 0xa0-0xab, in index order */
 enum { IPU_XB_N = 5 };     /* barriers: INTERNAL, EXTERNAL0-3 (slave and master forms alike) */
 typedef struct ipu_xitem { /* one 32- or 64-bit item on its way to the tiles */
-    uint64_t at;           /* the cycle it arrives */
+    uint64_t at;           /* the cycle it arrives (in a tile's incoming queue: is written) */
     uint32_t lo, hi;
     uint8_t is64;
+    uint16_t src;          /* its sender (the incoming queue) */
 } ipu_xitem;
+typedef struct ipu_xq {    /* a queue of items in time order: a ring of cap entries */
+    ipu_xitem *v;
+    uint32_t head, n, cap;
+} ipu_xq;
 typedef struct ipu_xtile {
     uint32_t csr[IPU_XCSR_N];  /* as written ($INCOMING_MUX: csr[0] ...) */
     int rx_src;                /* the tile whose items reach this one (-1: none): $INCOMING_MUX as
@@ -125,14 +130,16 @@ typedef struct ipu_xtile {
     uint64_t clash_at;         /* the cycle of the last item written (SIM_NEVER: none to check) */
     uint32_t clash_elem, clash_addr; /* its memory element and address, and its sender */
     int clash_src;
-    ipu_xitem *fifo;           /* items sent, in arrival order (a ring of cap entries) */
-    uint32_t head, n, cap;
+    ipu_xq out;                /* items sent, in arrival order */
     uint64_t out_at;           /* when out_ev is due (SIM_NEVER: not queued) */
+    ipu_xq in;                 /* -o exchange_timing=rows: items past the mux, in write order */
+    uint64_t in_at;            /* when in_ev is due (SIM_NEVER: not queued) */
+    uint32_t in_delay;         /* rows: cycles from the mux to memory, 52 + 2 x the tile's row */
     uint32_t out_ptr;          /* the outgoing stream: the address after the last item sent */
     uint8_t out_sctl, out_set; /* and its send control (sendoff, sendpic go on from them) */
     uint8_t pend;              /* ipu21 controls waiting for mux_ev: 1 << IPU_XCTL_* */
     uint32_t pend_v[4];        /* their values, by IPU_XCTL_* */
-    ev_event sync_ev, out_ev, mux_ev;
+    ev_event sync_ev, out_ev, mux_ev, in_ev;
 } ipu_xtile;
 
 typedef struct ipu_tile {
@@ -182,6 +189,7 @@ struct ipu_machine {
     sim_machine *m;
     uint64_t exchange_latency; /* -o exchange_latency: cycles from an item's send to its arrival */
     uint8_t exchange_clashes;  /* -o exchange_clashes: 1 raise TEXCH_RERR_CLASH_*, 0 ignore */
+    uint8_t exchange_rows;     /* -o exchange_timing=rows (ipu21): the mux-to-memory stage per row */
     uint32_t mux_reset;        /* $INCOMING_MUX after reset: no tile */
     struct { int n; uint64_t last; } bar[IPU_XB_N]; /* arrivals at each sync of other tiles so far */
     uint32_t entry;           /* the supervisor's entry */

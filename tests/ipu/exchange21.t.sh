@@ -18,6 +18,7 @@ asm xs -o define=SENDER "$E/x21.S"
 asm xr "$E/x21.S"
 asm wide -o define=WIDEBAD "$E/x21.S"
 asm fmt -o define=BADFMT "$E/x21.S"
+asm rows -o define=ROWS "$E/x21.S"
 for n in 2 4 8 16; do asm ring$n -o define=NTILES=$n "$R/programs/ipu/ring21.S"; done
 hex() { printf '%02x %02x %02x %02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
 expect() { # NAME FILE PATTERN: FILE has a line matching PATTERN
@@ -56,9 +57,42 @@ done
 expect "x21 latency 12: rbuf = sbuf[0..3]" "$T/xl.out" "^$(hex 0x100) $(hex 0x101) $(hex 0x102) $(hex 0x103)"
 expect "x21 latency 12: rbuf2 = sbuf[6], then nothing" "$T/xl.out" "^$(hex 0x106) $(hex 0)$"
 
+# -o exchange_timing=rows: an item passes the receiver's mux when it arrives (as above) and
+# is written 52 + 2 x the receiver's physical row later (the C600 layout: tile i is in pair
+# i / 2, block pair / 23, row pair mod 23, counted from the other end in odd blocks: tile1
+# row 0, tile3 row 1, tile46 (pair 23, block 1) row 22). x21.S ROWS on tile1, tile3 and
+# tile46 of 47 tiles (the others run the sender): its setzi x2 at 0, 1, put $INCOMING_BASE
+# 6, put $INCOMING_DCOUNT 7, sync 3 at 8; every sender's sync at 0: released at 9. Tile0's
+# send 3 at 9: sbuf[0..3] pass the mux at 19..22; sendoff at 13: sbuf[6], [7] at 23, 24;
+# sendpic at 15: sbuf[8], [9] at 25, 26. The receiver's delayxpic 11 at 9 selects tile0
+# after event 20: sbuf[2], [3], [6], [7] (21..24) pass; delayxpic 3, 0, 0x640 at 21
+# selects no tile after event 24: sbuf[8], [9] do not. sync 0 at 25 waits for the 4th word,
+# written at 24 + D (D = 52 + 2 row): get $SCOUNT_L at 25 + D: rtime 77, 79, 121. With
+# -o exchange_timing=flat (D = 0) the 4th word lands at 24 and sync 0 at 25 goes on at once:
+# rtime 26.
+rowsrun() { "$X" run "$T/xs.elf" -o arch=ipu21 -o tiles=47 "$@" --image ipu0.tile1="$T/rows.elf" \
+    --image ipu0.tile3="$T/rows.elf" --image ipu0.tile46="$T/rows.elf" --quiet --gather rbuf:16 --gather rtime:4 \
+    >"$T/rw.out" 2>&1 || { echo "FAIL rows $*: the run failed"; head -3 "$T/rw.out"; fail=1; }; }
+for j in 1 2; do
+    rowsrun -o exchange_timing=rows -o jobs=$j
+    got=$(grep -c "^$(hex 0x102) $(hex 0x103) $(hex 0x106) $(hex 0x107)$" "$T/rw.out")
+    [ "$got" = 3 ] && echo "ok rows (jobs=$j): the three receivers hold sbuf[2, 3, 6, 7]" ||
+        { echo "FAIL rows (jobs=$j): $got receivers hold sbuf[2, 3, 6, 7]"; fail=1; }
+    for k in 1:77 3:79 46:121; do
+        grep -A1 "^tile${k%:*}: rtime" "$T/rw.out" | grep -q "^$(hex ${k#*:})$" &&
+            echo "ok rows (jobs=$j): tile${k%:*}'s rtime ${k#*:}" || { echo "FAIL rows: tile${k%:*}'s rtime is not ${k#*:}"; fail=1; }
+    done
+done
+rowsrun -o exchange_timing=flat
+[ "$(grep -A1 ': rtime' "$T/rw.out" | grep -c "^$(hex 26)$")" = 3 ] && echo "ok flat: the three rtimes are 26" ||
+    { echo "FAIL flat: the rtimes are not 26:"; grep -A1 ': rtime' "$T/rw.out"; fail=1; }
+"$X" run "$T/xs.elf" -o arch=ipu2 -o exchange_timing=rows >"$T/e.out" 2>&1 && { echo "FAIL rows on ipu2 ran"; fail=1; }
+expect "rows needs ipu21" "$T/e.out" "exchange_timing=rows needs -o arch=ipu21"
+
 # 2. The ring all-reduce (programs/ipu/ring21.S): every tile ends with 1 + ... + n =
 # n (n + 1) / 2: 3, 10, 36, 136; the same memory and statistics for jobs=1 and 2, and the
-# same memory in the functional loop.
+# same memory in the functional loop; the same totals with -o exchange_timing=rows (sync RECV
+# waits for the later writes).
 for n in 2 4 8 16; do
     want=$(hex $((n * (n + 1) / 2)))
     for j in 1 2; do
@@ -74,6 +108,9 @@ for n in 2 4 8 16; do
     "$X" run "$T/ring$n.elf" -o arch=ipu21 -o tiles=$n -o timing=none --quiet --mem-hash "$T/hf" >/dev/null 2>&1
     cmp -s "$T/h1" "$T/hf" && echo "ok ring $n: the functional loop, the same memory" ||
         { echo "FAIL ring $n: the functional loop's memory differs"; fail=1; }
+    "$X" run "$T/ring$n.elf" -o arch=ipu21 -o tiles=$n -o exchange_timing=rows --quiet --gather total:4 >"$T/r.out" 2>&1
+    [ "$(grep -c "^$want" "$T/r.out")" = "$n" ] && echo "ok ring $n (rows): every total is $((n * (n + 1) / 2))" ||
+        { echo "FAIL ring $n (rows):"; cat "$T/r.out"; fail=1; }
 done
 
 # 3. Faults: a sendpicp at 4 mod 8 (written as two .long after a nop); a PIC control of

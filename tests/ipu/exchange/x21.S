@@ -6,7 +6,9 @@
  * sync INTERNAL, then delayxpic selects tile0 at a terminal event, delaypic moves the
  * pointer to rbuf2 at another, delayxpic selects no tile (0x640), and rtime = $SCOUNT_L.
  * The pad puts the code (placed after the data) in the second memory element, so that no
- * fetch clashes with an item landing in the first. WIDEBAD and BADFMT: two faults. */
+ * fetch clashes with an item landing in the first. WIDEBAD and BADFMT: two faults. ROWS: a
+ * receiver for -o exchange_timing=rows that expects four words and waits for them with sync
+ * RECV. */
 .section .data
 .align 8
 .globl sbuf, rbuf, rbuf2, rtime
@@ -27,6 +29,19 @@ _start:
   .long 0xf6600000, 0x19000000  /* sendpicp 51, 0, 0, 0, 0x640, 0 at 4 mod 8 */
 #elif defined(BADFMT)
   delaypic 2, 1, 3              /* PIC selector 1 ($INCOMING_FORMAT): 3 is no format */
+#elif defined(ROWS)
+  setzi $m2, rbuf
+  setzi $m3, 4
+  put $INCOMING_BASE, $m2
+  put $INCOMING_DCOUNT, $m3
+  sync 3
+  delayxpic 11, 0, 0
+  delayxpic 3, 0, 0x640
+  sync 0
+  get $m6, $SCOUNT_L
+  setzi $m7, rtime
+  st32 $m6, $m7, $mzero, 0
+  br $m10
 #elif defined(SENDER)
   sync 3
   send 3, sbuf / 4, 1
