@@ -561,6 +561,19 @@ void ipu_xchg_finish(sim_machine *m)
     size_t l = strlen(m->stop.msg);
     if (who[0] && l + 12 < sizeof m->stop.msg)
         snprintf(m->stop.msg + l, sizeof m->stop.msg - l, "; waiting: %s", who);
+    /* tiles that run apart (event-coupled) may not have come as far as the stop: say so */
+    int shown = 0;
+    for (int i = 0; i < im->ntiles; i++) {
+        const sim_unit *u = &m->units[i];
+        const ipu_xtile *x = &im->tiles[i].x;
+        if (i == m->stop.unit || !u->enabled || u->halted || x->wait || x->recv_wait || u->reached + 1 >= m->stop.cycle)
+            continue;
+        l = strlen(m->stop.msg);
+        if (l + 40 >= sizeof m->stop.msg)
+            break;
+        snprintf(m->stop.msg + l, sizeof m->stop.msg - l, "%s%s at cycle %llu", shown++ ? ", " : "; behind it: ",
+                 u->name, (unsigned long long)u->reached + 1);
+    }
 }
 
 void ipu_xchg_view(const ipu_tile *tl, FILE *out)

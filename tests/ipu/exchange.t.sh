@@ -23,6 +23,7 @@ asm crx "$E/clash.S"
 asm crx_fetch -o define=RBUF=0x4c800 "$E/clash.S"
 asm crx_load -o define=RBUF=0x58004 "$E/clash.S"
 asm flt -o define=FAULT "$E/other.S"
+asm flta -o define=FAULT,AHEAD "$E/other.S"
 asm fmt -o define=BADFMT "$E/other.S"
 for n in 2 4 8 16; do asm allsum$n -o define=NTILES=$n "$R/programs/ipu/allsum.S"; done
 # hex WORD: the 4 bytes --get prints for a little-endian word
@@ -123,6 +124,16 @@ expect "info threads: the supervisor waits in sync" "$T/hd.out" \
 [ $rc = 2 ] || { echo "FAIL fault: exit $rc, not 2"; fail=1; }
 expect "fault while waiting names the waiting tiles" "$T/f.out" \
     "(cycle 50): .*TEXCPT_INVALID_ADDR.*waiting: tile0 (INTERNAL since 13), tile2 (INTERNAL since 13)"
+# Without the put, tile1 selects no tile and runs ahead of the others (event-coupled): its
+# load faults at 49 (delay 48 at 0) while tile0 and tile2, in step with the run loop, have
+# not yet issued their sync at 13: the reason says which tiles the stop finds behind it and
+# where (for jobs=1 and 2 alike).
+for j in 1 2; do
+    "$X" run "$T/pair.elf" -o tiles=3 -o jobs=$j --image ipu0.tile1="$T/flta.elf" --quiet >"$T/fa.out" 2>&1; rc=$?
+    [ $rc = 2 ] || { echo "FAIL fault ahead: exit $rc, not 2"; fail=1; }
+    expect "fault of a tile ahead names the tiles behind (jobs=$j)" "$T/fa.out" \
+        "(cycle 49): .*TEXCPT_INVALID_ADDR, cause 27); behind it: tile0 at cycle 13, tile2 at cycle 13$"
+done
 
 # 4. Bad values: an incoming pointer outside tile memory (0x100): the first item arrives
 # at 24 and raises TEXCH_RERR_ADDR (TEXCPT_EXERR) on the receiving tile; $INCOMING_FORMAT 3
