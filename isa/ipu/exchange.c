@@ -279,45 +279,42 @@ static void pass_mux(sim_machine *m, ipu_tile *rt, int src, const ipu_xitem *it,
         xq_next(m, &x->in, &x->in_ev, &x->in_at);
 }
 
-static void out_event(ev_event *e, void *ctx)
+/* Tile tl's due items: its sends reach the tiles on its list of receivers (out), or, with
+ * rows, the items past its mux are written (in); then the next one's event. */
+static void drain(ipu_tile *tl, int in)
 {
-    (void)e;
-    ipu_tile *st = ctx;
-    ipu_machine *im = st->im;
+    ipu_machine *im = tl->im;
     sim_machine *m = im->m;
-    ipu_xtile *x = &st->x;
+    ipu_xtile *x = &tl->x;
+    ipu_xq *q = in ? &x->in : &x->out;
     const uint64_t t = m->now;
-    while (x->out.n && x->out.v[x->out.head].at <= t) {
-        const ipu_xitem it = xq_pop(&x->out);
-        for (int r = x->rx_head; r >= 0 && !sim_stopped(m); r = im->tiles[r].x.rx_next) {
+    while (q->n && q->v[q->head].at <= t) {
+        const ipu_xitem it = xq_pop(q);
+        for (int r = in ? tl->index : x->rx_head; r >= 0 && !sim_stopped(m); r = in ? -1 : im->tiles[r].x.rx_next) {
             const sim_unit *ru = &m->units[r];
             if (!ru->enabled || ru->halted)
                 continue;
-            if (im->exchange_rows)
-                pass_mux(m, &im->tiles[r], st->index, &it, t);
+            if (in)
+                receive(m, im, tl, it.src, &it, t);
+            else if (im->exchange_rows)
+                pass_mux(m, &im->tiles[r], tl->index, &it, t);
             else
-                receive(m, im, &im->tiles[r], st->index, &it, t);
+                receive(m, im, &im->tiles[r], tl->index, &it, t);
         }
     }
-    xq_next(m, &x->out, &x->out_ev, &x->out_at);
+    xq_next(m, q, in ? &x->in_ev : &x->out_ev, in ? &x->in_at : &x->out_at);
 }
 
-/* rows: the items past this tile's mux whose write is due. */
+static void out_event(ev_event *e, void *ctx)
+{
+    (void)e;
+    drain(ctx, 0);
+}
+
 static void in_event(ev_event *e, void *ctx)
 {
     (void)e;
-    ipu_tile *rt = ctx;
-    ipu_machine *im = rt->im;
-    sim_machine *m = im->m;
-    ipu_xtile *x = &rt->x;
-    const uint64_t t = m->now;
-    const sim_unit *ru = &m->units[rt->index];
-    while (x->in.n && x->in.v[x->in.head].at <= t && !sim_stopped(m)) {
-        const ipu_xitem it = xq_pop(&x->in);
-        if (ru->enabled && !ru->halted)
-            receive(m, im, rt, it.src, &it, t);
-    }
-    xq_next(m, &x->in, &x->in_ev, &x->in_at);
+    drain(ctx, 1);
 }
 
 /* A put of $INCOMING_MUX, or ipu21's pending controls, take effect (its tile's burst ended
