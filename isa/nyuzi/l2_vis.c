@@ -53,7 +53,10 @@ void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, u
     u->l2vis = UINT64_MAX;
     u->made = now;
     u->serial = ++nm->undo_serial ? nm->undo_serial : ++nm->undo_serial; /* never 0 */
-    memcpy(u->old + (pa - u->line), nm->ram + pa, len); /* only the bytes it writes */
+    if (len == 4) /* (the common word store: no call) */
+        memcpy(u->old + (pa - u->line), nm->ram + pa, 4);
+    else
+        memcpy(u->old + (pa - u->line), nm->ram + pa, len); /* only the bytes it writes */
     t->undo = u->serial;
     nm->nundo++;
 }
