@@ -8,48 +8,7 @@
  * window that take the hash) is run through all three feeds and compared; the batch
  * counters (prof_bat) against prof_issue likewise. The machine is fake_isa.h's, only for its
  * units and code space: nothing runs, the test plays the issues. */
-#include "../testlib.h"
-#include "fake_isa.h"
-#include "../../core/profile.h"
-#include "../../core/profile_int.h" /* (PROF_MAP_BUDGET: the word feed short of memory) */
-
-#define NCAUSE 5
-static const char *const causes[] = {"a", "b", "c", "d", "e", NULL};
-
-/* Flow by address (code at FAKE_CODE_BASE, 4 bytes an instruction): an address ending in
- * 0x14 is a call (returns 4 bytes on), one ending in 0x28 a return. */
-static int test_flow(sim_machine *m, int unit, uint64_t pc, uint64_t *ret)
-{
-    (void)m;
-    (void)unit;
-    if ((pc & 0xff) == 0x14) {
-        *ret = pc + 4;
-        return ISA_FLOW_CALL;
-    }
-    return (pc & 0xff) == 0x28 ? ISA_FLOW_RETURN : ISA_FLOW_NONE;
-}
-
-/* fake_isa.h's machine with more stall causes and call edges */
-#define TEST_ISA(names, what)                                                                                          \
-    {                                                                                                                  \
-        .name = "fake", .description = what, .stall_names = names, .create = fake_create, .destroy = fake_destroy,     \
-        .unit_run = fake_unit_run, .pc_get = fake_pc_get, .code_space = "code", .insn_flow = test_flow,                \
-    }
-static const isa_ops test_isa = TEST_ISA(causes, "unit-test ISA with call edges");
-/* The same with 3 stall causes (as the DPU): the word feed's calls and returns take their
- * own ways only for an ISA with at most PROF_FRAME_STALLS causes (core/profile_word.c
- * prof_issue_word_slow; more: the general way) */
-static const char *const causes3[] = {"a", "b", "c", NULL};
-static const isa_ops test_isa3 = TEST_ISA(causes3, "unit-test ISA with call edges, 3 stall causes");
-#undef TEST_ISA
-static const isa_ops *make_isa = &test_isa; /* (what make builds) */
-
-static void make(sim_machine *m, int threads)
-{
-    char kv[32];
-    snprintf(kv, sizeof kv, "threads=%d", threads);
-    fake_make(m, make_isa, (const char *const[]){kv, "insns=1", NULL});
-}
+#include "test_profile.h" /* (the machine, two profiles of it, check_same, rnd) */
 
 /* One issue to play: thread, pc, cycle; stalls counted before it (gap) and while it executes
  * (own); whether it retires. */
@@ -106,40 +65,6 @@ static prof_state *play(sim_machine *m, int feed, const issue *v, int n, uint64_
     }
     prof_finish(p, m);
     return p;
-}
-
-static void check_same(const prof_state *a, const prof_state *b)
-{
-    prof_entry *va, *vb;
-    int na = prof_sorted(a, -1, &va), nb = prof_sorted(b, -1, &vb);
-    assert_true(na > 0);
-    assert_int_equal(na, nb);
-    for (int i = 0; i < na; i++) {
-        assert_int_equal(va[i].pc, vb[i].pc);
-        assert_int_equal(va[i].thread, vb[i].thread);
-        assert_int_equal(va[i].insns, vb[i].insns);
-        assert_int_equal(va[i].cycles, vb[i].cycles);
-        for (int c = 0; c < NCAUSE; c++)
-            assert_int_equal(va[i].stalls[c], vb[i].stalls[c]);
-    }
-    free(va);
-    free(vb);
-    prof_edge *ea, *eb;
-    na = prof_edges(a, -1, &ea);
-    nb = prof_edges(b, -1, &eb);
-    assert_int_equal(na, nb);
-    for (int i = 0; i < na; i++) {
-        assert_int_equal(ea[i].site, eb[i].site);
-        assert_int_equal(ea[i].target, eb[i].target);
-        assert_int_equal(ea[i].thread, eb[i].thread);
-        assert_int_equal(ea[i].calls, eb[i].calls);
-        assert_int_equal(ea[i].insns, eb[i].insns);
-        assert_int_equal(ea[i].cycles, eb[i].cycles);
-        for (int c = 0; c < NCAUSE; c++)
-            assert_int_equal(ea[i].stalls[c], eb[i].stalls[c]);
-    }
-    free(ea);
-    free(eb);
 }
 
 /* The call edges of a profile of walk()'s program (below) on nt threads, by what they must be
@@ -263,14 +188,6 @@ static void test_return_by_jump(void **state)
     }
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* The tests' program: the pc after an issue at pc that retired. An address ending in 0x14
  * calls (3 times in 4) a function at a multiple of 0x100, 1 in far_in of them in the far
  * copy at 0x900000 (outside the window); one ending in 0x28 returns (1 in 8 past a frame, as
@@ -298,24 +215,6 @@ static uint64_t walk(uint64_t *s, uint64_t pc, uint64_t *stk, int *depth, uint64
     if (off >= 0x3c)
         return (pc & ~(uint64_t)0xff) + (!to_ret || rnd(s) % 4 ? 0x40 * (rnd(s) % 3) : 0x18);
     return pc + 4;
-}
-
-/* Two machines of nt threads, each with a new profile (the tests play one feed into each). */
-static void make_pair(sim_machine *m, prof_state **p, int nt)
-{
-    for (int f = 0; f < 2; f++) {
-        make(&m[f], nt);
-        p[f] = prof_new(&m[f]);
-        assert_non_null(p[f]);
-    }
-}
-
-static void free_pair(sim_machine *m, prof_state **p)
-{
-    for (int f = 0; f < 2; f++) {
-        prof_free(p[f]);
-        sim_destroy(&m[f]);
-    }
 }
 
 /* A long run of 4 threads over 16 functions of 64 bytes (at FAKE_CODE_BASE, and one copy
@@ -845,94 +744,6 @@ static void test_word_feed(void **state)
     direct_calls = 0;
 }
 
-/* Lazy frames (prof_frame.lazy): one thread in a loop 0x00-0x24 whose call (0x14 to 0x218,
- * returning at 0x228 to 0x18) mostly pushes and pops in word mode, ret's row kept in the map,
- * with a transfer in the callee; every 7th pass word mode ends in the callee (two row-form
- * issues: the open frame's row out of the map, prof_word_unlazy) and the callee jumps to 0x18
- * (as a longjmp does: the row form's fast path must not take it), every 13th the return
- * address's issue is the row form's; the run ends with the call open. Against
- * prof_issue_stall for every issue. */
-static void test_word_lazy(void **state)
-{
-    (void)state;
-    make_isa = &test_isa3;
-    sim_machine m[2];
-    prof_state *p[2];
-    make_pair(m, p, 1);
-    prof_thread *const pt = prof_th(p[1], 0);
-    prof_word_span(pt, 1 << 12);
-    uint64_t s = 0x853c49e6748fea9bull, cyc = 3, last = (uint64_t)-1, ins = 0, st[NCAUSE] = {0}, lazy_pops = 0;
-    int at = 0; /* (word issues since the feed was told, prof_word_at) */
-    enum { PASSES = 3001 }; /* (the pass before the last a plain one: its call's frame lazy) */
-    for (int it = 0; it <= PASSES; it++) {
-        uint64_t seq[24];
-        int n = 0;
-        const int jump = it % 7 == 3, general = it % 13 == 5, end = it == PASSES;
-        for (uint64_t pc = 0x00; pc <= 0x14; pc += 4)
-            seq[n++] = pc;
-        for (uint64_t pc = 0x218; pc <= (end ? 0x21c : jump ? 0x224 : 0x228); pc += 4)
-            seq[n++] = pc;
-        for (uint64_t pc = 0x18; !end && pc <= 0x24; pc += 4)
-            seq[n++] = pc;
-        for (int k = 0; k < n; k++) {
-            const uint64_t pc = seq[k], gap = cyc - last - 1;
-            st[0] += gap;
-            prof_issue_stall(p[0], 0, pc, cyc, ins, 0, gap);
-            if ((jump && (pc == 0x220 || pc == 0x224 || pc == 0x18)) || (general && pc == 0x18)) {
-                if (at) /* (the row form's: word mode ends, or stays ended) */
-                    prof_word_at(pt, last, ins);
-                at = 0;
-                prof_issue_stall_th(pt, pc, cyc, ins, 0, gap);
-            } else {
-                const uint32_t d0 = pt->depth;
-                const int lazy = d0 && pt->stack[d0 - 1].lazy;
-                prof_issue_word_th(pt, pc, cyc, ins, 0, gap);
-                lazy_pops += lazy && prof_word_mode(pt) && pt->depth < d0;
-                at = 1;
-            }
-            last = cyc;
-            if (pc == 0x21c) { /* a transfer: its own wait moves from cause 0 to 1 */
-                const uint64_t w = 1 + rnd(&s) % 30;
-                prof_stall(p[0], 0, 1, w);
-                prof_stall(p[0], 0, 0, (uint64_t)0 - w);
-                prof_word_stall_th(pt, 1, w);
-                prof_word_stall_th(pt, 0, (uint64_t)0 - w);
-                st[0] -= w;
-                st[1] += w;
-                cyc += w;
-            }
-            ins++;
-            cyc += 1 + rnd(&s) % 5;
-        }
-    }
-    if (at)
-        prof_word_at(pt, last, ins);
-    assert_true(lazy_pops > PASSES / 2); /* (most calls returned in word mode, lazily) */
-    assert_int_equal(pt->depth, 1);
-    assert_int_equal(pt->nlazy, 1);
-    for (int f = 0; f < 2; f++) {
-        sim_thread *th = &m[f].units[0].threads[0];
-        th->started = 1;
-        th->instructions = ins;
-        for (int c = 0; c < NCAUSE; c++)
-            th->stalls[c] = st[c];
-        th->state = SIM_T_HALTED;
-        th->halted_at = last + 2;
-        prof_finish(p[f], &m[f]);
-    }
-    assert_int_equal(pt->nlazy, 0); /* (word mode ended: the frame's row out of the map) */
-    check_same(p[0], p[1]);
-    prof_edge *e;
-    assert_int_equal(prof_edges(p[1], -1, &e), 1);
-    assert_int_equal(e[0].site, 0x14);
-    assert_int_equal(e[0].target, 0x218);
-    assert_int_equal(e[0].calls, PASSES + 1);
-    free(e);
-    free_pair(m, p);
-    make_isa = &test_isa;
-}
-
 XPUSIM_TESTS(profile, cmocka_unit_test(test_by_hand), cmocka_unit_test(test_return_by_jump),
              cmocka_unit_test(test_feeds_agree), cmocka_unit_test(test_batch),
-             cmocka_unit_test(test_batch_derive), cmocka_unit_test(test_word_feed),
-             cmocka_unit_test(test_word_lazy))
+             cmocka_unit_test(test_batch_derive), cmocka_unit_test(test_word_feed))
