@@ -318,6 +318,55 @@ static int only_unit_events(const sim_machine *m)
     return 1;
 }
 
+/* After a burst of the ring's unit at cycle c (the loop chose it: no queued event before
+ * it): the ring's units due at c run now, in the queue's order, without the loop's choice
+ * between bursts. Four Nyuzi cores in step are four bursts of one cycle, and the choice
+ * (the queue's head, the ring's scan in ev_before order, the checks) was most of the run
+ * loop's cost. The loop would choose exactly these units in exactly this order as long as
+ * the queue's first event is after c and each is still due at c when its turn comes (a
+ * burst may halt, disable, decouple or wake units, or schedule events; a unit it wakes to c
+ * takes a later insertion number than every unit of the round, so it comes after them, and
+ * the loop takes it after the round): each burst checks both and otherwise leaves the
+ * choice to the loop. Its horizon is the loop's: c + 1 while the unit after it is still due
+ * at c; else the next event on the queue or the ring. The limits, progress and
+ * instruction caps are checked after each burst as after any event. (No unit is woken to a
+ * cycle before the loop's: the collection gives up if it finds one.) */
+static void run_ring_round(sim_machine *m, uint64_t c)
+{
+    sim_unit *l[SIM_RING_MAX];
+    int n = 0;
+    for (int i = 0; i < m->nring; i++) { /* the due units, in ev_before order */
+        sim_unit *u = m->ring[i];
+        if (u->ring != 2 || u->ev.when > c)
+            continue;
+        if (u->ev.when < c)
+            return; /* (woken into the past: the loop decides) */
+        int k = n++;
+        while (k > 0 && ev_before(&u->ev, &l[k - 1]->ev)) {
+            l[k] = l[k - 1];
+            k--;
+        }
+        l[k] = u;
+    }
+    for (int j = 0; j < n && !sim_stopped(m); j++) {
+        sim_unit *u = l[j];
+        if (u->ring != 2 || u->ev.when != c || ev_next_time(&m->q) <= c)
+            return;
+        uint64_t next_other = c; /* l[j + 1] is due at c (unless a burst moved it) */
+        if (j == n - 1 || l[j + 1]->ring != 2 || l[j + 1]->ev.when != c) {
+            next_other = ev_next_time(&m->q);
+            for (int i = 0; i < m->nring; i++)
+                if (m->ring[i] != u && m->ring[i]->ring == 2 && m->ring[i]->ev.when < next_other)
+                    next_other = m->ring[i]->ev.when;
+        }
+        u->ring = 1;
+        run_cycle_burst(m, u, next_other);
+        if (m->progress_fn)
+            progress_check(m);
+        run_insn_check(m);
+    }
+}
+
 sim_stop_kind sim_run(sim_machine *m, uint64_t until)
 {
     double t0 = host_now();
@@ -384,6 +433,8 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         if (m->progress_fn)
             progress_check(m);
         run_insn_check(m);
+        if (from_ring && rest == m->now && !sim_stopped(m))
+            run_ring_round(m, m->now); /* the ring's other units due in this cycle */
     }
     /* a unit's fault among independent units run here: the others run to their ends too, as
      * on host threads (indep_finish), so the stop is the same for every -o jobs= */
