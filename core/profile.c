@@ -67,8 +67,9 @@ static void prof_window(prof_state *p, prof_thread *t, int g, uint64_t pc)
         return;
     if (p->map_bytes + n * sizeof *t->map > PROF_MAP_BUDGET)
         return;
-    /* (skewed by thread as the words are, prof_word_span: a map holds 2^18 pointers, so
-     * every thread's starts at one page offset, and map[pc] of 16 threads fell in one L1 set) */
+    /* (skewed by thread as the words are, prof_word_span: every thread's map started at one
+     * offset in a page, up to 2^18 pointers from mmap or a DPU's 4096 from the heap 32 KiB +
+     * 16 bytes apart, and map[pc] of 16 tasklets fell in one L1 set) */
     const size_t skew = (size_t)((g * 5 + 32) & 63) * 8;
     uint64_t **map = calloc(n + skew, sizeof *map);
     if (!map)
