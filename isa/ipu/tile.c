@@ -152,6 +152,11 @@ int ipu_machine_create(sim_machine *m, char *err, size_t errlen)
     if (opt_choice(&m->opts, t, "exchange_clashes", &xclash, err, errlen) ||
         opt_choice(&m->opts, t, "exchange_timing", &xtiming, err, errlen))
         return -1;
+    if (arch == 0 && ntiles > 1280) { /* (its reset $INCOMING_MUX, 0x500, would then select a tile) */
+        snprintf(err, errlen, "-o tiles=%llu: an ipu1 has 1280 tile instances (1216 usable), at most 1280",
+                 (unsigned long long)ntiles);
+        return -1;
+    }
     if (xtiming == 1 && arch != 2) {
         snprintf(err, errlen, "-o exchange_timing=rows needs -o arch=ipu21 (its rows are the C600's tile layout)");
         return -1;

@@ -178,4 +178,9 @@ expect "watchpoint on exchanged data" "$T/w.out" \
     "stopped at cycle 24: watchpoint 1: exchange from tile0 write of tmem.1:0x4c010 (4 units)"
 expect "info csr: the exchange state" "$T/w.out" \
     'exchange: \$INCOMING_MUX 0x0 (tile0)  incoming pointer 0x4c014  \$INCOMING_DCOUNT 1 '
+# 6. An ipu1 has 1280 tile instances: more is refused (its $INCOMING_MUX reset value 0x500
+# names tile 1280 and must select no tile).
+"$X" run "$T/pair.elf" -o arch=ipu1 -o tiles=1281 --quiet >"$T/t1.out" 2>&1; rc=$?
+[ $rc = 1 ] || { echo "FAIL ipu1 tiles=1281: exit $rc, not 1"; fail=1; }
+expect "ipu1 at most 1280 tiles" "$T/t1.out" "tiles=1281: an ipu1 has 1280 tile instances (1216 usable), at most 1280"
 exit $fail
