@@ -231,10 +231,10 @@ static void test_ring_same_order(void **state)
  * no other unit due in the next cycle, so its horizon is further) and with urgent events
  * (each burst that starts a thread's 5k+2-th instruction schedules an event at priority -1
  * for its first cycle, which the queue runs before the cycle's remaining units) and with
- * bursts that move the next unit's event 3 cycles later (take=N, every N-th instruction a
- * thread starts a burst with: sim_unit_event_take and a
- * wake, as MCCP's cluster does; a round must not run a unit no longer due, nor give the
- * unit before it a horizon of the next cycle for its sake). */
+ * bursts that move the next unit's event 3 cycles later (take=N: a burst whose first
+ * instruction is a thread's (N/2 mod N)-th does sim_unit_event_take and a wake, as MCCP's
+ * cluster does; a round must not run a unit no longer due, nor give the unit before it a
+ * horizon of the next cycle for its sake). */
 static void test_ring_rounds(void **state)
 {
     (void)state;
@@ -290,12 +290,6 @@ static int sr_create(sim_machine *m, char *err, size_t errlen)
     return 0;
 }
 
-static void sr_destroy(sim_machine *m)
-{
-    free(m->isa_state);
-    m->isa_state = NULL;
-}
-
 static uint64_t sr_unit_run(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon)
 {
     sr_machine *sr = m->isa_state;
@@ -320,7 +314,7 @@ static const isa_ops sr_isa = {
     .description = "four cycle-coupled units with a script",
     .stall_names = rm_stalls,
     .create = sr_create,
-    .destroy = sr_destroy,
+    .destroy = rm_destroy, /* (frees isa_state) */
     .unit_run = sr_unit_run,
     .pc_get = rm_pc_get,
 };
