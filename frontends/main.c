@@ -38,7 +38,7 @@ static void usage(FILE *f)
           "  xpusim gdbserver PROGRAM [--port N | --listen HOST:PORT]  GDB remote server\n"
           "                                     (default 127.0.0.1:1234; --port 0 picks a free port)\n"
           "  xpusim asm --isa NAME [-c] [-I DIR] SRC... -o OUT   (-c: a relocatable object)\n"
-          "  xpusim disasm PROGRAM [--isa NAME]\n"
+          "  xpusim disasm PROGRAM [--isa NAME] [-o KEY=VALUE]   (options that decide decoding: IPU arch)\n"
           "  xpusim stats diff A.json B.json   what changed between two runs' --stats=json files\n"
           "  xpusim report STATS.json [-o OUT.html] [--profile FILE]   one HTML page: where the cycles go\n"
           "  xpusim info PROGRAM [--isa NAME]   ISA, entry, segments, sections, symbols\n"
@@ -378,8 +378,11 @@ static int cmd_disasm(cli_args *a)
     if (!isa) {
         fprintf(stderr, "xpusim: %s: cannot tell the ISA; use --isa NAME\n", a->program);
         rc = 1;
+    } else if (isa_check_options(isa, &a->opts, err, sizeof err)) {
+        fprintf(stderr, "xpusim: %s\n", err);
+        rc = 1;
     } else if (isa->disasm_image) {
-        if (isa->disasm_image(&img, stdout, err, sizeof err)) {
+        if (isa->disasm_image(&img, &a->opts, stdout, err, sizeof err)) {
             fprintf(stderr, "xpusim: %s\n", err);
             rc = 1;
         }

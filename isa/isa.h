@@ -142,8 +142,10 @@ typedef struct isa_ops {
     /* Disassemble the instruction at addr from p[0..avail); return the number of address
      * units it occupies (>0), or 0 if avail is too short. Unknown encodings print as data. */
     int (*disasm)(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n);
-    /* For "xpusim disasm": list a program file without building a machine. May be NULL. */
-    int (*disasm_image)(const ld_image *img, FILE *out, char *err, size_t errlen);
+    /* For "xpusim disasm": list a program file without building a machine. opts: the command
+     * line's -o options, checked against the ISA's (isa_check_options); the ISA reads those
+     * that decide decoding (the IPU's arch). May be NULL. */
+    int (*disasm_image)(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen);
     /* Assemble (and link) source files into OUT. 0 ok; errors name file:line. May be NULL. */
     int (*assemble)(int nsrc, const char *const *srcs, const char *out, const sim_opts *opts,
                     char *err, size_t errlen);

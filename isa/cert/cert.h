@@ -189,7 +189,7 @@ int cert_target_ucs_per_column(int target);
 /* The debugger's one-instruction form at (page, offset) pc; see isa_ops.disasm. */
 int cert_disasm_one(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n);
 /* A whole program as aiebu's Python disassembler (control_asm_disasm.py -d) prints it. */
-int cert_disasm_program(const ld_image *img, FILE *out, char *err, size_t errlen);
+int cert_disasm_program(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen);
 
 /* ---- Assembler (asm*.c) ---------------------------------------------------------------- */
 

@@ -293,8 +293,9 @@ static int name_numbers(const char *name, unsigned long *a, unsigned long *b)
     return got;
 }
 
-int cert_disasm_program(const ld_image *img, FILE *out, char *err, size_t errlen)
+int cert_disasm_program(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen)
 {
+    (void)opts;
     enum { SHT_PROGBITS_ = 1, SHF_WRITE_ = 1, SHF_ALLOC_ = 2, SHF_EXECINSTR_ = 4 };
     if (!cert_probe_image(img)) {
         snprintf(err, errlen, "%s: not a CERT control-code ELF (e_machine 1 with a CERT OSABI)", img->path);

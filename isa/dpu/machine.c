@@ -767,8 +767,9 @@ static int dpu_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, 
     return 1;
 }
 
-static int dpu_disasm_image(const ld_image *img, FILE *out, char *err, size_t errlen)
+static int dpu_disasm_image(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen)
 {
+    (void)opts;
     for (int s = 0; s < img->nsecs; s++) {
         const ld_section *c = &img->secs[s];
         if (!c->data || c->addr < 0x80000000u || c->addr >= 0xF0000000u || !c->size)

@@ -9,9 +9,8 @@
  * Which context runs a function decides how its words decode. A listing decodes each word
  * as llvm-objdump does: worker first, then supervisor when the worker decode fails; a
  * section or function symbol whose name contains "supervisor" (any case), or a section
- * with the assembler's IPU_SHF_SUPERVISOR flag, is decoded supervisor first. `xpusim
- * disasm` cannot pass -o options to an ISA's listing hook (isa_ops.disasm_image takes
- * none), so the architecture of a listing is the -o arch default, ipu2. */
+ * with the assembler's IPU_SHF_SUPERVISOR flag, is decoded supervisor first. A listing
+ * decodes for `xpusim disasm -o arch=...` (default ipu2), as a run does. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -479,7 +478,7 @@ static int name_says_supervisor(const char *s)
 /* List one code range: a label line at every function or object symbol, then one line per
  * word or bundle: address, raw words, text. */
 static void list_range(const ld_image *img, const char *secname, uint64_t base, const uint8_t *data, uint64_t size,
-                       int flag_sup, FILE *out)
+                       int flag_sup, int arch, FILE *out)
 {
     int sec_sup = flag_sup || name_says_supervisor(secname);
     int ctx = sec_sup ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER;
@@ -491,7 +490,7 @@ static void list_range(const ld_image *img, const char *secname, uint64_t base, 
             ctx = sec_sup || name_says_supervisor(sym->name) ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER;
         }
         char text[200];
-        int len = ipu_disasm_at(base + off, data + off, (size_t)(size - off), IPU_ARCH_IPU2, ctx, text, sizeof text);
+        int len = ipu_disasm_at(base + off, data + off, (size_t)(size - off), arch, ctx, text, sizeof text);
         if (len <= 0)
             break;
         const uint8_t *w = data + off;
@@ -506,8 +505,12 @@ static void list_range(const ld_image *img, const char *secname, uint64_t base, 
     }
 }
 
-static int ipu_disasm_image(const ld_image *img, FILE *out, char *err, size_t errlen)
+static int ipu_disasm_image(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen)
 {
+    int choice = 1; /* -o arch: ipu1, ipu2, ipu21 (tile.c), as the bit of IPU_ARCH_* */
+    if (opts && opt_choice(opts, ipu_exec_options, "arch", &choice, err, errlen))
+        return -1;
+    const int arch = 1 << choice;
     if (img->fmt == LD_ELF) {
         int any = 0;
         for (int i = 0; i < img->nsecs; i++) {
@@ -515,16 +518,16 @@ static int ipu_disasm_image(const ld_image *img, FILE *out, char *err, size_t er
             if (!(s->flags & 4) || !s->data) /* SHF_EXECINSTR */
                 continue;
             fprintf(out, "Disassembly of section %s:\n", s->name ? s->name : "?");
-            list_range(img, s->name, s->addr, s->data, s->size, (s->flags & IPU_SHF_SUPERVISOR) != 0, out);
+            list_range(img, s->name, s->addr, s->data, s->size, (s->flags & IPU_SHF_SUPERVISOR) != 0, arch, out);
             any = 1;
         }
         for (int i = 0; !any && i < img->nsegs; i++)
             if (img->segs[i].type == 1 && (img->segs[i].flags & 1))
-                list_range(img, NULL, img->segs[i].vaddr, img->segs[i].data, img->segs[i].filesz, 0, out);
+                list_range(img, NULL, img->segs[i].vaddr, img->segs[i].data, img->segs[i].filesz, 0, arch, out);
         return 0;
     }
     if (img->fmt == LD_RAW) {
-        list_range(img, NULL, 0, img->file, img->file_size, 0, out);
+        list_range(img, NULL, 0, img->file, img->file_size, 0, arch, out);
         return 0;
     }
     snprintf(err, errlen, "ipu cannot list a %s file (ELF or raw binary expected)", ld_format_name(img->fmt));

@@ -24,8 +24,9 @@ int mccp_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t
     return 1;
 }
 
-int mccp_disasm_image(const ld_image *img, FILE *out, char *err, size_t errlen)
+int mccp_disasm_image(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen)
 {
+    (void)opts;
     if (!img->words && img->nwords) {
         snprintf(err, errlen, "%s: not a word image", img->path);
         return -1;

@@ -285,6 +285,6 @@ int mccp_assemble_text(const char *name, const char *text, uint32_t **words, siz
                        char **prep, char *err, size_t errlen);
 /* disasm.c */
 int mccp_disasm(uint64_t addr, const uint8_t *p, size_t avail, char *buf, size_t n);
-int mccp_disasm_image(const ld_image *img, FILE *out, char *err, size_t errlen);
+int mccp_disasm_image(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen);
 
 #endif

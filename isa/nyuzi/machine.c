@@ -518,8 +518,9 @@ static void list_words(uint32_t base, const uint8_t *p, size_t len, const ld_ima
     }
 }
 
-static int nyz_disasm_image(const ld_image *img, FILE *out, char *err, size_t errlen)
+static int nyz_disasm_image(const ld_image *img, const sim_opts *opts, FILE *out, char *err, size_t errlen)
 {
+    (void)opts;
     if (img->fmt == LD_ELF) {
         int any = 0;
         for (int i = 0; i < img->nsecs; i++) {

@@ -88,7 +88,7 @@ static int fuzz_load(sim_machine *m, const isa_ops *isa, const uint8_t *d, size_
         return -1;
     FILE *devnull = fopen("/dev/null", "w");
     if (devnull) {
-        isa->disasm_image(&img, devnull, err, errlen);
+        isa->disasm_image(&img, NULL, devnull, err, errlen);
         fclose(devnull);
     }
     rc = isa->load(m, &img, err, errlen);

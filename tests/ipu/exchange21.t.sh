@@ -121,4 +121,16 @@ expect "sendpicp misaligned" "$T/w.out" "sendpicp (two words) at an address that
 "$X" run "$T/fmt.elf" -o arch=ipu21 --quiet >"$T/f.out" 2>&1; rc=$?
 [ $rc = 2 ] || { echo "FAIL format: exit $rc, not 2"; fail=1; }
 expect "delaypic of format 3" "$T/f.out" "incoming format 3 (a PIC control): not a format.*TEXCPT_INVALID_OP, cause 41"
+# 4. `xpusim disasm -o arch=ipu21` lists the ipu21 rows (the default, ipu2, has none of
+# them: words of data); an option the IPU does not have is refused.
+"$X" disasm "$T/xs.elf" -o arch=ipu21 >"$T/d21.out" 2>&1 || { echo "FAIL disasm -o arch=ipu21: exit $?"; fail=1; }
+expect "disasm -o arch=ipu21: sendoff listed" "$T/d21.out" "sendoff 1, 2, 1"
+"$X" disasm "$T/xs.elf" >"$T/d2.out" 2>&1
+if grep -q "sendoff" "$T/d2.out"; then echo "FAIL disasm (ipu2): sendoff listed"; fail=1; else echo "ok disasm (ipu2): no sendoff"; fi
+"$X" disasm "$T/xs.elf" -o arch=ipu9 >"$T/d9.out" 2>&1; rc=$?
+[ $rc = 1 ] || { echo "FAIL disasm -o arch=ipu9: exit $rc, not 1"; fail=1; }
+expect "disasm -o arch=ipu9 refused" "$T/d9.out" "arch"
+"$X" disasm "$T/xs.elf" -o nosuch=1 >"$T/dn.out" 2>&1; rc=$?
+[ $rc = 1 ] || { echo "FAIL disasm -o nosuch=1: exit $rc, not 1"; fail=1; }
+expect "disasm -o nosuch=1 refused" "$T/dn.out" "nosuch"
 exit $fail

@@ -272,7 +272,7 @@ static void test_disasm_image(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     char err[128];
-    assert_int_equal(isa_mccp.disasm_image(&img, f, err, sizeof err), 0);
+    assert_int_equal(isa_mccp.disasm_image(&img, NULL, f, err, sizeof err), 0);
     fclose(f);
     assert_non_null(strstr(buf, "0000.h  8f54002f  movl reg5 47"));
     assert_non_null(strstr(buf, "0001.h  2344      int 1"));
@@ -280,7 +280,7 @@ static void test_disasm_image(void **state)
     free(buf);
     img.nwords = 9000;
     f = open_memstream(&buf, &len);
-    assert_int_equal(isa_mccp.disasm_image(&img, f, err, sizeof err), -1);
+    assert_int_equal(isa_mccp.disasm_image(&img, NULL, f, err, sizeof err), -1);
     fclose(f);
     free(buf);
     assert_non_null(strstr(err, "8192"));
