@@ -352,15 +352,9 @@ static void run_ring_round(sim_machine *m, uint64_t c)
         sim_unit *u = l[j];
         if (u->ring != 2 || u->ev.when != c || ev_next_time(&m->q) <= c)
             return;
-        uint64_t next_other = c; /* l[j + 1] is due at c (unless a burst moved it) */
-        if (j == n - 1 || l[j + 1]->ring != 2 || l[j + 1]->ev.when != c) {
-            next_other = ev_next_time(&m->q);
-            for (int i = 0; i < m->nring; i++)
-                if (m->ring[i] != u && m->ring[i]->ring == 2 && m->ring[i]->ev.when < next_other)
-                    next_other = m->ring[i]->ev.when;
-        }
-        u->ring = 1;
-        run_cycle_burst(m, u, next_other);
+        u->ring = 1; /* taken: off the ring's due units, as the loop marks its choice */
+        const int next_due = j + 1 < n && l[j + 1]->ring == 2 && l[j + 1]->ev.when == c;
+        run_cycle_burst(m, u, next_due ? c : run_ring_next_time(m)); /* (a burst may have moved l[j + 1]) */
         if (m->progress_fn)
             progress_check(m);
         run_insn_check(m);
