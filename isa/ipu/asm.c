@@ -36,80 +36,42 @@
 /* statement kinds (core/asm/section.h); IPU_ST_SUP marks supervisor-mode code */
 /* the context (actx) and statement kinds are in asm.h, shared with asm_cond.c and asm_out.c */
 
-int ipu_fail(actx *a, const char *fmt, ...)
-{
-    if (a->err[0])
-        return -1;
-    char msg[420];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", asm_files_name(&a->files, a->cur_file), a->cur_line,
-             a->cur_col > 0 ? a->cur_col : 1, msg);
-    return -1;
-}
-
 int ipu_skipping(const actx *a) { return a->ncond && !a->cond[a->ncond - 1].taken; }
 
 /* ---- symbols ---- */
-static asm_symbol *sym_get(actx *a, const char *name)
-{
-    asm_symbol *s = asm_sym_get(&a->syms, name, 0);
-    if (!s)
-        ipu_fail(a, "out of memory in the symbol table");
-    return s;
-}
-
 int ipu_lookup(void *ctx, const char *name, int64_t *val, int *base)
 {
     actx *a = ctx;
     *base = 0;
     if (!strcmp(name, ".")) {
-        *val = (a->pass == 2 ? a->dot : a->secs.v[a->sec].size);
-        if (a->pass == 2 && !a->object)
+        *val = (a->u.pass == 2 ? a->u.dot : a->u.secs.v[a->u.sec].size);
+        if (a->u.pass == 2 && !a->u.object)
             return 0;
-        if (a->pass == 2)
-            *val -= (int64_t)a->secs.v[a->sec].base;
-        *base = 1 + a->sec;
+        if (a->u.pass == 2)
+            *val -= (int64_t)a->u.secs.v[a->u.sec].base;
+        *base = 1 + a->u.sec;
         return 0;
     }
-    asm_symbol *s = asm_sym_find(&a->syms, name, 0);
-    if ((!s || !s->defined) && a->object && a->pass == 2) { /* left to the linker */
-        asm_symbol *x = asm_sym_get(&a->ext, name, 0);
-        if (!x)
-            return -1;
-        *val = 0;
-        *base = EXT_BASE + (int)(x - a->ext.v);
-        return 0;
-    }
-    if (!s || !s->defined)
-        return -1;
-    if (s->expr) {
-        if (s->busy)
-            return -1;
-        s->busy = 1;
-        int unres;
-        char e[200];
-        int64_t v;
-        char *expr = s->expr;
-        int r = ipu_asm_eval(expr, ipu_lookup, a, &v, base, &unres, e, sizeof e);
-        s = asm_sym_find(&a->syms, name, 0);
-        s->busy = 0;
-        if (r < 0 || unres)
-            return -1;
-        *val = v;
-        return 0;
-    }
+    const asm_symbol *s;
+    int r = asm_unit_symbol(&a->u, name, val, base, &s);
+    if (r != 1)
+        return r;
     /* labels: section offsets with their section as base (pass 1, object files), or
      * addresses in a linked image */
-    if (a->pass == 2 && !a->object) {
-        *val = (int64_t)a->secs.v[s->section].base + s->value;
+    if (a->u.pass == 2 && !a->u.object) {
+        *val = (int64_t)a->u.secs.v[s->section].base + s->value;
         return 0;
     }
     *val = s->value;
     *base = 1 + s->section;
     return 0;
+}
+
+/* A `.set` symbol's expression (asm_unit_symbol); the unit is the context's first member. */
+static int sym_eval(asm_unit *u, const char *text, int64_t *v, int *base, int *unresolved)
+{
+    char e[200];
+    return ipu_asm_eval(text, ipu_lookup, (actx *)u, v, base, unresolved, e, sizeof e);
 }
 
 /* A value now; base NULL: must be absolute. 0 known, 1 unresolved (need 0), -1 error. */
@@ -118,14 +80,14 @@ int ipu_eval_now(actx *a, const char *text, int64_t *v, int *base, int need)
     int unres, b;
     char e[200];
     if (ipu_asm_eval(text, ipu_lookup, a, v, &b, &unres, e, sizeof e) < 0)
-        return ipu_fail(a, "bad expression '%s': %s", text, e);
+        return asm_unit_fail(&a->u, "bad expression '%s': %s", text, e);
     if (unres)
-        return need ? ipu_fail(a, "'%s': undefined symbol %s", text, a->pass == 1 ? "(must be known here)" : "")
+        return need ? asm_unit_fail(&a->u, "'%s': undefined symbol %s", text, a->u.pass == 1 ? "(must be known here)" : "")
                     : 1;
     if (base)
         *base = b;
     else if (b)
-        return ipu_fail(a, "'%s' must be a constant", text);
+        return asm_unit_fail(&a->u, "'%s' must be a constant", text);
     return 0;
 }
 
@@ -134,41 +96,29 @@ static asm_stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, cons
 {
     /* data statements keep the shared kind (core/asm/section.c writes them itself) */
     int sup = kind != ST_DATA && a->ctx == IPU_CTX_SUPERVISOR;
-    asm_stmt proto = {.kind = kind | (sup ? IPU_ST_SUP : 0), .file = a->cur_file,
-                      .line = a->cur_line, .col = a->cur_col, .size = size};
+    asm_stmt proto = {.kind = kind | (sup ? IPU_ST_SUP : 0), .size = size};
     if (d)
         proto.data = *d;
     if ((kind & ST_KIND) != ST_DATA) {
         if (a->ctx == IPU_CTX_SUPERVISOR)
-            a->si[a->sec].sup = 1;
+            a->si[a->u.sec].sup = 1;
         else
-            a->si[a->sec].wrk = 1;
+            a->si[a->u.sec].wrk = 1;
     }
-    int too_big;
-    asm_stmt *s = asm_stmt_add(&a->stmts, &a->secs, a->sec, &proto, mn, text, &too_big);
-    if (!s)
-        ipu_fail(a, too_big ? "section grows past %u bytes" : "out of memory", IPU_MAX_SECTION);
-    return s;
-}
-
-int ipu_rename_locals(actx *a, const char *in, char *out)
-{
-    if (asm_local_rename(&a->locals, in, out, RENAMED))
-        return ipu_fail(a, "line too long once local labels are renamed");
-    return 0;
+    return asm_unit_add(&a->u, &proto, mn, text);
 }
 
 /* Section by name; flags from a `.section` flag string ("ax", "aw"...), or by name. */
 static int switch_section(actx *a, const char *name, const char *flags, const char *type)
 {
     int created;
-    int i = asm_section_get(&a->secs, name, -1, &created);
+    int i = asm_section_get(&a->u.secs, name, -1, &created);
     if (i < 0)
-        return ipu_fail(a, "out of memory");
+        return asm_unit_fail(&a->u, "out of memory");
     if (created) {
-        ipu_secinfo *si = realloc(a->si, sizeof *si * (size_t)a->secs.cap);
+        ipu_secinfo *si = realloc(a->si, sizeof *si * (size_t)a->u.secs.cap);
         if (!si)
-            return ipu_fail(a, "out of memory");
+            return asm_unit_fail(&a->u, "out of memory");
         a->si = si;
         uint32_t f = SHF_ALLOC, t = SHT_PROGBITS;
         if (!strncmp(name, ".text", 5))
@@ -186,7 +136,7 @@ static int switch_section(actx *a, const char *name, const char *flags, const ch
             t = SHT_NOBITS;
         a->si[i] = (ipu_secinfo){f, t, 0, 0};
     }
-    a->sec = i;
+    a->u.sec = i;
     return 0;
 }
 
@@ -229,12 +179,12 @@ static int dir_section(void *ctx, const char *d, char *rest)
     char *ops[4];
     int n = asm_split_operands(rest, ops, 4);
     if (n < 1 || !ops[0][0])
-        return ipu_fail(a, ".section needs a name");
+        return asm_unit_fail(&a->u, ".section needs a name");
     ipu_unquote(ops[0]);
     /* llvm-mc wants the flags as a string; a bare name is an undefined macro (PopLibs'
      * FUNCTION_IS_WORKER without its header) and would leave the code unallocated */
     if (n > 1 && ops[1][0] != '"')
-        return ipu_fail(a, "expected the section flags as a string, got '%s'", ops[1]);
+        return asm_unit_fail(&a->u, "expected the section flags as a string, got '%s'", ops[1]);
     if (n > 1)
         ipu_unquote(ops[1]);
     return switch_section(a, ops[0], n > 1 ? ops[1] : NULL, n > 2 ? ops[2] : NULL);
@@ -245,8 +195,8 @@ static int dir_global(void *ctx, const char *d, char *rest)
     actx *a = ctx;
     char *ops[ASM_MAX_OPERANDS];
     int n = asm_split_operands(rest, ops, ASM_MAX_OPERANDS);
-    for (int i = 0; i < n && a->pass == 1; i++) {
-        asm_symbol *y = sym_get(a, ops[i]);
+    for (int i = 0; i < n && a->u.pass == 1; i++) {
+        asm_symbol *y = asm_unit_sym(&a->u, ops[i]);
         if (!y)
             return -1;
         if (!strcmp(d, ".weak"))
@@ -263,16 +213,16 @@ static int dir_type(void *ctx, const char *d, char *rest)
     char *ops[3];
     (void)d;
     if (asm_split_operands(rest, ops, 3) < 2)
-        return ipu_fail(a, ".type needs NAME, @TYPE");
-    asm_symbol *y = sym_get(a, ops[0]);
+        return asm_unit_fail(&a->u, ".type needs NAME, @TYPE");
+    asm_symbol *y = asm_unit_sym(&a->u, ops[0]);
     if (!y)
         return -1;
-    int idx = (int)(y - a->syms.v);
+    int idx = (int)(y - a->u.syms.v);
     if (idx >= a->capfunc) {
-        int cap = a->syms.cap > idx ? a->syms.cap : idx + 64;
+        int cap = a->u.syms.cap > idx ? a->u.syms.cap : idx + 64;
         uint8_t *f = realloc(a->symfunc, (size_t)cap);
         if (!f)
-            return ipu_fail(a, "out of memory");
+            return asm_unit_fail(&a->u, "out of memory");
         memset(f + a->capfunc, 0, (size_t)(cap - a->capfunc));
         a->symfunc = f, a->capfunc = cap;
     }
@@ -286,20 +236,20 @@ static int dir_size(void *ctx, const char *d, char *rest)
     char *ops[3];
     (void)d;
     if (asm_split_operands(rest, ops, 3) != 2)
-        return ipu_fail(a, ".size needs NAME, SIZE");
+        return asm_unit_fail(&a->u, ".size needs NAME, SIZE");
     int64_t v;
     int base;
     /* `. - start` is known once the function is sized: evaluate at this point of pass 1. A
      * size that names a symbol never defined (PopLibs has one) is left 0, not an error: it
      * changes no byte of the code */
-    int r = a->pass == 1 ? ipu_eval_now(a, ops[1], &v, &base, 0) : 1;
+    int r = a->u.pass == 1 ? ipu_eval_now(a, ops[1], &v, &base, 0) : 1;
     if (r)
         return r < 0 ? -1 : 0;
-    asm_symbol *y = sym_get(a, ops[0]);
+    asm_symbol *y = asm_unit_sym(&a->u, ops[0]);
     if (!y)
         return -1;
     if (base)
-        return ipu_fail(a, ".size of %s is not a constant", ops[0]);
+        return asm_unit_fail(&a->u, ".size of %s is not a constant", ops[0]);
     y->size = (uint32_t)v;
     return 0;
 }
@@ -322,27 +272,27 @@ static int subst_sets(actx *a, const char *in, char *out, size_t n)
             if (l < sizeof name) {
                 memcpy(name, p, l);
                 name[l] = 0;
-                asm_symbol *s = asm_sym_find(&a->syms, name, 0);
+                asm_symbol *s = asm_sym_find(&a->u.syms, name, 0);
                 char *end;
                 long long v = s && s->defined && s->expr ? strtoll(s->expr, &end, 10) : 0;
                 if (s && s->defined && s->expr && s->expr[0] && !*end) {
                     int w = snprintf(out + o, n - o, "(%lld)", v);
                     if (w < 0 || (size_t)w >= n - o)
-                        return ipu_fail(a, "instruction line too long");
+                        return asm_unit_fail(&a->u, "instruction line too long");
                     o += (size_t)w;
                     p = q;
                     continue;
                 }
             }
             if (o + l >= n)
-                return ipu_fail(a, "instruction line too long");
+                return asm_unit_fail(&a->u, "instruction line too long");
             memcpy(out + o, p, l);
             o += l;
             p = q;
             continue;
         }
         if (o + 1 >= n)
-            return ipu_fail(a, "instruction line too long");
+            return asm_unit_fail(&a->u, "instruction line too long");
         out[o++] = *p++;
     }
     out[o] = 0;
@@ -354,12 +304,12 @@ static int dir_set(void *ctx, const char *d, char *rest)
     actx *a = ctx;
     char *ops[2];
     if (asm_split_operands(rest, ops, 2) != 2)
-        return ipu_fail(a, "%s needs NAME, VALUE", d);
-    asm_symbol *s = sym_get(a, ops[0]);
+        return asm_unit_fail(&a->u, "%s needs NAME, VALUE", d);
+    asm_symbol *s = asm_unit_sym(&a->u, ops[0]);
     if (!s)
         return -1;
     if (!strcmp(d, ".equiv") && s->defined)
-        return ipu_fail(a, "'%s' is already defined", ops[0]);
+        return asm_unit_fail(&a->u, "'%s' is already defined", ops[0]);
     /* `.equ X, . - L` and friends: freeze values that depend on where we are now */
     int64_t v;
     int base, r = ipu_eval_now(a, ops[1], &v, &base, 0);
@@ -372,7 +322,7 @@ static int dir_set(void *ctx, const char *d, char *rest)
         expr = buf;
     }
     if (asm_sym_set_expr(s, expr))
-        return ipu_fail(a, "out of memory");
+        return asm_unit_fail(&a->u, "out of memory");
     s->defined = 1;
     return 0;
 }
@@ -395,7 +345,7 @@ static int dir_error(void *ctx, const char *d, char *rest)
 {
     actx *a = ctx;
     if (!strcmp(d, ".error"))
-        return ipu_fail(a, ".error: %s", rest);
+        return asm_unit_fail(&a->u, ".error: %s", rest);
     return 0; /* .warning / .print: nothing to stop for */
 }
 
@@ -403,10 +353,10 @@ static int dir_purgem(void *ctx, const char *d, char *rest)
 {
     actx *a = ctx;
     (void)d;
-    int mi = asm_macro_find(&a->macros, asm_trim(rest));
+    int mi = asm_macro_find(&a->u.macros, asm_trim(rest));
     if (mi < 0)
-        return ipu_fail(a, ".purgem: no macro '%s'", rest);
-    a->macros.v[mi].name[0] = 0; /* unreachable by name; freed with the table */
+        return asm_unit_fail(&a->u, ".purgem: no macro '%s'", rest);
+    a->u.macros.v[mi].name[0] = 0; /* unreachable by name; freed with the table */
     return 0;
 }
 
@@ -419,19 +369,19 @@ static int dir_data(void *ctx, const char *d, char *rest, const asm_data *data)
     actx *a = ctx;
     uint32_t size = data->size;
     if (data->kind == ASM_DATA_ALIGN) {
-        if (data->align > a->secs.v[a->sec].align)
-            a->secs.v[a->sec].align = data->align;
-        size = asm_data_pad(data, a->secs.v[a->sec].size);
+        if (data->align > a->u.secs.v[a->u.sec].align)
+            a->u.secs.v[a->u.sec].align = data->align;
+        size = asm_data_pad(data, a->u.secs.v[a->u.sec].size);
         /* code alignment is filled with nops, as llvm-mc's writeNopData does */
-        if ((a->si[a->sec].flags & SHF_EXECINSTR) && !strchr(rest, ','))
+        if ((a->si[a->u.sec].flags & SHF_EXECINSTR) && !strchr(rest, ','))
             return add_stmt(a, ST_NOPS, size, d, "", NULL) ? 0 : -1;
     }
-    if (a->si[a->sec].type == SHT_NOBITS && data->kind != ASM_DATA_ALIGN && data->kind != ASM_DATA_FILL)
-        return ipu_fail(a, "data in a no-bits section");
+    if (a->si[a->u.sec].type == SHT_NOBITS && data->kind != ASM_DATA_ALIGN && data->kind != ASM_DATA_FILL)
+        return asm_unit_fail(&a->u, "data in a no-bits section");
     const char *text = rest;
     char ren[RENAMED];
     if (data->kind == ASM_DATA_VALUES) {
-        if (ipu_rename_locals(a, rest, ren))
+        if (asm_unit_rename(&a->u, rest, ren, RENAMED))
             return -1;
         text = ren;
     }
@@ -490,7 +440,7 @@ static int directive(actx *a, const char *d, char *rest)
     char e[300];
     int rc = asm_directive_run(&ipu_directives, a, d, rest, e, sizeof e);
     if (rc && e[0])
-        return ipu_fail(a, "%s", e);
+        return asm_unit_fail(&a->u, "%s", e);
     return rc;
 }
 
@@ -504,7 +454,7 @@ static int dir_half(void *ctx, const char *d, char *rest)
 static int instruction(actx *a, const char *mn, char *rest)
 {
     char ren[RENAMED];
-    if (ipu_rename_locals(a, rest, ren))
+    if (asm_unit_rename(&a->u, rest, ren, RENAMED))
         return -1;
     char sub[RENAMED];
     if (subst_sets(a, ren, sub, sizeof sub))
@@ -512,11 +462,11 @@ static int instruction(actx *a, const char *mn, char *rest)
     memcpy(ren, sub, sizeof ren);
     if (a->in_bundle) {
         if (a->nbundle == 2)
-            return ipu_fail(a, "too many instructions in bundle");
+            return asm_unit_fail(&a->u, "too many instructions in bundle");
         if (!strcmp(mn, "ldconst"))
-            return ipu_fail(a, "macro instruction in bundle");
+            return asm_unit_fail(&a->u, "macro instruction in bundle");
         if (strlen(ren) + strlen(mn) + 2 > RENAMED)
-            return ipu_fail(a, "bundle line too long");
+            return asm_unit_fail(&a->u, "bundle line too long");
         snprintf(a->bundle[a->nbundle++], sizeof a->bundle[0], "%s %s", mn, ren);
         return 0;
     }
@@ -526,7 +476,7 @@ static int instruction(actx *a, const char *mn, char *rest)
         snprintf(tmp, sizeof tmp, "%s", ren);
         int64_t v;
         if (asm_split_operands(tmp, ops, 3) != 2)
-            return ipu_fail(a, "ldconst needs a register and a value");
+            return asm_unit_fail(&a->u, "ldconst needs a register and a value");
         int r = ipu_eval_now(a, ops[1], &v, NULL, 0);
         if (r < 0)
             return -1;
@@ -539,12 +489,12 @@ static int instruction(actx *a, const char *mn, char *rest)
 static int end_bundle(actx *a)
 {
     if (!a->in_bundle)
-        return ipu_fail(a, "end of instruction bundle without start");
+        return asm_unit_fail(&a->u, "end of instruction bundle without start");
     a->in_bundle = 0;
     if (a->nbundle == 0)
-        return ipu_fail(a, "empty instruction bundle");
+        return asm_unit_fail(&a->u, "empty instruction bundle");
     if (a->nbundle == 1)
-        return ipu_fail(a, "too few instructions in bundle");
+        return asm_unit_fail(&a->u, "too few instructions in bundle");
     /* no padding: llvm-mc places a bundle wherever it falls. PopLibs' Fill.S runs a bundle
      * at 4 mod 8 whatever its entry nop, and with a nop before every such bundle 21 PopLibs
      * files would break llvm-mc's rpt-body alignment check (docs/isa/ipu.md "Assembler") */
@@ -557,35 +507,14 @@ static int end_bundle(actx *a)
  * instruction. */
 static int statement(actx *a, char *p)
 {
-    for (;;) {
-        char *s;
-        int k = asm_take_label(&p, &s);
-        if (k < 0)
-            return ipu_fail(a, "label longer than %d characters", ASM_MAX_IDENT);
-        if (k == 2) {
-            char setline[ASM_MAX_LINE + 8];
-            snprintf(setline, sizeof setline, "%s, %s", s, p);
-            return dir_set(a, ".set", setline);
-        }
-        if (k == 0)
-            break;
-        char name[ASM_MAX_IDENT + 32];
-        if (isdigit((unsigned char)s[0])) {
-            int r = asm_local_define(&a->locals, s, name, sizeof name);
-            if (r)
-                return ipu_fail(a, r == -1 ? "local label %s too large" : "bad label '%s'", s);
-        } else
-            snprintf(name, sizeof name, "%s", s);
-        if (a->pass == 1) {
-            asm_symbol *y = sym_get(a, name);
-            if (!y)
-                return -1;
-            if (y->defined)
-                return ipu_fail(a, "symbol '%s' defined twice", name);
-            y->defined = 1;
-            y->section = a->sec;
-            y->value = a->secs.v[a->sec].size;
-        }
+    char *set;
+    int k = asm_unit_labels(&a->u, &p, &set);
+    if (k < 0)
+        return -1;
+    if (k == 1) {
+        char setline[ASM_MAX_LINE + 8];
+        snprintf(setline, sizeof setline, "%s, %s", set, p);
+        return dir_set(a, ".set", setline);
     }
     while (isspace((unsigned char)*p))
         p++;
@@ -595,22 +524,22 @@ static int statement(actx *a, char *p)
     char *rest = asm_first_word(p, mn, sizeof mn);
     if (!strcmp(mn, ".macro")) {
         char e[300];
-        if (asm_macro_begin(&a->macros, rest, e, sizeof e))
-            return ipu_fail(a, "%s", e);
+        if (asm_macro_begin(&a->u.macros, rest, e, sizeof e))
+            return asm_unit_fail(&a->u, "%s", e);
         return 0;
     }
     if (mn[0] == '.')
         return directive(a, mn, rest);
-    int mi = asm_macro_find(&a->macros, mn);
+    int mi = asm_macro_find(&a->u.macros, mn);
     if (mi >= 0) {
         char e[300];
         if (a->nexp == IPU_MAX_COND)
-            return ipu_fail(a, "macro expansion too deep");
+            return asm_unit_fail(&a->u, "macro expansion too deep");
         a->exp[a->nexp++] = a->nexpansions++;
-        int rc = asm_macro_expand(&a->macros, mi, rest, process_line_cb, a, e, sizeof e);
+        int rc = asm_macro_expand(&a->u.macros, mi, rest, process_line_cb, a, e, sizeof e);
         a->nexp--;
         if (rc && e[0])
-            return ipu_fail(a, "%s", e);
+            return asm_unit_fail(&a->u, "%s", e);
         return rc;
     }
     return instruction(a, mn, rest);
@@ -644,9 +573,9 @@ static char *statement_end(char *p)
 
 static int process_line(actx *a, char *line)
 {
-    if (a->macros.defining >= 0) {
-        if (asm_macro_record(&a->macros, line))
-            return ipu_fail(a, "out of memory");
+    if (a->u.macros.defining >= 0) {
+        if (asm_macro_record(&a->u.macros, line))
+            return asm_unit_fail(&a->u, "out of memory");
         return 0;
     }
     asm_strip_comment(line, &ipu_comments);
@@ -656,7 +585,7 @@ static int process_line(actx *a, char *line)
         char *rest = asm_first_word(asm_trim(tmp), word, sizeof word);
         if (word[0] == '.' && (!strncmp(word, ".if", 3) || !strcmp(word, ".else") || !strcmp(word, ".elseif") ||
                                !strcmp(word, ".endif"))) {
-            a->cur_col = 1;
+            a->u.cur_col = 1;
             return ipu_conditional(a, word, rest) < 0 ? -1 : 0;
         }
         if (ipu_skipping(a))
@@ -668,7 +597,7 @@ static int process_line(actx *a, char *line)
             p++;
         if (*p == '{') {
             if (a->in_bundle)
-                return ipu_fail(a, "start of instruction bundle without end");
+                return asm_unit_fail(&a->u, "start of instruction bundle without end");
             a->in_bundle = 1, a->nbundle = 0;
             p++;
             continue;
@@ -676,7 +605,7 @@ static int process_line(actx *a, char *line)
         char *end = statement_end(p);
         char sep = *end;
         *end = 0;
-        a->cur_col = (int)(p - line) + 1;
+        a->u.cur_col = (int)(p - line) + 1;
         if (*p && statement(a, p) < 0)
             return -1;
         if (sep == '}' && end_bundle(a) < 0)
@@ -737,17 +666,8 @@ static const char *header_dir(char *buf, size_t n)
     return buf;
 }
 
-/* One line of a source (asm_source_read): follow cpp's file changes, then assemble it. */
-static int source_line(void *ctx, const char *file, int line, char *text, const char *lerr)
-{
-    actx *a = ctx;
-    if (strcmp(file, asm_files_name(&a->files, a->cur_file)) &&
-        (a->cur_file = asm_files_index(&a->files, file)) < 0)
-        return ipu_fail(a, "out of memory");
-    a->cur_line = line;
-    a->cur_col = 1;
-    return text ? process_line(a, text) : ipu_fail(a, "%s", lerr);
-}
+/* One line of a source (asm_unit_source_line): the unit is the context's first member. */
+static int unit_line(asm_unit *u, char *text) { return process_line((actx *)u, text); }
 
 static int read_source(actx *a, const char *path, const sim_opts *opts)
 {
@@ -759,7 +679,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     const char *fixed[7];
     int nf = 0;
     int cppi = 0;
-    if (opts && opt_choice(opts, ipu_asm_options, "cpp", &cppi, a->err, sizeof a->err) < 0)
+    if (opts && opt_choice(opts, ipu_asm_options, "cpp", &cppi, a->u.err, sizeof a->u.err) < 0)
         return -1;
     if (cppi != 2) /* PopLibs pastes `_##\ARG` in macro names: clang keeps the pieces together */
         fixed[nf++] = cppi == 1 ? ASM_CPP_CLANG : ASM_CPP_CLANG_OR_CPP;
@@ -773,31 +693,25 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
     fixed[nf] = NULL;
     asm_cpp_args args;
     if (asm_cpp_args_build(&args, path, fixed, opts ? opt_text(opts, ipu_asm_options, "define") : NULL, NULL,
-                           a->err, sizeof a->err))
+                           a->u.err, sizeof a->u.err))
         return -1;
-    if ((a->cur_file = asm_files_index(&a->files, path)) < 0) {
-        snprintf(a->err, sizeof a->err, "out of memory");
+    if ((a->u.cur_file = asm_files_index(&a->u.files, path)) < 0) {
+        snprintf(a->u.err, sizeof a->u.err, "out of memory");
         return -1;
     }
-    int rc = asm_source_read(path, args.argv, source_line, a, a->err, sizeof a->err);
+    int rc = asm_source_read(path, args.argv, asm_unit_source_line, &a->u, a->u.err, sizeof a->u.err);
     if (rc)
         return rc;
     if (rc == 0 && a->in_bundle)
-        rc = ipu_fail(a, "instruction bundle without end");
+        rc = asm_unit_fail(&a->u, "instruction bundle without end");
     if (rc == 0 && a->ncond)
-        rc = ipu_fail(a, "missing .endif");
+        rc = asm_unit_fail(&a->u, "missing .endif");
     return rc;
 }
 
 static void actx_free(actx *a)
 {
-    asm_stmts_free(&a->stmts);
-    asm_sections_free(&a->secs);
-    asm_symtab_free(&a->syms);
-    asm_symtab_free(&a->ext);
-    asm_relocs_free(&a->relocs);
-    asm_macros_free(&a->macros);
-    asm_files_free(&a->files);
+    asm_unit_free(&a->u);
     free(a->si);
     free(a->symfunc);
 }
@@ -821,14 +735,17 @@ int ipu_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         return -1;
     }
     size_t ol = strlen(out);
-    asm_macros_init(&a->macros);
-    a->macros.strip_quotes = 1; /* llvm-mc: "" and "void" arguments lose their quotes */
+    asm_macros_init(&a->u.macros);
+    a->u.ext_base = EXT_BASE;
+    a->u.line = unit_line;
+    a->u.eval = sym_eval;
+    a->u.macros.strip_quotes = 1; /* llvm-mc: "" and "void" arguments lose their quotes */
     a->arch = 1 << archi;
     a->tmem_base = a->arch == IPU_ARCH_IPU1 ? 0x40000u : 0x4c000u; /* TMEM_REGION0_BASE_ADDR (ipuArchInfo.cpp) */
-    a->object = object == 2 ? ol > 2 && !strcmp(out + ol - 2, ".o") : (int)object;
-    a->pass = 1;
+    a->u.object = object == 2 ? ol > 2 && !strcmp(out + ol - 2, ".o") : (int)object;
+    a->u.pass = 1;
     a->rpt_sec = -1;
-    a->secs.max_size = IPU_MAX_SECTION;
+    a->u.secs.max_size = IPU_MAX_SECTION;
     int rc = 0;
     for (int i = 0; i < nsrc && rc == 0; i++) {
         a->ctx = ctxi ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER;
@@ -836,40 +753,40 @@ int ipu_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         if (rc == 0)
             rc = read_source(a, srcs[i], opts);
     }
-    a->cur_col = 1;
-    if (rc == 0 && a->macros.defining >= 0)
-        rc = ipu_fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
+    a->u.cur_col = 1;
+    if (rc == 0 && a->u.macros.defining >= 0)
+        rc = asm_unit_fail(&a->u, "missing .endm for macro '%s'", a->u.macros.v[a->u.macros.defining].name);
     uint32_t nobits = 0, cur = a->tmem_base;
-    for (int i = 0; rc == 0 && i < a->secs.n; i++) {
-        asm_section *s = &a->secs.v[i];
+    for (int i = 0; rc == 0 && i < a->u.secs.n; i++) {
+        asm_section *s = &a->u.secs.v[i];
         if ((a->si[i].flags & SHF_EXECINSTR) && s->align < 4)
             s->align = 4;
         if (a->si[i].type == SHT_NOBITS && i < 32)
             nobits |= 1u << i;
-        if (!a->object && (a->si[i].flags & SHF_ALLOC)) { /* one tile: sections in order from the base */
+        if (!a->u.object && (a->si[i].flags & SHF_ALLOC)) { /* one tile: sections in order from the base */
             cur = ipu_align_up(cur, s->align);
             s->base = cur;
             cur += s->size;
         }
     }
     const char *nomem;
-    if (rc == 0 && asm_sections_alloc(&a->secs, nobits, &nomem))
-        rc = ipu_fail(a, "out of memory for the contents of %s", nomem);
+    if (rc == 0 && asm_sections_alloc(&a->u.secs, nobits, &nomem))
+        rc = asm_unit_fail(&a->u, "out of memory for the contents of %s", nomem);
     if (rc == 0) {
-        a->pass = 2;
+        a->u.pass = 2;
         const asm_stmt *bad;
         char e[300];
-        if (asm_stmts_emit(&a->stmts, &ipu_data_rules, ipu_place_stmt, ipu_encode_stmt, ipu_data_value, a,
-                           a->object ? &a->relocs : NULL, &bad, e, sizeof e)) {
+        if (asm_stmts_emit(&a->u.stmts, &ipu_data_rules, ipu_place_stmt, ipu_encode_stmt, ipu_data_value, a,
+                           a->u.object ? &a->u.relocs : NULL, &bad, e, sizeof e)) {
             if (e[0])
-                ipu_fail(a, "%s", e);
+                asm_unit_fail(&a->u, "%s", e);
             rc = -1;
         }
     }
     if (rc == 0)
         rc = ipu_write_output(a, out, opts, err, errlen);
     else
-        snprintf(err, errlen, "%s", a->err);
+        snprintf(err, errlen, "%s", a->u.err);
     actx_free(a);
     free(a);
     return rc;

@@ -100,6 +100,7 @@ int ipu_write_elf(const char *path, const ipu_elf_out *o, char *err, size_t errl
 #include "../../core/asm/section.h"
 #include "../../core/asm/source.h"
 #include "../../core/asm/symtab.h"
+#include "../../core/asm/unit.h"
 
 /* statement kinds (core/asm/section.h); IPU_ST_SUP marks supervisor-mode code */
 enum { ST_DATA = ASM_STMT_DATA, ST_INSN, ST_BUNDLE, ST_NOPS, ST_LDCONST, ST_KIND = 0xff, IPU_ST_SUP = 0x100 };
@@ -113,19 +114,11 @@ typedef struct ipu_secinfo { uint32_t flags, type; int sup, wrk; } ipu_secinfo;
 typedef struct ipu_cond { unsigned taken : 1, done : 1, outer : 1; } ipu_cond;
 
 typedef struct ipu_actx {
-    asm_stmts stmts;
-    asm_sections secs;
+    asm_unit u;             /* first: the shared run state (core/asm/unit.h) */
     ipu_secinfo *si;
-    asm_symtab syms, ext;
     uint8_t *symfunc; int capfunc;
-    asm_macros macros;
-    asm_locals locals;
-    asm_relocs relocs;
-    asm_files files;
-    int sec, ctx, arch, object, pass;
-    uint32_t tmem_base, dot;
-    int cur_file, cur_line, cur_col;
-    char err[600];
+    int ctx, arch;
+    uint32_t tmem_base;
     /* conditionals: per level, whether this branch is taken and whether one was */
     ipu_cond cond[IPU_MAX_COND];
     int ncond;
@@ -139,12 +132,10 @@ typedef struct ipu_actx {
     uint32_t rpt_end;
 } actx;
 
-int ipu_fail(actx *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ipu_skipping(const actx *a);
 int ipu_lookup(void *ctx, const char *name, int64_t *val, int *base);
 /* A value now (base NULL: must be absolute): 0 known, 1 unresolved (need 0), -1 error. */
 int ipu_eval_now(actx *a, const char *text, int64_t *v, int *base, int need);
-int ipu_rename_locals(actx *a, const char *in, char *out);
 void ipu_unquote(char *s);
 uint32_t ipu_align_up(uint32_t v, uint32_t al);
 extern const asm_data_rules ipu_data_rules;

@@ -57,19 +57,19 @@ static int cond_value(actx *a, const char *d, char *rest, int *val)
     if (!strcmp(d, ".ifc") || !strcmp(d, ".ifnc")) {
         char *ops[3];
         if (asm_split_operands(rest, ops, 3) != 2)
-            return ipu_fail(a, "%s needs two strings", d);
+            return asm_unit_fail(&a->u, "%s needs two strings", d);
         ipu_unquote(ops[0]), ipu_unquote(ops[1]);
         *val = !strcmp(ops[0], ops[1]) == !strcmp(d, ".ifc");
         return 0;
     }
     if (!strcmp(d, ".ifdef") || !strcmp(d, ".ifndef")) {
-        const asm_symbol *s = asm_sym_find(&a->syms, asm_trim(rest), 0);
+        const asm_symbol *s = asm_sym_find(&a->u.syms, asm_trim(rest), 0);
         *val = (s && s->defined) == !strcmp(d, ".ifdef");
         return 0;
     }
     int64_t v;
     char ren[RENAMED];
-    if (ipu_rename_locals(a, rest, ren) || cond_expr(a, ren, &v)) /* `(. - 1b) & 7` */
+    if (asm_unit_rename(&a->u, rest, ren, RENAMED) || cond_expr(a, ren, &v)) /* `(. - 1b) & 7` */
         return -1;
     if (!strcmp(d, ".ifeq"))
         *val = v == 0;
@@ -91,7 +91,7 @@ int ipu_conditional(actx *a, const char *d, char *rest)
 {
     if (!strncmp(d, ".if", 3)) {
         if (a->ncond == IPU_MAX_COND)
-            return ipu_fail(a, "conditionals nested deeper than %d", IPU_MAX_COND);
+            return asm_unit_fail(&a->u, "conditionals nested deeper than %d", IPU_MAX_COND);
         int outer = !ipu_skipping(a), val = 0;
         if (outer && cond_value(a, d, rest, &val))
             return -1;
@@ -104,7 +104,7 @@ int ipu_conditional(actx *a, const char *d, char *rest)
     if (strcmp(d, ".else") && strcmp(d, ".elseif") && strcmp(d, ".endif"))
         return 0;
     if (!a->ncond)
-        return ipu_fail(a, "%s without .if", d);
+        return asm_unit_fail(&a->u, "%s without .if", d);
     ipu_cond *c = &a->cond[a->ncond - 1];
     if (!strcmp(d, ".endif")) {
         a->ncond--;

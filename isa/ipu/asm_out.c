@@ -19,10 +19,10 @@
 uint8_t *ipu_place_stmt(void *ctx, const asm_stmt *st)
 {
     actx *a = ctx;
-    a->sec = st->sec;
-    a->dot = (uint32_t)a->secs.v[st->sec].base + st->off;
-    a->cur_file = st->file, a->cur_line = st->line, a->cur_col = st->col;
-    return a->secs.v[st->sec].bytes ? a->secs.v[st->sec].bytes + st->off : NULL;
+    a->u.sec = st->sec;
+    a->u.dot = (uint32_t)a->u.secs.v[st->sec].base + st->off;
+    a->u.cur_file = st->file, a->u.cur_line = st->line, a->u.cur_col = st->col;
+    return a->u.secs.v[st->sec].bytes ? a->u.secs.v[st->sec].bytes + st->off : NULL;
 }
 
 static int encode_one(actx *a, const asm_stmt *st, const char *text, ipu_enc *e)
@@ -33,12 +33,12 @@ static int encode_one(actx *a, const asm_stmt *st, const char *text, ipu_enc *e)
     char *ops[IPU_MAX_OPS + 2];
     int n = asm_split_operands(rest, ops, IPU_MAX_OPS + 2);
     if (n > IPU_MAX_OPS + 1)
-        return ipu_fail(a, "too many operands for '%s'", mn);
-    ipu_asm_env env = {a->arch, (st->kind & IPU_ST_SUP) ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER, a->object,
+        return asm_unit_fail(&a->u, "too many operands for '%s'", mn);
+    ipu_asm_env env = {a->arch, (st->kind & IPU_ST_SUP) ? IPU_CTX_SUPERVISOR : IPU_CTX_WORKER, a->u.object,
                        a->tmem_base, ipu_lookup, a};
     char err[300];
     if (ipu_asm_encode(&env, mn, ops, n, e, err, sizeof err))
-        return ipu_fail(a, "%s", err);
+        return asm_unit_fail(&a->u, "%s", err);
     return 0;
 }
 
@@ -47,8 +47,8 @@ static int add_fixup(actx *a, const asm_stmt *st, uint32_t at, const ipu_fixup *
     if (!fx->type)
         return 0;
     asm_reloc r = {st->sec, st->off + at, (uint32_t)fx->type, fx->base, fx->addend};
-    if (asm_reloc_add(&a->relocs, &r))
-        return ipu_fail(a, "out of memory");
+    if (asm_reloc_add(&a->u.relocs, &r))
+        return asm_unit_fail(&a->u, "out of memory");
     return 0;
 }
 
@@ -56,8 +56,8 @@ static int add_fixup(actx *a, const asm_stmt *st, uint32_t at, const ipu_fixup *
 static int rpt_open(actx *a, const asm_stmt *st, const ipu_enc *e)
 {
     uint32_t next = st->off + st->size;
-    if (a->secs.v[st->sec].align < 8 || (next & 7))
-        return ipu_fail(a, st->size == 8 ? "code following rpt instruction is misaligned. Please add a nop before the "
+    if (a->u.secs.v[st->sec].align < 8 || (next & 7))
+        return asm_unit_fail(&a->u, st->size == 8 ? "code following rpt instruction is misaligned. Please add a nop before the "
                                        "bundled rpt instruction to ensure the rpt body is 8 byte aligned"
                                      : "code following rpt instruction is misaligned. Please bundle the rpt "
                                        "instruction with fnop to ensure the rpt body is 8 byte aligned");
@@ -75,17 +75,17 @@ static int encode_wide(actx *a, const asm_stmt *st, uint8_t *out)
     char tmp[RENAMED], *ops[8], line[RENAMED + 80];
     snprintf(tmp, sizeof tmp, "%s", st->text);
     if (asm_split_operands(tmp, ops, 8) != 6)
-        return ipu_fail(a, "sendpicp takes 6 operands: words - 1, source word address, send control, PIC selector, "
+        return asm_unit_fail(&a->u, "sendpicp takes 6 operands: words - 1, source word address, send control, PIC selector, "
                            "XPIC value (14 bits), PIC value (18 bits)");
-    if (a->secs.v[st->sec].align < 8 || ((a->secs.v[st->sec].base + st->off) & 7))
-        return ipu_fail(a, "sendpicp must start at an 8-byte boundary (it is two words; add .align 8 or a nop)");
+    if (a->u.secs.v[st->sec].align < 8 || ((a->u.secs.v[st->sec].base + st->off) & 7))
+        return asm_unit_fail(&a->u, "sendpicp must start at an 8-byte boundary (it is two words; add .align 8 or a nop)");
     int64_t xp, pc;
     if (ipu_eval_now(a, ops[4], &xp, NULL, 1) || ipu_eval_now(a, ops[5], &pc, NULL, 1))
         return -1;
     if (xp < 0 || xp > 0x3fff)
-        return ipu_fail(a, "sendpicp: XPIC value %lld does not fit in 14 bits", (long long)xp);
+        return asm_unit_fail(&a->u, "sendpicp: XPIC value %lld does not fit in 14 bits", (long long)xp);
     if (pc < 0 || pc > 0x3ffff)
-        return ipu_fail(a, "sendpicp: PIC value %lld does not fit in 18 bits", (long long)pc);
+        return asm_unit_fail(&a->u, "sendpicp: PIC value %lld does not fit in 18 bits", (long long)pc);
     snprintf(line, sizeof line, "sendpicp %s, %s, %s, %s", ops[0], ops[1], ops[2], ops[3]);
     ipu_enc e;
     if (encode_one(a, st, line, &e))
@@ -104,7 +104,7 @@ int ipu_encode_stmt(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size
     err[0] = 0;
     int kind = st->kind & ST_KIND;
     if (kind != ST_BUNDLE && in_rpt(a, st))
-        return ipu_fail(a, "repeat blocks must only contain instruction bundles");
+        return asm_unit_fail(&a->u, "repeat blocks must only contain instruction bundles");
     ipu_enc e[2];
     switch (kind) {
     case ST_NOPS: /* llvm-mc pads code with zeros to a word, then with nops */
@@ -134,7 +134,7 @@ int ipu_encode_stmt(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size
         if (ipu_eval_now(a, ops[1], &v, NULL, 1))
             return -1;
         if (v < -0x80000000ll || v > 0xffffffffll)
-            return ipu_fail(a, "ldconst value %lld does not fit in 32 bits", (long long)v);
+            return asm_unit_fail(&a->u, "ldconst value %lld does not fit in 32 bits", (long long)v);
         uint32_t u = (uint32_t)v;
         snprintf(line, sizeof line, "setzi %s, %u", ops[0], u & 0xfffffu);
         if (encode_one(a, st, line, &e[0]))
@@ -146,7 +146,7 @@ int ipu_encode_stmt(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size
                 return -1;
             mem_st32le(out + 4, e[1].word);
         } else if (u & 0xfff00000u)
-            return ipu_fail(a, "internal: ldconst sized as one word");
+            return asm_unit_fail(&a->u, "internal: ldconst sized as one word");
         return 0;
     }
     case ST_BUNDLE: {
@@ -156,15 +156,15 @@ int ipu_encode_stmt(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size
         if (encode_one(a, st, first, &e[0]) || encode_one(a, st, nl + 1, &e[1]))
             return -1;
         if (e[0].row->pipe != IPU_PIPE_MAIN || e[1].row->pipe != IPU_PIPE_AUX)
-            return ipu_fail(a, "invalid instruction in bundle (the main-pipe instruction first, then the aux one)");
+            return asm_unit_fail(&a->u, "invalid instruction in bundle (the main-pipe instruction first, then the aux one)");
         if (!(e[0].row->flags & IPU_F_COISSUE) || !(e[1].row->flags & IPU_F_COISSUE))
-            return ipu_fail(a, "instruction within bundle cannot be dual issued");
+            return asm_unit_fail(&a->u, "instruction within bundle cannot be dual issued");
         if ((e[0].mwrites & e[1].mwrites) || (e[0].awrites & e[1].awrites))
-            return ipu_fail(a, "bundle instructions cannot write to the same operand");
+            return asm_unit_fail(&a->u, "bundle instructions cannot write to the same operand");
         if (in_rpt(a, st))
             for (int i = 0; i < 2; i++)
                 if (e[i].row->flags & (IPU_F_CONTROL | IPU_F_SYSTEM))
-                    return ipu_fail(a, "repeat blocks cannot contain %s instructions",
+                    return asm_unit_fail(&a->u, "repeat blocks cannot contain %s instructions",
                                 (e[i].row->flags & IPU_F_CONTROL) ? "control" : "system");
         for (int i = 0; i < 2; i++) {
             if (add_fixup(a, st, 4u * (uint32_t)i, &e[i].fx))
@@ -182,11 +182,11 @@ int ipu_encode_stmt(void *ctx, const asm_stmt *st, uint8_t *out, char *err, size
 /* The output: symbols and relocations in asm_elf.c's terms. */
 int ipu_write_output(actx *a, const char *out, const sim_opts *opts, char *err, size_t errlen)
 {
-    int ns = a->secs.n;
+    int ns = a->u.secs.n;
     ipu_elf_sec *secs = calloc((size_t)ns + 1, sizeof *secs);
-    ipu_elf_sym *syms = calloc((size_t)a->syms.n + (size_t)a->ext.n + 1, sizeof *syms);
-    int *extidx = calloc((size_t)a->ext.n + 1, sizeof *extidx);
-    ipu_elf_rela *rel = calloc((size_t)a->relocs.n + 1, sizeof *rel);
+    ipu_elf_sym *syms = calloc((size_t)a->u.syms.n + (size_t)a->u.ext.n + 1, sizeof *syms);
+    int *extidx = calloc((size_t)a->u.ext.n + 1, sizeof *extidx);
+    ipu_elf_rela *rel = calloc((size_t)a->u.relocs.n + 1, sizeof *rel);
     int nsym = 0, rc = -1;
     uint32_t entry = 0;
     if (!secs || !syms || !extidx || !rel) {
@@ -194,21 +194,21 @@ int ipu_write_output(actx *a, const char *out, const sim_opts *opts, char *err, 
         goto done;
     }
     for (int i = 0; i < ns; i++) {
-        const asm_section *s = &a->secs.v[i];
+        const asm_section *s = &a->u.secs.v[i];
         uint32_t flags = a->si[i].flags;
         if (a->si[i].sup && !a->si[i].wrk)
             flags |= IPU_SHF_SUPERVISOR;
         secs[i] = (ipu_elf_sec){s->name, a->si[i].type, flags, s->align, s->size, (uint32_t)s->base,
                                 a->si[i].type == SHT_NOBITS ? NULL : s->bytes};
-        if (!entry && !a->object && (flags & SHF_EXECINSTR) && s->size)
+        if (!entry && !a->u.object && (flags & SHF_EXECINSTR) && s->size)
             entry = (uint32_t)s->base;
     }
     const char *want = opts ? opt_text(opts, ipu_asm_options, "entry") : NULL;
-    for (int i = 0; i < a->syms.n; i++) {
-        const asm_symbol *y = &a->syms.v[i];
+    for (int i = 0; i < a->u.syms.n; i++) {
+        const asm_symbol *y = &a->u.syms.v[i];
         int func = i < a->capfunc && a->symfunc[i];
         if (!y->defined) {
-            if (y->global && !asm_sym_find(&a->ext, y->name, 0))
+            if (y->global && !asm_sym_find(&a->u.ext, y->name, 0))
                 syms[nsym++] = (ipu_elf_sym){y->name, 0, 0, -1, 1, y->weak, func};
             continue;
         }
@@ -222,21 +222,21 @@ int ipu_write_output(actx *a, const char *out, const sim_opts *opts, char *err, 
             syms[nsym++] = (ipu_elf_sym){y->name, (uint32_t)v, 0, -2, 1, y->weak, 0};
             continue;
         }
-        uint32_t v = (uint32_t)y->value + (a->object ? 0 : (uint32_t)a->secs.v[y->section].base);
+        uint32_t v = (uint32_t)y->value + (a->u.object ? 0 : (uint32_t)a->u.secs.v[y->section].base);
         syms[nsym++] = (ipu_elf_sym){y->name, v, y->size, y->section, y->global, y->weak, func};
-        if (!a->object && ((want && !strcmp(want, y->name)) || (!want && !strcmp(y->name, "_start"))))
+        if (!a->u.object && ((want && !strcmp(want, y->name)) || (!want && !strcmp(y->name, "_start"))))
             entry = v;
     }
-    if (want && !a->object && !asm_sym_find(&a->syms, want, 0)) {
+    if (want && !a->u.object && !asm_sym_find(&a->u.syms, want, 0)) {
         snprintf(err, errlen, "%s: entry symbol '%s' is not defined", out, want);
         goto done;
     }
-    for (int i = 0; i < a->ext.n; i++) {
+    for (int i = 0; i < a->u.ext.n; i++) {
         extidx[i] = nsym;
-        syms[nsym++] = (ipu_elf_sym){a->ext.v[i].name, 0, 0, -1, 1, 0, 0};
+        syms[nsym++] = (ipu_elf_sym){a->u.ext.v[i].name, 0, 0, -1, 1, 0, 0};
     }
-    for (int i = 0; i < a->relocs.n; i++) {
-        const asm_reloc *r = &a->relocs.v[i];
+    for (int i = 0; i < a->u.relocs.n; i++) {
+        const asm_reloc *r = &a->u.relocs.v[i];
         if (r->addend < INT32_MIN || r->addend > INT32_MAX) {
             snprintf(err, errlen, "%s: relocation addend %lld does not fit in 32 bits", out, (long long)r->addend);
             goto done;
@@ -244,7 +244,7 @@ int ipu_write_output(actx *a, const char *out, const sim_opts *opts, char *err, 
         rel[i] = (ipu_elf_rela){r->sec, r->off, r->type, r->base >= EXT_BASE ? extidx[r->base - EXT_BASE] : -r->base,
                                 (int32_t)r->addend};
     }
-    ipu_elf_out o = {a->object, entry, secs, ns, syms, nsym, rel, a->relocs.n};
+    ipu_elf_out o = {a->u.object, entry, secs, ns, syms, nsym, rel, a->u.relocs.n};
     rc = ipu_write_elf(out, &o, err, errlen);
 done:
     free(secs), free(syms), free(extidx), free(rel);

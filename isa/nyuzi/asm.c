@@ -25,6 +25,7 @@
 #include "../../core/asm/reloc.h"
 #include "../../core/asm/symtab.h"
 #include "../../core/asm/text.h"
+#include "../../core/asm/unit.h"
 #include "../../core/file.h"
 
 enum { SEC_TEXT, SEC_DATA, SEC_BSS, NSEC };
@@ -34,56 +35,13 @@ typedef asm_stmt stmt;
 /* symbols: core/asm/symtab.c, one scope (0); section is a SEC_*, value the offset in it */
 typedef asm_symbol sym;
 
-typedef struct actx {
-    asm_stmts stmts;
-    asm_sections secs;      /* .text .data .bss, in SEC_* order */
-    asm_symtab syms;
-    asm_macros macros;
-    asm_files files;
-    int sec;
-    uint32_t dot;           /* pass 2: the address of the statement being encoded */
-    asm_locals locals;
-    int pass, depth;
-    char err[512];
-    int cur_file, cur_line, cur_col;   /* cur_col: of the statement, 1-based */
-    int object;             /* -c: a relocatable object (sections at 0, relocations) */
-    asm_symtab ext;         /* object files: symbols used but not defined here */
-    asm_relocs relocs;
-} actx;
+/* the run's state: the shared unit (core/asm/unit.h) is all the Nyuzi driver needs */
+typedef asm_unit actx;
 
 /* Relocatable bases in an object file (core/asm/expr.h): 1 + SEC_* for a value in one of
  * the sections (labels, local or global: a static link resolves both alike), EXT_BASE + i for
  * the i-th undefined symbol. */
 #define EXT_BASE 16
-
-static int fail(actx *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(actx *a, const char *fmt, ...)
-{
-    if (a->err[0])
-        return -1;
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(a->err, sizeof a->err, "%s:%d:%d: error: %s", asm_files_name(&a->files, a->cur_file),
-             a->cur_line, a->cur_col > 0 ? a->cur_col : 1, msg);
-    return -1;
-}
-
-static sym *sym_find(actx *a, const char *name)
-{
-    return asm_sym_find(&a->syms, name, 0);
-}
-
-/* NULL (with the error set) only when out of memory. */
-static sym *sym_get(actx *a, const char *name)
-{
-    sym *s = asm_sym_get(&a->syms, name, 0);
-    if (!s)
-        fail(a, "out of memory in the symbol table");
-    return s;
-}
 
 static int lookup(void *ctx, const char *name, int64_t *val, int *base)
 {
@@ -94,31 +52,10 @@ static int lookup(void *ctx, const char *name, int64_t *val, int *base)
         *base = a->object ? 1 + a->sec : 0;
         return 0;
     }
-    sym *s = sym_find(a, name);
-    if ((!s || !s->defined) && a->object && a->pass == 2) { /* left to the linker */
-        asm_symbol *x = asm_sym_get(&a->ext, name, 0);
-        if (!x)
-            return -1;
-        *val = 0;
-        *base = EXT_BASE + (int)(x - a->ext.v);
-        return 0;
-    }
-    if (!s || !s->defined)
-        return -1;
-    if (s->expr) {
-        if (s->busy)
-            return -1;
-        s->busy = 1;
-        int unres;
-        char e[200];
-        int64_t v;
-        int r = nyz_asm_eval(s->expr, lookup, a, &v, base, &unres, e, sizeof e);
-        s->busy = 0; /* (the table does not move: expressions only look symbols up) */
-        if (r < 0 || unres)
-            return -1;
-        *val = v;
-        return 0;
-    }
+    const sym *s;
+    int r = asm_unit_symbol(a, name, val, base, &s);
+    if (r != 1)
+        return r;
     if (a->pass < 2)
         return -1; /* label addresses are final only in pass 2 */
     *val = (int64_t)a->secs.v[s->section].base + s->value;
@@ -126,10 +63,17 @@ static int lookup(void *ctx, const char *name, int64_t *val, int *base)
     return 0;
 }
 
+/* A `.set` symbol's expression (asm_unit_symbol). */
+static int sym_eval(asm_unit *u, const char *text, int64_t *v, int *base, int *unresolved)
+{
+    char e[200];
+    return nyz_asm_eval(text, lookup, u, v, base, unresolved, e, sizeof e);
+}
+
 static int const_lookup(void *ctx, const char *name, int64_t *val, int *base)
 {
     actx *a = ctx;
-    sym *s = sym_find(a, name);
+    sym *s = asm_sym_find(&a->syms, name, 0);
     *base = 0;
     if (s && s->defined && s->expr)
         return lookup(ctx, name, val, base);
@@ -144,27 +88,17 @@ static stmt *add_stmt(actx *a, int kind, uint32_t size, const char *mn, const ch
 {
     int fills = kind == ST_DATA && (d->kind == ASM_DATA_FILL || d->kind == ASM_DATA_ALIGN);
     if (a->sec == SEC_BSS && !fills) {
-        fail(a, "code or data in .bss");
+        asm_unit_fail(a, "code or data in .bss");
         return NULL;
     }
-    stmt proto = {.kind = kind, .file = a->cur_file, .line = a->cur_line, .col = a->cur_col, .size = size};
+    stmt proto = {.kind = kind, .size = size};
     if (d)
         proto.data = *d;
-    int too_big;
-    stmt *s = asm_stmt_add(&a->stmts, &a->secs, a->sec, &proto, mn, ops, &too_big);
-    if (!s)
-        fail(a, too_big ? "section grows past %u bytes" : "out of memory", NYZ_ASM_MAX_SECTION);
-    return s;
+    return asm_unit_add(a, &proto, mn, ops);
 }
 
-/* Rename numeric local label references (1b, 2f) in operand text (out: ASM_RENAMED bytes). */
+/* Operand text with numeric local labels (1b, 2f) renamed: ASM_RENAMED bytes. */
 #define ASM_RENAMED (4 * ASM_MAX_LINE)
-static int rename_locals(actx *a, const char *in, char *out)
-{
-    if (asm_local_rename(&a->locals, in, out, ASM_RENAMED))
-        return fail(a, "line too long once local labels are renamed");
-    return 0;
-}
 
 /* A value now (base: NULL if it must be absolute). 0 known, 1 not yet (need 0), -1 error. */
 static int eval_now(actx *a, const char *text, int64_t *v, int *base, int need)
@@ -172,12 +106,12 @@ static int eval_now(actx *a, const char *text, int64_t *v, int *base, int need)
     int unres, b;
     char e[200];
     if (nyz_asm_eval(text, a->pass == 2 ? lookup : const_lookup, a, v, base ? base : &b, &unres, e, sizeof e) < 0)
-        return fail(a, "bad expression '%s': %s", text, e);
+        return asm_unit_fail(a, "bad expression '%s': %s", text, e);
     if (!base && b)
-        return fail(a, "'%s' must be a constant, not an address the linker decides", text);
+        return asm_unit_fail(a, "'%s' must be a constant, not an address the linker decides", text);
     if (unres && need)
-        return a->pass == 2 ? fail(a, "undefined symbol in '%s'", text)
-                            : fail(a, "'%s' must be a constant known at this point", text);
+        return a->pass == 2 ? asm_unit_fail(a, "undefined symbol in '%s'", text)
+                            : asm_unit_fail(a, "'%s' must be a constant known at this point", text);
     return unres ? 1 : 0;
 }
 
@@ -190,7 +124,7 @@ static int expand_macro(actx *a, int mi, char *args)
     char e[300];
     int rc = asm_macro_expand(&a->macros, mi, args, process_line_cb, a, e, sizeof e);
     if (rc && e[0])
-        return fail(a, "%s", e);
+        return asm_unit_fail(a, "%s", e);
     return rc;
 }
 
@@ -246,7 +180,7 @@ static int dir_section(void *ctx, const char *d, char *rest)
         char *nm = asm_trim(rest);
         size_t k = strcspn(nm, ", \t");
         if (!k)
-            return fail(a, ".section needs a name");
+            return asm_unit_fail(a, ".section needs a name");
         a->sec = !strncmp(nm, ".text", 5) ? SEC_TEXT : !strncmp(nm, ".bss", 4) ? SEC_BSS : SEC_DATA;
     }
     return 0;
@@ -259,7 +193,7 @@ static int dir_global(void *ctx, const char *d, char *rest)
     (void)d;
     int n = asm_split_operands(rest, ops, ASM_MAX_OPERANDS);
     for (int i = 0; i < n; i++) {
-        sym *y = sym_get(a, ops[i]);
+        sym *y = asm_unit_sym(a, ops[i]);
         if (!y)
             return -1;
         y->global = 1;
@@ -278,13 +212,13 @@ static int dir_set(void *ctx, const char *d, char *rest)
     actx *a = ctx;
     char *ops[2];
     if (asm_split_operands(rest, ops, 2) != 2)
-        return fail(a, "%s needs NAME, VALUE", d);
+        return asm_unit_fail(a, "%s needs NAME, VALUE", d);
     if (a->pass == 1) {
-        sym *s = sym_get(a, ops[0]);
+        sym *s = asm_unit_sym(a, ops[0]);
         if (!s)
             return -1;
         if (asm_sym_set_expr(s, ops[1]))
-            return fail(a, "out of memory");
+            return asm_unit_fail(a, "out of memory");
         s->defined = 1;
     }
     return 0;
@@ -302,7 +236,7 @@ static int dir_data(void *ctx, const char *d, char *rest, const asm_data *data)
     const char *text = rest;
     char ren[ASM_RENAMED];
     if (data->kind == ASM_DATA_VALUES) { /* local-label references resolve in pass-1 order */
-        if (rename_locals(a, rest, ren))
+        if (asm_unit_rename(a, rest, ren, sizeof ren))
             return -1;
         text = ren;
     }
@@ -322,7 +256,7 @@ static int directive(actx *a, const char *d, char *rest)
     char e[300];
     int rc = asm_directive_run(&nyz_directives, a, d, rest, e, sizeof e);
     if (rc && e[0])
-        return fail(a, "%s", e);
+        return asm_unit_fail(a, "%s", e);
     return rc;
 }
 
@@ -339,7 +273,7 @@ static int statement(actx *a, char *s)
     if (!strcmp(mn, ".macro")) {
         char e[300];
         if (asm_macro_begin(&a->macros, rest, e, sizeof e))
-            return fail(a, "%s", e);
+            return asm_unit_fail(a, "%s", e);
         return 0;
     }
     if (mn[0] == '.')
@@ -354,7 +288,7 @@ static int statement(actx *a, char *s)
 __attribute__((noinline)) static int instruction(actx *a, const char *mn, char *rest)
 {
     char ren[ASM_RENAMED];
-    if (rename_locals(a, rest, ren))
+    if (asm_unit_rename(a, rest, ren, sizeof ren))
         return -1;
     if (!strcmp(mn, "li") || !strcmp(mn, "lea")) {
         char tmp[ASM_RENAMED];
@@ -362,7 +296,7 @@ __attribute__((noinline)) static int instruction(actx *a, const char *mn, char *
         snprintf(tmp, sizeof tmp, "%s", ren);
         int n = asm_split_operands(tmp, ops, 4);
         if (n != 2)
-            return fail(a, "%s needs a register and a value", mn);
+            return asm_unit_fail(a, "%s needs a register and a value", mn);
         nyz_operand o;
         nyz_asm_operand(ops[1], &o);
         if (!strcmp(mn, "lea") && o.kind == OPK_SMEM) {
@@ -372,14 +306,14 @@ __attribute__((noinline)) static int instruction(actx *a, const char *mn, char *
         int unres;
         char e[200];
         if (o.kind != OPK_EXPR)
-            return fail(a, "%s: expected a value, got '%s'", mn, ops[1]);
+            return asm_unit_fail(a, "%s: expected a value, got '%s'", mn, ops[1]);
         int base;
         if (nyz_asm_eval(o.text, const_lookup, a, &v, &base, &unres, e, sizeof e) < 0)
-            return fail(a, "bad expression '%s': %s", o.text, e);
+            return asm_unit_fail(a, "bad expression '%s': %s", o.text, e);
         uint32_t size = 8;
         if (!unres && !strcmp(mn, "li")) {
             if (v < -0x80000000ll || v > 0xffffffffll)
-                return fail(a, "li value %lld does not fit in 32 bits", (long long)v);
+                return asm_unit_fail(a, "li value %lld does not fit in 32 bits", (long long)v);
             int32_t x = (int32_t)v;
             size = (x >= -8192 && x <= 8191) || (x & 0x1fff) == 0 ? 4 : 8;
         }
@@ -395,7 +329,7 @@ static int process_line(actx *a, char *line)
 {
     if (a->macros.defining >= 0) {
         if (asm_macro_record(&a->macros, line))
-            return fail(a, "out of memory");
+            return asm_unit_fail(a, "out of memory");
         return 0;
     }
     asm_strip_comment(line, &nyz_comments);
@@ -407,40 +341,16 @@ static int process_line(actx *a, char *line)
             *semi = 0;
         a->cur_col = (int)(p + strspn(p, " \t") - line) + 1;
         /* labels, or NAME = EXPR */
-        for (;;) {
-            char *s;
-            int k = asm_take_label(&p, &s);
-            if (k < 0)
-                return fail(a, "label longer than %d characters", ASM_MAX_IDENT);
-            if (k == 2) { /* the rest of this statement is the expression */
-                char setline[ASM_MAX_LINE + 8];
-                snprintf(setline, sizeof setline, ".set %s, %s", s, p);
-                if (statement(a, setline) < 0)
-                    return -1;
-                p = NULL;
-                break;
-            }
-            if (k == 0)
-                break;
-            char name[ASM_MAX_IDENT + 32];
-            if (isdigit((unsigned char)*s)) {
-                int r = asm_local_define(&a->locals, s, name, sizeof name);
-                if (r == -2)
-                    return fail(a, "label '%s' starts with a digit: a local label is digits only", s);
-                if (r)
-                    return fail(a, "local label %s too large", s);
-            } else
-                snprintf(name, sizeof name, "%s", s);
-            if (a->pass == 1) {
-                sym *y = sym_get(a, name);
-                if (!y)
-                    return -1;
-                if (y->defined)
-                    return fail(a, "symbol '%s' defined twice", name);
-                y->defined = 1;
-                y->section = a->sec;
-                y->value = a->secs.v[a->sec].size;
-            }
+        char *set;
+        int k = asm_unit_labels(a, &p, &set);
+        if (k < 0)
+            return -1;
+        if (k == 1) { /* the rest of this statement is the expression */
+            char setline[ASM_MAX_LINE + 8];
+            snprintf(setline, sizeof setline, ".set %s, %s", set, p);
+            if (statement(a, setline) < 0)
+                return -1;
+            p = NULL;
         }
         if (p) {
             while (isspace((unsigned char)*p))
@@ -463,7 +373,7 @@ static int reg_operand(actx *a, const char *text, int *reg)
     snprintf(tmp, sizeof tmp, "%s", text);
     *reg = nyz_asm_reg(tmp, &vec);
     if (*reg < 0 || vec)
-        return fail(a, "expected a scalar register, got '%s'", text);
+        return asm_unit_fail(a, "expected a scalar register, got '%s'", text);
     return 0;
 }
 
@@ -486,7 +396,7 @@ static int add_fixup(actx *a, const stmt *st, uint32_t at, const nyz_fixup *fx)
         return 0;
     asm_reloc r = {st->sec, st->off + at, (uint32_t)fx->type, fx->base, fx->addend};
     if (!a->object || asm_reloc_add(&a->relocs, &r))
-        return fail(a, a->object ? "out of memory" : "internal: a relocation in a linked image");
+        return asm_unit_fail(a, a->object ? "out of memory" : "internal: a relocation in a linked image");
     return 0;
 }
 
@@ -523,11 +433,11 @@ static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_
         if (st->size == 4 && (int32_t)x >= -8192 && (int32_t)x <= 8191 && !base) {
             snprintf(num, sizeof num, "%d", (int32_t)x);
             if (nyz_encode("move", o, 2, pc, 0, lookup, a, &w[nw++], &fx, e, sizeof e) < 0)
-                return fail(a, "%s", e);
+                return asm_unit_fail(a, "%s", e);
         } else {
             snprintf(num, sizeof num, "%u", x >> 13);
             if (nyz_encode("movehi", o, 2, pc, 0, lookup, a, &w[nw++], &fx, e, sizeof e) < 0)
-                return fail(a, "%s", e);
+                return asm_unit_fail(a, "%s", e);
             if (base && add_fixup(a, st, 0, &(nyz_fixup){R_NYUZI_HI19, base, v}))
                 return -1;
             if (st->size == 8) {
@@ -535,11 +445,11 @@ static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_
                 o[2].kind = OPK_EXPR; o[2].text = num;
                 snprintf(num, sizeof num, "%u", x & 0x1fff);
                 if (nyz_encode("or", o, 3, pc + 4, 0, lookup, a, &w[nw++], &fx, e, sizeof e) < 0)
-                    return fail(a, "%s", e);
+                    return asm_unit_fail(a, "%s", e);
                 if (base && add_fixup(a, st, 4, &(nyz_fixup){R_NYUZI_IMM_LO13, base, v}))
                     return -1;
             } else if (base)
-                return fail(a, "internal: a relocated li/lea sized as one word");
+                return asm_unit_fail(a, "internal: a relocated li/lea sized as one word");
         }
         for (int i = 0; i < nw; i++)
             mem_st32le(out + 4 * i, w[i]);
@@ -549,14 +459,14 @@ static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_
         snprintf(tmp, sizeof tmp, "%s", st->text);
         int n = asm_split_operands(tmp, ops, 8);
         if (n > 6)
-            return fail(a, "too many operands");
+            return asm_unit_fail(a, "too many operands");
         nyz_operand o[8];
         for (int i = 0; i < n; i++)
             nyz_asm_operand(ops[i], &o[i]);
         const char *mn = st->mn;
         if (!strcmp(mn, "lea")) { /* lea sD, off(sB) = add_i sD, sB, off */
             if (n != 2 || o[0].kind != OPK_SREG || o[1].kind != OPK_SMEM)
-                return fail(a, "lea needs sD, offset(sB) or sD, symbol");
+                return asm_unit_fail(a, "lea needs sD, offset(sB) or sD, symbol");
             o[2].kind = OPK_EXPR;
             o[2].text = o[1].has_off ? o[1].text : (char *)"0";
             o[1].kind = OPK_SREG;
@@ -567,7 +477,7 @@ static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_
         char e[256];
         nyz_fixup fx;
         if (nyz_encode(mn, o, n, pc, a->object ? 1 + st->sec : 0, lookup, a, &w, &fx, e, sizeof e) < 0)
-            return fail(a, "%s", e);
+            return asm_unit_fail(a, "%s", e);
         if (add_fixup(a, st, 0, &fx))
             return -1;
         mem_st32le(out, w);
@@ -575,31 +485,6 @@ static int encode_stmt(void *ctx, const stmt *st, uint8_t *out, char *err, size_
     }
     }
     return 0;
-}
-
-static void actx_free(actx *a)
-{
-    asm_stmts_free(&a->stmts);
-    asm_sections_free(&a->secs);
-    asm_symtab_free(&a->syms);
-    asm_symtab_free(&a->ext);
-    asm_relocs_free(&a->relocs);
-    asm_macros_free(&a->macros);
-    asm_files_free(&a->files);
-}
-
-/* One line of a source (asm_source_read): follow cpp's file changes, then assemble it. */
-static int source_line(void *ctx, const char *file, int line, char *text, const char *lerr)
-{
-    actx *a = ctx;
-    if (strcmp(file, asm_files_name(&a->files, a->cur_file)) &&
-        (a->cur_file = asm_files_index(&a->files, file)) < 0)
-        return fail(a, "out of memory");
-    a->cur_line = line;
-    a->cur_col = 1;
-    if (!text)
-        return fail(a, "%s", lerr);
-    return process_line(a, text) < 0 ? -1 : 0;
 }
 
 /* One source through cpp (`#include`, `#define`; -o include=DIR, -o define=NAME=VALUE,...). */
@@ -614,7 +499,7 @@ static int read_source(actx *a, const char *path, const sim_opts *opts)
         snprintf(a->err, sizeof a->err, "out of memory");
         return -1;
     }
-    return asm_source_read(path, args.argv, source_line, a, a->err, sizeof a->err);
+    return asm_source_read(path, args.argv, asm_unit_source_line, a, a->err, sizeof a->err);
 }
 
 static uint32_t align_up(uint32_t v, uint32_t al) { return (v + al - 1) & ~(al - 1); }
@@ -626,8 +511,21 @@ static int make_sections(actx *a)
     a->secs.max_size = NYZ_ASM_MAX_SECTION;
     for (int i = 0; i < NSEC; i++)
         if (asm_section_get(&a->secs, names[i], -1, NULL) != i)
-            return fail(a, "out of memory");
+            return asm_unit_fail(a, "out of memory");
     return 0;
+}
+
+/* A run's state, empty; NULL when out of memory. */
+static actx *actx_new(void)
+{
+    actx *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    asm_macros_init(&a->macros);
+    a->ext_base = EXT_BASE;
+    a->line = process_line;
+    a->eval = sym_eval;
+    return a;
 }
 
 /* `xpusim asm -o` options of the Nyuzi assembler, declared once (core/opts.h). */
@@ -689,12 +587,11 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
     uint64_t object = 0;
     if (opts && opt_uint(opts, nyz_asm_options, "object", &object, err, errlen))
         return -1;
-    actx *a = calloc(1, sizeof *a);
+    actx *a = actx_new();
     if (!a) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    asm_macros_init(&a->macros);
     a->pass = 1;
     a->object = (int)object;
     int rc = make_sections(a);
@@ -702,7 +599,7 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         rc = read_source(a, srcs[i], opts);
     a->cur_col = 1;
     if (rc == 0 && a->macros.defining >= 0)
-        rc = fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
+        rc = asm_unit_fail(a, "missing .endm for macro '%s'", a->macros.v[a->macros.defining].name);
     if (rc == 0 && a->object) { /* every section at 0: the linker places them */
         if (a->secs.v[SEC_TEXT].align < 4)
             a->secs.v[SEC_TEXT].align = 4;
@@ -716,7 +613,7 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
     }
     const char *nomem;
     if (rc == 0 && asm_sections_alloc(&a->secs, 1u << SEC_BSS, &nomem))
-        rc = fail(a, "out of memory for the contents of %s", nomem);
+        rc = asm_unit_fail(a, "out of memory for the contents of %s", nomem);
     if (rc == 0) {
         a->pass = 2;
         const stmt *bad;
@@ -724,7 +621,7 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         if (asm_stmts_emit(&a->stmts, &nyz_data_rules, place, encode_stmt, nyz_data_value, a,
                            a->object ? &a->relocs : NULL, &bad, e, sizeof e)) {
             if (e[0]) /* a data statement's error; an instruction's is recorded already */
-                fail(a, "%s", e);
+                asm_unit_fail(a, "%s", e);
             rc = -1;
         }
     }
@@ -753,22 +650,21 @@ int nyz_assemble(int nsrc, const char *const *srcs, const char *out, const sim_o
         free(syms);
     } else
         snprintf(err, errlen, "%s", a->err);
-    actx_free(a);
+    asm_unit_free(a);
     free(a);
     return rc;
 }
 
 int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_t errlen)
 {
-    actx *a = calloc(1, sizeof *a);
+    actx *a = actx_new();
     if (!a)
         return -1;
-    asm_macros_init(&a->macros);
     a->pass = 2;
     char buf[ASM_MAX_LINE + 1], mn[64];
     if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf) {
         snprintf(err, errlen, "line longer than %d characters", ASM_MAX_LINE);
-        asm_macros_free(&a->macros);
+        asm_unit_free(a);
         free(a);
         return -1;
     }
@@ -784,7 +680,7 @@ int nyz_asm_line(const char *text, uint32_t pc, uint32_t *word, char *err, size_
         *word = mem_ld32le(out);
     else
         snprintf(err, errlen, "%s", a->err);
-    actx_free(a);
+    asm_unit_free(a);
     free(a);
     return rc;
 }
