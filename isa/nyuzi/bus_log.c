@@ -82,18 +82,33 @@ static uint64_t l1_fill_later(nyz_cache *c, uint32_t line, uint64_t delta)
     return old;
 }
 
-/* How much later than an L2 hit at its bus time a synchronized request's line (entry e)
- * is there if its data comes at done: what its answer adds (l2_sync.c). */
-static uint32_t sync_extra(const nyz_machine *nm, const nyz_bus_ent *e, uint64_t done)
+/* The answer of synchronized request e (l2_sync.c) comes with its line at done and its
+ * grant (e->b): its thread, not replayed yet, replays then instead (sooner or later), its
+ * load_sync's L1D fill with it. */
+static void sync_move(nyz_machine *nm, const nyz_bus_ent *e, uint64_t done)
 {
-    uint64_t base = e->b - e->bus + nm->tm.l2_lat;
-    return done > base ? (uint32_t)(done - base) : 0;
+    nyz_core *c = &nm->cores[e->core];
+    nyz_thread *t = &c->t[e->tid];
+    nyz_sreq *r = &nm->sreq[t->gid];
+    uint64_t ow = r->wake, nw = nyz_sync_wake(nm, e, done);
+    if (r->made != e->issue || t->rp_kind != NYZ_RP_SYNC || nw == ow)
+        return; /* another request's entry, or its thread replayed */
+    r->wake = nw;
+    if (!ow)
+        return; /* (read for the first time: timing.c nyz_sync_timing takes it) */
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu RT c%d t%d sync %llu -> %llu\n", (unsigned long long)nm->cur_cycle, e->core, e->tid, (unsigned long long)ow, (unsigned long long)nw);
+#endif
+    if (t->blocked == ow)
+        thread_move(nm, e->core, e->tid, nw);
+    if (!r->store)
+        l1_fill_later(&c->l1d, e->pa >> c->l1d.line_shift, nw - ow);
 }
 
 /* A read that answers at nd instead of e->done (its request was taken later, or sooner:
  * an order settled while others were still to come): the threads waiting for it (a
- * load's and the loads merged on its fill; a load_sync's or store_sync's, whose answer the
- * L2's arbiter times, l2_sync.c; a code line's fetches) and its L1 fill. No core has
+ * load's and the loads merged on its fill; a code line's fetches; a store's acknowledgement;
+ * a synchronized request's: sync_move) and its L1 fill. No core has
  * simulated the cycles of a grant not final, so a sooner answer is not in any core's past. */
 static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
 {
@@ -120,19 +135,7 @@ static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
                 thread_move(nm, e->core, e->tid, nw);
         }
     } else if (e->kind == NYZ_RP_SYNC) {
-        nyz_sreq *r = &nm->sreq[c->t[e->tid].gid];
-        if (!r->on || r->made != e->issue) /* decided already (it is not before its
-                                            * arbiter cycle), or another request's */
-            return;
-        /* its answer: its grant's (l2_sync.c) plus how much later than an L2 hit at its
-         * bus time the line is there */
-        uint64_t ow = r->wake;
-        uint32_t nx = sync_extra(nm, e, nd);
-        r->wake = ow + nx - r->extra;
-        r->extra = nx;
-        if (c->t[e->tid].blocked == ow)
-            thread_move(nm, e->core, e->tid, r->wake);
-        l1_fill_later(&c->l1d, line, delta);
+        /* (its thread: sync_move) */
     } else {
         for (int k = 0; k < c->nthreads; k++) {
             const nyz_thread *o = &c->t[k];
@@ -176,8 +179,8 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
     return nd;
 }
 
-/* The cycle from which entry e may be taken: when it reaches the L2 (a synchronized
- * request: its own grant), a store no sooner than its core's store queue may send it
+/* The cycle from which entry e may be taken: when it reaches the L2 (x 0: its grant fixed),
+ * a store no sooner than its core's store queue may send it
  * (sqf: the next cycle the L2 accepts one of the core's, as the request reaches it). */
 static inline __attribute__((always_inline)) uint64_t arb_from(const nyz_bus_ent *e,
                                                                const uint64_t *sqf, const int hits)
@@ -289,7 +292,7 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
             if (!hits && !e->x)
                 pick = (int)k;
             else {
-                if (hits || e->kind == NYZ_RP_STORE) {
+                if (hits || e->kind == NYZ_RP_STORE || e->st == NYZ_ST_SYNC) {
                     if (a->snapped && v != sp->sq[c])
                         mv_put(nm, &a->lost, y, NYZ_MV_SQ, (int)c, v, 0);
                     sp->sq[c] = v;
@@ -316,8 +319,10 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                 unsigned c = e->core, bit = 1u << c;
                 if (e->x > y)
                     continue;
-                if (hits || e->kind == NYZ_RP_STORE) { /* (the store queue: one per sq_free) */
-                    if (y >= sp->sqf[c] + NYZ_FQ_REQ &&
+                if (hits || e->kind == NYZ_RP_STORE || e->st == NYZ_ST_SYNC) {
+                    /* (the store queue: a store one per sq_free, a store_sync when it is
+                     * there, l2_sync.c) */
+                    if ((y >= sp->sqf[c] + NYZ_FQ_REQ || (!hits && e->st == NYZ_ST_SYNC)) &&
                         (!(sm & bit) || rr_after(e->tid, sp->sq[c], nt) < rr_after(L[soff[c]].tid, sp->sq[c], nt))) {
                         soff[c] = (uint8_t)k;
                         sm |= bit;
@@ -383,6 +388,8 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
             }
             /* (a store hit's read: its acknowledgement, bus_reread) */
             uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e);
+            if (!hits && e->kind == NYZ_RP_SYNC)
+                sync_move(nm, e, nd);
             if (!e->done)
                 a->fresh = e->done = nd;
             else if (nd != e->done)
@@ -394,12 +401,10 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
 
 /* The requests bus_log holds, taken by the L2's arbiter one a cycle: none while the L2 is
  * stalled (nyz_l2_stalled) or has taken a request kept out of bus_log (a store-queue
- * operation taken when made, a final grant: l2_slot); a synchronized request at its own
- * grant (l2_sync.c's arbiter, which sets its bus time: nyz_bus_sync_grant); the others round
- * robin between cores, the pointer moving to the core after the one taken
+ * operation taken when made, a final grant: l2_slot); the others round robin between cores, the pointer moving to the core after the one taken
  * (l2_cache_arb_stage.sv: rr_arbiter, update_lru = can_accept_request); each core offering
- * its data loads, then its code line, then its store queue (l1_l2_interface.sv), the loads
- * round robin over its threads with a pointer that moves every cycle the load-miss queue has
+ * its data loads (a load_sync is one), then its code line, then its store queue (a
+ * store_sync is in it) (l1_l2_interface.sv), the loads round robin over its threads with a pointer that moves every cycle the load-miss queue has
  * one, taken or not (l1_load_miss_queue.sv: update_lru = 1), the stores likewise
  * (l1_store_queue.sv), one per sq_free of a core (timing.c l2_store_accept's spacing). The cores run back to back, so a request
  * is made when its core runs and may reach the L2 before requests made earlier: the grants
@@ -510,6 +515,8 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
         const nyz_bus_ent *e = &L[k];
         if (e->x)
             nm->l2_slot[(e->b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = e->b - NYZ_FQ_REQ;
+        if (k < nfin && e->kind == NYZ_RP_SYNC) /* decided at its final grant (if not yet) */
+            nyz_sync_grant(nm, e);
 #ifdef NYZ_MEMTRACE
         if (k < nfin)
             fprintf(stderr, "%llu GR c%d t%d k%d a%08x x%llu\n", (unsigned long long)(e->b - NYZ_FQ_REQ),
@@ -530,36 +537,4 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 void nyz_bus_save_first(nyz_machine *nm)
 {
     bus_save(nm, &nm->arb_before);
-}
-
-/* The bus_log index of the synchronized request of (core, tid) issued at `issue`, or -1. */
-static int sync_ent(const nyz_machine *nm, int core, int tid, uint64_t issue)
-{
-    for (unsigned k = 0; k < nm->bus_n; k++) {
-        const nyz_bus_ent *e = &nm->bus_log[k];
-        if (e->kind == NYZ_RP_SYNC && e->core == core && e->tid == tid && e->issue == issue)
-            return (int)k;
-    }
-    return -1;
-}
-
-/* The entry of the synchronized request of (core, tid) issued at `issue` gets the bus time
- * of its grant in l2_sync.c's arbiter, b: 1 if that moved it (nyz_arb_run then reads the
- * lines again). */
-int nyz_bus_sync_grant(nyz_machine *nm, int core, int tid, uint64_t issue, uint64_t b)
-{
-    int k = sync_ent(nm, core, tid, issue);
-    if (k < 0 || nm->bus_log[k].b == b)
-        return 0;
-    nm->bus_log[k].b = b;
-    nm->arb_tok = 0; /* (a grant moved: settled again from arb_y) */
-    return 1;
-}
-
-/* How much later than an L2 hit at its grant the line of the synchronized request of
- * (core, tid) issued at `issue` is there; old if it has no entry in bus_log (or no read). */
-uint32_t nyz_bus_sync_extra(const nyz_machine *nm, int core, int tid, uint64_t issue, uint32_t old)
-{
-    int k = sync_ent(nm, core, tid, issue);
-    return k >= 0 && nm->bus_log[k].done ? sync_extra(nm, &nm->bus_log[k], nm->bus_log[k].done) : old;
 }

@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1560,  /* nyz_core */
     640,   /* nyz_cache */
-    16320, /* nyz_machine */
+    15760, /* nyz_machine */
     136,   /* sim_thread */
 };
 

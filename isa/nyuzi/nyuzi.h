@@ -228,11 +228,9 @@ enum { NYZ_RP_NONE = 0, NYZ_RP_LOAD, NYZ_RP_SYNC, NYZ_RP_CODE, NYZ_RP_STORE /* (
 /* A load_sync or store_sync on its way to the L2 (l2_sync.c): decided when the L2's arbiter
  * grants it, in the arbiter's order. */
 typedef struct nyz_sreq {
-    uint64_t ready;              /* first cycle the L2's arbiter sees it */
-    uint64_t wake;               /* cycle its thread replays (provisional until decided) */
-    uint64_t made;               /* cycle it issued (its line's entry in bus_log: nyz_bus_ent.issue) */
+    uint64_t wake;               /* cycle its thread replays (moves with its grant until then) */
+    uint64_t made;               /* cycle it issued (its entry in bus_log: nyz_bus_ent.issue) */
     uint32_t pa, va, pc, data;   /* addresses, the instruction's pc; a store_sync's data */
-    uint32_t extra;              /* cycles an L2 miss adds to the answer */
     uint8_t on, store, dst, width, sext, core, tid;
 } nyz_sreq;
 
@@ -249,19 +247,20 @@ typedef struct nyz_bus_state {
 typedef struct nyz_bus_ent {
     uint64_t b, done;            /* bus time (its grant + NYZ_FQ_REQ); the data's cycle for
                                   * its requester (0: not read yet) */
-    uint64_t x;                  /* the cycle it reached the L2 (0: a grant fixed elsewhere,
-                                  * a synchronized request's, l2_sync.c) */
+    uint64_t x;                  /* the cycle it reached the L2 (0: a grant fixed elsewhere) */
     uint32_t pa, victim;         /* line; the dirty L2 line its fill evicts, or ~0 */
     int l2way;
     uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD, _SYNC, _CODE or _STORE */
     uint8_t coll;                /* a collided miss (no read of its own) */
     uint8_t st;                  /* NYZ_RP_STORE: 1 a store to a line the L2 holds, 2 a
-                                  * whole-line store to one it lacks (nyz_store_restart) */
+                                  * whole-line store to one it lacks (nyz_store_restart);
+                                  * NYZ_RP_SYNC: NYZ_ST_SYNC a store_sync (store queue) */
     uint32_t serial;             /* NYZ_RP_STORE: its record in nm->undo (l2_vis.c) */
     uint64_t issue;              /* the cycle its request was made (nm->cur_cycle) */
 } nyz_bus_ent;
 /* A request reaches the L2 this many cycles before its bus time (timing.c FQ_REQ). */
 enum { NYZ_FQ_REQ = 3 };
+enum { NYZ_ST_SYNC = 3 };
 
 enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64 };
 /* The L2 arbiter's state as it steps (bus_log.c nyz_arb_run): the cycle, the pointer
@@ -348,12 +347,9 @@ typedef struct nyz_machine {
     uint32_t undo_serial;        /* serial of the newest record */
     uint8_t undo_on;             /* a second thread was started: keep records */
     uint8_t sync_used;           /* a load_sync ran: stores must clear reservations */
-    /* the L2's arbiter for synchronized requests (l2_sync.c): cycles before sa_done are
-     * decided; round-robin pointers between cores and, per core, of the load-miss queue and
-     * the store queue; requests by global thread id */
-    uint64_t sa_done;
+    /* synchronized requests not decided yet (l2_sync.c; by global thread id; their grants
+     * are bus_log's) */
     unsigned sa_npend;
-    uint8_t sa_core_rr, sa_lq_rr[NYZ_MAX_CORES], sa_sq_rr[NYZ_MAX_CORES];
     nyz_sreq sreq[32];
     /* functional mode (func.c): enter the lines the program touches in the L1/L2 tags even
      * when no fast-forward is armed (tests) */
@@ -442,8 +438,6 @@ void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w);
 uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uint32_t victim);
 uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t issue,
                              uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
-int nyz_bus_sync_grant(nyz_machine *nm, int core, int tid, uint64_t issue, uint64_t b);
-uint32_t nyz_bus_sync_extra(const nyz_machine *nm, int core, int tid, uint64_t issue, uint32_t old);
 void nyz_bus_save_first(nyz_machine *nm);
 /* A new entry of bus_log (the bus state saved if it is the only one; the caller applies it
  * and sets done): inline, as it is made for every store on several cores. */
@@ -484,8 +478,10 @@ uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t
 /* l2_sync.c: load_sync/store_sync decided at the L2 in its arbiter's order */
 void nyz_sync_request(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,
                       uint32_t va, uint32_t pa, uint32_t pc);
-uint64_t nyz_sync_timing(nyz_machine *nm, nyz_thread *t, uint64_t now, unsigned extra);
+uint64_t nyz_sync_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t now);
 void nyz_sync_settle(nyz_machine *nm, uint64_t now);
+uint64_t nyz_sync_wake(const nyz_machine *nm, const nyz_bus_ent *e, uint64_t done);
+void nyz_sync_grant(nyz_machine *nm, const nyz_bus_ent *e);
 
 /* l2_vis.c: when other threads see a store */
 void nyz_undo_store(nyz_machine *nm, nyz_thread *t, uint32_t pa, unsigned len, uint64_t bytes);

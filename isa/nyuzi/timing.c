@@ -348,6 +348,8 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
         nyz_bus_ent *e = nyz_bus_log_add(nm, b, pa, coll ? 0xffffffffu : victim, way, kind, c, t, bus, lead);
         e->coll = (uint8_t)coll;
         e->x = x;
+        if (kind == NYZ_RP_SYNC && write)
+            e->st = NYZ_ST_SYNC;
         if (x) /* (its slot is the arbiter's to give) */
             nm->l2_slot[(b - FQ_REQ) % NYZ_L2_SLOTS] = 0;
         /* grants before the requesting core's cycle are final: every core has passed it */
@@ -377,6 +379,19 @@ unsigned nyz_fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t now,
                           int core)
 {
     return fill_latency(nm, pa, write, now, 0, lead, NYZ_RP_CODE, &nm->cores[core], NULL);
+}
+
+/* The replay cycle of thread t's synchronized request (l2_sync.c) issued at cycle now: its
+ * request is an entry of the L2's arbiter (bus_log.c) from the cycle it reaches the L2, as a
+ * load miss's (FQ_REQ after its issue), whether its line is in the L2 or not; its grant and
+ * line give the answer (nyz_sync_wake), which moves with them until the thread replays. */
+uint64_t nyz_sync_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t now)
+{
+    nyz_sreq *r = &nm->sreq[t->gid];
+    if (!r->on) /* (not handed over: the functional mode decided it) */
+        return now + nm->tm.sync_lat;
+    unsigned f = fill_latency(nm, r->pa, r->store, now, DMEM_BUS, DMEM_LEAD, NYZ_RP_SYNC, c, t);
+    return r->wake ? r->wake : now + nm->tm.sync_lat + (f > nm->tm.l2_lat ? f - nm->tm.l2_lat : 0);
 }
 
 /* The L1D's pseudo-LRU flags are read (cache_lru.sv read port) by every memory-pipe
@@ -732,18 +747,10 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         unsigned rt = ef->mem == 4 ? tm->io_lat : tm->sync_lat;
         t->rp_kind = NYZ_RP_NONE;
         if (ef->mem == 3) { /* through the L2 (memory if it misses there) */
-            /* the L2 takes it FQ_REQ cycles after its issue if it is not stalled then
-             * (l2_accept): its arbiter cycle (l2_sync.c) is as much later */
-            uint64_t d = l2_accept(nm, now + FQ_REQ, 0) - (now + FQ_REQ);
-            unsigned f = fill_at(nm, ef->paddr, in->kind == K_STORE_SYNC, now + d, DMEM_BUS, DMEM_LEAD,
-                                 NYZ_RP_SYNC, c, t, 0);
-            unsigned extra = f > tm->l2_lat ? f - tm->l2_lat : 0;
-            if (!nm->sreq[t->gid].on) /* (else the arbiter holds it while stalled) */
-                extra += (unsigned)d;
             /* decided and answered in the order of the L2's arbiter (l2_sync.c) */
-            uint64_t wake = nyz_sync_timing(nm, t, now, extra);
-            rt = (unsigned)(wake - now);
             t->rp_kind = NYZ_RP_SYNC;
+            uint64_t wake = nyz_sync_timing(nm, c, t, now);
+            rt = (unsigned)(wake - now);
             if (in->kind == K_LOAD_SYNC) { /* the response fills the L1D as a load miss does */
                 uint64_t at;
                 nyz_l1_settle(&c->l1d, now);
@@ -810,6 +817,8 @@ uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t
     t->rp_kind = NYZ_RP_NONE;
     if (k == NYZ_RP_SYNC) {
         nyz_sync_settle(nm, now);
+        if (nm->sreq[t->gid].on) /* (its grant not before now: every grant made final) */
+            nyz_bus_fix(nm);
         return 0;
     }
     if (k != NYZ_RP_LOAD)
