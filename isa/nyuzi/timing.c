@@ -452,6 +452,9 @@ static void l1_ack_install(nyz_cache *c, uint32_t line, uint64_t at)
     c->ready[base + w] = at;
 }
 
+/* A fill entry whose ack is L1_INVAL drops its line at its cycle (a dinvalidate's response). */
+enum { L1_INVAL = 2 };
+
 /* Install the L1 fills that have arrived by cycle now, in arrival order: each takes the
  * way the replacement state points to at that moment. */
 void nyz_l1_settle(nyz_cache *c, uint64_t now)
@@ -468,6 +471,10 @@ void nyz_l1_settle(nyz_cache *c, uint64_t now)
         for (unsigned i = 0; i < c->nfill; i++)
             if (c->fill[i].at < c->next_fill)
                 c->next_fill = c->fill[i].at;
+        if (ack == L1_INVAL) {
+            nyz_cache_invalidate(c, line << c->line_shift);
+            continue;
+        }
         if (ack) {
             l1_ack_install(c, line, at);
             continue;
@@ -765,12 +772,15 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
     }
     case 5:
         if (in->kind == K_DINVALIDATE) {
-            /* through the store queue to the L2, acknowledged like a store; the line is
-             * dropped from L1 and L2 (measured: the next load of it costs a memory access) */
-            uint64_t acc = l2_store_accept(nm, c, now, 0);
-            sq_ack(tm, t, now, acc + tm->store_lat);
-            nyz_l1_settle(&c->l1d, now);
-            nyz_cache_invalidate(&c->l1d, ef->paddr);
+            /* through the store queue to the L2, acknowledged like a store; the L2 drops
+             * the line (the next load that misses the L1 costs a memory access), and its
+             * response drops it from every core's L1D when it arrives: until then a load
+             * still hits the L1's copy (RTL: dinvalidate then a load of the line, 14
+             * cycles a pair; gen_mem.py dinv_held, dinv_dirty) */
+            uint64_t ack = l2_store_accept(nm, c, now, 0) + tm->store_lat;
+            sq_ack(tm, t, now, ack);
+            for (int k = 0; k < nm->ncores; k++)
+                l1_fill_push(&nm->cores[k].l1d, ef->paddr, ack, L1_INVAL);
             nyz_cache_invalidate(&nm->l2, ef->paddr);
         } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
             /* sent to the L2 through the store queue: membar waits for them; a flush of a

@@ -15,17 +15,39 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 D=tests/nyuzi/rtl
 fail=0; n=0
+# every program's source and image first, with one python3 each for gen_mem.py and elf2hex.py
+# (run as scripts, as from the command line: sys.argv set, stdout to the file): T/PROG.S, .hex
+progs=$(awk -F'|' '!/^#/ && NF > 1 {gsub(/ /, "", $1); print $1}' $D/expected_mem.txt)
+python3 - "$T" $progs <<'PY' || { echo "FAIL gen"; exit 1; }
+import runpy, sys, contextlib
+t, progs = sys.argv[1], sys.argv[2:]
+for prog in progs:
+    name, cfg = prog.rsplit('.', 1); cores, threads = cfg[1:].split('t')
+    with open('%s/%s.S' % (t, prog), 'w') as f, contextlib.redirect_stdout(f):
+        sys.argv = ['gen_mem.py', name, cores, threads]
+        runpy.run_path('tests/nyuzi/rtl/gen_mem.py')
+PY
+for prog in $progs; do
+    sum=$(sha256sum "$T/$prog.S" | cut -d' ' -f1)
+    ref=$(awk -v f="$prog.S" '$2 == f {print $1}' $D/programs_mem.sha256)
+    [ "$sum" = "$ref" ] || { echo "FAIL $prog: gen_mem.py writes a different program than the one the RTL ran"; fail=1; rm -f "$T/$prog.S"; continue; }
+    "$XPUSIM" asm --isa nyuzi "$T/$prog.S" -o "$T/$prog.elf" || { echo "FAIL build $prog"; fail=1; }
+done
+python3 - "$T" $progs <<'PY'
+import os, runpy, sys
+t, progs = sys.argv[1], sys.argv[2:]
+for prog in progs:
+    e = '%s/%s.elf' % (t, prog)
+    if os.path.exists(e):
+        sys.argv = ['elf2hex.py', e, '%s/%s.hex' % (t, prog)]
+        runpy.run_path('tests/nyuzi/tools/elf2hex.py')
+PY
 while IFS='|' read -r prog want tol mode; do
     case "$prog" in '#'*|'') continue ;; esac
     prog=$(echo $prog); tol=$(echo $tol); mode=$(echo ${mode:-})
-    name=${prog%.*}; cfg=${prog##*.}; cores=${cfg#c}; cores=${cores%t*}; threads=${cfg#*t}
-    python3 $D/gen_mem.py "$name" "$cores" "$threads" > "$T/p.S" || { echo "FAIL gen $prog"; fail=1; continue; }
-    sum=$(sha256sum "$T/p.S" | cut -d' ' -f1)
-    ref=$(awk -v f="$prog.S" '$2 == f {print $1}' $D/programs_mem.sha256)
-    [ "$sum" = "$ref" ] || { echo "FAIL $prog: gen_mem.py writes a different program than the one the RTL ran"; fail=1; continue; }
-    "$XPUSIM" asm --isa nyuzi "$T/p.S" -o "$T/p.elf" && python3 tests/nyuzi/tools/elf2hex.py "$T/p.elf" "$T/p.hex" ||
-        { echo "FAIL build $prog"; fail=1; continue; }
-    got=$("$XPUSIM" run "$T/p.hex" --isa nyuzi -o cores=$cores --quiet --max-cycles 2000000 2>/dev/null | tr -d '\000' |
+    cfg=${prog##*.}; cores=${cfg#c}; cores=${cores%t*}
+    [ -f "$T/$prog.hex" ] || { fail=1; continue; } # (said above)
+    got=$("$XPUSIM" run "$T/$prog.hex" --isa nyuzi -o cores=$cores --quiet --max-cycles 2000000 2>/dev/null | tr -d '\000' |
           sed -n 's/^.:[0-9a-f]\{8\} \([0-9a-f]\{8\}\)$/\1/p' | while read -r h; do printf '%d ' $((0x$h)); done)
     ok=1; i=0
     if [ "$mode" = sum ]; then # one number per thread, then the sums within tolerance
