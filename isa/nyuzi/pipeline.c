@@ -172,8 +172,14 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
             t->waste_at = SIM_NEVER;
         }
         if (t->rb_at && t->rb_at == now) { /* flush; the fetch selected this cycle is dropped */
+            /* ifetch_tag_stage chooses this cycle's thread by the FIFOs' almost_full before
+             * the flush (thread_select_stage's ts_fetch_en): a thread whose FIFO was almost
+             * full is not chosen now (fetch_cycle: fetch_full, the FIFO empty) */
+            uint8_t full = t->fetch_full ||
+                           (t->fe_n >= FIFO_ALMOST && fifo_count(t, now) >= FIFO_ALMOST);
             t->rb_at = 0;
             fe_flush(t, st, t->rb_pc);
+            t->fetch_full = full;
             t->waste_at = now;
             t->why = t->why == NYZ_ST_NONE ? NYZ_ST_ROLLBACK : t->why;
         }
@@ -250,8 +256,17 @@ fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, int n, uint64_t n
 #pragma GCC unroll 4
     for (int k = 0; k < ns; k++, i = (i + 1 == ns ? 0 : i + 1)) {
         nyz_thread *t = &T[i];
-        if (S[i].state != SIM_T_READY || t->fetch_full)
+        if (S[i].state != SIM_T_READY)
             continue;
+        if (t->fetch_full) {
+            if (t->fe_n)
+                continue;
+            if (t->waste_at == now) { /* rolled back now, almost full before: due_events */
+                *next = min64(*next, now + 1);
+                continue;
+            }
+            t->fetch_full = 0;
+        }
         if (t->iwait > now && t->waste_at != now) {
             *next = min64(*next, t->iwait);
             continue;
