@@ -39,7 +39,7 @@ enum { DMEM_BUS = 6 };
  * its response comes 4 cycles after the L2 takes it, and the fetch resumes as long after
  * a response as after a line read's (RTL trace, kernel on 2 cores: core 1's first line,
  * ifetch_data's miss at 109, grant 110, response 114, first issue 121). */
-enum { CODE_HIT = 4 };
+enum { CODE_HIT = 3 };
 /* Store and flush acknowledgements (probes: store + membar to a line in L2 15 cycles on
  * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds the data line's
  * fill less 11; dflush + membar 12 for a line that is not dirty and 36 for a dirty one,

@@ -152,11 +152,11 @@ static void test_first_granted_wins(void **state)
  * line CODE (in the L2) reaches the L2 at 103 too (its request at bus time 106, a code
  * line's bus time being its arrival + 3). Both lines are in the L2 (loaded at 10 and 12).
  * - The L2's pointer between cores at core 1 (the last load was core 0's): 103 core 1's
- *   code line (answered 103 + 3 + l2_latency 11 + 4 = 121, 15 after its bus time), 104
- *   the load_sync: replay 104 + 7 = 111 (its thread had been told 110, alone).
+ *   code line (answered 103 + 3 + l2_latency 11 + CODE_HIT 3 = 120, 14 after its bus
+ *   time), 104 the load_sync: replay 104 + 7 = 111 (its thread had been told 110, alone).
  * - At core 0 (both loads core 1's): 103 the load_sync (replay 110), 104 the code line
- *   (122: 16 after its bus time).
- * Two arbiters, each blind to the other's requests, gave 110 and 15 in both. */
+ *   (121: 15 after its bus time).
+ * Two arbiters, each blind to the other's requests, gave 110 and 14 in both. */
 enum { CODE = 0x3000 };
 
 static void code_line_case(int last, uint64_t want_replay, unsigned want_code)
@@ -176,8 +176,8 @@ static void code_line_case(int last, uint64_t want_replay, unsigned want_code)
 static void test_code_line_same_arbiter(void **state)
 {
     (void)state;
-    code_line_case(0, 111, 15);
-    code_line_case(1, 110, 16);
+    code_line_case(0, 111, 14);
+    code_line_case(1, 110, 15);
 }
 
 XPUSIM_TESTS(nyuzi_l2_arb,
