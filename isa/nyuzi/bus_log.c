@@ -72,7 +72,7 @@ static uint64_t l1_fill_later(nyz_cache *c, uint32_t line, uint64_t delta)
     uint64_t old = 0;
     c->next_fill = UINT64_MAX;
     for (unsigned i = 0; i < c->nfill; i++) {
-        if (c->fill[i].line == line && !c->fill[i].ack) {
+        if (c->fill[i].line == line && c->fill[i].ack == NYZ_FILL_LINE) {
             old = c->fill[i].at;
             c->fill[i].at += delta;
         }

@@ -167,6 +167,11 @@ typedef struct nyz_tlb_entry {
     uint32_t asid;
 } nyz_tlb_entry;
 
+/* What an L1 fill-list entry does when its cycle comes (nyz_cache.fill[].ack): a line read
+ * takes the way the replacement flags point to; a store acknowledgement installs its line
+ * (pseudo-LRU untouched); a dinvalidate's response drops the line. */
+enum { NYZ_FILL_LINE = 0, NYZ_FILL_ACK = 1, NYZ_FILL_INVAL = 2 };
+
 typedef struct nyz_cache {
     unsigned sets, ways, line_shift;
     uint32_t *tag;               /* sets*ways: line address, 0xffffffff invalid */
@@ -182,8 +187,7 @@ typedef struct nyz_cache {
     uint64_t hits, misses;
     /* L1 caches: misses in flight; the line gets its way when the fill arrives (as
      * cache_lru.sv picks the victim on the fill), until then the old line stays */
-    struct { uint32_t line; uint32_t ack; uint64_t at; } fill[16]; /* ack: installed by a
-                                             store acknowledgement (pseudo-LRU untouched) */
+    struct { uint32_t line; uint32_t ack; uint64_t at; } fill[16]; /* ack: NYZ_FILL_* */
     unsigned nfill;
     uint64_t next_fill;          /* earliest fill in flight (SIM_NEVER: none) */
     /* L1D: the last reads of the pseudo-LRU flags (cache_lru.sv's read port): the cycle,

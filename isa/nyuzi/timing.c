@@ -452,9 +452,6 @@ static void l1_ack_install(nyz_cache *c, uint32_t line, uint64_t at)
     c->ready[base + w] = at;
 }
 
-/* A fill entry whose ack is L1_INVAL drops its line at its cycle (a dinvalidate's response). */
-enum { L1_INVAL = 2 };
-
 /* Install the L1 fills that have arrived by cycle now, in arrival order: each takes the
  * way the replacement state points to at that moment. */
 void nyz_l1_settle(nyz_cache *c, uint64_t now)
@@ -471,11 +468,11 @@ void nyz_l1_settle(nyz_cache *c, uint64_t now)
         for (unsigned i = 0; i < c->nfill; i++)
             if (c->fill[i].at < c->next_fill)
                 c->next_fill = c->fill[i].at;
-        if (ack == L1_INVAL) {
+        if (ack == NYZ_FILL_INVAL) {
             nyz_cache_invalidate(c, line << c->line_shift);
             continue;
         }
-        if (ack) {
+        if (ack == NYZ_FILL_ACK) {
             l1_ack_install(c, line, at);
             continue;
         }
@@ -494,7 +491,7 @@ int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at)
 {
     uint32_t line = pa >> c->line_shift;
     for (unsigned i = 0; i < c->nfill; i++)
-        if (c->fill[i].line == line && !c->fill[i].ack) { /* a load does not wait for an ack */
+        if (c->fill[i].line == line && c->fill[i].ack == NYZ_FILL_LINE) { /* a load does not wait for an ack */
             *at = c->fill[i].at;
             return 1;
         }
@@ -515,7 +512,7 @@ static void l1_fill_push(nyz_cache *c, uint32_t pa, uint64_t at, uint32_t ack)
 
 void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at)
 {
-    l1_fill_push(c, pa, at, 0);
+    l1_fill_push(c, pa, at, NYZ_FILL_LINE);
 }
 
 /* L1 lookup: 0 if the data is there now, else the cycles until it is (a miss starts a fill,
@@ -583,7 +580,7 @@ uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64
     uint32_t line = pa >> d->line_shift;
     d->next_fill = UINT64_MAX;
     for (unsigned i = 0; i < d->nfill; i++) {
-        if (d->fill[i].line == line && d->fill[i].ack && d->fill[i].at == od)
+        if (d->fill[i].line == line && d->fill[i].ack == NYZ_FILL_ACK && d->fill[i].at == od)
             d->fill[i].at = nd;
         if (d->fill[i].at < d->next_fill)
             d->next_fill = d->fill[i].at;
@@ -651,7 +648,7 @@ static void l1_ack_push(nyz_core *c, uint32_t pa, uint64_t now, uint64_t ack)
 {
     if (c->l1d.plru_on)
         lru_read(&c->l1d, now + LRU_READ_ISSUE, (pa >> c->l1d.line_shift) & (c->l1d.sets - 1));
-    l1_fill_push(&c->l1d, pa, ack, 1);
+    l1_fill_push(&c->l1d, pa, ack, NYZ_FILL_ACK);
 }
 
 /* A store enters the thread's store queue at cycle now (write-through to the L2). */
@@ -780,7 +777,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             uint64_t ack = l2_store_accept(nm, c, now, 0) + tm->store_lat;
             sq_ack(tm, t, now, ack);
             for (int k = 0; k < nm->ncores; k++)
-                l1_fill_push(&nm->cores[k].l1d, ef->paddr, ack, L1_INVAL);
+                l1_fill_push(&nm->cores[k].l1d, ef->paddr, ack, NYZ_FILL_INVAL);
             nyz_cache_invalidate(&nm->l2, ef->paddr);
         } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
             /* sent to the L2 through the store queue: membar waits for them; a flush of a
