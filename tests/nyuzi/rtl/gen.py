@@ -2,7 +2,11 @@
 # the tests generate them through make_program.sh, which checks them against programs.sha256).
 # Each times its body twice between two "getcr sN, 6" (cycle counter) and prints the
 # deltas per thread on the serial port; the same program runs on xpusim and on the RTL.
+import os
 import sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_print  # noqa: E402 (the shared print code, found beside this file)
 BODIES = {
  'dep_int': ['add_i s1, s1, 1'] * 32,
  'indep_int': ['add_i s%d, s20, 1' % (1 + i % 8) for i in range(32)],
@@ -96,47 +100,7 @@ out.append('''\tgetcr s23, 6
 7:\tsub_i s21, s21, 1
 \tbnz s21, loop
 # print thread id and delta as hex: "T:XXXXXXXX\\n", threads in turn
-\tlea s2, turn
-1:\tload_32 s3, (s2)
-\tcmpeq_i s3, s3, s25
-\tbz s3, 1b
-\tli s5, 0xffff0048
-\tadd_i s4, s25, 48
-\tstore_32 s4, (s5)
-\tmove s4, 58
-\tstore_32 s4, (s5)
-\tmove s6, 8
-\tmove s15, s12
-\tmove s12, s14
-2:\tshr s4, s12, 28
-\tcmplt_u s7, s4, 10
-\tbz s7, 3f
-\tadd_i s4, s4, 48
-\tb 4f
-3:\tadd_i s4, s4, 87
-4:\tstore_32 s4, (s5)
-\tshl s12, s12, 4
-\tsub_i s6, s6, 1
-\tbnz s6, 2b
-\tmove s4, 32
-\tstore_32 s4, (s5)
-\tmove s12, s15
-\tmove s6, 8
-6:\tshr s4, s12, 28
-\tcmplt_u s7, s4, 10
-\tbz s7, 3f
-\tadd_i s4, s4, 48
-\tb 4f
-3:\tadd_i s4, s4, 87
-4:\tstore_32 s4, (s5)
-\tshl s12, s12, 4
-\tsub_i s6, s6, 1
-\tbnz s6, 6b
-\tmove s4, 10
-\tstore_32 s4, (s5)
-\tadd_i s3, s25, 1
-\tstore_32 s3, (s2)
-\tmove s0, 1
+''' + gen_print.print_turn('s14') + '''\tmove s0, 1
 \tshl s0, s0, s25
 \tsetcr s0, 20
 5:\tb 5b

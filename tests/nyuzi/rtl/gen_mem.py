@@ -9,7 +9,11 @@
 # start), s10 a private line of the rank (buf + 64 * rank), s11 a private 4 KiB region that
 # is fresh (never touched) in each pass (0x100000 + 16 KiB * rank + 4 KiB * pass), s19 the
 # pass (0, 1), s20 = 1.
+import os
 import sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_print  # noqa: E402 (the shared print code, found beside this file)
 
 def unroll(lines, n):
     return sum([list(lines) for _ in range(n)], [])
@@ -242,47 +246,7 @@ loop:
 7:\tsub_i s21, s21, 1
 \tbnz s21, loop
 # print rank and deltas as hex: "R:XXXXXXXX XXXXXXXX\\n", ranks in turn
-\tlea s2, turn
-1:\tload_32 s3, (s2)
-\tcmpeq_i s3, s3, s25
-\tbz s3, 1b
-\tli s5, 0xffff0048
-\tadd_i s4, s25, 48
-\tstore_32 s4, (s5)
-\tmove s4, 58
-\tstore_32 s4, (s5)
-\tmove s6, 8
-\tmove s15, s12
-\tmove s12, s27
-2:\tshr s4, s12, 28
-\tcmplt_u s7, s4, 10
-\tbz s7, 3f
-\tadd_i s4, s4, 48
-\tb 4f
-3:\tadd_i s4, s4, 87
-4:\tstore_32 s4, (s5)
-\tshl s12, s12, 4
-\tsub_i s6, s6, 1
-\tbnz s6, 2b
-\tmove s4, 32
-\tstore_32 s4, (s5)
-\tmove s12, s15
-\tmove s6, 8
-6:\tshr s4, s12, 28
-\tcmplt_u s7, s4, 10
-\tbz s7, 3f
-\tadd_i s4, s4, 48
-\tb 4f
-3:\tadd_i s4, s4, 87
-4:\tstore_32 s4, (s5)
-\tshl s12, s12, 4
-\tsub_i s6, s6, 1
-\tbnz s6, 6b
-\tmove s4, 10
-\tstore_32 s4, (s5)
-\tadd_i s3, s25, 1
-\tstore_32 s3, (s2)
-\tgetcr s0, 0
+''' + gen_print.print_turn('s27') + '''\tgetcr s0, 0
 \tmove s1, 1
 \tshl s0, s1, s0
 \tsetcr s0, 20
