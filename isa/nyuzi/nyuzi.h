@@ -217,6 +217,7 @@ typedef struct nyz_core {
     uint64_t wb_slot[8];         /* writeback port: cycle c's slot is taken if wb_slot[c & 7] == c */
     uint64_t due;                /* earliest rollback, fetch miss or restart to process */
     int frr;                     /* fetch arbiter: thread with priority next */
+    uint64_t fetch_off;          /* a cycle without fetch: a TLB change in the dcache tag stage */
     nyz_thread *t;
     int nthreads;
 } nyz_core;

@@ -493,7 +493,11 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             dbg_before_insn(m, u, pick, c->t[pick].pc))
             return now;
         /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
-        int fetched = fetch_cycle(nm, u, c, ns, n, now, &next, one ? NULL : &geom);
+        int fetched = 0;
+        if (__builtin_expect(c->fetch_off != now, 1))
+            fetched = fetch_cycle(nm, u, c, ns, n, now, &next, one ? NULL : &geom);
+        else /* a TLB change in the dcache tag stage (nyz_mem_timing): none this cycle */
+            next = min64(next, now + 1);
         if (pick < 0) {
             if (fetched) {
                 now++;

@@ -711,6 +711,10 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
         l1_ack_push(c, pa, now, ack);
 }
 
+/* Issue to the dcache tag stage (thread_select, operand_fetch, dcache_tag): the cycle a
+ * TLB change is written, without a fetch (nyz_mem_timing, case 5). */
+enum { TLB_FETCH_OFF = 2 };
+
 /* The memory side of an instruction executed at cycle now. Sets *lat (cycles until its
  * result may be read) and returns 0 if the access completes in the pipeline, or the cycle
  * until which the thread is suspended: the access rolls back in the writeback stage and is
@@ -802,6 +806,11 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             }
         } else if (in->kind == K_GETCR || in->kind == K_SETCR)
             *lat = tm->load_lat;
+        else if (in->kind == K_TLBINVAL || in->kind == K_TLBINVALALL || in->kind == K_ITLBINSERT)
+            /* in the dcache tag stage (issue + 2) it writes the TLBs, which the ifetch tag
+             * stage then cannot look up: no fetch in that cycle, the fetch arbiter's
+             * pointer kept (ifetch_tag_stage.sv cache_fetch_en) */
+            c->fetch_off = now + TLB_FETCH_OFF;
         return 0;
     default:
         return 0;

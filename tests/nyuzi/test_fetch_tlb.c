@@ -1,0 +1,161 @@
+/* tests/nyuzi/test_fetch_tlb.c: no instruction fetch in the cycle a TLB change is in the
+ * data cache's tag stage (isa/nyuzi/timing.c nyz_mem_timing, pipeline.c run_core). The
+ * RTL's ifetch_tag_stage.sv fetches only if cache_fetch_en = |can_fetch_thread_bitmap &&
+ * !dt_update_itlb_en && !dt_invalidate_tlb_en && !dt_invalidate_tlb_all_en: the TLBs are
+ * written that cycle and cannot translate the fetch's address; the round-robin pointer is
+ * not moved either (update_lru(cache_fetch_en)). dcache_tag_stage.sv raises the three for
+ * an itlbinsert, tlbinval or tlbinvalall in the stage, only in supervisor mode
+ * (cr_supervisor_en). RTL trace of tlb_inval.c1t4 (session 34): tlbinvals issued at 560-563
+ * and at 1768, ifetch_data (the model's fetch cycle) empty at 562-565 and 1770.
+ * Derived by hand for a core of two threads, the fetch pointer at thread 1, at cycle R =
+ * 1000: thread 0's FIFO holds one instruction (at 0x1000, the next fetch 0x1004), issued at
+ * R; thread 1's FIFO is empty (its next fetch 0x1100). The stages: thread_select at R,
+ * operand_fetch R + 1, dcache_tag R + 2.
+ * - R: thread 0 issues; thread 1 is fetched (0x1100), the pointer goes to thread 0;
+ *   R + 1: thread 0 fetches 0x1004, the pointer goes to thread 1;
+ * - a tlbinval, tlbinvalall or itlbinsert in supervisor mode: nothing at R + 2 (thread 1's
+ *   next fetch still 0x1104, the pointer at thread 1); thread 1 fetches 0x1104 at R + 3,
+ *   visible to issue at R + 3 + 4 (FE_DEPTH);
+ * - the same tlbinval in user mode (it faults, the TLBs are not written), or a nop:
+ *   thread 1 fetches 0x1104 at R + 2, thread 0 0x1008 at R + 3. */
+#include <string.h>
+#include "../testlib.h"
+#include "../../isa/isa.h"
+#include "../../isa/nyuzi/nyuzi.h"
+
+extern const isa_ops isa_nyuzi;
+
+enum { R = 1000 };
+/* tlbinval s0, tlbinvalall, itlbinsert s0, s1, or s0, s0, s0 (this repository's
+ * assembler's encodings) */
+enum { TLBINVAL = 0xEA000000u, TLBINVALALL = 0xEC000000u, ITLBINSERT = 0xEE000020u, NOP = 0 };
+
+typedef struct rig {
+    sim_machine m;
+    sim_unit *u;
+    nyz_core *c;
+} rig;
+
+/* The state at the start of cycle R, thread 0's FIFO head `insn`, `flags` its mode. */
+static void rig_make(rig *r, uint32_t insn, uint32_t flags)
+{
+    char err[256];
+    sim_opts o;
+    memset(r, 0, sizeof *r);
+    opt_init(&o);
+    opt_parse(&o, "mem=0x100000");
+    opt_parse(&o, "threads=2");
+    opt_parse(&o, "nyuzi_memo=off");
+    if (sim_create(&r->m, &isa_nyuzi, &o, err, sizeof err))
+        fail_msg("create: %s", err);
+    nyz_machine *nm = r->m.isa_state;
+    r->u = &r->m.units[0];
+    r->c = r->u->isa;
+    for (uint32_t a = 0x1000; a < 0x1200; a += 4)
+        mem_st32le(nm->ram + a, NOP);
+    mem_st32le(nm->ram + 0x1000, insn);
+    for (uint32_t a = 0x1000; a < 0x1200; a += 64) /* the lines in the L1I: fetches hit */
+        nyz_cache_access(&r->c->l1i, a, 1, 0);
+    for (int i = 0; i < 2; i++) {
+        nyz_thread *t = &r->c->t[i];
+        sim_thread *st = &r->u->threads[i];
+        st->state = SIM_T_READY;
+        st->ready_at = SIM_NEVER;
+        t->flags = flags;
+        t->fe_sync = 0;
+        t->fe_h = 0;
+        t->fe_n = 0;
+        t->iwait = 0;
+        t->waste_at = 0;
+        t->last_issue = R - 1;
+    }
+    nyz_thread *t0 = &r->c->t[0], *t1 = &r->c->t[1];
+    t0->pc = t0->fe_pc = 0x1000;
+    t0->npc = 0x1004;
+    t0->fe_n = 1;
+    t0->fe_vis[0] = R - 1;
+    t0->fe_pa[0] = 0x1000;
+    r->u->threads[0].ready_at = R;
+    t1->pc = t1->fe_pc = t1->npc = 0x1100;
+    r->c->frr = 1;
+    r->c->trap_handler = 0x1180; /* (the user-mode tlbinval's fault goes there) */
+    r->u->rr = 0;
+}
+
+static void cycle(rig *r, uint64_t now)
+{
+    isa_nyuzi.unit_run(&r->m, r->u, now, now + 1);
+}
+
+/* R and R + 1 as above, for every case */
+static void first_two(rig *r)
+{
+    nyz_thread *t0 = &r->c->t[0], *t1 = &r->c->t[1];
+    cycle(r, R);
+    assert_int_equal(r->u->threads[0].issue_cycles, 1);
+    assert_int_equal(t1->npc, 0x1104);
+    assert_int_equal(r->c->frr, 0);
+    cycle(r, R + 1);
+    assert_int_equal(t0->npc, 0x1008);
+    assert_int_equal(r->c->frr, 1);
+}
+
+static void no_fetch_at_tag_stage(uint32_t insn)
+{
+    static rig r;
+    rig_make(&r, insn, NYZ_F_S);
+    nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
+    first_two(&r);
+    cycle(&r, R + 2);
+    assert_int_equal(t1->npc, 0x1104);
+    assert_int_equal(t0->npc, 0x1008);
+    assert_int_equal(r.c->frr, 1);
+    cycle(&r, R + 3);
+    assert_int_equal(t1->npc, 0x1108);
+    assert_int_equal(t1->fe_n, 2);
+    assert_int_equal(t1->fe_vis[(t1->fe_h + 1) & 7], R + 3 + 4);
+    assert_int_equal(t0->npc, 0x1008);
+    sim_destroy(&r.m);
+}
+
+static void fetch_goes_on(uint32_t insn, uint32_t flags)
+{
+    static rig r;
+    rig_make(&r, insn, flags);
+    nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
+    first_two(&r);
+    cycle(&r, R + 2);
+    assert_int_equal(t1->npc, 0x1108);
+    assert_int_equal(r.c->frr, 0);
+    cycle(&r, R + 3);
+    assert_int_equal(t0->npc, 0x100c);
+    sim_destroy(&r.m);
+}
+
+static void test_tlbinval(void **state)
+{
+    (void)state;
+    no_fetch_at_tag_stage(TLBINVAL);
+}
+
+static void test_tlbinvalall(void **state)
+{
+    (void)state;
+    no_fetch_at_tag_stage(TLBINVALALL);
+}
+
+static void test_itlbinsert(void **state)
+{
+    (void)state;
+    no_fetch_at_tag_stage(ITLBINSERT);
+}
+
+static void test_user_mode_or_nop_fetches(void **state)
+{
+    (void)state;
+    fetch_goes_on(TLBINVAL, 0);
+    fetch_goes_on(NOP, NYZ_F_S);
+}
+
+XPUSIM_TESTS(nyuzi_fetch_tlb, cmocka_unit_test(test_tlbinval), cmocka_unit_test(test_tlbinvalall),
+             cmocka_unit_test(test_itlbinsert), cmocka_unit_test(test_user_mode_or_nop_fetches))
