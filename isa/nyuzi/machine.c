@@ -28,7 +28,7 @@ static const opt_desc nyz_options[] = {
     OPT_U("l2_latency", "11", 0, 100000, "extra cycles of an L1 miss that hits L2"),
     OPT_U("mem_latency", "45", 0, 100000, "extra cycles of an L2 miss"),
     OPT_U("store_latency", "10", 1, 100000, "cycles until a store is acknowledged (one per thread)"),
-    OPT_U("l2_store_interval", "4", 1, 1000, "cycles between stores the L2 accepts"),
+    OPT_U("l2_store_interval", "4", 1, 1000, "cycles between a core's stores the L2 takes (several cores)"),
     OPT_U("mem_interval", "28", 0, 100000, "cycles a line transfer occupies the memory bus"),
     OPT_U("io_latency", "9", 1, 100000, "cycles between the two issues of a device access"),
     OPT_U("sync_latency", "10", 1, 100000, "cycles between the two issues of load_sync/store_sync"),

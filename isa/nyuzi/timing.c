@@ -620,12 +620,16 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
 }
 
 /* The cycle the L2 accepts a store-queue operation (a store, a flush, an invalidate) from
- * core c issued at now: it takes one per store_interval cycles from each core
- * (l2_cache_arb_stage.sv; the spacing is per core, measured on L2 hits), but a whole-line
- * store to a line the L2 lacks (`restart`) only one cycle after the core's previous request
- * (l1_l2_interface.sv sends one a cycle: RTL trace of four threads' whole-line stores to
- * fresh lines, FILLQ on consecutive cycles in pairs); its restart is then paced by the
- * fill FIFO (nyz_store_timing). Used on one core, and on several for the operations that
+ * core c issued at now: one a cycle from a core (l1_store_queue.sv offers one entry a
+ * cycle, l1_l2_interface.sv sends one request a cycle, l2_cache_arb_stage.sv grants one a
+ * cycle; RTL trace of scat_l1.c1t4: one core's stores granted at 5327, 5328, 5329, each
+ * thread one per 12 cycles, its store queue's round trip). On several cores a core's
+ * stores stay store_interval apart (-o l2_store_interval, 4, also bus_log.c's: with 1
+ * there, loop4 on 4 cores cost 299.1 M host instructions, 287.6 M with 4, against the
+ * bar of 295 M, and memcpy.c4t4 went +7.8% -> +15.2%; docs/validation/nyuzi.md 5b,
+ * session 35), a whole-line store to a line the L2 lacks (`restart`) one cycle after the
+ * core's previous request; its restart is then paced by the fill FIFO
+ * (nyz_store_timing). Used on one core, and on several for the operations that
  * read memory or flush (taken in the order they are executed here; the others go through
  * the arbiter's order, bus_log.c, whose grants it makes final first). */
 static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now,
@@ -639,7 +643,7 @@ static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint6
      * the fill FIFO is almost full (l2_accept; the request reaches the L2 FQ_REQ
      * cycles after acc) */
     acc = l2_accept(nm, acc + FQ_REQ, 1) - FQ_REQ;
-    nm->sq_free[c->index] = acc + (restart ? 1 : nm->tm.store_interval);
+    nm->sq_free[c->index] = acc + (restart || nm->ncores == 1 ? 1 : nm->tm.store_interval);
     return acc;
 }
 /* The acknowledgement of a store issued at now installs its line at ack; the store's own
@@ -660,9 +664,8 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     nyz_l1_settle(&c->l1d, now);
     /* the acknowledgement installs the line in L1D (l1_ack_install) unless it is there */
     int l1hit = nyz_cache_access(&c->l1d, pa, 0, 0);
-    /* The L2 takes a store every store_interval cycles (measured: four threads storing in
-     * step to lines it holds get one store acknowledged per ~4 cycles), a whole-line store
-     * to a line it lacks a cycle after the core's previous request. */
+    /* The L2 takes a core's stores one a cycle (l2_store_accept), a whole-line store to a
+     * line it lacks too. */
     int l2has = (full || nm->ncores > 1) && nyz_cache_probe(&nm->l2, pa), restart = full && !l2has;
     /* on several cores the L2's arbiter orders a store that needs no read (bus_log.c) */
     int logged = nm->ncores > 1 && (l2has || full);
