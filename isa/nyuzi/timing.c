@@ -13,13 +13,8 @@
 
 /* The reference board's SDRAM controller (fpga/common/sdram_controller.sv, as the RTL
  * testbench instantiates it: 4 banks, 1 KiB rows, word address = {row, bank, column}):
- * mem_latency is a line read from an open row. Reading from a closed bank first opens the
- * row (ACTIVATE + tRCD: 2 cycles), from another row of an open bank also closes it
- * (PRECHARGE + tRP: 2 more). The controller is ready SD_INIT cycles after reset
- * (power-up wait and initialisation); the request reaches it SD_PATH cycles after the L2
- * miss. Every SD_REFRESH cycles it precharges all banks (2 cycles if any is open) and
- * auto-refreshes (4 cycles); the timer restarts at the refresh. Returns the extra cycles
- * of an access whose request leaves the L2 at cycle t. */
+ * mem_latency is a line read from an open row in an idle controller; sdram_extra (below)
+ * times its bursts, rows and refresh. */
 /* A data line from memory reaches the L1D this much sooner than an instruction line
  * reaches the L1I (RTL trace of a one-thread copy loop: load issue, L2 request +3, AR
  * address phase +9, line complete (RST) +34 in an open row, response +38, replay +41; the
@@ -69,52 +64,76 @@ enum { RESTART_SLOT = 2 };
  * update in its read stage two cycles after its restart) misses there, finds the line in
  * l2_cache_pending_miss_cam.sv and is queued in the fill FIFO as a collided miss. */
 enum { RST_LEAD = 17, COLL_WINDOW = 4, STORE_RST_ACK = 7 };
-/* The first refresh is due SD_REFRESH_EARLY cycles before SD_REFRESH in the time of the
- * request's arrival as modelled (at = t + SD_PATH): the controller's refresh timer runs
- * from reset and takes precedence in its IDLE state over a read that reaches it later than
- * SD_PATH says (RTL trace: a code line read at AR 743 paid the refresh, +12, and the next
- * read of that bank found its row open; dflush_dirty and dfdi became exact with 6-8, the
- * whole-program mean error is lowest with 7; that was in a time 2 cycles behind the RTL's,
- * see SD_INIT: 9 in the RTL's). SD_INIT: the first code line, requested at bus time 4,
- * reaches the controller at 12 and is read at 9 after the start-up wait and the row's
- * opening, so the first instruction issues at 48 as on the RTL (every trace: ifetch miss
- * at 1, grant 2, address phase 8, restart 37, first issue 48; with 17 the model's time ran
- * 2 cycles behind the RTL's from there on; tests/nyuzi/boot_end.t.sh). */
-enum { SD_INIT = 15, SD_PATH = 8, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 5,
-       SD_REFRESH_EARLY = 9 };
-/* The refresh (sdram_controller.sv) starts only from IDLE when its timer has run out,
- * before a read waiting then: IDLE 1 + AUTO_REFRESH0 2 + AUTO_REFRESH1 4 + IDLE 1 +
- * OPEN_ROW 2 against a plain read's IDLE 1 = SD_PRE + SD_AREF + SD_ACT. The controller is
- * in IDLE again SD_BURST cycles after a read's address phase (its burst; the L2's bus
- * interface spaces reads mem_interval apart, the controller is not busy that long: RTL
- * trace of gather_miss, a read at AR 732, the next at AR 774 paid only the ACT); a write's
- * burst in the controller is not timed (the bus's time is taken; dfdi: the write of AW 696
- * held a read at AR 743 12 cycles on the RTL). nm->sd_idle: the first cycle it may refresh. */
-enum { SD_BURST = 12 };
+/* The SDRAM controller (sdram_controller.sv) cycle by cycle, in the RTL's time (RTL trace of
+ * its states, a copy of the testbench printing them: docs/validation/nyuzi.md 5b "Session 35
+ * (nyuzi-sd)"). A line is two bursts of 8 words, each started from IDLE; IDLE acts first at
+ * SD_READY after reset (INIT0..INIT3), and from IDLE it refreshes if its refresh timer has
+ * run out (SD_REFRESH from reset, i.e. due at cycle 750, and again SD_REFRESH + 1 after
+ * the AUTO_REFRESH command: PRECHARGE-all 2 cycles if a row is open, then the command and
+ * its wait, IDLE again 7 cycles (5 if no row was open) after it started, due again 754
+ * (752) after that), before any read or write; else a read (read_pending, the load FIFO
+ * empty) or a write (write_pending, its store FIFO full). A burst from IDLE at c is back
+ * in IDLE at c + SD_RBURST (a read: CAS_WAIT 2, READ_BURST 9) or c + SD_WBURST (a write),
+ * 2 cycles later if its bank has no open row (OPEN_ROW), 4 if another row is open
+ * (CLOSE_ROW first). A read's address phase at A (the model's bus time t + 3) is pending
+ * from A + 1; its second burst starts the cycle after its first ends (the load FIFO
+ * drains), and the line restarts in the L2 the cycle after the second ends: A + 25 from an
+ * open row with the controller idle (mem_latency's case). A write's address phase at W:
+ * its store FIFO is full at W + 9 (SD_WFULL), full again the cycle after its first burst
+ * ends. The refresh is checked at each IDLE, also between a line's two bursts (RTL trace
+ * of dfdi: a read at AR 743, its first burst from 744 (another row open: 15 cycles), the
+ * refresh from 759, the second burst from 766 opening the row again: restart 780). */
+enum { SD_READY = 11, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 5, SD_RBURST = 11,
+       SD_WBURST = 9, SD_WFULL = 9, SD_AR = 3 };
 
-static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t)
+/* One burst of the line pa whose request waits in the controller from cycle c: the cycle
+ * its controller is in IDLE again (nm->sd_idle, the cycle IDLE acts next; nm->sd_refresh,
+ * the cycle the refresh timer reads 0). */
+static uint64_t sd_burst(nyz_machine *nm, uint32_t pa, uint64_t c, unsigned len)
 {
-    uint64_t at = t + SD_PATH, ready = SD_INIT;
-    if (nm->sd_refresh == 0)
-        nm->sd_refresh = SD_REFRESH - SD_REFRESH_EARLY;
-    while (nm->sd_refresh <= at) { /* refreshes since the last access */
-        int open = nm->sd_row[0] | nm->sd_row[1] | nm->sd_row[2] | nm->sd_row[3];
-        /* it starts in the controller's IDLE state: not during a transfer (sd_idle) */
+    if (c < nm->sd_idle)
+        c = nm->sd_idle;
+    while (nm->sd_refresh <= c) { /* refreshes due before the burst starts */
         uint64_t r = nm->sd_refresh > nm->sd_idle ? nm->sd_refresh : nm->sd_idle;
-        uint64_t end = r + (open ? SD_PRE : 0) + SD_AREF;
+        int open = nm->sd_row[0] | nm->sd_row[1] | nm->sd_row[2] | nm->sd_row[3];
         memset(nm->sd_row, 0, sizeof nm->sd_row);
-        ready = end;
-        nm->sd_refresh = r + (open ? SD_PRE : 0) + SD_REFRESH;
-        if (at - r > 4ull * SD_REFRESH) /* long idle: skip whole periods */
-            nm->sd_refresh += (at - r) / SD_REFRESH * SD_REFRESH - 2ull * SD_REFRESH;
+        nm->sd_idle = r + (open ? SD_PRE : 0) + SD_AREF;
+        nm->sd_refresh = r + (open ? SD_PRE : 0) + SD_REFRESH + 2;
+        if (c < nm->sd_idle)
+            c = nm->sd_idle;
+        if (nm->sd_refresh + SD_REFRESH + 2 < c) { /* idle: whole periods of closed banks */
+            uint64_t k = (c - nm->sd_refresh) / (SD_REFRESH + 2);
+            nm->sd_refresh += k * (SD_REFRESH + 2);
+            nm->sd_idle = nm->sd_refresh - (SD_REFRESH + 2) + SD_AREF;
+        }
     }
-    unsigned extra = ready > at ? (unsigned)(ready - at) : 0;
     unsigned bank = (pa >> 10) & 3, row = (pa >> 12) + 1;
     if (nm->sd_row[bank] != row) {
-        extra += (nm->sd_row[bank] ? SD_PRE : 0) + SD_ACT;
+        len += (nm->sd_row[bank] ? SD_PRE : 0) + SD_ACT;
         nm->sd_row[bank] = row;
     }
-    return extra;
+    return nm->sd_idle = c + len;
+}
+
+/* The extra cycles of a line read or write (its bank's rows, the refresh, the controller
+ * still busy) whose address phase is at bus time t + SD_AR: a read's beyond an open row's
+ * restart in an idle controller; a write's beyond its first burst's start at its store
+ * FIFO's filling (the bus's last data beat waits as long). */
+static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t, int write)
+{
+    uint64_t a = t + SD_AR;
+    if (nm->sd_refresh == 0) { /* reset */
+        nm->sd_refresh = SD_REFRESH;
+        nm->sd_idle = SD_READY;
+    }
+    if (write) {
+        uint64_t e = sd_burst(nm, pa, a + SD_WFULL, SD_WBURST);
+        sd_burst(nm, pa, e + 1, SD_WBURST);
+        return (unsigned)(e - (a + SD_WFULL + SD_WBURST));
+    }
+    uint64_t e = sd_burst(nm, pa, a + 1, SD_RBURST);
+    e = sd_burst(nm, pa, e + 1, SD_RBURST);
+    return (unsigned)(e - (a + 1 + 2 * SD_RBURST + 1));
 }
 
 /* The line a miss of pa would evict from c if that line is valid and dirty, else
@@ -138,14 +157,16 @@ static uint32_t dirty_victim(const nyz_cache *c, uint32_t pa)
 }
 
 /* A line written to memory at pa from bus cycle `from` on (a write-back, a flush): the
- * cycle its transfer starts; the bus is busy after it, the SDRAM controller until the
- * data is through (a write's burst in the controller is not timed: SD_BURST). */
+ * cycle its transfer starts, later by the controller's extra cycles; the bus is busy after
+ * it, the SDRAM controller with its two bursts (sdram_extra). */
 static uint64_t bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
 {
     uint64_t start = from > nm->mem_free ? from : nm->mem_free;
-    start += sdram_extra(nm, pa, start);
+    start += sdram_extra(nm, pa, start, 1);
     nm->mem_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
-    nm->sd_idle = nm->mem_free + SD_PATH;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu AWX a%08x from %llu\n", (unsigned long long)start, pa, (unsigned long long)from);
+#endif
     return start;
 }
 
@@ -265,9 +286,8 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
     /* Memory is one bus: a line transfer occupies it for mem_interval cycles, so
      * overlapping misses (an instruction line and a data line) queue. */
     uint64_t start = b > nm->mem_free ? b : nm->mem_free;
-    unsigned sd = sdram_extra(nm, pa, start);
+    unsigned sd = sdram_extra(nm, pa, start, 0);
     nm->mem_free = start + sd + nm->tm.mem_interval;
-    nm->sd_idle = start + sd + SD_BURST;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu AR a%08x b %llu sd %u rst %llu\n", (unsigned long long)(start + sd), pa & ~63u, (unsigned long long)b, sd, (unsigned long long)(start + sd + nm->tm.mem_lat - (nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD)));
 #endif

@@ -1,39 +1,100 @@
-/* tests/nyuzi/test_sdram_refresh.c: the SDRAM's auto refresh starts in its controller's IDLE
- * state (isa/nyuzi/timing.c sdram_extra, SD_BURST). From the RTL source: sdram_controller.sv
- * refreshes only from IDLE when its refresh timer has run out, before a read waiting then
- * (IDLE 1 + AUTO_REFRESH0 2 + AUTO_REFRESH1 4 + IDLE 1 + OPEN_ROW 2 against a plain read's
- * IDLE 1: SD_PRE 2 + SD_AREF 5 + SD_ACT 2), and the timer restarts then; a read keeps the
- * controller out of IDLE for its burst, SD_BURST = 12 cycles from its address phase (RTL
- * trace of gather_miss: a read at AR 732, the next at AR 774 paid only its row's opening).
- * In the model's time (one core, default options): a data load issued at s misses to the
- * bus at s + 6; a read starting at t reaches the controller at t + 8 (SD_PATH), opens a
- * closed bank's row (+2), its address phase is then, the data comes t - 6 + extra + 42 and
- * the thread replays a cycle before; the first refresh is due at 741 (750 - 9, in the
- * controller's time t + 8), the next 750 after the previous one started (+2 if it closed a
- * row). Lines A, C, D in banks 0, 1, 2 (address bits 11:10), all closed at first. */
+/* tests/nyuzi/test_sdram_refresh.c: the SDRAM controller's bursts and its auto refresh
+ * (isa/nyuzi/timing.c sdram_extra, sd_burst). From the RTL source (sdram_controller.sv, as
+ * soc_tb.sv instantiates it: T_REFRESH 750, 4 banks, 1 KiB rows) and its traced states
+ * (docs/validation/nyuzi.md 5b "Session 35 (nyuzi-sd)"):
+ * - a line is two bursts, each started from IDLE; a read burst from IDLE at c is in IDLE
+ *   again at c + 11 from an open row, + 2 more opening a closed bank's row (OPEN_ROW), + 4
+ *   for another row of an open bank (CLOSE_ROW first); a write burst at c + 9 (+ 2, + 4);
+ * - a read whose address phase is at A is pending from A + 1; its second burst starts the
+ *   cycle after the first ends; the line restarts the cycle after the second ends, so an
+ *   open row in an idle controller gives A + 25 (mem_latency's case: no extra);
+ * - a write with address phase W has its store FIFO full at W + 9, and again the cycle
+ *   after its first burst ends; the bus is held as long as its first burst is late;
+ * - at every IDLE the refresh comes first once its timer has run out: due at 750 after
+ *   reset, PRECHARGE-all (2 cycles, if a row is open) then AUTO_REFRESH (IDLE again 7
+ *   cycles after it started, 5 with no row open), due again 754 (752) after it started;
+ *   every row is closed after it.
+ * In the model's time (one core, default options): a data load issued at s has bus time
+ * t = s + 6 (once the bus is free, mem_free), address phase A = t + 3; its data comes
+ * t - 6 + extra + 42 and the thread replays a cycle before, i.e. s + extra + 41 for
+ * t = s + 6; the bus is busy until t + extra + 28. A dflush of a dirty line issued at s
+ * (the L2 takes it at s: sq_free, nothing else in flight) writes it from bus time s + 6:
+ * W = s + 9, its start s + 6 + extra, acknowledged at start - 6 + 10 + 24 (store_latency,
+ * DFLUSH_EXTRA), the bus busy until start + 30. Lines A, C, D in banks 0, 1, 2 (address
+ * bits 11:10), every bank closed at first. */
 #include "l2_rig.h"
 
 enum { A = 0x10000, C = 0x10400, D = 0x10800 };
 
-/* A's load issued at 726 is read at 732 (at the controller 740, before the refresh is due;
- * +2: its address phase 734, data 770, replay 769): the controller is busy with its burst
- * until 746. C's load issued at 790 is read at 796 (the bus is free from 762): the refresh
- * due at 741 came during the burst, so it started at 746 (precharging A's row: done by 753,
- * before C's read reaches the controller at 804, which pays only its row: replay 796 - 6 +
- * 2 + 42 - 1 = 833), and the next is due 746 + 2 + 750 = 1498. D's load issued at 1481 is
- * read at 1487, at the controller at 1495, before that: it pays only its row (replay 1487 -
- * 6 + 2 + 42 - 1 = 1524). Had the refresh started when due (741), the next would be due at
- * 1493 and D's read would wait for it: 1493 + 2 + 5 = 1500, 5 cycles more (1529). */
-static void test_refresh_after_burst(void **state)
+/* A refresh due while a read's second burst runs starts when it ends (RTL trace of
+ * gather_miss: a read at AR 732, IDLE at 756 with the timer run out, the refresh then).
+ * A's load issued at 725: t 731, A 734, pending from 735; burst 1 opens bank 0: 735 + 13 =
+ * 748; burst 2 from 749 (< 750: no refresh yet), row open: 760; extra 760 - (735 + 23) =
+ * 2, replay 725 + 2 + 41 = 768; the bus free at 731 + 2 + 28 = 761. The refresh due at 750
+ * starts in IDLE at 760, a row open: IDLE again 767, due again 760 + 754 = 1514. C's load
+ * issued at 755: t 761, pending from 765, waits for the refresh until 767; burst 1 opens
+ * bank 1: 780, burst 2 781 -> 792; extra 792 - (765 + 23) = 4, replay 755 + 4 + 41 = 800
+ * (with the refresh at its due time, 750..757, there would be no wait: 798). D's load
+ * issued at 1504: t 1510, pending from 1514, when the refresh is due: it goes first, rows
+ * open: 1521; burst 1 opens bank 2: 1534, burst 2 1535 -> 1546; extra 1546 - (1514 + 23)
+ * = 9, replay 1504 + 9 + 41 = 1554 (due 752 after the refresh instead: 1512, done by 1519,
+ * extra 7: 1552). */
+static void test_refresh_after_read(void **state)
 {
     (void)state;
     rig r;
     rig_open(&r, NULL);
-    assert_int_equal(rig_access(&r, 0, 0, K_LOAD, 1, A, 726), 769);
+    assert_int_equal(rig_access(&r, 0, 0, K_LOAD, 1, A, 725), 768);
+    assert_int_equal(r.nm->mem_free, 761);
+    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, 755), 800);
+    assert_int_equal(rig_access(&r, 0, 2, K_LOAD, 1, D, 1504), 1554);
+    sim_destroy(&r.m);
+}
+
+/* A refresh due between a read's two bursts comes between them (RTL trace of dfdi: a read
+ * at AR 743, its first burst 744..759, the refresh 759..766, the second burst opening the
+ * row again, restart 780). A's load issued at 726: t 732, pending from 736; burst 1 opens
+ * bank 0: 749; burst 2 would start at 750, when the refresh is due: it goes first (bank 0
+ * open): 750..757, due again 750 + 754 = 1504; burst 2 opens bank 0 again: 757 + 13 = 770;
+ * extra 770 - (736 + 23) = 11, replay 726 + 11 + 41 = 778 (bus free 732 + 11 + 28 = 771).
+ * C's load issued at 790: t 796, pending from 800; bank 1 closed: 813, then 814 -> 825:
+ * extra 2, replay 833. D's load issued at 1481: t 1487, pending from 1491; burst 1 opens
+ * bank 2: 1504; burst 2 from 1505, the refresh due at 1504 first (rows open): 1504..1511,
+ * then bank 2 again: 1524; extra 1524 - (1491 + 23) = 10, replay 1481 + 10 + 41 = 1532. */
+static void test_refresh_between_bursts(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, NULL);
+    assert_int_equal(rig_access(&r, 0, 0, K_LOAD, 1, A, 726), 778);
+    assert_int_equal(r.nm->mem_free, 771);
     assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, 790), 833);
-    assert_int_equal(rig_access(&r, 0, 2, K_LOAD, 1, D, 1481), 1524);
+    assert_int_equal(rig_access(&r, 0, 2, K_LOAD, 1, D, 1481), 1532);
+    sim_destroy(&r.m);
+}
+
+/* A write's bursts hold the controller, and a refresh due between them makes it busy
+ * beyond the bus's time. A dirty in the L2, flushed at 727: bus time 733, W = 736, its store
+ * FIFO full at 745; burst 1 opens bank 0: 745 + 11 = 756 (2 late: start 735, acknowledged
+ * 735 - 6 + 10 + 24 = 763, the bus free at 765); the refresh due at 750 goes before burst
+ * 2 (bank 0 open): 756..763; burst 2 opens bank 0 again: 763 + 11 = 774. C's load issued
+ * at 759: t 765, pending from 769, waits until 774; burst 1 opens bank 1: 787, burst 2 788
+ * -> 799; extra 799 - (769 + 23) = 7, replay 759 + 7 + 41 = 807 (with a write's burst not
+ * holding the controller: no wait, 802). */
+static void test_write_bursts(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, NULL);
+    nyz_cache_access(&r.nm->l2, A, 1, 1); /* A in the L2, dirty */
+    assert_int_equal(rig_access(&r, 0, 0, K_DFLUSH, 5, A, 727), 0);
+    assert_int_equal(r.nm->cores[0].t[0].store_done, 763);
+    assert_int_equal(r.nm->mem_free, 765);
+    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, 759), 807);
     sim_destroy(&r.m);
 }
 
 XPUSIM_TESTS(nyuzi_sdram_refresh,
-             cmocka_unit_test(test_refresh_after_burst))
+             cmocka_unit_test(test_refresh_after_read),
+             cmocka_unit_test(test_refresh_between_bursts),
+             cmocka_unit_test(test_write_bursts))
