@@ -26,6 +26,20 @@
 
 enum { A = 0x10000, C = 0x10400, D = 0x10800 };
 
+/* Threads 0, 1, 2 load A, C, D at a, c, d: their replays (a_want, c_want, d_want) and the
+ * bus's free cycle after A's read (bus_free). */
+static void three_loads(uint64_t a, uint64_t a_want, uint64_t bus_free, uint64_t c,
+                        uint64_t c_want, uint64_t d, uint64_t d_want)
+{
+    rig r;
+    rig_open(&r, NULL);
+    assert_int_equal(rig_access(&r, 0, 0, K_LOAD, 1, A, a), a_want);
+    assert_int_equal(r.nm->mem_free, bus_free);
+    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, c), c_want);
+    assert_int_equal(rig_access(&r, 0, 2, K_LOAD, 1, D, d), d_want);
+    sim_destroy(&r.m);
+}
+
 /* A refresh due while a read's second burst runs starts when it ends (RTL trace of
  * gather_miss: a read at AR 732, IDLE at 756 with the timer run out, the refresh then).
  * A's load issued at 725: t 731, A 734, pending from 735; burst 1 opens bank 0: 735 + 13 =
@@ -42,13 +56,7 @@ enum { A = 0x10000, C = 0x10400, D = 0x10800 };
 static void test_refresh_after_read(void **state)
 {
     (void)state;
-    rig r;
-    rig_open(&r, NULL);
-    assert_int_equal(rig_access(&r, 0, 0, K_LOAD, 1, A, 725), 768);
-    assert_int_equal(r.nm->mem_free, 761);
-    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, 755), 800);
-    assert_int_equal(rig_access(&r, 0, 2, K_LOAD, 1, D, 1504), 1554);
-    sim_destroy(&r.m);
+    three_loads(725, 768, 761, 755, 800, 1504, 1554);
 }
 
 /* A refresh due between a read's two bursts comes between them (RTL trace of dfdi: a read
@@ -64,13 +72,7 @@ static void test_refresh_after_read(void **state)
 static void test_refresh_between_bursts(void **state)
 {
     (void)state;
-    rig r;
-    rig_open(&r, NULL);
-    assert_int_equal(rig_access(&r, 0, 0, K_LOAD, 1, A, 726), 778);
-    assert_int_equal(r.nm->mem_free, 771);
-    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, 790), 833);
-    assert_int_equal(rig_access(&r, 0, 2, K_LOAD, 1, D, 1481), 1532);
-    sim_destroy(&r.m);
+    three_loads(726, 778, 771, 790, 833, 1481, 1532);
 }
 
 /* A write's bursts hold the controller, and a refresh due between them makes it busy
