@@ -25,6 +25,11 @@ static void bus_save(const nyz_machine *nm, nyz_bus_state *s)
     memcpy(s->fq_e, nm->fq_e, sizeof s->fq_e);
     memcpy(s->fq_r, nm->fq_r, sizeof s->fq_r);
     s->fq_n = nm->fq_n;
+    s->bi_free = nm->bi_free;
+    s->wr_free = nm->wr_free;
+    s->wb_n = nm->wb_n;
+    memcpy(s->wb_at, nm->wb_at, sizeof s->wb_at);
+    memcpy(s->wb_line, nm->wb_line, sizeof s->wb_line);
 }
 
 static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
@@ -37,6 +42,11 @@ static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
     memcpy(nm->fq_e, s->fq_e, sizeof s->fq_e);
     memcpy(nm->fq_r, s->fq_r, sizeof s->fq_r);
     nm->fq_n = s->fq_n;
+    nm->bi_free = s->bi_free;
+    nm->wr_free = s->wr_free;
+    nm->wb_n = s->wb_n;
+    memcpy(nm->wb_at, s->wb_at, sizeof s->wb_at);
+    memcpy(nm->wb_line, s->wb_line, sizeof s->wb_line);
 }
 
 void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w)

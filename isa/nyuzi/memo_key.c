@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1568,  /* nyz_core */
     640,   /* nyz_cache */
-    15760, /* nyz_machine */
+    16000, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -184,7 +184,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * TLBs, perf_sel/perf_count (the MMU and control registers make a period unrecordable),
  * the L1D's pseudo-LRU reads (lrd: recorded and read only with fills in flight, and there
  * are none), the memory bus, SDRAM and L2 fill FIFO (mem_free, fq_rst, sd_*, bus_log,
- * bus_n: read and written only on an L2 miss or a dirty flush, and a period has none;
+ * bus_n; the bus interface's write-backs waiting and the end of its last write, wb_*,
+ * bi_free: read and written only on an L2 miss or a dirty flush, and a period has none;
  * bus_log's entries change a thread's `blocked` only when a code line misses; stores enter
  * it only on several cores), run_core (set by every unit_run), fq_n (fq_e
  * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written

@@ -242,11 +242,14 @@ typedef struct nyz_sreq {
 /* The memory bus and SDRAM state a line read changes (timing.c), and a data read that a
  * code line's request reaching the L2 earlier may still go before (timing.c bus_log). */
 enum { NYZ_FQ = 32 };            /* fill FIFO entries kept (the RTL's has 8, l2_axi_bus_interface.sv) */
+enum { NYZ_WBQ = 8 };            /* the write-back FIFO's entries (l2_axi_bus_interface.sv) */
 typedef struct nyz_bus_state {
     uint64_t mem_free, fq_rst, sd_refresh, sd_idle;
     uint32_t sd_row[4];
     uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: enqueue, restart */
     uint32_t fq_n;               /* entries ever queued */
+    uint64_t bi_free, wr_free, wb_at[NYZ_WBQ]; /* l2_wb.c, timing.c nyz_bus_write */
+    uint32_t wb_line[NYZ_WBQ], wb_n;
 } nyz_bus_state;
 
 typedef struct nyz_bus_ent {
@@ -301,6 +304,11 @@ typedef struct nyz_machine {
     uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: the cycle each was
                                   * queued and restarted (timing.c l2_accept) */
     uint32_t fq_n;               /* entries ever queued (the first fq_n of the arrays used) */
+    uint64_t bi_free;            /* the first cycle the bus interface may restart a request
+                                  * after the last write-back (timing.c nyz_bus_write) */
+    uint64_t wr_free;            /* the first cycle the bus may start the next write (the same) */
+    uint64_t wb_at[NYZ_WBQ];     /* write-backs waiting (l2_wb.c nyz_wb_push): their line, the */
+    uint32_t wb_line[NYZ_WBQ], wb_n; /* first bus time the bus interface may take each */
     nyz_bus_ent bus_log[NYZ_BUS_LOG]; /* data reads a code line may still go before */
     unsigned bus_n;
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
@@ -441,6 +449,14 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin);
  * than its core expected: its ready_at moves, and its core, if not the one running, wakes. */
 void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w);
 uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uint32_t victim);
+/* A line written to memory from bus cycle `from` on: its transfer's start (timing.c). */
+uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from);
+/* The L2's write-backs waiting (l2_wb.c): queue the dirty victim of a fill restarted at rst;
+ * write those the bus interface takes before a transfer at bus time b; the cycle a restart
+ * due at r comes. */
+void nyz_wb_push(nyz_machine *nm, uint32_t line, uint64_t rst);
+void nyz_wb_drain(nyz_machine *nm, uint64_t b);
+uint64_t nyz_bi_restart(nyz_machine *nm, uint64_t r);
 uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t issue,
                              uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
 void nyz_bus_save_first(nyz_machine *nm);

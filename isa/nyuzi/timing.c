@@ -40,10 +40,14 @@ enum { CODE_HIT = 3 };
  * fill less 11; dflush + membar 12 for a line that is not dirty and 36 for a dirty one,
  * whose write-back is posted once the memory bus takes it). */
 enum { STORE_MISS_LEAD = 11, DFLUSH_EXTRA = 24 };
-/* A line written back holds the memory bus this much longer than a line read (measured:
- * reads every 28 cycles, from four threads' cold loads and loop4.S's thread phases; dflush.S
- * writes 4096 dirty lines at one per 30). */
-enum { MEM_WRITE_EXTRA = 2 };
+/* A line written back holds the memory bus this much longer than a line read for the next
+ * write (measured: reads every 28 cycles, from four threads' cold loads and loop4.S's thread
+ * phases; dflush.S writes 4096 dirty lines at one per 30), and READ_AFTER_WRITE less for the
+ * next read (RTL trace of l2evict on 2 cores: a read's address phase 21 cycles after a
+ * write's, AW 2856 AR 2877, its restart 35 after it: 25 + 4 for its row + 6 while the
+ * controller finishes the write's burst; in the model's time the read starts 27 after the
+ * write and restarts 28 + 4 later, 59 after the write's start, the RTL's 2853 + 59 = 2912). */
+enum { MEM_WRITE_EXTRA = 2, READ_AFTER_WRITE = 1 };
 /* A request the L2 restarts from its miss queue without a memory access (a whole-line store
  * to a line it lacks) is answered this much later than a hit: FIFO, bus-interface state
  * machine, arbiter, tag and read stages again (measured: sixteen whole-line stores to fresh
@@ -158,29 +162,28 @@ static uint32_t dirty_victim(const nyz_cache *c, uint32_t pa)
 
 /* A line written to memory at pa from bus cycle `from` on (a write-back, a flush): the
  * cycle its transfer starts, later by the controller's extra cycles; the bus is busy after
- * it, the SDRAM controller with its two bursts (sdram_extra). */
-static uint64_t bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
+ * it (mem_free for a read, wr_free for a write), the SDRAM controller with its two bursts
+ * (sdram_extra), and the bus interface's state machine until WB_BI after the start
+ * (bi_free): the write's address and sixteen data beats, then IDLE, in which a restart may
+ * come (RTL trace of vstream on 2 cores x 4 threads, whole-line stores restarted from the
+ * fill FIFO: AW at 722, 804, 845, 886, the next restart 20 cycles later; 24 after a write
+ * that opened its row (602, 1105, 1377): the model's start is the address phase - 3, as a
+ * read's, so 23 + the row's cycles after the start). */
+enum { WB_BI = 23 };
+
+uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
 {
     uint64_t start = from > nm->mem_free ? from : nm->mem_free;
+    if (start < nm->wr_free)
+        start = nm->wr_free;
     start += sdram_extra(nm, pa, start, 1);
-    nm->mem_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
+    nm->mem_free = start + nm->tm.mem_interval - READ_AFTER_WRITE;
+    nm->wr_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
+    nm->bi_free = start + WB_BI;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu AWX a%08x from %llu\n", (unsigned long long)start, pa, (unsigned long long)from);
 #endif
     return start;
-}
-
-/* A dirty line the L2 evicts for a fill is written back over the memory bus after the
- * read that replaces it (l2_cache_read_stage.sv needs_writeback; l2_axi_bus_interface.sv
- * takes a pending write-back before the next fill read): the bus is busy that much
- * longer, and the write opens its own SDRAM row. */
-static void l2_writeback(nyz_machine *nm, uint32_t line)
-{
-    uint64_t start = bus_write(nm, line << nm->l2.line_shift, nm->mem_free);
-    (void)start; /* (read by NYZ_MEMTRACE only) */
-#ifdef NYZ_MEMTRACE
-    fprintf(stderr, "%llu AW a%08x\n", (unsigned long long)start, line << nm->l2.line_shift);
-#endif
 }
 
 /* The L2 takes no request while its fill FIFO holds FQ_ALMOST_FULL or more entries, nor in
@@ -285,6 +288,7 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
 {
     /* Memory is one bus: a line transfer occupies it for mem_interval cycles, so
      * overlapping misses (an instruction line and a data line) queue. */
+    nyz_wb_drain(nm, b);
     uint64_t start = b > nm->mem_free ? b : nm->mem_free;
     unsigned sd = sdram_extra(nm, pa, start, 0);
     nm->mem_free = start + sd + nm->tm.mem_interval;
@@ -300,7 +304,7 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
     *rst = nm->fq_rst = start + sd + nm->tm.mem_lat - rst_lead;
     fq_push(nm, b, *rst);
     if (victim != 0xffffffffu)
-        l2_writeback(nm, victim);
+        nyz_wb_push(nm, victim, *rst);
     return done;
 }
 
@@ -321,6 +325,7 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
      * 592, enqueued at 594 and restarted at 596) */
     if (r < now + bus + RESTART_SLOT)
         r = now + bus + RESTART_SLOT;
+    r = nyz_bi_restart(nm, r);
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu COLL rst %llu r %llu bus %u\n", (unsigned long long)now,
             (unsigned long long)rst, (unsigned long long)r, bus);
@@ -623,10 +628,10 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
 {
     uint64_t ack = acc + nm->tm.store_lat + RESTART_PASS;
     uint64_t rs = ack - STORE_RST_ACK;
-    if (rs < nm->fq_rst + RESTART_SLOT) {
+    if (rs < nm->fq_rst + RESTART_SLOT)
         rs = nm->fq_rst + RESTART_SLOT;
-        ack = rs + STORE_RST_ACK;
-    }
+    rs = nyz_bi_restart(nm, rs);
+    ack = rs + STORE_RST_ACK;
     if (nm->mem_free < rs - 1)
         nm->mem_free = rs - 1;
     fq_push(nm, acc + 2 * FQ_REQ, rs);
@@ -635,7 +640,7 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
     if (rs > nm->fq_rst)
         nm->fq_rst = rs;
     if (victim != 0xffffffffu)
-        l2_writeback(nm, victim);
+        nyz_wb_push(nm, victim, rs);
     return ack;
 }
 
@@ -821,7 +826,8 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                 if (*dirty) {
                     /* its bus time as a data request's (DMEM_BUS) */
                     nyz_bus_fix(nm);
-                    uint64_t start = bus_write(nm, ef->paddr, acc + DMEM_BUS);
+                    nyz_wb_drain(nm, acc + DMEM_BUS); /* (the write-backs queued before it) */
+                    uint64_t start = nyz_bus_write(nm, ef->paddr, acc + DMEM_BUS);
                     /* the write is posted: acknowledged once the bus takes it */
                     t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
                     *dirty = 0;

@@ -75,6 +75,9 @@ static void same(const rig *a, const rig *b, const char *what, uint64_t at)
         fail_msg("%s: the L2's grant slots differ", where);
     if (x->mem_free != y->mem_free || x->fq_rst != y->fq_rst || x->fq_n != y->fq_n ||
         memcmp(x->fq_r, y->fq_r, sizeof x->fq_r) || memcmp(x->fq_e, y->fq_e, sizeof x->fq_e) ||
+        x->bi_free != y->bi_free || x->wr_free != y->wr_free || x->wb_n != y->wb_n ||
+        memcmp(x->wb_at, y->wb_at, x->wb_n * sizeof x->wb_at[0]) ||
+        memcmp(x->wb_line, y->wb_line, x->wb_n * sizeof x->wb_line[0]) ||
         memcmp(&x->arb_before, &y->arb_before, sizeof x->arb_before))
         fail_msg("%s: the bus differs", where);
 }
