@@ -18,52 +18,16 @@
  *   thread 0 again; at R + 1 thread 0 fetches 0x1040, issuable at R + 5;
  * - 4 entries (not almost full): thread 0 is chosen at R and the fetch dropped (its FIFO
  *   stays empty; the pointer moves to thread 1), thread 1 is fetched at R + 1. */
-#include <string.h>
-#include "../testlib.h"
-#include "../../isa/isa.h"
-#include "../../isa/nyuzi/nyuzi.h"
-
-extern const isa_ops isa_nyuzi;
+#include "core_rig.h"
 
 enum { R = 1000 };
 
-typedef struct rig {
-    sim_machine m;
-    sim_unit *u;
-    nyz_core *c;
-} rig;
+typedef core_rig rig;
 
 /* The state at the start of cycle R; `entries` in thread 0's FIFO before its rollback. */
 static void rig_make(rig *r, unsigned entries)
 {
-    char err[256];
-    sim_opts o;
-    memset(r, 0, sizeof *r);
-    opt_init(&o);
-    opt_parse(&o, "mem=0x100000");
-    opt_parse(&o, "threads=2");
-    opt_parse(&o, "nyuzi_memo=off");
-    if (sim_create(&r->m, &isa_nyuzi, &o, err, sizeof err))
-        fail_msg("create: %s", err);
-    nyz_machine *nm = r->m.isa_state;
-    r->u = &r->m.units[0];
-    r->c = r->u->isa;
-    for (uint32_t a = 0x1000; a < 0x1200; a += 4) /* nop (or s0, s0, s0) everywhere */
-        mem_st32le(nm->ram + a, 0);
-    for (uint32_t a = 0x1000; a < 0x1200; a += 64) /* the lines in the L1I: fetches hit */
-        nyz_cache_access(&r->c->l1i, a, 1, 0);
-    for (int i = 0; i < 2; i++) {
-        nyz_thread *t = &r->c->t[i];
-        sim_thread *st = &r->u->threads[i];
-        st->state = SIM_T_READY;
-        st->ready_at = SIM_NEVER; /* nothing to issue at R */
-        t->fe_sync = 0;
-        t->fe_h = 0;
-        t->fe_n = 0;
-        t->iwait = 0;
-        t->waste_at = 0;
-        t->last_issue = R - 1;
-    }
+    core_rig_open(r, R);
     nyz_thread *t0 = &r->c->t[0], *t1 = &r->c->t[1];
     t0->pc = t0->fe_pc = 0x1000;
     t0->npc = 0x1000 + 4 * entries;
@@ -78,11 +42,6 @@ static void rig_make(rig *r, unsigned entries)
     r->c->due = R;
 }
 
-/* One cycle of the core. */
-static void cycle(rig *r, uint64_t now)
-{
-    isa_nyuzi.unit_run(&r->m, r->u, now, now + 1);
-}
 
 static void test_almost_full_not_chosen(void **state)
 {
@@ -90,12 +49,12 @@ static void test_almost_full_not_chosen(void **state)
     static rig r;
     rig_make(&r, 6);
     nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
-    cycle(&r, R);
+    core_rig_cycle(&r, R);
     assert_int_equal(t0->fe_n, 0);
     assert_int_equal(t1->fe_n, 1);
     assert_int_equal(t1->fe_vis[t1->fe_h], R + 4);
     assert_int_equal(r.c->frr, 0);
-    cycle(&r, R + 1);
+    core_rig_cycle(&r, R + 1);
     assert_int_equal(t0->fe_n, 1);
     assert_int_equal(t0->fe_vis[t0->fe_h], R + 5);
     assert_int_equal(t0->npc, 0x1044);
@@ -109,11 +68,11 @@ static void test_not_full_chosen_and_dropped(void **state)
     static rig r;
     rig_make(&r, 4);
     nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
-    cycle(&r, R);
+    core_rig_cycle(&r, R);
     assert_int_equal(t0->fe_n, 0);
     assert_int_equal(t1->fe_n, 0);
     assert_int_equal(r.c->frr, 1);
-    cycle(&r, R + 1);
+    core_rig_cycle(&r, R + 1);
     assert_int_equal(t1->fe_n, 1);
     assert_int_equal(t1->fe_vis[t1->fe_h], R + 5);
     assert_int_equal(t0->fe_n, 0);

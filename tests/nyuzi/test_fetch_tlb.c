@@ -18,57 +18,23 @@
  *   visible to issue at R + 3 + 4 (FE_DEPTH);
  * - the same tlbinval in user mode (it faults, the TLBs are not written), or a nop:
  *   thread 1 fetches 0x1104 at R + 2, thread 0 0x1008 at R + 3. */
-#include <string.h>
-#include "../testlib.h"
-#include "../../isa/isa.h"
-#include "../../isa/nyuzi/nyuzi.h"
-
-extern const isa_ops isa_nyuzi;
+#include "core_rig.h"
 
 enum { R = 1000 };
 /* tlbinval s0, tlbinvalall, itlbinsert s0, s1, or s0, s0, s0 (this repository's
  * assembler's encodings) */
 enum { TLBINVAL = 0xEA000000u, TLBINVALALL = 0xEC000000u, ITLBINSERT = 0xEE000020u, NOP = 0 };
 
-typedef struct rig {
-    sim_machine m;
-    sim_unit *u;
-    nyz_core *c;
-} rig;
+typedef core_rig rig;
 
 /* The state at the start of cycle R, thread 0's FIFO head `insn`, `flags` its mode. */
 static void rig_make(rig *r, uint32_t insn, uint32_t flags)
 {
-    char err[256];
-    sim_opts o;
-    memset(r, 0, sizeof *r);
-    opt_init(&o);
-    opt_parse(&o, "mem=0x100000");
-    opt_parse(&o, "threads=2");
-    opt_parse(&o, "nyuzi_memo=off");
-    if (sim_create(&r->m, &isa_nyuzi, &o, err, sizeof err))
-        fail_msg("create: %s", err);
+    core_rig_open(r, R);
     nyz_machine *nm = r->m.isa_state;
-    r->u = &r->m.units[0];
-    r->c = r->u->isa;
-    for (uint32_t a = 0x1000; a < 0x1200; a += 4)
-        mem_st32le(nm->ram + a, NOP);
     mem_st32le(nm->ram + 0x1000, insn);
-    for (uint32_t a = 0x1000; a < 0x1200; a += 64) /* the lines in the L1I: fetches hit */
-        nyz_cache_access(&r->c->l1i, a, 1, 0);
-    for (int i = 0; i < 2; i++) {
-        nyz_thread *t = &r->c->t[i];
-        sim_thread *st = &r->u->threads[i];
-        st->state = SIM_T_READY;
-        st->ready_at = SIM_NEVER;
-        t->flags = flags;
-        t->fe_sync = 0;
-        t->fe_h = 0;
-        t->fe_n = 0;
-        t->iwait = 0;
-        t->waste_at = 0;
-        t->last_issue = R - 1;
-    }
+    for (int i = 0; i < 2; i++)
+        r->c->t[i].flags = flags;
     nyz_thread *t0 = &r->c->t[0], *t1 = &r->c->t[1];
     t0->pc = t0->fe_pc = 0x1000;
     t0->npc = 0x1004;
@@ -82,20 +48,15 @@ static void rig_make(rig *r, uint32_t insn, uint32_t flags)
     r->u->rr = 0;
 }
 
-static void cycle(rig *r, uint64_t now)
-{
-    isa_nyuzi.unit_run(&r->m, r->u, now, now + 1);
-}
-
 /* R and R + 1 as above, for every case */
 static void first_two(rig *r)
 {
     nyz_thread *t0 = &r->c->t[0], *t1 = &r->c->t[1];
-    cycle(r, R);
+    core_rig_cycle(r, R);
     assert_int_equal(r->u->threads[0].issue_cycles, 1);
     assert_int_equal(t1->npc, 0x1104);
     assert_int_equal(r->c->frr, 0);
-    cycle(r, R + 1);
+    core_rig_cycle(r, R + 1);
     assert_int_equal(t0->npc, 0x1008);
     assert_int_equal(r->c->frr, 1);
 }
@@ -106,11 +67,11 @@ static void no_fetch_at_tag_stage(uint32_t insn)
     rig_make(&r, insn, NYZ_F_S);
     nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
     first_two(&r);
-    cycle(&r, R + 2);
+    core_rig_cycle(&r, R + 2);
     assert_int_equal(t1->npc, 0x1104);
     assert_int_equal(t0->npc, 0x1008);
     assert_int_equal(r.c->frr, 1);
-    cycle(&r, R + 3);
+    core_rig_cycle(&r, R + 3);
     assert_int_equal(t1->npc, 0x1108);
     assert_int_equal(t1->fe_n, 2);
     assert_int_equal(t1->fe_vis[(t1->fe_h + 1) & 7], R + 3 + 4);
@@ -124,10 +85,10 @@ static void fetch_goes_on(uint32_t insn, uint32_t flags)
     rig_make(&r, insn, flags);
     nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
     first_two(&r);
-    cycle(&r, R + 2);
+    core_rig_cycle(&r, R + 2);
     assert_int_equal(t1->npc, 0x1108);
     assert_int_equal(r.c->frr, 0);
-    cycle(&r, R + 3);
+    core_rig_cycle(&r, R + 3);
     assert_int_equal(t0->npc, 0x100c);
     sim_destroy(&r.m);
 }
