@@ -210,7 +210,8 @@ static inline unsigned rr_after(unsigned t, unsigned p, unsigned nt)
 
 /* A change of the arbiter's state in cycle y, kept while that cycle's grants are not final
  * (*lost: the ring is full, the settle's end cannot be continued from). */
-static void mv_put(nyz_machine *nm, int *lost, uint64_t y, int what, int core, unsigned v, uint64_t sqf)
+static void mv_put(nyz_machine *nm, int *lost, uint64_t y, int what, int core, unsigned v, uint64_t sqf,
+                   unsigned sq)
 {
     if (nm->arb_nmv == NYZ_ARB_MOVES) {
         *lost = 1;
@@ -222,6 +223,7 @@ static void mv_put(nyz_machine *nm, int *lost, uint64_t y, int what, int core, u
     p->what = (uint8_t)what;
     p->core = (uint8_t)core;
     p->v = (uint8_t)v;
+    p->sq = (uint8_t)sq;
 }
 
 /* The kept change p applied to state s; 1 if it is a grant. */
@@ -231,8 +233,10 @@ static inline int mv_apply(const nyz_arb_move *p, uint8_t *cr, uint8_t *sq, uint
         sq[p->core] = p->v;
     else {
         *cr = p->v;
-        if (p->what == NYZ_MV_GRANT_ST)
+        if (p->what == NYZ_MV_GRANT_ST) {
             sqf[p->core] = p->sqf;
+            sq[p->core] = p->sq;
+        }
         return 1;
     }
     return 0;
@@ -262,6 +266,23 @@ typedef struct arb_ctx {
     uint8_t ord[NYZ_BUS_LOG];    /* the grants' order */
 } arb_ctx;
 
+/* The cores whose store queue offers one of the stores left (entries of L, all stores to
+ * lines the L2 holds) at cycle y, and the one each offers (soff). */
+static inline unsigned st_offers(const nyz_bus_ent *L, uint32_t left, const nyz_arb_state *sp, unsigned nt,
+                                 uint64_t y, uint8_t *soff)
+{
+    unsigned sm = 0;
+    for (uint32_t b = left; b; b &= b - 1) {
+        const unsigned k = (unsigned)__builtin_ctz(b), c = L[k].core, bit = 1u << c;
+        if (L[k].x <= y && y >= sp->sqf[c] + NYZ_FQ_REQ &&
+            (!(sm & bit) || rr_after(L[k].tid, sp->sq[c], nt) < rr_after(L[soff[c]].tid, sp->sq[c], nt))) {
+            soff[c] = (uint8_t)k;
+            sm |= bit;
+        }
+    }
+    return sm;
+}
+
 /* The settle's cycles from nm->arb_t.y on, until every entry left is taken. hits: they are
  * all stores to lines the L2 holds (no load-miss queue, code line or synchronized request;
  * each one's read is its acknowledgement): the same steps, the other kinds' tests left out
@@ -274,13 +295,20 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
     unsigned k;
     while (a->left) {
         const uint32_t left = a->left;
-        uint64_t lo = UINT64_MAX;
-        for (uint32_t b = left; b; b &= b - 1) {
-            uint64_t f = arb_from(&L[__builtin_ctz(b)], sp->sqf, hits);
-            lo = f < lo ? f : lo;
+        unsigned sm = 0; /* (hits, several left: the cores offering a store, st_offers) */
+        uint8_t soff[NYZ_MAX_CORES];
+        if (!hits || !(left & (left - 1)) || !(sm = st_offers(L, left, sp, nt, sp->y, soff))) {
+            uint64_t lo = UINT64_MAX;
+            for (uint32_t b = left; b; b &= b - 1) {
+                uint64_t f = arb_from(&L[__builtin_ctz(b)], sp->sqf, hits);
+                lo = f < lo ? f : lo;
+            }
+            if (lo > sp->y) {
+                sp->y = lo; /* nothing may be taken: no pointer moves */
+                if (hits && (left & (left - 1)))
+                    sm = st_offers(L, left, sp, nt, lo, soff);
+            }
         }
-        if (lo > sp->y)
-            sp->y = lo; /* nothing may be taken: no pointer moves */
         const uint64_t y = sp->y;
         if (y >= a->fin && !a->snapped) { /* (nothing moved from fin to y) */
             a->snapped = 1;
@@ -302,9 +330,9 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
             if (!hits && !e->x)
                 pick = (int)k;
             else {
+                int sqmv = 0; /* (a store's pointer move kept with its grant's, if taken) */
                 if (hits || e->kind == NYZ_RP_STORE || e->st == NYZ_ST_SYNC) {
-                    if (a->snapped && v != sp->sq[c])
-                        mv_put(nm, &a->lost, y, NYZ_MV_SQ, (int)c, v, 0);
+                    sqmv = a->snapped && v != sp->sq[c];
                     sp->sq[c] = v;
                 } else if (e->kind != NYZ_RP_CODE)
                     sp->lq[c] = v; /* (not kept: see below) */
@@ -312,11 +340,14 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                     pick = (int)k;
                     sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
                 }
+                if (sqmv && (pick < 0 || (!hits && e->kind != NYZ_RP_STORE)))
+                    mv_put(nm, &a->lost, y, NYZ_MV_SQ, (int)c, v, 0, 0);
             }
         } else {
-            unsigned om = 0, sm = 0; /* cores offering a load or code line, a store */
-            uint8_t off[NYZ_MAX_CORES], soff[NYZ_MAX_CORES];
-            for (uint32_t b = left; b; b &= b - 1) {
+            unsigned om = 0, chg = 0; /* cores offering a load or code line, a store (sm);
+                                       * whose store queue pointer moved (kept) */
+            uint8_t off[NYZ_MAX_CORES];
+            for (uint32_t b = hits ? 0 : left; b; b &= b - 1) {
                 k = (unsigned)__builtin_ctz(b);
                 const nyz_bus_ent *e = &L[k];
                 if (!hits && !e->x) {
@@ -356,7 +387,7 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                     unsigned c = (unsigned)__builtin_ctz(b), t = L[soff[c]].tid;
                     uint8_t v = (uint8_t)(t + 1 == nt ? 0 : t + 1);
                     if (a->snapped && v != sp->sq[c])
-                        mv_put(nm, &a->lost, y, NYZ_MV_SQ, (int)c, v, 0);
+                        chg |= 1u << c;
                     sp->sq[c] = v;
                     if (!(om & (1u << c)))
                         off[c] = soff[c];
@@ -368,6 +399,12 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                     unsigned c = (sp->cr + (unsigned)__builtin_ctz(rot & ((2u << (nc - 1)) - 1))) % nc;
                     pick = off[c];
                     sp->cr = (uint8_t)(c + 1 == nc ? 0 : c + 1);
+                    if (hits || L[pick].kind == NYZ_RP_STORE)
+                        chg &= ~(1u << c); /* (kept with its grant) */
+                }
+                for (; chg; chg &= chg - 1) {
+                    unsigned c = (unsigned)__builtin_ctz(chg);
+                    mv_put(nm, &a->lost, y, NYZ_MV_SQ, (int)c, sp->sq[c], 0, 0);
                 }
             }
         }
@@ -381,9 +418,9 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
             if (hits || e->kind == NYZ_RP_STORE) {
                 sp->sqf[e->core] = y - NYZ_FQ_REQ + (!hits && e->st == 2 ? 1 : nm->tm.store_interval);
                 if (a->snapped)
-                    mv_put(nm, &a->lost, y, NYZ_MV_GRANT_ST, e->core, sp->cr, sp->sqf[e->core]);
+                    mv_put(nm, &a->lost, y, NYZ_MV_GRANT_ST, e->core, sp->cr, sp->sqf[e->core], sp->sq[e->core]);
             } else if (a->snapped)
-                mv_put(nm, &a->lost, y, NYZ_MV_GRANT, 0, sp->cr, 0);
+                mv_put(nm, &a->lost, y, NYZ_MV_GRANT, 0, sp->cr, 0, 0);
             if (!hits && e->coll) { /* the first of a line's requests reads it */
                 uint32_t line = e->pa >> nm->l2.line_shift;
                 for (uint32_t b = a->left; b && e->coll; b &= b - 1) {
@@ -409,6 +446,93 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
     }
 }
 
+/* A settle continued for a new store e (the log's last entry) to a line the L2 holds, from
+ * the cycle e is first offered (sp->y, the state there: nyz_arb_run). The last settle's
+ * grants from then on are L[m..n-1) (in their order), its changes kept from then on
+ * arb_mv[i..nmv), its end oend. If none of those entries is of e's core, e moves none of
+ * them when it is taken in the first cycle from sp->y in which the L2 takes a request and
+ * none of them was taken (g; in a cycle one of them was, the pointer between cores must
+ * reach that one's core before e's), and the next of them after g is still the first
+ * offering core from e's core + 1 (the pointer e's grant leaves). Then the settle is the
+ * last one with e's changes added (its queue's pointer where first offered, its grant; the
+ * log in grant order): returns 1. Else 0: the settle steps (arb_steps). */
+static int arb_free(nyz_machine *nm, arb_ctx *a, unsigned i, unsigned nmv, const nyz_arb_state *oend)
+{
+    nyz_bus_ent *const L = a->L, *const e = &L[a->n - 1];
+    nyz_arb_state *const sp = &nm->arb_t;
+    const unsigned nl = a->n - 1, m = a->m, nc = (unsigned)nm->ncores, nt = (unsigned)nm->nthreads;
+    const unsigned c = e->core, cg = c + 1 == nc ? 0 : c + 1, sti = nm->tm.store_interval;
+    unsigned k, cr = sp->cr;
+    if (nmv + 2 > NYZ_ARB_MOVES || e->done)
+        return 0;
+    for (k = m; k < nl; k++)
+        if (L[k].core == c)
+            return 0;
+    uint64_t y = sp->y;
+    for (k = m;; y++) {
+        for (; k < nl && L[k].b - NYZ_FQ_REQ < y; k++)
+            cr = L[k].core + 1u == nc ? 0 : L[k].core + 1u;
+        if (k < nl && L[k].b - NYZ_FQ_REQ == y) {
+            if (rr_after(c, cr, nc) < rr_after(L[k].core, cr, nc))
+                return 0; /* (e would be taken instead) */
+        } else if ((y > nm->fq_rst + 1 || !nyz_l2_stalled(nm, y)) && nm->l2_slot[y % NYZ_L2_SLOTS] != y)
+            break;
+    }
+    const uint64_t g = y;
+    if (k < nl && cr != cg) { /* the cores offering at the next grant (h) */
+        const uint64_t h = L[k].b - NYZ_FQ_REQ;
+        unsigned om = 0, d;
+        for (unsigned j = k; j < nl; j++) {
+            d = L[j].core;
+            if (L[j].x > h || (om >> d & 1))
+                continue;
+            uint64_t f = sp->sqf[d];
+            for (unsigned q = m; q < k; q++)
+                if (L[q].core == d)
+                    f = L[q].b - 2 * NYZ_FQ_REQ + sti;
+            if (h >= f + NYZ_FQ_REQ)
+                om |= 1u << d;
+        }
+        for (d = cg; !(om >> d & 1); d = d + 1 == nc ? 0 : d + 1)
+            ;
+        if (d != L[k].core)
+            return 0;
+    }
+    /* e's changes among the last settle's, in cycle order */
+    const uint8_t v = (uint8_t)(e->tid + 1u == nt ? 0 : e->tid + 1u);
+    nyz_arb_move *const mv = nm->arb_mv;
+    const unsigned b0 = nm->arb_mv0, add = 1 + (v != sp->sq[c] && g != sp->y);
+    unsigned p = i, q;
+    while (p < nmv && mv[(b0 + p) % NYZ_ARB_MOVES].y <= g)
+        p++;
+    for (q = nmv; q-- > p;)
+        mv[(b0 + q + add) % NYZ_ARB_MOVES] = mv[(b0 + q) % NYZ_ARB_MOVES];
+    if (add == 2) {
+        for (q = p; q-- > i;)
+            mv[(b0 + q + 1) % NYZ_ARB_MOVES] = mv[(b0 + q) % NYZ_ARB_MOVES];
+        mv[(b0 + i) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = sp->y, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = v};
+    }
+    mv[(b0 + p + add - 1) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = g, .sqf = g - NYZ_FQ_REQ + sti,
+                                                             .what = NYZ_MV_GRANT_ST, .core = (uint8_t)c, .v = (uint8_t)cg,
+                                                             .sq = v};
+    nm->arb_nmv = nmv + add;
+    e->b = g + NYZ_FQ_REQ;
+    a->fresh = e->done = g - NYZ_FQ_REQ + nm->tm.store_lat;
+    if (k != nl) { /* e among them in grant order */
+        const nyz_bus_ent t = *e;
+        memmove(&L[k + 1], &L[k], (nl - k) * sizeof L[0]);
+        L[k] = t;
+    }
+    *sp = *oend;
+    sp->sq[c] = v;
+    sp->sqf[c] = g - NYZ_FQ_REQ + sti;
+    if (k == nl) {
+        sp->cr = (uint8_t)cg;
+        sp->y = g + 1;
+    }
+    return 1;
+}
+
 /* The requests bus_log holds, taken by the L2's arbiter one a cycle: none while the L2 is
  * stalled (nyz_l2_stalled) or has taken a request kept out of bus_log (a store-queue
  * operation taken when made, a final grant: l2_slot); the others round robin between cores, the pointer moving to the core after the one taken
@@ -428,7 +552,8 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
  * are stores to lines the L2 holds (their reads use no bus), a new one changes no grant
  * before the cycle it reaches the L2: the settle starts there, from the state arb_y's
  * state and the changes kept since give (arb_mv), and the state at fin is found the same
- * way. */
+ * way; a new store that moves none of the last settle's grants is added to them without
+ * steps (arb_free). */
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 {
     nyz_bus_ent *L = nm->bus_log, tmp[NYZ_BUS_LOG];
@@ -436,6 +561,9 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
     int snapped = 0, lost = 0, perm = 0, pure = 1; /* pure: see the end */
     nyz_arb_state *const sp = &nm->arb_t; /* (worked on in place: it ends there) */
     uint64_t fresh = 0;
+    arb_ctx a;
+    nyz_arb_state oend;
+    int freed = 0; /* (a new store settled from where it reaches the L2: arb_free) */
     if (nm->arb_tok && n - nm->arb_tn <= 1 && !nm->arb_full) {
         /* the grants before the new entry reaches the L2 (all, if none is new) stay as the
          * last settle left them (the bus state is arb_before) */
@@ -449,6 +577,7 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             }
         } else {
             unsigned i = 0;
+            oend = *sp;
             if (fin < r) { /* (the moves before fin: final) */
                 nfin = m = mv_final(nm, fin);
                 snapped = 1;
@@ -472,10 +601,18 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
                     break;
                 sp->y = sp->sqf[L[n - 1].core] + NYZ_FQ_REQ;
             }
+            const unsigned onmv = nm->arb_nmv;
             nm->arb_nmv = i; /* (the later ones are made again) */
-            for (k = m; k < n - 1; k++) /* their grants are given again */
-                if (nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] == L[k].b - NYZ_FQ_REQ)
-                    nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = 0;
+            if (pure && snapped) {
+                a.L = L;
+                a.n = n;
+                a.m = m;
+                freed = arb_free(nm, &a, i, onmv, &oend);
+            }
+            if (!freed)
+                for (k = m; k < n - 1; k++) /* their grants are given again */
+                    if (nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] == L[k].b - NYZ_FQ_REQ)
+                        nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = 0;
             if (fin < sp->y && !snapped) {
                 nfin = mv_final(nm, fin);
                 snapped = 1;
@@ -496,18 +633,21 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             pure &= L[k].kind == NYZ_RP_STORE && L[k].st == 1;
     }
     m0 = m; /* (L[0..m0) keep their places) */
-    arb_ctx a = {.L = L, .n = n, .m = m, .nfin = nfin, .fin = fin, .snapped = snapped, .lost = lost,
-                 .left = (uint32_t)(((uint64_t)1 << n) - ((uint64_t)1 << m))};
-    if (pure)
-        arb_steps(nm, &a, 1);
-    else
-        arb_steps(nm, &a, 0);
-    m = a.m;
-    nfin = a.nfin;
-    snapped = a.snapped;
-    lost = a.lost;
-    perm = a.perm;
-    fresh = a.fresh;
+    if (freed)
+        fresh = a.fresh; /* (the log as arb_free left it) */
+    else {
+        a = (arb_ctx){.L = L, .n = n, .m = m, .nfin = nfin, .fin = fin, .snapped = snapped, .lost = lost,
+                      .left = (uint32_t)(((uint64_t)1 << n) - ((uint64_t)1 << m))};
+        if (pure)
+            arb_steps(nm, &a, 1);
+        else
+            arb_steps(nm, &a, 0);
+        nfin = a.nfin;
+        snapped = a.snapped;
+        lost = a.lost;
+        perm = a.perm;
+        fresh = a.fresh;
+    }
     if (!snapped) {
         nm->arb_y = sp->y;
         nm->arb_core = sp->cr;
@@ -521,18 +661,20 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             tmp[k] = L[a.ord[k]];
         memcpy(L + m0, tmp + m0, (n - m0) * sizeof L[0]);
     }
-    for (k = 0; k < n; k++) {
-        const nyz_bus_ent *e = &L[k];
-        if (e->x)
-            nm->l2_slot[(e->b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = e->b - NYZ_FQ_REQ;
-        if (k < nfin && e->kind == NYZ_RP_SYNC) /* decided at its final grant (if not yet) */
-            nyz_sync_grant(nm, e);
-#ifdef NYZ_MEMTRACE
-        if (k < nfin)
-            fprintf(stderr, "%llu GR c%d t%d k%d a%08x x%llu\n", (unsigned long long)(e->b - NYZ_FQ_REQ),
-                    e->core, e->tid, e->kind, e->pa, (unsigned long long)e->x);
+    for (k = 0; k < n; k++)
+        if (L[k].x)
+            nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = L[k].b - NYZ_FQ_REQ;
+#ifndef NYZ_MEMTRACE
+    if (!pure) /* (else none is a synchronized request) */
 #endif
-    }
+        for (k = 0; k < nfin; k++) {
+            if (L[k].kind == NYZ_RP_SYNC) /* decided at its final grant (if not yet) */
+                nyz_sync_grant(nm, &L[k]);
+#ifdef NYZ_MEMTRACE
+            fprintf(stderr, "%llu GR c%d t%d k%d a%08x x%llu\n", (unsigned long long)(L[k].b - NYZ_FQ_REQ),
+                    L[k].core, L[k].tid, L[k].kind, L[k].pa, (unsigned long long)L[k].x);
+#endif
+        }
     /* pure: the entries left are stores to lines the L2 holds (their reads use no bus);
      * (one taken before fin counts too: tok 0 settles again from arb_y) */
     if (nfin)

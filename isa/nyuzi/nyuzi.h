@@ -279,13 +279,14 @@ typedef struct nyz_arb_state {
     uint8_t cr, lq[NYZ_MAX_CORES], sq[NYZ_MAX_CORES];
 } nyz_arb_state;
 /* A change of that state in cycle y: a grant (the pointer between cores set to v; a
- * store's, NYZ_MV_GRANT_ST, also sets its core's queue's next cycle to sqf) or core's store
- * queue pointer set to v (NYZ_MV_SQ). (A load-miss queue's pointer is not kept: a load
- * offered is taken then or later, and no settle continues while it is in the log.) */
+ * store's, NYZ_MV_GRANT_ST, also sets its core's queue's next cycle to sqf and its pointer
+ * to sq, the one change for both) or core's store queue pointer set to v (NYZ_MV_SQ). (A
+ * load-miss queue's pointer is not kept: a load offered is taken then or later, and no
+ * settle continues while it is in the log.) */
 enum { NYZ_MV_GRANT, NYZ_MV_GRANT_ST, NYZ_MV_SQ };
 typedef struct nyz_arb_move {
     uint64_t y, sqf;
-    uint8_t what, core, v;
+    uint8_t what, core, v, sq;
 } nyz_arb_move;
 
 typedef struct nyz_machine {
