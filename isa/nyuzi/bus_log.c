@@ -447,28 +447,29 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
 }
 
 /* A settle continued for a new store e (the log's last entry) to a line the L2 holds, from
- * the cycle e is first offered (sp->y, the state there: nyz_arb_run). The last settle's
+ * the cycle e is first offered (st->y, st the state there: nyz_arb_run). The last settle's
  * grants from then on are L[m..n-1) (in their order), its changes kept from then on
- * arb_mv[i..nmv), its end oend. If none of those entries is of e's core, e moves none of
- * them when it is taken in the first cycle from sp->y in which the L2 takes a request and
+ * arb_mv[i..nmv), its end nm->arb_t. If none of those entries is of e's core, e moves none of
+ * them when it is taken in the first cycle from st->y in which the L2 takes a request and
  * none of them was taken (g; in a cycle one of them was, the pointer between cores must
  * reach that one's core before e's), and the next of them after g is still the first
  * offering core from e's core + 1 (the pointer e's grant leaves). Then the settle is the
  * last one with e's changes added (its queue's pointer where first offered, its grant; the
- * log in grant order): returns 1. Else 0: the settle steps (arb_steps). */
-static int arb_free(nyz_machine *nm, arb_ctx *a, unsigned i, unsigned nmv, const nyz_arb_state *oend)
+ * log in grant order, e's grant's slot not marked yet): returns e's place in it + 1. Else 0:
+ * the settle steps (arb_steps). */
+static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsigned i, unsigned nmv)
 {
     nyz_bus_ent *const L = a->L, *const e = &L[a->n - 1];
     nyz_arb_state *const sp = &nm->arb_t;
     const unsigned nl = a->n - 1, m = a->m, nc = (unsigned)nm->ncores, nt = (unsigned)nm->nthreads;
     const unsigned c = e->core, cg = c + 1 == nc ? 0 : c + 1, sti = nm->tm.store_interval;
-    unsigned k, cr = sp->cr;
+    unsigned k, cr = st->cr;
     if (nmv + 2 > NYZ_ARB_MOVES || e->done)
         return 0;
     for (k = m; k < nl; k++)
         if (L[k].core == c)
             return 0;
-    uint64_t y = sp->y;
+    uint64_t y = st->y;
     for (k = m;; y++) {
         for (; k < nl && L[k].b - NYZ_FQ_REQ < y; k++)
             cr = L[k].core + 1u == nc ? 0 : L[k].core + 1u;
@@ -486,7 +487,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, unsigned i, unsigned nmv, const
             d = L[j].core;
             if (L[j].x > h || (om >> d & 1))
                 continue;
-            uint64_t f = sp->sqf[d];
+            uint64_t f = st->sqf[d];
             for (unsigned q = m; q < k; q++)
                 if (L[q].core == d)
                     f = L[q].b - 2 * NYZ_FQ_REQ + sti;
@@ -501,7 +502,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, unsigned i, unsigned nmv, const
     /* e's changes among the last settle's, in cycle order */
     const uint8_t v = (uint8_t)(e->tid + 1u == nt ? 0 : e->tid + 1u);
     nyz_arb_move *const mv = nm->arb_mv;
-    const unsigned b0 = nm->arb_mv0, add = 1 + (v != sp->sq[c] && g != sp->y);
+    const unsigned b0 = nm->arb_mv0, add = 1 + (v != st->sq[c] && g != st->y);
     unsigned p = i, q;
     while (p < nmv && mv[(b0 + p) % NYZ_ARB_MOVES].y <= g)
         p++;
@@ -510,7 +511,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, unsigned i, unsigned nmv, const
     if (add == 2) {
         for (q = p; q-- > i;)
             mv[(b0 + q + 1) % NYZ_ARB_MOVES] = mv[(b0 + q) % NYZ_ARB_MOVES];
-        mv[(b0 + i) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = sp->y, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = v};
+        mv[(b0 + i) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = st->y, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = v};
     }
     mv[(b0 + p + add - 1) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = g, .sqf = g - NYZ_FQ_REQ + sti,
                                                              .what = NYZ_MV_GRANT_ST, .core = (uint8_t)c, .v = (uint8_t)cg,
@@ -523,14 +524,13 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, unsigned i, unsigned nmv, const
         memmove(&L[k + 1], &L[k], (nl - k) * sizeof L[0]);
         L[k] = t;
     }
-    *sp = *oend;
-    sp->sq[c] = v;
+    sp->sq[c] = v; /* (sp: where the last settle ended) */
     sp->sqf[c] = g - NYZ_FQ_REQ + sti;
     if (k == nl) {
         sp->cr = (uint8_t)cg;
         sp->y = g + 1;
     }
-    return 1;
+    return (int)k + 1;
 }
 
 /* The requests bus_log holds, taken by the L2's arbiter one a cycle: none while the L2 is
@@ -562,7 +562,6 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
     nyz_arb_state *const sp = &nm->arb_t; /* (worked on in place: it ends there) */
     uint64_t fresh = 0;
     arb_ctx a;
-    nyz_arb_state oend;
     int freed = 0; /* (a new store settled from where it reaches the L2: arb_free) */
     if (nm->arb_tok && n - nm->arb_tn <= 1 && !nm->arb_full) {
         /* the grants before the new entry reaches the L2 (all, if none is new) stay as the
@@ -577,29 +576,29 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             }
         } else {
             unsigned i = 0;
-            oend = *sp;
+            nyz_arb_state st; /* (the state where the settle starts; sp: where the last ended) */
             if (fin < r) { /* (the moves before fin: final) */
                 nfin = m = mv_final(nm, fin);
                 snapped = 1;
             }
-            sp->y = r > nm->arb_y ? r : nm->arb_y;
-            sp->cr = nm->arb_core;
-            memcpy(sp->lq, nm->arb_lq, sizeof sp->lq);
-            memcpy(sp->sq, nm->arb_sq, sizeof sp->sq);
-            memcpy(sp->sqf, nm->sq_free, sizeof sp->sqf);
+            st.y = r > nm->arb_y ? r : nm->arb_y;
+            st.cr = nm->arb_core;
+            memcpy(st.lq, nm->arb_lq, sizeof st.lq);
+            memcpy(st.sq, nm->arb_sq, sizeof st.sq);
+            memcpy(st.sqf, nm->sq_free, sizeof st.sqf);
             for (int again = L[n - 1].x && L[n - 1].kind == NYZ_RP_STORE;; again = 0) {
                 for (; i < nm->arb_nmv; i++) {
                     const nyz_arb_move *p = &nm->arb_mv[(nm->arb_mv0 + i) % NYZ_ARB_MOVES];
-                    if (p->y >= sp->y)
+                    if (p->y >= st.y)
                         break;
-                    m += (unsigned)mv_apply(p, &sp->cr, sp->sq, sp->sqf);
+                    m += (unsigned)mv_apply(p, &st.cr, st.sq, st.sqf);
                 }
                 /* a store its core's queue holds back until sqf changes nothing before: no
                  * store of its core is taken before then either (one taken at g would have
                  * been offered with it) */
-                if (!again || sp->sqf[L[n - 1].core] + NYZ_FQ_REQ <= sp->y)
+                if (!again || st.sqf[L[n - 1].core] + NYZ_FQ_REQ <= st.y)
                     break;
-                sp->y = sp->sqf[L[n - 1].core] + NYZ_FQ_REQ;
+                st.y = st.sqf[L[n - 1].core] + NYZ_FQ_REQ;
             }
             const unsigned onmv = nm->arb_nmv;
             nm->arb_nmv = i; /* (the later ones are made again) */
@@ -607,12 +606,14 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
                 a.L = L;
                 a.n = n;
                 a.m = m;
-                freed = arb_free(nm, &a, i, onmv, &oend);
+                freed = arb_free(nm, &a, &st, i, onmv);
             }
-            if (!freed)
+            if (!freed) {
+                *sp = st;
                 for (k = m; k < n - 1; k++) /* their grants are given again */
                     if (nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] == L[k].b - NYZ_FQ_REQ)
                         nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = 0;
+            }
             if (fin < sp->y && !snapped) {
                 nfin = mv_final(nm, fin);
                 snapped = 1;
@@ -633,9 +634,10 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             pure &= L[k].kind == NYZ_RP_STORE && L[k].st == 1;
     }
     m0 = m; /* (L[0..m0) keep their places) */
-    if (freed)
+    if (freed) {
         fresh = a.fresh; /* (the log as arb_free left it) */
-    else {
+        m0 = (unsigned)freed - 1;
+    } else {
         a = (arb_ctx){.L = L, .n = n, .m = m, .nfin = nfin, .fin = fin, .snapped = snapped, .lost = lost,
                       .left = (uint32_t)(((uint64_t)1 << n) - ((uint64_t)1 << m))};
         if (pure)
@@ -661,7 +663,10 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             tmp[k] = L[a.ord[k]];
         memcpy(L + m0, tmp + m0, (n - m0) * sizeof L[0]);
     }
-    for (k = 0; k < n; k++)
+    /* the grants' slots (after arb_free: e's and those after it; the others stay as the
+     * last settle marked them, as nothing marks one between two new stores' settles: every
+     * other use of l2_slot comes with a settle of all or of another kind) */
+    for (k = freed ? m0 : 0; k < n; k++)
         if (L[k].x)
             nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = L[k].b - NYZ_FQ_REQ;
 #ifndef NYZ_MEMTRACE
