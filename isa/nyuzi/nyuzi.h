@@ -128,7 +128,8 @@ typedef struct nyz_thread {
      * byte so that the scoreboard needs no test for 0xff (none), whose entry is never
      * written and stays 0 */
     uint64_t reg_ready[256];
-    uint64_t store_done;         /* cycle the pending store is acknowledged */
+    uint64_t store_done;         /* first cycle a store-queue operation is taken: the pending
+                                  * one's acknowledgement less NYZ_SQ_AHEAD (timing.c sq_done) */
     /* front end (pipeline.c): the instructions fetched and not yet issued, in order from
      * fe_pc; fe_vis is the cycle each can issue (fetch + 4), kept as a ring from fe_h */
     uint64_t fe_vis[8];
@@ -268,6 +269,10 @@ typedef struct nyz_bus_ent {
 } nyz_bus_ent;
 /* A request reaches the L2 this many cycles before its bus time (timing.c FQ_REQ). */
 enum { NYZ_FQ_REQ = 3 };
+/* A store-queue operation issued this many cycles before the thread's pending one is
+ * acknowledged is taken; one issued sooner rolls back and replays at the acknowledgement
+ * (timing.c sq_done, pipeline.c). */
+enum { NYZ_SQ_AHEAD = 4 };
 enum { NYZ_ST_SYNC = 3 };
 
 enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64 };

@@ -587,7 +587,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             fe_pop(t);
             t->rb_at = now + RB_MEM;
             t->rb_pc = pc;
-            t->blocked = t->store_done;
+            t->blocked = t->store_done + NYZ_SQ_AHEAD; /* its acknowledgement */
             t->block_why = NYZ_ST_STORE;
             set_due(c, t->rb_at);
         } else {
@@ -639,7 +639,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                         c->events[1]++;
                         t->rb_at = now + RB_MEM;
                         t->rb_pc = pc;
-                        t->blocked = t->store_done;
+                        t->blocked = t->store_done + NYZ_SQ_AHEAD; /* its acknowledgement */
                         t->block_why = NYZ_ST_STORE;
                         t->ghost = GHOST_STORE;
                         t->ghost_wr = 0xff;

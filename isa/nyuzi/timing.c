@@ -260,17 +260,16 @@ unsigned nyz_l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now,
     return l1_access(nm, c, pa, now, lead, NULL, NULL);
 }
 
-/* The thread's store-queue entry is acknowledged so that a replay after a rollback can
- * issue at cycle ack. A store-queue operation (store, flush, invalidate, membar) that
- * issues at or after ack - SQ_ACCEPT_AHEAD reaches the data stage (3 cycles after issue) no
- * earlier than the acknowledgement (1 cycle before the woken thread could issue) and is
- * taken without a rollback (l1_store_queue.sv got_response_this_entry; measured: stores
- * 6 or more cycles apart never wait, 5 or fewer roll back). The pipeline treats store_done
- * as both the replay time and the acceptance time, so the earlier acceptance is given when
- * the replay is bound by the rollback anyway (an acknowledgement within store_lat of the
- * issue: a replay cannot come sooner than 10 cycles after a rollback's issue); a slower
- * acknowledgement keeps its exact replay time. */
-enum { SQ_ACCEPT_AHEAD = 4 };
+/* The thread's store-queue entry is acknowledged at cycle ack: a replay after a rollback
+ * issues then. A store-queue operation (store, flush, invalidate, membar) that issues at or
+ * after ack - NYZ_SQ_AHEAD reaches the data stage (3 cycles after issue) no earlier than the
+ * acknowledgement (1 cycle before the woken thread could issue) and is taken without a
+ * rollback (l1_store_queue.sv got_response_this_entry; measured: stores 6 or more cycles
+ * apart never wait, 5 or fewer roll back), however late the acknowledgement (RTL trace of
+ * dflush_clean.c4t1: a flush granted a cycle late, in a restart's cycle, answered at 2688;
+ * the thread's next flush, issued at 2687, taken). t->store_done is that first accepted
+ * cycle, ack - NYZ_SQ_AHEAD; the pipeline replays a rolled-back one NYZ_SQ_AHEAD later. */
+enum { SQ_ACCEPT_AHEAD = NYZ_SQ_AHEAD };
 /* Other threads see a store from this many cycles before its acknowledgement (in issue
  * cycles of the loads): the acknowledgement writes the line into the L1Ds two cycles after
  * the L2's response (l1_l2_interface.sv response stages 2 and 3), which a load reads in its
@@ -279,14 +278,16 @@ enum { SQ_ACCEPT_AHEAD = 4 };
  * new). */
 enum { VIS_BEFORE_ACK = 3 };
 
-static uint64_t sq_done(const nyz_timing *tm, uint64_t now, uint64_t ack)
+static uint64_t sq_done(uint64_t ack)
 {
-    return ack <= now + tm->store_lat && ack >= SQ_ACCEPT_AHEAD ? ack - SQ_ACCEPT_AHEAD : ack;
+    return ack >= SQ_ACCEPT_AHEAD ? ack - SQ_ACCEPT_AHEAD : 0;
 }
 
 static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t ack)
 {
-    t->store_done = sq_done(tm, now, ack);
+    (void)tm;
+    (void)now;
+    t->store_done = sq_done(ack);
 }
 
 /* The store thread t issued at `issue` (its record `serial` in l2_vis.c) is acknowledged at
@@ -306,8 +307,9 @@ uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64
         if (d->fill[i].at < d->next_fill)
             d->next_fill = d->fill[i].at;
     }
-    *nw = sq_done(&nm->tm, issue, nd);
-    return sq_done(&nm->tm, issue, od);
+    (void)issue; /* (the entry's acceptance does not depend on it: sq_done) */
+    *nw = sq_done(nd);
+    return sq_done(od);
 }
 
 
@@ -525,7 +527,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                     nyz_wb_drain(nm, acc + DMEM_BUS); /* (the write-backs queued before it) */
                     uint64_t start = nyz_bus_write(nm, ef->paddr, acc + DMEM_BUS);
                     /* the write is posted: acknowledged once the bus takes it */
-                    t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
+                    t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA - SQ_ACCEPT_AHEAD;
                     *dirty = 0;
                 }
             }

@@ -14,8 +14,8 @@
  * at 100..103 fill the FIFO (reads at 106, 136, 164, 192): the L2 takes nothing from 110
  * to 137 (the first restart at 136 frees an entry the cycle after). A store to a line the
  * L2 holds, taken at g, is acknowledged at g - 3 + store_latency (10) = g + 7; its thread's
- * store queue entry is free then (store_done; 4 sooner only for an acknowledgement within
- * 10 cycles of the issue, not here). */
+ * store queue entry is free then (store_done + NYZ_SQ_AHEAD: the thread's next operation is
+ * taken from NYZ_SQ_AHEAD cycles before, store_done, timing.c sq_done). */
 #include "l2_rig.h"
 
 enum { L0 = 0x10000, H0 = 0x10400, CODE1 = 0x20400 };
@@ -46,9 +46,9 @@ static void four_stores(rig *r)
     store(r, 0, H0 + 68, 110);
 }
 
-static uint64_t done(rig *r, int tid)
+static uint64_t done(rig *r, int tid) /* the acknowledgement */
 {
-    return r->nm->cores[1].t[tid].store_done;
+    return r->nm->cores[1].t[tid].store_done + NYZ_SQ_AHEAD;
 }
 
 /* Core 1's threads store in the order t2 (107), t1 (108), t3 (109), t0 (110): they reach the
