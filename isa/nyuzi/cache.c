@@ -101,8 +101,14 @@ static unsigned plru_touch(unsigned f, unsigned way, unsigned ways)
 static inline void touch(nyz_cache *c, unsigned set, unsigned w, uint32_t line)
 {
     if (c->plru_on) {
-        c->plru[set] = (uint8_t)plru_touch(c->plru[set], w, c->ways);
-        c->mru[set].line = line;
+        unsigned f = plru_touch(c->plru[set], w, c->ways);
+        c->plru[set] = (uint8_t)f;
+        /* nyz_cache_access's fast path skips the touch of the set's last way: only if it
+         * changes nothing (8 ways: cache_lru.sv's update for way 0 or 1 copies bit 5 into
+         * bit 4, so a second touch can set bit 4: RTL trace of vstream on 2 cores, the
+         * code line 0x0 filled into way 0 and hit by the other core, the eight data lines
+         * that follow take ways 4 3 6 1 5 2 7 0, not 4 2 6 1 5 2) */
+        c->mru[set].line = plru_touch(f, w, c->ways) == f ? line : 0xffffffffu;
         c->mru[set].way = w;
     } else
         c->lru[set * c->ways + w] = ++c->stamp;
