@@ -563,11 +563,13 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
     uint64_t fresh = 0;
     arb_ctx a;
     int freed = 0; /* (a new store settled from where it reaches the L2: arb_free) */
+    int cont = 0; /* (a new store's settle continued: L[0..m0)'s slots stay marked, below) */
     if (nm->arb_tok && n - nm->arb_tn <= 1 && !nm->arb_full) {
         /* the grants before the new entry reaches the L2 (all, if none is new) stay as the
          * last settle left them (the bus state is arb_before) */
         uint64_t r = n == nm->arb_tn ? UINT64_MAX : L[n - 1].x ? L[n - 1].x : L[n - 1].b - NYZ_FQ_REQ;
         pure = n == nm->arb_tn || (L[n - 1].kind == NYZ_RP_STORE && L[n - 1].st == 1);
+        cont = pure && n != nm->arb_tn && fin != UINT64_MAX;
         if (r >= sp->y) {
             m = nm->arb_tn;
             if (fin < sp->y) {
@@ -663,10 +665,10 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
             tmp[k] = L[a.ord[k]];
         memcpy(L + m0, tmp + m0, (n - m0) * sizeof L[0]);
     }
-    /* the grants' slots (after arb_free: e's and those after it; the others stay as the
-     * last settle marked them, as nothing marks one between two new stores' settles: every
-     * other use of l2_slot comes with a settle of all or of another kind) */
-    for (k = freed ? m0 : 0; k < n; k++)
+    /* the grants' slots (in a new store's settle continued, from m0 on: the others stay as
+     * the last settle marked them, as nothing marks one between two such settles: every
+     * other use of l2_slot comes with a settle of all, of another kind or of none left) */
+    for (k = cont ? m0 : 0; k < n; k++)
         if (L[k].x)
             nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = L[k].b - NYZ_FQ_REQ;
 #ifndef NYZ_MEMTRACE
