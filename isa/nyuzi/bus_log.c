@@ -267,15 +267,18 @@ typedef struct arb_ctx {
 } arb_ctx;
 
 /* The cores whose store queue offers one of the stores left (entries of L, all stores to
- * lines the L2 holds) at cycle y, and the one each offers (soff). */
+ * lines the L2 holds) at cycle y, and the one each offers (soff); *lo: the first cycle one
+ * of the others may be offered (arb_from). */
 static inline unsigned st_offers(const nyz_bus_ent *L, uint32_t left, const nyz_arb_state *sp, unsigned nt,
-                                 uint64_t y, uint8_t *soff)
+                                 uint64_t y, uint8_t *soff, uint64_t *lo)
 {
     unsigned sm = 0;
     for (uint32_t b = left; b; b &= b - 1) {
         const unsigned k = (unsigned)__builtin_ctz(b), c = L[k].core, bit = 1u << c;
-        if (L[k].x <= y && y >= sp->sqf[c] + NYZ_FQ_REQ &&
-            (!(sm & bit) || rr_after(L[k].tid, sp->sq[c], nt) < rr_after(L[soff[c]].tid, sp->sq[c], nt))) {
+        const uint64_t f = L[k].x > sp->sqf[c] + NYZ_FQ_REQ ? L[k].x : sp->sqf[c] + NYZ_FQ_REQ;
+        if (f > y)
+            *lo = f < *lo ? f : *lo;
+        else if (!(sm & bit) || rr_after(L[k].tid, sp->sq[c], nt) < rr_after(L[soff[c]].tid, sp->sq[c], nt)) {
             soff[c] = (uint8_t)k;
             sm |= bit;
         }
@@ -297,17 +300,19 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
         const uint32_t left = a->left;
         unsigned sm = 0; /* (hits, several left: the cores offering a store, st_offers) */
         uint8_t soff[NYZ_MAX_CORES];
-        if (!hits || !(left & (left - 1)) || !(sm = st_offers(L, left, sp, nt, sp->y, soff))) {
-            uint64_t lo = UINT64_MAX;
+        uint64_t lo = UINT64_MAX;
+        if (hits && (left & (left - 1))) {
+            if (!(sm = st_offers(L, left, sp, nt, sp->y, soff, &lo))) {
+                sp->y = lo; /* nothing may be taken: no pointer moves */
+                sm = st_offers(L, left, sp, nt, lo, soff, &lo);
+            }
+        } else {
             for (uint32_t b = left; b; b &= b - 1) {
                 uint64_t f = arb_from(&L[__builtin_ctz(b)], sp->sqf, hits);
                 lo = f < lo ? f : lo;
             }
-            if (lo > sp->y) {
+            if (lo > sp->y)
                 sp->y = lo; /* nothing may be taken: no pointer moves */
-                if (hits && (left & (left - 1)))
-                    sm = st_offers(L, left, sp, nt, lo, soff);
-            }
         }
         const uint64_t y = sp->y;
         if (y >= a->fin && !a->snapped) { /* (nothing moved from fin to y) */
