@@ -454,8 +454,13 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
 /* A settle continued for a new store e (the log's last entry) to a line the L2 holds, from
  * the cycle e is first offered (st->y, st the state there: nyz_arb_run). The last settle's
  * grants from then on are L[m..n-1) (in their order), its changes kept from then on
- * arb_mv[i..nmv), its end nm->arb_t. If none of those entries is of e's core, e moves none of
- * them when it is taken in the first cycle from st->y in which the L2 takes a request and
+ * arb_mv[i..nmv), its end nm->arb_t. Those of e's core, if any, stay where they are if its
+ * queue offered one of them in every cycle it offers e until the last of them is taken
+ * (e adds no offer between cores) and its round robin, e in it, picks the same one at each
+ * of their grants: the pointer then moves in those cycles as e's and their offers make it
+ * (those changes made again), and e is offered alone from the last one's spacing on (y1).
+ * Then e moves none of them
+ * when it is taken in the first cycle from y1 in which the L2 takes a request and
  * none of them was taken (g; in a cycle one of them was, the pointer between cores must
  * reach that one's core before e's), and the next of them after g is still the first
  * offering core from e's core + 1 (the pointer e's grant leaves). Then the settle is the
@@ -471,10 +476,45 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
     unsigned k, cr = st->cr;
     if (nmv + 2 > NYZ_ARB_MOVES || e->done)
         return 0;
+    uint64_t y = st->y, sqf = st->sqf[c];
+    uint32_t pend = 0; /* (e's core's grants among them: bit k - m) */
+    unsigned p0 = st->sq[c], nn = 0; /* (its queue's pointer; its new moves, nw[..nn)) */
+    nyz_arb_move nw[NYZ_ARB_MOVES];
     for (k = m; k < nl; k++)
         if (L[k].core == c)
-            return 0;
-    uint64_t y = st->y;
+            pend |= 1u << (k - m);
+    for (uint32_t todo = pend; todo; todo &= todo - 1) {
+        /* e's core's queue offers in the same cycles (it had one there: e's store adds none
+         * where it had none), and its round robin takes the same store at each grant */
+        const unsigned j = m + (unsigned)__builtin_ctz(todo);
+        const uint64_t h = L[j].b - NYZ_FQ_REQ;
+        for (y = y > sqf + NYZ_FQ_REQ ? y : sqf + NYZ_FQ_REQ;; y++) {
+            unsigned bk = nl, bd = rr_after(e->tid, p0, nt), any = 0;
+            for (uint32_t b = pend; b; b &= b - 1) {
+                const unsigned q = m + (unsigned)__builtin_ctz(b), d = rr_after(L[q].tid, p0, nt);
+                if (L[q].x > y)
+                    continue;
+                any = 1;
+                if (d <= bd && (d < bd || q < bk)) {
+                    bk = q;
+                    bd = d;
+                }
+            }
+            if (!any || (y == h && bk != j) || nn + 2 > NYZ_ARB_MOVES)
+                return 0;
+            const unsigned pv = L[bk].tid + 1u == nt ? 0 : L[bk].tid + 1u;
+            if (y == h)
+                break;
+            if (pv != p0)
+                nw[nn++] = (nyz_arb_move){.y = y, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = (uint8_t)pv};
+            p0 = pv;
+        }
+        p0 = L[j].tid + 1u == nt ? 0 : L[j].tid + 1u;
+        sqf = h - NYZ_FQ_REQ + sti;
+        pend &= ~(1u << (j - m));
+        y = h + 1 > sqf + NYZ_FQ_REQ ? h + 1 : sqf + NYZ_FQ_REQ; /* (e alone from then on) */
+    }
+    const uint64_t y1 = y; /* (e first offered with no other of its core) */
     for (k = m;; y++) {
         for (; k < nl && L[k].b - NYZ_FQ_REQ < y; k++)
             cr = L[k].core + 1u == nc ? 0 : L[k].core + 1u;
@@ -507,8 +547,33 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
     /* e's changes among the last settle's, in cycle order */
     const uint8_t v = (uint8_t)(e->tid + 1u == nt ? 0 : e->tid + 1u);
     nyz_arb_move *const mv = nm->arb_mv;
-    const unsigned b0 = nm->arb_mv0, add = 1 + (v != st->sq[c] && g != st->y);
+    const unsigned b0 = nm->arb_mv0, add = 1 + (v != p0 && g != y1);
     unsigned p = i, q;
+    if (y1 != st->y) { /* e's core had grants among them: its pointer's moves made again */
+        nyz_arb_move out[NYZ_ARB_MOVES];
+        unsigned no = 0, w = 0;
+        if (add == 2)
+            nw[nn++] = (nyz_arb_move){.y = y1, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = v};
+        nw[nn++] = (nyz_arb_move){.y = g, .sqf = g - NYZ_FQ_REQ + sti, .what = NYZ_MV_GRANT_ST,
+                                  .core = (uint8_t)c, .v = (uint8_t)cg, .sq = v};
+        for (q = i; q < nmv || w < nn;) {
+            const nyz_arb_move *o = q < nmv ? &mv[(b0 + q) % NYZ_ARB_MOVES] : NULL;
+            if (o && o->what == NYZ_MV_SQ && o->core == c) {
+                q++;
+                continue;
+            }
+            if (no + i == NYZ_ARB_MOVES)
+                return 0;
+            if (o && (w == nn || o->y <= nw[w].y)) {
+                out[no++] = *o;
+                q++;
+            } else
+                out[no++] = nw[w++];
+        }
+        for (q = 0; q < no; q++)
+            mv[(b0 + i + q) % NYZ_ARB_MOVES] = out[q];
+        nm->arb_nmv = i + no;
+    } else {
     while (p < nmv && mv[(b0 + p) % NYZ_ARB_MOVES].y <= g)
         p++;
     for (q = nmv; q-- > p;)
@@ -522,6 +587,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
                                                              .what = NYZ_MV_GRANT_ST, .core = (uint8_t)c, .v = (uint8_t)cg,
                                                              .sq = v};
     nm->arb_nmv = nmv + add;
+    }
     e->b = g + NYZ_FQ_REQ;
     a->fresh = e->done = g - NYZ_FQ_REQ + nm->tm.store_lat;
     if (k != nl) { /* e among them in grant order */
