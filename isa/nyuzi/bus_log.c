@@ -574,19 +574,19 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
             mv[(b0 + i + q) % NYZ_ARB_MOVES] = out[q];
         nm->arb_nmv = i + no;
     } else {
-    while (p < nmv && mv[(b0 + p) % NYZ_ARB_MOVES].y <= g)
-        p++;
-    for (q = nmv; q-- > p;)
-        mv[(b0 + q + add) % NYZ_ARB_MOVES] = mv[(b0 + q) % NYZ_ARB_MOVES];
-    if (add == 2) {
-        for (q = p; q-- > i;)
-            mv[(b0 + q + 1) % NYZ_ARB_MOVES] = mv[(b0 + q) % NYZ_ARB_MOVES];
-        mv[(b0 + i) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = st->y, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = v};
-    }
-    mv[(b0 + p + add - 1) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = g, .sqf = g - NYZ_FQ_REQ + sti,
-                                                             .what = NYZ_MV_GRANT_ST, .core = (uint8_t)c, .v = (uint8_t)cg,
-                                                             .sq = v};
-    nm->arb_nmv = nmv + add;
+        while (p < nmv && mv[(b0 + p) % NYZ_ARB_MOVES].y <= g)
+            p++;
+        for (q = nmv; q-- > p;)
+            mv[(b0 + q + add) % NYZ_ARB_MOVES] = mv[(b0 + q) % NYZ_ARB_MOVES];
+        if (add == 2) {
+            for (q = p; q-- > i;)
+                mv[(b0 + q + 1) % NYZ_ARB_MOVES] = mv[(b0 + q) % NYZ_ARB_MOVES];
+            mv[(b0 + i) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = st->y, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = v};
+        }
+        mv[(b0 + p + add - 1) % NYZ_ARB_MOVES] = (nyz_arb_move){.y = g, .sqf = g - NYZ_FQ_REQ + sti,
+                                                                 .what = NYZ_MV_GRANT_ST, .core = (uint8_t)c, .v = (uint8_t)cg,
+                                                                 .sq = v};
+        nm->arb_nmv = nmv + add;
     }
     e->b = g + NYZ_FQ_REQ;
     a->fresh = e->done = g - NYZ_FQ_REQ + nm->tm.store_lat;
