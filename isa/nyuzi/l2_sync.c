@@ -54,10 +54,26 @@ void nyz_sync_request(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_ins
     r->tid = (uint8_t)(t - c->t);
     r->made = nm->cur_cycle;
     r->wake = 0; /* (bus_log.c sets it when it reads the request: nyz_sync_wake) */
+    r->again = 0;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu SREQ c%d t%d %s\n", (unsigned long long)nm->cur_cycle, r->core, r->tid, r->store ? "store_sync" : "load_sync");
 #endif
     nm->sync_used = 1; /* plain stores settle the arbiter before they clear reservations */
+}
+
+/* Thread t's load_sync, decided, sent to the L2 once more by its replay at cycle now
+ * (timing.c nyz_replay_timing: the RTL's replay missed, dd_load_sync_pending clear): the
+ * same request, a new entry; its result written again, as the RTL's second response. */
+void nyz_sync_again(nyz_machine *nm, nyz_thread *t, uint64_t now)
+{
+    nyz_sreq *r = &nm->sreq[t->gid];
+    if (!r->on)
+        nm->sa_npend++;
+    r->on = 1;
+    r->again = 1;
+    r->made = nm->cur_cycle = now;
+    r->wake = 0;
+    nm->sync_used = 1;
 }
 
 /* The request of thread g granted at cycle `at`: decided as the L2's read stage does. */
@@ -89,7 +105,7 @@ static void decide(nyz_machine *nm, int g, uint64_t at)
             v = r->sext ? (uint32_t)(int32_t)(int8_t)buf[0] : buf[0];
         t->sync_line = line;
         nm->sync_used = 1;
-        nyz_set_s(nm, t, r->pc, r->dst, v, nm->cosim != NULL);
+        nyz_set_s(nm, t, r->pc, r->dst, v, nm->cosim != NULL && !r->again);
         return;
     }
     uint32_t ok = t->sync_line == line;

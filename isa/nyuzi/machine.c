@@ -147,7 +147,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         c->nthreads = (int)threads;
         c->tlb_ways = (unsigned)tlbw;
         c->tlb_sets = (unsigned)(tlbe / tlbw);
-        c->fetch_off = UINT64_MAX; /* no TLB change in the dcache tag stage */
+        c->fetch_from = 1; /* no TLB change in the dcache tag stage: an empty range */
         c->itlb = calloc(tlbe, sizeof *c->itlb);
         c->dtlb = calloc(tlbe, sizeof *c->dtlb);
         c->t = calloc(threads, sizeof *c->t);

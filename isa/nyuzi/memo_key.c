@@ -13,7 +13,7 @@
  * period does not read it, and the size here be updated). */
 const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
-    1568,  /* nyz_core */
+    1576,  /* nyz_core */
     640,   /* nyz_cache */
     16000, /* nyz_machine */
     136,   /* sim_thread */
@@ -169,6 +169,7 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
         t->undo = e == M_ZERO ? 0 : nm->undo_serial - (uint32_t)e;
     }
     WX(w, t->rp_kind);
+    WX(w, t->sync_odd);
     if (t->rp_kind)
         WX(w, t->rp_pa);
     WP(w, t->cur);
@@ -207,6 +208,7 @@ void nyz_memo_walk(nyz_memo_walker *w, nyz_machine *nm, sim_unit *u, nyz_core *c
     WX(w, c->level_trig);
     WX(w, c->frr);
     WC(w, c->fetch_off, 1);
+    WC(w, c->fetch_from, 1);
     WC(w, c->due, 1);
     for (unsigned k = 1; k <= 8; k++) { /* the writeback slots of the next 8 cycles */
         uint64_t slot = w->base + k;

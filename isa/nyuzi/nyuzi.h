@@ -157,6 +157,8 @@ typedef struct nyz_thread {
     uint64_t last_issue;
     uint32_t undo;               /* its newest store's record's serial in nm->undo (0 none) */
     uint8_t rp_kind;             /* what its replay (ghost) is for timing.c: NYZ_RP_* */
+    uint8_t sync_odd;            /* the RTL's dd_load_sync_pending: toggled by every load_sync
+                                  * in the dcache data stage; set, a load_sync hits the L1D */
     uint32_t rp_pa;              /* ... and the address a replayed load reads */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
@@ -218,7 +220,9 @@ typedef struct nyz_core {
     uint64_t wb_slot[8];         /* writeback port: cycle c's slot is taken if wb_slot[c & 7] == c */
     uint64_t due;                /* earliest rollback, fetch miss or restart to process */
     int frr;                     /* fetch arbiter: thread with priority next */
-    uint64_t fetch_off;          /* a cycle without fetch: a TLB change in the dcache tag stage */
+    uint64_t fetch_from, fetch_off; /* cycles without fetch: a TLB change in the dcache tag
+                                  * stage (one a cycle: back-to-back changes, a range; none:
+                                  * 1, 0) */
     nyz_thread *t;
     int nthreads;
 } nyz_core;
@@ -238,6 +242,7 @@ typedef struct nyz_sreq {
     uint64_t made;               /* cycle it issued (its entry in bus_log: nyz_bus_ent.issue) */
     uint32_t pa, va, pc, data;   /* addresses, the instruction's pc; a store_sync's data */
     uint8_t on, store, dst, width, sext, core, tid;
+    uint8_t again;               /* a load_sync's second request (its result no cosim event) */
 } nyz_sreq;
 
 /* The memory bus and SDRAM state a line read changes (timing.c), and a data read that a
@@ -507,6 +512,8 @@ void nyz_sync_request(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_ins
                       uint32_t va, uint32_t pa, uint32_t pc);
 uint64_t nyz_sync_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t now);
 void nyz_sync_settle(nyz_machine *nm, uint64_t now);
+void nyz_sync_again(nyz_machine *nm, nyz_thread *t, uint64_t now);
+int nyz_sync_l1_hit(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa);
 uint64_t nyz_sync_wake(const nyz_machine *nm, const nyz_bus_ent *e, uint64_t done);
 void nyz_sync_grant(nyz_machine *nm, const nyz_bus_ent *e);
 

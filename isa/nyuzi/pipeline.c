@@ -494,7 +494,7 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             return now;
         /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
         int fetched = 0;
-        if (__builtin_expect(c->fetch_off != now, 1))
+        if (__builtin_expect(now > c->fetch_off || now < c->fetch_from, 1))
             fetched = fetch_cycle(nm, u, c, ns, n, now, &next, one ? NULL : &geom);
         else /* a TLB change in the dcache tag stage (nyz_mem_timing): none this cycle */
             next = min64(next, now + 1);
@@ -632,6 +632,9 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                 unsigned lat = in->pipe == NYZ_PIPE_FP ? tm->fp_lat : tm->int_lat;
                 uint64_t block = 0;
                 if (ef.trapped) {
+                    /* a load_sync that faults toggles dd_load_sync_pending too (timing.c
+                     * nyz_replay_timing) */
+                    t->sync_odd ^= in->kind == K_LOAD_SYNC;
                     t->rb_at = now + (in->pipe == NYZ_PIPE_MEM ? RB_MEM : RB_INT);
                     t->rb_pc = t->pc;
                 } else {

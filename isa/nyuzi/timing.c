@@ -487,6 +487,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             rt = (unsigned)(wake - now);
             if (in->kind == K_LOAD_SYNC) { /* the response fills the L1D as a load miss does */
                 uint64_t at;
+                t->sync_odd ^= 1; /* (nyz_replay_timing) */
                 nyz_l1_settle(&c->l1d, now);
                 if (!nyz_cache_access(&c->l1d, ef->paddr, 0, 0) &&
                     !nyz_l1_fill_pending(&c->l1d, ef->paddr, &at))
@@ -533,15 +534,36 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             }
         } else if (in->kind == K_GETCR || in->kind == K_SETCR)
             *lat = tm->load_lat;
-        else if (in->kind == K_TLBINVAL || in->kind == K_TLBINVALALL || in->kind == K_ITLBINSERT)
+        else if (in->kind == K_TLBINVAL || in->kind == K_TLBINVALALL || in->kind == K_ITLBINSERT) {
             /* in the dcache tag stage (issue + 2) it writes the TLBs, which the ifetch tag
              * stage then cannot look up: no fetch in that cycle, the fetch arbiter's
-             * pointer kept (ifetch_tag_stage.sv cache_fetch_en) */
+             * pointer kept (ifetch_tag_stage.sv cache_fetch_en). One issued in the cycle
+             * before is still ahead (its cycle now + 1): the two make one range (RTL trace
+             * of tlb_inval_all.c1t4: itlbinserts issued at 560-563, no fetch at 562-565) */
+            if (c->fetch_off != now + TLB_FETCH_OFF - 1)
+                c->fetch_from = now + TLB_FETCH_OFF;
             c->fetch_off = now + TLB_FETCH_OFF;
+        }
         return 0;
     default:
         return 0;
     }
+}
+
+/* A load_sync of thread t (its dd_load_sync_pending set: t->sync_odd) to pa, executed at
+ * nm->cur_cycle: 1 if its line is in the L1D, which the RTL's data stage takes as a hit
+ * (dcache_data_stage.sv cache_hit): the load_sync completes as a load, sends nothing to the
+ * L2 and sets no reservation (the store_sync after it fails, unless an earlier load_sync's
+ * still holds), and clears the flag. RTL trace of tlb_inval_all.c1t4: a load_sync that
+ * missed the DTLB issues again after the handler at 1577 and completes (the next
+ * instruction issues at 1583); the store_sync after it fails (its response's status 0). */
+int nyz_sync_l1_hit(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa)
+{
+    nyz_l1_settle(&c->l1d, nm->cur_cycle);
+    if (!nyz_cache_probe(&c->l1d, pa))
+        return 0;
+    t->sync_odd = 0;
+    return 1;
 }
 
 /* A replayed load's line is there if a fill brings it by the cycle after the replay issues
@@ -562,7 +584,23 @@ uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t
         nyz_sync_settle(nm, now);
         if (nm->sreq[t->gid].on) /* (its grant not before now: every grant made final) */
             nyz_bus_fix(nm);
-        return 0;
+        if (nm->sreq[t->gid].store || (t->sync_odd ^= 1) == 0)
+            return 0;
+        /* A load_sync hits the L1D only with its thread's dd_load_sync_pending set
+         * (dcache_data_stage.sv: every load_sync in the data stage toggles it, one that
+         * faults or misses the TLB too). Clear at the replay (a load_sync before trapped):
+         * it misses, and sends the request to the L2 again (dd_cache_miss_sync), its
+         * replay after that answer hits. RTL trace of tlb_inval_all.c1t4: load_syncs that
+         * missed the DTLB, then issued at 898-901 and answered, replay at 941-947, are
+         * rolled back again with a second LOAD_SYNC granted at 944-950, replay at 951. */
+        nyz_sync_again(nm, t, now);
+        uint64_t wake = nyz_sync_timing(nm, c, t, now), at;
+        uint32_t pa = nm->sreq[t->gid].pa;
+        nyz_l1_settle(&c->l1d, now);
+        if (!nyz_cache_probe(&c->l1d, pa) && !nyz_l1_fill_pending(&c->l1d, pa, &at))
+            nyz_l1_fill_add(&c->l1d, pa, wake);
+        t->rp_kind = NYZ_RP_SYNC;
+        return wake;
     }
     if (k != NYZ_RP_LOAD)
         return 0;

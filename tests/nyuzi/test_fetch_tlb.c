@@ -17,7 +17,16 @@
  *   next fetch still 0x1104, the pointer at thread 1); thread 1 fetches 0x1104 at R + 3,
  *   visible to issue at R + 3 + 4 (FE_DEPTH);
  * - the same tlbinval in user mode (it faults, the TLBs are not written), or a nop:
- *   thread 1 fetches 0x1104 at R + 2, thread 0 0x1008 at R + 3. */
+ *   thread 1 fetches 0x1104 at R + 2, thread 0 0x1008 at R + 3.
+ * Two TLB changes issued back to back leave no fetch in either one's cycle (session 36:
+ * RTL trace of tlb_inval_all.c1t4, itlbinserts issued at 560-563, ifetch_data empty at
+ * 562-565; the model kept only the last one's cycle, a fetch at 562-564). Thread 0's FIFO
+ * holds two tlbinvals (0x1000, 0x1004), issued at R and R + 1 (thread 1 has nothing to
+ * issue before R + 4, its first fetch's FE_DEPTH):
+ * - R: thread 1 fetches 0x1100 (pointer to thread 0); R + 1: thread 0 fetches 0x1008
+ *   (pointer to thread 1);
+ * - R + 2 and R + 3: no fetch (thread 1's next still 0x1104, the pointer at thread 1);
+ * - R + 4: thread 1 fetches 0x1104. */
 #include "core_rig.h"
 
 enum { R = 1000 };
@@ -79,6 +88,34 @@ static void no_fetch_at_tag_stage(uint32_t insn)
     sim_destroy(&r.m);
 }
 
+static void test_back_to_back(void **state)
+{
+    (void)state;
+    static rig r;
+    rig_make(&r, TLBINVAL, NYZ_F_S);
+    nyz_machine *nm = r.m.isa_state;
+    nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
+    mem_st32le(nm->ram + 0x1004, TLBINVAL);
+    t0->npc = 0x1008;
+    t0->fe_n = 2;
+    t0->fe_vis[1] = R - 1;
+    t0->fe_pa[1] = 0x1004;
+    core_rig_cycle(&r, R);
+    core_rig_cycle(&r, R + 1);
+    assert_int_equal(r.u->threads[0].issue_cycles, 2);
+    assert_int_equal(t0->npc, 0x100c);
+    assert_int_equal(t1->npc, 0x1104);
+    for (uint64_t k = 2; k <= 3; k++) {
+        core_rig_cycle(&r, R + k);
+        assert_int_equal(t1->npc, 0x1104);
+        assert_int_equal(t0->npc, 0x100c);
+        assert_int_equal(r.c->frr, 1);
+    }
+    core_rig_cycle(&r, R + 4);
+    assert_int_equal(t1->npc, 0x1108);
+    sim_destroy(&r.m);
+}
+
 static void fetch_goes_on(uint32_t insn, uint32_t flags)
 {
     static rig r;
@@ -119,4 +156,5 @@ static void test_user_mode_or_nop_fetches(void **state)
 }
 
 XPUSIM_TESTS(nyuzi_fetch_tlb, cmocka_unit_test(test_tlbinval), cmocka_unit_test(test_tlbinvalall),
-             cmocka_unit_test(test_itlbinsert), cmocka_unit_test(test_user_mode_or_nop_fetches))
+             cmocka_unit_test(test_itlbinsert), cmocka_unit_test(test_back_to_back),
+             cmocka_unit_test(test_user_mode_or_nop_fetches))
