@@ -149,10 +149,11 @@ static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
     } else {
         for (int k = 0; k < c->nthreads; k++) {
             const nyz_thread *o = &c->t[k];
-            /* (a load that replays looks its own line up: not another line due then) */
+            /* (a load that replays, or a gather lane, waits for its own line: not another
+             * line due then) */
             if (o->blocked == od - 1 && o->block_why == NYZ_ST_DCACHE &&
-                (o->rp_kind == NYZ_RP_NONE ||
-                 (o->rp_kind == NYZ_RP_LOAD && o->rp_pa >> c->l1d.line_shift == line)))
+                (o->rp_kind == NYZ_RP_NONE || o->rp_kind == NYZ_RP_LOAD) &&
+                o->rp_pa >> c->l1d.line_shift == line)
                 thread_move(nm, e->core, k, nd - 1);
         }
         l1_fill_later(&c->l1d, line, delta);

@@ -666,8 +666,12 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                 }
                 if (t->rb_at)
                     set_due(c, t->rb_at);
-                if (t->pc != pc || ef.retired || t->rb_at)
-                    fe_pop(t); /* dequeued at its last subcycle */
+                /* dequeued at its last subcycle; a rolled-back one is flushed with the
+                 * FIFO, a gather's or scatter's lane before its last stays there until
+                 * then (thread_select_stage.sv dequeues at the last subcycle) */
+                if (t->pc != pc || ef.retired ||
+                    (t->rb_at && !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1)))
+                    fe_pop(t);
             }
             if (hooks)
                 dbg_after_insn(m, u, pick, pc);
