@@ -171,22 +171,22 @@ void nyz_bus_fix(nyz_machine *nm)
     nm->bus_n = 0;
 }
 
-/* Read entry e's line again at the present bus state: its new data cycle. */
-static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e)
+/* Read entry e's line again at the present bus state: its new data cycle (final: its grant
+ * is final, a miss's fill takes its L2 way now, timing.c nyz_l2_fill). */
+static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e, int final)
 {
     uint64_t r, nd;
+    int way;
     if (e->kind == NYZ_RP_STORE && e->st == 1) /* its acknowledgement (timing.c nyz_store_timing) */
         return e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat;
-    int mine = nm->l2.tag[e->l2way] == e->pa >> nm->l2.line_shift;
-    if (e->kind == NYZ_RP_STORE)
-        return nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, e->l2way, mine, e->victim);
     if (e->coll)
-        nd = nyz_bus_collided(nm, mine ? nm->l2.ready[e->l2way] : 0, e->b - e->bus, e->bus, e->lead);
-    else {
-        nd = nyz_bus_read(nm, e->pa, e->victim, e->b, e->bus, e->lead, &r);
-        if (mine)
-            nm->l2.ready[e->l2way] = r;
-    }
+        return nyz_bus_collided(nm, nyz_l2_ready(nm, e), e->b - e->bus, e->bus, e->lead);
+    uint32_t victim = nyz_l2_fill(nm, e, final, &way); /* (its L2 way: final grants') */
+    if (e->kind == NYZ_RP_STORE)
+        return nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, way, way >= 0, victim);
+    nd = nyz_bus_read(nm, e->pa, victim, e->b, e->bus, e->lead, &r);
+    if (way >= 0)
+        nm->l2.ready[way] = r;
     return nd;
 }
 
@@ -440,7 +440,7 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                 }
             }
             /* (a store hit's read: its acknowledgement, bus_reread) */
-            uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e);
+            uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e, !a->snapped);
             if (!hits && e->kind == NYZ_RP_SYNC)
                 sync_move(nm, e, nd);
             if (!e->done)

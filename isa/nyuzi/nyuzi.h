@@ -455,6 +455,10 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
 uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned bus,
                           unsigned lead);
 void nyz_bus_fix(nyz_machine *nm);
+/* bus_log entry e's L2 way and victim, taken if its grant is final (timing.c); the restart
+ * of the fill of e's line if the L2 holds it, else 0. */
+uint32_t nyz_l2_fill(nyz_machine *nm, nyz_bus_ent *e, int final, int *way);
+uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e);
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin);
 /* Thread tid of core may issue (tid < 0: one of its threads fetch) from cycle w on, sooner
  * than its core expected: its ready_at moves, and its core, if not the one running, wakes. */

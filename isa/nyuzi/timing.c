@@ -39,6 +39,66 @@ static uint32_t dirty_victim(const nyz_cache *c, uint32_t pa)
     return c->dirty[base + w] ? c->tag[base + w] : 0xffffffffu;
 }
 
+/* 1 if a fill of pa's line is in bus_log, not in the L2's tags yet (nyz_l2_fill). */
+static int l2_pending(const nyz_machine *nm, uint32_t pa)
+{
+    uint32_t line = pa >> nm->l2.line_shift;
+    for (unsigned i = 0; i < nm->bus_n; i++) {
+        const nyz_bus_ent *e = &nm->bus_log[i];
+        if (e->l2way < 0 && !e->coll && (e->kind != NYZ_RP_STORE || e->st == 2) &&
+            e->pa >> nm->l2.line_shift == line)
+            return 1;
+    }
+    return 0;
+}
+
+/* The L2 way of bus_log entry e's fill and the dirty line it evicts (or ~0), as its read
+ * or restart is placed in the arbiter's order (bus_log.c bus_reread). The RTL takes a
+ * fill's way from the pseudo-LRU flags, and updates them, when the restarted request
+ * passes the tag and read stages (l2_cache_tag_stage.sv cache_lru fill_en), so fills go
+ * into their sets in the fill FIFO's order, the order of the arbiter's grants (RTL trace
+ * of vstream on 2 cores x 4 threads: core 1's whole-line stores requested 110000, 118000,
+ * 114000, granted and restarted 118000 570, 114000 575, 110000 579). On several cores the
+ * model makes requests a core's stretch of cycles at a time, so a miss kept in bus_log
+ * (way -1) takes its way when its grant is final, in grant order (final: a read placed
+ * before the grants still to be settled), and until then gives the victim its set would
+ * give now (*way -1). An entry whose way was taken when it was made (one core) keeps it. */
+uint32_t nyz_l2_fill(nyz_machine *nm, nyz_bus_ent *e, int final, int *way)
+{
+    nyz_cache *l2 = &nm->l2;
+    if (e->l2way >= 0) {
+        *way = l2->tag[e->l2way] == e->pa >> l2->line_shift ? e->l2way : -1;
+        return e->victim;
+    }
+    uint32_t victim = dirty_victim(l2, e->pa);
+    *way = -1;
+    if (final) {
+        int write = e->kind == NYZ_RP_STORE || e->st == NYZ_ST_SYNC;
+        if (!nyz_cache_access(l2, e->pa, 1, write))
+            l2->misses--; /* (counted when it was asked for) */
+        *way = e->l2way = l2->last_way;
+        e->victim = victim;
+#ifdef NYZ_MEMTRACE
+        fprintf(stderr, "%llu INS c%d a%08x way%d v%08x\n", (unsigned long long)e->b, e->core, e->pa, *way % 8, victim << 6);
+#endif
+    }
+    return victim;
+}
+
+/* The restart of the fill of bus_log entry e's line if the L2 holds it, else 0. */
+uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e)
+{
+    const nyz_cache *l2 = &nm->l2;
+    uint32_t line = e->pa >> l2->line_shift;
+    if (e->l2way >= 0 && l2->tag[e->l2way] == line) /* (the way it found) */
+        return l2->ready[e->l2way];
+    unsigned base = (line & (l2->sets - 1)) * l2->ways;
+    for (unsigned w = 0; w < l2->ways; w++)
+        if (l2->tag[base + w] == line)
+            return l2->ready[base + w];
+    return 0;
+}
+
 /* Extra cycles beyond an L1 hit for a line requested at cycle now, whose request takes the
  * memory bus no sooner than now + bus (DMEM_BUS for data, 0 for a code line); kind: what
  * waits for it (NYZ_RP_LOAD, NYZ_RP_SYNC, NYZ_RP_CODE: bus_log; NYZ_RP_NONE otherwise), c
@@ -51,9 +111,24 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
                         uint64_t x)
 {
     nyz_cache *l2 = &nm->l2;
+    /* on several cores a miss kept in bus_log takes its L2 way when its grant is final
+     * (nyz_l2_fill), a synchronized request's when it is made (l2_sync.c); a request the
+     * arbiter does not order is read after the grants so far, their fills in the L2 first */
+    int kept = kind != NYZ_RP_NONE && nm->ncores > 1;
+    if (kind == NYZ_RP_NONE)
+        nyz_bus_fix(nm); /* (stores and flushes: read in the order they are made) */
     uint32_t victim = dirty_victim(l2, pa);
-    int coll = nyz_cache_access(l2, pa, 1, write), way = l2->last_way;
-    uint64_t b = now + bus, rst = l2->ready[way]; /* (rst: the restart of the line's fill) */
+    int coll = nyz_cache_access(l2, pa, !kept, write), way = l2->last_way;
+    if (!coll && kept) {
+        if (l2_pending(nm, pa))
+            coll = 1; /* (its line's fill is asked for: way -1) */
+        else if (kind == NYZ_RP_SYNC) {
+            nyz_cache_access(l2, pa, 1, write);
+            l2->misses--; /* (counted above) */
+            way = l2->last_way;
+        }
+    }
+    uint64_t b = now + bus, rst = coll && way >= 0 ? l2->ready[way] : 0; /* (rst: the restart of the line's fill) */
     if (coll && b >= rst + COLL_WINDOW && !(kind != NYZ_RP_NONE && x))
         return nm->tm.l2_lat + (bus ? 0 : CODE_HIT);
     /* a collided miss: l2_axi_bus_interface.sv skips its read (l2bi_collided_miss) and
@@ -76,7 +151,6 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
         /* grants before the requesting core's cycle are final: every core has passed it */
         return (unsigned)(nyz_arb_run(nm, x > FQ_REQ ? x - FQ_REQ : x ? 0 : nm->cur_cycle) - now);
     }
-    nyz_bus_fix(nm); /* (stores and flushes: read in the order they are made) */
     if (coll)
         return (unsigned)(nyz_bus_collided(nm, rst, now, bus, lead) - now);
     uint64_t done = nyz_bus_read(nm, pa, victim, b, bus, lead, &rst);
@@ -389,7 +463,9 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     int l1hit = nyz_cache_access(&c->l1d, pa, 0, 0);
     /* The L2 takes a core's stores one a cycle (l2_store_accept), a whole-line store to a
      * line it lacks too. */
-    int l2has = (full || nm->ncores > 1) && nyz_cache_probe(&nm->l2, pa), restart = full && !l2has;
+    int inl2 = (full || nm->ncores > 1) && nyz_cache_probe(&nm->l2, pa);
+    int pend = !inl2 && nm->ncores > 1 && l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
+    int l2has = inl2 || pend, restart = full && !l2has;
     /* on several cores the L2's arbiter orders a store that needs no read (bus_log.c) */
     int logged = nm->ncores > 1 && (l2has || full);
     uint64_t acc = logged ? now : l2_store_accept(nm, c, now, restart);
@@ -398,8 +474,9 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
             (int)(t - c->t), pa, (unsigned long long)acc);
 #endif
     uint32_t victim = full ? dirty_victim(&nm->l2, pa) : 0xffffffffu;
-    int hit = nyz_cache_access(&nm->l2, pa, full, 1);
-    int way = nm->l2.last_way;
+    /* (a logged whole-line store the L2 lacks takes its way when its grant is final) */
+    int hit = pend || nyz_cache_access(&nm->l2, pa, full && !(logged && restart), 1);
+    int way = pend || (logged && restart) ? -1 : nm->l2.last_way;
     if (hit || full) {
         uint64_t ack;
         if (logged) {
