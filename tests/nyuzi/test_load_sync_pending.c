@@ -50,14 +50,20 @@ static void sync_rig(core_rig *r, uint32_t addr, uint8_t odd)
     r->c->trap_handler = 0x1180;
 }
 
+/* sync_rig, then cycle R: thread 0 (its load_sync issued). */
+static nyz_thread *issue_at_r(core_rig *r, uint32_t addr, uint8_t odd)
+{
+    sync_rig(r, addr, odd);
+    core_rig_cycle(r, R);
+    return &r->c->t[0];
+}
+
 static void test_hit_with_the_bit_set(void **state)
 {
     (void)state;
     static core_rig r;
-    sync_rig(&r, DATA, 1);
+    nyz_thread *t0 = issue_at_r(&r, DATA, 1);
     nyz_machine *nm = r.m.isa_state;
-    nyz_thread *t0 = &r.c->t[0];
-    core_rig_cycle(&r, R);
     assert_int_equal(r.u->threads[0].instructions, 1);
     assert_int_equal(t0->s[13], 0x12345678u);
     assert_int_equal(nm->sreq[t0->gid].on, 0);
@@ -72,10 +78,8 @@ static void test_request_with_the_bit_clear(void **state)
 {
     (void)state;
     static core_rig r;
-    sync_rig(&r, DATA, 0);
+    nyz_thread *t0 = issue_at_r(&r, DATA, 0);
     nyz_machine *nm = r.m.isa_state;
-    nyz_thread *t0 = &r.c->t[0];
-    core_rig_cycle(&r, R);
     assert_int_equal(nm->sreq[t0->gid].on, 1);
     assert_true(t0->rb_at > R);
     assert_true(t0->blocked > R);
@@ -87,10 +91,8 @@ static void test_fault_sets_the_bit(void **state)
 {
     (void)state;
     static core_rig r;
-    sync_rig(&r, DATA + 2, 0);
+    nyz_thread *t0 = issue_at_r(&r, DATA + 2, 0);
     nyz_machine *nm = r.m.isa_state;
-    nyz_thread *t0 = &r.c->t[0];
-    core_rig_cycle(&r, R);
     assert_int_equal(nm->sreq[t0->gid].on, 0);
     assert_int_equal(t0->pc, 0x1180); /* (the trap taken) */
     assert_int_equal(t0->sync_odd, 1);
