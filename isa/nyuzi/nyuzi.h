@@ -472,8 +472,8 @@ uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from);
 void nyz_wb_push(nyz_machine *nm, uint32_t line, uint64_t rst);
 void nyz_wb_drain(nyz_machine *nm, uint64_t b);
 uint64_t nyz_bi_restart(nyz_machine *nm, uint64_t r);
-uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t issue,
-                             uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
+uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t serial,
+                             uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
 void nyz_bus_save_first(nyz_machine *nm);
 /* A new entry of bus_log (the bus state saved if it is the only one; the caller applies it
  * and sets done): inline, as it is made for every store on several cores. */

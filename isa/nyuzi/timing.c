@@ -357,18 +357,16 @@ static uint64_t sq_done(uint64_t ack)
     return ack >= SQ_ACCEPT_AHEAD ? ack - SQ_ACCEPT_AHEAD : 0;
 }
 
-static void sq_ack(const nyz_timing *tm, nyz_thread *t, uint64_t now, uint64_t ack)
+static void sq_ack(nyz_thread *t, uint64_t ack)
 {
-    (void)tm;
-    (void)now;
     t->store_done = sq_done(ack);
 }
 
-/* The store thread t issued at `issue` (its record `serial` in l2_vis.c) is acknowledged at
- * nd instead of od (bus_log.c: the arbiter took it later or sooner): its visibility and its
- * L1D install move; returns the cycle its store queue entry was free, sets *nw to the new. */
-uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t issue,
-                             uint32_t serial, uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw)
+/* A store of thread t (its record `serial` in l2_vis.c) is acknowledged at nd instead of od
+ * (bus_log.c: the arbiter took it later or sooner): its visibility and its L1D install
+ * move; returns the cycle its store queue entry was free, sets *nw to the new. */
+uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t serial,
+                             uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw)
 {
     if (serial && t->undo == serial)
         nyz_undo_visible(nm, t, nd - VIS_BEFORE_ACK);
@@ -381,7 +379,6 @@ uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64
         if (d->fill[i].at < d->next_fill)
             d->next_fill = d->fill[i].at;
     }
-    (void)issue; /* (the entry's acceptance does not depend on it: sq_done) */
     *nw = sq_done(nd);
     return sq_done(od);
 }
@@ -497,7 +494,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
             nyz_bus_fix(nm);
             ack = nyz_store_restart(nm, acc, way, 1, victim);
         }
-        sq_ack(tm, t, now, ack);
+        sq_ack(t, ack);
         nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
         if (!l1hit)
             l1_ack_push(c, pa, now, ack);
@@ -508,7 +505,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
      * 83 cycles on the RTL, 48 alone) */
     unsigned f = fill_at(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t, 0);
     uint64_t ack = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
-    sq_ack(tm, t, now, ack);
+    sq_ack(t, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
     if (!l1hit)
         l1_ack_push(c, pa, now, ack);
@@ -583,7 +580,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * still hits the L1's copy (RTL: dinvalidate then a load of the line, 14
              * cycles a pair; gen_mem.py dinv_held, dinv_dirty) */
             uint64_t ack = l2_store_accept(nm, c, now, 0) + tm->store_lat;
-            sq_ack(tm, t, now, ack);
+            sq_ack(t, ack);
             for (int k = 0; k < nm->ncores; k++)
                 l1_fill_push(&nm->cores[k].l1d, ef->paddr, ack, NYZ_FILL_INVAL);
             nyz_cache_invalidate(&nm->l2, ef->paddr);
@@ -591,7 +588,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
             /* sent to the L2 through the store queue: membar waits for them; a flush of a
              * dirty line writes it to memory first */
             uint64_t acc = l2_store_accept(nm, c, now, 0);
-            sq_ack(tm, t, now, acc + tm->store_lat); /* a line that is not dirty: acknowledged */
+            sq_ack(t, acc + tm->store_lat); /* a line that is not dirty: acknowledged */
             if (in->kind == K_IINVALIDATE) {
                 nyz_l1_settle(&c->l1i, now);
                 nyz_cache_invalidate(&c->l1i, ef->paddr);
