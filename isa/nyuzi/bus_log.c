@@ -460,11 +460,10 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
  * (e adds no offer between cores) and its round robin, e in it, picks the same one at each
  * of their grants: the pointer then moves in those cycles as e's and their offers make it
  * (those changes made again), and e is offered alone from the last one's spacing on (y1).
- * Then e moves none of them
- * when it is taken in the first cycle from y1 in which the L2 takes a request and
- * none of them was taken (g; in a cycle one of them was, the pointer between cores must
- * reach that one's core before e's), and the next of them after g is still the first
- * offering core from e's core + 1 (the pointer e's grant leaves). Then the settle is the
+ * Then e moves none of them when it is taken in the first cycle from y1 in which the L2
+ * takes a request and none of them was taken (g; in a cycle one of them was, the pointer
+ * between cores must reach that one's core before e's), and the next of them after g is
+ * still the first offering core from e's core + 1 (the pointer e's grant leaves). Then the settle is the
  * last one with e's changes added (its queue's pointer where first offered, its grant; the
  * log in grant order, e's grant's slot not marked yet): returns e's place in it + 1. Else 0:
  * the settle steps (arb_steps). */
