@@ -15,6 +15,26 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 D=tests/nyuzi/rtl
 fail=0; n=0
+# expected_mem.txt's numbers are a subset of the measurements (measured_mem.txt, every
+# configuration the RTL ran, stock and holding-RAM builds): one edited without the other fails
+python3 - <<'PY' || fail=1
+import sys
+m = {}
+for line in open('tests/nyuzi/rtl/measured_mem.txt'):
+    if line.startswith('#') or not line.strip():
+        continue
+    p, s, h = [x.strip() for x in line.split('|')]
+    m[p] = [s.split()] + ([] if h == '=' else [h.split()])
+bad = 0
+for line in open('tests/nyuzi/rtl/expected_mem.txt'):
+    if line.startswith('#') or not line.strip():
+        continue
+    f = [x.strip() for x in line.split('|')]
+    if f[1].split() not in m.get(f[0], []):
+        print('FAIL %s: expected_mem.txt has %s, measured_mem.txt %s' % (f[0], f[1], m.get(f[0])))
+        bad = 1
+sys.exit(bad)
+PY
 # every program's source and image first, with one python3 each for gen_mem.py and elf2hex.py
 # (run as scripts, as from the command line: sys.argv set, stdout to the file): T/PROG.S, .hex
 progs=$(awk -F'|' '!/^#/ && NF > 1 {gsub(/ /, "", $1); print $1}' $D/expected_mem.txt)
