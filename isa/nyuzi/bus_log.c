@@ -161,14 +161,33 @@ static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
     e->done = nd;
 }
 
-/* Requests read in the order they are made (stores that read memory, flushes, any store
- * on one core: not kept here) make every
- * grant so far final. */
+/* Requests read in the order they are made (flushes and invalidates, any store on one
+ * core: not kept here) make every grant so far final. */
 void nyz_bus_fix(nyz_machine *nm)
 {
     if (nm->bus_n)
         nyz_arb_run(nm, UINT64_MAX);
     nm->bus_n = 0;
+}
+
+/* A final grant's read or restart is placed now (bus_reread): the slot that keeps it
+ * (nyz_flush_write) with the bus state before it, the entries whose IDLE comes before the
+ * running core's cycle left out (no flush, made at that cycle or later, goes before them). */
+static nyz_placed *placed_before(nyz_machine *nm)
+{
+    unsigned k = 0;
+    while (k < nm->pl_n && nm->placed[k].key < nm->cur_cycle)
+        k++;
+    if (k == 0 && nm->pl_n == NYZ_PLACED)
+        k = 1; /* (full: the oldest is final) */
+    if (k) {
+        nm->pl_n -= k;
+        memmove(nm->placed, nm->placed + k, nm->pl_n * sizeof nm->placed[0]);
+    }
+    nyz_placed *p = &nm->placed[nm->pl_n];
+    bus_save(nm, &p->before);
+    nm->bi_key = 0;
+    return p;
 }
 
 /* Read entry e's line again at the present bus state: its new data cycle (final: its grant
@@ -180,14 +199,17 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e, int final)
     if (e->kind == NYZ_RP_STORE && e->st == 1) /* its acknowledgement (timing.c nyz_store_timing) */
         return e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat;
     if (e->coll)
-        return nyz_bus_collided(nm, nyz_l2_ready(nm, e), e->b - e->bus, e->bus, e->lead);
-    uint32_t victim = nyz_l2_fill(nm, e, final, &way); /* (its L2 way: final grants') */
-    if (e->kind == NYZ_RP_STORE)
-        return nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, way, way >= 0, victim);
-    nd = nyz_bus_read(nm, e->pa, victim, e->b, e->bus, e->lead, &r);
-    if (way >= 0)
-        nm->l2.ready[way] = r;
-    return nd;
+        nd = nyz_bus_collided(nm, nyz_l2_ready(nm, e), e->b - e->bus, e->bus, e->lead);
+    else {
+        uint32_t victim = nyz_l2_fill(nm, e, final, &way); /* (its L2 way: final grants') */
+        if (e->kind == NYZ_RP_STORE && e->st == 2)
+            return nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, way, way >= 0, victim);
+        nd = nyz_bus_read(nm, e->pa, victim, e->b, e->bus, e->lead, &r);
+        if (way >= 0)
+            nm->l2.ready[way] = r;
+    }
+    /* (a store that reads its line: its acknowledgement) */
+    return e->kind == NYZ_RP_STORE ? nyz_store_miss_ack(nm, e->b - 2 * NYZ_FQ_REQ, nd) : nd;
 }
 
 /* The cycle from which entry e may be taken: when it reaches the L2 (x 0: its grant fixed),
@@ -431,7 +453,8 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                 uint32_t line = e->pa >> nm->l2.line_shift;
                 for (uint32_t b = a->left; b && e->coll; b &= b - 1) {
                     nyz_bus_ent *o = &L[__builtin_ctz(b)];
-                    if (!o->coll && o->kind != NYZ_RP_STORE && o->pa >> nm->l2.line_shift == line) {
+                    if (!o->coll && (o->kind != NYZ_RP_STORE || o->st == NYZ_ST_MISS) &&
+                        o->pa >> nm->l2.line_shift == line) {
                         e->coll = 0;
                         o->coll = 1;
                         e->victim = o->victim;
@@ -440,6 +463,7 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                 }
             }
             /* (a store hit's read: its acknowledgement, bus_reread) */
+            nyz_placed *pl = !hits && !a->snapped ? placed_before(nm) : NULL;
             uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e, !a->snapped);
             if (!hits && e->kind == NYZ_RP_SYNC)
                 sync_move(nm, e, nd);
@@ -447,6 +471,11 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                 a->fresh = e->done = nd;
             else if (nd != e->done)
                 bus_retime(nm, e, nd);
+            if (pl && nm->bi_key) { /* (it placed a read or a restart: kept) */
+                pl->e = *e;
+                pl->key = nm->bi_key;
+                nm->pl_n++;
+            }
         }
         sp->y++;
     }
@@ -767,4 +796,45 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 void nyz_bus_save_first(nyz_machine *nm)
 {
     bus_save(nm, &nm->arb_before);
+}
+
+/* A flush's write-back of the dirty line pa, its bus time from (timing.c nyz_mem_timing). The
+ * bus interface takes a write-back waiting in its IDLE state before the fill FIFO's next
+ * entry (l2_axi_bus_interface.sv: writeback_pending first), so the flush's write goes before
+ * the reads and restarts placed already (they were placed when their grants became final,
+ * before the flush was made) whose IDLE comes at or after from (its bus time: the IDLE after
+ * its L2 read stage enqueues it, as nyz_wb_drain and nyz_bi_restart take a write-back): those
+ * are placed again after it, their requesters moved (bus_retime). RTL trace of
+ * dflush_dirty.c2t1: core 1's collided code-line restart, due when core 0's flush write-back
+ * was pending, after it (AW 469, restart 491). Returns the write's start. */
+uint64_t nyz_flush_write(nyz_machine *nm, uint32_t pa, uint64_t from)
+{
+    nyz_bus_fix(nm);
+    unsigned i = 0, n = nm->pl_n;
+    while (i < n && nm->placed[i].key < from)
+        i++;
+    if (i < n)
+        bus_restore(nm, &nm->placed[i].before);
+    nyz_wb_drain(nm, from); /* (the write-backs queued before it) */
+    uint64_t start = nyz_bus_write(nm, pa, from);
+    nm->pl_n = 0; /* (none before it may be placed again: the write would be lost) */
+    for (unsigned j = i; j < n; j++) {
+        nyz_placed *p = &nm->placed[nm->pl_n];
+        nyz_bus_ent e = nm->placed[j].e;
+        bus_save(nm, &p->before);
+        nm->bi_key = 0;
+        uint64_t nd = bus_reread(nm, &e, 1); /* (its L2 way taken: final) */
+#ifdef NYZ_MEMTRACE
+        fprintf(stderr, "%llu FLW c%d k%d a%08x %llu -> %llu\n", (unsigned long long)nm->cur_cycle,
+                e.core, e.kind, e.pa, (unsigned long long)e.done, (unsigned long long)nd);
+#endif
+        if (e.kind == NYZ_RP_SYNC)
+            sync_move(nm, &e, nd);
+        if (nd != e.done)
+            bus_retime(nm, &e, nd);
+        p->e = e;
+        p->key = nm->bi_key;
+        nm->pl_n++;
+    }
+    return start;
 }

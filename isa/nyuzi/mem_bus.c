@@ -12,14 +12,18 @@
 #include <stdio.h>
 #endif
 
-/* A line written back holds the memory bus this much longer than a line read for the next
- * write (measured: reads every 28 cycles, from four threads' cold loads and loop4.S's thread
- * phases; dflush.S writes 4096 dirty lines at one per 30), and READ_AFTER_WRITE less for the
+/* A line written back holds the memory bus mem_interval (28) cycles for the next write,
+ * counted from its start, which already includes its own row's cycles (sdram_extra): the
+ * bus interface issues the next write's address when the write's response comes, after its
+ * two bursts (RTL trace of dflush_dirty.c4t1, every write to a closed row of bank 0: AW 913,
+ * store FIFO full 922, CLOSE_ROW 923, OPEN_ROW 924, bursts to 935 and 937..945, next AW
+ * 945: 28 + 4; it was 30, which made dfdi.c4t1's and dflush_dirty.c4t1's writes 2 late
+ * each once the flushes went in the RTL's order, nyz_flush_write), and READ_AFTER_WRITE less for the
  * next read (RTL trace of l2evict on 2 cores: a read's address phase 21 cycles after a
  * write's, AW 2856 AR 2877, its restart 35 after it: 25 + 4 for its row + 6 while the
  * controller finishes the write's burst; in the model's time the read starts 27 after the
  * write and restarts 28 + 4 later, 59 after the write's start, the RTL's 2853 + 59 = 2912). */
-enum { MEM_WRITE_EXTRA = 2, READ_AFTER_WRITE = 1 };
+enum { READ_AFTER_WRITE = 1 };
 
 /* The SDRAM controller (sdram_controller.sv) cycle by cycle, in the RTL's time (RTL trace of
  * its states, a copy of the testbench printing them: docs/validation/nyuzi.md 5b "Session 35
@@ -110,7 +114,7 @@ uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
         start = nm->wr_free;
     start += sdram_extra(nm, pa, start, 1);
     nm->mem_free = start + nm->tm.mem_interval - READ_AFTER_WRITE;
-    nm->wr_free = start + nm->tm.mem_interval + MEM_WRITE_EXTRA;
+    nm->wr_free = start + nm->tm.mem_interval;
     nm->bi_free = start + WB_BI;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu AWX a%08x from %llu\n", (unsigned long long)start, pa, (unsigned long long)from);
@@ -221,7 +225,7 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
     /* Memory is one bus: a line transfer occupies it for mem_interval cycles, so
      * overlapping misses (an instruction line and a data line) queue. */
     nyz_wb_drain(nm, b);
-    uint64_t start = b > nm->mem_free ? b : nm->mem_free;
+    uint64_t start = nm->bi_key = b > nm->mem_free ? b : nm->mem_free;
     unsigned sd = sdram_extra(nm, pa, start, 0);
     nm->mem_free = start + sd + nm->tm.mem_interval;
 #ifdef NYZ_MEMTRACE
@@ -258,6 +262,7 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
     if (r < now + bus + RESTART_SLOT)
         r = now + bus + RESTART_SLOT;
     r = nyz_bi_restart(nm, r);
+    nm->bi_key = r - RESTART_SLOT; /* (its IDLE: a flush's write-back pending then goes first) */
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu COLL rst %llu r %llu bus %u\n", (unsigned long long)now,
             (unsigned long long)rst, (unsigned long long)r, bus);

@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1576,  /* nyz_core */
     640,   /* nyz_cache */
-    16000, /* nyz_machine */
+    25040, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -187,6 +187,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * are none), the memory bus, SDRAM and L2 fill FIFO (mem_free, fq_rst, sd_*, bus_log,
  * bus_n; the bus interface's write-backs waiting and the end of its last write, wb_*,
  * bi_free: read and written only on an L2 miss or a dirty flush, and a period has none;
+ * the fill FIFO's placements a flush may still go before, placed, pl_n, bi_key: the same,
+ * and kept only on several cores;
  * bus_log's entries change a thread's `blocked` only when a code line misses; stores enter
  * it only on several cores), run_core (set by every unit_run), fq_n (fq_e
  * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written

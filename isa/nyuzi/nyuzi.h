@@ -267,7 +267,8 @@ typedef struct nyz_bus_ent {
     uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD, _SYNC, _CODE or _STORE */
     uint8_t coll;                /* a collided miss (no read of its own) */
     uint8_t st;                  /* NYZ_RP_STORE: 1 a store to a line the L2 holds, 2 a
-                                  * whole-line store to one it lacks (nyz_store_restart);
+                                  * whole-line store to one it lacks (nyz_store_restart),
+                                  * NYZ_ST_MISS another store to one it lacks (a read);
                                   * NYZ_RP_SYNC: NYZ_ST_SYNC a store_sync (store queue) */
     uint32_t serial;             /* NYZ_RP_STORE: its record in nm->undo (l2_vis.c) */
     uint64_t issue;              /* the cycle its request was made (nm->cur_cycle) */
@@ -278,9 +279,14 @@ enum { NYZ_FQ_REQ = 3 };
  * acknowledged is taken; one issued sooner rolls back and replays at the acknowledgement
  * (timing.c sq_done, pipeline.c). */
 enum { NYZ_SQ_AHEAD = 4 };
-enum { NYZ_ST_SYNC = 3 };
+enum { NYZ_ST_SYNC = 3, NYZ_ST_MISS = 4 };
 
-enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64 };
+enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64, NYZ_PLACED = 12 };
+typedef struct nyz_placed {
+    nyz_bus_ent e;
+    nyz_bus_state before;
+    uint64_t key;
+} nyz_placed;
 /* The L2 arbiter's state as it steps (bus_log.c nyz_arb_run): the cycle, the pointer
  * between cores, each core's load-miss queue's and store queue's pointers over its threads,
  * and the next cycle each core's store queue may send one (as sq_free). */
@@ -336,6 +342,12 @@ typedef struct nyz_machine {
      * state there and at a later final cycle is arb_y's with the changes after it (arb_mv:
      * a ring from arb_mv0) */
     nyz_arb_state arb_t;
+    /* the fill FIFO's reads and restarts placed on several cores whose bus-interface IDLE
+     * may still come after a flush's write-back (bus_log.c nyz_flush_write): each with the
+     * bus state before it and that IDLE's cycle (nyz_bus_read etc. set bi_key) */
+    nyz_placed placed[NYZ_PLACED];
+    unsigned pl_n;
+    uint64_t bi_key;
     uint8_t arb_tok, arb_full; /* arb_full: never continue (tests compare the two ways) */
     unsigned arb_tn, arb_mv0, arb_nmv;
     nyz_arb_move arb_mv[NYZ_ARB_MOVES];
@@ -458,6 +470,7 @@ void nyz_bus_fix(nyz_machine *nm);
 /* bus_log entry e's L2 way and victim, taken if its grant is final (timing.c); the restart
  * of the fill of e's line if the L2 holds it, else 0. */
 uint32_t nyz_l2_fill(nyz_machine *nm, nyz_bus_ent *e, int final, int *way);
+uint64_t nyz_store_miss_ack(const nyz_machine *nm, uint64_t acc, uint64_t done);
 uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e);
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin);
 /* Thread tid of core may issue (tid < 0: one of its threads fetch) from cycle w on, sooner
@@ -466,6 +479,7 @@ void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w);
 uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uint32_t victim);
 /* A line written to memory from bus cycle `from` on: its transfer's start (timing.c). */
 uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from);
+uint64_t nyz_flush_write(nyz_machine *nm, uint32_t pa, uint64_t from);
 /* The L2's write-backs waiting (l2_wb.c): queue the dirty victim of a fill restarted at rst;
  * write those the bus interface takes before a transfer at bus time b; the cycle a restart
  * due at r comes. */

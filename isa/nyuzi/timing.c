@@ -45,7 +45,7 @@ static int l2_pending(const nyz_machine *nm, uint32_t pa)
     uint32_t line = pa >> nm->l2.line_shift;
     for (unsigned i = 0; i < nm->bus_n; i++) {
         const nyz_bus_ent *e = &nm->bus_log[i];
-        if (e->l2way < 0 && !e->coll && (e->kind != NYZ_RP_STORE || e->st == 2) &&
+        if (e->l2way < 0 && !e->coll && (e->kind != NYZ_RP_STORE || e->st != 1) &&
             e->pa >> nm->l2.line_shift == line)
             return 1;
     }
@@ -116,7 +116,7 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
      * arbiter does not order is read after the grants so far, their fills in the L2 first */
     int kept = kind != NYZ_RP_NONE && nm->ncores > 1;
     if (kind == NYZ_RP_NONE)
-        nyz_bus_fix(nm); /* (stores and flushes: read in the order they are made) */
+        nyz_bus_fix(nm); /* (one core's stores: read in the order they are made) */
     uint32_t victim = dirty_victim(l2, pa);
     int coll = nyz_cache_access(l2, pa, !kept, write), way = l2->last_way;
     if (!coll && kept) {
@@ -384,6 +384,13 @@ uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32
 }
 
 
+/* The acknowledgement of a store (not a whole line) to a line the L2 lacks, sent by its
+ * store queue at acc, whose line is there for a load at done (STORE_MISS_LEAD). */
+uint64_t nyz_store_miss_ack(const nyz_machine *nm, uint64_t acc, uint64_t done)
+{
+    return acc + nm->tm.store_lat + (done > acc + STORE_MISS_LEAD ? done - acc - STORE_MISS_LEAD : 0);
+}
+
 /* A whole-line store to a line the L2 lacks, taken by the L2 at acc + FQ_REQ (acc: its
  * store queue's cycle; way: the L2 way it installs, mine: the way still holds it; victim:
  * the dirty line it evicts, or ~0): a whole line needs no read from memory, but the miss
@@ -400,6 +407,7 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
     if (rs < nm->fq_rst + RESTART_SLOT)
         rs = nm->fq_rst + RESTART_SLOT;
     rs = nyz_bi_restart(nm, rs);
+    nm->bi_key = rs - RESTART_SLOT;
     ack = rs + STORE_RST_ACK;
     if (nm->mem_free < rs - 1)
         nm->mem_free = rs - 1;
@@ -423,9 +431,9 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
  * bar of 295 M, and memcpy.c4t4 went +7.8% -> +15.2%; docs/validation/nyuzi.md 5b,
  * session 35), a whole-line store to a line the L2 lacks (`restart`) one cycle after the
  * core's previous request; its restart is then paced by the fill FIFO
- * (nyz_store_timing). Used on one core, and on several for the operations that
- * read memory or flush (taken in the order they are executed here; the others go through
- * the arbiter's order, bus_log.c, whose grants it makes final first). */
+ * (nyz_store_timing). Used on one core, and on several for flushes and invalidates
+ * (taken in the order they are executed here; stores go through the arbiter's order,
+ * bus_log.c, whose grants it makes final first). */
 static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now,
                                        int restart)
 {
@@ -463,8 +471,9 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     int inl2 = (full || nm->ncores > 1) && nyz_cache_probe(&nm->l2, pa);
     int pend = !inl2 && nm->ncores > 1 && l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
     int l2has = inl2 || pend, restart = full && !l2has;
-    /* on several cores the L2's arbiter orders a store that needs no read (bus_log.c) */
-    int logged = nm->ncores > 1 && (l2has || full);
+    /* on several cores the L2's arbiter orders every store (bus_log.c), one that reads its
+     * line from memory too (NYZ_ST_MISS) */
+    int logged = nm->ncores > 1;
     uint64_t acc = logged ? now : l2_store_accept(nm, c, now, restart);
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu ST c%d t%d a%08x acc %llu\n", (unsigned long long)now, c->index,
@@ -474,17 +483,19 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* (a logged whole-line store the L2 lacks takes its way when its grant is final) */
     int hit = pend || nyz_cache_access(&nm->l2, pa, full && !(logged && restart), 1);
     int way = pend || (logged && restart) ? -1 : nm->l2.last_way;
-    if (hit || full) {
+    if (hit || full || logged) {
         uint64_t ack;
         if (logged) {
             /* taken in the order of the L2's arbiter (bus_log.c: each core's store queue
              * round robin over its threads, after its loads and code line): provisional */
             if (nm->bus_n == NYZ_BUS_LOG)
                 nyz_bus_fix(nm);
-            nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, hit ? 0xffffffffu : victim, way,
-                                             NYZ_RP_STORE, c, t, 0, 0);
+            int miss = !hit && !full; /* (a read, its bus time a load's: DMEM_BUS) */
+            nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, hit ? 0xffffffffu : victim,
+                                             miss ? -1 : way, NYZ_RP_STORE, c, t,
+                                             miss ? DMEM_BUS : 0, miss ? DMEM_LEAD : 0);
             e->x = now + FQ_REQ;
-            e->st = (uint8_t)(hit ? 1 : 2);
+            e->st = (uint8_t)(hit ? 1 : miss ? NYZ_ST_MISS : 2);
             e->issue = now;
             e->serial = t->undo;
             ack = nyz_arb_run(nm, now);
@@ -504,7 +515,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
      * load miss, so a load behind it waits (measured: a cold load right after a cold store
      * 83 cycles on the RTL, 48 alone) */
     unsigned f = fill_at(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t, 0);
-    uint64_t ack = acc + tm->store_lat + (f > STORE_MISS_LEAD ? f - STORE_MISS_LEAD : 0);
+    uint64_t ack = nyz_store_miss_ack(nm, acc, acc + f);
     sq_ack(t, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
     if (!l1hit)
@@ -598,9 +609,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
                 uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
                 if (*dirty) {
                     /* its bus time as a data request's (DMEM_BUS) */
-                    nyz_bus_fix(nm);
-                    nyz_wb_drain(nm, acc + DMEM_BUS); /* (the write-backs queued before it) */
-                    uint64_t start = nyz_bus_write(nm, ef->paddr, acc + DMEM_BUS);
+                    uint64_t start = nyz_flush_write(nm, ef->paddr, acc + DMEM_BUS);
                     /* the write is posted: acknowledged once the bus takes it */
                     t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA - SQ_ACCEPT_AHEAD;
                     *dirty = 0;

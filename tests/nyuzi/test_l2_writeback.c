@@ -12,7 +12,8 @@
  *   fill FIFO (a whole-line store, a collided miss) comes no sooner than the write's start
  *   + 23 + its row's cycles (vstream.c2t4: AW 722, restart 742; AW 602 opening a row, 626);
  * - a read after a write starts 27 cycles after the write's start (mem_interval - 1), a
- *   write after a write 30 (mem_interval + 2, as dflush.S's one per 30).
+ *   write after a write 28 (mem_interval: the next address when the write's response
+ *   comes; the write's start already has its row's cycles).
  * The SDRAM (timing.c sdram_extra): bank = address bits 11:10, row = bits above 12; a read
  * of a closed bank opens its row (2 cycles), of another row of an open bank 4 (close and
  * open); a line read restarts 28 cycles after its start plus those (mem_latency 45 less
@@ -52,8 +53,10 @@ static void test_next_read_goes_first(void **state)
 }
 
 /* Two reads with dirty victims in the same row, then a third read: AR AR AW AW AR. The
- * writes: V1 at 160 + 4 = 164 (as above), V2 (may go at 160 + 2) 30 after it, 194, its row
- * open (+0); the third read 27 after that, 221, bank 2 closed: restart 221 + 2 + 28 = 251. */
+ * writes: V1 at 160 + 4 = 164 (as above), V2 (may go at 160 + 2) 28 after it (its address
+ * when V1's response comes: V1's start already has its row's cycles; RTL trace of
+ * dflush_dirty.c4t1, AW 913 -> 945 with V1's row closed and opened: 28 + 4), 192, its row
+ * open (+0); the third read 27 after that, 219, bank 2 closed: restart 219 + 2 + 28 = 249. */
 static void test_two_writebacks_in_a_row(void **state)
 {
     (void)state;
@@ -62,8 +65,8 @@ static void test_two_writebacks_in_a_row(void **state)
     assert_int_equal(rd(&r, A, V1, 100), 130);
     assert_int_equal(rd(&r, B, V2, 120), 160);
     assert_int_equal(r.nm->wb_n, 2);
-    assert_int_equal(rd(&r, C, 0, 150), 251);
-    assert_int_equal(r.nm->bi_free, 194 + 23);
+    assert_int_equal(rd(&r, C, 0, 150), 249);
+    assert_int_equal(r.nm->bi_free, 192 + 23);
     sim_destroy(&r.m);
 }
 

@@ -1,0 +1,72 @@
+/* tests/nyuzi/test_l2_flush_order.c: on several cores the L2's memory reads go in the
+ * order of the L2 arbiter's grants and the bus interface's state machine, not in the order
+ * the model makes the requests (isa/nyuzi/timing.c nyz_store_timing, bus_log.c
+ * nyz_flush_write). The rules, from the RTL (docs/validation/nyuzi.md 5b, "Session 37
+ * (fl2)"):
+ * - a store (not a whole line) to a line the L2 lacks is a miss like a load's: it enters the
+ *   fill FIFO in grant order (l2_cache_read_stage.sv -> l2_axi_bus_interface.sv), so its
+ *   read waits for the grants before it (RTL trace of dfdi.c4t1: four cores' first stores,
+ *   granted 423 425 427 429, read AR 429, 493, 527, 618 in that order);
+ * - a flush's write-back, pending when the bus interface's state machine is next in IDLE,
+ *   goes before the fill FIFO's next entry (l2_axi_bus_interface.sv: writeback_pending
+ *   first), also before a read or restart the model placed before the flush was made (RTL
+ *   trace of dflush_dirty.c4t1: core 2's collided code-line restart, due at 583, after two
+ *   flushes' writes, AW 559 and 591, restart 615).
+ * Defaults: store_latency 10, mem_latency 45 (a line's restart 28 cycles after its start
+ * plus its row's cycles: a closed bank 2), a data load's line mem_latency - 3 after its bus
+ * time, which is its issue + 6. */
+#include "l2_rig.h"
+
+/* bank 0 row 0x10, bank 1 row 0x10, bank 2 row 0x10 (L2 sets 0x000, 0x010, 0x020) */
+enum { Y = 0x10000, D = 0x10400, X = 0x10800 };
+
+/* Stores of a word to lines the L2 lacks, both issued at 100: core 1's to X made first,
+ * then core 0's to Y (the model runs one core after the other). Both reach the L2 at 103;
+ * the arbiter's pointer between cores is at core 0 after reset: Y granted at 103, X at 104,
+ * read in that order. Y's bus time 106, bank 0 closed: its line there 106 - 6 + 2 + 42 =
+ * 144, acknowledged 100 + 10 + (144 - 100 - 11) = 143; X after it, from 136 (Y's start + 2
+ * + 28), bank 2 closed: line 136 - 6 + 2 + 42 = 174, acknowledged 100 + 10 + (174 - 100 -
+ * 11) = 173. (Read when made, the other way round: X 143, Y 173.) The thread's store_done
+ * is its acknowledgement - NYZ_SQ_AHEAD. */
+static void test_store_misses_in_grant_order(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, (const char *const[]){"cores=2", NULL});
+    nyz_machine *nm = r.nm;
+    nm->cur_cycle = 100;
+    nyz_store_timing(nm, &nm->cores[1], &nm->cores[1].t[0], X, 0, 100);
+    nyz_store_timing(nm, &nm->cores[0], &nm->cores[0].t[0], Y, 0, 100);
+    nyz_bus_fix(nm);
+    assert_int_equal(nm->cores[0].t[0].store_done + NYZ_SQ_AHEAD, 143);
+    assert_int_equal(nm->cores[1].t[0].store_done + NYZ_SQ_AHEAD, 173);
+    sim_destroy(&r.m);
+}
+
+/* Core 0 loads Y at 100: read at 106 (bank 0 closed), restart 106 + 2 + 28 = 136. Core 1
+ * loads Y at 104, a collided miss: restarted 2 after the read's, 138 (its IDLE at 136),
+ * its data 138 + 17 - 9 = 146, the thread woken at 145. Core 0 flushes D (dirty in the
+ * L2) at 125: bus time 131, pending before that IDLE, so its write goes first: from 136
+ * (the bus after the read), its store FIFO full 139 + 9 = 148, bank 1 closed: burst to 159,
+ * 2 late: start 138; the restart waits for the write (138 + 23 = 161), its data 161 + 17 - 9
+ * = 169, the thread woken at 168; the flush acknowledged 138 - 6 + 10 + 24 = 166. (Restart
+ * placed first: it stays at 138, the thread at 145, the write from 138: start 140,
+ * acknowledged 168.) */
+static void test_flush_before_restart(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, (const char *const[]){"cores=2", NULL});
+    nyz_machine *nm = r.nm;
+    nyz_cache_access(&nm->l2, D, 1, 1); /* D in the L2, dirty */
+    assert_int_equal(rig_access(&r, 0, 0, K_LOAD, 1, Y, 100), 143);
+    assert_int_equal(rig_access(&r, 1, 0, K_LOAD, 1, Y, 104), 145);
+    assert_int_equal(rig_access(&r, 0, 1, K_DFLUSH, 5, D, 125), 0);
+    assert_int_equal(nm->cores[0].t[1].store_done + NYZ_SQ_AHEAD, 166);
+    assert_int_equal(nm->cores[1].t[0].blocked, 168);
+    sim_destroy(&r.m);
+}
+
+XPUSIM_TESTS(nyuzi_l2_flush_order,
+             cmocka_unit_test(test_store_misses_in_grant_order),
+             cmocka_unit_test(test_flush_before_restart))
