@@ -12,12 +12,16 @@
  * machine takes it in its next IDLE state before any fill request. So a fill queued behind
  * the evicting one starts first if the state machine goes from the restart straight to it
  * (RTL trace, l2evict on 2 cores: restart 2793, the other core's read AR 2796, its restart
- * 2821, then the two write-backs AW 2824 and 2856; a write-back seen in IDLE the third
- * cycle after the restart, AW 5 cycles after it: vstream.c2t4 restart 597, AW 602). In the
- * model's time (a transfer's start is its address phase - 3) a write-back may start at the
- * restart + WB_ENQ; nyz_wb_push keeps it until the next request of the bus interface
- * (nyz_wb_drain), which it goes before if it may start by then. */
-enum { WB_ENQ = 2 };
+ * 2821, then the two write-backs AW 2824 and 2856). The IDLE 3 cycles after the restart R
+ * does not see it yet, the one 5 after does: in vstream.c2t4 every evicting restart R (595,
+ * 670, 715, 754) has restarts at R + 2 and R + 4 (IDLE at R + 1, R + 3) before the write-back,
+ * whose address phase is at R + 7 (nyuzi-fl, session 36; it was read as 2 from "restart 597,
+ * AW 602", but 597 is another set's restart; with 3 l2evict.c1t1, c2t1 and c4t1 are exact,
+ * docs/validation/nyuzi.md 5b "Session 37 (fl2)"). In the model's time (a transfer's start is
+ * its address phase - 3, its IDLE its start + 1) a write-back may start at the restart +
+ * WB_ENQ, seen by an IDLE at R + 4 on; nyz_wb_push keeps it until the next request of the
+ * bus interface (nyz_wb_drain), which it goes before if it may start by then. */
+enum { WB_ENQ = 3 };
 
 /* The oldest write-back waiting, written (FIFO order). */
 static void wb_write(nyz_machine *nm)

@@ -4,8 +4,9 @@
  * (nyuzi-wb)"):
  * - a fill's dirty victim enters the write-back FIFO when the fill's restart passes the
  *   L2's read stage; the bus interface's state machine takes it in an IDLE state, before
- *   any fill request, from the third cycle after the restart: in the model's time (a
- *   transfer starts at its address phase - 3) a write-back may start at the restart + 2, and
+ *   any fill request, from an IDLE 4 cycles after the restart on (not 3: vstream.c2t4's
+ *   restarts at R + 2 and R + 4 before the write-back, AW R + 7): in the model's time (a
+ *   transfer starts at its address phase - 3) a write-back may start at the restart + 3, and
  *   a read the bus starts before that goes first (l2evict.c2t1: restart 2793, the other
  *   core's read AR 2796, the write-backs AW 2824 and 2856 after its restart);
  * - a write's address and data hold the state machine: a restart of a request from the
@@ -72,20 +73,32 @@ static void test_two_writebacks_in_a_row(void **state)
 
 /* A whole-line store restarted from the fill FIFO, due at 140 (taken at acc = 132: its
  * acknowledgement acc + store_latency 10 + RESTART_PASS 5 = 147, the restart 7 before it),
- * after a read at 100 with a dirty victim (restart 130, the victim may go at 132): in its
- * IDLE state at 139 the state machine takes the write-back first, at 132 (the bus is free
- * since 130) + 4 (bank 0's row) = 136; the restart waits for it: 136 + 23 = 159,
- * acknowledged 159 + 7 = 166. */
+ * after a read at 100 with a dirty victim (restart 130, the victim may go at 133): in its
+ * IDLE state at 139 the state machine takes the write-back first, at 133 (the bus is free
+ * since 130) + 4 (bank 0's row) = 137; the restart waits for it: 137 + 23 = 160,
+ * acknowledged 160 + 7 = 167. */
 static void test_restart_waits_for_writeback(void **state)
 {
     (void)state;
     rig r;
     rig_open(&r, (const char *const[]){"cores=1", NULL});
     assert_int_equal(rd(&r, A, V1, 100), 130);
-    assert_int_equal(nyz_store_restart(r.nm, 132, 0, 0, 0xffffffffu), 166);
+    assert_int_equal(nyz_store_restart(r.nm, 132, 0, 0, 0xffffffffu), 167);
     assert_int_equal(r.nm->wb_n, 0);
-    /* a read after them: the bus is free 27 after the write's start, 163 (bank 2: +2) */
-    assert_int_equal(rd(&r, C, 0, 140), 163 + 2 + 28);
+    /* a read after them: the bus is free 27 after the write's start, 164 (bank 2: +2) */
+    assert_int_equal(rd(&r, C, 0, 140), 164 + 2 + 28);
+    sim_destroy(&r.m);
+}
+
+/* A read at 100 with a dirty victim (restart 130), then a whole-line store's restart taken at
+ * acc: acknowledged at ack, the write-back still queued (the restart not held). */
+static void restart_not_held(uint64_t acc, uint64_t ack)
+{
+    rig r;
+    rig_open(&r, (const char *const[]){"cores=1", NULL});
+    assert_int_equal(rd(&r, A, V1, 100), 130);
+    assert_int_equal(nyz_store_restart(r.nm, acc, 0, 0, 0xffffffffu), ack);
+    assert_int_equal(r.nm->wb_n, 1);
     sim_destroy(&r.m);
 }
 
@@ -96,16 +109,23 @@ static void test_restart_waits_for_writeback(void **state)
 static void test_restart_before_writeback(void **state)
 {
     (void)state;
-    rig r;
-    rig_open(&r, (const char *const[]){"cores=1", NULL});
-    assert_int_equal(rd(&r, A, V1, 100), 130);
-    assert_int_equal(nyz_store_restart(r.nm, 120, 0, 0, 0xffffffffu), 139);
-    assert_int_equal(r.nm->wb_n, 1);
-    sim_destroy(&r.m);
+    restart_not_held(120, 139);
+}
+
+/* The same restart due 4 cycles after the read's (taken at acc = 126: due at 134, its IDLE
+ * at 133, 3 after the read's restart 130): the write-back is not seen by that IDLE (may go at
+ * 133, seen from the IDLE at 134 on), so the restart is not held (ack 134 + 7 = 141; as
+ * vstream.c2t4's restarts at R + 4 before the write-back). Seen from the IDLE at R + 3 (a
+ * write-back at R + 2), it was held: write 132 + 4 = 136, restart 159, ack 166. */
+static void test_restart_four_after(void **state)
+{
+    (void)state;
+    restart_not_held(126, 141);
 }
 
 XPUSIM_TESTS(nyuzi_l2_writeback,
              cmocka_unit_test(test_next_read_goes_first),
              cmocka_unit_test(test_two_writebacks_in_a_row),
              cmocka_unit_test(test_restart_waits_for_writeback),
-             cmocka_unit_test(test_restart_before_writeback))
+             cmocka_unit_test(test_restart_before_writeback),
+             cmocka_unit_test(test_restart_four_after))
