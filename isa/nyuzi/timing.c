@@ -408,6 +408,9 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
         rs = nm->fq_rst + RESTART_SLOT;
     rs = nyz_bi_restart(nm, rs);
     nm->bi_key = rs - RESTART_SLOT;
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu RS acc %llu way %d\n", (unsigned long long)rs, (unsigned long long)acc, way);
+#endif
     ack = rs + STORE_RST_ACK;
     if (nm->mem_free < rs - 1)
         nm->mem_free = rs - 1;
