@@ -52,6 +52,21 @@ static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
 void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w)
 {
     sim_unit *u = &nm->m->units[core];
+    if (core != nm->run_core && w <= u->reached) {
+        /* A core simulates each cycle once: woken at a cycle it has simulated, it would run
+         * those cycles again from its present state (its FIFOs fetched twice, two issues in
+         * one cycle, instructions lost: docs/isa/nyuzi.md "What the cycle model
+         * guarantees"). An answer that moves sooner into a core's past breaks the model's
+         * rule that a grant the cores have passed keeps its answer: stop, not a silently
+         * wrong run. */
+        sim_set_stop(nm->m, SIM_STOP_ERROR, core, tid, 0,
+                     "Nyuzi cycle model error: core %d's %s would wake at cycle %llu, which it "
+                     "has simulated already (to %llu): an answer moved into its past",
+                     core, tid >= 0 ? "thread" : "fetch", (unsigned long long)w,
+                     (unsigned long long)u->reached);
+        nm->resched = 1;
+        return;
+    }
     if (tid >= 0) {
         if (u->threads[tid].ready_at <= w)
             return; /* its core looks at it by then anyway */
@@ -118,8 +133,10 @@ static void sync_move(nyz_machine *nm, const nyz_bus_ent *e, uint64_t done)
 /* A read that answers at nd instead of e->done (its request was taken later, or sooner:
  * an order settled while others were still to come): the threads waiting for it (a
  * load's and the loads merged on its fill; a code line's fetches; a store's acknowledgement;
- * a synchronized request's: sync_move) and its L1 fill. No core has
- * simulated the cycles of a grant not final, so a sooner answer is not in any core's past. */
+ * a synchronized request's: sync_move) and its L1 fill. An answer depends on the grants
+ * before it, not on which are final (timing.c nyz_l2_ready), and a grant the cores have
+ * passed keeps its place, so a sooner answer is not in any core's past (nyz_core_sooner
+ * stops the run if it is). */
 static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
 {
     uint64_t od = e->done, delta = nd - od; /* (modulo 2^64: negative if sooner) */
@@ -205,6 +222,7 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e, int final)
         if (e->kind == NYZ_RP_STORE && e->st == 2)
             return nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, way, way >= 0, victim);
         nd = nyz_bus_read(nm, e->pa, victim, e->b, e->bus, e->lead, &r);
+        e->rst = r;
         if (way >= 0)
             nm->l2.ready[way] = r;
     }

@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1576,  /* nyz_core */
     640,   /* nyz_cache */
-    25040, /* nyz_machine */
+    25328, /* nyz_machine */
     136,   /* sim_thread */
 };
 

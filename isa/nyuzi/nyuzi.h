@@ -272,6 +272,8 @@ typedef struct nyz_bus_ent {
                                   * NYZ_RP_SYNC: NYZ_ST_SYNC a store_sync (store queue) */
     uint32_t serial;             /* NYZ_RP_STORE: its record in nm->undo (l2_vis.c) */
     uint64_t issue;              /* the cycle its request was made (nm->cur_cycle) */
+    uint64_t rst;                /* its own read's fill restart, as last read (0: none yet;
+                                  * a collided miss of the line waits for it: nyz_l2_ready) */
 } nyz_bus_ent;
 /* A request reaches the L2 this many cycles before its bus time (timing.c FQ_REQ). */
 enum { NYZ_FQ_REQ = 3 };
@@ -468,7 +470,7 @@ uint64_t nyz_bus_collided(nyz_machine *nm, uint64_t rst, uint64_t now, unsigned 
                           unsigned lead);
 void nyz_bus_fix(nyz_machine *nm);
 /* bus_log entry e's L2 way and victim, taken if its grant is final (timing.c); the restart
- * of the fill of e's line if the L2 holds it, else 0. */
+ * of the fill of e's line if the L2 holds it or bus_log reads it, else 0. */
 uint32_t nyz_l2_fill(nyz_machine *nm, nyz_bus_ent *e, int final, int *way);
 uint64_t nyz_store_miss_ack(const nyz_machine *nm, uint64_t acc, uint64_t done);
 uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e);
@@ -513,6 +515,7 @@ static inline nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t
     e->st = 0;
     e->serial = 0;
     e->issue = nm->cur_cycle;
+    e->rst = 0;
     return e;
 }
 void nyz_l1_settle(nyz_cache *c, uint64_t now);

@@ -85,7 +85,8 @@ uint32_t nyz_l2_fill(nyz_machine *nm, nyz_bus_ent *e, int final, int *way)
     return victim;
 }
 
-/* The restart of the fill of bus_log entry e's line if the L2 holds it, else 0. */
+/* The restart of the fill of bus_log entry e's line if the L2 holds it or bus_log reads it
+ * (a fill whose grant is not final yet), else 0. */
 uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e)
 {
     const nyz_cache *l2 = &nm->l2;
@@ -96,6 +97,15 @@ uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e)
     for (unsigned w = 0; w < l2->ways; w++)
         if (l2->tag[base + w] == line)
             return l2->ready[base + w];
+    /* its fill not final yet: the restart bus_log read for it (a collided miss's answer
+     * depends on the reads before it, not on whether their grants are final yet: a grant
+     * the cores have passed may be final only at a later settle, and its answer must not
+     * move then, bus_log.c bus_retime) */
+    for (unsigned i = 0; i < nm->bus_n; i++) {
+        const nyz_bus_ent *o = &nm->bus_log[i];
+        if (o->rst && !o->coll && o->pa >> l2->line_shift == line)
+            return o->rst;
+    }
     return 0;
 }
 
