@@ -52,13 +52,13 @@ static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
 void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w)
 {
     sim_unit *u = &nm->m->units[core];
-    if (core != nm->run_core && w <= u->reached) {
+    if (core != nm->run_core && w <= u->reached && !u->halted && u->enabled) {
         /* A core simulates each cycle once: woken at a cycle it has simulated, it would run
          * those cycles again from its present state (its FIFOs fetched twice, two issues in
          * one cycle, instructions lost: docs/isa/nyuzi.md "What the cycle model
          * guarantees"). An answer that moves sooner into a core's past breaks the model's
          * rule that a grant the cores have passed keeps its answer: stop, not a silently
-         * wrong run. */
+         * wrong run. (A core that has halted is not woken: nothing runs again.) */
         sim_set_stop(nm->m, SIM_STOP_ERROR, core, tid, 0,
                      "Nyuzi cycle model error: core %d's %s would wake at cycle %llu, which it "
                      "has simulated already (to %llu): an answer moved into its past",

@@ -30,7 +30,7 @@ static uint64_t l2_ready_of(const nyz_machine *nm, uint32_t pa)
 
 /* A core woken sooner: to a cycle it has not simulated, its thread may issue then; to one
  * it has (u->reached: the last cycle its bursts simulated), the run stops with the reason,
- * no wake. */
+ * no wake; a halted core is not woken at all (sim_unit_wake), so nothing stops. */
 static void test_wake_into_past_stops(void **state)
 {
     (void)state;
@@ -43,6 +43,10 @@ static void test_wake_into_past_stops(void **state)
     nyz_core_sooner(r.nm, 1, 0, 101); /* cycle 101: not simulated yet */
     assert_false(sim_stopped(&r.m));
     assert_int_equal(u->threads[0].ready_at, 101);
+    u->halted = 1; /* a halted core is not woken: nothing to stop */
+    nyz_core_sooner(r.nm, 1, 1, 100);
+    assert_false(sim_stopped(&r.m));
+    u->halted = 0;
     nyz_core_sooner(r.nm, 1, 0, 100); /* cycle 100: simulated already */
     assert_true(sim_stopped(&r.m));
     assert_int_equal(r.m.stop.kind, SIM_STOP_ERROR);
