@@ -11,11 +11,14 @@
  *   goes before the fill FIFO's next entry (l2_axi_bus_interface.sv: writeback_pending
  *   first), also before a read or restart the model placed before the flush was made (RTL
  *   trace of dflush_dirty.c4t1: core 2's collided code-line restart, due at 583, after two
- *   flushes' writes, AW 559 and 591, restart 615).
+ *   flushes' writes, AW 559 and 591, restart 615);
+ * - a request of a line whose read's grant is not final yet is timed from that read's
+ *   restart (tc's rule, cb14cda; here from the collided-hit side).
  * Defaults: store_latency 10, mem_latency 45 (a line's restart 28 cycles after its start
  * plus its row's cycles: a closed bank 2), a data load's line mem_latency - 3 after its bus
  * time, which is its issue + 6. */
 #include "l2_rig.h"
+#include "../../isa/nyuzi/mem_priv.h"
 
 /* bank 0 row 0x10, bank 1 row 0x10, bank 2 row 0x10 (L2 sets 0x000, 0x010, 0x020) */
 enum { Y = 0x10000, D = 0x10400, X = 0x10800 };
@@ -67,6 +70,40 @@ static void test_flush_before_restart(void **state)
     sim_destroy(&r.m);
 }
 
+/* A request of a line whose read is granted before it but not final yet (its fill not in
+ * the L2's tags: it takes its way when its grant is final; timing.c nyz_l2_ready takes the
+ * restart bus_log read for it, nyz_bus_ent.rst) is a hit if its bus time is at or
+ * after that read's restart + 4, as on the RTL (l2evict.c4t4: core 0's code line 0x1080
+ * granted 495, restarted 606; core 1's request of it, waiting in the stall, granted 607 and
+ * answered 611 as a hit), not a collided miss restarted after everything queued. The fill
+ * FIFO holds four entries queued at 90 (restarts 111, 200, 200, 300) and one queued at 113
+ * (restart 140): the L2 takes nothing while four are between their queueing and their
+ * restart. Core 0 loads Y at 100: it reaches the L2 at 103, stalled until 112 (the first
+ * restart, 111, + 1), granted 112, bus time 115, bank 0 closed: restart 115 + 2 + 28 = 145,
+ * its data 153 (thread woken 152). Core 1 loads Y at 112: reaches the L2 at 115 (every grant
+ * from 112 on still open: 112 is not final), stalled (the entry of 113 counts from 114, core
+ * 0's from 116) until 140 + 1, then by core 0's entry until 145 + 1: granted 146, bus time
+ * 149 = 145 + 4: a hit, data 149 - 6 + l2_latency 11 = 154, woken 153. (Taken for a
+ * collided miss: restarted after the FIFO's last, 145 + 2, and no sooner than its own entry
+ * + 2, 151; data 151 + 17 - 9 = 159, woken 158.) */
+static void test_hit_behind_open_grant(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, (const char *const[]){"cores=2", NULL});
+    static const uint64_t queued[][2] = {{90, 111}, {90, 200}, {90, 200}, {90, 300}, {113, 140}};
+    for (unsigned i = 0; i < sizeof queued / sizeof queued[0]; i++)
+        nyz_fq_push(r.nm, queued[i][0], queued[i][1]);
+    r.nm->fq_rst = 300; /* (the last restart) */
+    uint64_t woken[2];
+    woken[0] = rig_access(&r, 0, 0, K_LOAD, 1, Y, 100); /* (core 0 first: the running core) */
+    woken[1] = rig_access(&r, 1, 0, K_LOAD, 1, Y, 112);
+    sim_destroy(&r.m);
+    assert_int_equal(woken[0], 152);
+    assert_int_equal(woken[1], 153);
+}
+
 XPUSIM_TESTS(nyuzi_l2_flush_order,
              cmocka_unit_test(test_store_misses_in_grant_order),
-             cmocka_unit_test(test_flush_before_restart))
+             cmocka_unit_test(test_flush_before_restart),
+             cmocka_unit_test(test_hit_behind_open_grant))
