@@ -504,15 +504,18 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
  * grants from then on are L[m..n-1) (in their order), its changes kept from then on
  * arb_mv[i..nmv), its end nm->arb_t. Those of e's core, if any, stay where they are if its
  * queue offered one of them in every cycle it offers e until the last of them is taken
- * (e adds no offer between cores) and its round robin, e in it, picks the same one at each
- * of their grants: the pointer then moves in those cycles as e's and their offers make it
- * (those changes made again), and e is offered alone from the last one's spacing on (y1).
- * Then e moves none of them when it is taken in the first cycle from y1 in which the L2
+ * (e adds no offer between cores) and its round robin, e in it, picks at each of their
+ * grants the same one or the store left (e at first: it takes that grant, and the one it
+ * was given to is the store left, its acknowledgement moved): the pointer then moves in
+ * those cycles as their offers make it (those changes made again), and the store left is
+ * offered alone from the last one's spacing on (y1). (About one new store in four on
+ * loop4's four cores takes one of its core's grants so; before, each settled in steps.)
+ * Then the store left moves none of them when taken in the first cycle from y1 in which the L2
  * takes a request and none of them was taken (g; in a cycle one of them was, the pointer
  * between cores must reach that one's core before e's), and the next of them after g is
  * still the first offering core from e's core + 1 (the pointer e's grant leaves). Then the settle is the
- * last one with e's changes added (its queue's pointer where first offered, its grant; the
- * log in grant order, e's grant's slot not marked yet): returns e's place in it + 1. Else 0:
+ * last one with e's changes added (its queue's pointer's moves, the grants of its core; the
+ * log in grant order, g's slot not marked yet): returns the store left's place + 1. Else 0:
  * the settle steps (arb_steps). */
 static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsigned i, unsigned nmv)
 {
@@ -526,17 +529,24 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
     uint64_t y = st->y, sqf = st->sqf[c];
     uint32_t pend = 0; /* (e's core's grants among them: bit k - m) */
     unsigned p0 = st->sq[c], nn = 0; /* (its queue's pointer; its new moves, nw[..nn)) */
+    unsigned xk = nl, ns = 0; /* (the store left, L[xk]; the grants it took, sw[..ns)) */
+    uint8_t sw[NYZ_BUS_LOG];
     nyz_arb_move nw[NYZ_ARB_MOVES];
     for (k = m; k < nl; k++)
         if (L[k].core == c)
             pend |= 1u << (k - m);
+    const uint32_t pend0 = pend;
+    unsigned jl = 0; /* (the last of them) */
     for (uint32_t todo = pend; todo; todo &= todo - 1) {
         /* e's core's queue offers in the same cycles (it had one there: e's store adds none
-         * where it had none), and its round robin takes the same store at each grant */
-        const unsigned j = m + (unsigned)__builtin_ctz(todo);
+         * where it had none), and its round robin takes the same store at each grant, or
+         * the store left (which then is the one it took the grant from) */
+        const unsigned j = jl = m + (unsigned)__builtin_ctz(todo);
         const uint64_t h = L[j].b - NYZ_FQ_REQ;
+        unsigned bk;
         for (y = y > sqf + NYZ_FQ_REQ ? y : sqf + NYZ_FQ_REQ;; y++) {
-            unsigned bk = nl, bd = rr_after(e->tid, p0, nt), any = 0;
+            unsigned bd = rr_after(L[xk].tid, p0, nt), any = 0;
+            bk = xk;
             for (uint32_t b = pend; b; b &= b - 1) {
                 const unsigned q = m + (unsigned)__builtin_ctz(b), d = rr_after(L[q].tid, p0, nt);
                 if (L[q].x > y)
@@ -547,7 +557,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
                     bd = d;
                 }
             }
-            if (!any || (y == h && bk != j) || nn + 2 > NYZ_ARB_MOVES)
+            if (!any || (y == h && bk != j && bk != xk) || nn + 2 > NYZ_ARB_MOVES)
                 return 0;
             const unsigned pv = L[bk].tid + 1u == nt ? 0 : L[bk].tid + 1u;
             if (y == h)
@@ -556,13 +566,22 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
                 nw[nn++] = (nyz_arb_move){.y = y, .what = NYZ_MV_SQ, .core = (uint8_t)c, .v = (uint8_t)pv};
             p0 = pv;
         }
-        p0 = L[j].tid + 1u == nt ? 0 : L[j].tid + 1u;
+        p0 = L[bk].tid + 1u == nt ? 0 : L[bk].tid + 1u;
+        if (bk == xk) { /* the store left takes j's grant: j is left */
+            sw[ns++] = (uint8_t)j;
+            xk = j;
+        }
         sqf = h - NYZ_FQ_REQ + sti;
         pend &= ~(1u << (j - m));
-        y = h + 1 > sqf + NYZ_FQ_REQ ? h + 1 : sqf + NYZ_FQ_REQ; /* (e alone from then on) */
+        y = h + 1 > sqf + NYZ_FQ_REQ ? h + 1 : sqf + NYZ_FQ_REQ; /* (the store left alone then) */
     }
-    const uint64_t y1 = y; /* (e first offered with no other of its core) */
-    for (k = m;; y++) {
+    const uint64_t y1 = y; /* (the store left offered with no other of its core) */
+    k = m;
+    if (pend0) { /* (the grants up to its core's last: before y1) */
+        k = jl + 1;
+        cr = cg;
+    }
+    for (;; y++) {
         for (; k < nl && L[k].b - NYZ_FQ_REQ < y; k++)
             cr = L[k].core + 1u == nc ? 0 : L[k].core + 1u;
         if (k < nl && L[k].b - NYZ_FQ_REQ == y) {
@@ -592,7 +611,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
             return 0;
     }
     /* e's changes among the last settle's, in cycle order */
-    const uint8_t v = (uint8_t)(e->tid + 1u == nt ? 0 : e->tid + 1u);
+    const uint8_t v = (uint8_t)(L[xk].tid + 1u == nt ? 0 : L[xk].tid + 1u);
     nyz_arb_move *const mv = nm->arb_mv;
     const unsigned b0 = nm->arb_mv0, add = 1 + (v != p0 && g != y1);
     unsigned p = i, q;
@@ -617,8 +636,14 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
             } else
                 out[no++] = nw[w++];
         }
-        for (q = 0; q < no; q++)
+        for (q = 0; q < no; q++) {
+            for (unsigned s = 0; s < ns && out[q].what == NYZ_MV_GRANT_ST && out[q].core == c; s++)
+                if (out[q].y == L[sw[s]].b - NYZ_FQ_REQ) { /* (the store left took it) */
+                    const unsigned tl = s ? L[sw[s - 1]].tid : e->tid;
+                    out[q].sq = (uint8_t)(tl + 1u == nt ? 0 : tl + 1u);
+                }
             mv[(b0 + i + q) % NYZ_ARB_MOVES] = out[q];
+        }
         nm->arb_nmv = i + no;
     } else {
         while (p < nmv && mv[(b0 + p) % NYZ_ARB_MOVES].y <= g)
@@ -635,9 +660,31 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
                                                                  .sq = v};
         nm->arb_nmv = nmv + add;
     }
+    if (ns) { /* e takes the first grant the store left took, each store left after it the
+               * next (acknowledgements moved in grant order, as the steps move them) */
+        nyz_bus_ent t = *e;
+        t.b = L[sw[0]].b;
+        a->fresh = t.done = t.b - 2 * NYZ_FQ_REQ + nm->tm.store_lat;
+        for (q = 0; q < ns; q++) {
+            const nyz_bus_ent nx = L[sw[q]];
+            L[sw[q]] = t;
+            t = nx;
+            if (q + 1 < ns) {
+                t.b = L[sw[q + 1]].b;
+                const uint64_t nd = t.b - 2 * NYZ_FQ_REQ + nm->tm.store_lat;
+                if (nd != t.done)
+                    bus_retime(nm, &t, nd);
+            }
+        }
+        *e = t; /* (the last one left) */
+    }
     e->b = g + NYZ_FQ_REQ;
-    a->fresh = e->done = g - NYZ_FQ_REQ + nm->tm.store_lat;
-    if (k != nl) { /* e among them in grant order */
+    const uint64_t nd = g - NYZ_FQ_REQ + nm->tm.store_lat;
+    if (!ns)
+        a->fresh = e->done = nd;
+    else if (nd != e->done)
+        bus_retime(nm, e, nd);
+    if (k != nl) { /* the last one left among them in grant order */
         const nyz_bus_ent t = *e;
         memmove(&L[k + 1], &L[k], (nl - k) * sizeof L[0]);
         L[k] = t;
@@ -670,7 +717,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
  * are stores to lines the L2 holds (their reads use no bus), a new one changes no grant
  * before the cycle it reaches the L2: the settle starts there, from the state arb_y's
  * state and the changes kept since give (arb_mv), and the state at fin is found the same
- * way; a new store that moves none of the last settle's grants is added to them without
+ * way; a new store that moves no other core's grant is added to the last settle's without
  * steps (arb_free). */
 uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 {
