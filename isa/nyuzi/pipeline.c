@@ -428,7 +428,10 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                 next = min64(next, st->ready_at);
                 continue;
             }
-            if (t->blocked > now) {
+            /* a rolled-back access suspends its thread only from the writeback stage
+             * (thread_select_stage.sv thread_blocked from wb_suspend_thread_oh): until the
+             * flush the instructions behind it issue, squashed */
+            if (t->blocked > now && !t->rb_at) {
                 stall(t, t->block_why);
                 st->ready_at = t->blocked;
                 next = min64(next, t->blocked);
@@ -462,8 +465,9 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             }
             if (x) {
                 pipe = x->pipe;
-                /* scoreboard: sources and destination (WAW); checked on the first subcycle */
-                if (t->subcycle == 0 || hk == H_SQUASHED) {
+                /* scoreboard: sources and destination (WAW); checked on the first subcycle
+                 * only (a gather's lanes behind its rolled-back lane too) */
+                if (t->subcycle == 0) {
                     const uint64_t *rr = t->reg_ready;
                     uint64_t rdy = max64(max64(max64(rr[x->rd[0]], rr[x->rd[1]]),
                                                max64(rr[x->rd[2]], rr[x->rd[3]])), rr[x->wr]);
@@ -533,6 +537,13 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
         wb_take(c, now + pipe_depth[ppipe]);
         uint32_t pc = t->fe_pc;
         if (kind == H_SQUASHED) {
+            /* its destination is pending on the scoreboard until the rollback clears it
+             * (scoreboard.sv rollback_bitmap): an instruction behind that reads it waits
+             * (RTL trace of dinv_pend.c4t1: a dinvalidate issued at 840 rolls back at 843,
+             * the add behind it issues squashed at 842, the store that reads the add's
+             * result does not issue at 843) */
+            if (in && in->wr != 0xff)
+                t->reg_ready[in->wr] = max64(t->reg_ready[in->wr], t->rb_at);
             if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
                 fe_pop(t);
         } else if (kind == H_GHOST) { /* the replayed access hits now; its result follows */
@@ -547,6 +558,8 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                 t->rb_pc = pc;
                 t->blocked = again;
                 t->block_why = NYZ_ST_DCACHE;
+                if (t->ghost_wr != 0xff) /* pending until the rollback, as below */
+                    t->reg_ready[t->ghost_wr] = max64(t->reg_ready[t->ghost_wr], t->rb_at);
                 set_due(c, t->rb_at);
             } else {
                 t->ghost = 0;
@@ -589,6 +602,8 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
             t->rb_pc = pc;
             t->blocked = t->store_done + NYZ_SQ_AHEAD; /* its acknowledgement */
             t->block_why = NYZ_ST_STORE;
+            if (in->wr != 0xff) /* (a store_sync's) pending until the rollback, as below */
+                t->reg_ready[in->wr] = max64(t->reg_ready[in->wr], t->rb_at);
             set_due(c, t->rb_at);
         } else {
             nm->cur_cycle = now;
@@ -656,6 +671,10 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                         t->blocked = block;
                         t->ghost = ef.mem == 1 ? GHOST_INT : GHOST_NOINT;
                         t->ghost_wr = in->wr;
+                        /* its destination is pending until the rollback clears it: the
+                         * squashed issues behind it that read it wait */
+                        if (in->wr != 0xff)
+                            t->reg_ready[in->wr] = max64(t->reg_ready[in->wr], t->rb_at);
                     } else if (ef.taken || (t->pc != pc + 4 && t->pc != pc)) {
                         t->rb_at = now + RB_INT;
                         t->rb_pc = t->pc;

@@ -320,6 +320,11 @@ void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at)
     l1_fill_push(c, pa, at, NYZ_FILL_LINE);
 }
 
+/* A fill's arrival in the model (the requesting thread replays a cycle before it) is this
+ * many cycles after the L2's response reaches the core (RTL trace of l2hit_evict.4: a load
+ * issued at 842, granted 845, response 849, the model's arrival 853). */
+enum { FILL_VISIBLE = 4 };
+
 /* L1 lookup: 0 if the data is there now, else the cycles until it is (a miss starts a fill,
  * a line already being filled is waited for). */
 static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t now, unsigned lead,
@@ -329,8 +334,11 @@ static unsigned l1_access(nyz_machine *nm, nyz_cache *c, uint32_t pa, uint64_t n
     if (nyz_cache_access(c, pa, 0, 0))
         return 0;
     uint64_t at;
+    /* a load (another thread's, or a replay) issued from the fill's response on hits the
+     * line: l1_l2_interface.sv writes the tag in its second stage, which the load's tag
+     * stage (issue + 1) reads, the data in the third, which its data stage reads */
     if (nyz_l1_fill_pending(c, pa, &at))
-        return at > now ? (unsigned)(at - now) : 0;
+        return at > now + FILL_VISIBLE ? (unsigned)(at - now) : 0;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu LD c%d a%08x\n", (unsigned long long)now, core ? core->index : -1, pa);
 #endif
@@ -450,7 +458,10 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
 static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now,
                                        int restart)
 {
-    if (nm->ncores > 1 && nm->bus_n) /* (stores it orders: sq_free final) */
+    /* (stores it orders: sq_free final; on one core the code lines and loads it keeps,
+     * placed with the L2's tags before a dinvalidate drops the line: RTL probe dv, a code
+     * line collided with a store's read of the line, restarted before the dinvalidate) */
+    if (nm->bus_n)
         nyz_bus_fix(nm);
     uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
     /* and one request a cycle of all cores' (l2_cache_arb_stage.sv: one grant per cycle;

@@ -26,8 +26,11 @@
  * Derived by hand (core_rig.h, two threads, R = 1000): thread 0's FIFO holds 5
  * instructions, visible, the head `load_gath v1, (v2)` whose lane 0's line is not in the
  * L1D, the next fetch 0x1014; thread 1's FIFO empty. At R thread 0 issues lane 0, which
- * misses (rollback in the writeback stage, R + 4); its FIFO holds 5 until then, so the
- * fetch stage takes thread 1 at R .. R + 3 and thread 0's next fetch is still 0x1014. */
+ * misses (rollback in the writeback stage, R + 4); until then lanes 1-3 issue, squashed, at
+ * R + 1 .. R + 3 (the thread is suspended from the writeback stage only; the scoreboard is
+ * checked on the first subcycle only; memory ops one a cycle share no writeback slot): 4
+ * issues, none the last subcycle, so its FIFO holds 5 until the rollback, the fetch stage
+ * takes thread 1 at R .. R + 3 and thread 0's next fetch is still 0x1014. */
 #include "core_rig.h"
 #include "l2_rig.h"
 
@@ -84,6 +87,7 @@ static void test_lane_miss_keeps_fifo(void **state)
     for (unsigned k = 0; k < 5; k++) {
         t0->fe_vis[k] = R - 1;
         t0->fe_pa[k] = 0x1000 + 4 * k;
+        t0->fe_ent[k] = nyz_decode_at(nm, 0x1000 + 4 * k); /* (as the fetch decodes them) */
     }
     for (unsigned l = 0; l < NYZ_LANES; l++)
         t0->v[2][l] = DATA + 64 * l;
@@ -93,7 +97,7 @@ static void test_lane_miss_keeps_fifo(void **state)
         assert_int_equal(t0->npc, 0x1014);
         assert_int_equal(t0->fe_n, 5);
     }
-    assert_int_equal(cr.u->threads[0].issue_cycles, 1);
+    assert_int_equal(cr.u->threads[0].issue_cycles, 4);
     assert_int_equal(t0->rb_at, R + 4);
     sim_destroy(&cr.m);
 }
