@@ -140,6 +140,8 @@ typedef struct nyz_thread {
     uint8_t fe_int;              /* ring bits: an interrupt was attached at decode */
     uint8_t fe_sync;             /* restart fetch at pc (reset, resume) */
     uint8_t fetch_full;          /* FIFO almost full: no fetch until an issue or flush */
+    uint8_t sq_lanes;            /* lanes of a gather / scatter issued squashed (pipeline.c;
+                                  * 0 whenever rb_at is: not in the memo key) */
     uint8_t ghost;               /* the next issue replays an access that was rolled back */
     uint8_t ghost_wr;            /* ... and makes this register ready load_lat after it */
     uint32_t ghost_pa;           /* ... or enters the store queue with this address */

@@ -72,6 +72,7 @@ static inline void fe_flush(nyz_thread *t, sim_thread *st, uint32_t pc)
     t->fetch_full = 0;
     t->fe_n = 0;
     t->fe_int = 0;
+    t->sq_lanes = 0;
     t->fe_pc = t->npc = pc;
     t->miss_at = 0;
 }
@@ -180,7 +181,10 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
             t->rb_at = 0;
             fe_flush(t, st, t->rb_pc);
             t->fetch_full = full;
-            t->waste_at = now;
+            /* a thread waiting for an instruction line stays out of the choice, rolled back
+             * or not (icache_wait_threads: cleared only by the fill's wake-up) */
+            if (t->iwait <= now)
+                t->waste_at = now;
             t->why = t->why == NYZ_ST_NONE ? NYZ_ST_ROLLBACK : t->why;
         }
         if (t->miss_at && t->miss_at == now) { /* the last fetch missed: wait for the line */
@@ -544,7 +548,12 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
              * result does not issue at 843) */
             if (in && in->wr != 0xff)
                 t->reg_ready[in->wr] = max64(t->reg_ready[in->wr], t->rb_at);
-            if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1))
+            /* a gather's or scatter's lanes go on to its last (the subcycle counts on,
+             * thread_select_stage.sv), which dequeues it (RTL trace of gath_l2.c1t4: lane
+             * 13 rolled back at 2079, lanes 14 and 15 issue squashed at 2080 and 2081, the
+             * add behind it, which reads the gather's result, does not issue at 2082) */
+            if (!in || !((MULTI_SUBCYCLE_KINDS >> in->kind) & 1) ||
+                t->subcycle + ++t->sq_lanes >= NYZ_LANES)
                 fe_pop(t);
         } else if (kind == H_GHOST) { /* the replayed access hits now; its result follows */
             uint64_t again = 0;

@@ -30,7 +30,18 @@
  * R + 1 .. R + 3 (the thread is suspended from the writeback stage only; the scoreboard is
  * checked on the first subcycle only; memory ops one a cycle share no writeback slot): 4
  * issues, none the last subcycle, so its FIFO holds 5 until the rollback, the fetch stage
- * takes thread 1 at R .. R + 3 and thread 0's next fetch is still 0x1014. */
+ * takes thread 1 at R .. R + 3 and thread 0's next fetch is still 0x1014.
+ * The squashed lanes count towards the last subcycle, which dequeues the gather
+ * (thread_select_stage.sv: the subcycle counts on at every issue, squashed or not). RTL
+ * trace of gath_l2.c1t4 (session 37): thread 0's lane 13 issued at 2079 and rolled back
+ * at 2082; lanes 14 and 15 issue squashed at 2080 and 2081 and nothing at 2082 (the add
+ * behind the gather reads its result, pending until the rollback); the model issued lane
+ * 15 again at 2082 (gath_l2.c1t4 +0.85%, exact with the rule). Derived by hand on the same
+ * rig, the gather at lane 14 (subcycle 14), `add_i s3, s3, 64` behind it: R lane 14 misses
+ * (rollback R + 4), R + 1 lane 15 issues squashed and the gather leaves the FIFO (its pc
+ * 0x1004), R + 2 the add cannot issue (an integer op behind a memory op of the cycle before
+ * writes back in the same slot: test_squash_mem.c), R + 3 it issues squashed: 3 issues,
+ * the last at R + 3 (without the rule lane 15 issues at R + 1 .. R + 3 and stays). */
 #include "core_rig.h"
 #include "l2_rig.h"
 
@@ -72,15 +83,18 @@ static void test_same_line_moves(void **state)
     sim_destroy(&r.m);
 }
 
-static void test_lane_miss_keeps_fifo(void **state)
+enum { R = 1000, LOAD_GATH = 0xBA000022u /* load_gath v1, (v2) */ };
+
+/* Thread 0's FIFO at R: the gather at lane `lane`, then `next` four times, all visible. */
+static nyz_thread *lane_rig(core_rig *cr, unsigned lane, uint32_t next)
 {
-    (void)state;
-    enum { R = 1000, LOAD_GATH = 0xBA000022u /* load_gath v1, (v2) */ };
-    static core_rig cr;
-    core_rig_open(&cr, R);
-    nyz_machine *nm = cr.m.isa_state;
-    nyz_thread *t0 = &cr.c->t[0];
+    core_rig_open(cr, R);
+    nyz_machine *nm = cr->m.isa_state;
+    nyz_thread *t0 = &cr->c->t[0];
     mem_st32le(nm->ram + 0x1000, LOAD_GATH);
+    for (unsigned k = 1; k < 5; k++)
+        mem_st32le(nm->ram + 0x1000 + 4 * k, next);
+    t0->subcycle = lane;
     t0->pc = t0->fe_pc = 0x1000;
     t0->npc = 0x1014;
     t0->fe_n = 5;
@@ -91,7 +105,15 @@ static void test_lane_miss_keeps_fifo(void **state)
     }
     for (unsigned l = 0; l < NYZ_LANES; l++)
         t0->v[2][l] = DATA + 64 * l;
-    cr.u->threads[0].ready_at = R;
+    cr->u->threads[0].ready_at = R;
+    return t0;
+}
+
+static void test_lane_miss_keeps_fifo(void **state)
+{
+    (void)state;
+    static core_rig cr;
+    nyz_thread *t0 = lane_rig(&cr, 0, 0);
     for (uint64_t now = R; now <= R + 3; now++) {
         core_rig_cycle(&cr, now);
         assert_int_equal(t0->npc, 0x1014);
@@ -102,5 +124,23 @@ static void test_lane_miss_keeps_fifo(void **state)
     sim_destroy(&cr.m);
 }
 
-XPUSIM_TESTS(nyuzi_gather_wait, cmocka_unit_test(test_lane_miss_keeps_fifo), cmocka_unit_test(test_other_line_stays),
+static void test_squashed_lanes_to_last(void **state)
+{
+    (void)state;
+    static core_rig cr;
+    nyz_thread *t0 = lane_rig(&cr, 14, 0x05010063u /* add_i s3, s3, 64 */);
+    core_rig_cycle(&cr, R);
+    core_rig_cycle(&cr, R + 1);
+    assert_int_equal(t0->fe_pc, 0x1004);
+    core_rig_cycle(&cr, R + 2);
+    assert_int_equal(cr.u->threads[0].issue_cycles, 2);
+    core_rig_cycle(&cr, R + 3);
+    assert_int_equal(cr.u->threads[0].issue_cycles, 3);
+    assert_int_equal(t0->last_issue, R + 3);
+    assert_int_equal(t0->rb_at, R + 4);
+    sim_destroy(&cr.m);
+}
+
+XPUSIM_TESTS(nyuzi_gather_wait, cmocka_unit_test(test_lane_miss_keeps_fifo),
+             cmocka_unit_test(test_squashed_lanes_to_last), cmocka_unit_test(test_other_line_stays),
              cmocka_unit_test(test_same_line_moves))
