@@ -129,6 +129,8 @@ def main():
     if a.j < 1:
         sys.exit('mem_report.py: -j needs a positive number')
     xpusim = os.path.abspath(a.xpusim)
+    if not (os.path.isfile(xpusim) and os.access(xpusim, os.X_OK)):
+        sys.exit('mem_report.py: %s: not an executable file (expected the xpusim binary)' % a.xpusim)
     todo = [m for m in read_measured() if pick.search(m[0])]
     sums = read_sums()
     bad = False
