@@ -77,6 +77,18 @@ void nyz_raise_trap(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pc, in
         c->events[0]++;
 }
 
+/* A TLB change (itlbinsert, tlbinval, tlbinvalall) executed at nm->cur_cycle, its issue:
+ * the RTL writes the TLBs a cycle later (the dcache tag stage's input, when the fetch is
+ * off), so the fetch of the next cycle, whose ifetch tag stage looks the ITLB up in the
+ * issue cycle, still sees the ITLB as it was (pipeline.c fetch_slow). RTL trace of
+ * tlb_inval_all.c1t4: a tlbinvalall issued at 1845, the fetch of another thread's code at
+ * 1846 (IFD) hits, its instruction issues at 1853 without a trap. */
+void nyz_itlb_save(nyz_machine *nm, nyz_core *c)
+{
+    memcpy(c->itlb_old, c->itlb, (size_t)c->tlb_sets * c->tlb_ways * sizeof *c->itlb);
+    c->itlb_old_at = nm->cur_cycle + 1;
+}
+
 /* MMU: 0 ok with *pa, -1 after raising the trap (or stopping). */
 int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint32_t *pa,
                   int is_store, int is_data, uint32_t pc)
@@ -122,11 +134,18 @@ int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint
 int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t flags,
                    uint32_t pc, uint32_t *pa)
 {
+    return nyz_fetch_peek_in(nm, c, c->itlb, t, flags, pc, pa);
+}
+
+/* nyz_fetch_peek through the given copy of the ITLB. */
+int nyz_fetch_peek_in(const nyz_machine *nm, const nyz_core *c, const nyz_tlb_entry *itlb,
+                      const nyz_thread *t, uint32_t flags, uint32_t pc, uint32_t *pa)
+{
     int r = (pc & 3) != 0;
     pc &= ~3u;
     if (flags & NYZ_F_M) {
         unsigned set = (pc / NYZ_PAGE) % c->tlb_sets;
-        const nyz_tlb_entry *e = c->itlb + set * c->tlb_ways;
+        const nyz_tlb_entry *e = itlb + set * c->tlb_ways;
         uint32_t page = pc & ~(NYZ_PAGE - 1), f = 0;
         unsigned w;
         for (w = 0; w < c->tlb_ways; w++)

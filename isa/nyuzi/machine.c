@@ -149,14 +149,15 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         c->tlb_sets = (unsigned)(tlbe / tlbw);
         c->fetch_from = 1; /* no TLB change in the dcache tag stage: an empty range */
         c->itlb = calloc(tlbe, sizeof *c->itlb);
+        c->itlb_old = calloc(tlbe, sizeof *c->itlb_old);
         c->dtlb = calloc(tlbe, sizeof *c->dtlb);
         c->t = calloc(threads, sizeof *c->t);
-        if (!c->itlb || !c->dtlb || !c->t) {
+        if (!c->itlb || !c->itlb_old || !c->dtlb || !c->t) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
         for (unsigned i = 0; i < tlbe; i++)
-            c->itlb[i].va = c->dtlb[i].va = 1;
+            c->itlb[i].va = c->itlb_old[i].va = c->dtlb[i].va = 1;
         if (nyz_cache_init(&c->l1i, (unsigned)l1is, (unsigned)l1iw, NYZ_LINE) ||
             nyz_cache_init(&c->l1d, (unsigned)l1ds, (unsigned)l1dw, NYZ_LINE)) {
             snprintf(err, errlen, "bad L1 geometry: size must be ways x 64 x a power of two");
@@ -218,6 +219,7 @@ static void nyz_destroy(sim_machine *m)
     for (int ci = 0; nm->cores && ci < nm->ncores; ci++) {
         nyz_core *c = &nm->cores[ci];
         free(c->itlb);
+        free(c->itlb_old);
         free(c->dtlb);
         free(c->t);
         nyz_cache_free(&c->l1i);

@@ -13,7 +13,7 @@
  * period does not read it, and the size here be updated). */
 const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
-    1576,  /* nyz_core */
+    1592,  /* nyz_core */
     640,   /* nyz_cache */
     25328, /* nyz_machine */
     136,   /* sim_thread */
@@ -182,7 +182,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
 
 /* The timing state apart from the caches' sets. Not in the key: the statistics (added as
  * the period's increments), c->last_way and l2.last_way (written before each read), the
- * TLBs, perf_sel/perf_count (the MMU and control registers make a period unrecordable),
+ * TLBs (itlb_old, itlb_old_at too), perf_sel/perf_count (the MMU and control registers
+ * make a period unrecordable),
  * the L1D's pseudo-LRU reads (lrd: recorded and read only with fills in flight, and there
  * are none), the memory bus, SDRAM and L2 fill FIFO (mem_free, fq_rst, sd_*, bus_log,
  * bus_n; the bus interface's write-backs waiting and the end of its last write, wb_*,

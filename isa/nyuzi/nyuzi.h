@@ -214,6 +214,8 @@ typedef struct nyz_core {
     uint32_t trap_handler, tlb_miss_handler, level_trig;
     unsigned tlb_sets, tlb_ways;
     nyz_tlb_entry *itlb, *dtlb;
+    nyz_tlb_entry *itlb_old;     /* the ITLB before the last TLB change (nyz_itlb_save) */
+    uint64_t itlb_old_at;        /* the fetch cycle that still sees itlb_old (0: none) */
     unsigned next_itlb_way, next_dtlb_way;
     nyz_cache l1i, l1d;
     uint32_t perf_sel[2];
@@ -416,6 +418,9 @@ int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint
                   int is_store, int is_data, uint32_t pc);
 int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t, uint32_t flags,
                    uint32_t pc, uint32_t *pa);
+int nyz_fetch_peek_in(const nyz_machine *nm, const nyz_core *c, const nyz_tlb_entry *itlb,
+                      const nyz_thread *t, uint32_t flags, uint32_t pc, uint32_t *pa);
+void nyz_itlb_save(nyz_machine *nm, nyz_core *c);
 uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t);
 void nyz_thread_reset(nyz_thread *t, int gid);
 uint32_t nyz_read_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr);

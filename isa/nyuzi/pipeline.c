@@ -220,7 +220,8 @@ static __attribute__((noinline)) void fetch_slow(nyz_machine *nm, nyz_core *c, n
     t->fe_ent[idx] = NULL;
     /* a fetch that faults (when it issues) still looks its line up, unless there is no
      * translation (ifetch_data_stage: the miss needs only a TLB hit) */
-    int pk = nyz_fetch_peek(nm, c, t, flags, pc, &pa);
+    int pk = nyz_fetch_peek_in(nm, c, now == c->itlb_old_at ? c->itlb_old : c->itlb, t, flags,
+                               pc, &pa);
     if (pk < 0)
         return;
     t->miss_fault = pk > 0;

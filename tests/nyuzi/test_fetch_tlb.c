@@ -26,7 +26,17 @@
  * - R: thread 1 fetches 0x1100 (pointer to thread 0); R + 1: thread 0 fetches 0x1008
  *   (pointer to thread 1);
  * - R + 2 and R + 3: no fetch (thread 1's next still 0x1104, the pointer at thread 1);
- * - R + 4: thread 1 fetches 0x1104. */
+ * - R + 4: thread 1 fetches 0x1104.
+ * The fetch in the cycle after a TLB change's issue still translates through the TLB as it
+ * was (session 37, RTL trace of tlb_inval_all.c1t4: a tlbinvalall issued at 1845, another
+ * thread's fetch at 1846 (ifetch_data) hits the ITLB and its instruction issues at 1853
+ * without a trap; the model had cleared the ITLB at the issue, a TLB miss, a trap): that
+ * fetch's ifetch_tag_stage looks the ITLB up in the issue cycle, and the TLBs are written at
+ * the end of the next, the cycle the fetch is off. With the MMU on, the code page global in
+ * the ITLB, thread 0's tlbinvalall issued at R (the same cycles as above):
+ * - R + 1: thread 0 fetches 0x1004: an ITLB hit (a decoded instruction, fetched at 0x1004);
+ * - R + 4: thread 1 issues 0x1100 (fetched at R: FE_DEPTH) and fetches 0x1104: the ITLB
+ *   is empty, a miss (nothing decoded: its issue traps). */
 #include "core_rig.h"
 
 enum { R = 1000 };
@@ -155,6 +165,30 @@ static void test_user_mode_or_nop_fetches(void **state)
     fetch_goes_on(NOP, NYZ_F_S);
 }
 
+static void test_fetch_after_sees_old_itlb(void **state)
+{
+    (void)state;
+    static rig r;
+    rig_make(&r, TLBINVALALL, NYZ_F_S | NYZ_F_M);
+    nyz_thread *t0 = &r.c->t[0], *t1 = &r.c->t[1];
+    /* page 0x1000: identity, global, executable, present (the set of page 1, way 0) */
+    nyz_tlb_entry *e = &r.c->itlb[(1 % r.c->tlb_sets) * r.c->tlb_ways];
+    e->va = 0x1000;
+    e->pa_flags = 0x1000 | 0x10 | 0x4 | 0x1;
+    first_two(&r);
+    assert_int_equal(t0->fe_n, 1);
+    assert_int_equal(t0->fe_pa[t0->fe_h], 0x1004);
+    assert_non_null(t0->fe_ent[t0->fe_h]);
+    for (uint64_t k = 2; k <= 4; k++)
+        core_rig_cycle(&r, R + k);
+    assert_int_equal(r.u->threads[1].issue_cycles, 1);
+    assert_int_equal(t1->npc, 0x1108);
+    assert_int_equal(t1->fe_n, 1);
+    assert_null(t1->fe_ent[t1->fe_h]);
+    sim_destroy(&r.m);
+}
+
 XPUSIM_TESTS(nyuzi_fetch_tlb, cmocka_unit_test(test_tlbinval), cmocka_unit_test(test_tlbinvalall),
              cmocka_unit_test(test_itlbinsert), cmocka_unit_test(test_back_to_back),
-             cmocka_unit_test(test_user_mode_or_nop_fetches))
+             cmocka_unit_test(test_user_mode_or_nop_fetches),
+             cmocka_unit_test(test_fetch_after_sees_old_itlb))
