@@ -185,7 +185,9 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
              * or not (icache_wait_threads: cleared only by the fill's wake-up) */
             if (t->iwait <= now)
                 t->waste_at = now;
-            t->why = t->why == NYZ_ST_NONE ? NYZ_ST_ROLLBACK : t->why;
+            /* (a rolled-back access waits on for its cause: a miss, the store queue, I/O) */
+            if (t->why == NYZ_ST_NONE)
+                t->why = t->blocked > now ? t->block_why : NYZ_ST_ROLLBACK;
         }
         if (t->miss_at && t->miss_at == now) { /* the last fetch missed: wait for the line */
             t->miss_at = 0;
@@ -477,7 +479,11 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                     uint64_t rdy = max64(max64(max64(rr[x->rd[0]], rr[x->rd[1]]),
                                                max64(rr[x->rd[2]], rr[x->rd[3]])), rr[x->wr]);
                     if (rdy > now) {
-                        stall(t, NYZ_ST_SCOREBOARD);
+                        /* (behind a pending rollback the cycles are the rollback's: its
+                         * access's cause, or the rollback itself; the squashed issues'
+                         * scoreboard only decides which of them issue) */
+                        stall(t, !t->rb_at ? NYZ_ST_SCOREBOARD
+                                 : t->blocked > now ? t->block_why : NYZ_ST_ROLLBACK);
                         st->ready_at = rdy;
                         next = min64(next, rdy);
                         continue;
