@@ -7,8 +7,8 @@
  * ifetch_data's miss. So the requests whose grant is not final yet are kept here with the
  * bus state before each; each new one settles the grants again (nyz_arb_run), the lines are
  * read again in the new order and the threads waiting for them suspended longer (the
- * pipeline has not used the time yet: they wait for the data). The bus itself
- * (nyz_bus_read, nyz_bus_collided) is timing.c's. */
+ * pipeline has not used the time yet: they wait for the data; bus_retime.c moves them). The
+ * bus itself (nyz_bus_read, nyz_bus_collided) is timing.c's. */
 #include <string.h>
 #include "nyuzi.h"
 #ifdef NYZ_MEMTRACE
@@ -47,135 +47,6 @@ static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
     nm->wb_n = s->wb_n;
     memcpy(nm->wb_at, s->wb_at, sizeof s->wb_at);
     memcpy(nm->wb_line, s->wb_line, sizeof s->wb_line);
-}
-
-void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w)
-{
-    sim_unit *u = &nm->m->units[core];
-    if (core != nm->run_core && w <= u->reached && !u->halted && u->enabled) {
-        /* A core simulates each cycle once: woken at a cycle it has simulated, it would run
-         * those cycles again from its present state (its FIFOs fetched twice, two issues in
-         * one cycle, instructions lost: docs/isa/nyuzi.md "What the cycle model
-         * guarantees"). An answer that moves sooner into a core's past breaks the model's
-         * rule that a grant the cores have passed keeps its answer: stop, not a silently
-         * wrong run. (A core that has halted is not woken: nothing runs again.) */
-        sim_set_stop(nm->m, SIM_STOP_ERROR, core, tid, 0,
-                     "Nyuzi cycle model error: core %d's %s would wake at cycle %llu, which it "
-                     "has simulated already (to %llu): an answer moved into its past",
-                     core, tid >= 0 ? "thread" : "fetch", (unsigned long long)w,
-                     (unsigned long long)u->reached);
-        nm->resched = 1;
-        return;
-    }
-    if (tid >= 0) {
-        if (u->threads[tid].ready_at <= w)
-            return; /* its core looks at it by then anyway */
-        u->threads[tid].ready_at = w;
-    }
-    if (core != nm->run_core) { /* it sleeps past w: wake it, end this burst */
-        sim_unit_wake(nm->m, u, w);
-        nm->resched = 1;
-    }
-}
-
-/* A thread suspended until old is suspended until nw instead. Later: its ready_at (at
- * most old) makes the issue stage look at blocked again then. Sooner: its ready_at moves
- * too, and its core, if it is not the one running, is woken then. */
-static void thread_move(nyz_machine *nm, int core, int tid, uint64_t nw)
-{
-    nyz_thread *t = &nm->cores[core].t[tid];
-    uint64_t old = t->blocked;
-    t->blocked = nw;
-    if (nw < old)
-        nyz_core_sooner(nm, core, tid, nw);
-}
-
-/* The fill of line (not a store's acknowledgement) comes delta cycles later; returns the
- * cycle it was due. */
-static uint64_t l1_fill_later(nyz_cache *c, uint32_t line, uint64_t delta)
-{
-    uint64_t old = 0;
-    c->next_fill = UINT64_MAX;
-    for (unsigned i = 0; i < c->nfill; i++) {
-        if (c->fill[i].line == line && c->fill[i].ack == NYZ_FILL_LINE) {
-            old = c->fill[i].at;
-            c->fill[i].at += delta;
-        }
-        if (c->fill[i].at < c->next_fill)
-            c->next_fill = c->fill[i].at;
-    }
-    return old;
-}
-
-/* The answer of synchronized request e (l2_sync.c) comes with its line at done and its
- * grant (e->b): its thread, not replayed yet, replays then instead (sooner or later), its
- * load_sync's L1D fill with it. */
-static void sync_move(nyz_machine *nm, const nyz_bus_ent *e, uint64_t done)
-{
-    nyz_core *c = &nm->cores[e->core];
-    nyz_thread *t = &c->t[e->tid];
-    nyz_sreq *r = &nm->sreq[t->gid];
-    uint64_t ow = r->wake, nw = nyz_sync_wake(nm, e, done);
-    if (r->made != e->issue || t->rp_kind != NYZ_RP_SYNC || nw == ow)
-        return; /* another request's entry, or its thread replayed */
-    r->wake = nw;
-    if (!ow)
-        return; /* (read for the first time: timing.c nyz_sync_timing takes it) */
-#ifdef NYZ_MEMTRACE
-    fprintf(stderr, "%llu RT c%d t%d sync %llu -> %llu\n", (unsigned long long)nm->cur_cycle, e->core, e->tid, (unsigned long long)ow, (unsigned long long)nw);
-#endif
-    if (t->blocked == ow)
-        thread_move(nm, e->core, e->tid, nw);
-    if (!r->store)
-        l1_fill_later(&c->l1d, e->pa >> c->l1d.line_shift, nw - ow);
-}
-
-/* A read that answers at nd instead of e->done (its request was taken later, or sooner:
- * an order settled while others were still to come): the threads waiting for it (a
- * load's and the loads merged on its fill; a code line's fetches; a store's acknowledgement;
- * a synchronized request's: sync_move) and its L1 fill. An answer depends on the grants
- * before it, not on which are final (timing.c nyz_l2_ready), and a grant the cores have
- * passed keeps its place, so a sooner answer is not in any core's past (nyz_core_sooner
- * stops the run if it is). */
-static void bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
-{
-    uint64_t od = e->done, delta = nd - od; /* (modulo 2^64: negative if sooner) */
-    nyz_core *c = &nm->cores[e->core];
-    uint32_t line = e->pa >> c->l1d.line_shift;
-#ifdef NYZ_MEMTRACE
-    fprintf(stderr, "%llu RT c%d t%d k%d a%08x %llu -> %llu\n", (unsigned long long)nm->cur_cycle, e->core, e->tid, e->kind, e->pa, (unsigned long long)od, (unsigned long long)nd);
-#endif
-    if (e->kind == NYZ_RP_CODE) {
-        uint64_t ow = l1_fill_later(&c->l1i, e->pa >> c->l1i.line_shift, delta);
-        for (int k = 0; k < c->nthreads; k++)
-            if (c->t[k].iwait == ow) {
-                c->t[k].iwait = ow + delta;
-                if (nd < od) /* (the fetch stage looks at iwait) */
-                    nyz_core_sooner(nm, e->core, -1, ow + delta);
-            }
-    } else if (e->kind == NYZ_RP_STORE) { /* its thread's store queue entry */
-        nyz_thread *t = &c->t[e->tid];
-        uint64_t nw, ow = nyz_store_ack_moved(nm, c, t, e->serial, e->pa, od, nd, &nw);
-        if (t->store_done == ow) {
-            t->store_done = nw;
-            if (t->blocked == ow && t->block_why == NYZ_ST_STORE)
-                thread_move(nm, e->core, e->tid, nw);
-        }
-    } else if (e->kind == NYZ_RP_SYNC) {
-        /* (its thread: sync_move) */
-    } else {
-        for (int k = 0; k < c->nthreads; k++) {
-            const nyz_thread *o = &c->t[k];
-            /* (a load that replays, or a gather lane, waits for its own line: not another
-             * line due then) */
-            if (o->blocked == od - 1 && o->block_why == NYZ_ST_DCACHE &&
-                (o->rp_kind == NYZ_RP_NONE || o->rp_kind == NYZ_RP_LOAD) &&
-                o->rp_pa >> c->l1d.line_shift == line)
-                thread_move(nm, e->core, k, nd - 1);
-        }
-        l1_fill_later(&c->l1d, line, delta);
-    }
-    e->done = nd;
 }
 
 /* Requests read in the order they are made (flushes and invalidates, any store on one
@@ -484,11 +355,11 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
             nyz_placed *pl = !hits && !a->snapped ? placed_before(nm) : NULL;
             uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e, !a->snapped);
             if (!hits && e->kind == NYZ_RP_SYNC)
-                sync_move(nm, e, nd);
+                nyz_sync_move(nm, e, nd);
             if (!e->done)
                 a->fresh = e->done = nd;
             else if (nd != e->done)
-                bus_retime(nm, e, nd);
+                nyz_bus_retime(nm, e, nd);
             if (pl && nm->bi_key) { /* (it placed a read or a restart: kept) */
                 pl->e = *e;
                 pl->key = nm->bi_key;
@@ -673,7 +544,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
                 t.b = L[sw[q + 1]].b;
                 const uint64_t nd = t.b - 2 * NYZ_FQ_REQ + nm->tm.store_lat;
                 if (nd != t.done)
-                    bus_retime(nm, &t, nd);
+                    nyz_bus_retime(nm, &t, nd);
             }
         }
         *e = t; /* (the last one left) */
@@ -683,7 +554,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
     if (!ns)
         a->fresh = e->done = nd;
     else if (nd != e->done)
-        bus_retime(nm, e, nd);
+        nyz_bus_retime(nm, e, nd);
     if (k != nl) { /* the last one left among them in grant order */
         const nyz_bus_ent t = *e;
         memmove(&L[k + 1], &L[k], (nl - k) * sizeof L[0]);
@@ -711,7 +582,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
  * from the bus state before it. Grants before fin are final (every core has passed that
  * cycle): they leave bus_log, the arbiter's state moves on to them. A read that comes later
  * than it was going to delays its requesters, one that comes sooner lets them go sooner
- * (bus_retime). Returns the data cycle of the request not read yet (done 0), or 0.
+ * (nyz_bus_retime). Returns the data cycle of the request not read yet (done 0), or 0.
  * Cycles in which no request may be taken (none has reached the L2, or only stores their
  * core's queue holds back) move no pointer: they are passed in one step. While the entries
  * are stores to lines the L2 holds (their reads use no bus), a new one changes no grant
@@ -869,7 +740,7 @@ void nyz_bus_save_first(nyz_machine *nm)
  * the reads and restarts placed already (they were placed when their grants became final,
  * before the flush was made) whose IDLE comes at or after from (its bus time: the IDLE after
  * its L2 read stage enqueues it, as nyz_wb_drain and nyz_bi_restart take a write-back): those
- * are placed again after it, their requesters moved (bus_retime). RTL trace of
+ * are placed again after it, their requesters moved (nyz_bus_retime). RTL trace of
  * dflush_dirty.c2t1: core 1's collided code-line restart, due when core 0's flush write-back
  * was pending, after it (AW 469, restart 491). Returns the write's start. */
 uint64_t nyz_flush_write(nyz_machine *nm, uint32_t pa, uint64_t from)
@@ -894,9 +765,9 @@ uint64_t nyz_flush_write(nyz_machine *nm, uint32_t pa, uint64_t from)
                 e.core, e.kind, e.pa, (unsigned long long)e.done, (unsigned long long)nd);
 #endif
         if (e.kind == NYZ_RP_SYNC)
-            sync_move(nm, &e, nd);
+            nyz_sync_move(nm, &e, nd);
         if (nd != e.done)
-            bus_retime(nm, &e, nd);
+            nyz_bus_retime(nm, &e, nd);
         p->e = e;
         p->key = nm->bi_key;
         nm->pl_n++;

@@ -485,6 +485,10 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin);
 /* Thread tid of core may issue (tid < 0: one of its threads fetch) from cycle w on, sooner
  * than its core expected: its ready_at moves, and its core, if not the one running, wakes. */
 void nyz_core_sooner(nyz_machine *nm, int core, int tid, uint64_t w);
+/* A read of bus_log that answers at nd instead of e->done: its waiters and L1 fill moved; a
+ * synchronized request's answer at done (bus_retime.c). */
+void nyz_bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd);
+void nyz_sync_move(nyz_machine *nm, const nyz_bus_ent *e, uint64_t done);
 uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uint32_t victim);
 /* A line written to memory from bus cycle `from` on: its transfer's start (timing.c). */
 uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from);

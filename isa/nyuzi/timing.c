@@ -100,7 +100,7 @@ uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e)
     /* its fill not final yet: the restart bus_log read for it (a collided miss's answer
      * depends on the reads before it, not on whether their grants are final yet: a grant
      * the cores have passed may be final only at a later settle, and its answer must not
-     * move then, bus_log.c bus_retime) */
+     * move then, bus_retime.c nyz_bus_retime) */
     for (unsigned i = 0; i < nm->bus_n; i++) {
         const nyz_bus_ent *o = &nm->bus_log[i];
         if (o->rst && !o->coll && o->pa >> l2->line_shift == line)

@@ -7,7 +7,7 @@
 # 0's settle at cycle 648 answered core 1's code line (a collided miss) at 614 instead of
 # 709 once its lead's grant was final, core 1 was woken at 614 and ran 614-648 a second
 # time (its threads 2, 3, 0 issued at 618-647 after thread 1 had issued at 643-648). The
-# fix: timing.c nyz_l2_ready; and bus_log.c nyz_core_sooner stops such a run with the
+# fix: timing.c nyz_l2_ready; and bus_retime.c nyz_core_sooner stops such a run with the
 # reason (tests/nyuzi/test_core_time.c). Also: the run ends normally, with the same cycles
 # as without the trace.
 set -u

@@ -1,5 +1,5 @@
 /* tests/nyuzi/test_gather_wait.c: a thread whose gather lane missed waits for its own line:
- * when another line's read moves (isa/nyuzi/bus_log.c bus_retime: its request is granted
+ * when another line's read moves (isa/nyuzi/bus_retime.c nyz_bus_retime: its request is granted
  * later once a request that reaches the L2 before it is made), the threads waiting for that
  * line move with it, not a gather lane waiting for another line that happened to be due in
  * the same cycle. The RTL wakes the threads of a load-miss queue entry when its response
