@@ -1,8 +1,9 @@
 /* tests/fuzz/fuzz_common.h: what the libFuzzer harnesses share. Each harness is one
  * tests/fuzz/fuzz_NAME.c defining LLVMFuzzerTestOneInput (tests/fuzz/fuzz.mk builds it with
  * clang under ASan and UBSan). Inputs that need a file (assembler sources, debugger
- * scripts) go through fuzz_temp_file, one per process, rewritten for every input. Runs of
- * random programs are bounded by FUZZ_MAX_CYCLES and the watchdog so every input ends. */
+ * scripts) go through fuzz_temp_file, one per process and suffix, rewritten for every input
+ * and removed at exit. Runs of random programs are bounded by FUZZ_MAX_CYCLES and the
+ * watchdog so every input ends. */
 #ifndef XPUSIM_FUZZ_COMMON_H
 #define XPUSIM_FUZZ_COMMON_H
 #include <stdint.h>
@@ -22,18 +23,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* where harnesses put what they read, so the reads are not optimised away */
 static volatile uint64_t fuzz_sink;
 
+/* The scratch paths this process made (one per suffix), removed with their assembler
+ * outputs (".out", ".elf") when the process ends, so that runs leave nothing in /tmp. */
+#define FUZZ_TEMP_MAX 4
+static char fuzz_temp_paths[FUZZ_TEMP_MAX][128];
+static int fuzz_temp_n;
+
+static inline void fuzz_temp_cleanup(void)
+{
+    static const char *const ext[] = {"", ".out", ".elf"};
+    char p[160];
+    for (int i = 0; i < fuzz_temp_n; i++)
+        for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
+            snprintf(p, sizeof p, "%s%s", fuzz_temp_paths[i], ext[e]);
+            unlink(p);
+        }
+}
+
 /* A scratch file of this process holding data[0..size), with suffix (".s", ".S"...). */
 static inline const char *fuzz_temp_file(const uint8_t *data, size_t size, const char *suffix)
 {
-    static char path[128];
+    char path[128];
     snprintf(path, sizeof path, "/tmp/xpusim-fuzz-%d%s", (int)getpid(), suffix);
-    FILE *f = fopen(path, "wb");
+    int i = 0;
+    while (i < fuzz_temp_n && strcmp(fuzz_temp_paths[i], path))
+        i++;
+    if (i == fuzz_temp_n) {
+        if (fuzz_temp_n == FUZZ_TEMP_MAX)
+            abort();
+        if (fuzz_temp_n == 0 && atexit(fuzz_temp_cleanup))
+            abort();
+        memcpy(fuzz_temp_paths[fuzz_temp_n++], path, sizeof path);
+    }
+    FILE *f = fopen(fuzz_temp_paths[i], "wb");
     if (!f)
         abort();
     if (size && fwrite(data, 1, size, f) != size)
         abort();
     fclose(f);
-    return path;
+    return fuzz_temp_paths[i];
 }
 
 /* Build a machine of an ISA with the given -o options (NULL-terminated KEY=VALUE list). */
