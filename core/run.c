@@ -355,9 +355,11 @@ static void run_ring_round(sim_machine *m, uint64_t c)
         u->ring = 1; /* taken: off the ring's due units, as the loop marks its choice */
         const int next_due = j + 1 < n && l[j + 1]->ring == 2 && l[j + 1]->ev.when == c;
         run_cycle_burst(m, u, next_due ? c : run_ring_next_time(m)); /* (a burst may have moved l[j + 1]) */
-        if (m->progress_fn)
-            progress_check(m);
-        run_insn_check(m);
+        if (!m->run_lim) { /* (else neither checks anything) */
+            if (m->progress_fn)
+                progress_check(m);
+            run_insn_check(m);
+        }
     }
 }
 
@@ -372,6 +374,9 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
     }
     m->stop.kind = SIM_STOP_NONE;
     m->stop.msg[0] = 0;
+    m->run_lim = !m->max_instructions && !m->ff_insns && !m->ff_armed && !m->progress_fn
+                     ? (until == SIM_NEVER ? SIM_NEVER : until + 1)
+                     : 0;
     /* an instruction limit counts the machine's total in simulated-time order, which host
      * threads cannot keep: with one set, the units run on this thread, so the stop point is
      * the same for every -o jobs= (and the same from run to run) */
@@ -424,9 +429,11 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
             run_cycle_burst(m, eu, next_other);
         else
             e->fn(e, e->ctx);
-        if (m->progress_fn)
-            progress_check(m);
-        run_insn_check(m);
+        if (!m->run_lim) { /* (else neither checks anything) */
+            if (m->progress_fn)
+                progress_check(m);
+            run_insn_check(m);
+        }
         if (from_ring && rest == m->now && !sim_stopped(m))
             run_ring_round(m, m->now); /* the ring's other units due in this cycle */
     }
@@ -434,6 +441,7 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
      * on host threads (indep_finish), so the stop is the same for every -o jobs= */
     if (m->isa->independent_units && run_unit_fault(m->stop.kind, m->stop.unit))
         indep_after_loop(m, until);
+    m->run_lim = 0; /* (a burst outside sim_run, if any: run_limits_for) */
     run_ring_flush(m);
     sim_counters_sync(m); /* what reads them (statistics, the debugger) comes after */
     if (m->stop.kind != SIM_STOP_HALT) {

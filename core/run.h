@@ -183,9 +183,7 @@ uint64_t run_limits_for(const sim_machine *m, uint64_t now, int decoupled);
  * decoupled unit is watched on its own (sim_run_unit_event, run_unit_watchdog). */
 static inline uint64_t run_horizon(const sim_machine *m, uint64_t now, int decoupled, uint64_t next)
 {
-    uint64_t lim = !m->max_instructions && !m->ff_insns && !m->ff_armed && !m->progress_fn
-                       ? (m->limit == SIM_NEVER ? SIM_NEVER : m->limit + 1)
-                       : run_limits_for(m, now, decoupled);
+    uint64_t lim = m->run_lim ? m->run_lim : run_limits_for(m, now, decoupled);
     if (decoupled)
         return lim;
     if (next <= now)

@@ -151,6 +151,12 @@ typedef struct sim_machine {
     double tick_hz;         /* ticks per second: the lcm of the units' clocks (sim_clock_setup) */
     uint32_t max_period;    /* the longest unit cycle in ticks */
     uint64_t limit;         /* last cycle a run may reach (max_cycles) */
+    /* (set by sim_run for its loop) a burst's limit from the run's alone, limit + 1
+     * (SIM_NEVER: none), when no instruction cap, fast-forward or progress report shortens
+     * bursts (run_limits_for) and nothing is to be checked between bursts; else 0 (also
+     * outside sim_run). None of those changes inside sim_run, so its bursts (four Nyuzi
+     * cores: one a core-cycle) read one field instead of testing five (run.h run_horizon). */
+    uint64_t run_lim;
     uint64_t max_instructions; /* 0 = no limit */
     int jobs;               /* host threads for independent units (-o jobs=N) */
     /* -o timing=none: the ISA runs functionally (isa_ops.functional says it can): the same
