@@ -328,9 +328,11 @@ static int only_unit_events(const sim_machine *m)
  * takes a later insertion number than every unit of the round, so it comes after them, and
  * the loop takes it after the round): each burst checks both and otherwise leaves the
  * choice to the loop. Its horizon is the loop's: c + 1 while the unit after it is still due
- * at c; else the next event on the queue or the ring. The limits, progress and
- * instruction caps are checked after each burst as after any event. (No unit is woken to a
- * cycle before the loop's: the collection gives up if it finds one.) */
+ * at c or the one before it is due again by c + 1 (the next event is at most c + 1, and
+ * every burst runs at least one cycle: run_horizon); else the next event on the queue or
+ * the ring. The limits, progress and instruction caps are checked after each burst as after
+ * any event. (No unit is woken to a cycle before the loop's: the collection gives up if it
+ * finds one.) */
 static void run_ring_round(sim_machine *m, uint64_t c)
 {
     sim_unit *l[SIM_RING_MAX];
@@ -341,8 +343,9 @@ static void run_ring_round(sim_machine *m, uint64_t c)
             continue;
         if (u->ev.when < c)
             return; /* (woken into the past: the loop decides) */
-        int k = n++;
-        while (k > 0 && ev_before(&u->ev, &l[k - 1]->ev)) {
+        int k = n++; /* (ev_before of two events at c) */
+        while (k > 0 && (u->ev.prio != l[k - 1]->ev.prio ? u->ev.prio < l[k - 1]->ev.prio
+                                                          : u->ev.seq < l[k - 1]->ev.seq)) {
             l[k] = l[k - 1];
             k--;
         }
@@ -353,8 +356,11 @@ static void run_ring_round(sim_machine *m, uint64_t c)
         if (u->ring != 2 || u->ev.when != c || ev_next_time(&m->q) <= c)
             return;
         u->ring = 1; /* taken: off the ring's due units, as the loop marks its choice */
-        const int next_due = j + 1 < n && l[j + 1]->ring == 2 && l[j + 1]->ev.when == c;
-        run_cycle_burst(m, u, next_due ? c : run_ring_next_time(m)); /* (a burst may have moved l[j + 1]) */
+        /* (a burst may have moved l[j + 1]; the one before, due by c + 1, gives the horizon
+         * the ring's scan would: at most c + 1, and a burst runs at least to c + 1) */
+        const int next_due = (j + 1 < n && l[j + 1]->ring == 2 && l[j + 1]->ev.when == c) ||
+                             (j && l[j - 1]->ring == 2 && l[j - 1]->ev.when <= c + 1);
+        run_cycle_burst(m, u, next_due ? c : run_ring_next_time(m));
         if (!m->run_lim) { /* (else neither checks anything) */
             if (m->progress_fn)
                 progress_check(m);
