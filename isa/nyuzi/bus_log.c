@@ -56,6 +56,7 @@ void nyz_bus_fix(nyz_machine *nm)
     if (nm->bus_n)
         nyz_arb_run(nm, UINT64_MAX);
     nm->bus_n = 0;
+    nm->bus_log = nm->bus_mem;
 }
 
 /* A final grant's read or restart is placed now (bus_reread): the slot that keeps it
@@ -720,8 +721,13 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
         }
     /* pure: the entries left are stores to lines the L2 holds (their reads use no bus);
      * (one taken before fin counts too: tok 0 settles again from arb_y) */
-    if (nfin)
-        memmove(L, L + nfin, (n - nfin) * sizeof L[0]);
+    if (nfin) { /* (they leave at the front: nyuzi.h bus_mem) */
+        nm->bus_log = L += nfin;
+        if (L + NYZ_BUS_LOG > nm->bus_mem + 2 * NYZ_BUS_LOG) {
+            memmove(nm->bus_mem, L, (n - nfin) * sizeof L[0]);
+            nm->bus_log = nm->bus_mem;
+        }
+    }
     nm->bus_n = n - nfin;
     nm->arb_tn = nm->bus_n;
     nm->arb_tok = (uint8_t)(nm->bus_n && pure && !lost);

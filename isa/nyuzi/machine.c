@@ -177,6 +177,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    nm->bus_log = nm->bus_mem;
     nm->dc_mask = (1u << 16) - 1;
     nm->dc = calloc(nm->dc_mask + 1, sizeof *nm->dc);
     nm->fb_pixels = calloc(640 * 480, 4);

@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4632,  /* nyz_thread */
     1592,  /* nyz_core */
     640,   /* nyz_cache */
-    25328, /* nyz_machine */
+    26872, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -185,7 +185,7 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * TLBs (itlb_old, itlb_old_at too), perf_sel/perf_count (the MMU and control registers
  * make a period unrecordable),
  * the L1D's pseudo-LRU reads (lrd: recorded and read only with fills in flight, and there
- * are none), the memory bus, SDRAM and L2 fill FIFO (mem_free, fq_rst, sd_*, bus_log,
+ * are none), the memory bus, SDRAM and L2 fill FIFO (mem_free, fq_rst, sd_*, bus_log, bus_mem,
  * bus_n; the bus interface's write-backs waiting and the end of its last write, wb_*,
  * bi_free: read and written only on an L2 miss or a dirty flush, and a period has none;
  * the fill FIFO's placements a flush may still go before, placed, pl_n, bi_key: the same,

@@ -332,8 +332,11 @@ typedef struct nyz_machine {
     uint64_t wr_free;            /* the first cycle the bus may start the next write (the same) */
     uint64_t wb_at[NYZ_WBQ];     /* write-backs waiting (l2_wb.c nyz_wb_push): their line, the */
     uint32_t wb_line[NYZ_WBQ], wb_n; /* first bus time the bus interface may take each */
-    nyz_bus_ent bus_log[NYZ_BUS_LOG]; /* data reads a code line may still go before */
-    unsigned bus_n;
+    nyz_bus_ent *bus_log;        /* data reads a code line may still go before: bus_n from */
+    unsigned bus_n;              /* here, in bus_mem (the final ones leave at the front: the
+                                  * start moves on, the entries are moved back to bus_mem's
+                                  * start only when fewer than NYZ_BUS_LOG slots are left) */
+    nyz_bus_ent bus_mem[2 * NYZ_BUS_LOG];
     uint64_t sq_free[NYZ_MAX_CORES]; /* next cycle the L2 accepts a store from this core (timing.c) */
     uint64_t l2_slot[NYZ_L2_SLOTS]; /* cycles the L2's arbiter has taken a request in (by
                                   * cycle % NYZ_L2_SLOTS) */
