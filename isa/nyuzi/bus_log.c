@@ -334,7 +334,7 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
             if (hits || e->x)
                 e->b = y + NYZ_FQ_REQ;
             if (hits || e->kind == NYZ_RP_STORE) {
-                sp->sqf[e->core] = y - NYZ_FQ_REQ + (!hits && e->st == 2 ? 1 : nm->tm.store_interval);
+                sp->sqf[e->core] = y - NYZ_FQ_REQ + NYZ_SQ_NEXT;
                 if (a->snapped)
                     mv_put(nm, &a->lost, y, NYZ_MV_GRANT_ST, e->core, sp->cr, sp->sqf[e->core], sp->sq[e->core]);
             } else if (a->snapped)
@@ -394,7 +394,7 @@ static int arb_free(nyz_machine *nm, arb_ctx *a, const nyz_arb_state *st, unsign
     nyz_bus_ent *const L = a->L, *const e = &L[a->n - 1];
     nyz_arb_state *const sp = &nm->arb_t;
     const unsigned nl = a->n - 1, m = a->m, nc = (unsigned)nm->ncores, nt = (unsigned)nm->nthreads;
-    const unsigned c = e->core, cg = c + 1 == nc ? 0 : c + 1, sti = nm->tm.store_interval;
+    const unsigned c = e->core, cg = c + 1 == nc ? 0 : c + 1, sti = NYZ_SQ_NEXT;
     unsigned k, cr = st->cr;
     if (nmv + 2 > NYZ_ARB_MOVES || e->done)
         return 0;

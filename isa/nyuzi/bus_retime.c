@@ -120,8 +120,10 @@ void nyz_bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
         uint64_t nw, ow = nyz_store_ack_moved(nm, c, t, e->serial, e->pa, od, nd, &nw);
         if (t->store_done == ow) {
             t->store_done = nw;
-            if (t->blocked == ow && t->block_why == NYZ_ST_STORE)
-                thread_move(nm, e->core, e->tid, nw);
+            /* (a thread whose store-queue operation rolled back on the busy entry waits
+             * for the acknowledgement, store_done + NYZ_SQ_AHEAD: pipeline.c) */
+            if (t->blocked == ow + NYZ_SQ_AHEAD && t->block_why == NYZ_ST_STORE)
+                thread_move(nm, e->core, e->tid, nw + NYZ_SQ_AHEAD);
         }
     } else if (e->kind == NYZ_RP_SYNC) {
         /* (its thread: nyz_sync_move) */

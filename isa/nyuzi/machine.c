@@ -28,7 +28,6 @@ static const opt_desc nyz_options[] = {
     OPT_U("l2_latency", "11", 0, 100000, "extra cycles of an L1 miss that hits L2"),
     OPT_U("mem_latency", "45", 0, 100000, "extra cycles of an L2 miss"),
     OPT_U("store_latency", "10", 1, 100000, "cycles until a store is acknowledged (one per thread)"),
-    OPT_U("l2_store_interval", "4", 1, 1000, "cycles between a core's stores the L2 takes (several cores)"),
     OPT_U("mem_interval", "28", 0, 100000, "cycles a line transfer occupies the memory bus"),
     OPT_U("io_latency", "9", 1, 100000, "cycles between the two issues of a device access"),
     OPT_U("sync_latency", "10", 1, 100000, "cycles between the two issues of load_sync/store_sync"),
@@ -76,7 +75,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
     m->isa_state = nm;
     nm->m = m;
     uint64_t cores, threads, mem, l1is, l1iw, l1ds, l1dw, l2s, l2w, tlbe, tlbw;
-    uint64_t il, fl, ll, l2l, ml, sl, iol, syl, sti, mi;
+    uint64_t il, fl, ll, l2l, ml, sl, iol, syl, mi;
     if (getopt_u(m, "cores", &cores, err, errlen) ||
         getopt_u(m, "threads", &threads, err, errlen) ||
         getopt_u(m, "mem", &mem, err, errlen) ||
@@ -96,7 +95,6 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         getopt_u(m, "store_latency", &sl, err, errlen) ||
         getopt_u(m, "io_latency", &iol, err, errlen) ||
         getopt_u(m, "sync_latency", &syl, err, errlen) ||
-        getopt_u(m, "l2_store_interval", &sti, err, errlen) ||
         getopt_u(m, "mem_interval", &mi, err, errlen))
         return -1;
     if (cores * threads > 32) {
@@ -109,7 +107,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         return -1;
     }
     nm->tm = (nyz_timing){(unsigned)il, (unsigned)fl, (unsigned)ll, (unsigned)l2l, (unsigned)ml,
-                          (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)sti, (unsigned)mi};
+                          (unsigned)sl, (unsigned)iol, (unsigned)syl, (unsigned)mi};
     nm->ncores = (int)cores;
     nm->nthreads = (int)threads;
     nm->ram_size = (uint32_t)(mem & ~3ull);

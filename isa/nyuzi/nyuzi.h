@@ -233,7 +233,7 @@ typedef struct nyz_core {
 
 typedef struct nyz_timing {
     unsigned int_lat, fp_lat, load_lat, l2_lat, mem_lat, store_lat;
-    unsigned io_lat, sync_lat, store_interval, mem_interval;
+    unsigned io_lat, sync_lat, mem_interval;
 } nyz_timing;
 
 /* What a thread's next replay is (nyz_thread.rp_kind; timing.c nyz_replay_timing). */
@@ -285,6 +285,9 @@ enum { NYZ_FQ_REQ = 3 };
  * acknowledged is taken; one issued sooner rolls back and replays at the acknowledgement
  * (timing.c sq_done, pipeline.c). */
 enum { NYZ_SQ_AHEAD = 4 };
+/* A core's store queue may send its next operation this many cycles after one
+ * (l1_store_queue.sv offers an entry every cycle; the sq_free spacing, nyz_arb_state.sqf). */
+enum { NYZ_SQ_NEXT = 1 };
 enum { NYZ_ST_SYNC = 3, NYZ_ST_MISS = 4 };
 
 enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64, NYZ_PLACED = 12 };

@@ -446,17 +446,14 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
  * core c issued at now: one a cycle from a core (l1_store_queue.sv offers one entry a
  * cycle, l1_l2_interface.sv sends one request a cycle, l2_cache_arb_stage.sv grants one a
  * cycle; RTL trace of scat_l1.c1t4: one core's stores granted at 5327, 5328, 5329, each
- * thread one per 12 cycles, its store queue's round trip). On several cores a core's
- * stores stay store_interval apart (-o l2_store_interval, 4, also bus_log.c's: with 1
- * there, loop4 on 4 cores cost 299.1 M host instructions, 287.6 M with 4, against the
- * bar of 295 M, and memcpy.c4t4 went +7.8% -> +15.2%; docs/validation/nyuzi.md 5b,
- * session 35), a whole-line store to a line the L2 lacks (`restart`) one cycle after the
- * core's previous request; its restart is then paced by the fill FIFO
- * (nyz_store_timing). Used on one core, and on several for flushes and invalidates
- * (taken in the order they are executed here; stores go through the arbiter's order,
- * bus_log.c, whose grants it makes final first). */
-static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now,
-                                       int restart)
+ * thread one per 12 cycles, its store queue's round trip; on several cores the same,
+ * NYZ_SQ_NEXT: RTL trace of sbfull.c4t4, core 0's stores granted at 1535 and 1537, of
+ * scat_miss.c4t4, core 3's at 1543, 1544 and 1545). A whole-line store to a line the L2
+ * lacks too; its restart is then paced by the fill FIFO (nyz_store_timing). Used on one
+ * core, and on several for flushes and invalidates (taken in the order they are executed
+ * here; stores go through the arbiter's order, bus_log.c, whose grants it makes final
+ * first). */
+static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint64_t now)
 {
     /* (stores it orders: sq_free final; on one core the code lines and loads it keeps,
      * placed with the L2's tags before a dinvalidate drops the line: RTL probe dv, a code
@@ -469,7 +466,7 @@ static inline uint64_t l2_store_accept(nyz_machine *nm, const nyz_core *c, uint6
      * the fill FIFO is almost full (nyz_l2_accept; the request reaches the L2 FQ_REQ
      * cycles after acc) */
     acc = nyz_l2_accept(nm, acc + FQ_REQ, 1) - FQ_REQ;
-    nm->sq_free[c->index] = acc + (restart || nm->ncores == 1 ? 1 : nm->tm.store_interval);
+    nm->sq_free[c->index] = acc + NYZ_SQ_NEXT;
     return acc;
 }
 /* The acknowledgement of a store issued at now installs its line at ack; the store's own
@@ -498,7 +495,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* on several cores the L2's arbiter orders every store (bus_log.c), one that reads its
      * line from memory too (NYZ_ST_MISS) */
     int logged = nm->ncores > 1;
-    uint64_t acc = logged ? now : l2_store_accept(nm, c, now, restart);
+    uint64_t acc = logged ? now : l2_store_accept(nm, c, now);
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu ST c%d t%d a%08x acc %llu\n", (unsigned long long)now, c->index,
             (int)(t - c->t), pa, (unsigned long long)acc);
@@ -614,7 +611,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * response drops it from every core's L1D when it arrives: until then a load
              * still hits the L1's copy (RTL: dinvalidate then a load of the line, 14
              * cycles a pair; gen_mem.py dinv_held, dinv_dirty) */
-            uint64_t ack = l2_store_accept(nm, c, now, 0) + tm->store_lat;
+            uint64_t ack = l2_store_accept(nm, c, now) + tm->store_lat;
             sq_ack(t, ack);
             for (int k = 0; k < nm->ncores; k++)
                 l1_fill_push(&nm->cores[k].l1d, ef->paddr, ack, NYZ_FILL_INVAL);
@@ -622,7 +619,7 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
             /* sent to the L2 through the store queue: membar waits for them; a flush of a
              * dirty line writes it to memory first */
-            uint64_t acc = l2_store_accept(nm, c, now, 0);
+            uint64_t acc = l2_store_accept(nm, c, now);
             sq_ack(t, acc + tm->store_lat); /* a line that is not dirty: acknowledged */
             if (in->kind == K_IINVALIDATE) {
                 nyz_l1_settle(&c->l1i, now);

@@ -8,8 +8,7 @@
  * full. RTL trace of kernel on 4 cores (whole-line stores to lines the L2 lacks, granted
  * 1078 c2 t0, 1080 c2 t2, then the waiting code lines 1089..1093 and the stores after them,
  * 1095 c2 t3, 1097 c2 t1: not in the order the threads issued them, t0 t1 t2 t3).
- * The machine: 2 cores, l2_store_interval=1 (so that the L2's own spacing of a core's
- * stores, four cycles by default, does not enter). As in test_l2_stall.c, core 0 brings H0
+ * The machine: 2 cores. As in test_l2_stall.c, core 0 brings H0
  * and H0 + 64 into the L2 (loads at 10 and 11), then its four threads' loads of four lines
  * at 100..103 fill the FIFO (reads at 106, 136, 164, 192): the L2 takes nothing from 110
  * to 137 (the first restart at 136 frees an entry the cycle after). A store to a line the
@@ -22,7 +21,7 @@ enum { L0 = 0x10000, H0 = 0x10400, CODE1 = 0x20400 };
 
 static void rig_make(rig *r)
 {
-    static const char *const opts[] = {"cores=2", "l2_store_interval=1", NULL};
+    static const char *const opts[] = {"cores=2", NULL};
     rig_open(r, opts);
     rig_access(r, 0, 0, K_LOAD, 1, H0, 10);
     rig_access(r, 0, 1, K_LOAD, 1, H0 + 64, 11);

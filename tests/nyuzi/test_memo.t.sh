@@ -71,7 +71,6 @@ same loop1 1
 same loop1 1 -o threads=1
 same loop4 1
 same loop4 1 -o mem_latency=0 -o store_latency=3
-same loop4 1 -o l2_store_interval=1
 same loop4 0 -o threads=2
 same mix 1
 same mix 0 -o threads=2
