@@ -138,9 +138,14 @@ int gdb_serve(cli_session *s, const char *listen_spec); /* frontends/gdbstub.c *
  * set-up, for tests and the fuzz harness. 0 ok, 1 error. */
 int gdb_serve_fd(cli_session *s, int fd);
 
-/* Optional SDL2 window (frontends/view.c); all are no-ops without SDL or a display. */
+/* Optional SDL2 window (frontends/view.c); all are no-ops without SDL or a display. SDL2 is
+ * loaded (dlopen) by view_open, not linked; a library that cannot be loaded is reported on
+ * stderr and the run goes on headless. */
+#define VIEW_SDL_SONAME "libSDL2-2.0.so.0"
 typedef struct view view;
 view *view_open(sim_machine *m);
+/* view_open with the library named (tests name one that does not exist). */
+view *view_open_lib(sim_machine *m, const char *soname);
 /* Refresh from the machine's framebuffer; returns 0, or -1 when the user closed the window. */
 int view_update(view *v, sim_machine *m);
 void view_wait_close(view *v);

@@ -12,7 +12,7 @@ skip() { echo "SKIP: $*"; exit 0; }
 command -v xvfb-run >/dev/null || skip "xvfb-run is not installed"
 command -v python3 >/dev/null || skip "python3 is not installed"
 "$X" isas | grep -q '^mccp' || skip "this build has no mccp ISA"
-nm "$X" 2>/dev/null | grep -q SDL_CreateWindow || ldd "$X" 2>/dev/null | grep -q SDL2 || skip "built without SDL2"
+grep -qa "libSDL2-2.0.so.0" "$X" || skip "built without SDL2" # the soname view.c loads
 printf 'movl reg1 10240\nmovl reg3 20480\nmovl reg2 65280\nloop:\nstore reg2 reg1\ninc reg1\ncmp reg1 reg3\njne loop\nint 0\n' >"$T/band.asm"
 "$X" asm --isa mccp "$T/band.asm" -o "$T/band.out" || { echo "FAIL: assembling"; exit 1; }
 mkdir "$T/fb"

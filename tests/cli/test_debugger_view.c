@@ -4,10 +4,13 @@
  * (or refuses) a framebuffer. Checked: no framebuffer or no display gives NULL quietly,
  * NULL views are accepted everywhere, updates succeed (also when called faster than the
  * ~60 Hz refresh), view_wait_close returns at once without a terminal or with
- * XPUSIM_NO_WAIT, and XPUSIM_VIEW_HOLD_MS holds the window for that long. What the window
- * shows is checked on a real X server by tests/cli/view.t.sh. */
+ * XPUSIM_NO_WAIT, and XPUSIM_VIEW_HOLD_MS holds the window for that long; a library that
+ * cannot be loaded gives NULL and one line on stderr naming it with dlerror's reason. What
+ * the window shows is checked on a real X server by tests/cli/view.t.sh; that runs without a
+ * window do not load SDL2, by tests/cli/sdl_load.t.sh. */
 #include "../testlib.h"
 #include <time.h>
+#include <unistd.h>
 #include "../../frontends/cli.h"
 
 static uint32_t fb_pixels[64 * 16];
@@ -116,5 +119,42 @@ static void test_dummy_window(void **state)
 #endif
 }
 
+/* The library is loaded by view_open: one that does not exist leaves the run headless with
+ * the reason on stderr (the soname and dlopen's "cannot open shared object file"). */
+static void test_missing_library(void **state)
+{
+    (void)state;
+#ifdef XPUSIM_HAVE_SDL
+    setenv("SDL_VIDEODRIVER", "dummy", 1); /* with the real library this would open a window */
+    sim_machine m;
+    make(&m, &vt_isa);
+    FILE *log = tmpfile();
+    assert_non_null(log);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0 && dup2(fileno(log), STDERR_FILENO) >= 0);
+    view *v = view_open_lib(&m, "libxpusim-no-such-sdl.so.0");
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    assert_null(v);
+    char text[600] = "";
+    rewind(log);
+    size_t n = fread(text, 1, sizeof text - 1, log);
+    text[n] = 0;
+    fclose(log);
+    if (!strstr(text, "xpusim: no window (cannot load libxpusim-no-such-sdl.so.0: ") ||
+        !strstr(text, "cannot open shared object file") || !strstr(text, "running headless\n"))
+        fail_msg("stderr was: %s", text);
+    /* the real one still opens (the failed load left nothing behind) */
+    v = view_open(&m);
+    assert_non_null(v);
+    view_close(v);
+    sim_destroy(&m);
+#else
+    skip();
+#endif
+}
+
 XPUSIM_TESTS(view, cmocka_unit_test(test_no_framebuffer), cmocka_unit_test(test_no_display),
-             cmocka_unit_test(test_dummy_window))
+             cmocka_unit_test(test_dummy_window), cmocka_unit_test(test_missing_library))
