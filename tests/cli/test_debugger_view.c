@@ -41,12 +41,14 @@ static const isa_ops vt_isa = {.name = "vt", .create = vt_create, .unit_run = vt
 static const isa_ops vt_isa_nofb = {.name = "vt", .create = vt_create, .unit_run = vt_run, .framebuffer = vt_no_fb};
 static const isa_ops vt_isa_nohook = {.name = "vt", .create = vt_create, .unit_run = vt_run};
 
+#ifdef XPUSIM_HAVE_SDL /* only the window tests time anything */
 static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+#endif
 
 static void make(sim_machine *m, const isa_ops *isa)
 {
