@@ -355,6 +355,13 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
             /* (a store hit's read: its acknowledgement, bus_reread) */
             nyz_placed *pl = !hits && !a->snapped ? placed_before(nm) : NULL;
             uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e, !a->snapped);
+            /* a collided miss (its line's fill was not in the L2's tags when it was made)
+             * hits at its restart: a use of the way (l2_cache_read_stage.sv update_lru_en
+             * = cache_hit for loads and stores; RTL trace of vstream.c2t4: the code lines
+             * 0x1040, 0x1080, 0x10c0 requested by both cores, then eight data lines per
+             * set take ways 4 3 6 1 5 2 7 0 and evict no dirty line) */
+            if (!hits && e->coll && e->l2way < 0 && !a->snapped)
+                nyz_cache_touch(&nm->l2, e->pa);
             if (!hits && e->kind == NYZ_RP_SYNC)
                 nyz_sync_move(nm, e, nd);
             if (!e->done)

@@ -146,6 +146,18 @@ int nyz_cache_access_slow(nyz_cache *c, uint32_t addr, int allocate, int write)
     return nyz_cache_hit(c, base + w, write);
 }
 
+/* A use of addr's line, if held, for replacement alone (no count, no dirty mark). */
+void nyz_cache_touch(nyz_cache *c, uint32_t addr)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1);
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[set * c->ways + w] == line) {
+            touch(c, set, w, line);
+            return;
+        }
+}
+
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
 {
     uint32_t line = addr >> c->line_shift;

@@ -468,6 +468,7 @@ static inline int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, in
     return nyz_cache_access_slow(c, addr, allocate, write);
 }
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
+void nyz_cache_touch(nyz_cache *c, uint32_t addr);
 /* the way a miss in a set with pseudo-LRU flags f replaces (cache_lru.sv) */
 unsigned nyz_plru_victim(unsigned f, unsigned ways);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);

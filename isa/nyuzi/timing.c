@@ -430,8 +430,11 @@ uint64_t nyz_store_restart(nyz_machine *nm, uint64_t acc, int way, int mine, uin
     fprintf(stderr, "%llu RS acc %llu way %d\n", (unsigned long long)rs, (unsigned long long)acc, way);
 #endif
     ack = rs + STORE_RST_ACK;
-    if (nm->mem_free < rs - 1)
-        nm->mem_free = rs - 1;
+    /* the next transfer's address phase 3 after it (the IDLE after its READ_COMPLETE): a
+     * write-back waiting too starts no sooner (RTL trace of vstream.c2t4: restarts 597 and
+     * 599 go before the write-back its restart 595 queued, AW 602) */
+    if (nm->mem_free < rs)
+        nm->mem_free = rs;
     nyz_fq_push(nm, acc + 2 * FQ_REQ, rs);
     if (mine)
         nm->l2.ready[way] = rs;
