@@ -89,6 +89,16 @@ void nyz_itlb_save(nyz_machine *nm, nyz_core *c)
     c->itlb_old_at = nm->cur_cycle + 1;
 }
 
+/* Cycles from..off (at or after now) leave the fetch's plain path (pipeline.c run_core):
+ * c->fetch_from..fetch_off grows to hold them (a range that has ended is replaced). */
+void nyz_fetch_window(nyz_core *c, uint64_t now, uint64_t from, uint64_t off)
+{
+    if (c->fetch_off < now || from < c->fetch_from)
+        c->fetch_from = from;
+    if (c->fetch_off < off)
+        c->fetch_off = off;
+}
+
 /* MMU: 0 ok with *pa, -1 after raising the trap (or stopping). */
 int nyz_translate(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t va, uint32_t *pa,
                   int is_store, int is_data, uint32_t pc)
@@ -218,7 +228,19 @@ void nyz_write_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr, uint32_t 
     switch (cr) {
     case 1: c->trap_handler = v; break;
     case 2: t->ts[0].pc = v; break;
-    case 4: t->flags = v & 7; break;
+    case 4:
+        /* control_registers.sv writes CR_FLAGS at the end of the setcr's dcache data stage
+         * (issue + 2); ifetch_data reads cr_mmu_en and cr_supervisor_en, decode (a cycle
+         * later) cr_interrupt_en: the fetches (ifetch_data) up to the issue + 2 have the
+         * flags from before (pipeline.c fetch_window). An access issued after it reads
+         * cr_mmu_en in its dcache data stage, issue + 2 or later: the new flags (one right
+         * behind it, at issue + 1, checks supervisor mode for a TLB operation in its tag
+         * stage, issue + 2, with the old ones: not modelled) */
+        t->fl_old = t->flags;
+        t->fl_at = nm->cur_cycle + 3;
+        nyz_fetch_window(c, nm->cur_cycle, nm->cur_cycle + 1, nm->cur_cycle + 2);
+        t->flags = v & 7;
+        break;
     case 7: c->tlb_miss_handler = v; break;
     case 8: t->ts[0].flags = v & 7; break;
     case 9: t->asid = v & 0xff; break;

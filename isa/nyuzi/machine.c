@@ -145,7 +145,7 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         c->nthreads = (int)threads;
         c->tlb_ways = (unsigned)tlbw;
         c->tlb_sets = (unsigned)(tlbe / tlbw);
-        c->fetch_from = 1; /* no TLB change in the dcache tag stage: an empty range */
+        c->fetch_from = c->tlb_from = 1; /* empty ranges: nothing leaves the plain fetch */
         c->itlb = calloc(tlbe, sizeof *c->itlb);
         c->itlb_old = calloc(tlbe, sizeof *c->itlb_old);
         c->dtlb = calloc(tlbe, sizeof *c->dtlb);

@@ -12,8 +12,8 @@
  * fails when one differs: a new field must go into the key, or its comment say why a
  * period does not read it, and the size here be updated). */
 const size_t nyz_memo_key_sizes[5] = {
-    4632,  /* nyz_thread */
-    1592,  /* nyz_core */
+    4640,  /* nyz_thread */
+    1608,  /* nyz_core */
     640,   /* nyz_cache */
     26872, /* nyz_machine */
     136,   /* sim_thread */
@@ -159,6 +159,9 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
         WX(w, t->rb_flags);
         WX(w, t->rb_pc);
     }
+    WC(w, t->fl_at, 1);
+    if (t->fl_at > w->base) /* (a setcr window still open) */
+        WX(w, t->fl_old);
     WC(w, t->blocked, 1);
     WC(w, t->last_issue, 0);
     /* its newest store's record, by serial from the newest */
@@ -212,6 +215,8 @@ void nyz_memo_walk(nyz_memo_walker *w, nyz_machine *nm, sim_unit *u, nyz_core *c
     WX(w, c->frr);
     WC(w, c->fetch_off, 1);
     WC(w, c->fetch_from, 1);
+    WC(w, c->tlb_off, 1);
+    WC(w, c->tlb_from, 1);
     WC(w, c->due, 1);
     for (unsigned k = 1; k <= 8; k++) { /* the writeback slots of the next 8 cycles */
         uint64_t slot = w->base + k;

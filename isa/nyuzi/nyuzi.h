@@ -164,6 +164,9 @@ typedef struct nyz_thread {
     uint32_t rp_pa;              /* ... and the address a replayed load reads */
     const struct nyz_dcache_ent *cur; /* fetched, not yet issued instruction (retry cache) */
     uint32_t cur_pc, cur_pa, cur_flags;
+    uint32_t fl_old;             /* the flags before the last setcr of CR 4 ... */
+    uint64_t fl_at;              /* ... which the fetch sees from this cycle (its issue + 3;
+                                  * pipeline.c fetch_window) */
 } nyz_thread;
 
 typedef struct nyz_tlb_entry {
@@ -224,11 +227,14 @@ typedef struct nyz_core {
     uint64_t wb_slot[8];         /* writeback port: cycle c's slot is taken if wb_slot[c & 7] == c */
     uint64_t due;                /* earliest rollback, fetch miss or restart to process */
     int frr;                     /* fetch arbiter: thread with priority next */
-    uint64_t fetch_from, fetch_off; /* cycles without fetch: a TLB change in the dcache tag
-                                  * stage (one a cycle: back-to-back changes, a range; none:
-                                  * 1, 0) */
+    uint64_t fetch_from, fetch_off; /* cycles the fetch leaves its plain path (pipeline.c):
+                                  * a range holding tlb_from..tlb_off and the setcr windows
+                                  * (fl_at) of the threads (none: 1, 0) */
     nyz_thread *t;
     int nthreads;
+    uint64_t tlb_from, tlb_off;  /* cycles without fetch: a TLB change in the dcache tag
+                                  * stage (one a cycle: back-to-back changes, a range; none:
+                                  * 1, 0) */
 } nyz_core;
 
 typedef struct nyz_timing {
@@ -427,6 +433,7 @@ int nyz_fetch_peek(const nyz_machine *nm, const nyz_core *c, const nyz_thread *t
 int nyz_fetch_peek_in(const nyz_machine *nm, const nyz_core *c, const nyz_tlb_entry *itlb,
                       const nyz_thread *t, uint32_t flags, uint32_t pc, uint32_t *pa);
 void nyz_itlb_save(nyz_machine *nm, nyz_core *c);
+void nyz_fetch_window(nyz_core *c, uint64_t now, uint64_t from, uint64_t off);
 uint32_t nyz_pending_ints(nyz_machine *nm, nyz_core *c, nyz_thread *t);
 void nyz_thread_reset(nyz_thread *t, int gid);
 uint32_t nyz_read_cr(nyz_machine *nm, nyz_core *c, nyz_thread *t, int cr);

@@ -255,7 +255,7 @@ typedef struct l1i_geom {
  * thread was selected, else 0 and *next the earliest cycle one could be. */
 static inline __attribute__((always_inline)) int
 fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, int n, uint64_t now, uint64_t *next,
-            const l1i_geom *g)
+            const l1i_geom *g, const int win)
 {
     nyz_thread *const T = c->t;
     sim_thread *const S = u->threads;
@@ -299,13 +299,15 @@ fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, int n, uint64_t n
         S[pick].ready_at = now + FE_DEPTH; /* the new FIFO head */
     /* instruction_decode_stage turns the instruction into an interrupt if one is pending,
      * but not while a device or synchronized access waits for its second issue */
-    if ((t->flags & NYZ_F_I) && t->ghost != GHOST_NOINT && (nm->int_levels | t->latched) &&
-        nyz_pending_ints(nm, c, t))
+    /* (win: in a setcr window, decode, a cycle after this, reads the flags before it until
+     * the setcr's issue + 3: exec.c nyz_write_cr) */
+    if (((win && now + 1 < t->fl_at ? t->fl_old : t->flags) & NYZ_F_I) &&
+        t->ghost != GHOST_NOINT && (nm->int_levels | t->latched) && nyz_pending_ints(nm, c, t))
         t->fe_int |= (uint8_t)(1u << idx);
     uint32_t pc = t->npc;
     /* behind a trap or eret fetch still runs with the flags from before it (they change in
-     * the writeback stage) */
-    uint32_t flags = t->rb_at ? t->rb_flags : t->flags;
+     * the writeback stage), and until a setcr's issue + 3 with those from before it */
+    uint32_t flags = win && now < t->fl_at ? t->fl_old : t->rb_at ? t->rb_flags : t->flags;
     t->npc = pc + 4;
     /* Fast path: an untranslated, aligned fetch from the line its L1I set touched last is a
      * hit that leaves the replacement state as it is (no fill due either) */
@@ -325,6 +327,19 @@ fetch_cycle(nyz_machine *nm, sim_unit *u, nyz_core *c, int ns, int n, uint64_t n
     } else
         fetch_slow(nm, c, t, idx, flags, pc, now);
     return 1;
+}
+
+/* The fetch in a cycle off its plain path (c->fetch_from..fetch_off): none in a TLB change's
+ * cycle (timing.c), else the one of fetch_cycle that reads the threads' setcr windows. */
+static __attribute__((noinline)) int fetch_window(sim_unit *u, int ns, int n, uint64_t now,
+                                                  uint64_t *next)
+{
+    nyz_core *c = u->isa;
+    if (now >= c->tlb_from && now <= c->tlb_off) {
+        *next = min64(*next, now + 1);
+        return 0;
+    }
+    return fetch_cycle(u->m->isa_state, u, c, ns, n, now, next, NULL, 1);
 }
 
 /* Kinds that go through the thread's one-entry store queue: issued while an earlier
@@ -510,9 +525,12 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
         /* ifetch_tag_stage (it sees the FIFOs before this cycle's dequeue) */
         int fetched = 0;
         if (__builtin_expect(now > c->fetch_off || now < c->fetch_from, 1))
-            fetched = fetch_cycle(nm, u, c, ns, n, now, &next, one ? NULL : &geom);
-        else /* a TLB change in the dcache tag stage (nyz_mem_timing): none this cycle */
-            next = min64(next, now + 1);
+            fetched = fetch_cycle(nm, u, c, ns, n, now, &next, one ? NULL : &geom, 0);
+        else { /* a TLB change in the dcache tag stage (nyz_mem_timing), a setcr window */
+            uint64_t nw = next; /* (next's address not taken: it stays in a register) */
+            fetched = fetch_window(u, ns, n, now, &nw);
+            next = nw;
+        }
         if (pick < 0) {
             if (fetched) {
                 now++;
@@ -668,6 +686,12 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                     t->sync_odd ^= in->kind == K_LOAD_SYNC;
                     t->rb_at = now + (in->pipe == NYZ_PIPE_MEM ? RB_MEM : RB_INT);
                     t->rb_pc = t->pc;
+                    /* its destination, set busy at the issue, is cleared by the rollback
+                     * (scoreboard.sv rollback_bitmap; no writeback): a squashed issue behind
+                     * it that reads it waits (RTL trace of tlb_inval_all.c1t4: a load_sync's
+                     * DTLB miss issued at 833, the add behind it not issued at 836) */
+                    if (in->wr != 0xff)
+                        t->reg_ready[in->wr] = max64(t->reg_ready[in->wr], t->rb_at);
                 } else {
                     if (ef.mem == 2 && t->store_done > now) { /* store queue busy */
                         c->events[1]++;

@@ -647,9 +647,10 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
              * pointer kept (ifetch_tag_stage.sv cache_fetch_en). One issued in the cycle
              * before is still ahead (its cycle now + 1): the two make one range (RTL trace
              * of tlb_inval_all.c1t4: itlbinserts issued at 560-563, no fetch at 562-565) */
-            if (c->fetch_off != now + TLB_FETCH_OFF - 1)
-                c->fetch_from = now + TLB_FETCH_OFF;
-            c->fetch_off = now + TLB_FETCH_OFF;
+            if (c->tlb_off != now + TLB_FETCH_OFF - 1)
+                c->tlb_from = now + TLB_FETCH_OFF;
+            c->tlb_off = now + TLB_FETCH_OFF;
+            nyz_fetch_window(c, now, c->tlb_from, c->tlb_off);
         }
         return 0;
     default:
@@ -701,12 +702,12 @@ uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t
          * missed the DTLB, then issued at 898-901 and answered, replay at 941-947, are
          * rolled back again with a second LOAD_SYNC granted at 944-950, replay at 951. */
         nyz_sync_again(nm, t, now);
+        t->rp_kind = NYZ_RP_SYNC; /* (before its entry is made: bus_retime.c nyz_sync_move) */
         uint64_t wake = nyz_sync_timing(nm, c, t, now), at;
         uint32_t pa = nm->sreq[t->gid].pa;
         nyz_l1_settle(&c->l1d, now);
         if (!nyz_cache_probe(&c->l1d, pa) && !nyz_l1_fill_pending(&c->l1d, pa, &at))
             nyz_l1_fill_add(&c->l1d, pa, wake);
-        t->rp_kind = NYZ_RP_SYNC;
         return wake;
     }
     if (k != NYZ_RP_LOAD)

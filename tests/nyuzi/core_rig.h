@@ -55,4 +55,11 @@ static inline void core_rig_cycle(core_rig *r, uint64_t now)
 {
     isa_nyuzi.unit_run(&r->m, r->u, now, now + 1);
 }
+
+/* The cycles from..last of the core, one by one. */
+static inline void core_rig_run(core_rig *r, uint64_t from, uint64_t last)
+{
+    for (uint64_t now = from; now <= last; now++)
+        core_rig_cycle(r, now);
+}
 #endif
