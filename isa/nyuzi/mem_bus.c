@@ -13,12 +13,18 @@
 #endif
 
 /* A line written back holds the memory bus mem_interval (28) cycles for the next write,
- * counted from its start, which already includes its own row's cycles (sdram_extra): the
- * bus interface issues the next write's address when the write's response comes, after its
- * two bursts (RTL trace of dflush_dirty.c4t1, every write to a closed row of bank 0: AW 913,
- * store FIFO full 922, CLOSE_ROW 923, OPEN_ROW 924, bursts to 935 and 937..945, next AW
- * 945: 28 + 4; it was 30, which made dfdi.c4t1's and dflush_dirty.c4t1's writes 2 late
- * each once the flushes went in the RTL's order, nyz_flush_write), and READ_AFTER_WRITE less for the
+ * counted from its start, which already includes its own row's cycles (sdram_extra), and
+ * in any case until its second burst has ended: the SDRAM controller takes a write's
+ * address only with no write pending (sdram_controller.sv s_awready = !write_pending, which
+ * clears as the last burst leaves WRITE_BURST; axi_interconnect.sv passes the address phase
+ * only then; s_bvalid is tied to 1, so the bus interface never waits for a response). RTL
+ * trace of dflush_dirty.c4t1, every write to a closed row of bank 0: AW 913, store FIFO
+ * full 922, CLOSE_ROW 923, OPEN_ROW 924, bursts to 935 and 937..945, next AW 945: 28 + 4 (it
+ * was 30, which made dfdi.c4t1's and dflush_dirty.c4t1's writes 2 late each once the
+ * flushes went in the RTL's order, nyz_flush_write); a refresh between the bursts delays
+ * it (RTL trace of dflush_dirty.c2t1 with the controller's states: AW 2239, first burst to
+ * 2261, the refresh 2262..2268, the second burst to 2279, next AW 2279: 40, the model had
+ * 32). READ_AFTER_WRITE less for the
  * next read (RTL trace of l2evict on 2 cores: a read's address phase 21 cycles after a
  * write's, AW 2856 AR 2877, its restart 35 after it: 25 + 4 for its row + 6 while the
  * controller finishes the write's burst; in the model's time the read starts 27 after the
@@ -79,17 +85,18 @@ static uint64_t sd_burst(nyz_machine *nm, uint32_t pa, uint64_t c, unsigned len)
 /* The extra cycles of a line read or write (its bank's rows, the refresh, the controller
  * still busy) whose address phase is at bus time t + SD_AR: a read's beyond an open row's
  * restart in an idle controller; a write's beyond its first burst's start at its store
- * FIFO's filling (the bus's last data beat waits as long). */
-static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t, int write)
+ * FIFO's filling (the bus's last data beat waits as long), *wr_end (if a write) then the
+ * cycle its second burst ends, the controller in IDLE again. */
+static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t, uint64_t *wr_end)
 {
     uint64_t a = t + SD_AR;
     if (nm->sd_refresh == 0) { /* reset */
         nm->sd_refresh = SD_REFRESH;
         nm->sd_idle = SD_READY;
     }
-    if (write) {
+    if (wr_end) {
         uint64_t e = sd_burst(nm, pa, a + SD_WFULL, SD_WBURST);
-        sd_burst(nm, pa, e + 1, SD_WBURST);
+        *wr_end = sd_burst(nm, pa, e + 1, SD_WBURST);
         return (unsigned)(e - (a + SD_WFULL + SD_WBURST));
     }
     uint64_t e = sd_burst(nm, pa, a + 1, SD_RBURST);
@@ -112,9 +119,12 @@ uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
     uint64_t start = from > nm->mem_free ? from : nm->mem_free;
     if (start < nm->wr_free)
         start = nm->wr_free;
-    start += sdram_extra(nm, pa, start, 1);
+    uint64_t end;
+    start += sdram_extra(nm, pa, start, &end);
     nm->mem_free = start + nm->tm.mem_interval - READ_AFTER_WRITE;
     nm->wr_free = start + nm->tm.mem_interval;
+    if (nm->wr_free < end - SD_AR) /* (the next address phase no sooner than end) */
+        nm->wr_free = end - SD_AR;
     nm->bi_free = start + WB_BI;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu AWX a%08x from %llu\n", (unsigned long long)start, pa, (unsigned long long)from);
@@ -226,7 +236,7 @@ uint64_t nyz_bus_read(nyz_machine *nm, uint32_t pa, uint32_t victim, uint64_t b,
      * overlapping misses (an instruction line and a data line) queue. */
     nyz_wb_drain(nm, b);
     uint64_t start = nm->bi_key = b > nm->mem_free ? b : nm->mem_free;
-    unsigned sd = sdram_extra(nm, pa, start, 0);
+    unsigned sd = sdram_extra(nm, pa, start, NULL);
     nm->mem_free = start + sd + nm->tm.mem_interval;
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu AR a%08x b %llu sd %u rst %llu\n", (unsigned long long)(start + sd), pa & ~63u, (unsigned long long)b, sd, (unsigned long long)(start + sd + nm->tm.mem_lat - (nm->tm.mem_lat < RST_LEAD ? nm->tm.mem_lat : RST_LEAD)));

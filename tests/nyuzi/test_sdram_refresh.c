@@ -1,6 +1,7 @@
 /* tests/nyuzi/test_sdram_refresh.c: the SDRAM controller's bursts and its auto refresh
- * (isa/nyuzi/timing.c sdram_extra, sd_burst). From the RTL source (sdram_controller.sv, as
- * soc_tb.sv instantiates it: T_REFRESH 750, 4 banks, 1 KiB rows) and its traced states
+ * (isa/nyuzi/mem_bus.c sdram_extra, sd_burst, nyz_bus_write). From the RTL source
+ * (sdram_controller.sv, as soc_tb.sv instantiates it: T_REFRESH 750, 4 banks, 1 KiB rows)
+ * and its traced states
  * (docs/validation/nyuzi.md 5b "Session 35 (nyuzi-sd)"):
  * - a line is two bursts, each started from IDLE; a read burst from IDLE at c is in IDLE
  *   again at c + 11 from an open row, + 2 more opening a closed bank's row (OPEN_ROW), + 4
@@ -78,9 +79,11 @@ static void test_refresh_between_bursts(void **state)
 /* A write's bursts hold the controller, and a refresh due between them makes it busy
  * beyond the bus's time. A dirty in the L2, flushed at 727: bus time 733, W = 736, its store
  * FIFO full at 745; burst 1 opens bank 0: 745 + 11 = 756 (2 late: start 735, acknowledged
- * 735 - 6 + 10 + 24 = 763, the bus free at 735 + 28 = 763 for a write, 762 for a read:
- * timing.c READ_AFTER_WRITE); the refresh due at 750 goes before burst
- * 2 (bank 0 open): 756..763; burst 2 opens bank 0 again: 763 + 11 = 774. C's load issued
+ * 735 - 6 + 10 + 24 = 763, the bus free at 735 + 28 = 763 for a read less one, 762:
+ * mem_bus.c READ_AFTER_WRITE); the refresh due at 750 goes before burst
+ * 2 (bank 0 open): 756..763; burst 2 opens bank 0 again: 763 + 11 = 774, from when the
+ * controller takes the next write's address: wr_free 774 - 3 = 771 (763 without the rule
+ * that a write's address waits for the previous write's last burst). C's load issued
  * at 759: t 765, pending from 769, waits until 774; burst 1 opens bank 1: 787, burst 2 788
  * -> 799; extra 799 - (769 + 23) = 7, replay 759 + 7 + 41 = 807 (with a write's burst not
  * holding the controller: no wait, 802). */
@@ -92,13 +95,39 @@ static void test_write_bursts(void **state)
     nyz_cache_access(&r.nm->l2, A, 1, 1); /* A in the L2, dirty */
     assert_int_equal(rig_access(&r, 0, 0, K_DFLUSH, 5, A, 727), 0);
     assert_int_equal(r.nm->cores[0].t[0].store_done + NYZ_SQ_AHEAD, 763);
-    assert_int_equal(r.nm->wr_free, 763);
+    assert_int_equal(r.nm->wr_free, 771);
     assert_int_equal(r.nm->mem_free, 762);
     assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, 759), 807);
+    sim_destroy(&r.m);
+}
+
+/* A write whose bursts a refresh separates holds the next write's address phase until its
+ * second burst has ended (sdram_controller.sv: s_awready = !write_pending, cleared as the
+ * last burst leaves WRITE_BURST; RTL trace of dflush_dirty.c2t1 with the controller's
+ * states: AW 2239, burst 1 to 2261, the refresh 2262..2268, burst 2 2269..2278, the next AW
+ * 2279, 40 after the first, not 28 + 4). A dirty, flushed at 727 as in test_write_bursts:
+ * W = 736, burst 2 ends at 774 (the refresh between). D dirty (bank 2), flushed by thread 1
+ * at 740: bus time 746, but the controller takes its address at 774 at the earliest: start
+ * 771, W = 774, its store FIFO full at 783; the refresh closed every row, so burst 1 opens
+ * bank 2: 783 + 11 = 794, 2 late: start 773, acknowledged 773 - 6 + 10 + 24 = 801. Without
+ * the rule its address goes at 735 + 28 + 3 = 766 (wr_free 763), FIFO full at 775, burst 1
+ * (the controller in IDLE from 774) 775 + 11 = 786, 2 late: start 765, acknowledged 793. */
+static void test_write_after_split_write(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, NULL);
+    nyz_cache_access(&r.nm->l2, A, 1, 1); /* A, D in the L2, dirty */
+    nyz_cache_access(&r.nm->l2, D, 1, 1);
+    assert_int_equal(rig_access(&r, 0, 0, K_DFLUSH, 5, A, 727), 0);
+    assert_int_equal(r.nm->cores[0].t[0].store_done + NYZ_SQ_AHEAD, 763);
+    assert_int_equal(rig_access(&r, 0, 1, K_DFLUSH, 5, D, 740), 0);
+    assert_int_equal(r.nm->cores[0].t[1].store_done + NYZ_SQ_AHEAD, 801);
     sim_destroy(&r.m);
 }
 
 XPUSIM_TESTS(nyuzi_sdram_refresh,
              cmocka_unit_test(test_refresh_after_read),
              cmocka_unit_test(test_refresh_between_bursts),
-             cmocka_unit_test(test_write_bursts))
+             cmocka_unit_test(test_write_bursts),
+             cmocka_unit_test(test_write_after_split_write))
