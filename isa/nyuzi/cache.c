@@ -49,14 +49,19 @@ void nyz_cache_free(nyz_cache *c)
     c->dirty = NULL;
 }
 
+/* The way of set holding line, or -1 (the lookup probe and touch share). */
+static inline int line_way(const nyz_cache *c, uint32_t line, unsigned set)
+{
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[set * c->ways + w] == line)
+            return (int)w;
+    return -1;
+}
+
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr)
 {
     uint32_t line = addr >> c->line_shift;
-    unsigned set = line & (c->sets - 1);
-    for (unsigned w = 0; w < c->ways; w++)
-        if (c->tag[set * c->ways + w] == line)
-            return 1;
-    return 0;
+    return line_way(c, line, line & (c->sets - 1)) >= 0;
 }
 
 /* Replacement as the RTL's cache_lru.sv: a pseudo-LRU tree of flag bits per set for 2, 4
@@ -151,11 +156,9 @@ void nyz_cache_touch(nyz_cache *c, uint32_t addr)
 {
     uint32_t line = addr >> c->line_shift;
     unsigned set = line & (c->sets - 1);
-    for (unsigned w = 0; w < c->ways; w++)
-        if (c->tag[set * c->ways + w] == line) {
-            touch(c, set, w, line);
-            return;
-        }
+    int w = line_way(c, line, set);
+    if (w >= 0)
+        touch(c, set, (unsigned)w, line);
 }
 
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr)
