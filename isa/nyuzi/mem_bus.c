@@ -24,12 +24,19 @@
  * flushes went in the RTL's order, nyz_flush_write); a refresh between the bursts delays
  * it (RTL trace of dflush_dirty.c2t1 with the controller's states: AW 2239, first burst to
  * 2261, the refresh 2262..2268, the second burst to 2279, next AW 2279: 40, the model had
- * 32). READ_AFTER_WRITE less for the
- * next read (RTL trace of l2evict on 2 cores: a read's address phase 21 cycles after a
- * write's, AW 2856 AR 2877, its restart 35 after it: 25 + 4 for its row + 6 while the
- * controller finishes the write's burst; in the model's time the read starts 27 after the
- * write and restarts 28 + 4 later, 59 after the write's start, the RTL's 2853 + 59 = 2912). */
-enum { READ_AFTER_WRITE = 1 };
+ * 32). READ_AFTER_WRITE less for the next read: the bus interface takes a read in the
+ * IDLE state after the write's last data beat (l2_axi_bus_interface.sv WRITE_TRANSFER ->
+ * IDLE -> READ_ISSUE_ADDRESS), its address phase 2 cycles after that IDLE, while the
+ * controller still runs the write's bursts (the read waits for them there, sd_idle). The
+ * last beat is as late as the first burst (the store FIFO full until it drains), which the
+ * write's start already includes: a read may start 21 after it, 2 before bi_free (WB_BI).
+ * RTL traces: l2evict on 2 cores, AW 2856 (an open row) AR 2877 (21 after), its restart
+ * 2912 (the write's second burst, then its own row); vstream.c4t4 with the controller's
+ * states, AW 4314 (a row closed and opened: + 4), a whole-line store restarted at 4338 (AW
+ * + 24, bi_free), AR 4341 (from the IDLE after it), before the write-back the restart
+ * queued (with 27 the model's read waited for that write-back, its restart 32 late, and
+ * vstream.c4t4's grants left the RTL's at the 259th; with 21 every thread is the RTL's). */
+enum { READ_AFTER_WRITE = 7 };
 
 /* The SDRAM controller (sdram_controller.sv) cycle by cycle, in the RTL's time (RTL trace of
  * its states, a copy of the testbench printing them: docs/validation/nyuzi.md 5b "Session 35

@@ -12,9 +12,11 @@
  * - a write's address and data hold the state machine: a restart of a request from the
  *   fill FIFO (a whole-line store, a collided miss) comes no sooner than the write's start
  *   + 23 + its row's cycles (vstream.c2t4: AW 722, restart 742; AW 602 opening a row, 626);
- * - a read after a write starts 27 cycles after the write's start (mem_interval - 1), a
- *   write after a write 28 (mem_interval: the next address when the write's response
- *   comes; the write's start already has its row's cycles).
+ * - a read after a write starts 21 cycles after the write's start (mem_interval - 7: its
+ *   address phase 2 cycles after the IDLE that follows the write's last data beat, whose
+ *   lateness the write's start has; l2evict on 2 cores AW 2856 AR 2877, vstream.c4t4's
+ *   below), a write after a write 28 (mem_interval: the next address when the write's
+ *   response comes; the write's start already has its row's cycles).
  * The SDRAM (timing.c sdram_extra): bank = address bits 11:10, row = bits above 12; a read
  * of a closed bank opens its row (2 cycles), of another row of an open bank 4 (close and
  * open); a line read restarts 28 cycles after its start plus those (mem_latency 45 less
@@ -76,7 +78,8 @@ static void test_two_writebacks_in_a_row(void **state)
  * after a read at 100 with a dirty victim (restart 130, the victim may go at 133): in its
  * IDLE state at 139 the state machine takes the write-back first, at 133 (the bus is free
  * since 130) + 4 (bank 0's row) = 137; the restart waits for it: 137 + 23 = 160,
- * acknowledged 160 + 7 = 167. */
+ * acknowledged 160 + 7 = 167. The write's address phase is 136, its store FIFO full at 145,
+ * its bursts (bank 0's row 0x10 closed, 0x30 opened: + 4) to 158 and 159..168. */
 static void test_restart_waits_for_writeback(void **state)
 {
     (void)state;
@@ -85,8 +88,34 @@ static void test_restart_waits_for_writeback(void **state)
     assert_int_equal(rd(&r, A, V1, 100), 130);
     assert_int_equal(nyz_store_restart(r.nm, 132, 0, 0, 0xffffffffu), 167);
     assert_int_equal(r.nm->wb_n, 0);
-    /* a read after them: the bus is free 27 after the write's start, 164 (bank 2: +2) */
-    assert_int_equal(rd(&r, C, 0, 140), 164 + 2 + 28);
+    /* a read after them: the bus is free at the restart 160 (21 after the write's start,
+     * 158, before it), address phase 163, pending from 164, the controller in the write's
+     * bursts to 168; bank 2 opened: 168 + 13 = 181, 182 -> 193, restart 194 */
+    assert_int_equal(rd(&r, C, 0, 140), 194);
+    sim_destroy(&r.m);
+}
+
+/* The read waiting in the fill FIFO goes before a write-back that the restart ending a
+ * write-back's hold queued (RTL trace of vstream.c4t4 with the controller's states: AW 4314
+ * opening a row, a whole-line store restarted at 4338 = AW + 24 evicting a dirty line, the
+ * code line's read waiting since 4279 at AR 4341, its restart 4374, the write-back at AW
+ * 4377). As test_restart_waits_for_writeback, the store evicting V2: V1's write from 137
+ * (AW 136), the restart at 160 (AW + 24), V2 may go at 163 (seen by an IDLE from 164 on).
+ * C's read, waiting since 140, starts at 160 (21 after the write's start is 158): from the
+ * IDLE after the restart, AR 163, before V2; its restart 194 (as above) and V2 still queued.
+ * With a read 27 after the write's start (164) V2 went first: its start max(163, 164,
+ * 137 + 28) = 165 (its row open), the read 21 ... 27 after it, 192, restart 192 + 2 + 28 =
+ * 222. */
+static void test_read_before_queued_writeback(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, (const char *const[]){"cores=1", NULL});
+    assert_int_equal(rd(&r, A, V1, 100), 130);
+    assert_int_equal(nyz_store_restart(r.nm, 132, 0, 0, V2 >> r.nm->l2.line_shift), 167);
+    assert_int_equal(r.nm->wb_n, 1);
+    assert_int_equal(rd(&r, C, 0, 140), 194);
+    assert_int_equal(r.nm->wb_n, 1);
     sim_destroy(&r.m);
 }
 
@@ -127,5 +156,6 @@ XPUSIM_TESTS(nyuzi_l2_writeback,
              cmocka_unit_test(test_next_read_goes_first),
              cmocka_unit_test(test_two_writebacks_in_a_row),
              cmocka_unit_test(test_restart_waits_for_writeback),
+             cmocka_unit_test(test_read_before_queued_writeback),
              cmocka_unit_test(test_restart_before_writeback),
              cmocka_unit_test(test_restart_four_after))
