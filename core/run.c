@@ -325,47 +325,69 @@ static int only_unit_events(const sim_machine *m)
  * loop's cost. The loop would choose exactly these units in exactly this order as long as
  * the queue's first event is after c and each is still due at c when its turn comes (a
  * burst may halt, disable, decouple or wake units, or schedule events; a unit it wakes to c
- * takes a later insertion number than every unit of the round, so it comes after them, and
- * the loop takes it after the round): each burst checks both and otherwise leaves the
- * choice to the loop. Its horizon is the loop's: c + 1 while the unit after it is still due
- * at c or the one before it is due again by c + 1 (the next event is at most c + 1, and
- * every burst runs at least one cycle: run_horizon); else the next event on the queue or
- * the ring. The limits, progress and instruction caps are checked after each burst as after
- * any event. (No unit is woken to a cycle before the loop's: the collection gives up if it
- * finds one.) */
+ * takes a later insertion number than every unit of the round, so it comes after them):
+ * each burst checks both and otherwise leaves the choice to the loop. Its horizon is the
+ * loop's: c + 1 while the unit after it is still due at c or the one before it is due
+ * again by c + 1 (the next event is at most c + 1, and every burst runs at least one cycle:
+ * run_horizon); else the next event on the queue or the ring. The limits, progress and
+ * instruction caps are checked after each burst as after any event. Then the next round
+ * starts at the ring's earliest cycle c' (a unit woken to c: c again) when the loop would
+ * choose the same: c' before the queue's first event and within the plain limit
+ * (m->run_lim, set only when there are no progress reports or instruction caps to check
+ * between events); the loop's choice is then the ring's first unit by ev_before, which is
+ * the round's first, with the horizon the round gives it (c' + 1 when another unit is due
+ * at c', else the next event on the queue or the ring), and the loop's round after it takes
+ * the others due at c'. (No unit is woken to a cycle before the loop's: the collection
+ * gives up if it finds one.) Four cores in step so cost the loop's choice once, not once a
+ * cycle. */
 static void run_ring_round(sim_machine *m, uint64_t c)
 {
     sim_unit *l[SIM_RING_MAX];
-    int n = 0;
-    for (int i = 0; i < m->nring; i++) { /* the due units, in ev_before order */
-        sim_unit *u = m->ring[i];
-        if (u->ring != 2 || u->ev.when > c)
-            continue;
-        if (u->ev.when < c)
-            return; /* (woken into the past: the loop decides) */
-        int k = n++; /* (ev_before of two events at c) */
-        while (k > 0 && (u->ev.prio != l[k - 1]->ev.prio ? u->ev.prio < l[k - 1]->ev.prio
-                                                          : u->ev.seq < l[k - 1]->ev.seq)) {
-            l[k] = l[k - 1];
-            k--;
+    for (;;) {
+        int n = 0;
+        uint64_t at = SIM_NEVER; /* the ring's earliest cycle, its units in l[] */
+        for (int i = 0; i < m->nring; i++) { /* the due units, in ev_before order */
+            sim_unit *u = m->ring[i];
+            if (u->ring != 2 || u->ev.when > at)
+                continue;
+            if (u->ev.when < at) {
+                if (u->ev.when < c)
+                    return; /* (woken into the past: the loop decides) */
+                at = u->ev.when;
+                n = 0;
+            }
+            int k = n++; /* (ev_before of two events at `at`) */
+            while (k > 0 && (u->ev.prio != l[k - 1]->ev.prio ? u->ev.prio < l[k - 1]->ev.prio
+                                                              : u->ev.seq < l[k - 1]->ev.seq)) {
+                l[k] = l[k - 1];
+                k--;
+            }
+            l[k] = u;
         }
-        l[k] = u;
-    }
-    for (int j = 0; j < n && !sim_stopped(m); j++) {
-        sim_unit *u = l[j];
-        if (u->ring != 2 || u->ev.when != c || ev_next_time(&m->q) <= c)
+        if (at != c) { /* a new cycle: the loop's choice, as above */
+            if (!n || at >= m->run_lim || at >= ev_next_time(&m->q))
+                return;
+            m->now = c = at;
+        }
+        for (int j = 0; j < n; j++) {
+            sim_unit *u = l[j];
+            if (sim_stopped(m) || u->ring != 2 || u->ev.when != c || ev_next_time(&m->q) <= c)
+                return;
+            u->ring = 1; /* taken: off the ring's due units, as the loop marks its choice */
+            /* (a burst may have moved l[j + 1]; the one before, due by c + 1, gives the
+             * horizon the ring's scan would: at most c + 1, and a burst runs at least to
+             * c + 1) */
+            const int next_due = (j + 1 < n && l[j + 1]->ring == 2 && l[j + 1]->ev.when == c) ||
+                                 (j && l[j - 1]->ring == 2 && l[j - 1]->ev.when <= c + 1);
+            run_cycle_burst(m, u, next_due ? c : run_ring_next_time(m));
+            if (!m->run_lim) { /* (else neither checks anything) */
+                if (m->progress_fn)
+                    progress_check(m);
+                run_insn_check(m);
+            }
+        }
+        if (sim_stopped(m))
             return;
-        u->ring = 1; /* taken: off the ring's due units, as the loop marks its choice */
-        /* (a burst may have moved l[j + 1]; the one before, due by c + 1, gives the horizon
-         * the ring's scan would: at most c + 1, and a burst runs at least to c + 1) */
-        const int next_due = (j + 1 < n && l[j + 1]->ring == 2 && l[j + 1]->ev.when == c) ||
-                             (j && l[j - 1]->ring == 2 && l[j - 1]->ev.when <= c + 1);
-        run_cycle_burst(m, u, next_due ? c : run_ring_next_time(m));
-        if (!m->run_lim) { /* (else neither checks anything) */
-            if (m->progress_fn)
-                progress_check(m);
-            run_insn_check(m);
-        }
     }
 }
 
