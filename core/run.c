@@ -318,6 +318,12 @@ static int only_unit_events(const sim_machine *m)
     return 1;
 }
 
+/* ev_before of two ring units due at the same cycle */
+static inline int ring_before(const sim_unit *a, const sim_unit *b)
+{
+    return a->ev.prio != b->ev.prio ? a->ev.prio < b->ev.prio : a->ev.seq < b->ev.seq;
+}
+
 /* After a burst of the ring's unit at cycle c (the loop chose it: no queued event before
  * it): the ring's units due at c run now, in the queue's order, without the loop's choice
  * between bursts. Four Nyuzi cores in step are four bursts of one cycle, and the choice
@@ -344,9 +350,9 @@ static void run_ring_round(sim_machine *m, uint64_t c)
 {
     sim_unit *l[SIM_RING_MAX];
     for (;;) {
-        int n = 0;
+        int n = 0, ordered = 1;
         uint64_t at = SIM_NEVER; /* the ring's earliest cycle, its units in l[] */
-        for (int i = 0; i < m->nring; i++) { /* the due units, in ev_before order */
+        for (int i = 0; i < m->nring; i++) { /* the due units */
             sim_unit *u = m->ring[i];
             if (u->ring != 2 || u->ev.when > at)
                 continue;
@@ -355,14 +361,23 @@ static void run_ring_round(sim_machine *m, uint64_t c)
                     return; /* (woken into the past: the loop decides) */
                 at = u->ev.when;
                 n = 0;
+                ordered = 1;
             }
-            int k = n++; /* (ev_before of two events at `at`) */
-            while (k > 0 && (u->ev.prio != l[k - 1]->ev.prio ? u->ev.prio < l[k - 1]->ev.prio
-                                                              : u->ev.seq < l[k - 1]->ev.seq)) {
-                l[k] = l[k - 1];
-                k--;
+            if (n && ring_before(u, l[n - 1]))
+                ordered = 0;
+            l[n++] = u;
+        }
+        if (!ordered) { /* in ev_before order; the ring in that order when all are due (the
+                         * bursts' wakes keep it, so the next round finds it in order) */
+            for (int j = 1; j < n; j++) {
+                sim_unit *u = l[j];
+                int k = j;
+                for (; k > 0 && ring_before(u, l[k - 1]); k--)
+                    l[k] = l[k - 1];
+                l[k] = u;
             }
-            l[k] = u;
+            if (n == m->nring)
+                memcpy(m->ring, l, sizeof l[0] * (size_t)n);
         }
         if (at != c) { /* a new cycle: the loop's choice, as above */
             if (!n || at >= m->run_lim || at >= ev_next_time(&m->q))
