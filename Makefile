@@ -19,7 +19,6 @@ ELF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf 2>/dev/null)
 ELF_LIBS := $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 RL_LIBS := $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
 JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
-CRYPTO_LIBS := $(shell $(PKG_CONFIG) --libs libcrypto 2>/dev/null || echo -lcrypto)
 # libdw (elfutils): DWARF line tables for --profile's source lines
 DW_LIBS := $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
@@ -31,7 +30,7 @@ SDL_CFLAGS := $(shell $(PKG_CONFIG) --cflags sdl2) -DXPUSIM_HAVE_SDL=1
 endif
 
 CFLAGS = $(CFLAGS_BASE) -I. -I$(BUILD) $(ELF_CFLAGS) $(SDL_CFLAGS) $(EXTRA_CFLAGS)
-LIBS = $(DW_LIBS) $(ELF_LIBS) $(RL_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) -lm -pthread $(LDSAN)
+LIBS = $(DW_LIBS) $(ELF_LIBS) $(RL_LIBS) $(JSON_LIBS) -lm -pthread $(LDSAN)
 
 # ISAS restricts the build to some ISAs (e.g. `make ISAS=mccp BUILD=build-mccp`), so work on
 # one ISA never waits for another to compile.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages xpusim needs, if any are missing: apt-get when root, sudo
 # otherwise, and a clear message when neither can be used.
-PKGS="build-essential libsdl2-dev libcmocka-dev libelf-dev libdw-dev libreadline-dev libjansson-dev libssl-dev pkg-config xvfb xauth python3 clang libclang-rt-14-dev"
+PKGS="build-essential libsdl2-dev libcmocka-dev libelf-dev libdw-dev libreadline-dev libjansson-dev pkg-config xvfb xauth python3 clang libclang-rt-14-dev"
 # `setup-deps.sh test` (make test): also what only the tests need. Chromium renders the HTML
 # report in tests/cli/report_browser.t.sh; a user who only runs programs does not get it.
 [ "${1:-}" = test ] && PKGS="$PKGS chromium"

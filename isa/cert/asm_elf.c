@@ -2,8 +2,8 @@
  * it out through ELFIO (ABI version 0x02, both releases): ELF32 EM_M32; section 1
  * .shstrtab, then per uC and page .ctrltext.<uc>.<page> (R+X) and .ctrldata.<uc>.<page>
  * (R+W), .pad.<uc>, then, when the host must patch fields, .dynstr/.dynsym/.rela.dyn/
- * .dynamic, and last .note.xrt.UID (the md5 of every content section; libcrypto computes
- * it). Program headers: PT_PHDR, one PT_LOAD per content section (16-aligned in the file).
+ * .dynamic, and last .note.xrt.UID (the md5 of every content section: core/md5.c).
+ * Program headers: PT_PHDR, one PT_LOAD per content section (16-aligned in the file).
  * What the releases do differently is read from the cert_writer row: OSABI per target
  * (Feb-2025) or the group OSABI 0x46 (latest); addresses 0 or each section 16 bytes after
  * the last; the UID as hex text or as the 16 digest bytes; the dynamic sections allocated
@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/evp.h>
 #include "asm.h"
+#include "../../core/md5.h"
 #include "../../core/asm/elf_write.h"
 
 static const uint8_t osabi_of[] = {0x40, 0x4B, 0x56, 0x69}; /* aie2ps, aie4, aie4-a, aie4-z */
@@ -41,25 +41,20 @@ static void le32(uint8_t *p, uint32_t v)
 
 /* The UID: md5 over the content sections in file order, as 32 lower-case hex characters
  * (Feb-2025) or the 16 digest bytes in order (latest); both checked on aiebu's output. */
-static int uid_md5(const elf_build *b, int ncontent, int raw, char out[33])
+static void uid_md5(const elf_build *b, int ncontent, int raw, char out[33])
 {
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned mdlen = 0;
-    int ok = ctx && EVP_DigestInit_ex(ctx, EVP_md5(), NULL);
-    for (int i = 0; ok && i < ncontent; i++)
-        ok = EVP_DigestUpdate(ctx, b->secs[1 + i].data, b->secs[1 + i].size);
-    ok = ok && EVP_DigestFinal_ex(ctx, md, &mdlen) && mdlen == 16;
-    EVP_MD_CTX_free(ctx);
-    if (!ok)
-        return -1;
+    md5_ctx ctx;
+    uint8_t md[16];
+    md5_init(&ctx);
+    for (int i = 0; i < ncontent; i++)
+        md5_update(&ctx, b->secs[1 + i].data, b->secs[1 + i].size);
+    md5_final(&ctx, md);
     if (raw) {
         memcpy(out, md, 16);
-        return 0;
+        return;
     }
     for (int w = 0; w < 4; w++)
         snprintf(out + 8 * w, 9, "%02x%02x%02x%02x", md[4 * w], md[4 * w + 1], md[4 * w + 2], md[4 * w + 3]);
-    return 0;
 }
 
 /* -o symbols=1: .symtab (+ .strtab) with every label as a global symbol whose value is the
@@ -165,10 +160,7 @@ int cert_asm_write_elf(const cert_asm *a, const char *path, char *err, size_t er
     char uid[33];
     const cert_writer *w = a->w;
     uint32_t uidlen = w->uid_raw ? 16 : 32;
-    if (uid_md5(&b, ncontent, w->uid_raw, uid)) {
-        snprintf(err, errlen, "%s: md5 failed", path);
-        goto out;
-    }
+    uid_md5(&b, ncontent, w->uid_raw, uid);
     /* patch symbols: one per (section, name), relocations in order */
     int dyn_first = b.nsecs;
     uint32_t dynstr_len = 0, ndsym = 1;

@@ -10,7 +10,7 @@ LIB_SRC += $(DPU_HOST_SRC)
 LIB_OBJ += $(DPU_HOST_OBJ)
 # only what a host program needs: the core, the loaders, the DPU model, the host API, and a
 # registry that knows the DPU alone (the core's register lookup goes through the registry;
-# the full one would pull in every ISA built, and CERT needs libcrypto)
+# the full one would pull in every ISA built)
 DPU_LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard core/*.c) $(wildcard core/asm/*.c) \
                $(wildcard loaders/*.c) $(wildcard isa/dpu/*.c)) $(DPU_HOST_OBJ) $(BUILD)/dpuhost/registry.o
 DPU_LIB := $(BUILD)/libxpusim-dpu.a

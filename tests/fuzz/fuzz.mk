@@ -38,7 +38,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	ar rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_LIB)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(DW_LIBS) $(ELF_LIBS) $(RL_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) -lm -pthread
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(DW_LIBS) $(ELF_LIBS) $(RL_LIBS) $(JSON_LIBS) -lm -pthread
 
 fuzz-build: $(FUZZ_BIN)
 
