@@ -294,6 +294,8 @@ enum { NYZ_SQ_AHEAD = 4 };
 /* A core's store queue may send its next operation this many cycles after one
  * (l1_store_queue.sv offers an entry every cycle; the sq_free spacing, nyz_arb_state.sqf). */
 enum { NYZ_SQ_NEXT = 1 };
+/* A store reaches the store queue (its data stage) this many cycles after it issues. */
+enum { NYZ_SQ_COMBINE = 2 };
 enum { NYZ_ST_SYNC = 3, NYZ_ST_MISS = 4 };
 
 enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64, NYZ_PLACED = 12 };
@@ -546,6 +548,7 @@ static inline nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t
 void nyz_l1_settle(nyz_cache *c, uint64_t now);
 int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at);
 void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at);
+int nyz_store_combine(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, uint64_t now);
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
                       uint64_t now);
 uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_insn *in,

@@ -693,7 +693,8 @@ run_core(sim_machine *m, sim_unit *u, uint64_t now, uint64_t horizon, const int 
                     if (in->wr != 0xff)
                         t->reg_ready[in->wr] = max64(t->reg_ready[in->wr], t->rb_at);
                 } else {
-                    if (ef.mem == 2 && t->store_done > now) { /* store queue busy */
+                    if (ef.mem == 2 && t->store_done > now &&
+                        !nyz_store_combine(nm, c, t, ef.paddr, now)) { /* store queue busy */
                         c->events[1]++;
                         t->rb_at = now + RB_MEM;
                         t->rb_pc = pc;

@@ -546,6 +546,30 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
         l1_ack_push(c, pa, now, ack);
 }
 
+/* Write combining (l1_store_queue.sv can_write_combine): a plain store of thread t issued at
+ * now, whose store-queue entry holds an earlier store to the same line, is merged into that
+ * entry, without a request or a rollback of its own, if it reaches its data stage (issue +
+ * NYZ_SQ_COMBINE) before the entry is sent, i.e. before the L2's arbiter grants it
+ * (l1_l2_interface.sv: storebuf_dequeue_ack is the grant; send_this_cycle blocks the merge).
+ * RTL trace of wcomb.c4t1: core 0's store issued at 834 granted at 838 (core 3's a cycle
+ * before it), the store behind it issued at 835 merged, the next, 836, rolled back at 839;
+ * uncontended, a store issued at i is granted at i + 3 and the next one (i + 1) rolls back.
+ * On several cores the grant is the bus_log entry's (still there: not final). Returns 1 if
+ * merged (the store is then seen with the entry's, which it joins). */
+int nyz_store_combine(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, uint64_t now)
+{
+    uint32_t line = pa >> nm->l2.line_shift;
+    for (unsigned i = 0; i < nm->bus_n; i++) {
+        const nyz_bus_ent *e = &nm->bus_log[i];
+        if (e->kind == NYZ_RP_STORE && e->core == c->index && &c->t[e->tid] == t &&
+            e->pa >> nm->l2.line_shift == line && e->b > now + NYZ_SQ_COMBINE + NYZ_FQ_REQ) {
+            nyz_undo_visible(nm, t, t->store_done + SQ_ACCEPT_AHEAD - VIS_BEFORE_ACK);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Issue to the dcache tag stage (thread_select, operand_fetch, dcache_tag): the cycle a
  * TLB change is written, without a fetch (nyz_mem_timing, case 5). */
 enum { TLB_FETCH_OFF = 2 };
@@ -581,8 +605,10 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         t->rp_pa = ef->paddr;
         return now + extra - 1;
     }
-    case 2: /* store: write-through to L2, one outstanding per thread */
-        nyz_store_timing(nm, c, t, ef->paddr, ef->full_line, now);
+    case 2: /* store: write-through to L2, one outstanding per thread (an entry still busy:
+             * the store was merged into it, nyz_store_combine) */
+        if (t->store_done <= now)
+            nyz_store_timing(nm, c, t, ef->paddr, ef->full_line, now);
         return 0;
     case 3: /* load_sync/store_sync: the first issue goes to the L2 and suspends the thread
              * for the round trip; the replay picks up the result */
