@@ -211,10 +211,10 @@ static inline void run_insn_check(sim_machine *m)
  * sim_run_clocked_event, which the loop does not take for its own, and its bursts run in
  * run_cycle_burst_clocked (core/wake.c): so the ring of Nyuzi cores pays no test. */
 void run_cycle_burst_clocked(sim_machine *m, sim_unit *u, uint64_t next_other);
-static inline void run_cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_other)
+/* The burst of a unit that is neither halted nor disabled (run_ring_round's: a unit due on
+ * the ring is neither, as sim_unit_halt and sim_unit_disable take it off the due units). */
+static inline void run_cycle_burst_live(sim_machine *m, sim_unit *u, uint64_t next_other)
 {
-    if (u->halted || !u->enabled)
-        return;
     uint64_t h = run_horizon(m, m->now, 0, next_other);
     uint64_t next = m->isa->unit_run(m, u, m->now, h);
     if (next == SIM_NEVER)
@@ -235,6 +235,12 @@ static inline void run_cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_ot
         return;
     }
     sim_unit_wake(m, u, next);
+}
+
+static inline void run_cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_other)
+{
+    if (!u->halted && u->enabled)
+        run_cycle_burst_live(m, u, next_other);
 }
 
 #endif
