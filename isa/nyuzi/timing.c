@@ -211,12 +211,15 @@ static inline void lru_read(nyz_cache *c, uint64_t at, unsigned set)
     c->lrd[k].set = set;
     c->lrd[k].flags = c->plru[set];
 }
-/* A memory-pipe instruction reads the flags this many cycles after it issues (operand
- * fetch: its tag stage's inputs); a load fill reads them this many cycles before its data
- * is there (the response's first stage); a store acknowledgement's install uses the read
- * made this many cycles before the acknowledgement (its response's first stage, which the
- * second stage's way choice sees). */
-enum { LRU_READ_ISSUE = 2, LRU_READ_FILL = 3, LRU_READ_ACK = 3 };
+/* A read is recorded at the cycle its data is out (the cycle after the read): a
+ * memory-pipe instruction's this many cycles after it issues (read in operand fetch, for
+ * its tag stage); a load fill's this many cycles before its data is there (read in the
+ * response's first stage); a store acknowledgement's install uses the newest read out by
+ * this many cycles before the acknowledgement (its response's second stage, which chooses
+ * the way: the read made in its first; RTL trace of memcpy.c2t4 on the holding RAM, an
+ * acknowledgement's response at 39554 and a replay issued at 39553, whose read the way came
+ * from; 3 until session 39). */
+enum { LRU_READ_ISSUE = 2, LRU_READ_FILL = 3, LRU_READ_ACK = 2 };
 
 /* The flags of the newest recorded read at or before cycle at (0 and no read: none). */
 static int lru_read_at(const nyz_cache *c, uint64_t at, unsigned *flags)
@@ -257,38 +260,50 @@ static void l1_ack_install(nyz_cache *c, uint32_t line, uint64_t at)
     c->ready[base + w] = at;
 }
 
-/* Install the L1 fills that have arrived by cycle now, in arrival order: each takes the
- * way the replacement state points to at that moment. */
+/* The fill in flight that arrives first (of a load fill and an acknowledgement in one
+ * cycle, the fill: its response came a cycle sooner, FILL_VISIBLE and ACK_SEEN below). */
+static unsigned l1_first(const nyz_cache *c)
+{
+    unsigned k = 0;
+    for (unsigned i = 1; i < c->nfill; i++)
+        if (c->fill[i].at < c->fill[k].at ||
+            (c->fill[i].at == c->fill[k].at && c->fill[i].ack < c->fill[k].ack))
+            k = i;
+    return k;
+}
+
+/* Install fill k: it takes the way the replacement state points to at that moment. */
+static void l1_settle_one(nyz_cache *c, unsigned k)
+{
+    uint32_t line = c->fill[k].line, ack = c->fill[k].ack;
+    uint64_t at = c->fill[k].at;
+    c->fill[k] = c->fill[--c->nfill];
+    c->next_fill = UINT64_MAX;
+    for (unsigned i = 0; i < c->nfill; i++)
+        if (c->fill[i].at < c->next_fill)
+            c->next_fill = c->fill[i].at;
+    if (ack == NYZ_FILL_INVAL) {
+        nyz_cache_invalidate(c, line << c->line_shift);
+        return;
+    }
+    if (ack == NYZ_FILL_ACK) {
+        l1_ack_install(c, line, at);
+        return;
+    }
+    if (c->plru_on)
+        lru_read(c, at - LRU_READ_FILL, line & (c->sets - 1));
+    if (!nyz_cache_probe(c, line << c->line_shift)) {
+        nyz_cache_access(c, line << c->line_shift, 1, 0);
+        c->misses--; /* counted when the miss was seen */
+        c->ready[c->last_way] = at;
+    }
+}
+
+/* Install the L1 fills that have arrived by cycle now, in arrival order. */
 void nyz_l1_settle(nyz_cache *c, uint64_t now)
 {
-    while (c->next_fill <= now) {
-        unsigned k = 0;
-        for (unsigned i = 1; i < c->nfill; i++)
-            if (c->fill[i].at < c->fill[k].at)
-                k = i;
-        uint32_t line = c->fill[k].line, ack = c->fill[k].ack;
-        uint64_t at = c->fill[k].at;
-        c->fill[k] = c->fill[--c->nfill];
-        c->next_fill = UINT64_MAX;
-        for (unsigned i = 0; i < c->nfill; i++)
-            if (c->fill[i].at < c->next_fill)
-                c->next_fill = c->fill[i].at;
-        if (ack == NYZ_FILL_INVAL) {
-            nyz_cache_invalidate(c, line << c->line_shift);
-            continue;
-        }
-        if (ack == NYZ_FILL_ACK) {
-            l1_ack_install(c, line, at);
-            continue;
-        }
-        if (c->plru_on)
-            lru_read(c, at - LRU_READ_FILL, line & (c->sets - 1));
-        if (!nyz_cache_probe(c, line << c->line_shift)) {
-            nyz_cache_access(c, line << c->line_shift, 1, 0);
-            c->misses--; /* counted when the miss was seen */
-            c->ready[c->last_way] = at;
-        }
-    }
+    while (c->next_fill <= now)
+        l1_settle_one(c, l1_first(c));
 }
 
 /* 1 and the arrival cycle if a fill of pa's line is in flight. */
@@ -324,6 +339,39 @@ void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at)
  * many cycles after the L2's response reaches the core (RTL trace of l2hit_evict.4: a load
  * issued at 842, granted 845, response 849, the model's arrival 853). */
 enum { FILL_VISIBLE = 4 };
+/* A store acknowledgement's install (nyz_store_timing's ack, 3 cycles after the L2's
+ * response) writes the tags in the same response stage as a fill: a load issued this
+ * many cycles before the ack or later looks up the line it wrote. */
+enum { ACK_SEEN = 3 };
+
+/* 1 if a store acknowledgement to pa's set installs its line before the tag stage of a
+ * load issued at now (l1_settle_seen). */
+static int l1_ack_due(const nyz_cache *c, uint32_t pa, uint64_t now)
+{
+    uint32_t set = (pa >> c->line_shift) & (c->sets - 1);
+    for (unsigned i = 0; i < c->nfill; i++)
+        if (c->fill[i].ack == NYZ_FILL_ACK && c->fill[i].at <= now + ACK_SEEN &&
+            (c->fill[i].line & (c->sets - 1)) == set)
+            return 1;
+    return 0;
+}
+
+/* Install what a load issued at now finds in its tag stage: the fills and store
+ * acknowledgements whose responses came by its issue (l1_l2_interface.sv writes the tags
+ * in its second response stage, which the load's tag stage reads). RTL trace of
+ * memcpy.c1t4: a load fill's response at 663, a store acknowledgement's to the same set
+ * at 665, installed in the way the fill took (dt_fill_lru from the fill's read); the
+ * replay issued at 666 misses again and rolls back at 669. */
+static void l1_settle_seen(nyz_cache *c, uint64_t now)
+{
+    while (c->nfill) {
+        unsigned k = l1_first(c);
+        uint32_t ack = c->fill[k].ack;
+        if (c->fill[k].at > now + (ack == NYZ_FILL_LINE ? FILL_VISIBLE : ack == NYZ_FILL_ACK ? ACK_SEEN : 0))
+            break;
+        l1_settle_one(c, k);
+    }
+}
 
 /* L1 lookup: 0 if the data is there now, else the cycles until it is (a miss starts a fill,
  * a line already being filled is waited for). */
@@ -481,6 +529,20 @@ static void l1_ack_push(nyz_core *c, uint32_t pa, uint64_t now, uint64_t ack)
     l1_fill_push(&c->l1d, pa, ack, NYZ_FILL_ACK);
 }
 
+/* 1 if a store of core c issued at now reaches the L2 while it takes no request (its fill
+ * FIFO almost full): requests then wait in l1_l2_interface.sv, which sends the L1D's miss
+ * queue first, then the L1I's, then the store queue, so a load that misses after the
+ * store's issue may still go before it (RTL trace of memcpy.c1t4: a store issued at 608 and
+ * a load miss issued at 625, both waiting for the stall's end at 628: the load granted at
+ * 628, the store at 629). The model then orders the store in the L2's arbiter (bus_log.c)
+ * as on several cores; a store to an L2 that takes it at once keeps the order it is made
+ * in (the memo's periods have no fill FIFO entries, memo_key.c). */
+static int store_stalled(nyz_machine *nm, const nyz_core *c, uint64_t now)
+{
+    uint64_t acc = now > nm->sq_free[c->index] ? now : nm->sq_free[c->index];
+    return nyz_l2_stalled(nm, acc + FQ_REQ);
+}
+
 /* A store enters the thread's store queue at cycle now (write-through to the L2). */
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
                       uint64_t now)
@@ -492,12 +554,12 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     int l1hit = nyz_cache_access(&c->l1d, pa, 0, 0);
     /* The L2 takes a core's stores one a cycle (l2_store_accept), a whole-line store to a
      * line it lacks too. */
-    int inl2 = (full || nm->ncores > 1) && nyz_cache_probe(&nm->l2, pa);
-    int pend = !inl2 && nm->ncores > 1 && l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
-    int l2has = inl2 || pend, restart = full && !l2has;
     /* on several cores the L2's arbiter orders every store (bus_log.c), one that reads its
-     * line from memory too (NYZ_ST_MISS) */
-    int logged = nm->ncores > 1;
+     * line from memory too (NYZ_ST_MISS); on one core a store that reaches a stalled L2 */
+    int logged = nm->ncores > 1 || store_stalled(nm, c, now);
+    int inl2 = (full || logged) && nyz_cache_probe(&nm->l2, pa);
+    int pend = !inl2 && logged && l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
+    int l2has = inl2 || pend, restart = full && !l2has;
     uint64_t acc = logged ? now : l2_store_accept(nm, c, now);
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu ST c%d t%d a%08x acc %llu\n", (unsigned long long)now, c->index,
@@ -741,6 +803,10 @@ uint64_t nyz_replay_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint64_t
     nyz_cache *d = &c->l1d;
     uint64_t at;
     nyz_l1_settle(d, now);
+    if (d->nfill && d->plru_on) /* (its tag stage reads the flags too: nyz_mem_timing) */
+        lru_read(d, now + LRU_READ_ISSUE, (t->rp_pa >> d->line_shift) & (d->sets - 1));
+    if (l1_ack_due(d, t->rp_pa, now)) /* (else what it finds is as now) */
+        l1_settle_seen(d, now);
     if (nyz_cache_probe(d, t->rp_pa) ||
         (nyz_l1_fill_pending(d, t->rp_pa, &at) && at <= now + REPLAY_LOOKUP))
         return 0;
