@@ -104,7 +104,7 @@ static void test_restart_waits_for_writeback(void **state)
  * C's read, waiting since 140, starts at 160 (21 after the write's start is 158): from the
  * IDLE after the restart, AR 163, before V2; its restart 194 (as above) and V2 still queued.
  * With a read 27 after the write's start (164) V2 went first: its start max(163, 164,
- * 137 + 28) = 165 (its row open), the read 21 ... 27 after it, 192, restart 192 + 2 + 28 =
+ * 137 + 28) = 165 (its row open), the read 27 after it, 192, restart 192 + 2 + 28 =
  * 222. */
 static void test_read_before_queued_writeback(void **state)
 {
