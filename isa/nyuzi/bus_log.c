@@ -21,6 +21,8 @@ static void bus_save(const nyz_machine *nm, nyz_bus_state *s)
     s->fq_rst = nm->fq_rst;
     s->sd_refresh = nm->sd_refresh;
     s->sd_idle = nm->sd_idle;
+    s->sd_wat = nm->sd_wat;
+    s->sd_wpa = nm->sd_wpa;
     memcpy(s->sd_row, nm->sd_row, sizeof s->sd_row);
     memcpy(s->fq_e, nm->fq_e, sizeof s->fq_e);
     memcpy(s->fq_r, nm->fq_r, sizeof s->fq_r);
@@ -38,6 +40,8 @@ static void bus_restore(nyz_machine *nm, const nyz_bus_state *s)
     nm->fq_rst = s->fq_rst;
     nm->sd_refresh = s->sd_refresh;
     nm->sd_idle = s->sd_idle;
+    nm->sd_wat = s->sd_wat;
+    nm->sd_wpa = s->sd_wpa;
     memcpy(nm->sd_row, s->sd_row, sizeof s->sd_row);
     memcpy(nm->fq_e, s->fq_e, sizeof s->fq_e);
     memcpy(nm->fq_r, s->fq_r, sizeof s->fq_r);

@@ -35,7 +35,10 @@
  * states, AW 4314 (a row closed and opened: + 4), a whole-line store restarted at 4338 (AW
  * + 24, bi_free), AR 4341 (from the IDLE after it), before the write-back the restart
  * queued (with 27 the model's read waited for that write-back, its restart 32 late, and
- * vstream.c4t4's grants left the RTL's at the 259th; with 21 every thread is the RTL's). */
+ * vstream.c4t4's grants left the RTL's at the 259th; with 21 every thread is the RTL's).
+ * Every RTL trace with the controller's states agrees: a read waiting for a write has its
+ * address phase 3 cycles after the write's first burst ends in IDLE (sbfull.c4t4 25 reads,
+ * scat_miss.c4t4 14, l2evict.c4t4 13, dflush_dirty.c2t1 15; session 39, rw). */
 enum { READ_AFTER_WRITE = 7 };
 
 /* The SDRAM controller (sdram_controller.sv) cycle by cycle, in the RTL's time (RTL trace of
@@ -60,10 +63,10 @@ enum { READ_AFTER_WRITE = 7 };
 enum { SD_READY = 11, SD_REFRESH = 750, SD_ACT = 2, SD_PRE = 2, SD_AREF = 5, SD_RBURST = 11,
        SD_WBURST = 9, SD_WFULL = 9, SD_AR = 3 };
 
-/* One burst of the line pa whose request waits in the controller from cycle c: the cycle
- * its controller is in IDLE again (nm->sd_idle, the cycle IDLE acts next; nm->sd_refresh,
- * the cycle the refresh timer reads 0). */
-static uint64_t sd_burst(nyz_machine *nm, uint32_t pa, uint64_t c, unsigned len)
+/* A request waiting in the controller from cycle c: the refreshes due go first; the cycle
+ * IDLE takes it (nm->sd_idle, the cycle IDLE acts next; nm->sd_refresh, the cycle the
+ * refresh timer reads 0). */
+static uint64_t sd_wait(nyz_machine *nm, uint64_t c)
 {
     if (c < nm->sd_idle)
         c = nm->sd_idle;
@@ -81,6 +84,14 @@ static uint64_t sd_burst(nyz_machine *nm, uint32_t pa, uint64_t c, unsigned len)
             nm->sd_idle = nm->sd_refresh - (SD_REFRESH + 2) + SD_AREF;
         }
     }
+    return c;
+}
+
+/* One burst of the line pa whose request waits from cycle c: the cycle its controller is
+ * in IDLE again. */
+static uint64_t sd_burst(nyz_machine *nm, uint32_t pa, uint64_t c, unsigned len)
+{
+    c = sd_wait(nm, c);
     unsigned bank = (pa >> 10) & 3, row = (pa >> 12) + 1;
     if (nm->sd_row[bank] != row) {
         len += (nm->sd_row[bank] ? SD_PRE : 0) + SD_ACT;
@@ -89,11 +100,31 @@ static uint64_t sd_burst(nyz_machine *nm, uint32_t pa, uint64_t c, unsigned len)
     return nm->sd_idle = c + len;
 }
 
+/* A write's second burst that a refresh has separated from its first waits at the IDLE
+ * after the refresh (nm->sd_wat; its line nm->sd_wpa) for the next access: a read pending
+ * by then goes first, both its bursts, and the write's burst follows (sdram_controller.sv
+ * IDLE: a read pending with the load FIFO empty before a write, and a write only while no
+ * read is pending; their addresses never match, the held burst being a line's second
+ * half). RTL traces with the controller's states: memcpy.c2t1, AW 20406, first burst to
+ * 20428, the refresh 20429..20434, AR 20433 pending from 20434, the read's bursts from IDLE
+ * at 20435 (opening its row) to 20460, its restart 20461, the write's second burst from
+ * 20460 (closing and opening its row) to 20473; sbfull.c4t4, AW 9819, AR 9844, the read's
+ * restart 9874, the write's burst from 9873. This runs the held burst from c (sd_wat, or the
+ * read's end): the next write's address phase waits for its end (nyz_bus_write). */
+static void sd_wr_second(nyz_machine *nm, uint64_t c)
+{
+    uint64_t e = sd_burst(nm, nm->sd_wpa, c, SD_WBURST);
+    nm->sd_wat = 0;
+    if (nm->wr_free < e - SD_AR)
+        nm->wr_free = e - SD_AR;
+}
+
 /* The extra cycles of a line read or write (its bank's rows, the refresh, the controller
  * still busy) whose address phase is at bus time t + SD_AR: a read's beyond an open row's
  * restart in an idle controller; a write's beyond its first burst's start at its store
  * FIFO's filling (the bus's last data beat waits as long), *wr_end (if a write) then the
- * cycle its second burst ends, the controller in IDLE again. */
+ * cycle its second burst ends, the controller in IDLE again (0: a refresh came between its
+ * bursts, the second is held). */
 static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t, uint64_t *wr_end)
 {
     uint64_t a = t + SD_AR;
@@ -103,11 +134,20 @@ static unsigned sdram_extra(nyz_machine *nm, uint32_t pa, uint64_t t, uint64_t *
     }
     if (wr_end) {
         uint64_t e = sd_burst(nm, pa, a + SD_WFULL, SD_WBURST);
-        *wr_end = sd_burst(nm, pa, e + 1, SD_WBURST);
+        if (nm->sd_refresh <= e + 1) { /* the refresh first, then held (sd_wr_second) */
+            nm->sd_wat = sd_wait(nm, e + 1);
+            nm->sd_wpa = pa;
+            *wr_end = 0;
+        } else
+            *wr_end = sd_burst(nm, pa, e + 1, SD_WBURST);
         return (unsigned)(e - (a + SD_WFULL + SD_WBURST));
     }
+    if (nm->sd_wat && a + 1 > nm->sd_wat) /* a held burst the read is too late for */
+        sd_wr_second(nm, nm->sd_wat);
     uint64_t e = sd_burst(nm, pa, a + 1, SD_RBURST);
     e = sd_burst(nm, pa, e + 1, SD_RBURST);
+    if (nm->sd_wat) /* the held burst after the read */
+        sd_wr_second(nm, e);
     return (unsigned)(e - (a + 1 + 2 * SD_RBURST + 1));
 }
 /* A line written to memory at pa from bus cycle `from` on (a write-back, a flush): the
@@ -123,6 +163,8 @@ enum { WB_BI = 23 };
 
 uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
 {
+    if (nm->sd_wat) /* (the previous write's held burst: no read went before it) */
+        sd_wr_second(nm, nm->sd_wat);
     uint64_t start = from > nm->mem_free ? from : nm->mem_free;
     if (start < nm->wr_free)
         start = nm->wr_free;
@@ -130,7 +172,7 @@ uint64_t nyz_bus_write(nyz_machine *nm, uint32_t pa, uint64_t from)
     start += sdram_extra(nm, pa, start, &end);
     nm->mem_free = start + nm->tm.mem_interval - READ_AFTER_WRITE;
     nm->wr_free = start + nm->tm.mem_interval;
-    if (nm->wr_free < end - SD_AR) /* (the next address phase no sooner than end) */
+    if (end && nm->wr_free < end - SD_AR) /* (the next address phase no sooner than end) */
         nm->wr_free = end - SD_AR;
     nm->bi_free = start + WB_BI;
 #ifdef NYZ_MEMTRACE

@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4640,  /* nyz_thread */
     1608,  /* nyz_core */
     640,   /* nyz_cache */
-    26872, /* nyz_machine */
+    27096, /* nyz_machine */
     136,   /* sim_thread */
 };
 

@@ -260,8 +260,8 @@ typedef struct nyz_sreq {
 enum { NYZ_FQ = 32 };            /* fill FIFO entries kept (the RTL's has 8, l2_axi_bus_interface.sv) */
 enum { NYZ_WBQ = 8 };            /* the write-back FIFO's entries (l2_axi_bus_interface.sv) */
 typedef struct nyz_bus_state {
-    uint64_t mem_free, fq_rst, sd_refresh, sd_idle;
-    uint32_t sd_row[4];
+    uint64_t mem_free, fq_rst, sd_refresh, sd_idle, sd_wat;
+    uint32_t sd_row[4], sd_wpa;
     uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: enqueue, restart */
     uint32_t fq_n;               /* entries ever queued */
     uint64_t bi_free, wr_free, wb_at[NYZ_WBQ]; /* l2_wb.c, timing.c nyz_bus_write */
@@ -335,6 +335,8 @@ typedef struct nyz_machine {
     uint64_t sd_refresh;         /* SDRAM: cycle the next auto refresh is due (0: not yet set) */
     uint64_t sd_idle;            /* SDRAM: first cycle its controller may refresh (timing.c SD_BURST) */
     uint32_t sd_row[4];          /* SDRAM: open row + 1 per bank, 0 = bank closed */
+    uint64_t sd_wat;             /* SDRAM: the IDLE a write's second burst after a refresh waits at, */
+    uint32_t sd_wpa;             /* and its line (0: none; mem_bus.c sd_wr_second) */
     uint64_t fq_e[NYZ_FQ], fq_r[NYZ_FQ]; /* the fill FIFO's entries: the cycle each was
                                   * queued and restarted (timing.c l2_accept) */
     uint32_t fq_n;               /* entries ever queued (the first fq_n of the arrays used) */

@@ -1,5 +1,5 @@
 /* tests/nyuzi/test_sdram_refresh.c: the SDRAM controller's bursts and its auto refresh
- * (isa/nyuzi/mem_bus.c sdram_extra, sd_burst, nyz_bus_write). From the RTL source
+ * (isa/nyuzi/mem_bus.c sdram_extra, sd_burst, sd_wr_second, nyz_bus_write). From the RTL source
  * (sdram_controller.sv, as soc_tb.sv instantiates it: T_REFRESH 750, 4 banks, 1 KiB rows)
  * and its traced states
  * (docs/validation/nyuzi.md 5b "Session 35 (nyuzi-sd)"):
@@ -14,7 +14,10 @@
  * - at every IDLE the refresh comes first once its timer has run out: due at 750 after
  *   reset, PRECHARGE-all (2 cycles, if a row is open) then AUTO_REFRESH (IDLE again 7
  *   cycles after it started, 5 with no row open), due again 754 (752) after it started;
- *   every row is closed after it.
+ *   every row is closed after it;
+ * - at IDLE a pending read goes before a pending write: a write's second burst a refresh
+ *   delayed waits behind a read pending by the IDLE after the refresh; a read's address
+ *   phase after a write comes 3 cycles after the write's first burst has ended.
  * In the model's time (one core, default options): a data load issued at s has bus time
  * t = s + 6 (once the bus is free, mem_free), address phase A = t + 3; its data comes
  * t - 6 + extra + 42 and the thread replays a cycle before, i.e. s + extra + 41 for
@@ -76,29 +79,67 @@ static void test_refresh_between_bursts(void **state)
     three_loads(726, 778, 771, 790, 833, 1481, 1532);
 }
 
+/* The write of test_write_bursts: A (and D if d) dirty in the L2, A flushed by thread 0 at
+ * 727 (acknowledged 763, the bus free for a read at 756). */
+static void a_flushed(rig *r, int d)
+{
+    rig_open(r, NULL);
+    nyz_cache_access(&r->nm->l2, A, 1, 1);
+    if (d)
+        nyz_cache_access(&r->nm->l2, D, 1, 1);
+    assert_int_equal(rig_access(r, 0, 0, K_DFLUSH, 5, A, 727), 0);
+    assert_int_equal(r->nm->cores[0].t[0].store_done + NYZ_SQ_AHEAD, 763);
+    assert_int_equal(r->nm->mem_free, 756);
+}
+
+/* After a_flushed, thread 1 loads C at c: its replay (c_want) and the next write's earliest
+ * start then (wr_free). */
+static void flush_then_load(uint64_t c, uint64_t c_want, uint64_t wr_free)
+{
+    rig r;
+    a_flushed(&r, 0);
+    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, c), c_want);
+    assert_int_equal(r.nm->wr_free, wr_free);
+    sim_destroy(&r.m);
+}
+
 /* A write's bursts hold the controller, and a refresh due between them makes it busy
  * beyond the bus's time. A dirty in the L2, flushed at 727: bus time 733, W = 736, its store
  * FIFO full at 745; burst 1 opens bank 0: 745 + 11 = 756 (2 late: start 735, acknowledged
- * 735 - 6 + 10 + 24 = 763, the bus free for a read at 735 + 21 = 756: mem_bus.c
- * READ_AFTER_WRITE); the refresh due at 750 goes before burst
- * 2 (bank 0 open): 756..763; burst 2 opens bank 0 again: 763 + 11 = 774, from when the
- * controller takes the next write's address: wr_free 774 - 3 = 771 (763 without the rule
- * that a write's address waits for the previous write's last burst). C's load issued
- * at 759: t 765, pending from 769, waits until 774; burst 1 opens bank 1: 787, burst 2 788
- * -> 799; extra 799 - (769 + 23) = 7, replay 759 + 7 + 41 = 807 (with a write's burst not
- * holding the controller: no wait, 802). */
+ * 735 - 6 + 10 + 24 = 763; the bus free for the next write at 735 + 28 = 763, for a read
+ * at 735 + 21 = 756, whose address phase 759 is burst 1's end + 3: mem_bus.c
+ * READ_AFTER_WRITE; 762 with the old fit); the refresh due at 750 goes before burst 2 (bank
+ * 0 open): 756..763, where burst 2 waits for the next access. C's load issued at 759: t
+ * 765, pending from 769, after IDLE 763: burst 2 goes first, opening bank 0 again: 763 + 11
+ * = 774, from when the controller takes the next write's address: wr_free 774 - 3 = 771
+ * (763 without the rule that a write's address waits for the previous write's last
+ * burst). C waits until 774; burst 1 opens bank 1: 787, burst 2 788 -> 799; extra 799 -
+ * (769 + 23) = 7, replay 759 + 7 + 41 = 807 (with a write's burst not holding the
+ * controller: no wait, 802). */
 static void test_write_bursts(void **state)
 {
     (void)state;
-    rig r;
-    rig_open(&r, NULL);
-    nyz_cache_access(&r.nm->l2, A, 1, 1); /* A in the L2, dirty */
-    assert_int_equal(rig_access(&r, 0, 0, K_DFLUSH, 5, A, 727), 0);
-    assert_int_equal(r.nm->cores[0].t[0].store_done + NYZ_SQ_AHEAD, 763);
-    assert_int_equal(r.nm->wr_free, 771);
-    assert_int_equal(r.nm->mem_free, 756);
-    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, C, 759), 807);
-    sim_destroy(&r.m);
+    flush_then_load(759, 807, 771);
+}
+
+/* A read pending at the IDLE after a refresh that split a write goes before the write's
+ * second burst (sdram_controller.sv IDLE: a pending read first, and a write only with no
+ * read pending; RTL trace of memcpy.c2t1 with the controller's states: AW 20406, burst 1
+ * to 20428, the refresh to IDLE 20435, AR 20433, the read's bursts 20435..20460, its
+ * restart 20461, the write's burst 2 from 20460 to 20473). A flushed at 727 as in
+ * test_write_bursts: burst 1 ends 756, the refresh to 763, the bus free for a read at 756.
+ * C's load issued at 750: t 756, A 759 (burst 1's end + 3, as the RTL's 20428 + 3 + 2 for
+ * the store restart between), pending from 760, by IDLE 763: C first, opening bank 1: 763 +
+ * 13 = 776, burst 2 777 -> 788; extra 788 - (760 + 23) = 5, replay 750 + 5 + 41 = 796. The
+ * write's burst 2 from IDLE 788, opening bank 0 again (the refresh closed it): 799, the
+ * next write's address from then: wr_free 796. Without the held burst the write's burst 2
+ * runs 763..774 and C waits for it: 787, 799, extra 16, replay 807 (wr_free 771); with the
+ * held burst but the old READ_AFTER_WRITE 1, C's bus time is 762, pending from 766, too
+ * late for IDLE 763: the same 807. */
+static void test_read_before_held_burst(void **state)
+{
+    (void)state;
+    flush_then_load(750, 796, 796);
 }
 
 /* A write whose bursts a refresh separates holds the next write's address phase until its
@@ -116,11 +157,7 @@ static void test_write_after_split_write(void **state)
 {
     (void)state;
     rig r;
-    rig_open(&r, NULL);
-    nyz_cache_access(&r.nm->l2, A, 1, 1); /* A, D in the L2, dirty */
-    nyz_cache_access(&r.nm->l2, D, 1, 1);
-    assert_int_equal(rig_access(&r, 0, 0, K_DFLUSH, 5, A, 727), 0);
-    assert_int_equal(r.nm->cores[0].t[0].store_done + NYZ_SQ_AHEAD, 763);
+    a_flushed(&r, 1);
     assert_int_equal(rig_access(&r, 0, 1, K_DFLUSH, 5, D, 740), 0);
     assert_int_equal(r.nm->cores[0].t[1].store_done + NYZ_SQ_AHEAD, 801);
     sim_destroy(&r.m);
@@ -130,4 +167,5 @@ XPUSIM_TESTS(nyuzi_sdram_refresh,
              cmocka_unit_test(test_refresh_after_read),
              cmocka_unit_test(test_refresh_between_bursts),
              cmocka_unit_test(test_write_bursts),
+             cmocka_unit_test(test_read_before_held_burst),
              cmocka_unit_test(test_write_after_split_write))
