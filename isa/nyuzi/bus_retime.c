@@ -117,7 +117,8 @@ void nyz_bus_retime(nyz_machine *nm, nyz_bus_ent *e, uint64_t nd)
             }
     } else if (e->kind == NYZ_RP_STORE) { /* its thread's store queue entry */
         nyz_thread *t = &c->t[e->tid];
-        uint64_t nw, ow = nyz_store_ack_moved(nm, c, t, e->serial, e->pa, od, nd, &nw);
+        uint64_t nw, ow = e->sqop ? nyz_sqop_moved(nm, e, od, nd, &nw)
+                                : nyz_store_ack_moved(nm, c, t, e->serial, e->pa, od, nd, &nw);
         if (t->store_done == ow) {
             t->store_done = nw;
             /* (a thread whose store-queue operation rolled back on the busy entry waits

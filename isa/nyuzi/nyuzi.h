@@ -280,6 +280,9 @@ typedef struct nyz_bus_ent {
                                   * whole-line store to one it lacks (nyz_store_restart),
                                   * NYZ_ST_MISS another store to one it lacks (a read);
                                   * NYZ_RP_SYNC: NYZ_ST_SYNC a store_sync (store queue) */
+    uint8_t sqop;                /* NYZ_RP_STORE, st 1: 0 a store, else another store-queue
+                                  * operation (timing.c sq_op_timing): NYZ_SQ_DINV a
+                                  * dinvalidate, NYZ_SQ_OTHER a dflush or iinvalidate */
     uint32_t serial;             /* NYZ_RP_STORE: its record in nm->undo (l2_vis.c) */
     uint64_t issue;              /* the cycle its request was made (nm->cur_cycle) */
     uint64_t rst;                /* its own read's fill restart, as last read (0: none yet;
@@ -297,6 +300,7 @@ enum { NYZ_SQ_NEXT = 1 };
 /* A store reaches the store queue (its data stage) this many cycles after it issues. */
 enum { NYZ_SQ_COMBINE = 2 };
 enum { NYZ_ST_SYNC = 3, NYZ_ST_MISS = 4 };
+enum { NYZ_SQ_DINV = 1, NYZ_SQ_OTHER = 2 };
 
 enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64, NYZ_PLACED = 12 };
 typedef struct nyz_placed {
@@ -519,6 +523,7 @@ void nyz_wb_drain(nyz_machine *nm, uint64_t b);
 uint64_t nyz_bi_restart(nyz_machine *nm, uint64_t r);
 uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t serial,
                              uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
+uint64_t nyz_sqop_moved(nyz_machine *nm, const nyz_bus_ent *e, uint64_t od, uint64_t nd, uint64_t *nw);
 void nyz_bus_save_first(nyz_machine *nm);
 /* A new entry of bus_log (the bus state saved if it is the only one; the caller applies it
  * and sets done): inline, as it is made for every store on several cores. */
@@ -542,6 +547,7 @@ static inline nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t
     e->x = 0;
     e->done = 0;
     e->st = 0;
+    e->sqop = 0;
     e->serial = 0;
     e->issue = nm->cur_cycle;
     e->rst = 0;

@@ -428,6 +428,20 @@ static void sq_ack(nyz_thread *t, uint64_t ack)
     t->store_done = sq_done(ack);
 }
 
+/* d's pending install of kind ack (NYZ_FILL_ACK, NYZ_FILL_INVAL) of pa's line due at od
+ * comes at nd instead. */
+static void l1_fill_move(nyz_cache *d, uint32_t pa, uint32_t ack, uint64_t od, uint64_t nd)
+{
+    uint32_t line = pa >> d->line_shift;
+    d->next_fill = UINT64_MAX;
+    for (unsigned i = 0; i < d->nfill; i++) {
+        if (d->fill[i].line == line && d->fill[i].ack == ack && d->fill[i].at == od)
+            d->fill[i].at = nd;
+        if (d->fill[i].at < d->next_fill)
+            d->next_fill = d->fill[i].at;
+    }
+}
+
 /* A store of thread t (its record `serial` in l2_vis.c) is acknowledged at nd instead of od
  * (bus_log.c: the arbiter took it later or sooner): its visibility and its L1D install
  * move; returns the cycle its store queue entry was free, sets *nw to the new. */
@@ -436,15 +450,7 @@ uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32
 {
     if (serial && t->undo == serial)
         nyz_undo_visible(nm, t, nd - VIS_BEFORE_ACK);
-    nyz_cache *d = &c->l1d;
-    uint32_t line = pa >> d->line_shift;
-    d->next_fill = UINT64_MAX;
-    for (unsigned i = 0; i < d->nfill; i++) {
-        if (d->fill[i].line == line && d->fill[i].ack == NYZ_FILL_ACK && d->fill[i].at == od)
-            d->fill[i].at = nd;
-        if (d->fill[i].at < d->next_fill)
-            d->next_fill = d->fill[i].at;
-    }
+    l1_fill_move(&c->l1d, pa, NYZ_FILL_ACK, od, nd);
     *nw = sq_done(nd);
     return sq_done(od);
 }
@@ -623,13 +629,91 @@ int nyz_store_combine(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     uint32_t line = pa >> nm->l2.line_shift;
     for (unsigned i = 0; i < nm->bus_n; i++) {
         const nyz_bus_ent *e = &nm->bus_log[i];
-        if (e->kind == NYZ_RP_STORE && e->core == c->index && &c->t[e->tid] == t &&
+        if (e->kind == NYZ_RP_STORE && !e->sqop && e->core == c->index && &c->t[e->tid] == t &&
             e->pa >> nm->l2.line_shift == line && e->b > now + NYZ_SQ_COMBINE + NYZ_FQ_REQ) {
             nyz_undo_visible(nm, t, t->store_done + SQ_ACCEPT_AHEAD - VIS_BEFORE_ACK);
             return 1;
         }
     }
     return 0;
+}
+
+/* 1 if the L2 holds pa's line dirty (its tags as they are; no use of the way). */
+static int l2_dirty(const nyz_cache *l2, uint32_t pa)
+{
+    uint32_t line = pa >> l2->line_shift;
+    unsigned base = (line & (l2->sets - 1)) * l2->ways;
+    for (unsigned w = 0; w < l2->ways; w++)
+        if (l2->tag[base + w] == line)
+            return l2->dirty[base + w];
+    return 0;
+}
+
+/* A store-queue operation other than a store (kind: dinvalidate, iinvalidate, dflush) of
+ * thread t to pa, issued at now: acknowledged like a store (membar waits for it). On several
+ * cores the L2's arbiter takes it in its order (bus_log.c: a core's loads and code line
+ * before its store queue), so a request reaching the L2 in the same cycle goes first even
+ * if made later (RTL trace of dinv_pend.c4t1: core 2's code line, missed at 873, granted at
+ * the stall's end 890 before its dinvalidate queued earlier, 891). Taken when made: a flush
+ * of a dirty line (its write-back placed in the fill FIFO's order, nyz_flush_write), one on
+ * a line whose fill is not final (the fill takes its way first) and any on one core. A
+ * dinvalidate drops the line from the L2 when made and from every core's L1D at its
+ * acknowledgement: a load still hits the L1's copy until then (RTL: dinvalidate then a
+ * load of the line, 14 cycles a pair; gen_mem.py dinv_held, dinv_dirty). */
+static void sq_op_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, int kind, uint32_t pa,
+                         uint64_t now)
+{
+    const nyz_timing *tm = &nm->tm;
+    uint64_t ack;
+    if (nm->ncores > 1 && !l2_pending(nm, pa) && !(kind == K_DFLUSH && l2_dirty(&nm->l2, pa))) {
+        if (kind == K_DFLUSH && nyz_cache_probe(&nm->l2, pa))
+            nyz_cache_access(&nm->l2, pa, 0, 0);
+        if (nm->bus_n == NYZ_BUS_LOG)
+            nyz_bus_fix(nm);
+        nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, 0xffffffffu, -1, NYZ_RP_STORE, c, t, 0, 0);
+        e->x = now + FQ_REQ;
+        e->st = 1; /* (its read: its acknowledgement) */
+        e->sqop = kind == K_DINVALIDATE ? NYZ_SQ_DINV : NYZ_SQ_OTHER;
+#ifdef NYZ_MEMTRACE
+        fprintf(stderr, "%llu SQOP c%d t%d op%d a%08x\n", (unsigned long long)now, c->index, (int)(t - c->t),
+                e->sqop, pa);
+#endif
+        ack = nyz_arb_run(nm, now);
+    } else {
+        uint64_t acc = l2_store_accept(nm, c, now);
+        ack = acc + tm->store_lat; /* (a flush of a line that is not dirty) */
+        if (kind == K_DFLUSH && nyz_cache_probe(&nm->l2, pa)) {
+            nyz_cache_access(&nm->l2, pa, 0, 0);
+            uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
+            if (*dirty) {
+                /* its bus time as a data request's (DMEM_BUS); the write is posted:
+                 * acknowledged once the bus takes it */
+                uint64_t start = nyz_flush_write(nm, pa, acc + DMEM_BUS);
+                ack = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
+                *dirty = 0;
+            }
+        }
+    }
+    sq_ack(t, ack);
+    if (kind == K_IINVALIDATE) {
+        nyz_l1_settle(&c->l1i, now);
+        nyz_cache_invalidate(&c->l1i, pa);
+    } else if (kind == K_DINVALIDATE) {
+        for (int k = 0; k < nm->ncores; k++)
+            l1_fill_push(&nm->cores[k].l1d, pa, ack, NYZ_FILL_INVAL);
+        nyz_cache_invalidate(&nm->l2, pa);
+    }
+}
+
+/* Store-queue operation e (sq_op_timing) is acknowledged at nd instead of od (bus_log.c):
+ * a dinvalidate's drop from every core's L1D moves with it; returns the cycle its store
+ * queue entry was free, sets *nw to the new. */
+uint64_t nyz_sqop_moved(nyz_machine *nm, const nyz_bus_ent *e, uint64_t od, uint64_t nd, uint64_t *nw)
+{
+    for (int k = 0; e->sqop == NYZ_SQ_DINV && k < nm->ncores; k++)
+        l1_fill_move(&nm->cores[k].l1d, e->pa, NYZ_FILL_INVAL, od, nd);
+    *nw = sq_done(nd);
+    return sq_done(od);
 }
 
 /* Issue to the dcache tag stage (thread_select, operand_fetch, dcache_tag): the cycle a
@@ -696,38 +780,9 @@ uint64_t nyz_mem_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, const nyz_i
         return now + rt;
     }
     case 5:
-        if (in->kind == K_DINVALIDATE) {
-            /* through the store queue to the L2, acknowledged like a store; the L2 drops
-             * the line (the next load that misses the L1 costs a memory access), and its
-             * response drops it from every core's L1D when it arrives: until then a load
-             * still hits the L1's copy (RTL: dinvalidate then a load of the line, 14
-             * cycles a pair; gen_mem.py dinv_held, dinv_dirty) */
-            uint64_t ack = l2_store_accept(nm, c, now) + tm->store_lat;
-            sq_ack(t, ack);
-            for (int k = 0; k < nm->ncores; k++)
-                l1_fill_push(&nm->cores[k].l1d, ef->paddr, ack, NYZ_FILL_INVAL);
-            nyz_cache_invalidate(&nm->l2, ef->paddr);
-        } else if (in->kind == K_IINVALIDATE || in->kind == K_DFLUSH) {
-            /* sent to the L2 through the store queue: membar waits for them; a flush of a
-             * dirty line writes it to memory first */
-            uint64_t acc = l2_store_accept(nm, c, now);
-            sq_ack(t, acc + tm->store_lat); /* a line that is not dirty: acknowledged */
-            if (in->kind == K_IINVALIDATE) {
-                nyz_l1_settle(&c->l1i, now);
-                nyz_cache_invalidate(&c->l1i, ef->paddr);
-            }
-            else if (nyz_cache_probe(&nm->l2, ef->paddr)) {
-                nyz_cache_access(&nm->l2, ef->paddr, 0, 0);
-                uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
-                if (*dirty) {
-                    /* its bus time as a data request's (DMEM_BUS) */
-                    uint64_t start = nyz_flush_write(nm, ef->paddr, acc + DMEM_BUS);
-                    /* the write is posted: acknowledged once the bus takes it */
-                    t->store_done = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA - SQ_ACCEPT_AHEAD;
-                    *dirty = 0;
-                }
-            }
-        } else if (in->kind == K_GETCR || in->kind == K_SETCR)
+        if (in->kind == K_DINVALIDATE || in->kind == K_IINVALIDATE || in->kind == K_DFLUSH)
+            sq_op_timing(nm, c, t, in->kind, ef->paddr, now);
+        else if (in->kind == K_GETCR || in->kind == K_SETCR)
             *lat = tm->load_lat;
         else if (in->kind == K_TLBINVAL || in->kind == K_TLBINVALALL || in->kind == K_ITLBINSERT) {
             /* in the dcache tag stage (issue + 2) it writes the TLBs, which the ifetch tag
