@@ -16,8 +16,8 @@
  * MMU, several cores, or loads that another thread's store not yet visible could change
  * are not recorded (the cycle model runs them). `check` runs the cycle model throughout
  * and, where a period would be replayed, compares each issue with the record and the state
- * and statistics at its end; a difference stops the run (docs/isa/nyuzi.md "Memoized
- * periods"). */
+ * and statistics at its end, and with what the replay would do (check_dry: where it stops,
+ * what it leaves); a difference stops the run (docs/isa/nyuzi.md "Memoized periods"). */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -500,10 +500,10 @@ static void undo_steps(nyz_memo *mo, nyz_machine *nm, nyz_core *c, const memo_lo
 #define NYZ_LANES_UNROLL /* built at -O3 (isa.mk) */
 
 /* The instructions of one period from base, the k-th of a chain (its log: ring k & 1):
- * 1 done, 0 a difference (what it did is undone). The timing state is not touched: a chain
- * of periods leaves it as at the chain's start, when it is the key at that cycle, and
- * chain_end sets it once. */
-static int replay_period(nyz_memo *mo, nyz_machine *nm, nyz_core *c, uint64_t base, unsigned k)
+ * nsteps done, else the step where an outcome differs (what the period did is undone, that
+ * step too if it ran). The timing state is not touched: a chain of periods leaves it as at
+ * the chain's start, when it is the key at that cycle, and chain_end sets it once. */
+static unsigned replay_period(nyz_memo *mo, nyz_machine *nm, nyz_core *c, uint64_t base, unsigned k)
 {
     memo_log *const log = mo->log + (size_t)(k & 1) * MAX_STEPS;
     const memo_step *const steps = mo->steps;
@@ -541,14 +541,15 @@ static int replay_period(nyz_memo *mo, nyz_machine *nm, nyz_core *c, uint64_t ba
         }
     exec_done:
         if (trapped || efm != s->mem || t->pc != s->npc) {
-            j++;
-            break;
+            /* (the last step too: a loop's exit at the anchor's branch is a difference, not
+             * a period done; tests/nyuzi/test_memo/exit.S) */
+            undo_steps(mo, nm, c, log, j + 1);
+            return j;
         }
     }
-    if (j == n)
-        return 1;
-    undo_steps(mo, nm, c, log, j);
-    return 0;
+    if (j < n)
+        undo_steps(mo, nm, c, log, j);
+    return j;
 }
 
 #include "exec_ops_end.h"
@@ -614,6 +615,54 @@ static void check_fail(nyz_machine *nm, nyz_core *c, int tid, uint32_t pc, const
     sim_set_stop(nm->m, SIM_STOP_FAULT, c->index, tid, pc, "nyuzi_memo=check: %s", what);
 }
 
+/* check mode: the threads' registers and pcs and the lines the period's stores wrote (as
+ * its log, ring 0, has them), hashed (FNV-1a). */
+static uint64_t arch_hash(const nyz_memo *mo, const nyz_machine *nm, const nyz_core *c)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < c->nthreads; i++) {
+        const nyz_thread *t = &c->t[i];
+        const uint8_t *p[3] = {(const uint8_t *)t->s, (const uint8_t *)t->v, (const uint8_t *)&t->pc};
+        const size_t n[3] = {sizeof t->s, sizeof t->v, sizeof t->pc};
+        for (int q = 0; q < 3; q++)
+            for (size_t b = 0; b < n[q]; b++)
+                h = (h ^ p[q][b]) * 0x100000001b3ull;
+    }
+    for (unsigned j = 0; j < mo->nsteps; j++)
+        if (mo->steps[j].save == SV_MEM)
+            for (unsigned b = 0; b < NYZ_LINE; b++)
+                h = (h ^ nm->ram[mo->log[j].line + b]) * 0x100000001b3ull;
+    return h;
+}
+
+/* check mode, at a period's start: what `on` would do here, a replay of the period (the
+ * step it stops at, and if none the hash of what it leaves), then undone; check_step
+ * compares the cycle model's run with it, so check fails where `on` would differ from the
+ * cycle model, also in the replay itself (before session 40 a difference at a period's
+ * last step passed as the period done). */
+static void check_dry(nyz_memo *mo, nyz_machine *nm, nyz_core *c, uint64_t now)
+{
+    const unsigned nundo0 = nm->nundo;
+    const uint8_t undo_on0 = nm->undo_on;
+    const int nwatch0 = nm->mem->nwatch;
+    const uint64_t cyc0 = nm->cur_cycle;
+    uint64_t ev0[NYZ_NPERF]; /* (the bodies count branches: chain_end sets them) */
+    memcpy(ev0, c->events, sizeof ev0);
+    nm->nundo = 0; /* (as in a chain: nyz_memo_issue_slow) */
+    nm->undo_on = 0;
+    nm->mem->nwatch = 0;
+    mo->dry_stop = replay_period(mo, nm, c, now, 0);
+    if (mo->dry_stop == mo->nsteps) {
+        mo->dry_hash = arch_hash(mo, nm, c);
+        undo_steps(mo, nm, c, mo->log, mo->nsteps);
+    }
+    nm->nundo = nundo0;
+    nm->undo_on = undo_on0;
+    nm->mem->nwatch = nwatch0;
+    nm->cur_cycle = cyc0;
+    memcpy(c->events, ev0, sizeof ev0);
+}
+
 /* Does the state here match the record's key at `now`, and is the code the recorded one? */
 static int at_key(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
 {
@@ -640,8 +689,16 @@ static void check_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, 
     }
     if (s->pc != pc || s->raw != in->raw || s->mem != ef->mem || ef->trapped || !ef->retired ||
         (s->memk && ((s->paddr ^ ef->paddr) & s->amask)) || s->npc != c->t[tid].pc) {
-        mo->h.state = S_IDLE; /* an outcome differs: a replay would stop here, and go on as here */
+        if (mo->dry_stop != mo->ci) {
+            check_fail(nm, c, tid, pc, "an outcome differs from the record's where a replay would not stop");
+            return;
+        }
+        mo->h.state = S_IDLE; /* an outcome differs: a replay stops here, and goes on as here */
         mo->st.fails++;
+        return;
+    }
+    if (mo->dry_stop == mo->ci) {
+        check_fail(nm, c, tid, pc, "a replay would stop at an issue whose outcome is the record's");
         return;
     }
     if (++mo->ci < mo->nsteps)
@@ -656,6 +713,10 @@ static void check_step(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_core *c, 
     counts_sub(&d, &c1, &mo->c0, c->nthreads);
     if (memcmp(&d, &mo->delta, sizeof d)) {
         check_fail(nm, c, tid, pc, "the statistics of a period differ from the record's");
+        return;
+    }
+    if (arch_hash(mo, nm, c) != mo->dry_hash) {
+        check_fail(nm, c, tid, pc, "the registers or memory at a period's end differ from a replay's");
         return;
     }
     mo->st.checked++;
@@ -715,6 +776,7 @@ uint64_t nyz_memo_issue_slow(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_cor
         mo->base = now;
         mo->ci = 0;
         counts_get(&mo->c0, nm, u, c);
+        check_dry(mo, nm, c, now);
         return now;
     }
     /* a chain of periods: the loads read memory as it is (recorded: no other thread's
@@ -735,7 +797,7 @@ uint64_t nyz_memo_issue_slow(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_cor
     int ok = 1;
     prof_state *const prof = dbg_profile(m);
     if (!prof)
-        while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k))) {
+        while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k) == mo->nsteps)) {
             now += mo->len;
             k++;
         }
@@ -749,7 +811,7 @@ uint64_t nyz_memo_issue_slow(nyz_memo *mo, nyz_machine *nm, sim_unit *u, nyz_cor
         /* once a period is steady (nyz_memo_pd_build) so are the rest of the chain: their sum is
          * added at its end (nothing reads the profile in between) */
         uint64_t steady = 0;
-        while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k))) {
+        while (now + mo->len < horizon && (ok = replay_period(mo, nm, c, now, (unsigned)k) == mo->nsteps)) {
             if (!steady && k < 2 && nyz_memo_pd_build(mo, pt, c->nthreads)) /* (not by the second: calls) */
                 steady = 1;
             else if (steady)

@@ -89,7 +89,9 @@ struct nyz_memo {
     int bp_hit;
     unsigned *umap;              /* created undo record k (serial start + k + 1): its step */
     unsigned nu;
-    unsigned ci;                 /* check mode: the next step of the period being checked */
+    unsigned ci;                 /* check mode: the next step of the period being checked, */
+    unsigned dry_stop;           /* ... where a replay of it stops (nsteps: none), */
+    uint64_t dry_hash;           /* ... and what that replay leaves (memo.c arch_hash) */
     unsigned aocc, miss;         /* the anchor's issues in a period; at it, keys not matched */
     unsigned zero;               /* chains in a row that stopped in their first period */
     uint32_t serial0;

@@ -8,8 +8,11 @@
 # so that each replayed instruction's cycle is checked, a longer path every 64 iterations),
 # shared.S (threads reading each other's fresh stores: not memoized), smc.S (stores into
 # the words behind a loop's branch: not memoized), stream.S (misses every 16 words, then a
-# resident loop), also at 2 threads, other latencies and cache geometries. In check mode the
-# memo compares each period it would replay with the cycle model's (a difference stops the
+# resident loop), also at 2 threads, other latencies and cache geometries, and exit.S (a loop
+# whose exit is at the memo's anchor, its period's last step: a difference there once passed
+# as a period done and the loop ran on for ever; under --max-cycles). In check mode the
+# memo compares each period it would replay with the cycle model's, and what a replay of it
+# would do (where it stops, the registers and memory it leaves; a difference stops the
 # run): where periods repeat (the loops, mix) it must have checked some, so the test sees
 # the memo at work. The profile (--profile) of each must be byte-identical with the memo
 # off and on. Also: a bad option value is refused.
@@ -23,7 +26,9 @@ D=tests/nyuzi/test_memo
     "$XPUSIM" asm --isa nyuzi -o define=ITERATIONS=800 $D/mix.S -o "$T/mix.elf" &&
     "$XPUSIM" asm --isa nyuzi -o define=ITERATIONS=600 $D/shared.S -o "$T/shared.elf" &&
     "$XPUSIM" asm --isa nyuzi -o define=ITERATIONS=600 $D/smc.S -o "$T/smc.elf" &&
-    "$XPUSIM" asm --isa nyuzi -o define=WORDS=2048 $D/stream.S -o "$T/stream.elf" ||
+    "$XPUSIM" asm --isa nyuzi -o define=WORDS=2048 $D/stream.S -o "$T/stream.elf" &&
+    "$XPUSIM" asm --isa nyuzi -o define=PAD=6 $D/exit.S -o "$T/exit6.elf" &&
+    "$XPUSIM" asm --isa nyuzi -o define=PAD=7 $D/exit.S -o "$T/exit7.elf" ||
     { echo "FAIL: cannot assemble the programs"; exit 1; }
 
 # same PROGRAM MUSTCHECK [options...]: off, on and check agree; MUSTCHECK=1: periods checked
@@ -79,6 +84,8 @@ same shared 0
 same smc 0
 same stream 1
 same stream 1 -o l1d_size=4096 -o mem_latency=7
+same exit6 1 --max-cycles 100000
+same exit7 1 --max-cycles 100000 -o threads=1
 
 # a value that is not off, on or check: a clear error and a non-zero exit
 if "$XPUSIM" run "$T/loop1.elf" -o nyuzi_memo=maybe --quiet > "$T/bad.out" 2>&1; then
