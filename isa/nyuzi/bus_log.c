@@ -69,7 +69,13 @@ void nyz_bus_fix(nyz_machine *nm)
 static nyz_placed *placed_before(nyz_machine *nm)
 {
     unsigned k = 0;
-    while (k < nm->pl_n && nm->placed[k].key < nm->cur_cycle)
+    uint64_t lim = nm->cur_cycle;
+    for (unsigned j = 0; nm->flw_n && j < nm->bus_n; j++) /* (a dirty flush not final yet:
+                                                          * its bus time is its issue + 6 or later) */
+        if (nm->bus_log[j].st == NYZ_ST_FLUSHW && nm->bus_log[j].kind == NYZ_RP_STORE &&
+            nm->bus_log[j].issue + 6 < lim)
+            lim = nm->bus_log[j].issue + 6;
+    while (k < nm->pl_n && nm->placed[k].key < lim)
         k++;
     if (k == 0 && nm->pl_n == NYZ_PLACED)
         k = 1; /* (full: the oldest is final) */
@@ -91,6 +97,8 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e, int final)
     int way;
     if (e->kind == NYZ_RP_STORE && e->st == 1) /* its acknowledgement (timing.c nyz_store_timing) */
         return e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat;
+    if (e->kind == NYZ_RP_STORE && e->st == NYZ_ST_FLUSHW) /* (timing.c nyz_flush_final) */
+        return final ? nyz_flush_final(nm, e) : e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat + NYZ_DFLUSH_EXTRA;
     if (e->coll)
         nd = nyz_bus_collided(nm, nyz_l2_ready(nm, e), e->b - e->bus, e->bus, e->lead);
     else {
@@ -763,6 +771,13 @@ void nyz_bus_save_first(nyz_machine *nm)
 uint64_t nyz_flush_write(nyz_machine *nm, uint32_t pa, uint64_t from)
 {
     nyz_bus_fix(nm);
+    return nyz_flush_place(nm, pa, from);
+}
+
+/* nyz_flush_write's placement, its grant final and those before it (bus_log.c's settle at
+ * a dirty flush's final grant, nyz_flush_final). */
+uint64_t nyz_flush_place(nyz_machine *nm, uint32_t pa, uint64_t from)
+{
     unsigned i = 0, n = nm->pl_n;
     while (i < n && nm->placed[i].key < from)
         i++;
@@ -789,5 +804,34 @@ uint64_t nyz_flush_write(nyz_machine *nm, uint32_t pa, uint64_t from)
         p->key = nm->bi_key;
         nm->pl_n++;
     }
+    nm->bi_key = 0; /* (the settle's slot for the flush keeps nothing) */
     return start;
+}
+
+/* While a dirty flush's grant is not final (timing.c sq_op_timing), an event the cycle after
+ * it: the cores' bursts end there, so every core has passed the grant and none has used the
+ * flush's answer (its acknowledgement, at least 31 cycles after the grant, and the reads
+ * granted after it: nyz_flush_final) before the settle there makes it final. */
+void nyz_flush_arm(nyz_machine *nm)
+{
+    uint64_t g = UINT64_MAX;
+    for (unsigned k = 0; nm->flw_n && k < nm->bus_n; k++)
+        if (nm->bus_log[k].st == NYZ_ST_FLUSHW && nm->bus_log[k].kind == NYZ_RP_STORE &&
+            nm->bus_log[k].b - NYZ_FQ_REQ < g)
+            g = nm->bus_log[k].b - NYZ_FQ_REQ;
+    if (g != UINT64_MAX) {
+        sim_schedule(nm->m, &nm->flush_ev, g + 1);
+        nm->resched = 1; /* (the running burst sees it) */
+    }
+}
+
+/* The event nyz_flush_arm set, at cycle when: the grants before it made final. */
+void nyz_flush_event(ev_event *e, void *ctx)
+{
+    nyz_machine *nm = ctx;
+    if (!nm->flw_n)
+        return;
+    nm->cur_cycle = e->when;
+    nyz_arb_run(nm, e->when);
+    nyz_flush_arm(nm); /* (one granted later meanwhile) */
 }

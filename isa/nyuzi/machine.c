@@ -194,6 +194,10 @@ static int nyz_create(sim_machine *m, char *err, size_t errlen)
         snprintf(err, errlen, "cannot register timer event");
         return -1;
     }
+    if (sim_register_event(m, &nm->flush_ev, "nyuzi-flush", nyz_flush_event, nm, 0) < 0) {
+        snprintf(err, errlen, "cannot register flush event");
+        return -1;
+    }
     if (mem_add_mmio(nm->mem, "devices", NYZ_DEVICE_BASE, 0x10000, MEM_RW, NULL, NULL, nm) == NULL) {
         /* the debugger reads device space as a fault; programs use nyz_dev_* directly */
     }

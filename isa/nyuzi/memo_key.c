@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4640,  /* nyz_thread */
     1608,  /* nyz_core */
     640,   /* nyz_cache */
-    27096, /* nyz_machine */
+    27152, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -192,7 +192,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * bus_n; the bus interface's write-backs waiting and the end of its last write, wb_*,
  * bi_free: read and written only on an L2 miss or a dirty flush, and a period has none;
  * the fill FIFO's placements a flush may still go before, placed, pl_n, bi_key: the same,
- * and kept only on several cores;
+ * and kept only on several cores; a dirty flush in bus_log and its event, flw_n, flush_ev:
+ * several cores only;
  * bus_log's entries change a thread's `blocked` only when a code line misses; stores enter
  * it only on several cores), run_core (set by every unit_run), fq_n (fq_e
  * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written

@@ -299,7 +299,10 @@ enum { NYZ_SQ_AHEAD = 4 };
 enum { NYZ_SQ_NEXT = 1 };
 /* A store reaches the store queue (its data stage) this many cycles after it issues. */
 enum { NYZ_SQ_COMBINE = 2 };
-enum { NYZ_ST_SYNC = 3, NYZ_ST_MISS = 4 };
+enum { NYZ_ST_SYNC = 3, NYZ_ST_MISS = 4, NYZ_ST_FLUSHW = 5 };
+/* A dirty flush is acknowledged this many cycles after its write-back's bus time as a store
+ * would be (timing.c). */
+enum { NYZ_DFLUSH_EXTRA = 24 };
 enum { NYZ_SQ_DINV = 1, NYZ_SQ_OTHER = 2 };
 
 enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64, NYZ_PLACED = 12 };
@@ -374,6 +377,7 @@ typedef struct nyz_machine {
     nyz_placed placed[NYZ_PLACED];
     unsigned pl_n;
     uint64_t bi_key;
+    unsigned flw_n; /* dirty flushes in bus_log (timing.c sq_op_timing) */
     uint8_t arb_tok, arb_full; /* arb_full: never continue (tests compare the two ways) */
     unsigned arb_tn, arb_mv0, arb_nmv;
     nyz_arb_move arb_mv[NYZ_ARB_MOVES];
@@ -383,6 +387,7 @@ typedef struct nyz_machine {
     uint32_t int_levels;         /* level-sensitive interrupt lines */
     uint32_t timer_count;
     ev_event timer_ev;
+    ev_event flush_ev; /* a dirty flush's grant made final (bus_log.c nyz_flush_event) */
     uint32_t fb_base, vga_enable;
     uint32_t *fb_pixels;
     /* decode cache */
@@ -524,6 +529,10 @@ uint64_t nyz_bi_restart(nyz_machine *nm, uint64_t r);
 uint64_t nyz_store_ack_moved(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t serial,
                              uint32_t pa, uint64_t od, uint64_t nd, uint64_t *nw);
 uint64_t nyz_sqop_moved(nyz_machine *nm, const nyz_bus_ent *e, uint64_t od, uint64_t nd, uint64_t *nw);
+uint64_t nyz_flush_final(nyz_machine *nm, const nyz_bus_ent *e);
+uint64_t nyz_flush_place(nyz_machine *nm, uint32_t pa, uint64_t from);
+void nyz_flush_arm(nyz_machine *nm);
+void nyz_flush_event(ev_event *e, void *ctx);
 void nyz_bus_save_first(nyz_machine *nm);
 /* A new entry of bus_log (the bus state saved if it is the only one; the caller applies it
  * and sets done): inline, as it is made for every store on several cores. */

@@ -17,7 +17,7 @@
  * both; to a line missing in L2 46 and 43 on the RTL, i.e. the miss adds the data line's
  * fill less 11; dflush + membar 12 for a line that is not dirty and 36 for a dirty one,
  * whose write-back is posted once the memory bus takes it). */
-enum { STORE_MISS_LEAD = 11, DFLUSH_EXTRA = 24 };
+enum { STORE_MISS_LEAD = 11, DFLUSH_EXTRA = NYZ_DFLUSH_EXTRA };
 
 /* The line a miss of pa would evict from c if that line is valid and dirty, else
  * 0xffffffff (a hit or a clean victim). */
@@ -638,15 +638,17 @@ int nyz_store_combine(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     return 0;
 }
 
-/* 1 if the L2 holds pa's line dirty (its tags as they are; no use of the way). */
-static int l2_dirty(const nyz_cache *l2, uint32_t pa)
+/* The dirty flag of pa's line in the L2, or NULL if the L2 lacks the line (its tags as they
+ * are; no use of the way: a flush does not move the pseudo-LRU, l2_cache_read_stage.sv
+ * update_lru_en is a load's or a store's hit). */
+static uint8_t *l2_dirty_flag(nyz_cache *l2, uint32_t pa)
 {
     uint32_t line = pa >> l2->line_shift;
     unsigned base = (line & (l2->sets - 1)) * l2->ways;
     for (unsigned w = 0; w < l2->ways; w++)
         if (l2->tag[base + w] == line)
-            return l2->dirty[base + w];
-    return 0;
+            return &l2->dirty[base + w];
+    return NULL;
 }
 
 /* A store-queue operation other than a store (kind: dinvalidate, iinvalidate, dflush) of
@@ -665,33 +667,33 @@ static void sq_op_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, int kind, 
 {
     const nyz_timing *tm = &nm->tm;
     uint64_t ack;
-    if (nm->ncores > 1 && !l2_pending(nm, pa) && !(kind == K_DFLUSH && l2_dirty(&nm->l2, pa))) {
-        if (kind == K_DFLUSH && nyz_cache_probe(&nm->l2, pa))
-            nyz_cache_access(&nm->l2, pa, 0, 0);
+    if (nm->ncores > 1 && !l2_pending(nm, pa)) {
+        const uint8_t *d = kind == K_DFLUSH ? l2_dirty_flag(&nm->l2, pa) : NULL;
+        int dirty = d && *d;
         if (nm->bus_n == NYZ_BUS_LOG)
             nyz_bus_fix(nm);
-        nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, 0xffffffffu, -1, NYZ_RP_STORE, c, t, 0, 0);
+        nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, 0xffffffffu, dirty ? 0 : -1, NYZ_RP_STORE, c, t, 0, 0);
         e->x = now + FQ_REQ;
-        e->st = 1; /* (its read: its acknowledgement) */
+        e->st = dirty ? NYZ_ST_FLUSHW : 1; /* (a line not dirty: its read is its acknowledgement) */
+        nm->flw_n += (unsigned)dirty;
         e->sqop = kind == K_DINVALIDATE ? NYZ_SQ_DINV : NYZ_SQ_OTHER;
 #ifdef NYZ_MEMTRACE
         fprintf(stderr, "%llu SQOP c%d t%d op%d a%08x\n", (unsigned long long)now, c->index, (int)(t - c->t),
                 e->sqop, pa);
 #endif
         ack = nyz_arb_run(nm, now);
+        if (nm->flw_n)
+            nyz_flush_arm(nm);
     } else {
         uint64_t acc = l2_store_accept(nm, c, now);
         ack = acc + tm->store_lat; /* (a flush of a line that is not dirty) */
-        if (kind == K_DFLUSH && nyz_cache_probe(&nm->l2, pa)) {
-            nyz_cache_access(&nm->l2, pa, 0, 0);
-            uint8_t *dirty = &nm->l2.dirty[nm->l2.last_way];
-            if (*dirty) {
-                /* its bus time as a data request's (DMEM_BUS); the write is posted:
-                 * acknowledged once the bus takes it */
-                uint64_t start = nyz_flush_write(nm, pa, acc + DMEM_BUS);
-                ack = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
-                *dirty = 0;
-            }
+        uint8_t *d = kind == K_DFLUSH ? l2_dirty_flag(&nm->l2, pa) : NULL;
+        if (d && *d) {
+            /* its bus time as a data request's (DMEM_BUS); the write is posted:
+             * acknowledged once the bus takes it */
+            uint64_t start = nyz_flush_write(nm, pa, acc + DMEM_BUS);
+            ack = start - DMEM_BUS + tm->store_lat + DFLUSH_EXTRA;
+            *d = 0;
         }
     }
     sq_ack(t, ack);
@@ -703,6 +705,23 @@ static void sq_op_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, int kind, 
             l1_fill_push(&nm->cores[k].l1d, pa, ack, NYZ_FILL_INVAL);
         nyz_cache_invalidate(&nm->l2, pa);
     }
+}
+
+/* Dirty flush e (sq_op_timing) at its final grant (bus_log.c bus_reread): the grants before
+ * it are final, so its write-back is placed as one taken when made is (nyz_flush_place: before
+ * the reads placed whose IDLE comes after its bus time), if the line is still dirty (a flush
+ * granted before it may have written it). Returns its acknowledgement. */
+uint64_t nyz_flush_final(nyz_machine *nm, const nyz_bus_ent *e)
+{
+    uint64_t acc = e->b - 2 * FQ_REQ, ack = acc + nm->tm.store_lat;
+    uint8_t *d = l2_dirty_flag(&nm->l2, e->pa);
+    nm->flw_n--;
+    if (d && *d) {
+        *d = 0;
+        ack = nyz_flush_place(nm, e->pa, acc + DMEM_BUS) - DMEM_BUS + nm->tm.store_lat + DFLUSH_EXTRA;
+    }
+    nm->bi_key = 0;
+    return ack;
 }
 
 /* Store-queue operation e (sq_op_timing) is acknowledged at nd instead of od (bus_log.c):

@@ -1,5 +1,5 @@
 /* tests/nyuzi/test_sq_op_order.c: on several cores a dinvalidate, an iinvalidate and a
- * dflush of a line that is not dirty go to the L2 in its arbiter's order, like a store
+ * dflush go to the L2 in its arbiter's order, like a store
  * (isa/nyuzi/timing.c sq_op_timing, bus_log.c): they wait in the core's store queue, which
  * l1_l2_interface.sv offers after the core's load-miss queue and code line, and the
  * arbiter's pointer between cores decides between cores (l2_cache_arb_stage.sv). So a
@@ -73,5 +73,61 @@ static void test_same_core_load_first(void **state)
     sim_destroy(&r.m);
 }
 
+/* A dflush of a dirty line too (RTL trace of dflush_dirty.c2t1: core 0's code line 0x1140
+ * granted 2474 and its load 0x1240 2475, core 1's dirty flush, made before them in the
+ * model, 2476; the reads AR 1140 2480, the flush's write AW 2512, AR 1240 2537). Its
+ * write-back is placed at its final grant as one taken when made is (test_l2_flush_order.c
+ * test_flush_before_restart: a write whose bus time comes before the IDLE after a read of Y
+ * at 106, restart 136, starts at 136, or 138 with bank 1 closed as there, acknowledged start
+ * - 6 + 10 + 24). Core 0's thread 0 flushes H (dirty) at 100, its thread 1 loads Y at 100: the load
+ * granted 103 (woken at 143), the flush 104, its bus time 104 - 3 + 6 = 107, before the
+ * read's restart: start 136 (H's row in bank 1 open since its read at 16: no refresh before
+ * 750), acknowledged 164; until the grant is final the least it can be, 104 - 3 + 10 + 24 =
+ * 135. (Taken when made: the flush at 103 and its write from 106 first; the load at 104, read
+ * after the write.) */
+static void test_dirty_flush_after_load(void **state)
+{
+    (void)state;
+    rig r;
+    setup(&r);
+    nyz_machine *nm = r.nm;
+    nyz_core *c0 = &nm->cores[0];
+    nyz_cache_access(&nm->l2, H, 0, 1); /* H dirty in the L2 */
+    assert_int_equal(rig_access(&r, 0, 0, K_DFLUSH, 5, H, 100), 0);
+    assert_int_equal(rig_access(&r, 0, 1, K_LOAD, 1, Y, 100), 143);
+    assert_int_equal(c0->t[0].store_done + NYZ_SQ_AHEAD, 135);
+    nm->cur_cycle = 105;
+    nyz_arb_run(nm, 105); /* (the grant final: bus_log.c nyz_flush_event) */
+    assert_int_equal(c0->t[0].store_done + NYZ_SQ_AHEAD, 164);
+    assert_int_equal(c0->t[1].blocked, 143);
+    sim_destroy(&r.m);
+}
+
+/* A flush is no use of its line's L2 way: l2_cache_read_stage.sv moves the pseudo-LRU flags
+ * only for a load's or a store's hit (update_lru_en = cache_hit && (load || store)). A and B
+ * share an L2 set (256 sets: 16 KiB apart), A dirty, then B used; a dflush of A (one core:
+ * taken when made; two: at its grant) leaves the set's flags as B's use left them (a use
+ * of A would point them away from A's way). */
+static void test_flush_no_lru_use(void **state)
+{
+    (void)state;
+    enum { A = 0x10400, B = 0x14400 };
+    for (int cores = 1; cores <= 2; cores++) {
+        rig r;
+        rig_open(&r, (const char *const[]){cores == 1 ? "cores=1" : "cores=2", NULL});
+        nyz_machine *nm = r.nm;
+        unsigned set = (A >> nm->l2.line_shift) & (nm->l2.sets - 1);
+        assert_int_equal(set, (B >> nm->l2.line_shift) & (nm->l2.sets - 1));
+        nyz_cache_access(&nm->l2, A, 1, 1);
+        nyz_cache_access(&nm->l2, B, 1, 0);
+        const unsigned f = nm->l2.plru[set];
+        rig_access(&r, 0, 0, K_DFLUSH, 5, A, 100);
+        nyz_bus_fix(nm);
+        assert_int_equal(nm->l2.plru[set], f);
+        sim_destroy(&r.m);
+    }
+}
+
 XPUSIM_TESTS(nyuzi_sq_op_order, cmocka_unit_test(test_other_core_first),
-             cmocka_unit_test(test_same_core_load_first))
+             cmocka_unit_test(test_same_core_load_first), cmocka_unit_test(test_dirty_flush_after_load),
+             cmocka_unit_test(test_flush_no_lru_use))
