@@ -318,7 +318,7 @@ static int only_unit_events(const sim_machine *m)
     return 1;
 }
 
-/* ev_before of two ring units due at the same cycle */
+/* ev_before of two ring units due at the same cycle (the sort's) */
 static inline int ring_before(const sim_unit *a, const sim_unit *b)
 {
     return a->ev.prio != b->ev.prio ? a->ev.prio < b->ev.prio : a->ev.seq < b->ev.seq;
@@ -352,6 +352,9 @@ static void run_ring_round(sim_machine *m, uint64_t c)
     for (;;) {
         int n = 0, ordered = 1;
         uint64_t at = SIM_NEVER; /* the ring's earliest cycle, its units in l[] */
+        /* in ev_before order if their insertion numbers rise (the ring's units are of one
+         * priority, sim_run; the numbers are distinct): the last unit's kept here */
+        uint64_t seq = 0;
         for (int i = 0; i < m->nring; i++) { /* the due units */
             sim_unit *u = m->ring[i];
             if (u->ring != 2 || u->ev.when > at)
@@ -362,9 +365,10 @@ static void run_ring_round(sim_machine *m, uint64_t c)
                 at = u->ev.when;
                 n = 0;
                 ordered = 1;
+                seq = 0;
             }
-            if (n && ring_before(u, l[n - 1]))
-                ordered = 0;
+            ordered &= u->ev.seq >= seq;
+            seq = u->ev.seq;
             l[n++] = u;
         }
         if (!ordered) { /* in ev_before order; the ring in that order when all are due (the
@@ -456,7 +460,8 @@ sim_stop_kind sim_run(sim_machine *m, uint64_t until)
         } else {
             ev_pop(&m->q);
             sim_unit *u = e->fn == sim_run_unit_event ? e->ctx : NULL;
-            if (u && u->coupling == SIM_COUPLE_CYCLE && !u->ring && m->nunits <= SIM_RING_MAX) {
+            if (u && u->coupling == SIM_COUPLE_CYCLE && !u->ring && m->nunits <= SIM_RING_MAX &&
+                (!m->nring || u->ev.prio == m->ring[0]->ev.prio)) { /* (one priority: run_ring_round) */
                 u->ring = 1; /* from now on its wakes go to the ring */
                 m->ring[m->nring++] = u;
             }
