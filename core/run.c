@@ -398,7 +398,7 @@ static void run_ring_round(sim_machine *m, uint64_t c)
              * c + 1) */
             const int next_due = (j + 1 < n && l[j + 1]->ring == 2 && l[j + 1]->ev.when == c) ||
                                  (j && l[j - 1]->ring == 2 && l[j - 1]->ev.when <= c + 1);
-            run_cycle_burst_live(m, u, next_due ? c : run_ring_next_time(m));
+            run_cycle_burst_live(m, u, next_due ? c : run_ring_next_time(m), 1);
             if (!m->run_lim) { /* (else neither checks anything) */
                 if (m->progress_fn)
                     progress_check(m);

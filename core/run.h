@@ -212,8 +212,9 @@ static inline void run_insn_check(sim_machine *m)
  * run_cycle_burst_clocked (core/wake.c): so the ring of Nyuzi cores pays no test. */
 void run_cycle_burst_clocked(sim_machine *m, sim_unit *u, uint64_t next_other);
 /* The burst of a unit that is neither halted nor disabled (run_ring_round's: a unit due on
- * the ring is neither, as sim_unit_halt and sim_unit_disable take it off the due units). */
-static inline void run_cycle_burst_live(sim_machine *m, sim_unit *u, uint64_t next_other)
+ * the ring is neither, as sim_unit_halt and sim_unit_disable take it off the due units).
+ * seq: called from sim_run's loop, never inside a batch (a constant where inlined). */
+static inline void run_cycle_burst_live(sim_machine *m, sim_unit *u, uint64_t next_other, const int seq)
 {
     uint64_t h = run_horizon(m, m->now, 0, next_other);
     uint64_t next = m->isa->unit_run(m, u, m->now, h);
@@ -226,7 +227,7 @@ static inline void run_cycle_burst_live(sim_machine *m, sim_unit *u, uint64_t ne
         u->reached = r - 1;
     if (u->halted || !u->enabled)
         return;
-    if (u->ring && !m->in_parallel) { /* sim_unit_wake on the ring (never inside a batch) */
+    if (u->ring && (seq || !m->in_parallel)) { /* sim_unit_wake on the ring (never inside a batch) */
         if (u->ring == 2 && u->ev.when <= next)
             return;
         u->ev.when = next;
@@ -240,7 +241,7 @@ static inline void run_cycle_burst_live(sim_machine *m, sim_unit *u, uint64_t ne
 static inline void run_cycle_burst(sim_machine *m, sim_unit *u, uint64_t next_other)
 {
     if (!u->halted && u->enabled)
-        run_cycle_burst_live(m, u, next_other);
+        run_cycle_burst_live(m, u, next_other, 0);
 }
 
 #endif
