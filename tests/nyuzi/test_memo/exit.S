@@ -43,9 +43,9 @@ _start:         move s20, 6
                 add_i s3, s3, s9
                 lea s11, out
                 store_32 s3, (s11)
-                li s0, 0xffffffff
+                move s1, 0
+                sub_i s0, s1, 1         # every thread: CR 20 suspends them
                 setcr s0, 20
 3:              b 3b
                 .data
-                .align 64
 out:            .long 0
