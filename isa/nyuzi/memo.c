@@ -615,23 +615,32 @@ static void check_fail(nyz_machine *nm, nyz_core *c, int tid, uint32_t pc, const
     sim_set_stop(nm->m, SIM_STOP_FAULT, c->index, tid, pc, "nyuzi_memo=check: %s", what);
 }
 
-/* check mode: the threads' registers and pcs and the lines the period's stores wrote (as
- * its log, ring 0, has them), hashed (FNV-1a). */
+/* check mode: what the period's steps wrote (each one's destination register or stored
+ * line, as its log, ring 0, has the line) and their threads' pcs, hashed word by word
+ * (FNV-1a): the cycle model and a replay run the same instructions, so the registers no
+ * step writes are the same in both. */
 static uint64_t arch_hash(const nyz_memo *mo, const nyz_machine *nm, const nyz_core *c)
 {
     uint64_t h = 0xcbf29ce484222325ull;
-    for (int i = 0; i < c->nthreads; i++) {
-        const nyz_thread *t = &c->t[i];
-        const uint8_t *p[3] = {(const uint8_t *)t->s, (const uint8_t *)t->v, (const uint8_t *)&t->pc};
-        const size_t n[3] = {sizeof t->s, sizeof t->v, sizeof t->pc};
-        for (int q = 0; q < 3; q++)
-            for (size_t b = 0; b < n[q]; b++)
-                h = (h ^ p[q][b]) * 0x100000001b3ull;
+#define MIX(w) (h = (h ^ (uint32_t)(w)) * 0x100000001b3ull)
+    for (unsigned j = 0; j < mo->nsteps; j++) {
+        const memo_step *s = &mo->steps[j];
+        const nyz_thread *t = &c->t[s->tid];
+        MIX(t->pc);
+        switch (s->save) {
+        case SV_S: case SV_RA: MIX(t->s[s->dst]); break;
+        case SV_V:
+            for (unsigned k = 0; k < NYZ_LANES; k++)
+                MIX(t->v[s->dst][k]);
+            break;
+        case SV_MEM:
+            for (unsigned k = 0; k < NYZ_LINE; k += 4)
+                MIX(mem_ld32le(nm->ram + mo->log[j].line + k));
+            break;
+        default: break;
+        }
     }
-    for (unsigned j = 0; j < mo->nsteps; j++)
-        if (mo->steps[j].save == SV_MEM)
-            for (unsigned b = 0; b < NYZ_LINE; b++)
-                h = (h ^ nm->ram[mo->log[j].line + b]) * 0x100000001b3ull;
+#undef MIX
     return h;
 }
 
