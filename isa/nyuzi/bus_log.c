@@ -103,12 +103,18 @@ static uint64_t bus_reread(nyz_machine *nm, nyz_bus_ent *e, int final)
         nd = nyz_bus_collided(nm, nyz_l2_ready(nm, e), e->b - e->bus, e->bus, e->lead);
     else {
         uint32_t victim = nyz_l2_fill(nm, e, final, &way); /* (its L2 way: final grants') */
-        if (e->kind == NYZ_RP_STORE && e->st == 2)
-            return nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, way, way >= 0, victim);
+        if (e->kind == NYZ_RP_STORE && e->st == 2) {
+            uint64_t ack = nyz_store_restart(nm, e->b - 2 * NYZ_FQ_REQ, way, way >= 0, victim);
+            if (way < 0 && (final || e->l2way == NYZ_WAY_PF))
+                nyz_l2_pend(nm, e, ack, victim);
+            return ack;
+        }
         nd = nyz_bus_read(nm, e->pa, victim, e->b, e->bus, e->lead, &r);
         e->rst = r;
         if (way >= 0)
             nm->l2.ready[way] = r;
+        else if (final || e->l2way == NYZ_WAY_PF)
+            nyz_l2_pend(nm, e, r, victim); /* (its way at its restart) */
     }
     /* (a store that reads its line: its acknowledgement) */
     return e->kind == NYZ_RP_STORE ? nyz_store_miss_ack(nm, e->b - 2 * NYZ_FQ_REQ, nd) : nd;
@@ -365,6 +371,8 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
                 }
             }
             /* (a store hit's read: its acknowledgement, bus_reread) */
+            if (!a->snapped) /* (final: the fills restarted before it in the L2 first) */
+                nyz_l2_granted(nm, e, !hits);
             nyz_placed *pl = !hits && !a->snapped ? placed_before(nm) : NULL;
             uint64_t nd = hits ? e->b - 2 * NYZ_FQ_REQ + nm->tm.store_lat : bus_reread(nm, e, !a->snapped);
             /* a collided miss (its line's fill was not in the L2's tags when it was made)
@@ -372,8 +380,8 @@ static inline __attribute__((always_inline)) void arb_steps(nyz_machine *nm, arb
              * = cache_hit for loads and stores; RTL trace of vstream.c2t4: the code lines
              * 0x1040, 0x1080, 0x10c0 requested by both cores, then eight data lines per
              * set take ways 4 3 6 1 5 2 7 0 and evict no dirty line) */
-            if (!hits && e->coll && e->l2way < 0 && !a->snapped)
-                nyz_cache_touch(&nm->l2, e->pa);
+            if (!hits && e->coll && e->l2way == -1 && !a->snapped)
+                nyz_l2_use(nm, e->pa);
             if (!hits && e->kind == NYZ_RP_SYNC)
                 nyz_sync_move(nm, e, nd);
             if (!e->done)
@@ -727,6 +735,10 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
     for (k = cont ? m0 : 0; k < n; k++)
         if (L[k].x)
             nm->l2_slot[(L[k].b - NYZ_FQ_REQ) % NYZ_L2_SLOTS] = L[k].b - NYZ_FQ_REQ;
+    for (k = 0; k < nfin; k++) /* (the L2's replacement state in grant order) */
+        nyz_l2_granted(nm, &L[k], 0);
+    if (nm->pf_n) /* (fills restarted before fin: every grant before them is final) */
+        nyz_l2_settle(nm, fin ? fin - 1 : 0);
 #ifndef NYZ_MEMTRACE
     if (!pure) /* (else none is a synchronized request) */
 #endif
@@ -749,7 +761,8 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
     }
     nm->bus_n = n - nfin;
     nm->arb_tn = nm->bus_n;
-    nm->arb_tok = (uint8_t)(nm->bus_n && pure && !lost);
+    nm->arb_tok = (uint8_t)(nm->bus_n && pure && !lost && !nm->pf_moved);
+    nm->pf_moved = 0;
     return fresh;
 }
 
@@ -757,6 +770,31 @@ uint64_t nyz_arb_run(nyz_machine *nm, uint64_t fin)
 void nyz_bus_save_first(nyz_machine *nm)
 {
     bus_save(nm, &nm->arb_before);
+}
+
+/* The final reads and restarts placed[i..n) placed again in order from the bus state before
+ * the first of them, their requesters moved (nyz_bus_retime). */
+static void placed_again(nyz_machine *nm, unsigned i, unsigned n)
+{
+    nm->pl_n = 0; /* (none before them may be placed again: what goes before would be lost) */
+    for (unsigned j = i; j < n; j++) {
+        nyz_placed *p = &nm->placed[nm->pl_n];
+        nyz_bus_ent e = nm->placed[j].e;
+        bus_save(nm, &p->before);
+        nm->bi_key = 0;
+        uint64_t nd = bus_reread(nm, &e, 1); /* (its L2 way taken: final) */
+#ifdef NYZ_MEMTRACE
+        fprintf(stderr, "%llu FLW c%d k%d a%08x %llu -> %llu\n", (unsigned long long)nm->cur_cycle,
+                e.core, e.kind, e.pa, (unsigned long long)e.done, (unsigned long long)nd);
+#endif
+        if (e.kind == NYZ_RP_SYNC)
+            nyz_sync_move(nm, &e, nd);
+        if (nd != e.done)
+            nyz_bus_retime(nm, &e, nd);
+        p->e = e;
+        p->key = nm->bi_key;
+        nm->pl_n++;
+    }
 }
 
 /* A flush's write-back of the dirty line pa, its bus time from (timing.c nyz_mem_timing). The
@@ -785,25 +823,7 @@ uint64_t nyz_flush_place(nyz_machine *nm, uint32_t pa, uint64_t from)
         bus_restore(nm, &nm->placed[i].before);
     nyz_wb_drain(nm, from); /* (the write-backs queued before it) */
     uint64_t start = nyz_bus_write(nm, pa, from);
-    nm->pl_n = 0; /* (none before it may be placed again: the write would be lost) */
-    for (unsigned j = i; j < n; j++) {
-        nyz_placed *p = &nm->placed[nm->pl_n];
-        nyz_bus_ent e = nm->placed[j].e;
-        bus_save(nm, &p->before);
-        nm->bi_key = 0;
-        uint64_t nd = bus_reread(nm, &e, 1); /* (its L2 way taken: final) */
-#ifdef NYZ_MEMTRACE
-        fprintf(stderr, "%llu FLW c%d k%d a%08x %llu -> %llu\n", (unsigned long long)nm->cur_cycle,
-                e.core, e.kind, e.pa, (unsigned long long)e.done, (unsigned long long)nd);
-#endif
-        if (e.kind == NYZ_RP_SYNC)
-            nyz_sync_move(nm, &e, nd);
-        if (nd != e.done)
-            nyz_bus_retime(nm, &e, nd);
-        p->e = e;
-        p->key = nm->bi_key;
-        nm->pl_n++;
-    }
+    placed_again(nm, i, n);
     nm->bi_key = 0; /* (the settle's slot for the flush keeps nothing) */
     return start;
 }
@@ -834,4 +854,28 @@ void nyz_flush_event(ev_event *e, void *ctx)
     nm->cur_cycle = e->when;
     nyz_arb_run(nm, e->when);
     nyz_flush_arm(nm); /* (one granted later meanwhile) */
+}
+
+/* A fill restarted at rst entered the L2 with a dirty victim its read was not placed with,
+ * or without the one it was placed with (l2_fill.c pf_install, the write-back queue fixed
+ * in the saved states): the final reads and restarts placed from then on are placed again
+ * (the bus interface takes the write-back before the fill FIFO's next entry, as a flush's;
+ * RTL trace of memcpy.c2t4: 0x40e700's fill restarted at 39986 evicts the dirty 0x50a700,
+ * AW 40021, the read of 0x404280 granted at 39894 after it, AR 40078). Only while the grants
+ * are placed in order (arb_steps, before its first grant not final); after: else (the grants
+ * not final, placed after the final ones, are placed again at the next settle). */
+void nyz_bus_replace(nyz_machine *nm, uint64_t rst, int after)
+{
+    unsigned i = 0, n = nm->pl_n;
+    while (i < n && nm->placed[i].key < rst)
+        i++;
+    if (i == n)
+        return;
+    bus_restore(nm, &nm->placed[i].before);
+    placed_again(nm, i, n);
+    if (after) { /* (the grants not final are placed again, from the new state, at the next settle) */
+        bus_save(nm, &nm->arb_before);
+        nm->arb_tok = 0;
+        nm->pf_moved = 1;
+    }
 }

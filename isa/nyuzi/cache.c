@@ -151,6 +151,60 @@ int nyz_cache_access_slow(nyz_cache *c, uint32_t addr, int allocate, int write)
     return nyz_cache_hit(c, base + w, write);
 }
 
+/* The line a miss of pa would evict from c if that line is valid and dirty, else
+ * 0xffffffff (a hit or a clean victim). */
+uint32_t nyz_cache_dirty_victim(const nyz_cache *c, uint32_t pa)
+{
+    uint32_t line = pa >> c->line_shift;
+    unsigned set = line & (c->sets - 1), base = set * c->ways, w;
+    for (w = 0; w < c->ways; w++)
+        if (c->tag[base + w] == line)
+            return 0xffffffffu;
+    if (c->plru_on)
+        w = nyz_plru_victim(c->plru[set], c->ways);
+    else {
+        w = 0;
+        for (unsigned k = 1; k < c->ways; k++)
+            if (c->lru[base + k] < c->lru[base + w])
+                w = k;
+    }
+    return c->dirty[base + w] ? c->tag[base + w] : 0xffffffffu;
+}
+
+/* The dirty line a miss of addr would evict (or ~0) once the n lines ahead of it (in order;
+ * dirty[k]: written) have entered the cache, on the set's flags as they are now (timing.c:
+ * a fill's provisional victim while earlier fills wait for their restart). */
+uint32_t nyz_cache_victim_after(const nyz_cache *c, uint32_t addr, const uint32_t *ahead,
+                                const uint8_t *dirty, unsigned n)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1), base = set * c->ways, w;
+    uint32_t tag[8];
+    uint8_t dt[8];
+    if (!c->plru_on || c->ways > 8)
+        return 0xffffffffu;
+    memcpy(tag, c->tag + base, c->ways * sizeof tag[0]);
+    memcpy(dt, c->dirty + base, c->ways);
+    unsigned f = c->plru[set];
+    for (unsigned k = 0; k <= n; k++) {
+        uint32_t l = k < n ? ahead[k] : line;
+        if ((l & (c->sets - 1)) != set)
+            continue;
+        for (w = 0; w < c->ways && tag[w] != l; w++)
+            ;
+        if (w == c->ways) {
+            w = nyz_plru_victim(f, c->ways);
+            if (k == n)
+                return dt[w] ? tag[w] : 0xffffffffu;
+            tag[w] = l;
+            dt[w] = dirty[k];
+        } else if (k == n)
+            return 0xffffffffu;
+        f = plru_touch(f, w, c->ways);
+    }
+    return 0xffffffffu;
+}
+
 /* A use of addr's line, if held, for replacement alone (no count, no dirty mark). */
 void nyz_cache_touch(nyz_cache *c, uint32_t addr)
 {

@@ -62,3 +62,30 @@ void nyz_wb_push(nyz_machine *nm, uint32_t line, uint64_t rst)
     nm->wb_at[nm->wb_n] = rst + WB_ENQ;
     nm->wb_line[nm->wb_n++] = line;
 }
+
+/* The same in a saved bus state (bus_log.c): dropped if its FIFO is full. */
+void nyz_wb_push_saved(nyz_bus_state *s, uint32_t line, uint64_t rst)
+{
+    if (s->wb_n == NYZ_WBQ)
+        return;
+    s->wb_at[s->wb_n] = rst + WB_ENQ;
+    s->wb_line[s->wb_n++] = line;
+}
+
+/* A write-back queued (at, line, *n: nm's FIFO or a saved one) for the fill restarted at
+ * rst as line `was`: its line is `now` instead (~0: none, it leaves); 0 if not queued. */
+int nyz_wb_fix(uint64_t *at, uint32_t *line, uint32_t *n, uint32_t was, uint32_t now, uint64_t rst)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (line[i] == was && at[i] == rst + WB_ENQ) {
+            if (now != 0xffffffffu)
+                line[i] = now;
+            else {
+                --*n;
+                memmove(at + i, at + i + 1, (*n - i) * sizeof at[0]);
+                memmove(line + i, line + i + 1, (*n - i) * sizeof line[0]);
+            }
+            return 1;
+        }
+    return 0;
+}

@@ -59,4 +59,10 @@ uint64_t nyz_l2_accept(nyz_machine *nm, uint64_t x, int slot);
 /* A fill FIFO entry enqueued at e and restarted at r (mem_bus.c). */
 void nyz_fq_push(nyz_machine *nm, uint64_t e, uint64_t r);
 
+/* l2_fill.c: the L2's ways on several cores (fills at their restart, hits at their grant) */
+int nyz_l2_mark(nyz_cache *c, uint32_t pa, int write);
+int nyz_l2_pending(const nyz_machine *nm, uint32_t pa);
+void nyz_l2_settle_made(nyz_machine *nm, uint64_t now);
+void nyz_l2_pend_write(nyz_machine *nm, uint32_t pa);
+
 #endif

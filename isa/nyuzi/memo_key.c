@@ -15,7 +15,7 @@ const size_t nyz_memo_key_sizes[5] = {
     4640,  /* nyz_thread */
     1608,  /* nyz_core */
     640,   /* nyz_cache */
-    27152, /* nyz_machine */
+    28024, /* nyz_machine */
     136,   /* sim_thread */
 };
 
@@ -193,7 +193,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
  * bi_free: read and written only on an L2 miss or a dirty flush, and a period has none;
  * the fill FIFO's placements a flush may still go before, placed, pl_n, bi_key: the same,
  * and kept only on several cores; a dirty flush in bus_log and its event, flw_n, flush_ev:
- * several cores only;
+ * several cores only; the fills waiting for their restart, pf, pf_n, pf_moved (l2_fill.c:
+ * a period is not recorded while one waits, and makes none);
  * bus_log's entries change a thread's `blocked` only when a code line misses; stores enter
  * it only on several cores), run_core (set by every unit_run), fq_n (fq_e
  * and fq_r are below), other cores' sq_free (several cores), cur_cycle (written
@@ -206,7 +207,7 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
 void nyz_memo_walk(nyz_memo_walker *w, nyz_machine *nm, sim_unit *u, nyz_core *c)
 {
     if (w->mode == NYZ_MEMO_SAVE && (nm->ncores != 1 || nm->sync_used || nm->sa_npend || nm->resched ||
-                              !c->l1i.plru_on || !c->l1d.plru_on ||
+                              nm->pf_n || !c->l1i.plru_on || !c->l1d.plru_on ||
                               !nm->l2.plru_on || nm->cosim || c->nthreads != u->nthreads))
         w->bad = 1;
     WX(w, u->rr);

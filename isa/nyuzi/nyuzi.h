@@ -276,6 +276,8 @@ typedef struct nyz_bus_ent {
     int l2way;
     uint8_t kind, core, tid, bus, lead; /* kind: NYZ_RP_LOAD, _SYNC, _CODE or _STORE */
     uint8_t coll;                /* a collided miss (no read of its own) */
+    uint8_t used;                /* its grant's use of the L2 done (l2_fill.c nyz_l2_granted) */
+    uint8_t whole;               /* NYZ_RP_STORE: a whole-line store */
     uint8_t st;                  /* NYZ_RP_STORE: 1 a store to a line the L2 holds, 2 a
                                   * whole-line store to one it lacks (nyz_store_restart),
                                   * NYZ_ST_MISS another store to one it lacks (a read);
@@ -305,7 +307,8 @@ enum { NYZ_ST_SYNC = 3, NYZ_ST_MISS = 4, NYZ_ST_FLUSHW = 5 };
 enum { NYZ_DFLUSH_EXTRA = 24 };
 enum { NYZ_SQ_DINV = 1, NYZ_SQ_OTHER = 2 };
 
-enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64, NYZ_PLACED = 12 };
+enum { NYZ_BUS_LOG = 24, NYZ_L2_SLOTS = 256, NYZ_ARB_MOVES = 64, NYZ_PLACED = 12, NYZ_PF = 16 };
+enum { NYZ_WAY_PF = -2 }; /* nyz_bus_ent l2way: its fill is in nm->pf (l2_fill.c nyz_l2_settle) */
 typedef struct nyz_placed {
     nyz_bus_ent e;
     nyz_bus_state before;
@@ -376,6 +379,12 @@ typedef struct nyz_machine {
      * bus state before it and that IDLE's cycle (nyz_bus_read etc. set bi_key) */
     nyz_placed placed[NYZ_PLACED];
     unsigned pl_n;
+    /* fills whose grant is final, their L2 way taken at their restart (l2_fill.c
+     * nyz_l2_settle): line, restart, whether a store writes it */
+    struct { uint32_t line, pv; uint8_t write, uses; uint64_t rst; } pf[NYZ_PF]; /* (pv: the
+                                  * dirty victim its read was placed with, or ~0) */
+    unsigned pf_n;
+    uint8_t pf_moved; /* (a fill's write-back placed final reads again: bus_log.c nyz_bus_replace) */
     uint64_t bi_key;
     unsigned flw_n; /* dirty flushes in bus_log (timing.c sq_op_timing) */
     uint8_t arb_tok, arb_full; /* arb_full: never continue (tests compare the two ways) */
@@ -489,6 +498,9 @@ static inline int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, in
 }
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
 void nyz_cache_touch(nyz_cache *c, uint32_t addr);
+uint32_t nyz_cache_dirty_victim(const nyz_cache *c, uint32_t pa);
+uint32_t nyz_cache_victim_after(const nyz_cache *c, uint32_t addr, const uint32_t *ahead,
+                                const uint8_t *dirty, unsigned n);
 /* the way a miss in a set with pseudo-LRU flags f replaces (cache_lru.sv) */
 unsigned nyz_plru_victim(unsigned f, unsigned ways);
 void nyz_cache_invalidate(nyz_cache *c, uint32_t addr);
@@ -548,6 +560,8 @@ static inline nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t
     e->victim = victim;
     e->l2way = way;
     e->coll = 0;
+    e->used = 0;
+    e->whole = 0;
     e->kind = (uint8_t)kind;
     e->core = (uint8_t)c->index;
     e->tid = t ? (uint8_t)(t - c->t) : 0;
@@ -563,6 +577,13 @@ static inline nyz_bus_ent *nyz_bus_log_add(nyz_machine *nm, uint64_t b, uint32_t
     return e;
 }
 void nyz_l1_settle(nyz_cache *c, uint64_t now);
+void nyz_l2_settle(nyz_machine *nm, uint64_t at);
+void nyz_bus_replace(nyz_machine *nm, uint64_t rst, int after);
+void nyz_l2_pend(nyz_machine *nm, nyz_bus_ent *e, uint64_t rst, uint32_t victim);
+void nyz_l2_granted(nyz_machine *nm, nyz_bus_ent *e, int place);
+void nyz_l2_use(nyz_machine *nm, uint32_t pa);
+void nyz_wb_push_saved(nyz_bus_state *s, uint32_t line, uint64_t rst);
+int nyz_wb_fix(uint64_t *at, uint32_t *line, uint32_t *n, uint32_t was, uint32_t now, uint64_t rst);
 int nyz_l1_fill_pending(const nyz_cache *c, uint32_t pa, uint64_t *at);
 void nyz_l1_fill_add(nyz_cache *c, uint32_t pa, uint64_t at);
 int nyz_store_combine(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, uint64_t now);

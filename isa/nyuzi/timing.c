@@ -19,95 +19,6 @@
  * whose write-back is posted once the memory bus takes it). */
 enum { STORE_MISS_LEAD = 11, DFLUSH_EXTRA = NYZ_DFLUSH_EXTRA };
 
-/* The line a miss of pa would evict from c if that line is valid and dirty, else
- * 0xffffffff (a hit or a clean victim). */
-static uint32_t dirty_victim(const nyz_cache *c, uint32_t pa)
-{
-    uint32_t line = pa >> c->line_shift;
-    unsigned set = line & (c->sets - 1), base = set * c->ways, w;
-    for (w = 0; w < c->ways; w++)
-        if (c->tag[base + w] == line)
-            return 0xffffffffu;
-    if (c->plru_on)
-        w = nyz_plru_victim(c->plru[set], c->ways);
-    else {
-        w = 0;
-        for (unsigned k = 1; k < c->ways; k++)
-            if (c->lru[base + k] < c->lru[base + w])
-                w = k;
-    }
-    return c->dirty[base + w] ? c->tag[base + w] : 0xffffffffu;
-}
-
-/* 1 if a fill of pa's line is in bus_log, not in the L2's tags yet (nyz_l2_fill). */
-static int l2_pending(const nyz_machine *nm, uint32_t pa)
-{
-    uint32_t line = pa >> nm->l2.line_shift;
-    for (unsigned i = 0; i < nm->bus_n; i++) {
-        const nyz_bus_ent *e = &nm->bus_log[i];
-        if (e->l2way < 0 && !e->coll && (e->kind != NYZ_RP_STORE || e->st != 1) &&
-            e->pa >> nm->l2.line_shift == line)
-            return 1;
-    }
-    return 0;
-}
-
-/* The L2 way of bus_log entry e's fill and the dirty line it evicts (or ~0), as its read
- * or restart is placed in the arbiter's order (bus_log.c bus_reread). The RTL takes a
- * fill's way from the pseudo-LRU flags, and updates them, when the restarted request
- * passes the tag and read stages (l2_cache_tag_stage.sv cache_lru fill_en), so fills go
- * into their sets in the fill FIFO's order, the order of the arbiter's grants (RTL trace
- * of vstream on 2 cores x 4 threads: core 1's whole-line stores requested 110000, 118000,
- * 114000, granted and restarted 118000 570, 114000 575, 110000 579). On several cores the
- * model makes requests a core's stretch of cycles at a time, so a miss kept in bus_log
- * (way -1) takes its way when its grant is final, in grant order (final: a read placed
- * before the grants still to be settled), and until then gives the victim its set would
- * give now (*way -1). An entry whose way was taken when it was made (one core) keeps it. */
-uint32_t nyz_l2_fill(nyz_machine *nm, nyz_bus_ent *e, int final, int *way)
-{
-    nyz_cache *l2 = &nm->l2;
-    if (e->l2way >= 0) {
-        *way = l2->tag[e->l2way] == e->pa >> l2->line_shift ? e->l2way : -1;
-        return e->victim;
-    }
-    uint32_t victim = dirty_victim(l2, e->pa);
-    *way = -1;
-    if (final) {
-        int write = e->kind == NYZ_RP_STORE || e->st == NYZ_ST_SYNC;
-        if (!nyz_cache_access(l2, e->pa, 1, write))
-            l2->misses--; /* (counted when it was asked for) */
-        *way = e->l2way = l2->last_way;
-        e->victim = victim;
-#ifdef NYZ_MEMTRACE
-        fprintf(stderr, "%llu INS c%d a%08x way%d v%08x\n", (unsigned long long)e->b, e->core, e->pa, *way % 8, victim << 6);
-#endif
-    }
-    return victim;
-}
-
-/* The restart of the fill of bus_log entry e's line if the L2 holds it or bus_log reads it
- * (a fill whose grant is not final yet), else 0. */
-uint64_t nyz_l2_ready(const nyz_machine *nm, const nyz_bus_ent *e)
-{
-    const nyz_cache *l2 = &nm->l2;
-    uint32_t line = e->pa >> l2->line_shift;
-    if (e->l2way >= 0 && l2->tag[e->l2way] == line) /* (the way it found) */
-        return l2->ready[e->l2way];
-    unsigned base = (line & (l2->sets - 1)) * l2->ways;
-    for (unsigned w = 0; w < l2->ways; w++)
-        if (l2->tag[base + w] == line)
-            return l2->ready[base + w];
-    /* its fill not final yet: the restart bus_log read for it (a collided miss's answer
-     * depends on the reads before it, not on whether their grants are final yet: a grant
-     * the cores have passed may be final only at a later settle, and its answer must not
-     * move then, bus_retime.c nyz_bus_retime) */
-    for (unsigned i = 0; i < nm->bus_n; i++) {
-        const nyz_bus_ent *o = &nm->bus_log[i];
-        if (o->rst && !o->coll && o->pa >> l2->line_shift == line)
-            return o->rst;
-    }
-    return 0;
-}
 
 /* Extra cycles beyond an L1 hit for a line requested at cycle now, whose request takes the
  * memory bus no sooner than now + bus (DMEM_BUS for data, 0 for a code line); kind: what
@@ -127,10 +38,10 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
     int kept = kind != NYZ_RP_NONE && nm->ncores > 1;
     if (kind == NYZ_RP_NONE)
         nyz_bus_fix(nm); /* (one core's stores: read in the order they are made) */
-    uint32_t victim = dirty_victim(l2, pa);
-    int coll = nyz_cache_access(l2, pa, !kept, write), way = l2->last_way;
+    uint32_t victim = nyz_cache_dirty_victim(l2, pa);
+    int coll = kept ? nyz_l2_mark(l2, pa, write) : nyz_cache_access(l2, pa, 1, write), way = l2->last_way;
     if (!coll && kept) {
-        if (l2_pending(nm, pa))
+        if (nyz_l2_pending(nm, pa))
             coll = 1; /* (its line's fill is asked for: way -1) */
         else if (kind == NYZ_RP_SYNC) {
             nyz_cache_access(l2, pa, 1, write);
@@ -139,8 +50,11 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
         }
     }
     uint64_t b = now + bus, rst = coll && way >= 0 ? l2->ready[way] : 0; /* (rst: the restart of the line's fill) */
-    if (coll && b >= rst + COLL_WINDOW && !(kind != NYZ_RP_NONE && x))
+    if (coll && b >= rst + COLL_WINDOW && !(kind != NYZ_RP_NONE && x)) {
+        if (kept) /* (not in bus_log: its use now) */
+            nyz_cache_touch(l2, pa);
         return nm->tm.l2_lat + (bus ? 0 : CODE_HIT);
+    }
     /* a collided miss: l2_axi_bus_interface.sv skips its read (l2bi_collided_miss) and
      * restarts it when the fill FIFO reaches it, after everything queued before it,
      * RESTART_SLOT cycles each (IDLE, READ_COMPLETE); the next read's address phase
@@ -563,17 +477,21 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     /* on several cores the L2's arbiter orders every store (bus_log.c), one that reads its
      * line from memory too (NYZ_ST_MISS); on one core a store that reaches a stalled L2 */
     int logged = nm->ncores > 1 || store_stalled(nm, c, now);
+    if (logged && nm->pf_n) /* (the fills restarted by now evict first) */
+        nyz_l2_settle_made(nm, now + FQ_REQ);
     int inl2 = (full || logged) && nyz_cache_probe(&nm->l2, pa);
-    int pend = !inl2 && logged && l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
+    int pend = !inl2 && logged && nyz_l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
+    if (pend)
+        nyz_l2_pend_write(nm, pa);
     int l2has = inl2 || pend, restart = full && !l2has;
     uint64_t acc = logged ? now : l2_store_accept(nm, c, now);
 #ifdef NYZ_MEMTRACE
     fprintf(stderr, "%llu ST c%d t%d a%08x acc %llu\n", (unsigned long long)now, c->index,
             (int)(t - c->t), pa, (unsigned long long)acc);
 #endif
-    uint32_t victim = full ? dirty_victim(&nm->l2, pa) : 0xffffffffu;
+    uint32_t victim = full ? nyz_cache_dirty_victim(&nm->l2, pa) : 0xffffffffu;
     /* (a logged whole-line store the L2 lacks takes its way when its grant is final) */
-    int hit = pend || nyz_cache_access(&nm->l2, pa, full && !(logged && restart), 1);
+    int hit = pend || (logged ? nyz_l2_mark(&nm->l2, pa, 1) : nyz_cache_access(&nm->l2, pa, full, 1));
     int way = pend || (logged && restart) ? -1 : nm->l2.last_way;
     if (hit || full || logged) {
         uint64_t ack;
@@ -588,6 +506,7 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
                                              miss ? DMEM_BUS : 0, miss ? DMEM_LEAD : 0);
             e->x = now + FQ_REQ;
             e->st = (uint8_t)(hit ? 1 : miss ? NYZ_ST_MISS : 2);
+            e->whole = (uint8_t)full;
             e->issue = now;
             e->serial = t->undo;
             ack = nyz_arb_run(nm, now);
@@ -667,7 +586,8 @@ static void sq_op_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, int kind, 
 {
     const nyz_timing *tm = &nm->tm;
     uint64_t ack;
-    if (nm->ncores > 1 && !l2_pending(nm, pa)) {
+    int pend = nm->ncores > 1 && nyz_l2_pending(nm, pa);
+    if (nm->ncores > 1 && !pend) {
         const uint8_t *d = kind == K_DFLUSH ? l2_dirty_flag(&nm->l2, pa) : NULL;
         int dirty = d && *d;
         if (nm->bus_n == NYZ_BUS_LOG)
@@ -685,6 +605,10 @@ static void sq_op_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, int kind, 
         if (nm->flw_n)
             nyz_flush_arm(nm);
     } else {
+        if (pend) { /* (taken when made: after its line's fill, every grant final) */
+            nyz_bus_fix(nm);
+            nyz_l2_settle(nm, UINT64_MAX);
+        }
         uint64_t acc = l2_store_accept(nm, c, now);
         ack = acc + tm->store_lat; /* (a flush of a line that is not dirty) */
         uint8_t *d = kind == K_DFLUSH ? l2_dirty_flag(&nm->l2, pa) : NULL;
