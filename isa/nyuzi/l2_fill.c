@@ -140,6 +140,33 @@ void nyz_l2_settle_made(nyz_machine *nm, uint64_t now)
     nyz_l2_settle(nm, now);
 }
 
+/* The same for pa's set alone (a load's or code line's request reaching the L2 at now;
+ * timing.c fill_at): only that set's grants not final bound it. Its thread takes the answer
+ * given when the request is made, and a miss found only at the final grant may come after
+ * the thread ran on with a hit's (RTL trace of memcpy.c4t1: core 0's load of 0x4012c0 made
+ * at 38320, the fill restarted at 38322 evicts it, the load granted at 38323 misses). */
+void nyz_l2_settle_set(nyz_machine *nm, uint32_t pa, uint64_t now)
+{
+    const nyz_cache *l2 = &nm->l2;
+    const uint32_t set = (pa >> l2->line_shift) & (l2->sets - 1);
+    for (unsigned i = 0; i < nm->bus_n; i++) {
+        const nyz_bus_ent *e = &nm->bus_log[i];
+        uint64_t g = e->x ? e->x : e->b - FQ_REQ;
+        if (!e->used && g <= now && ((e->pa >> l2->line_shift) & (l2->sets - 1)) == set)
+            now = g - 1;
+    }
+    for (;;) {
+        int k = -1;
+        for (unsigned i = 0; i < nm->pf_n; i++)
+            if ((nm->pf[i].line & (l2->sets - 1)) == set && nm->pf[i].rst <= now &&
+                (k < 0 || nm->pf[i].rst < nm->pf[k].rst))
+                k = (int)i;
+        if (k < 0)
+            return;
+        pf_install(nm, (unsigned)k, PF_AFTER);
+    }
+}
+
 /* bus_log entry e's grant is final (bus_log.c nyz_arb_run, in grant order): the fills
  * restarted before it enter the L2 first, then a hit uses its way. A request made as a hit
  * whose line such a fill evicted misses (l2_cache_tag_stage.sv looks its line up a cycle

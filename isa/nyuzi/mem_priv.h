@@ -63,6 +63,7 @@ void nyz_fq_push(nyz_machine *nm, uint64_t e, uint64_t r);
 int nyz_l2_mark(nyz_cache *c, uint32_t pa, int write);
 int nyz_l2_pending(const nyz_machine *nm, uint32_t pa);
 void nyz_l2_settle_made(nyz_machine *nm, uint64_t now);
+void nyz_l2_settle_set(nyz_machine *nm, uint32_t pa, uint64_t now);
 void nyz_l2_pend_write(nyz_machine *nm, uint32_t pa);
 
 #endif

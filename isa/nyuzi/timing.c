@@ -38,6 +38,8 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
     int kept = kind != NYZ_RP_NONE && nm->ncores > 1;
     if (kind == NYZ_RP_NONE)
         nyz_bus_fix(nm); /* (one core's stores: read in the order they are made) */
+    if (kept && nm->pf_n) /* (its set's fills restarted before it reaches the L2 first) */
+        nyz_l2_settle_set(nm, pa, x ? x : now);
     uint32_t victim = nyz_cache_dirty_victim(l2, pa);
     int coll = kept ? nyz_l2_mark(l2, pa, write) : nyz_cache_access(l2, pa, 1, write), way = l2->last_way;
     if (!coll && kept) {

@@ -51,5 +51,39 @@ static void test_hit_before_restart_moves_victim(void **state)
     sim_destroy(&r.m);
 }
 
+/* The same six fills (flags 0x23, a miss takes way 2, A2's). Core 0's load of A6 at 2000,
+ * its grant final, restarts at r (read from the model: the time only places the next
+ * request). Core 1's load of A2 made at r - 2 reaches the L2 at r + 1, after A6's fill took
+ * way 2 (0100011 -> way 2) and evicted A2: it misses (RTL trace of memcpy.c4t1: 0x4012c0
+ * evicted by the fill restarted at 38322, core 0's load of it made at 38320, granted 38323,
+ * restarted 38382). Its read follows A6's on the bus (a line read holds it mem_interval =
+ * 28 cycles), so its restart, and its answer, come no sooner than r + 28; A6's way 2 moved
+ * the flags to {f6 = 0, 0, 1, 1, 011} = 0011011, so A2's fill takes way 7. Without the rule
+ * the load found A2 when made and was answered as a hit (r + 1 + the L2's latency, well
+ * before r + 28), its miss found only at its final grant. */
+static void test_request_after_restart_misses(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, (const char *const[]){"cores=2", NULL});
+    nyz_cache *l2 = &r.nm->l2;
+    for (unsigned k = 0; k < 6; k++) {
+        rig_access(&r, 0, 0, K_LOAD, 1, A + k * STRIDE, 100 + 300 * k);
+        nyz_bus_fix(r.nm);
+    }
+    assert_int_equal(l2->plru[0], 0x23);
+    rig_access(&r, 0, 0, K_LOAD, 1, A + 6 * STRIDE, 2000);
+    nyz_arb_run(r.nm, 2004);
+    assert_int_equal(r.nm->pf_n, 1); /* (A6's fill waits for its restart) */
+    uint64_t rst = r.nm->pf[0].rst;
+    uint64_t done = rig_access(&r, 1, 0, K_LOAD, 1, A + 2 * STRIDE, rst - 2);
+    assert_true(done >= rst + 28);
+    nyz_bus_fix(r.nm);
+    assert_int_equal(l2->tag[2], (A + 6 * STRIDE) >> l2->line_shift);
+    assert_int_equal(l2->tag[7], (A + 2 * STRIDE) >> l2->line_shift);
+    sim_destroy(&r.m);
+}
+
 XPUSIM_TESTS(nyuzi_l2_fill_at_restart,
-             cmocka_unit_test(test_hit_before_restart_moves_victim))
+             cmocka_unit_test(test_hit_before_restart_moves_victim),
+             cmocka_unit_test(test_request_after_restart_misses))
