@@ -17,6 +17,16 @@
 /* Lines of one L2 set (256 sets of 64 bytes: 16 KiB apart), set 0. */
 enum { A = 0x10000, STRIDE = 0x4000 };
 
+/* A two-core machine in which core 0 has loaded A0..A5, one at a time (below). */
+static void six_fills(rig *r)
+{
+    rig_open(r, (const char *const[]){"cores=2", NULL});
+    for (unsigned k = 0; k < 6; k++) {
+        rig_access(r, 0, 0, K_LOAD, 1, A + k * STRIDE, 100 + 300 * k);
+        nyz_bus_fix(r->nm); /* (final, and its fill in the L2) */
+    }
+}
+
 /* Core 0 loads A0..A5 one at a time (each fill final and in the L2 before the next):
  *   0000000 -> way 0 -> 1101000;  1101000 -> way 4 -> 1100110;  1100110 -> way 2 -> 1011110;
  *   1011110 -> way 6 -> 1010101;  1010101 -> way 1 -> 0101101;  0101101 -> way 5 -> 0100011
@@ -31,12 +41,8 @@ static void test_hit_before_restart_moves_victim(void **state)
 {
     (void)state;
     rig r;
-    rig_open(&r, (const char *const[]){"cores=2", NULL});
+    six_fills(&r);
     nyz_cache *l2 = &r.nm->l2;
-    for (unsigned k = 0; k < 6; k++) {
-        rig_access(&r, 0, 0, K_LOAD, 1, A + k * STRIDE, 100 + 300 * k);
-        nyz_bus_fix(r.nm); /* (final, and its fill in the L2) */
-    }
     static const unsigned way[6] = {0, 4, 2, 6, 1, 5};
     for (unsigned k = 0; k < 6; k++)
         assert_int_equal(l2->tag[way[k]], (A + k * STRIDE) >> l2->line_shift);
@@ -65,12 +71,8 @@ static void test_request_after_restart_misses(void **state)
 {
     (void)state;
     rig r;
-    rig_open(&r, (const char *const[]){"cores=2", NULL});
+    six_fills(&r);
     nyz_cache *l2 = &r.nm->l2;
-    for (unsigned k = 0; k < 6; k++) {
-        rig_access(&r, 0, 0, K_LOAD, 1, A + k * STRIDE, 100 + 300 * k);
-        nyz_bus_fix(r.nm);
-    }
     assert_int_equal(l2->plru[0], 0x23);
     rig_access(&r, 0, 0, K_LOAD, 1, A + 6 * STRIDE, 2000);
     nyz_arb_run(r.nm, 2004);
