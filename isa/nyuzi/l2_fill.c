@@ -181,7 +181,7 @@ void nyz_l2_granted(nyz_machine *nm, nyz_bus_ent *e, int place)
     e->used = 1;
     settle_to(nm, e->b - FQ_REQ, place ? PF_STEPS : PF_AFTER);
     int store = e->kind == NYZ_RP_STORE && e->st == 1 && !e->sqop; /* (a flush: no use) */
-    if (!store && !(e->kind != NYZ_RP_STORE && e->coll && e->l2way >= 0 && nm->ncores > 1))
+    if (!store && !(e->kind != NYZ_RP_STORE && e->coll && e->l2way >= 0))
         return;
     if (nyz_cache_probe(&nm->l2, e->pa)) {
         nyz_cache_touch(&nm->l2, e->pa); /* (a hit: its use of the way, nyz_l2_mark) */

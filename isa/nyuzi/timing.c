@@ -20,6 +20,51 @@
 enum { STORE_MISS_LEAD = 11, DFLUSH_EXTRA = NYZ_DFLUSH_EXTRA };
 
 
+/* One core: a request made at now that reaches the L2 at x finds there what every fill
+ * restarted before x left (l2_cache_tag_stage.sv: a fill takes its way as its restart
+ * passes; a request looks its line up a cycle after its grant, no sooner than x). Those
+ * fills enter first: one whose grant is not final yet has it made final (every grant
+ * before now is: a request made from now on reaches the L2 no sooner than now + FQ_REQ),
+ * and the hits granted before each restart use their ways before it, in grant order
+ * (nyz_l2_granted). RTL trace of memcpy.c1t4: the whole-line store to 0x5001c0 granted at
+ * 43435 restarts at 43440 and evicts 0x4041c0, whose load made at 43439 (granted 43442)
+ * misses (AR 43475): its thread is not woken as for a hit. */
+static void l2_seen(nyz_machine *nm, uint64_t now, uint64_t x)
+{
+    if (nm->ncores > 1 || !(nm->pf_n || nm->bus_n))
+        return;
+    const uint64_t lim = x > now ? x : now;
+    for (unsigned i = 0; i < nm->bus_n; i++) {
+        const nyz_bus_ent *e = &nm->bus_log[i];
+        uint64_t r = e->kind == NYZ_RP_STORE && e->st == 2 && e->done ? e->done - STORE_RST_ACK
+                   : e->coll ? 0 : e->rst;
+        if (r && r < lim && e->l2way == -1 && e->b < now + FQ_REQ) {
+            nyz_arb_run(nm, now);
+            break;
+        }
+    }
+    uint64_t first = UINT64_MAX, last = 0;
+    for (unsigned i = 0; i < nm->pf_n; i++) {
+        first = nm->pf[i].rst < first ? nm->pf[i].rst : first;
+        if (nm->pf[i].rst < lim && nm->pf[i].rst > last)
+            last = nm->pf[i].rst;
+    }
+    if (first >= lim)
+        return;
+    for (;;) {
+        nyz_bus_ent *g = NULL;
+        for (unsigned i = 0; i < nm->bus_n; i++) {
+            nyz_bus_ent *e = &nm->bus_log[i];
+            if (!e->used && e->b < last + FQ_REQ && (!g || e->b < g->b))
+                g = e;
+        }
+        if (!g)
+            break;
+        nyz_l2_granted(nm, g, 0);
+    }
+    nyz_l2_settle(nm, lim - 1);
+}
+
 /* Extra cycles beyond an L1 hit for a line requested at cycle now, whose request takes the
  * memory bus no sooner than now + bus (DMEM_BUS for data, 0 for a code line); kind: what
  * waits for it (NYZ_RP_LOAD, NYZ_RP_SYNC, NYZ_RP_CODE: bus_log; NYZ_RP_NONE otherwise), c
@@ -32,12 +77,12 @@ static unsigned fill_at(nyz_machine *nm, uint32_t pa, int write, uint64_t now, u
                         uint64_t x)
 {
     nyz_cache *l2 = &nm->l2;
-    /* on several cores a miss kept in bus_log takes its L2 way when its grant is final
-     * (nyz_l2_fill), a synchronized request's when it is made (l2_sync.c); a request the
-     * arbiter does not order is read after the grants so far, their fills in the L2 first */
-    int kept = kind != NYZ_RP_NONE && nm->ncores > 1;
+    /* a miss kept in bus_log takes its L2 way at its restart (l2_fill.c; on one core too
+     * since session 40: l2_seen), a synchronized request's when it is made (l2_sync.c); a
+     * request the arbiter does not order is read after the grants so far */
+    int kept = kind != NYZ_RP_NONE;
     if (kind == NYZ_RP_NONE)
-        nyz_bus_fix(nm); /* (one core's stores: read in the order they are made) */
+        nyz_bus_fix(nm); /* (read in the order it is made) */
     if (kept && nm->pf_n) /* (its set's fills restarted before it reaches the L2 first) */
         nyz_l2_settle_set(nm, pa, x ? x : now);
     uint32_t victim = nyz_cache_dirty_victim(l2, pa);
@@ -91,6 +136,8 @@ static unsigned fill_latency(nyz_machine *nm, uint32_t pa, int write, uint64_t n
                              unsigned lead, int kind, const nyz_core *c, const nyz_thread *t)
 {
     uint64_t x = now + bus >= FQ_REQ ? now + bus - FQ_REQ : 0;
+    if (kind != NYZ_RP_NONE)
+        l2_seen(nm, now, x);
     uint64_t d = nyz_l2_accept(nm, x, 1) - x;
     return (unsigned)d + fill_at(nm, pa, write, now + d, bus, lead, kind, c, t, x);
 }
@@ -465,6 +512,21 @@ static int store_stalled(nyz_machine *nm, const nyz_core *c, uint64_t now)
     return nyz_l2_stalled(nm, acc + FQ_REQ);
 }
 
+/* One core: 1 if the L2's arbiter has a request to order with a store (one that is not a
+ * store hit) or a fill waits for its restart: the store is then an entry of the arbiter's
+ * log (RTL traces of vstream.c1t4, the store queue's round robin past a stalled store, and
+ * of scat_l2.c1t4, a code line requested a cycle after a store's read: docs/validation/
+ * nyuzi.md 5b, session 39 (v4, ca)); else the arbiter would grant it as it reaches the L2. */
+static int l2_busy(const nyz_machine *nm)
+{
+    if (nm->pf_n)
+        return 1;
+    for (unsigned i = 0; i < nm->bus_n; i++)
+        if (nm->bus_log[i].kind != NYZ_RP_STORE || nm->bus_log[i].st != 1)
+            return 1;
+    return 0;
+}
+
 /* A store enters the thread's store queue at cycle now (write-through to the L2). */
 void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, int full,
                       uint64_t now)
@@ -474,61 +536,47 @@ void nyz_store_timing(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
     nyz_l1_settle(&c->l1d, now);
     /* the acknowledgement installs the line in L1D (l1_ack_install) unless it is there */
     int l1hit = nyz_cache_access(&c->l1d, pa, 0, 0);
-    /* The L2 takes a core's stores one a cycle (l2_store_accept), a whole-line store to a
-     * line it lacks too. */
-    /* on several cores the L2's arbiter orders every store (bus_log.c), one that reads its
-     * line from memory too (NYZ_ST_MISS); on one core a store that reaches a stalled L2 */
-    int logged = nm->ncores > 1 || store_stalled(nm, c, now);
-    if (logged && nm->pf_n) /* (the fills restarted by now evict first) */
-        nyz_l2_settle_made(nm, now + FQ_REQ);
-    int inl2 = (full || logged) && nyz_cache_probe(&nm->l2, pa);
-    int pend = !inl2 && logged && nyz_l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
-    if (pend)
-        nyz_l2_pend_write(nm, pa);
-    int l2has = inl2 || pend, restart = full && !l2has;
-    uint64_t acc = logged ? now : l2_store_accept(nm, c, now);
-#ifdef NYZ_MEMTRACE
-    fprintf(stderr, "%llu ST c%d t%d a%08x acc %llu\n", (unsigned long long)now, c->index,
-            (int)(t - c->t), pa, (unsigned long long)acc);
-#endif
-    uint32_t victim = full ? nyz_cache_dirty_victim(&nm->l2, pa) : 0xffffffffu;
-    /* (a logged whole-line store the L2 lacks takes its way when its grant is final) */
-    int hit = pend || (logged ? nyz_l2_mark(&nm->l2, pa, 1) : nyz_cache_access(&nm->l2, pa, full, 1));
-    int way = pend || (logged && restart) ? -1 : nm->l2.last_way;
-    if (hit || full || logged) {
-        uint64_t ack;
-        if (logged) {
-            /* taken in the order of the L2's arbiter (bus_log.c: each core's store queue
-             * round robin over its threads, after its loads and code line): provisional */
-            if (nm->bus_n == NYZ_BUS_LOG)
-                nyz_bus_fix(nm);
-            int miss = !hit && !full; /* (a read, its bus time a load's: DMEM_BUS) */
-            nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, hit ? 0xffffffffu : victim,
-                                             miss ? -1 : way, NYZ_RP_STORE, c, t,
-                                             miss ? DMEM_BUS : 0, miss ? DMEM_LEAD : 0);
-            e->x = now + FQ_REQ;
-            e->st = (uint8_t)(hit ? 1 : miss ? NYZ_ST_MISS : 2);
-            e->whole = (uint8_t)full;
-            e->issue = now;
-            e->serial = t->undo;
-            ack = nyz_arb_run(nm, now);
-        } else if (hit)
-            ack = acc + tm->store_lat;
-        else {
+    /* The L2's arbiter orders every store (bus_log.c: each core's store queue round robin
+     * over its threads, after its loads and code line); one to a line the L2 lacks reads it
+     * from memory as a load miss does (NYZ_ST_MISS: a cold load right after a cold store 83
+     * cycles on the RTL, 48 alone), or, a whole line, restarts from the fill FIFO. On one
+     * core a store hit made while the L2 has nothing else to order (l2_busy) and takes
+     * requests (store_stalled) is taken at once, one a cycle (l2_store_accept): the grant
+     * and the use of its way the arbiter would give it then. */
+    int logged = nm->ncores > 1 || !nyz_cache_probe(&nm->l2, pa) || l2_busy(nm) || store_stalled(nm, c, now);
+    uint64_t ack;
+    if (!logged) {
+        ack = l2_store_accept(nm, c, now) + tm->store_lat;
+        nyz_cache_access(&nm->l2, pa, 0, 1);
+    } else {
+        l2_seen(nm, now, now + FQ_REQ);
+        if (nm->pf_n) /* (the fills restarted by now evict first) */
+            nyz_l2_settle_made(nm, now + FQ_REQ);
+        int inl2 = nyz_cache_probe(&nm->l2, pa);
+        int pend = !inl2 && nyz_l2_pending(nm, pa); /* (as a hit: bus_log orders it) */
+        if (pend)
+            nyz_l2_pend_write(nm, pa);
+        uint32_t victim = full ? nyz_cache_dirty_victim(&nm->l2, pa) : 0xffffffffu;
+        /* (a whole-line store the L2 lacks takes its way at its restart: l2_fill.c) */
+        int hit = pend || nyz_l2_mark(&nm->l2, pa, 1);
+        int way = pend || (full && !inl2) ? -1 : nm->l2.last_way;
+        if (nm->bus_n == NYZ_BUS_LOG)
             nyz_bus_fix(nm);
-            ack = nyz_store_restart(nm, acc, way, 1, victim);
-        }
-        sq_ack(t, ack);
-        nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
-        if (!l1hit)
-            l1_ack_push(c, pa, now, ack);
-        return;
+        int miss = !hit && !full; /* (a read, its bus time a load's: DMEM_BUS) */
+        nyz_bus_ent *e = nyz_bus_log_add(nm, now + 2 * FQ_REQ, pa, hit ? 0xffffffffu : victim,
+                                         miss ? -1 : way, NYZ_RP_STORE, c, t,
+                                         miss ? DMEM_BUS : 0, miss ? DMEM_LEAD : 0);
+        e->x = now + FQ_REQ;
+        e->st = (uint8_t)(hit ? 1 : miss ? NYZ_ST_MISS : 2);
+        e->whole = (uint8_t)full;
+        e->issue = now;
+        e->serial = t->undo;
+        ack = nyz_arb_run(nm, now); /* (provisional: bus_log.c moves it with its grant) */
     }
-    /* a miss in the L2 reads the line from memory first: it takes the memory bus like a
-     * load miss, so a load behind it waits (measured: a cold load right after a cold store
-     * 83 cycles on the RTL, 48 alone) */
-    unsigned f = fill_at(nm, pa, 1, acc, DMEM_BUS, DMEM_LEAD, NYZ_RP_NONE, c, t, 0);
-    uint64_t ack = nyz_store_miss_ack(nm, acc, acc + f);
+#ifdef NYZ_MEMTRACE
+    fprintf(stderr, "%llu ST c%d t%d a%08x logged %d\n", (unsigned long long)now, c->index,
+            (int)(t - c->t), pa, logged);
+#endif
     sq_ack(t, ack);
     nyz_undo_visible(nm, t, ack - VIS_BEFORE_ACK);
     if (!l1hit)
