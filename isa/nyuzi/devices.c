@@ -82,9 +82,15 @@ void nyz_resume_threads(nyz_machine *nm, uint32_t mask)
             continue;
         sim_unit *u = &nm->m->units[g / nm->nthreads];
         int tid = g % nm->nthreads;
+        nyz_thread *t = &nm->cores[g / nm->nthreads].t[tid];
+        if (t->halt_at) { /* a suspension still on its way: this resume, later, undoes it
+                           * (the cycles between the two, thread_en low, not modelled) */
+            t->halt_at = 0;
+            continue;
+        }
         if (u->threads[tid].state == SIM_T_HALTED) {
             sched_start(u, tid, nm->cur_cycle + RESUME_START); /* the core never halted (halt_by_isa) */
-            nm->cores[g / nm->nthreads].t[tid].fe_sync = 1; /* fetch restarts at its pc */
+            t->fe_sync = 1; /* fetch restarts at its pc */
             nm->cores[g / nm->nthreads].due = 0;
             nm->resched = 1;
         }
@@ -111,9 +117,15 @@ static void nyz_halt_when_done(nyz_machine *nm)
     }
 }
 
-/* A thread halted by a setcr is counted as halted HALT_END cycles after the setcr's issue:
- * the RTL's run ends then (trace of cycles.S: the halting setcr issues at 757, "ran for
- * 761"; tests/nyuzi/boot_end.t.sh). The functional mode counts steps: the step after. */
+/* A setcr of CR 20 clears the threads' bits of thread_en: control_registers.sv writes
+ * cr_suspend_thread at the end of the setcr's dcache data stage and nyuzi.sv registers
+ * thread_en from it, so thread_select and ifetch_tag see it low two cycles after that. In
+ * the model's cycles (the RTL trace's, issue I): the thread goes on fetching and issuing to
+ * I + HALT_END (RTL trace of dep_int.4: thread 1's setcr issues at 3035, the branch behind
+ * it at 3039; thread 0's at 2080, its fetch at 2082), and then halts (pipeline.c
+ * due_events). The RTL's run ends when thread_en is all low: the thread counts as halted
+ * at I + HALT_END (trace of cycles.S: the halting setcr issues at 757, "ran for 761";
+ * tests/nyuzi/boot_end.t.sh). The functional mode counts steps: the step after. */
 enum { HALT_END = 4 };
 
 void nyz_suspend_threads(nyz_machine *nm, uint32_t mask)
@@ -123,8 +135,35 @@ void nyz_suspend_threads(nyz_machine *nm, uint32_t mask)
             continue;
         sim_unit *u = &nm->m->units[g / nm->nthreads];
         int tid = g % nm->nthreads;
-        if (sim_thread_active(&u->threads[tid]))
-            sched_halt(u, tid, nm->cur_cycle + (nm->m->functional ? 1 : HALT_END));
+        if (!sim_thread_active(&u->threads[tid]))
+            continue;
+        if (nm->m->functional) {
+            sched_halt(u, tid, nm->cur_cycle + 1);
+            continue;
+        }
+        nyz_core *c = &nm->cores[g / nm->nthreads];
+        nyz_thread *t = &c->t[tid];
+        uint64_t at = nm->cur_cycle + HALT_END;
+        if (t->halt_at && t->halt_at <= at)
+            continue;
+        t->halt_at = at;
+        if (at + 1 < c->due)
+            c->due = at + 1;
+        if (!c->halt_due || at + 1 < c->halt_due)
+            c->halt_due = at + 1;
+        if (u->index != nm->run_core) /* (the running core sees its due at its next cycle) */
+            sim_unit_wake(nm->m, u, at + 1);
     }
+    if (nm->m->functional)
+        nyz_halt_when_done(nm);
+}
+
+/* The suspension of thread tid of unit u takes effect (pipeline.c due_events, the cycle
+ * after its last fetch and issue). */
+void nyz_suspend_due(nyz_machine *nm, sim_unit *u, int tid)
+{
+    nyz_thread *t = &nm->cores[u->index].t[tid];
+    sched_halt(u, tid, t->halt_at);
+    t->halt_at = 0;
     nyz_halt_when_done(nm);
 }

@@ -12,8 +12,8 @@
  * fails when one differs: a new field must go into the key, or its comment say why a
  * period does not read it, and the size here be updated). */
 const size_t nyz_memo_key_sizes[5] = {
-    4640,  /* nyz_thread */
-    1608,  /* nyz_core */
+    4648,  /* nyz_thread */
+    1616,  /* nyz_core */
     640,   /* nyz_cache */
     28024, /* nyz_machine */
     136,   /* sim_thread */
@@ -115,8 +115,8 @@ static void memo_walk_thread(nyz_memo_walker *w, nyz_machine *nm, sim_thread *st
     WX(w, t->int_mask);
     WX(w, t->latched);
     WX(w, t->subcycle);
-    if (w->mode == NYZ_MEMO_SAVE && ((t->flags & NYZ_F_M) || t->subcycle))
-        w->bad = 1;
+    if (w->mode == NYZ_MEMO_SAVE && ((t->flags & NYZ_F_M) || t->subcycle || t->halt_at))
+        w->bad = 1; /* (halt_at: a suspension on its way, the end of a thread) */
     for (int r = 0; r < 64; r++)
         WC(w, t->reg_ready[r], 1);
     WC(w, t->store_done, 1);
@@ -208,7 +208,8 @@ void nyz_memo_walk(nyz_memo_walker *w, nyz_machine *nm, sim_unit *u, nyz_core *c
 {
     if (w->mode == NYZ_MEMO_SAVE && (nm->ncores != 1 || nm->sync_used || nm->sa_npend || nm->resched ||
                               nm->pf_n || !c->l1i.plru_on || !c->l1d.plru_on ||
-                              !nm->l2.plru_on || nm->cosim || c->nthreads != u->nthreads))
+                              !nm->l2.plru_on || nm->cosim || c->nthreads != u->nthreads ||
+                              c->halt_due))
         w->bad = 1;
     WX(w, u->rr);
     WC(w, u->last_issue, 0);

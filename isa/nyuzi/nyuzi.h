@@ -167,6 +167,9 @@ typedef struct nyz_thread {
     uint32_t fl_old;             /* the flags before the last setcr of CR 4 ... */
     uint64_t fl_at;              /* ... which the fetch sees from this cycle (its issue + 3;
                                   * pipeline.c fetch_window) */
+    uint64_t halt_at;            /* a setcr of CR 20 suspends it: its last fetch and issue
+                                  * are at this cycle, the setcr's issue + 4 (0 none;
+                                  * devices.c nyz_suspend_threads) */
 } nyz_thread;
 
 typedef struct nyz_tlb_entry {
@@ -226,6 +229,7 @@ typedef struct nyz_core {
     uint64_t events[NYZ_NPERF];
     uint64_t wb_slot[8];         /* writeback port: cycle c's slot is taken if wb_slot[c & 7] == c */
     uint64_t due;                /* earliest rollback, fetch miss or restart to process */
+    uint64_t halt_due;           /* earliest halt_at + 1 of its threads (0: none pending) */
     int frr;                     /* fetch arbiter: thread with priority next */
     uint64_t fetch_from, fetch_off; /* cycles the fetch leaves its plain path (pipeline.c):
                                   * a range holding tlb_from..tlb_off and the setcr windows
@@ -468,6 +472,7 @@ void nyz_raise_interrupt(nyz_machine *nm, uint32_t bits);
 uint64_t nyz_now(nyz_machine *nm);
 void nyz_resume_threads(nyz_machine *nm, uint32_t mask);
 void nyz_suspend_threads(nyz_machine *nm, uint32_t mask);
+void nyz_suspend_due(nyz_machine *nm, sim_unit *u, int tid);
 
 /* Stall causes (the unit's stall_names order). */
 enum { NYZ_ST_SCOREBOARD, NYZ_ST_ICACHE, NYZ_ST_DCACHE, NYZ_ST_STORE, NYZ_ST_ROLLBACK, NYZ_ST_WB,

@@ -146,8 +146,30 @@ static __attribute__((noinline)) uint64_t icache_fill(nyz_machine *nm, nyz_core 
     return w;
 }
 
+/* The threads whose last fetch and issue before a setcr's suspension were before now halt
+ * (devices.c nyz_suspend_due); c->halt_due and c->due follow the ones left. */
+static __attribute__((noinline)) void due_halts(nyz_machine *nm, sim_unit *u, nyz_core *c,
+                                               uint64_t now)
+{
+    if (now < c->halt_due) {
+        set_due(c, c->halt_due);
+        return;
+    }
+    uint64_t next = 0;
+    for (int i = 0; i < c->nthreads; i++) {
+        nyz_thread *t = &c->t[i];
+        if (t->halt_at && now > t->halt_at)
+            nyz_suspend_due(nm, u, i);
+        else if (t->halt_at && (!next || t->halt_at + 1 < next))
+            next = t->halt_at + 1;
+    }
+    c->halt_due = next;
+    if (next)
+        set_due(c, next);
+}
+
 /* Start of cycle now: rollbacks reaching the writeback stage, fetch misses reaching the
- * data stage, threads (re)started. */
+ * data stage, threads (re)started or suspended. */
 static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
 {
     uint64_t due = SIM_NEVER;
@@ -209,6 +231,9 @@ static void due_events(nyz_machine *nm, sim_unit *u, nyz_core *c, uint64_t now)
             due = min64(due, t->miss_at);
     }
     c->due = due;
+    /* a setcr's suspension (devices.c nyz_suspend_threads): rare, kept out of the loop */
+    if (__builtin_expect(c->halt_due != 0, 0))
+        due_halts(nm, u, c, now);
 }
 
 /* The fetch of an instruction off the fast path (translated, misaligned, another line of
