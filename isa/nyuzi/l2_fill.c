@@ -1,4 +1,5 @@
-/* isa/nyuzi/l2_fill.c: when the L2's fills and hits use its ways on several cores. A miss's
+/* isa/nyuzi/l2_fill.c: when the L2's fills and hits use its ways (every request bus_log keeps:
+ * on several cores all, on one core its loads, code lines and stores to a busy L2). A miss's
  * fill takes its way (cache_lru.sv's pseudo-LRU flags) as its restart passes the L2's tag
  * stage, a hit moves the flags as it passes the read stage (its grant + 2), and a request
  * finds its line, or misses, a cycle after its grant: so fills whose grant is final wait
@@ -13,7 +14,7 @@
 #endif
 #include "mem_priv.h"
 
-/* The fills on several cores whose grant is final take their L2 way when their restart
+/* The fills whose grant is final take their L2 way when their restart
  * passes the L2's tag stage (l2_cache_tag_stage.sv reads cache_lru's flags for fill_en then),
  * so hits granted between a miss's grant and its restart move the pseudo-LRU first (RTL
  * trace of wc_gap_s.c4t1: the fill restarted at 1033 evicts the dirty line 0x100040, written
@@ -97,7 +98,7 @@ void nyz_l2_settle(nyz_machine *nm, uint64_t at)
     settle_to(nm, at, PF_AFTER);
 }
 
-/* A hit on several cores (a store's, a load's, a code line's): counted, a store's line
+/* A hit bus_log keeps (a store's, a load's, a code line's): counted, a store's line
  * marked dirty when it is made (its data are the L2's from then: l2_vis.c), its use of the
  * way for replacement at its grant (l2_cache_read_stage.sv updates the pseudo-LRU as the
  * request passes, grant + 2; nyz_l2_granted). */
