@@ -64,6 +64,14 @@ int nyz_cache_probe(const nyz_cache *c, uint32_t addr)
     return line_way(c, line, line & (c->sets - 1)) >= 0;
 }
 
+int nyz_cache_slot(const nyz_cache *c, uint32_t addr)
+{
+    uint32_t line = addr >> c->line_shift;
+    unsigned set = line & (c->sets - 1);
+    int w = line_way(c, line, set);
+    return w < 0 ? -1 : (int)(set * c->ways) + w;
+}
+
 /* Replacement as the RTL's cache_lru.sv: a pseudo-LRU tree of flag bits per set for 2, 4
  * and 8 ways (bit layouts and update rules as there, including that a fill takes the way
  * the flags point to even if another way is invalid); true LRU for other way counts. */

@@ -104,11 +104,9 @@ void nyz_l2_settle(nyz_machine *nm, uint64_t at)
  * request passes, grant + 2; nyz_l2_granted). */
 int nyz_l2_mark(nyz_cache *c, uint32_t pa, int write)
 {
-    uint32_t line = pa >> c->line_shift;
-    unsigned base = (line & (c->sets - 1)) * c->ways;
-    for (unsigned w = 0; w < c->ways; w++)
-        if (c->tag[base + w] == line)
-            return nyz_cache_hit(c, base + w, write);
+    int k = nyz_cache_slot(c, pa);
+    if (k >= 0)
+        return nyz_cache_hit(c, (unsigned)k, write);
     c->misses++;
     c->last_way = -1;
     return 0;

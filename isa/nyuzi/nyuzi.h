@@ -502,6 +502,8 @@ static inline int nyz_cache_access(nyz_cache *c, uint32_t addr, int allocate, in
     return nyz_cache_access_slow(c, addr, allocate, write);
 }
 int nyz_cache_probe(const nyz_cache *c, uint32_t addr);
+/* The slot (set * ways + way) holding addr's line, or -1; no use of the way. */
+int nyz_cache_slot(const nyz_cache *c, uint32_t addr);
 void nyz_cache_touch(nyz_cache *c, uint32_t addr);
 uint32_t nyz_cache_dirty_victim(const nyz_cache *c, uint32_t pa);
 uint32_t nyz_cache_victim_after(const nyz_cache *c, uint32_t addr, const uint32_t *ahead,

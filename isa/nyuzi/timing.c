@@ -612,12 +612,8 @@ int nyz_store_combine(nyz_machine *nm, nyz_core *c, nyz_thread *t, uint32_t pa, 
  * update_lru_en is a load's or a store's hit). */
 static uint8_t *l2_dirty_flag(nyz_cache *l2, uint32_t pa)
 {
-    uint32_t line = pa >> l2->line_shift;
-    unsigned base = (line & (l2->sets - 1)) * l2->ways;
-    for (unsigned w = 0; w < l2->ways; w++)
-        if (l2->tag[base + w] == line)
-            return &l2->dirty[base + w];
-    return NULL;
+    int k = nyz_cache_slot(l2, pa);
+    return k < 0 ? NULL : &l2->dirty[k];
 }
 
 /* A store-queue operation other than a store (kind: dinvalidate, iinvalidate, dflush) of
